@@ -1,0 +1,94 @@
+# pnrsim build.  Entry targets: all (default), check, demo, bench, install,
+# clean.  Every entry target first runs tools/deps.sh, which installs the
+# libraries (GSL, inih, Check, zlib) on a fresh Debian/Ubuntu machine.
+#
+# Layers (includes point one way): core <- hw, net <- sched, pnr <- app.
+# Everything but app/main.c goes into one static library that the program,
+# the tests and the benchmarks link against.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+SAN     ?=
+PKGS    := gsl inih zlib
+
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+DEFS     := -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+ifeq ($(SAN),1)
+  CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDSAN  := -fsanitize=address,undefined
+endif
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+ALL_CFLAGS = $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+LDLIBS_ALL = $(PKG_LIBS) -lm $(LDSAN)
+
+LIB_SRC   := $(filter-out app/main.c,$(wildcard core/*.c hw/*.c net/*.c sched/*.c pnr/*.c app/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       := $(BUILD)/libpnrsim.a
+PROG      := $(BUILD)/pnrsim
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all check test demo bench install clean deps tests benches
+all: deps
+	@$(MAKE) --no-print-directory $(PROG)
+
+deps:
+	@sh tools/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(PROG): $(BUILD)/app/main.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
+
+tests: $(PROG) $(TEST_BIN)
+benches: $(PROG) $(BENCH_BIN)
+
+# test: run every suite of one build (BUILD, SAN select which).
+test: tests
+	@sh tools/runtests.sh $(BUILD) $(TEST_BIN)
+
+# check: the plain build, then the AddressSanitizer + UBSan build.
+check: deps
+	@$(MAKE) --no-print-directory BUILD=build test
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
+
+demo: all
+	./$(PROG) -c configs/default.ini -o out/demo
+
+bench: deps
+	@sh tools/deps.sh bench
+	@$(MAKE) --no-print-directory OPT="-O2 -march=native" BUILD=build-bench benches
+	@sh bench/run.sh build-bench
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
+	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
+	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
+	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+
+clean:
+	rm -rf build build-asan build-bench out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

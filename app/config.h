@@ -1,0 +1,129 @@
+/* app/config.h: the scenario: every parameter of a run, its defaults, and
+ * reading it from INI files, PNRSim's own "Name value" files and --set.
+ *
+ * Units are the techreport's: seconds, MB (memory, 2^20 bytes) and MB/s
+ * (bandwidth and disk transfer, 10^6 bytes/s, so 12.5 MB/s = 100 Mb/s as in
+ * the report's appendix A). configs/reference.ini lists every key with its
+ * default, unit and a one-line comment.
+ */
+#ifndef PNRSIM_APP_CONFIG_H
+#define PNRSIM_APP_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CFG_NAME_MAX 64
+#define CFG_PATH_MAX 1024
+#define CFG_ERR_MAX 512
+#define CFG_MAX_STATUS 16
+
+typedef enum { PRIO_FCFS, PRIO_BESTFIT, PRIO_WORSTFIT } cfg_priority;
+typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } cfg_packing;
+typedef enum { SCHED_GANG } cfg_sched_type;
+typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } cfg_strategy;
+typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
+typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
+
+typedef struct config {
+    struct {
+        char system[CFG_NAME_MAX];   /* name, output only */
+        double max_time;             /* s; 0 = no limit */
+        double metrics_period;       /* s between samples/progress lines, > 0 */
+        uint64_t seed;               /* master seed; 0 = from the clock */
+        double bsld_tau;             /* s, bounded-slowdown threshold (10) */
+    } simulation;
+    struct {
+        char trace[CFG_PATH_MAX];    /* SWF path ("" = none; "-" = stdin) */
+        cfg_cpu_demand cpu_demand;   /* field 6, field 4, or 6 if > 0 else 4 */
+        double default_memory;       /* MB per thread when field 7 is -1 */
+        double memory_scale;         /* multiplies every thread's memory */
+        double load_scale;           /* divides inter-arrival gaps */
+        long max_jobs;               /* 0 = all */
+        double submit_min;           /* s; jobs submitted earlier are dropped */
+        double submit_max;           /* s; 0 = no upper bound */
+        int exclude_status[CFG_MAX_STATUS]; /* SWF status values to drop */
+        int n_exclude_status;
+        bool lenient;                /* skip (and count) malformed lines */
+    } workload;
+    struct {
+        char name[CFG_NAME_MAX];
+        double mem_access_rate;      /* s between memory accesses (R) */
+        double comm_rate;            /* CPU s between neighbour messages; 0 = off */
+        double sync_rate;            /* CPU s between synchronisations; 0 = off */
+    } process;
+    struct {
+        cfg_sched_type type;
+        cfg_priority priority;
+        cfg_packing packing;
+        int mpl;                     /* max slots; 0 = unlimited */
+        double pcs;                  /* s per parallel context switch */
+        double quantum;              /* s per time slice, > 0 */
+        bool mem_aware;
+        bool strict_order;           /* a job that cannot start blocks later ones */
+    } scheduler;
+    struct {
+        char name[CFG_NAME_MAX];
+        int number;                  /* PEs, >= 1 */
+        double cpu;                  /* unused, as in PNRSim */
+        double ram;                  /* MB per PE, > 0 */
+        double rpm;                  /* disk revolutions per minute, > 0 */
+        double seek;                 /* s, average seek, >= 0 */
+        double transfer;             /* MB/s, > 0 */
+    } computer;
+    struct {
+        bool enabled;
+        cfg_strategy strategy;
+        bool global_knowledge;
+        int managers;                /* BACKBONE: 1..number */
+        double server_threshold;     /* MB of free RAM a server keeps */
+        cfg_packing packing;         /* unused, as in PNRSim */
+    } netram;
+    struct {
+        cfg_topology topology;
+        double bandwidth;            /* MB/s per link, > 0 */
+        double latency;              /* s per link crossing, >= 0 */
+        double delay;                /* s per switch pass, >= 0 */
+        double neighbour_msg;        /* bytes of a neighbour message */
+        double sync_msg;             /* bytes of a synchronisation message */
+        double control_msg;          /* bytes of a PNR control message */
+    } network;
+} config;
+
+/* Fill c with the defaults (those of configs/reference.ini). */
+void config_defaults(config *c);
+
+/* Read an INI file into c (on top of what c holds). Section, key and enum
+ * names are case-insensitive. Returns 0, or -1 with a one-line message in
+ * err naming file, line, key, value and what is allowed. */
+int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX]);
+
+/* Read a PNRSim "Name value" file (techreport appendix A). Same contract. */
+int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX]);
+
+/* Read a file, choosing the format: INI when its first significant line is
+ * a [section] header, PNRSim's format otherwise. Same contract. */
+int config_load(config *c, const char *path, char err[CFG_ERR_MAX]);
+
+/* Apply one "section.key=value" override. Same contract (the message names
+ * the --set argument instead of a file line). */
+int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX]);
+
+/* Check cross-key constraints (e.g. managers <= number). 0 or -1 + err. */
+int config_validate(const config *c, char err[CFG_ERR_MAX]);
+
+/* Write the complete configuration as INI: every key, with a unit comment.
+ * Reading it back with config_load_ini gives an equal configuration. */
+void config_write_ini(const config *c, FILE *out);
+
+/* True when a and b hold the same values (field by field). */
+bool config_equal(const config *a, const config *b);
+
+/* Names of enum values, as written in files (upper case). */
+const char *config_priority_name(cfg_priority v);
+const char *config_packing_name(cfg_packing v);
+const char *config_strategy_name(cfg_strategy v);
+const char *config_topology_name(cfg_topology v);
+const char *config_cpu_demand_name(cfg_cpu_demand v);
+
+#endif

@@ -1,0 +1,76 @@
+/* app/workload.h: jobs from a Standard Workload Format (SWF) trace.
+ *
+ * swf_reader reads one SWF file (.swf, .swf.gz or "-" for standard input)
+ * line by line: its header (`; Key: value`, with continuation lines) and its
+ * records (all 18 fields; floats accepted; -1 = unknown). The workload layer
+ * on top maps records to simulated jobs with PNRSim's mapping (techreport
+ * §2.1.3) and the [workload] policies of the configuration, dropping (and
+ * counting, per reason) the jobs that cannot run. Both stream: one record at
+ * a time, so memory does not grow with the trace.
+ */
+#ifndef PNRSIM_APP_WORKLOAD_H
+#define PNRSIM_APP_WORKLOAD_H
+
+#include "app/config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SWF_FIELDS 18
+
+/* One SWF record; f[i] is field i+1 of the SWF definition. */
+typedef struct swf_record {
+    double f[SWF_FIELDS];
+    long line;                   /* line number in the file */
+} swf_record;
+
+/* Reasons a record does not become a job. */
+typedef enum {
+    WL_DROP_MALFORMED,   /* malformed line skipped under lenient */
+    WL_DROP_WIDE,        /* more threads than PEs */
+    WL_DROP_NO_PROCS,    /* allocated processors <= 0 or unknown */
+    WL_DROP_NO_CPU,      /* no usable CPU demand under the cpu_demand policy */
+    WL_DROP_NO_MEMORY,   /* memory unknown and default_memory is 0 */
+    WL_DROP_STATUS,      /* status excluded by exclude_status */
+    WL_DROP_WINDOW,      /* outside the submit window or beyond max_jobs */
+    WL_DROP_N
+} wl_drop_reason;
+
+/* A job as the simulator sees it. */
+typedef struct wl_job {
+    long id;             /* SWF job number (field 1) */
+    double submit;       /* s, after load_scale and relative to the first job */
+    int threads;         /* allocated processors (field 5) */
+    double cpu;          /* CPU demand per thread, s */
+    double mem_mb;       /* memory per thread, MB (field 7 KB / 1024 * memory_scale) */
+    double runtime;      /* field 4, for reference (-1 unknown) */
+    int status;          /* field 11 */
+    long line;           /* line in the trace */
+} wl_job;
+
+typedef struct workload workload;
+
+/* Open the trace at path for a machine of max_pes PEs with configuration c.
+ * Returns a new workload, or NULL with a one-line message in err naming the
+ * file (and line) and the problem. */
+workload *workload_open(const char *path, const config *c, int max_pes,
+                        char err[CFG_ERR_MAX]);
+/* Next job in trace order: returns 1 and fills *job, 0 at the end of the
+ * trace, -1 with err filled on a malformed line (unless lenient). */
+int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX]);
+/* Jobs dropped so far for reason r. */
+long workload_dropped(const workload *w, wl_drop_reason r);
+/* Short name of a drop reason (for output keys): "malformed", "too_wide"... */
+const char *workload_drop_name(wl_drop_reason r);
+/* Records read so far (jobs returned + dropped). */
+long workload_records(const workload *w);
+/* Header value for key (e.g. "MaxProcs"), or NULL when absent. */
+const char *workload_header(const workload *w, const char *key);
+/* Bytes of the file consumed so far and its size (0 when unknown, e.g.
+ * stdin or gzip), for progress bars. */
+void workload_progress(const workload *w, double *done_fraction);
+/* The trace's display name (file name without directories). */
+const char *workload_name(const workload *w);
+void workload_close(workload *w);
+
+#endif

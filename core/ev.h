@@ -1,0 +1,131 @@
+/* core/ev.h: the event kernel: simulated clock and future-event set.
+ *
+ * Simulated time is a double in seconds. Events are ordered by time, then by
+ * the order in which they were scheduled: two events at the same instant are
+ * dispatched in the order their ev_at/ev_after calls were made, so every run
+ * is reproducible.
+ *
+ * An event is a small record owned by the kernel and named by an ev_id. It
+ * carries a callback and an argument; scheduling it puts a 16-byte entry
+ * (time, sequence, id) into a 4-ary heap. An event may be scheduled, moved
+ * (rescheduled) and cancelled any number of times; moving or cancelling
+ * leaves the old heap entry behind as "stale", recognised by its sequence
+ * number when it surfaces and dropped without being dispatched. Stale entries
+ * are swept out when they outnumber the live ones, so the heap never holds
+ * more than about twice the pending events.
+ *
+ * Records are recycled through a free list and the heap grows by doubling:
+ * in steady state no call here allocates memory.
+ */
+#ifndef PNRSIM_CORE_EV_H
+#define PNRSIM_CORE_EV_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct sim sim_t;
+typedef uint32_t ev_id;
+#define EV_NONE UINT32_MAX
+
+/* Callback run when an event fires; sim->now is the event's time. */
+typedef void (*ev_fn)(sim_t *sim, void *arg);
+
+/* One heap entry: 16 bytes, compared by (t, seq). */
+typedef struct ev_entry {
+    double t;
+    uint32_t seq;
+    ev_id id;
+} ev_entry;
+
+/* One event record. seq is the sequence number of its live heap entry, or 0
+ * when the event is not pending. */
+typedef struct ev_rec {
+    ev_fn fn;
+    void *arg;
+    double t;          /* time it is scheduled for, when pending */
+    uint32_t seq;
+    uint32_t next;     /* free-list link; EV_ONESHOT flag lives in flags */
+    uint32_t flags;
+    uint32_t pad_;
+} ev_rec;
+
+/* Why ev_run returned. */
+typedef enum {
+    EV_RUN_EMPTY = 0,   /* no events remain */
+    EV_RUN_LIMIT = 1,   /* the next event lies beyond the time limit */
+    EV_RUN_STOPPED = 2  /* ev_stop() or the stop flag was set */
+} ev_run_result;
+
+struct sim {
+    double now;                 /* the simulated clock, seconds */
+    ev_entry *heap;             /* 4-ary min-heap on (t, seq) */
+    size_t n, cap;              /* entries in heap (live + stale), capacity */
+    size_t stale;               /* entries whose record has moved on */
+    ev_rec *rec;                /* records, indexed by ev_id */
+    uint32_t nrec, caprec;      /* records ever created, capacity */
+    uint32_t free_head;         /* free-list head, EV_NONE if empty */
+    uint32_t seq;               /* next sequence number (never 0) */
+    bool stop;                  /* set by ev_stop(); ends ev_run */
+    /* kernel statistics */
+    uint64_t dispatched;        /* events taken from the queue and run */
+    uint64_t scheduled;         /* ev_at/ev_after calls */
+    uint64_t cancelled;         /* ev_cancel calls on pending events */
+    size_t peak_pending;        /* most events pending at once */
+    uint32_t live_records;      /* records allocated and not freed */
+};
+
+/* A flag a signal handler may set; ev_run checks it before every event and
+ * returns EV_RUN_STOPPED when it is non-zero. */
+extern volatile sig_atomic_t ev_stop_flag;
+
+/* Initialise an empty kernel with the clock at 0. Returns 0, or -1 when out
+ * of memory. */
+int ev_init(sim_t *sim);
+/* Free everything the kernel holds. */
+void ev_destroy(sim_t *sim);
+
+/* Create an event record that calls fn(sim, arg) each time it fires. The
+ * record lives until ev_free. Aborts when out of memory. */
+ev_id ev_new(sim_t *sim, ev_fn fn, void *arg);
+/* Release a record (cancelling it if pending); its id may be reused. */
+void ev_free(sim_t *sim, ev_id id);
+/* Change the callback argument of a record. */
+void ev_set_arg(sim_t *sim, ev_id id, void *arg);
+
+/* Schedule id at absolute time t (t >= now). If it was pending it is moved:
+ * it then fires only at t, ordered after everything scheduled before this
+ * call. */
+void ev_at(sim_t *sim, ev_id id, double t);
+/* Schedule id at now + delay (delay >= 0). */
+void ev_after(sim_t *sim, ev_id id, double delay);
+/* One-shot event: a record that is freed after it fires (or is cancelled).
+ * Returns its id. */
+ev_id ev_once(sim_t *sim, double t, ev_fn fn, void *arg);
+/* Cancel a pending event; no effect if it is not pending. For a one-shot
+ * event this also frees it. */
+void ev_cancel(sim_t *sim, ev_id id);
+/* True when id is scheduled. */
+bool ev_pending(const sim_t *sim, ev_id id);
+/* Time id is scheduled for (only meaningful when pending). */
+double ev_time(const sim_t *sim, ev_id id);
+/* Number of pending events. */
+size_t ev_count(const sim_t *sim);
+/* Time of the earliest pending event, or +inf when none. Drops stale
+ * entries it finds at the top. */
+double ev_next_time(sim_t *sim);
+
+/* Dispatch events in order until none remain, the next one lies beyond
+ * `until` (the clock is then advanced to `until`), or a stop is requested.
+ * Pass INFINITY for no limit. */
+ev_run_result ev_run(sim_t *sim, double until);
+/* Dispatch the single earliest event, if any. Returns false when empty. */
+bool ev_step(sim_t *sim);
+/* Ask ev_run to return before dispatching another event. */
+void ev_stop(sim_t *sim);
+
+/* Test hook: set the next sequence number (to exercise renumbering). */
+void ev_test_set_seq(sim_t *sim, uint32_t seq);
+
+#endif
