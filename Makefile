@@ -33,12 +33,15 @@ LIB       := $(BUILD)/libpnrsim.a
 PROG      := $(BUILD)/pnrsim
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+SWEEP_SRC := $(wildcard study/*.c)
+SWEEP_OBJ := $(SWEEP_SRC:%.c=$(BUILD)/%.o)
+SWEEP     := $(if $(SWEEP_SRC),$(BUILD)/pnrsim-sweep)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all check test demo bench install clean deps tests benches
 all: deps
-	@$(MAKE) --no-print-directory $(PROG)
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 
 deps:
 	@sh tools/deps.sh
@@ -54,6 +57,9 @@ $(LIB): $(LIB_OBJ)
 $(PROG): $(BUILD)/app/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+$(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(CHECK_LIBS) $(LDLIBS_ALL)
@@ -62,7 +68,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
-tests: $(PROG) $(TEST_BIN)
+tests: $(PROG) $(SWEEP) $(TEST_BIN)
 benches: $(PROG) $(BENCH_BIN)
 
 # test: run every suite of one build (BUILD, SAN select which).
@@ -85,6 +91,7 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
+	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
 	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 

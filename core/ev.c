@@ -22,7 +22,7 @@
 
 volatile sig_atomic_t ev_stop_flag = 0;
 
-enum { EV_ONESHOT = 1u, EV_FREE = 2u };
+enum { EV_ONESHOT = 1u, EV_FREE = 2u, EV_DAEMON = 4u };
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -167,6 +167,8 @@ static inline void mark_stale(sim_t *sim, ev_rec *r)
 {
     if (r->seq) {
         r->seq = 0;
+        if (r->flags & EV_DAEMON)
+            sim->daemons--;
         sim->stale++;
         if (sim->stale > 64 && sim->stale * 2 > sim->n)
             sweep(sim);
@@ -189,6 +191,8 @@ void ev_at(sim_t *sim, ev_id id, double t)
     r = &sim->rec[id];
     r->seq = e.seq;
     r->t = t;
+    if (r->flags & EV_DAEMON)
+        sim->daemons++;
     sift_up(sim->heap, sim->n++, e);
     sim->scheduled++;
     size_t pending = sim->n - sim->stale;
@@ -208,6 +212,14 @@ ev_id ev_once(sim_t *sim, double t, ev_fn fn, void *arg)
     sim->rec[id].flags = EV_ONESHOT;
     ev_at(sim, id, t);
     return id;
+}
+
+void ev_set_daemon(sim_t *sim, ev_id id)
+{
+    ev_rec *r = &sim->rec[id];
+    if (!(r->flags & EV_DAEMON) && r->seq)
+        sim->daemons++;
+    r->flags |= EV_DAEMON;
 }
 
 static void release_record(sim_t *sim, ev_id id)
@@ -290,6 +302,8 @@ static inline void dispatch_top(sim_t *sim)
         __builtin_prefetch(&sim->rec[sim->heap[0].id]);
     ev_rec *r = &sim->rec[e.id];
     r->seq = 0;
+    if (r->flags & EV_DAEMON)
+        sim->daemons--;
     sim->now = e.t;
     sim->dispatched++;
     ev_fn fn = r->fn;
@@ -318,7 +332,7 @@ ev_run_result ev_run(sim_t *sim, double until)
     for (;;) {
         if (sim->stop || ev_stop_flag)
             return EV_RUN_STOPPED;
-        if (!settle_top(sim))
+        if (!settle_top(sim) || sim->n - sim->stale == sim->daemons)
             return EV_RUN_EMPTY;
         if (sim->heap[0].t > until) {
             if (until > sim->now)

@@ -74,6 +74,7 @@ struct sim {
     uint64_t cancelled;         /* ev_cancel calls on pending events */
     size_t peak_pending;        /* most events pending at once */
     uint32_t live_records;      /* records allocated and not freed */
+    size_t daemons;             /* pending daemon events */
 };
 
 /* A flag a signal handler may set; ev_run checks it before every event and
@@ -103,6 +104,10 @@ void ev_after(sim_t *sim, ev_id id, double delay);
 /* One-shot event: a record that is freed after it fires (or is cancelled).
  * Returns its id. */
 ev_id ev_once(sim_t *sim, double t, ev_fn fn, void *arg);
+/* Mark id as a daemon: a pending daemon event does not keep ev_run going
+ * (samplers, progress reports). ev_run returns EV_RUN_EMPTY when only
+ * daemon events remain, without dispatching them. */
+void ev_set_daemon(sim_t *sim, ev_id id);
 /* Cancel a pending event; no effect if it is not pending. For a one-shot
  * event this also frees it. */
 void ev_cancel(sim_t *sim, ev_id id);
@@ -110,7 +115,7 @@ void ev_cancel(sim_t *sim, ev_id id);
 bool ev_pending(const sim_t *sim, ev_id id);
 /* Time id is scheduled for (only meaningful when pending). */
 double ev_time(const sim_t *sim, ev_id id);
-/* Number of pending events. */
+/* Number of pending events (daemons included). */
 size_t ev_count(const sim_t *sim);
 /* Time of the earliest pending event, or +inf when none. Drops stale
  * entries it finds at the top. */

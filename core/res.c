@@ -1,0 +1,126 @@
+/* core/res.c: single-server FIFO resources (see res.h). */
+#include "core/res.h"
+
+#include <assert.h>
+#include <stddef.h>
+
+void res_init(sim_t *sim, res_t *r, const char *name)
+{
+    r->name = name;
+    r->holder = NULL;
+    r->head = r->tail = NULL;
+    r->qlen = 0;
+    r->busy_since = 0;
+    r->busy = 0;
+    r->requests = r->completions = r->preemptions = 0;
+    timeavg_init(&r->queue, sim->now, 0);
+}
+
+static void grant(sim_t *sim, res_t *r, proc_t *p)
+{
+    r->holder = p;
+    r->busy_since = sim->now;
+}
+
+static void set_idle(sim_t *sim, res_t *r)
+{
+    r->busy += sim->now - r->busy_since;
+    r->holder = NULL;
+}
+
+bool res_request(sim_t *sim, res_t *r, proc_t *p)
+{
+    r->requests++;
+    if (!r->holder) {
+        grant(sim, r, p);
+        return true;
+    }
+    assert(r->holder != p);
+    p->qnext = NULL;
+    if (r->tail)
+        r->tail->qnext = p;
+    else
+        r->head = p;
+    r->tail = p;
+    r->qlen++;
+    timeavg_set(&r->queue, sim->now, r->qlen);
+    p->state = PROC_WAITING;
+    return false;
+}
+
+void res_release(sim_t *sim, res_t *r, proc_t *p)
+{
+    assert(r->holder == p);
+    (void)p;
+    r->completions++;
+    set_idle(sim, r);
+    proc_t *next = r->head;
+    if (!next)
+        return;
+    r->head = next->qnext;
+    if (!r->head)
+        r->tail = NULL;
+    next->qnext = NULL;
+    r->qlen--;
+    timeavg_set(&r->queue, sim->now, r->qlen);
+    grant(sim, r, next);
+    /* A preempted holder continues its interrupted service; any other
+     * waiter continues after its PROC_REQUEST. */
+    if (next->state == PROC_INTERRUPTED)
+        proc_resume(sim, next);
+    else
+        proc_wake(sim, next);
+}
+
+void res_preempt(sim_t *sim, res_t *r, proc_t *p)
+{
+    r->requests++;
+    proc_t *old = r->holder;
+    if (!old) {
+        grant(sim, r, p);
+        return;
+    }
+    r->preemptions++;
+    set_idle(sim, r);
+    /* The old holder must be serving (holding); it keeps what it still
+     * owes and waits at the head of the queue. */
+    bool was_holding = proc_interrupt(sim, old);
+    assert(was_holding);
+    (void)was_holding;
+    old->qnext = r->head;
+    r->head = old;
+    if (!r->tail)
+        r->tail = old;
+    r->qlen++;
+    timeavg_set(&r->queue, sim->now, r->qlen);
+    grant(sim, r, p);
+}
+
+bool res_cancel(sim_t *sim, res_t *r, proc_t *p)
+{
+    proc_t **pp = &r->head, *prev = NULL;
+    while (*pp && *pp != p) {
+        prev = *pp;
+        pp = &(*pp)->qnext;
+    }
+    if (!*pp)
+        return false;
+    *pp = p->qnext;
+    if (r->tail == p)
+        r->tail = prev;
+    p->qnext = NULL;
+    r->qlen--;
+    timeavg_set(&r->queue, sim->now, r->qlen);
+    return true;
+}
+
+double res_busy_time(const sim_t *sim, const res_t *r)
+{
+    return r->busy + (r->holder ? sim->now - r->busy_since : 0);
+}
+
+double res_utilization(const sim_t *sim, const res_t *r)
+{
+    double span = sim->now - r->queue.t0;
+    return span > 0 ? res_busy_time(sim, r) / span : 0;
+}

@@ -1,0 +1,54 @@
+/* core/res.h: resources ("facilities" in Sim++): a single server with a
+ * FIFO queue, on which the CPU, the disk, links and switches are built.
+ *
+ * A process asks for the server with PROC_REQUEST (res_request); it gets it
+ * at once when it is free, otherwise it joins the tail of the queue and is
+ * woken, owning the server, when its turn comes. The owner gives it back
+ * with res_release. res_preempt hands the server to another process at
+ * once: the owner, which must be holding (serving), is interrupted, keeps
+ * its remaining service time and goes to the head of the queue; when it gets
+ * the server back its hold simply continues.
+ *
+ * Statistics: busy time (utilisation = busy / elapsed), completions
+ * (releases), requests, and the queue length as a time average with its
+ * maximum. The queue is an intrusive list through proc_t.qnext: no
+ * allocation.
+ */
+#ifndef PNRSIM_CORE_RES_H
+#define PNRSIM_CORE_RES_H
+
+#include "core/proc.h"
+#include "core/stats.h"
+
+#include <stdint.h>
+
+typedef struct res {
+    const char *name;
+    proc_t *holder;           /* NULL when idle */
+    proc_t *head, *tail;      /* waiting processes, FIFO */
+    uint32_t qlen;
+    double busy_since;        /* when holder != NULL */
+    double busy;              /* accumulated busy time until busy_since */
+    uint64_t requests, completions, preemptions;
+    timeavg_t queue;          /* queue length over time */
+} res_t;
+
+/* Initialise an idle resource at the current time. */
+void res_init(sim_t *sim, res_t *r, const char *name);
+/* Ask for r on behalf of p. Returns true when p now holds r; false when p
+ * was queued (it will be woken holding r). */
+bool res_request(sim_t *sim, res_t *r, proc_t *p);
+/* p, the holder, gives r back; the head of the queue (if any) gets it. */
+void res_release(sim_t *sim, res_t *r, proc_t *p);
+/* p takes r now. A holding holder is interrupted and queued at the head;
+ * an idle r is simply granted. p must not already be queued on r. */
+void res_preempt(sim_t *sim, res_t *r, proc_t *p);
+/* Remove a queued p from r's queue (e.g. its job was descheduled).
+ * Returns true when p was found. O(queue length). */
+bool res_cancel(sim_t *sim, res_t *r, proc_t *p);
+/* Busy time up to now. */
+double res_busy_time(const sim_t *sim, const res_t *r);
+/* Busy time / time since res_init (0 at time 0). */
+double res_utilization(const sim_t *sim, const res_t *r);
+
+#endif

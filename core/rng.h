@@ -1,0 +1,43 @@
+/* core/rng.h: random-number streams and distributions (GSL).
+ *
+ * One master seed; any number of independent named streams derived from it
+ * ("fault", 3) -> its own GSL generator seeded from a hash of the master
+ * seed, the name and the index. A component draws only from its own
+ * streams, so adding draws in one component never changes another's
+ * sequence. The generator is Mersenne Twister (gsl_rng_mt19937).
+ *
+ * A master seed of 0 means "from the clock", as in PNRSim: rng_resolve_seed
+ * turns it into the seed actually used, which the program prints so the run
+ * can be repeated.
+ */
+#ifndef PNRSIM_CORE_RNG_H
+#define PNRSIM_CORE_RNG_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+typedef gsl_rng rng_t;
+
+/* The seed to use: seed itself when non-zero, else one from the clock. */
+uint64_t rng_resolve_seed(uint64_t seed);
+/* The GSL seed of stream (name, index) under master: a 64-bit mix, never 0. */
+unsigned long rng_stream_seed(uint64_t master, const char *name, uint64_t index);
+/* A new generator for stream (name, index). Aborts when out of memory. */
+rng_t *rng_stream(uint64_t master, const char *name, uint64_t index);
+void rng_free(rng_t *r);
+
+/* Uniform on [0, 1). */
+double rng_uniform01(rng_t *r);
+/* Uniform on [a, b). */
+double rng_uniform(rng_t *r, double a, double b);
+/* Uniform integer on 0..n-1 (n >= 1). */
+unsigned long rng_index(rng_t *r, unsigned long n);
+/* Exponential with the given mean (> 0). */
+double rng_exp(rng_t *r, double mean);
+/* Triangular on [a, c] with mode b (a <= b <= c), by inverse CDF. a == c
+ * returns a; a == b and b == c are handled. */
+double rng_triangular(rng_t *r, double a, double b, double c);
+/* The inverse CDF used by rng_triangular, for u in [0, 1]. */
+double rng_triangular_icdf(double u, double a, double b, double c);
+
+#endif

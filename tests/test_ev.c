@@ -1,0 +1,232 @@
+/* tests/test_ev.c: the event kernel orders events by (time, insertion),
+ * honours cancel and reschedule, survives sequence-number renumbering, and
+ * stops at limits and on request. */
+#include "core/ev.h"
+#include "core/rng.h"
+#include "tests/testutil.h"
+
+#include <stdlib.h>
+
+#define N_EVENTS 100000
+
+/* What each fired event records. */
+static struct fired {
+    double t;
+    long key; /* order in which its (last) scheduling call was made */
+} *log_;
+static long nlog;
+static long *key_of; /* key of event i's last scheduling call */
+
+static void record(sim_t *sim, void *arg)
+{
+    long i = (long)(intptr_t)arg;
+    log_[nlog].t = sim->now;
+    log_[nlog].key = key_of[i];
+    nlog++;
+}
+
+/* Expected order: (time, key) ascending. */
+struct exp_ev {
+    double t;
+    long key;
+};
+static int cmp_exp(const void *a, const void *b)
+{
+    const struct exp_ev *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+START_TEST(test_order_cancel_reschedule)
+{
+    sim_t sim;
+    ck_assert_int_eq(ev_init(&sim), 0);
+    rng_t *r = rng_stream(42, "test", 0);
+    log_ = calloc(N_EVENTS, sizeof *log_);
+    key_of = calloc(N_EVENTS, sizeof *key_of);
+    ev_id *ids = calloc(N_EVENTS, sizeof *ids);
+    double *when = calloc(N_EVENTS, sizeof *when);
+    bool *live = calloc(N_EVENTS, sizeof *live);
+    long key = 0;
+    nlog = 0;
+    /* Times on a grid of 500 values: about 200 events share each time. */
+    for (long i = 0; i < N_EVENTS; i++) {
+        ids[i] = ev_new(&sim, record, (void *)(intptr_t)i);
+        when[i] = (double)rng_index(r, 500) * 0.25;
+        key_of[i] = key++;
+        live[i] = true;
+        ev_at(&sim, ids[i], when[i]);
+    }
+    ck_assert_uint_eq(ev_count(&sim), N_EVENTS);
+    /* Cancel every 10th event, move every 7th (not cancelled) one. */
+    long ncancel = 0;
+    for (long i = 0; i < N_EVENTS; i++) {
+        if (i % 10 == 3) {
+            ev_cancel(&sim, ids[i]);
+            live[i] = false;
+            ncancel++;
+        } else if (i % 7 == 2) {
+            when[i] = (double)rng_index(r, 500) * 0.25;
+            key_of[i] = key++;
+            ev_at(&sim, ids[i], when[i]);
+        }
+    }
+    ck_assert_uint_eq(ev_count(&sim), (size_t)(N_EVENTS - ncancel));
+    struct exp_ev *exp = calloc(N_EVENTS, sizeof *exp);
+    long nexp = 0;
+    for (long i = 0; i < N_EVENTS; i++)
+        if (live[i])
+            exp[nexp++] = (struct exp_ev){when[i], key_of[i]};
+    qsort(exp, nexp, sizeof *exp, cmp_exp);
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_EMPTY);
+    ck_assert_int_eq(nlog, nexp);
+    for (long k = 0; k < nexp; k++) {
+        ck_assert_msg(log_[k].t == exp[k].t && log_[k].key == exp[k].key,
+                      "event %ld: got (%g, %ld), expected (%g, %ld)", k,
+                      log_[k].t, log_[k].key, exp[k].t, exp[k].key);
+    }
+    ck_assert_uint_eq(sim.dispatched, (uint64_t)nexp);
+    ck_assert_uint_eq(sim.cancelled, (uint64_t)ncancel);
+    free(exp);
+    free(ids);
+    free(when);
+    free(live);
+    free(log_);
+    free(key_of);
+    rng_free(r);
+    ev_destroy(&sim);
+}
+END_TEST
+
+START_TEST(test_seq_renumbering)
+{
+    /* Schedule across the 32-bit sequence wrap: order must be unchanged. */
+    sim_t sim;
+    ev_init(&sim);
+    log_ = calloc(64, sizeof *log_);
+    key_of = calloc(64, sizeof *key_of);
+    nlog = 0;
+    ev_test_set_seq(&sim, UINT32_MAX - 20);
+    for (long i = 0; i < 40; i++) {
+        ev_id id = ev_new(&sim, record, (void *)(intptr_t)i);
+        key_of[i] = i;
+        ev_at(&sim, id, (double)(i % 3)); /* three times, many ties */
+    }
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(nlog, 40);
+    /* Expected: all i%3==0 in i order, then i%3==1, then i%3==2. */
+    long k = 0;
+    for (int t = 0; t < 3; t++)
+        for (long i = t; i < 40; i += 3, k++) {
+            ck_assert_double_eq(log_[k].t, (double)t);
+            ck_assert_int_eq(log_[k].key, i);
+        }
+    free(log_);
+    free(key_of);
+    ev_destroy(&sim);
+}
+END_TEST
+
+static int count_calls;
+static void count_cb(sim_t *sim, void *arg)
+{
+    (void)sim;
+    (void)arg;
+    count_calls++;
+}
+static void stopper(sim_t *sim, void *arg)
+{
+    (void)arg;
+    ev_stop(sim);
+}
+
+START_TEST(test_limits_stop_oneshot)
+{
+    sim_t sim;
+    ev_init(&sim);
+    count_calls = 0;
+    for (int i = 1; i <= 10; i++)
+        ev_once(&sim, i, count_cb, NULL);
+    ck_assert_uint_eq(sim.live_records, 10);
+    /* Time limit: events at 1..4 run, clock advanced to 4.5. */
+    ck_assert_int_eq(ev_run(&sim, 4.5), EV_RUN_LIMIT);
+    ck_assert_int_eq(count_calls, 4);
+    ck_assert_double_eq(sim.now, 4.5);
+    /* Stop request from an event at 6.0 (scheduled after the one at 6). */
+    ev_once(&sim, 6, stopper, NULL);
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_STOPPED);
+    ck_assert_int_eq(count_calls, 6);
+    ck_assert_double_eq(sim.now, 6);
+    /* The signal-handler flag stops too. */
+    ev_stop_flag = 1;
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_STOPPED);
+    ck_assert_int_eq(count_calls, 6);
+    ev_stop_flag = 0;
+    /* Cancel a one-shot: it never fires and its record is freed. */
+    ev_id x = ev_once(&sim, 8.5, count_cb, NULL);
+    ev_cancel(&sim, x);
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_EMPTY);
+    ck_assert_int_eq(count_calls, 10);
+    ck_assert_uint_eq(sim.live_records, 0);
+    ck_assert_double_eq(sim.now, 10);
+    ev_destroy(&sim);
+}
+END_TEST
+
+START_TEST(test_heap_bounded_under_churn)
+{
+    /* Rescheduling the same 100 events 100,000 times must not let stale
+     * entries pile up: the heap stays within about twice the live count. */
+    sim_t sim;
+    ev_init(&sim);
+    ev_id ids[100];
+    for (int i = 0; i < 100; i++) {
+        ids[i] = ev_new(&sim, count_cb, NULL);
+        ev_at(&sim, ids[i], 1000.0 + i);
+    }
+    for (int k = 0; k < 100000; k++)
+        ev_at(&sim, ids[k % 100], 500.0 + (k % 977));
+    ck_assert_uint_eq(ev_count(&sim), 100);
+    ck_assert_uint_le(sim.n, 2 * 100 + 64 + 1);
+    count_calls = 0;
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(count_calls, 100);
+    ev_destroy(&sim);
+}
+END_TEST
+
+START_TEST(test_pending_and_time)
+{
+    sim_t sim;
+    ev_init(&sim);
+    ev_id a = ev_new(&sim, count_cb, NULL);
+    ck_assert(!ev_pending(&sim, a));
+    ev_after(&sim, a, 2.5);
+    ck_assert(ev_pending(&sim, a));
+    ck_assert_double_eq(ev_time(&sim, a), 2.5);
+    ck_assert_double_eq(ev_next_time(&sim), 2.5);
+    ev_cancel(&sim, a);
+    ck_assert(!ev_pending(&sim, a));
+    ck_assert(ev_next_time(&sim) == INFINITY);
+    ev_free(&sim, a);
+    ck_assert_uint_eq(sim.live_records, 0);
+    ev_destroy(&sim);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("ev");
+    TCase *tc = tcase_create("kernel");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_order_cancel_reschedule);
+    tcase_add_test(tc, test_seq_renumbering);
+    tcase_add_test(tc, test_limits_stop_oneshot);
+    tcase_add_test(tc, test_heap_bounded_under_churn);
+    tcase_add_test(tc, test_pending_and_time);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
