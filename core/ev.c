@@ -8,9 +8,10 @@
  * earliest entry is popped, the record of the new earliest entry is
  * prefetched, which hides most of the cache miss of reading it.
  *
- * Sequence numbers are 32 bits. When they run out, every live entry is
- * renumbered 1..n in (time, seq) order, which keeps the relative order of
- * all pending events; this happens once per 4 billion schedules.
+ * Sequence numbers are 32 bits: a 2-bit priority class above a 30-bit
+ * counter. When the counter runs out, every live entry is renumbered in
+ * (time, seq) order, keeping its class, which keeps the relative order of
+ * all pending events; this happens once per billion schedules.
  */
 #include "core/ev.h"
 
@@ -157,8 +158,9 @@ static void renumber(sim_t *sim)
     sweep(sim);
     qsort(sim->heap, sim->n, sizeof *sim->heap, cmp_entry);
     for (size_t i = 0; i < sim->n; i++) {
-        sim->heap[i].seq = (uint32_t)(i + 1);
-        sim->rec[sim->heap[i].id].seq = (uint32_t)(i + 1);
+        uint32_t s = (sim->heap[i].seq & ~EV_SEQ_MASK) | (uint32_t)(i + 1);
+        sim->heap[i].seq = s;
+        sim->rec[sim->heap[i].id].seq = s;
     }
     sim->seq = (uint32_t)sim->n + 1;
 }
@@ -177,17 +179,23 @@ static inline void mark_stale(sim_t *sim, ev_rec *r)
 
 void ev_at(sim_t *sim, ev_id id, double t)
 {
+    ev_at_prio(sim, id, t, EV_PRIO_NORMAL);
+}
+
+void ev_at_prio(sim_t *sim, ev_id id, double t, unsigned prio)
+{
+    assert(prio <= EV_PRIO_LAST);
     assert(id < sim->nrec && !(sim->rec[id].flags & EV_FREE));
     assert(t >= sim->now && !isnan(t));
     ev_rec *r = &sim->rec[id];
     mark_stale(sim, r);
-    if (sim->seq == UINT32_MAX)
+    if (sim->seq >= EV_SEQ_MASK)
         renumber(sim);
     if (sim->n == sim->cap) {
         sim->cap *= 2;
         sim->heap = xrealloc(sim->heap, sim->cap * sizeof *sim->heap);
     }
-    ev_entry e = {t, sim->seq++, id};
+    ev_entry e = {t, (prio << EV_PRIO_SHIFT) | sim->seq++, id};
     r = &sim->rec[id];
     r->seq = e.seq;
     r->t = t;

@@ -66,7 +66,7 @@ struct sim {
     ev_rec *rec;                /* records, indexed by ev_id */
     uint32_t nrec, caprec;      /* records ever created, capacity */
     uint32_t free_head;         /* free-list head, EV_NONE if empty */
-    uint32_t seq;               /* next sequence number (never 0) */
+    uint32_t seq;               /* next sequence counter, 1..EV_SEQ_MASK */
     bool stop;                  /* set by ev_stop(); ends ev_run */
     /* kernel statistics */
     uint64_t dispatched;        /* events taken from the queue and run */
@@ -99,6 +99,20 @@ void ev_set_arg(sim_t *sim, ev_id id, void *arg);
  * it then fires only at t, ordered after everything scheduled before this
  * call. */
 void ev_at(sim_t *sim, ev_id id, double t);
+/* Priority classes for events at the same instant: lower classes run
+ * first, whatever the insertion order; within a class, insertion order.
+ * The class is folded into the top bits of the sequence number, so the
+ * heap compares nothing more. */
+enum {
+    EV_PRIO_NORMAL = 0,   /* model events: completions, messages, faults */
+    EV_PRIO_ARRIVAL = 1,  /* job arrivals: after completions at an instant */
+    EV_PRIO_SCHED = 2,    /* scheduler pass: once all else at the instant */
+    EV_PRIO_LAST = 3      /* observers: samplers, progress */
+};
+#define EV_PRIO_SHIFT 30
+#define EV_SEQ_MASK ((1u << EV_PRIO_SHIFT) - 1)
+/* Schedule id at absolute time t in priority class prio (EV_PRIO_*). */
+void ev_at_prio(sim_t *sim, ev_id id, double t, unsigned prio);
 /* Schedule id at now + delay (delay >= 0). */
 void ev_after(sim_t *sim, ev_id id, double delay);
 /* One-shot event: a record that is freed after it fires (or is cancelled).

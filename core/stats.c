@@ -75,7 +75,7 @@ static void sampler_fire(sim_t *sim, void *arg)
     sampler_t *s = arg;
     s->k++;
     s->fn(sim, s->arg);
-    ev_at(sim, s->ev, s->period * (double)(s->k + 1));
+    ev_at_prio(sim, s->ev, s->period * (double)(s->k + 1), EV_PRIO_LAST);
 }
 
 void sampler_start(sim_t *sim, sampler_t *s, double period, sampler_fn fn, void *arg)
@@ -87,7 +87,7 @@ void sampler_start(sim_t *sim, sampler_t *s, double period, sampler_fn fn, void 
     s->arg = arg;
     s->ev = ev_new(sim, sampler_fire, s);
     ev_set_daemon(sim, s->ev);
-    ev_at(sim, s->ev, period * (double)(s->k + 1));
+    ev_at_prio(sim, s->ev, period * (double)(s->k + 1), EV_PRIO_LAST);
 }
 
 void sampler_stop(sim_t *sim, sampler_t *s)

@@ -107,7 +107,7 @@ START_TEST(test_seq_renumbering)
     log_ = calloc(64, sizeof *log_);
     key_of = calloc(64, sizeof *key_of);
     nlog = 0;
-    ev_test_set_seq(&sim, UINT32_MAX - 20);
+    ev_test_set_seq(&sim, EV_SEQ_MASK - 20);
     for (long i = 0; i < 40; i++) {
         ev_id id = ev_new(&sim, record, (void *)(intptr_t)i);
         key_of[i] = i;
@@ -215,6 +215,36 @@ START_TEST(test_pending_and_time)
 }
 END_TEST
 
+START_TEST(test_priority_classes)
+{
+    /* At one instant, classes run in order whatever the insertion order:
+     * SCHED (key 0) inserted first, then ARRIVAL (1), then NORMAL (2), then
+     * another NORMAL (3): run order 2, 3, 1, 0. An earlier time still wins
+     * over a lower class. Renumbering keeps the classes. */
+    sim_t sim;
+    ev_init(&sim);
+    log_ = calloc(8, sizeof *log_);
+    key_of = calloc(8, sizeof *key_of);
+    nlog = 0;
+    ev_test_set_seq(&sim, EV_SEQ_MASK - 2);
+    unsigned prio[5] = {EV_PRIO_SCHED, EV_PRIO_ARRIVAL, EV_PRIO_NORMAL, EV_PRIO_NORMAL,
+                        EV_PRIO_LAST};
+    double when[5] = {5, 5, 5, 5, 4};
+    for (long i = 0; i < 5; i++) {
+        key_of[i] = i;
+        ev_at_prio(&sim, ev_new(&sim, record, (void *)(intptr_t)i), when[i], prio[i]);
+    }
+    ev_run(&sim, INFINITY);
+    long expect[5] = {4, 2, 3, 1, 0};
+    ck_assert_int_eq(nlog, 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert_int_eq(log_[k].key, expect[k]);
+    free(log_);
+    free(key_of);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ev");
@@ -225,6 +255,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_limits_stop_oneshot);
     tcase_add_test(tc, test_heap_bounded_under_churn);
     tcase_add_test(tc, test_pending_and_time);
+    tcase_add_test(tc, test_priority_classes);
     suite_add_tcase(s, tc);
     return s;
 }
