@@ -1,0 +1,115 @@
+/* net/net.h: the interconnect: links, switches, topologies, routes and
+ * messages (techreport §4.2).
+ *
+ * A link carries one message at a time (FIFO queue, no collisions); a
+ * message holds a link for latency + bytes / bandwidth. A switch forwards
+ * one message at a time from one unlimited FIFO queue, holding it for its
+ * fixed processing delay. Both are core resources (res_t), so each keeps
+ * busy time, completions and queue statistics.
+ *
+ * Topologies, N = number of PEs (routes are computed once, at creation):
+ *   STAR       N links and one switch: src link -> switch -> dst link.
+ *   BUS        one link shared by all: one hop.
+ *   WHEEL      N spoke links and one switch as in STAR, plus N/2 rim links
+ *              joining PEs 2k and 2k+1; a pair joined by a rim link uses it
+ *              (one hop), every other pair goes through the switch.
+ *   CONNECTED  N(N-1) one-way links, one per ordered pair: one hop.
+ * Links of STAR, BUS and WHEEL carry both directions (one message at a
+ * time in total); CONNECTED links are one-way.
+ *
+ * A message is a process that walks its route hop by hop: request the
+ * element, hold it for its service time, release it, go on. When it has
+ * crossed its last hop its `done` callback runs at the destination. A
+ * broadcast is N-1 point-to-point messages. Messages come from a pool owned
+ * by the network (no allocation in steady state).
+ *
+ * Killing (gang context switches, §4.4.2): net_kill stops a message where it
+ * is (it leaves any queue, gives back any element it holds) and net_restart
+ * later sends it again from the beginning of its route.
+ */
+#ifndef PNRSIM_NET_NET_H
+#define PNRSIM_NET_NET_H
+
+#include "core/proc.h"
+#include "core/res.h"
+
+#include <stdint.h>
+
+typedef enum { TOPO_KIND_STAR, TOPO_KIND_BUS, TOPO_KIND_WHEEL, TOPO_KIND_CONNECTED } net_topology;
+
+typedef struct msg msg_t;
+typedef struct net net_t;
+/* Called when m has arrived at m->dst (sim->now is the arrival time). The
+ * callback owns m: it must net_msg_free it or reuse it. */
+typedef void (*msg_fn)(sim_t *sim, msg_t *m);
+
+struct msg {
+    proc_t p;           /* first member: the message is a process */
+    net_t *net;
+    int src, dst;       /* PE numbers */
+    double bytes;
+    int kind;           /* free for the model (neighbour, sync, PNR kinds) */
+    int hop;            /* index of the element on its route being used */
+    bool holding;       /* holds route element `hop` */
+    bool killed;
+    double sent_at;     /* time of the latest (re)send */
+    msg_fn done;
+    void *ctx;          /* free for the model (thread, agent, job) */
+    long tag;           /* free for the model */
+    msg_t *next;        /* free for the model while in flight (per-job
+                           lists); pool link while free */
+    msg_t *prev;
+};
+
+/* One network element on a route. */
+typedef struct net_elem {
+    res_t res;
+    int is_switch;
+    double latency;     /* links: seconds per crossing */
+    double bandwidth;   /* links: bytes per second */
+    double delay;       /* switches: seconds per message */
+    uint64_t messages;  /* messages that crossed it */
+    double bytes;       /* bytes that crossed it */
+    char name[24];
+} net_elem;
+
+/* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
+ * seconds. Returns NULL when out of memory. */
+net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
+                  double latency, double delay);
+void net_destroy(sim_t *sim, net_t *net);
+
+/* A message from the pool, fields zeroed except net. */
+msg_t *net_msg_alloc(sim_t *sim, net_t *net);
+void net_msg_free(net_t *net, msg_t *m);
+/* Send m (src, dst, bytes, done, ctx set by the caller) now. src == dst
+ * arrives at once (done is called at the current instant, through an
+ * event). */
+void net_send(sim_t *sim, net_t *net, msg_t *m);
+/* Stop an in-flight message where it is; it keeps its fields. */
+void net_kill(sim_t *sim, net_t *net, msg_t *m);
+/* Send a killed message again from the start of its route. */
+void net_restart(sim_t *sim, net_t *net, msg_t *m);
+
+/* Route from src to dst: number of elements and the elements in order. */
+int net_route_len(const net_t *net, int src, int dst);
+net_elem *net_route_elem(const net_t *net, int src, int dst, int k);
+/* Time a message of `bytes` takes from src to dst on an idle network. */
+double net_idle_time(const net_t *net, int src, int dst, double bytes);
+
+/* All elements (links then switches), for statistics. */
+int net_elem_count(const net_t *net);
+net_elem *net_elem_at(net_t *net, int i);
+/* Sum of the busy times of all links and switches up to now: the metric
+ * "cumulative time communication units were in use". */
+double net_busy_time(const sim_t *sim, const net_t *net);
+/* Messages currently in flight (sent, not yet delivered or killed). */
+long net_in_flight(const net_t *net);
+/* Totals since creation. */
+uint64_t net_messages_sent(const net_t *net);
+double net_bytes_sent(const net_t *net);
+/* Print links, switches (with statistics) and a summary of routes (route
+ * length histogram and a few examples), for --hardware-report. */
+void net_report(const sim_t *sim, const net_t *net, FILE *out);
+
+#endif
