@@ -95,7 +95,8 @@ void config_defaults(config *c);
 
 /* Read an INI file into c (on top of what c holds). Section, key and enum
  * names are case-insensitive. Returns 0, or -1 with a one-line message in
- * err naming file, line, key, value and what is allowed. */
+ * err naming file, line, key, value and what is allowed; on error c is left
+ * unchanged. A key set twice in one file is an error. */
 int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX]);
 
 /* Read a PNRSim "Name value" file (techreport appendix A). Same contract. */
@@ -125,5 +126,6 @@ const char *config_packing_name(cfg_packing v);
 const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
+const char *config_sched_type_name(cfg_sched_type v);
 
 #endif

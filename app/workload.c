@@ -1,0 +1,696 @@
+/* app/workload.c: jobs from a Standard Workload Format trace (see
+ * workload.h for the contract).
+ *
+ * Two layers live here. The swf_ layer reads one file through zlib (gzdopen
+ * reads plain files transparently, so .swf, .swf.gz and a pipe on standard
+ * input all take the same path), one line at a time into a buffer that grows
+ * to fit the longest line, so memory depends on the longest line and never on
+ * the length of the trace. At open it reads the leading block of `;` comment
+ * lines as the header, `; Key: value`, where a following `;` line that holds
+ * no `Key:` continues the value; the first data line is kept for the first
+ * record. Every record must have exactly 18 numbers (floats accepted, -1 =
+ * unknown); anything else is an error naming file, line and what was wrong.
+ *
+ * The workload_ layer maps each record to a job (techreport §2.1.3) and
+ * applies the [workload] policies. Choices made here (docs/MODEL.md):
+ *
+ *  - Submit times are relative to the first KEPT job and divided by
+ *    load_scale: submit' = (submit - submit_first_kept) / load_scale. The
+ *    first job therefore arrives at t = 0 and every inter-arrival gap is
+ *    divided by load_scale. The window bounds submit_min/submit_max are
+ *    compared with the trace's own (unscaled) submit times.
+ *  - Integer fields (job number, processors, status) may be written as
+ *    floats; they are rounded to the nearest integer (2.6 processors = 3).
+ *  - CPU demand: CPUTIME uses field 6, RUNTIME field 4, AUTO field 6 when it
+ *    is > 0, else field 4 when it is >= 0, else field 6 when it is exactly 0.
+ *    Any negative value is "unknown". A demand of 0 is a real job and kept.
+ *  - Memory per thread: field 7 (KB) / 1024 MB, or default_memory MB when
+ *    field 7 is negative; memory_scale multiplies both. A job with unknown
+ *    memory and default_memory 0 runs with 0 MB, so WL_DROP_NO_MEMORY is
+ *    never counted (it stays in the enum for output compatibility).
+ *  - Drop reasons are tested in this order, and a record counts once, under
+ *    the first that applies: excluded status, outside submit_min/submit_max,
+ *    processors unknown or < 1 (after rounding), wider than max_pes, no CPU
+ *    demand, beyond max_jobs. After max_jobs jobs the reader still reads the
+ *    rest of the trace, counting every further record, so the counts and
+ *    the syntax check always cover the whole file.
+ *  - A record with an unknown (negative) submit time is malformed: it cannot
+ *    be placed in the arrival schedule.
+ *  - Jobs must arrive in nondecreasing submit order. A kept job submitted
+ *    before the previous kept job is an error naming both lines, even under
+ *    lenient: the reader never reorders. Dropped records are not checked.
+ *  - Header lines are only those of the leading comment block; later `;`
+ *    lines, and text after a `;` on a data line, are comments. Keys are
+ *    looked up case-insensitively; a repeated key (e.g. Note) keeps its
+ *    first value. An empty `;` line ends a continued value.
+ *  - "-" reads standard input (a dup of fd 0, so closing the workload does
+ *    not close stdin); its display name is "stdin".
+ *  - Progress is the fraction of the file's (compressed) bytes consumed, for
+ *    regular files, including standard input redirected from one; 0 for
+ *    pipes.
+ */
+#include "app/workload.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ------------------------------------------------------------------ */
+/* swf_ layer: lines, header and records of one file                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct swf_header_entry {
+    char *key;
+    char *value;
+} swf_header_entry;
+
+typedef struct swf_reader {
+    gzFile gz;
+    char *path;          /* as given, for messages ("stdin" for "-") */
+    char *name;          /* path without directories */
+    double size;         /* bytes of a regular file; 0 = unknown */
+    char *buf;           /* current line, NUL-terminated */
+    size_t cap;
+    long line;           /* number of the line in buf */
+    bool pending;        /* buf holds a data line not yet parsed */
+    bool eof;
+    swf_header_entry *hdr;
+    size_t n_hdr, cap_hdr;
+} swf_reader;
+
+/* Abort on allocation failure (as core/ev.c does); returns p resized. */
+static void *swf_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        fprintf(stderr, "pnrsim: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return q;
+}
+
+/* A malloc'd copy of the n bytes at s, NUL-terminated. */
+static char *swf_strndup(const char *s, size_t n)
+{
+    char *d = swf_xrealloc(NULL, n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+/* printf into err (CFG_ERR_MAX bytes), if err is not NULL. */
+static void swf_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, CFG_ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+static bool swf_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+           c == '\f';
+}
+
+/* True, with "path:line: read error: reason" in err, when zlib reports
+ * an error on r (I/O error, corrupt or truncated gzip data). */
+static bool swf_read_error(const swf_reader *r, char *err)
+{
+    int zerr;
+    const char *msg = gzerror(r->gz, &zerr);
+    if (zerr == Z_OK)
+        return false;
+    if (zerr == Z_ERRNO) {
+        msg = strerror(errno);
+    } else {
+        /* zlib prefixes its message with the file's name, "<fd:3>: ". */
+        const char *colon = strstr(msg, ": ");
+        if (strncmp(msg, "<fd:", 4) == 0 && colon)
+            msg = colon + 2;
+    }
+    swf_err(err, "%s:%ld: read error: %s", r->path, r->line + 1, msg);
+    return true;
+}
+
+/* Read the next physical line into r->buf (without its newline), growing
+ * the buffer as needed. Returns 1 with a line, 0 at end of file, -1 with err
+ * filled on a read error (e.g. a truncated or corrupt gzip stream). */
+static int swf_read_line(swf_reader *r, char *err)
+{
+    size_t len = 0;
+    if (r->eof)
+        return 0;
+    for (;;) {
+        if (r->cap - len < 2) {
+            r->cap = r->cap ? 2 * r->cap : 4096;
+            r->buf = swf_xrealloc(r->buf, r->cap);
+        }
+        size_t room = r->cap - len;
+        if (room > INT_MAX)
+            room = INT_MAX;
+        if (!gzgets(r->gz, r->buf + len, (int)room)) {
+            if (swf_read_error(r, err))
+                return -1;
+            r->eof = true;
+            if (len == 0)
+                return 0;
+            break;
+        }
+        size_t n = strlen(r->buf + len);
+        len += n;
+        if (len > 0 && r->buf[len - 1] == '\n')
+            break;
+        /* gzgets stopped short of a full buffer without a newline: end of
+         * file or an embedded NUL byte; either way the line ends here. */
+        if (n + 1 < room)
+            break;
+    }
+    if (len == 0 || r->buf[len - 1] != '\n') {
+        /* A line cut short: a truncated gzip stream reports its error here,
+         * and the fragment must not be parsed as a (malformed) record. */
+        if (swf_read_error(r, err))
+            return -1;
+    }
+    r->buf[len] = '\0';
+    while (len > 0 && (r->buf[len - 1] == '\n' || r->buf[len - 1] == '\r'))
+        r->buf[--len] = '\0';
+    r->line++;
+    return 1;
+}
+
+/* Pointer to the first non-space character of s. */
+static const char *swf_skip_space(const char *s)
+{
+    while (*s && swf_space(*s))
+        s++;
+    return s;
+}
+
+/* Length of s without trailing spaces. */
+static size_t swf_trimmed_len(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && swf_space(s[n - 1]))
+        n--;
+    return n;
+}
+
+/* Add or continue a header entry from the text of a comment line (what
+ * follows the ';'). *open says whether a value may still be continued. */
+static void swf_header_line(swf_reader *r, const char *text, bool *open)
+{
+    const char *s = swf_skip_space(text);
+    size_t n = swf_trimmed_len(s);
+    if (n == 0) {
+        *open = false;
+        return;
+    }
+    /* `Key:` = a word of letters, digits, '_' or '-' starting with a letter,
+     * then ':' followed by a space or the end (so "http://..." is not one). */
+    size_t k = 0;
+    if (isalpha((unsigned char)s[0]))
+        while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '_' ||
+                         s[k] == '-'))
+            k++;
+    if (k > 0 && k < n && s[k] == ':' && (k + 1 == n || swf_space(s[k + 1]))) {
+        *open = true;
+        for (size_t i = 0; i < r->n_hdr; i++)
+            if (strlen(r->hdr[i].key) == k &&
+                strncasecmp(r->hdr[i].key, s, k) == 0) {
+                *open = false;   /* repeated key: keep the first value */
+                return;
+            }
+        if (r->n_hdr == r->cap_hdr) {
+            r->cap_hdr = r->cap_hdr ? 2 * r->cap_hdr : 16;
+            r->hdr = swf_xrealloc(r->hdr, r->cap_hdr * sizeof *r->hdr);
+        }
+        const char *v = swf_skip_space(s + k + 1);
+        r->hdr[r->n_hdr].key = swf_strndup(s, k);
+        r->hdr[r->n_hdr].value = swf_strndup(v, (size_t)(s + n - v));
+        r->n_hdr++;
+        return;
+    }
+    if (*open && r->n_hdr > 0) {
+        swf_header_entry *e = &r->hdr[r->n_hdr - 1];
+        size_t old = strlen(e->value);
+        e->value = swf_xrealloc(e->value, old + 1 + n + 1);
+        if (old > 0)
+            e->value[old++] = ' ';
+        memcpy(e->value + old, s, n);
+        e->value[old + n] = '\0';
+    }
+}
+
+/* Close r and free everything it holds (r itself too). NULL is fine. */
+static void swf_close(swf_reader *r)
+{
+    if (!r)
+        return;
+    if (r->gz)
+        gzclose(r->gz);
+    for (size_t i = 0; i < r->n_hdr; i++) {
+        free(r->hdr[i].key);
+        free(r->hdr[i].value);
+    }
+    free(r->hdr);
+    free(r->buf);
+    free(r->path);
+    free(r->name);
+    free(r);
+}
+
+/* Open path ("-" = standard input) and read its header, up to and including
+ * the first data line, which stays pending. Returns the reader, or NULL with
+ * "path: cannot open: reason" (or a read error) in err. */
+static swf_reader *swf_open(const char *path, char *err)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *shown = is_stdin ? "stdin" : path;
+    int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        swf_err(err, "%s: cannot open: %s", shown, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        swf_err(err, "%s: cannot open: %s", shown, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        swf_err(err, "%s: cannot open: %s", shown, strerror(EISDIR));
+        close(fd);
+        return NULL;
+    }
+    gzFile gz = gzdopen(fd, "rb");
+    if (!gz) {
+        swf_err(err, "%s: cannot open: %s", shown,
+                errno ? strerror(errno) : "out of memory");
+        close(fd);
+        return NULL;
+    }
+    gzbuffer(gz, 1 << 16);
+
+    swf_reader *r = swf_xrealloc(NULL, sizeof *r);
+    memset(r, 0, sizeof *r);
+    r->gz = gz;
+    r->path = swf_strndup(shown, strlen(shown));
+    const char *slash = strrchr(shown, '/');
+    const char *base = slash ? slash + 1 : shown;
+    r->name = swf_strndup(base, strlen(base));
+    r->size = S_ISREG(st.st_mode) ? (double)st.st_size : 0.0;
+
+    bool open_value = false;
+    for (;;) {
+        int rc = swf_read_line(r, err);
+        if (rc < 0) {
+            swf_close(r);
+            return NULL;
+        }
+        if (rc == 0)
+            break;
+        const char *s = swf_skip_space(r->buf);
+        if (*s == ';') {
+            swf_header_line(r, s + 1, &open_value);
+        } else if (*s != '\0') {
+            r->pending = true;
+            break;
+        }
+    }
+    return r;
+}
+
+/* Copy at most 12 characters of token t (length n) into out, adding "..."
+ * when it is longer and showing unprintable bytes as '?': for messages. */
+static void swf_token_excerpt(const char *t, size_t n, char out[32])
+{
+    size_t k = n > 12 ? 12 : n;
+    for (size_t i = 0; i < k; i++)
+        out[i] = isprint((unsigned char)t[i]) ? t[i] : '?';
+    strcpy(out + k, n > 12 ? "..." : "");
+}
+
+/* Parse the token t of length n (followed by a space, ';' or the end of
+ * the string) as a finite decimal number into *v. Accepts integers,
+ * fractions and exponents of any length ("552.21", "1e3", "-1"); rejects
+ * text, hex, "nan" and "inf". Returns true on success. */
+static bool swf_parse_number(const char *t, size_t n, double *v)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '-' ||
+              t[i] == '+' || t[i] == 'e' || t[i] == 'E'))
+            return false;
+    /* Only those characters: strtod cannot read past the token. */
+    char *end;
+    double x = strtod(t, &end);
+    if (end != t + n || !isfinite(x))
+        return false;
+    *v = x;
+    return true;
+}
+
+/* Parse the data line in r->buf into *rec. Returns 0, or -1 with err
+ * naming file, line and the problem (field count or a non-number). */
+static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
+{
+    static const char *const names[SWF_FIELDS] = {
+        "job number", "submit time", "wait time", "run time",
+        "allocated processors", "average CPU time", "used memory",
+        "requested processors", "requested time", "requested memory",
+        "status", "user", "group", "executable", "queue", "partition",
+        "preceding job", "think time"};
+    const char *tok[SWF_FIELDS + 1];
+    size_t len[SWF_FIELDS + 1];
+    int count = 0;
+    const char *p = r->buf;
+    for (;;) {
+        p = swf_skip_space(p);
+        if (*p == '\0' || *p == ';')   /* a ';' starts a trailing comment */
+            break;
+        const char *start = p;
+        while (*p && !swf_space(*p) && *p != ';')
+            p++;
+        if (count <= SWF_FIELDS) {
+            tok[count] = start;
+            len[count] = (size_t)(p - start);
+        }
+        count++;
+    }
+    char ex[32];
+    if (count != SWF_FIELDS) {
+        if (count > SWF_FIELDS) {
+            swf_token_excerpt(tok[SWF_FIELDS], len[SWF_FIELDS], ex);
+            swf_err(err, "%s:%ld: expected %d numeric fields, found %d "
+                    "(field %d is \"%s\")", r->path, r->line, SWF_FIELDS,
+                    count, SWF_FIELDS + 1, ex);
+        } else {
+            swf_err(err, "%s:%ld: expected %d numeric fields, found %d",
+                    r->path, r->line, SWF_FIELDS, count);
+        }
+        return -1;
+    }
+    for (int i = 0; i < SWF_FIELDS; i++) {
+        if (!swf_parse_number(tok[i], len[i], &rec->f[i])) {
+            swf_token_excerpt(tok[i], len[i], ex);
+            swf_err(err, "%s:%ld: field %d (%s) is \"%s\", expected a number",
+                    r->path, r->line, i + 1, names[i], ex);
+            return -1;
+        }
+    }
+    rec->line = r->line;
+    return 0;
+}
+
+/* Next record of the file: returns 1 with *rec filled, 0 at the end, -1
+ * with err filled on a malformed line or a read error. *malformed is set
+ * when the -1 is for a malformed line (which the caller may skip). */
+static int swf_next(swf_reader *r, swf_record *rec, bool *malformed, char *err)
+{
+    *malformed = false;
+    for (;;) {
+        if (!r->pending) {
+            int rc = swf_read_line(r, err);
+            if (rc <= 0)
+                return rc;
+        }
+        r->pending = false;
+        const char *s = swf_skip_space(r->buf);
+        if (*s == '\0' || *s == ';')
+            continue;
+        if (swf_parse_record(r, rec, err) != 0) {
+            *malformed = true;
+            return -1;
+        }
+        return 1;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* workload_ layer: records to jobs                                   */
+/* ------------------------------------------------------------------ */
+
+struct workload {
+    swf_reader *r;
+    cfg_cpu_demand cpu_demand;
+    double default_memory, memory_scale, load_scale;
+    long max_jobs;
+    double submit_min, submit_max;
+    int exclude_status[CFG_MAX_STATUS];
+    int n_exclude_status;
+    bool lenient;
+    int max_pes;
+    long records;                /* records read (returned + dropped) */
+    long kept;                   /* jobs returned */
+    long dropped[WL_DROP_N];
+    double first_submit;         /* trace submit time of the first kept job */
+    double last_submit;          /* ... and of the last one */
+    long last_line;
+};
+
+workload *workload_open(const char *path, const config *c, int max_pes,
+                        char err[CFG_ERR_MAX])
+{
+    const char *shown = strcmp(path, "-") == 0 ? "stdin" : path;
+    workload tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.cpu_demand = c->workload.cpu_demand;
+    tmp.default_memory = c->workload.default_memory;
+    tmp.memory_scale = c->workload.memory_scale;
+    tmp.load_scale = c->workload.load_scale;
+    tmp.max_jobs = c->workload.max_jobs;
+    tmp.submit_min = c->workload.submit_min;
+    tmp.submit_max = c->workload.submit_max;
+    int n_ex = c->workload.n_exclude_status;
+    if (n_ex > CFG_MAX_STATUS)
+        n_ex = CFG_MAX_STATUS;
+    tmp.n_exclude_status = n_ex < 0 ? 0 : n_ex;
+    memcpy(tmp.exclude_status, c->workload.exclude_status,
+           (size_t)tmp.n_exclude_status * sizeof(int));
+    tmp.lenient = c->workload.lenient;
+    tmp.max_pes = max_pes;
+
+    if (max_pes < 1) {
+        swf_err(err, "%s: the machine needs at least 1 PE (got %d)", shown,
+                max_pes);
+        return NULL;
+    }
+    if (!(tmp.load_scale > 0) || !isfinite(tmp.load_scale)) {
+        swf_err(err, "%s: workload.load_scale must be > 0 (got %g)", shown,
+                tmp.load_scale);
+        return NULL;
+    }
+    if (!(tmp.memory_scale >= 0) || !isfinite(tmp.memory_scale)) {
+        swf_err(err, "%s: workload.memory_scale must be >= 0 (got %g)", shown,
+                tmp.memory_scale);
+        return NULL;
+    }
+    if (!(tmp.default_memory >= 0) || !isfinite(tmp.default_memory)) {
+        swf_err(err, "%s: workload.default_memory must be >= 0 (got %g)",
+                shown, tmp.default_memory);
+        return NULL;
+    }
+    if (tmp.max_jobs < 0) {
+        swf_err(err, "%s: workload.max_jobs must be >= 0 (got %ld)", shown,
+                tmp.max_jobs);
+        return NULL;
+    }
+    if (tmp.cpu_demand != CPU_DEMAND_CPUTIME &&
+        tmp.cpu_demand != CPU_DEMAND_RUNTIME &&
+        tmp.cpu_demand != CPU_DEMAND_AUTO) {
+        swf_err(err, "%s: workload.cpu_demand has no valid value (%d)", shown,
+                (int)tmp.cpu_demand);
+        return NULL;
+    }
+
+    tmp.r = swf_open(path, err);
+    if (!tmp.r)
+        return NULL;
+    workload *w = swf_xrealloc(NULL, sizeof *w);
+    *w = tmp;
+    return w;
+}
+
+/* CPU demand per thread of rec under policy p, or -1 when it has none. */
+static double workload_cpu(cfg_cpu_demand p, const swf_record *rec)
+{
+    double cputime = rec->f[5], runtime = rec->f[3];
+    switch (p) {
+    case CPU_DEMAND_CPUTIME:
+        return cputime >= 0 ? cputime : -1;
+    case CPU_DEMAND_RUNTIME:
+        return runtime >= 0 ? runtime : -1;
+    case CPU_DEMAND_AUTO:
+        if (cputime > 0)
+            return cputime;
+        if (runtime >= 0)
+            return runtime;
+        return cputime == 0 ? 0 : -1;
+    }
+    return -1;
+}
+
+/* Why rec does not become a job (the first reason that applies, in the
+ * order documented at the top), or WL_DROP_N when it does; *cpu receives
+ * its CPU demand. max_jobs is handled by the caller. */
+static wl_drop_reason workload_classify(const workload *w,
+                                        const swf_record *rec, double *cpu)
+{
+    double submit = rec->f[1], procs = rec->f[4];
+    long status = lround(rec->f[10]);
+    for (int i = 0; i < w->n_exclude_status; i++)
+        if (status == w->exclude_status[i])
+            return WL_DROP_STATUS;
+    if (submit < w->submit_min || (w->submit_max > 0 && submit > w->submit_max))
+        return WL_DROP_WINDOW;
+    if (!(procs >= 0.5))                /* rounds to 0 or unknown */
+        return WL_DROP_NO_PROCS;
+    if (round(procs) > (double)w->max_pes)
+        return WL_DROP_WIDE;
+    *cpu = workload_cpu(w->cpu_demand, rec);
+    if (*cpu < 0)
+        return WL_DROP_NO_CPU;
+    return WL_DROP_N;
+}
+
+int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
+{
+    swf_record rec;
+    for (;;) {
+        bool malformed;
+        int rc = swf_next(w->r, &rec, &malformed, err);
+        if (rc == 0)
+            return 0;
+        if (rc < 0) {
+            if (malformed && w->lenient) {
+                w->records++;
+                w->dropped[WL_DROP_MALFORMED]++;
+                continue;
+            }
+            return -1;
+        }
+        if (!(rec.f[1] >= 0)) {
+            if (w->lenient) {
+                w->records++;
+                w->dropped[WL_DROP_MALFORMED]++;
+                continue;
+            }
+            swf_err(err, "%s:%ld: field 2 (submit time) is %g: a job needs a "
+                    "known submit time >= 0", w->r->path, rec.line, rec.f[1]);
+            return -1;
+        }
+        double cpu = 0;
+        wl_drop_reason why = workload_classify(w, &rec, &cpu);
+        if (why == WL_DROP_N && w->max_jobs > 0 && w->kept >= w->max_jobs)
+            why = WL_DROP_WINDOW;
+        if (why != WL_DROP_N) {
+            w->records++;
+            w->dropped[why]++;
+            continue;
+        }
+        if (w->kept > 0 && rec.f[1] < w->last_submit) {
+            swf_err(err, "%s:%ld: submit time %.17g is earlier than %.17g of "
+                    "the job on line %ld; the simulator needs jobs in submit "
+                    "order (sort the trace by field 2)", w->r->path, rec.line,
+                    rec.f[1], w->last_submit, w->last_line);
+            return -1;
+        }
+        if (w->kept == 0)
+            w->first_submit = rec.f[1];
+        w->last_submit = rec.f[1];
+        w->last_line = rec.line;
+        w->records++;
+        w->kept++;
+
+        double mem_kb = rec.f[6];
+        job->id = lround(rec.f[0]);
+        job->submit = (rec.f[1] - w->first_submit) / w->load_scale;
+        job->threads = (int)lround(rec.f[4]);
+        job->cpu = cpu;
+        job->mem_mb = (mem_kb >= 0 ? mem_kb / 1024.0 : w->default_memory) *
+                      w->memory_scale;
+        job->runtime = rec.f[3];
+        job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
+                                  : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
+        job->line = rec.line;
+        return 1;
+    }
+}
+
+long workload_dropped(const workload *w, wl_drop_reason r)
+{
+    if ((int)r < 0 || r >= WL_DROP_N)
+        return 0;
+    return w->dropped[r];
+}
+
+const char *workload_drop_name(wl_drop_reason r)
+{
+    switch (r) {
+    case WL_DROP_MALFORMED: return "malformed";
+    case WL_DROP_WIDE: return "too_wide";
+    case WL_DROP_NO_PROCS: return "no_procs";
+    case WL_DROP_NO_CPU: return "no_cpu";
+    case WL_DROP_NO_MEMORY: return "no_memory";
+    case WL_DROP_STATUS: return "status";
+    case WL_DROP_WINDOW: return "window";
+    case WL_DROP_N: break;
+    }
+    return "unknown";
+}
+
+long workload_records(const workload *w)
+{
+    return w->records;
+}
+
+const char *workload_header(const workload *w, const char *key)
+{
+    for (size_t i = 0; i < w->r->n_hdr; i++)
+        if (strcasecmp(w->r->hdr[i].key, key) == 0)
+            return w->r->hdr[i].value;
+    return NULL;
+}
+
+void workload_progress(const workload *w, double *done_fraction)
+{
+    const swf_reader *r = w->r;
+    if (r->eof) {
+        *done_fraction = 1.0;
+        return;
+    }
+    if (r->size <= 0) {
+        *done_fraction = 0.0;
+        return;
+    }
+    z_off_t off = gzoffset(r->gz);
+    double f = off < 0 ? 0.0 : (double)off / r->size;
+    *done_fraction = f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+const char *workload_name(const workload *w)
+{
+    return w->r->name;
+}
+
+void workload_close(workload *w)
+{
+    if (!w)
+        return;
+    swf_close(w->r);
+    free(w);
+}

@@ -1,0 +1,841 @@
+/* tests/test_config.c: the configuration module (app/config.c).
+ *
+ * What is checked: the defaults and configs/reference.ini are the same
+ * configuration; the PNRSim appendix-A file and its INI translation give the
+ * same configuration; write -> read gives back exactly what was written;
+ * every class of error in INI files, PNRSim files and --set gives one line
+ * naming the place (file:line or the --set argument), the key, the value and
+ * what is allowed; config_validate's cross-key rules; format detection. Runs
+ * from the repository root (it reads configs/).
+ */
+#include "app/config.h"
+#include "tests/testutil.h"
+
+#include <float.h>
+#include <ini.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- helpers ---------------------------------------------------------- */
+
+typedef int (*loader)(config *, const char *, char[CFG_ERR_MAX]);
+
+/* Write text to a new temporary file; its path goes to path (size 64). */
+static void write_tmp(char path[64], const char *text)
+{
+    snprintf(path, 64, "/tmp/pnrsim-test-config-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Load text with fn onto c; the temporary file's path is left in path. */
+static int load_text(loader fn, config *c, const char *text, char path[64],
+                     char err[CFG_ERR_MAX])
+{
+    write_tmp(path, text);
+    err[0] = '\0';
+    int rc = fn(c, path, err);
+    unlink(path);
+    return rc;
+}
+
+/* A valid configuration whose every value differs from the default (except
+ * scheduler.type, which has a single possible value). */
+static void weird(config *c)
+{
+    config_defaults(c);
+    snprintf(c->simulation.system, CFG_NAME_MAX, "weird system #1");
+    c->simulation.max_time = 12345.5;
+    c->simulation.metrics_period = 0.1 + 0.2;
+    c->simulation.seed = UINT64_MAX;
+    c->simulation.bsld_tau = 1.0 / 3.0;
+    snprintf(c->workload.trace, CFG_PATH_MAX, "traces/a b=c:d#e.swf");
+    c->workload.cpu_demand = CPU_DEMAND_RUNTIME;
+    c->workload.default_memory = 3.5;
+    c->workload.memory_scale = 0;
+    c->workload.load_scale = 2.75;
+    c->workload.max_jobs = 1000000;
+    c->workload.submit_min = 5;
+    c->workload.submit_max = 1e9;
+    c->workload.exclude_status[0] = 0;
+    c->workload.exclude_status[1] = 5;
+    c->workload.exclude_status[2] = -1;
+    c->workload.n_exclude_status = 3;
+    c->workload.lenient = true;
+    snprintf(c->process.name, CFG_NAME_MAX, "P");
+    c->process.mem_access_rate = 1e-9;
+    c->process.comm_rate = 4.9e-324; /* smallest subnormal */
+    c->process.sync_rate = 123.456;
+    c->scheduler.priority = PRIO_WORSTFIT;
+    c->scheduler.packing = PACK_WORSTFIT;
+    c->scheduler.mpl = 0;
+    c->scheduler.pcs = 0;
+    c->scheduler.quantum = 1e-3;
+    c->scheduler.mem_aware = true;
+    c->scheduler.strict_order = false;
+    snprintf(c->computer.name, CFG_NAME_MAX, "n");
+    c->computer.number = 9;
+    c->computer.cpu = 0;
+    c->computer.ram = DBL_MAX;
+    c->computer.rpm = 15000;
+    c->computer.seek = 0;
+    c->computer.transfer = 1.5;
+    c->netram.enabled = true;
+    c->netram.strategy = PNR_CLIENT;
+    c->netram.global_knowledge = true;
+    c->netram.managers = 7;
+    c->netram.server_threshold = 0;
+    c->netram.packing = PACK_BESTFIT;
+    c->network.topology = TOPO_CONNECTED;
+    c->network.bandwidth = 1e-3;
+    c->network.latency = 0;
+    c->network.delay = 0;
+    c->network.neighbour_msg = 0;
+    c->network.sync_msg = 1e12;
+    c->network.control_msg = 3;
+}
+
+/* Write c with config_write_ini and read it back onto base. */
+static void round_trip(const config *c, config *base)
+{
+    char path[64], err[CFG_ERR_MAX] = "";
+    write_tmp(path, "");
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    config_write_ini(c, f);
+    fclose(f);
+    int rc = config_load(base, path, err);
+    unlink(path);
+    ck_assert_msg(rc == 0, "reading back failed: %s", err);
+}
+
+/* ---- defaults and reference.ini ---------------------------------------- */
+
+START_TEST(test_defaults)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_str_eq(c.simulation.system, "pnrsim");
+    ck_assert_double_eq(c.simulation.max_time, 0);
+    ck_assert_double_eq(c.simulation.metrics_period, 3600);
+    ck_assert_uint_eq(c.simulation.seed, 1);
+    ck_assert_double_eq(c.simulation.bsld_tau, 10);
+    ck_assert_str_eq(c.workload.trace, "");
+    ck_assert_int_eq(c.workload.cpu_demand, CPU_DEMAND_AUTO);
+    ck_assert_double_eq(c.workload.memory_scale, 1);
+    ck_assert_double_eq(c.workload.load_scale, 1);
+    ck_assert_int_eq(c.workload.n_exclude_status, 0);
+    ck_assert(!c.workload.lenient);
+    ck_assert_str_eq(c.process.name, "Process");
+    ck_assert_double_eq(c.process.mem_access_rate, 0.00000024);
+    ck_assert_int_eq(c.scheduler.type, SCHED_GANG);
+    ck_assert_int_eq(c.scheduler.priority, PRIO_FCFS);
+    ck_assert_int_eq(c.scheduler.packing, PACK_FIRSTFIT);
+    ck_assert_int_eq(c.scheduler.mpl, 1);
+    ck_assert_double_eq(c.scheduler.pcs, 0.004);
+    ck_assert_double_eq(c.scheduler.quantum, 60);
+    ck_assert(!c.scheduler.mem_aware);
+    ck_assert(c.scheduler.strict_order);
+    ck_assert_str_eq(c.computer.name, "Node");
+    ck_assert_int_eq(c.computer.number, 64);
+    ck_assert_double_eq(c.computer.ram, 32);
+    ck_assert_double_eq(c.computer.seek, 0.009);
+    ck_assert(!c.netram.enabled);
+    ck_assert_int_eq(c.netram.strategy, PNR_CENTRAL);
+    ck_assert_int_eq(c.netram.managers, 1);
+    ck_assert_double_eq(c.netram.server_threshold, 0.1);
+    ck_assert_int_eq(c.network.topology, TOPO_STAR);
+    ck_assert_double_eq(c.network.bandwidth, 12.5);
+    ck_assert_double_eq(c.network.latency, 0.00000005);
+    ck_assert_double_eq(c.network.delay, 0.00008);
+    ck_assert_double_eq(c.network.neighbour_msg, 1024);
+    ck_assert_double_eq(c.network.sync_msg, 64);
+    ck_assert_double_eq(c.network.control_msg, 64);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+}
+END_TEST
+
+START_TEST(test_weird_is_valid_and_different)
+{
+    config w, d;
+    char err[CFG_ERR_MAX];
+    weird(&w);
+    config_defaults(&d);
+    ck_assert_msg(config_validate(&w, err) == 0, "%s", err);
+    ck_assert(!config_equal(&w, &d));
+    ck_assert(config_equal(&w, &w));
+}
+END_TEST
+
+/* Loading reference.ini onto a configuration that differs from the defaults
+ * in every key gives exactly the defaults: the file lists every key, with
+ * the default value. */
+START_TEST(test_reference_ini_is_defaults)
+{
+    config c, d;
+    char err[CFG_ERR_MAX] = "";
+    config_defaults(&d);
+    weird(&c);
+    ck_assert_msg(config_load_ini(&c, "configs/reference.ini", err) == 0, "%s", err);
+    ck_assert(config_equal(&c, &d));
+    weird(&c);
+    ck_assert_msg(config_load(&c, "configs/reference.ini", err) == 0, "%s", err);
+    ck_assert(config_equal(&c, &d));
+}
+END_TEST
+
+/* ---- the appendix-A file and its translation --------------------------- */
+
+START_TEST(test_appendix_cfg_values)
+{
+    config c;
+    char err[CFG_ERR_MAX] = "";
+    config_defaults(&c);
+    ck_assert_msg(config_load_pnrsim(&c, "configs/pnrsim-appendix.cfg", err) == 0,
+                  "%s", err);
+    ck_assert_str_eq(c.simulation.system, "YOUR_SYSTEM_NAME_GOES_HERE");
+    ck_assert_double_eq(c.simulation.max_time, 10000000);
+    ck_assert_double_eq(c.simulation.metrics_period, 50000);
+    ck_assert_double_eq(c.process.comm_rate, 10);
+    ck_assert_double_eq(c.process.sync_rate, 1); /* "synchrates" */
+    ck_assert_int_eq(c.scheduler.packing, PACK_BESTFIT);
+    ck_assert_int_eq(c.scheduler.mpl, 2);
+    ck_assert(c.netram.enabled);
+    ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
+    ck_assert_int_eq(c.netram.managers, 4);
+    ck_assert_int_eq(c.network.topology, TOPO_STAR); /* "star" */
+    ck_assert_double_eq(c.network.latency, 0.00000005);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+}
+END_TEST
+
+/* Both files onto the defaults, and onto a base where every value differs
+ * from both: equal results mean they set the same keys to the same values. */
+START_TEST(test_appendix_cfg_equals_ini)
+{
+    config a, b;
+    char err[CFG_ERR_MAX] = "";
+    for (int base = 0; base < 2; base++) {
+        if (base == 0) {
+            config_defaults(&a);
+        } else {
+            weird(&a);
+            a.netram.enabled = false; /* the appendix sets it to yes */
+        }
+        b = a;
+        ck_assert_msg(config_load(&a, "configs/pnrsim-appendix.cfg", err) == 0, "%s", err);
+        ck_assert_msg(config_load(&b, "configs/pnrsim-appendix.ini", err) == 0, "%s", err);
+        ck_assert_msg(config_equal(&a, &b), "base %d", base);
+    }
+}
+END_TEST
+
+/* ---- writing ----------------------------------------------------------- */
+
+START_TEST(test_write_read_back)
+{
+    config c, back, d;
+    weird(&c);
+    config_defaults(&back);
+    round_trip(&c, &back);
+    ck_assert(config_equal(&c, &back));
+    ck_assert_double_eq(back.process.comm_rate, 4.9e-324);
+    ck_assert_double_eq(back.computer.ram, DBL_MAX);
+    ck_assert_str_eq(back.workload.trace, "traces/a b=c:d#e.swf");
+
+    config_defaults(&d);
+    weird(&back);
+    round_trip(&d, &back);
+    ck_assert(config_equal(&d, &back));
+}
+END_TEST
+
+/* A long trace path (longer than inih's default line buffer of 200 bytes)
+ * and a full exclude_status list survive writing and reading. */
+START_TEST(test_write_long_values)
+{
+    config c, back;
+    config_defaults(&c);
+    memset(c.workload.trace, 'p', CFG_PATH_MAX - 1);
+    c.workload.trace[0] = '/';
+    c.workload.trace[CFG_PATH_MAX - 1] = '\0';
+    for (int i = 0; i < CFG_MAX_STATUS; i++)
+        c.workload.exclude_status[i] = i % 7 - 1;
+    c.workload.n_exclude_status = CFG_MAX_STATUS;
+    config_defaults(&back);
+    round_trip(&c, &back);
+    ck_assert(config_equal(&c, &back));
+    ck_assert_uint_eq(strlen(back.workload.trace), CFG_PATH_MAX - 1);
+}
+END_TEST
+
+START_TEST(test_write_lists_every_key)
+{
+    config c;
+    config_defaults(&c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    config_write_ini(&c, f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "\n[scheduler]\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "\ntype = GANG\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "\nexclude_status =\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[MB; > 0]\nram = 32\n"));
+    /* stable: writing twice gives the same text */
+    char *buf2 = NULL;
+    size_t len2 = 0;
+    f = open_memstream(&buf2, &len2);
+    config_write_ini(&c, f);
+    fclose(f);
+    ck_assert_str_eq(buf, buf2);
+    free(buf);
+    free(buf2);
+}
+END_TEST
+
+/* ---- INI reading ------------------------------------------------------- */
+
+START_TEST(test_ini_case_comments_indent)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    int rc = load_text(config_load_ini, &c,
+                       "\xEF\xBB\xBF; comment\n"
+                       "# another\n"
+                       "[ SCHEDULER ]   ; inline after a header\n"
+                       "PRIORITY = bestFit\n"
+                       "  Mem_Aware = TRUE\n"
+                       "\tmpl = 0\r\n"
+                       "[Computer]\n"
+                       "ram = 48 ; MB\n"
+                       "name: big node\n",
+                       path, err);
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_int_eq(c.scheduler.priority, PRIO_BESTFIT);
+    ck_assert(c.scheduler.mem_aware);
+    ck_assert_int_eq(c.scheduler.mpl, 0);
+    ck_assert_double_eq(c.computer.ram, 48);
+    ck_assert_str_eq(c.computer.name, "big node");
+}
+END_TEST
+
+START_TEST(test_ini_restores_inih_settings)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    int max_line = ini_max_line;
+    bool multiline = ini_allow_multiline, inl = ini_allow_inline_comments;
+    char *prefixes = ini_inline_comment_prefixes;
+    config_defaults(&c);
+    ck_assert_int_eq(load_text(config_load_ini, &c, "[computer]\nram = 8\n", path, err), 0);
+    ck_assert_int_eq(load_text(config_load_ini, &c, "[computer]\nram = x\n", path, err), -1);
+    ck_assert_int_eq(ini_max_line, max_line);
+    ck_assert(ini_allow_multiline == multiline);
+    ck_assert(ini_allow_inline_comments == inl);
+    ck_assert_ptr_eq(ini_inline_comment_prefixes, prefixes);
+}
+END_TEST
+
+START_TEST(test_ini_empty_values)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    weird(&c);
+    int rc = load_text(config_load_ini, &c,
+                       "[workload]\ntrace =\nexclude_status = \n", path, err);
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_str_eq(c.workload.trace, "");
+    ck_assert_int_eq(c.workload.n_exclude_status, 0);
+    rc = load_text(config_load_ini, &c, "[workload]\nexclude_status = 1, 0 ,5\n", path,
+                   err);
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_int_eq(c.workload.n_exclude_status, 3);
+    ck_assert_int_eq(c.workload.exclude_status[0], 1);
+    ck_assert_int_eq(c.workload.exclude_status[1], 0);
+    ck_assert_int_eq(c.workload.exclude_status[2], 5);
+}
+END_TEST
+
+/* A failed load leaves the configuration as it was. */
+START_TEST(test_ini_error_leaves_config)
+{
+    config c, before;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    before = c;
+    int rc = load_text(config_load_ini, &c,
+                       "[computer]\nram = 99\nnumber = 8\n[network]\nbandwidth = fast\n",
+                       path, err);
+    ck_assert_int_eq(rc, -1);
+    ck_assert(config_equal(&c, &before));
+}
+END_TEST
+
+/* One error case: file text, the line reported, and a piece of the message
+ * after "FILE:LINE: " (the class of error). */
+typedef struct err_case {
+    const char *text;
+    int line;
+    const char *expect;
+} err_case;
+
+static const err_case ini_errors[] = {
+    /* unknown section, also with no key in it */
+    {"[foo]\nx = 1\n", 1, "unknown section [foo]; known sections: simulation, workload, "
+                          "process, scheduler, computer, netram, network"},
+    {"[simulation]\nseed = 2\n[bogus]\n", 3, "unknown section [bogus]"},
+    /* unknown key */
+    {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer]; known keys: "
+                                  "name, number, cpu, ram, rpm, seek, transfer"},
+    {"[netram]\nram = 3\n", 2, "unknown key \"ram\" in [netram]"},
+    /* malformed numbers */
+    {"[computer]\nnumber = 2.5\n", 2, "[computer] number = \"2.5\": malformed number: "
+                                      "expected an integer"},
+    {"[computer]\nnumber = 1e3\n", 2, "malformed number"},
+    {"[computer]\nram = 12abc\n", 2, "[computer] ram = \"12abc\": malformed number"},
+    {"[computer]\nram =\n", 2, "[computer] ram = \"\": malformed number"},
+    {"[computer]\nram = nan\n", 2, "malformed number"},
+    {"[computer]\nram = inf\n", 2, "malformed number"},
+    {"[computer]\nram = 0x10\n", 2, "malformed number"},
+    {"[computer]\nram = 32;MB\n", 2, "malformed number"},
+    {"[simulation]\nseed = 1.0\n", 2, "malformed number"},
+    {"[workload]\nexclude_status = 1,,2\n", 2, "malformed number"},
+    {"[workload]\nexclude_status = 1,x\n", 2, "malformed number"},
+    {"[workload]\nexclude_status = 1,\n", 2, "malformed number"},
+    /* out of range */
+    {"[computer]\nnumber = 0\n", 2, "[computer] number = \"0\": out of range: expected "
+                                    "an integer between 1 and 2147483647"},
+    {"[computer]\nnumber = 99999999999\n", 2, "out of range"},
+    {"[computer]\nram = 0\n", 2, "[computer] ram = \"0\": out of range: expected a "
+                                 "number > 0"},
+    {"[computer]\nram = -1\n", 2, "out of range"},
+    {"[computer]\nram = 1e999\n", 2, "out of range"},
+    {"[computer]\nseek = -0.001\n", 2, "out of range: expected a number >= 0"},
+    {"[process]\ncomm_rate = -0.5\n", 2, "out of range"},
+    {"[process]\nmem_access_rate = 0\n", 2, "out of range"},
+    {"[scheduler]\nquantum = 0\n", 2, "out of range"},
+    {"[scheduler]\nmpl = -1\n", 2, "out of range"},
+    {"[simulation]\nmetrics_period = 0\n", 2, "out of range"},
+    {"[simulation]\nseed = -1\n", 2, "out of range"},
+    {"[simulation]\nseed = 18446744073709551616\n", 2, "out of range"},
+    {"[workload]\nload_scale = 0\n", 2, "out of range"},
+    {"[workload]\nmemory_scale = -1\n", 2, "out of range"},
+    {"[workload]\nmax_jobs = -1\n", 2, "out of range"},
+    {"[workload]\nexclude_status = 7\n", 2, "out of range"},
+    {"[workload]\nexclude_status = 0,1,2,3,4,5,0,1,2,3,4,5,0,1,2,3,4\n", 2,
+     "out of range: expected at most 16 comma-separated integers"},
+    {"[netram]\nmanagers = 0\n", 2, "out of range"},
+    {"[network]\nbandwidth = 0\n", 2, "out of range"},
+    /* unknown enum value */
+    {"[scheduler]\npriority = FIFO\n", 2, "[scheduler] priority = \"FIFO\": expected "
+                                          "one of FCFS, BESTFIT, WORSTFIT"},
+    {"[workload]\ncpu_demand = WALL\n", 2, "expected one of CPUTIME, RUNTIME, AUTO"},
+    {"[network]\ntopology = RING\n", 2, "expected one of STAR, BUS, WHEEL, CONNECTED"},
+    {"[scheduler]\ntype = EASY\n", 2, "expected one of GANG"},
+    /* bad boolean */
+    {"[scheduler]\nmem_aware = maybe\n", 2, "[scheduler] mem_aware = \"maybe\": expected "
+                                           "a boolean: yes, no, true, false, on, off, 1 or 0"},
+    {"[netram]\nenabled = 2\n", 2, "expected a boolean"},
+    /* strings */
+    {"[simulation]\nsystem = 0123456789012345678901234567890123456789012345678901234567890123\n",
+     2, "too long: at most 63 characters"},
+    {"[computer]\nname =\n", 2, "empty: expected a non-empty name"},
+    {"[computer]\nname = a;b\n", 2, "must not contain ';'"},
+    /* structure */
+    {"ram = 3\n", 1, "key \"ram\" before any [section] header"},
+    {"[computer]\nram 32\n", 2, "malformed line: expected [SECTION], KEY = VALUE or a comment"},
+    {"[computer\nram = 32\n", 1, "malformed section header: expected [SECTION]"},
+    {"[computer] ram = 32\n", 1, "malformed section header: text after ']'"},
+    {"[computer]\nram = 32\nnumber = 3\nRAM = 64\n", 4,
+     "[computer] ram set twice (first on line 4)"}, /* +2 */
+};
+
+START_TEST(test_ini_errors)
+{
+    const err_case *ec = &ini_errors[_i];
+    config c;
+    char path[64], err[CFG_ERR_MAX], text[512], prefix[128];
+    /* two lines of preamble, so line numbers are not trivially small */
+    snprintf(text, sizeof text, "; test case\n\n%s", ec->text);
+    config_defaults(&c);
+    int rc = load_text(config_load_ini, &c, text, path, err);
+    ck_assert_msg(rc == -1, "case %d accepted", _i);
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, ec->line + 2);
+    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "case %d: \"%s\" does not start "
+                  "with \"%s\"", _i, err, prefix);
+    ck_assert_msg(strstr(err, ec->expect), "case %d: \"%s\" lacks \"%s\"", _i, err,
+                  ec->expect);
+    ck_assert_msg(!strchr(err, '\n'), "case %d: message on several lines", _i);
+}
+END_TEST
+
+/* The exact messages of the brief's examples. */
+START_TEST(test_ini_exact_messages)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX], want[CFG_ERR_MAX];
+    config_defaults(&c);
+    load_text(config_load_ini, &c, "[scheduler]\n\n\n\n\n\n\n\n\n\n\npriority = FIFO\n",
+              path, err);
+    snprintf(want, sizeof want, "%s:12: [scheduler] priority = \"FIFO\": expected one "
+             "of FCFS, BESTFIT, WORSTFIT", path);
+    ck_assert_str_eq(err, want);
+    load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
+    snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
+             "name, number, cpu, ram, rpm, seek, transfer", path);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* Lines longer than inih's default buffer are neither cut nor miscounted;
+ * lines longer than the reader's limit are refused. */
+START_TEST(test_ini_long_lines)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    char *text = malloc(8192);
+    char path300[301];
+    memset(path300, 'x', 300);
+    path300[300] = '\0';
+    snprintf(text, 8192, "[workload]\ntrace = %s\nlenient = maybe\n", path300);
+    config_defaults(&c);
+    ck_assert_int_eq(load_text(config_load_ini, &c, text, path, err), -1);
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%s:3: [workload] lenient", path);
+    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "%s", err);
+
+    snprintf(text, 8192, "[workload]\ntrace = %s\n", path300);
+    ck_assert_int_eq(load_text(config_load_ini, &c, text, path, err), 0);
+    ck_assert_str_eq(c.workload.trace, path300);
+
+    strcpy(text, "[workload]\n; ");
+    memset(text + strlen(text), 'c', 5000);
+    strcpy(text + strlen("[workload]\n; ") + 5000, "\n");
+    ck_assert_int_eq(load_text(config_load_ini, &c, text, path, err), -1);
+    ck_assert_msg(strstr(err, ":2: line too long"), "%s", err);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_ini(&c, "/nonexistent/x.ini", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x.ini: cannot open"));
+    ck_assert_int_eq(config_load_pnrsim(&c, "/nonexistent/x.cfg", err), -1);
+    ck_assert_int_eq(config_load(&c, "/nonexistent/x", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/x: cannot open"));
+}
+END_TEST
+
+/* ---- PNRSim format ----------------------------------------------------- */
+
+START_TEST(test_pnrsim_syntax)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    int rc = load_text(config_load_pnrsim, &c,
+                       "# header\n"
+                       "RAM 64#no space before the comment\n"
+                       "  number\t8 ; semicolon comment\n"
+                       "NETRAM yes\n"
+                       "pnrstrategy backbone\n"
+                       "Managers 2\n"
+                       "SynchRate 3\n"
+                       "MemAware On\n"
+                       "network Wheel\r\n",
+                       path, err);
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_double_eq(c.computer.ram, 64);
+    ck_assert_int_eq(c.computer.number, 8);
+    ck_assert(c.netram.enabled);
+    ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
+    ck_assert_int_eq(c.netram.managers, 2);
+    ck_assert_double_eq(c.process.sync_rate, 3);
+    ck_assert(c.scheduler.mem_aware);
+    ck_assert_int_eq(c.network.topology, TOPO_WHEEL);
+}
+END_TEST
+
+static const err_case pnrsim_errors[] = {
+    {"Foo 1\n", 1, "unknown name \"Foo\"; known names: System, Maxtime, MetricsPeriod"},
+    {"[computer]\n", 1, "unknown name \"[computer]\""},
+    {"ram = 32\n", 1, "[computer] ram): expected one value, without whitespace"},
+    {"Number 2.5\n", 1, "Number = \"2.5\" ([computer] number): malformed number: "
+                        "expected an integer"},
+    {"Seed\n", 1, "Seed = \"\" ([simulation] seed): missing value"},
+    {"System two words\n", 1, "expected one value, without whitespace"},
+    {"Seek -1\n", 1, "Seek = \"-1\" ([computer] seek): out of range"},
+    {"Netram maybe\n", 1, "expected a boolean"},
+    {"Network ring\n", 1, "Network = \"ring\" ([network] topology): expected one of "
+                          "STAR, BUS, WHEEL, CONNECTED"},
+    {"SynchRate 1\n\nsynchrates 2\n", 3, "synchrates ([process] sync_rate) set twice "
+                                         "(first on line 3)"}, /* +2 */
+};
+
+START_TEST(test_pnrsim_errors)
+{
+    const err_case *ec = &pnrsim_errors[_i];
+    config c, before;
+    char path[64], err[CFG_ERR_MAX], text[512], prefix[128];
+    snprintf(text, sizeof text, "; preamble\nRAM 48\n%s", ec->text);
+    config_defaults(&c);
+    before = c;
+    int rc = load_text(config_load_pnrsim, &c, text, path, err);
+    ck_assert_msg(rc == -1, "case %d accepted", _i);
+    ck_assert(config_equal(&c, &before));
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, ec->line + 2);
+    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "case %d: \"%s\" does not start "
+                  "with \"%s\"", _i, err, prefix);
+    ck_assert_msg(strstr(err, ec->expect), "case %d: \"%s\" lacks \"%s\"", _i, err,
+                  ec->expect);
+}
+END_TEST
+
+/* ---- format detection -------------------------------------------------- */
+
+START_TEST(test_detect_format)
+{
+    config c, before;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(load_text(config_load, &c, "; c\n\n# c\n  [computer]\nram=8\n", path,
+                               err), 0);
+    ck_assert_double_eq(c.computer.ram, 8);
+    ck_assert_int_eq(load_text(config_load, &c, "# c\n; [computer]\n\nRAM 16\n", path, err),
+                     0);
+    ck_assert_double_eq(c.computer.ram, 16);
+    ck_assert_int_eq(load_text(config_load, &c, "\xEF\xBB\xBF[computer]\nram=4\n", path,
+                               err), 0);
+    ck_assert_double_eq(c.computer.ram, 4);
+    before = c;
+    ck_assert_int_eq(load_text(config_load, &c, "", path, err), 0);
+    ck_assert_int_eq(load_text(config_load, &c, "; only comments\n", path, err), 0);
+    ck_assert(config_equal(&c, &before));
+    /* a PNRSim-format error is reported as such */
+    ck_assert_int_eq(load_text(config_load, &c, "RAM = 8\n", path, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one value"));
+}
+END_TEST
+
+/* ---- --set ------------------------------------------------------------- */
+
+START_TEST(test_set_ok)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.ram=64", err), 0);
+    ck_assert_double_eq(c.computer.ram, 64);
+    ck_assert_int_eq(config_set(&c, " Computer . NUMBER = 16 ", err), 0);
+    ck_assert_int_eq(c.computer.number, 16);
+    ck_assert_int_eq(config_set(&c, "workload.trace=a=b.swf", err), 0);
+    ck_assert_str_eq(c.workload.trace, "a=b.swf");
+    ck_assert_int_eq(config_set(&c, "workload.trace=", err), 0);
+    ck_assert_str_eq(c.workload.trace, "");
+    ck_assert_int_eq(config_set(&c, "workload.exclude_status=0, 5", err), 0);
+    ck_assert_int_eq(c.workload.n_exclude_status, 2);
+    ck_assert_int_eq(config_set(&c, "simulation.seed=18446744073709551615", err), 0);
+    ck_assert_uint_eq(c.simulation.seed, UINT64_MAX);
+    ck_assert_int_eq(config_set(&c, "simulation.seed=0", err), 0);
+    ck_assert_uint_eq(c.simulation.seed, 0);
+    ck_assert_int_eq(config_set(&c, "network.latency=+1.5E-3", err), 0);
+    ck_assert_double_eq(c.network.latency, 1.5e-3);
+    ck_assert_int_eq(config_set(&c, "network.latency=.5", err), 0);
+    ck_assert_double_eq(c.network.latency, 0.5);
+}
+END_TEST
+
+START_TEST(test_set_booleans)
+{
+    static const char *const yes[] = {"yes", "YES", "true", "True", "1", "on", "ON"};
+    static const char *const no[] = {"no", "No", "false", "FALSE", "0", "off", "Off"};
+    config c;
+    char err[CFG_ERR_MAX], arg[64];
+    config_defaults(&c);
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        c.workload.lenient = false;
+        snprintf(arg, sizeof arg, "workload.lenient=%s", yes[i]);
+        ck_assert_msg(config_set(&c, arg, err) == 0, "%s", err);
+        ck_assert(c.workload.lenient);
+        snprintf(arg, sizeof arg, "workload.lenient=%s", no[i]);
+        ck_assert_msg(config_set(&c, arg, err) == 0, "%s", err);
+        ck_assert(!c.workload.lenient);
+    }
+}
+END_TEST
+
+START_TEST(test_set_errors)
+{
+    config c, before;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    before = c;
+    ck_assert_int_eq(config_set(&c, "ram=32", err), -1);
+    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, "computer.ram", err), -1);
+    ck_assert_str_eq(err, "--set computer.ram: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, ".ram=3", err), -1);
+    ck_assert_str_eq(err, "--set .ram=3: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, "computer.ram=-1", err), -1);
+    ck_assert_str_eq(err, "--set computer.ram=-1: [computer] ram = \"-1\": out of range: "
+                          "expected a number > 0");
+    ck_assert_int_eq(config_set(&c, "foo.bar=1", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--set foo.bar=1: unknown section [foo]"));
+    ck_assert_int_eq(config_set(&c, "computer.ramm=1", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--set computer.ramm=1: unknown key \"ramm\" in "
+                                      "[computer]"));
+    ck_assert_int_eq(config_set(&c, "scheduler.priority=FIFO", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS, BESTFIT, WORSTFIT"));
+    ck_assert_int_eq(config_set(&c, "computer.number=2.5", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "malformed number"));
+    ck_assert_int_eq(config_set(&c, "netram.enabled=nope", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected a boolean"));
+    ck_assert(config_equal(&c, &before));
+}
+END_TEST
+
+/* ---- validation -------------------------------------------------------- */
+
+START_TEST(test_validate_cross_keys)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    c.computer.number = 64;
+    c.netram.managers = 65;
+    ck_assert_int_eq(config_validate(&c, err), 0); /* CENTRAL: managers unused */
+    c.netram.strategy = PNR_BACKBONE;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[netram] managers = 65 exceeds [computer] number = 64"));
+    c.netram.managers = 64;
+    ck_assert_int_eq(config_validate(&c, err), 0);
+
+    config_defaults(&c);
+    c.workload.submit_min = 10;
+    c.workload.submit_max = 0;
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    c.workload.submit_max = 5;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "submit_max"));
+
+    config_defaults(&c);
+    c.scheduler.pcs = c.scheduler.quantum;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[scheduler] pcs"));
+
+    config_defaults(&c);
+    c.netram.server_threshold = 32;
+    ck_assert_int_eq(config_validate(&c, err), 0); /* network RAM off */
+    c.netram.enabled = true;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+}
+END_TEST
+
+/* A configuration filled in by code is checked key by key too. */
+START_TEST(test_validate_stored_values)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    c.computer.ram = -1;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
+                          "expected a number > 0");
+    config_defaults(&c);
+    c.scheduler.priority = (cfg_priority)7;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS"));
+    config_defaults(&c);
+    c.simulation.max_time = NAN;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[simulation] max_time"));
+    config_defaults(&c);
+    memset(c.computer.name, 'x', sizeof c.computer.name);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "too long"));
+    config_defaults(&c);
+    c.workload.n_exclude_status = CFG_MAX_STATUS + 1;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "exclude_status"));
+}
+END_TEST
+
+START_TEST(test_enum_names)
+{
+    ck_assert_str_eq(config_priority_name(PRIO_BESTFIT), "BESTFIT");
+    ck_assert_str_eq(config_packing_name(PACK_WORSTFIT), "WORSTFIT");
+    ck_assert_str_eq(config_strategy_name(PNR_BACKBONE), "BACKBONE");
+    ck_assert_str_eq(config_topology_name(TOPO_CONNECTED), "CONNECTED");
+    ck_assert_str_eq(config_cpu_demand_name(CPU_DEMAND_AUTO), "AUTO");
+    ck_assert_str_eq(config_sched_type_name(SCHED_GANG), "GANG");
+    ck_assert_str_eq(config_topology_name((cfg_topology)9), "?");
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *t = tcase_create("defaults");
+    tcase_add_test(t, test_defaults);
+    tcase_add_test(t, test_weird_is_valid_and_different);
+    tcase_add_test(t, test_reference_ini_is_defaults);
+    tcase_add_test(t, test_enum_names);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("appendix");
+    tcase_add_test(t, test_appendix_cfg_values);
+    tcase_add_test(t, test_appendix_cfg_equals_ini);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("write");
+    tcase_add_test(t, test_write_read_back);
+    tcase_add_test(t, test_write_long_values);
+    tcase_add_test(t, test_write_lists_every_key);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("ini");
+    tcase_add_test(t, test_ini_case_comments_indent);
+    tcase_add_test(t, test_ini_restores_inih_settings);
+    tcase_add_test(t, test_ini_empty_values);
+    tcase_add_test(t, test_ini_error_leaves_config);
+    tcase_add_loop_test(t, test_ini_errors, 0,
+                        (int)(sizeof ini_errors / sizeof ini_errors[0]));
+    tcase_add_test(t, test_ini_exact_messages);
+    tcase_add_test(t, test_ini_long_lines);
+    tcase_add_test(t, test_missing_file);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("pnrsim");
+    tcase_add_test(t, test_pnrsim_syntax);
+    tcase_add_loop_test(t, test_pnrsim_errors, 0,
+                        (int)(sizeof pnrsim_errors / sizeof pnrsim_errors[0]));
+    tcase_add_test(t, test_detect_format);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("set+validate");
+    tcase_add_test(t, test_set_ok);
+    tcase_add_test(t, test_set_booleans);
+    tcase_add_test(t, test_set_errors);
+    tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_validate_stored_values);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+TEST_MAIN()
