@@ -2,9 +2,9 @@
  * messages (techreport §4.2).
  *
  * A link carries one message at a time (FIFO queue, no collisions); a
- * message holds a link for latency + bytes / bandwidth. A switch forwards
- * one message at a time from one unlimited FIFO queue, holding it for its
- * fixed processing delay. Both are core resources (res_t), so each keeps
+ * message holds a link for latency + bytes / bandwidth (the link is held
+ * during the latency too). A switch forwards one message at a time from
+ * one unlimited FIFO queue, holding it for its fixed processing delay. Both are core resources (res_t), so each keeps
  * busy time, completions and queue statistics.
  *
  * Topologies, N = number of PEs (routes are computed once, at creation):
@@ -15,7 +15,10 @@
  *              (one hop), every other pair goes through the switch.
  *   CONNECTED  N(N-1) one-way links, one per ordered pair: one hop.
  * Links of STAR, BUS and WHEEL carry both directions (one message at a
- * time in total); CONNECTED links are one-way.
+ * time in total); CONNECTED links are one-way. A message to its own PE has
+ * an empty route and arrives at the current instant. Routes are not
+ * stored: the k-th element of a route is a constant-time formula of
+ * (src, dst, k) for each topology (see net.c for the numbering).
  *
  * A message is a process that walks its route hop by hop: request the
  * element, hold it for its service time, release it, go on. When it has
@@ -33,7 +36,10 @@
 #include "core/proc.h"
 #include "core/res.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum { TOPO_KIND_STAR, TOPO_KIND_BUS, TOPO_KIND_WHEEL, TOPO_KIND_CONNECTED } net_topology;
 
@@ -77,25 +83,40 @@ typedef struct net_elem {
  * seconds. Returns NULL when out of memory. */
 net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
                   double latency, double delay);
+/* Free the network, its elements and every message of its pool (in flight
+ * or not). Call it before ev_destroy(sim). */
 void net_destroy(sim_t *sim, net_t *net);
 
 /* A message from the pool, fields zeroed except net. */
 msg_t *net_msg_alloc(sim_t *sim, net_t *net);
+/* Give m back to the pool. m must not be in flight. */
 void net_msg_free(net_t *net, msg_t *m);
 /* Send m (src, dst, bytes, done, ctx set by the caller) now. src == dst
  * arrives at once (done is called at the current instant, through an
- * event). */
+ * event). A NULL done gives m back to the pool on arrival. */
 void net_send(sim_t *sim, net_t *net, msg_t *m);
-/* Stop an in-flight message where it is; it keeps its fields. */
+/* Stop an in-flight message where it is; it keeps its fields. A message
+ * not in flight (delivered, already killed, never sent) is left alone. */
 void net_kill(sim_t *sim, net_t *net, msg_t *m);
 /* Send a killed message again from the start of its route. */
 void net_restart(sim_t *sim, net_t *net, msg_t *m);
+/* True when m has been (re)sent and is neither delivered nor killed. */
+bool net_msg_in_flight(const msg_t *m);
 
 /* Route from src to dst: number of elements and the elements in order. */
 int net_route_len(const net_t *net, int src, int dst);
 net_elem *net_route_elem(const net_t *net, int src, int dst, int k);
 /* Time a message of `bytes` takes from src to dst on an idle network. */
 double net_idle_time(const net_t *net, int src, int dst, double bytes);
+/* Time a message of `bytes` holds element e: latency + bytes / bandwidth
+ * for a link, the processing delay for a switch. */
+double net_elem_time(const net_elem *e, double bytes);
+
+/* The parameters the network was created with. */
+int net_pe_count(const net_t *net);
+net_topology net_topology_kind(const net_t *net);
+/* "star", "bus", "wheel" or "connected". */
+const char *net_topology_name(net_topology topo);
 
 /* All elements (links then switches), for statistics. */
 int net_elem_count(const net_t *net);
@@ -105,9 +126,14 @@ net_elem *net_elem_at(net_t *net, int i);
 double net_busy_time(const sim_t *sim, const net_t *net);
 /* Messages currently in flight (sent, not yet delivered or killed). */
 long net_in_flight(const net_t *net);
-/* Totals since creation. */
+/* Totals since creation: net_send calls (restarts are not new messages)
+ * and their bytes; arrivals; restarts. */
 uint64_t net_messages_sent(const net_t *net);
 double net_bytes_sent(const net_t *net);
+uint64_t net_messages_delivered(const net_t *net);
+uint64_t net_restarts(const net_t *net);
+/* Messages the pool has created (each owns one event record for good). */
+size_t net_msg_pool_size(const net_t *net);
 /* Print links, switches (with statistics) and a summary of routes (route
  * length histogram and a few examples), for --hardware-report. */
 void net_report(const sim_t *sim, const net_t *net, FILE *out);

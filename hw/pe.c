@@ -1,0 +1,106 @@
+/* hw/pe.c: processing elements (see pe.h). */
+#include "hw/pe.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+double pe_disk_service_time(double seek, double rpm, double transfer)
+{
+    return seek + 30.0 / rpm + PE_PAGE_BYTES / (transfer * MBPS_BYTES);
+}
+
+void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
+             double seek, double rpm, double transfer)
+{
+    pe->id = id;
+    snprintf(pe->name, sizeof pe->name, "%.20s%d", base_name, id);
+    res_init(sim, &pe->cpu, "cpu");
+    res_init(sim, &pe->disk, "disk");
+    pe->ram_mb = ram_mb;
+    pe->alloc_mb = pe->lent_mb = pe->remote_mb = 0;
+    pe->disk_service = pe_disk_service_time(seek, rpm, transfer);
+    timeavg_init(&pe->mem, sim->now, 0);
+    timeavg_init(&pe->disk_use, sim->now, 0);
+    pe->faults = pe->disk_faults = pe->remote_faults = 0;
+    pe->fault_time = 0;
+    pe->users.next = pe->users.prev = &pe->users;
+    pe->nusers = 0;
+}
+
+double pe_overalloc_mb(const pe_t *pe)
+{
+    double over = pe->alloc_mb + pe->lent_mb - pe->ram_mb;
+    return over > 0 ? over : 0;
+}
+
+double pe_free_mb(const pe_t *pe)
+{
+    double f = pe->ram_mb - pe->alloc_mb - pe->lent_mb;
+    return f > 0 ? f : 0;
+}
+
+/* Memory on disk = overallocation not covered by network RAM. */
+static void update_use(sim_t *sim, pe_t *pe)
+{
+    timeavg_set(&pe->mem, sim->now, pe->alloc_mb + pe->lent_mb);
+    double on_disk = pe_overalloc_mb(pe) - pe->remote_mb;
+    timeavg_set(&pe->disk_use, sim->now, on_disk > 0 ? on_disk : 0);
+}
+
+static void notify(sim_t *sim, pe_t *pe)
+{
+    /* Users may not add or remove users from inside their callback. */
+    for (pe_user *u = pe->users.next, *next; u != &pe->users; u = next) {
+        next = u->next;
+        u->changed(sim, u);
+    }
+}
+
+void pe_alloc(sim_t *sim, pe_t *pe, double mb)
+{
+    double before = pe_overalloc_mb(pe);
+    pe->alloc_mb += mb;
+    if (pe->alloc_mb < 1e-9)
+        pe->alloc_mb = 0; /* absorb rounding when everything is freed */
+    update_use(sim, pe);
+    if (pe_overalloc_mb(pe) != before)
+        notify(sim, pe);
+}
+
+void pe_lend(sim_t *sim, pe_t *pe, double mb)
+{
+    double before = pe_overalloc_mb(pe);
+    pe->lent_mb += mb;
+    if (pe->lent_mb < 1e-9)
+        pe->lent_mb = 0;
+    update_use(sim, pe);
+    if (pe_overalloc_mb(pe) != before)
+        notify(sim, pe);
+}
+
+void pe_remote(sim_t *sim, pe_t *pe, double mb)
+{
+    pe->remote_mb += mb;
+    if (pe->remote_mb < 1e-9)
+        pe->remote_mb = 0;
+    update_use(sim, pe);
+}
+
+void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed)
+{
+    u->changed = changed;
+    u->next = &pe->users;
+    u->prev = pe->users.prev;
+    pe->users.prev->next = u;
+    pe->users.prev = u;
+    pe->nusers++;
+}
+
+void pe_remove_user(pe_t *pe, pe_user *u)
+{
+    assert(pe->nusers > 0);
+    u->prev->next = u->next;
+    u->next->prev = u->prev;
+    u->next = u->prev = NULL;
+    pe->nusers--;
+}

@@ -1,0 +1,77 @@
+/* hw/pe.h: a processing element: CPU, RAM and disk (techreport §4.1).
+ *
+ * CPU   a core resource: one thread computes at a time, others wait FIFO.
+ * RAM   a capacity in MB. Threads allocate their whole size when they start
+ *       and free it when they end (static model, §4.3.1); a PNR server's
+ *       lent memory counts against it too. What is allocated beyond the
+ *       capacity is the PE's overallocation: the memory that must live on
+ *       disk or in network RAM.
+ * Disk  a core resource: one access at a time, FIFO; a page read or write
+ *       costs seek + half a revolution (30/RPM s) + page / transfer rate;
+ *       capacity is unlimited.
+ *
+ * Memory users (the threads on the PE) register a callback that runs when
+ * the PE's overallocation changes, so their page-fault rates follow it.
+ * The list is intrusive and short (at most one thread per time slot).
+ */
+#ifndef PNRSIM_HW_PE_H
+#define PNRSIM_HW_PE_H
+
+#include "core/res.h"
+#include "core/rng.h"
+#include "core/stats.h"
+
+#include <stdint.h>
+
+#define PE_PAGE_BYTES 4096.0
+#define MB_BYTES 1048576.0      /* memory: 1 MB = 2^20 bytes */
+#define MBPS_BYTES 1e6          /* transfer and bandwidth: 1 MB/s = 10^6 B/s */
+
+typedef struct pe pe_t;
+typedef struct pe_user pe_user;
+/* Called when pe's overallocation changed (sim->now is the time). */
+typedef void (*pe_user_fn)(sim_t *sim, pe_user *u);
+struct pe_user {
+    pe_user *next, *prev;
+    pe_user_fn changed;
+};
+
+struct pe {
+    int id;
+    char name[32];
+    res_t cpu;
+    res_t disk;
+    double ram_mb;            /* installed RAM */
+    double alloc_mb;          /* allocated by threads running or suspended here */
+    double lent_mb;           /* lent to other PEs as network RAM (PNR server) */
+    double remote_mb;         /* overallocation of local threads held in network RAM */
+    double disk_service;      /* seconds per page access */
+    timeavg_t mem;            /* alloc_mb + lent_mb over time */
+    timeavg_t disk_use;       /* MB of overallocation held on disk over time */
+    uint64_t faults;          /* page faults of threads on this PE */
+    uint64_t disk_faults;     /* ... served by the disk */
+    uint64_t remote_faults;   /* ... served by network RAM */
+    double fault_time;        /* seconds threads spent servicing faults */
+    pe_user users;            /* sentinel of the memory-user list */
+    int nusers;
+};
+
+/* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
+void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
+             double seek, double rpm, double transfer);
+/* Seconds one page access takes on a disk with these parameters. */
+double pe_disk_service_time(double seek, double rpm, double transfer);
+/* MB allocated beyond installed RAM (0 when not overallocated). */
+double pe_overalloc_mb(const pe_t *pe);
+/* MB of RAM neither allocated nor lent (0 when overallocated). */
+double pe_free_mb(const pe_t *pe);
+/* Change the memory allocated by threads (+/- mb) and tell the users. */
+void pe_alloc(sim_t *sim, pe_t *pe, double mb);
+/* Change the memory lent as network RAM (+/- mb) and tell the users. */
+void pe_lend(sim_t *sim, pe_t *pe, double mb);
+/* Change the overallocation of local threads held remotely (+/- mb). */
+void pe_remote(sim_t *sim, pe_t *pe, double mb);
+void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed);
+void pe_remove_user(pe_t *pe, pe_user *u);
+
+#endif

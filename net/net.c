@@ -1,0 +1,434 @@
+/* net/net.c: the interconnect (net.h): elements, topologies and routes,
+ * the message pool and the message process.
+ *
+ * Elements. All elements live in one array, links first, then the switch
+ * (at most one). Each wraps a res_t, so queueing, busy time and queue
+ * statistics come from the core. A message holds a link for
+ * latency + bytes / bandwidth: the link is held during the latency too
+ * (§4.2.1 gives a link one message at a time, and we read the latency as
+ * part of that message's turn, so back-to-back messages on a link are
+ * spaced by the full latency + transmission time). A switch is held for its
+ * processing delay. Forwarding is store-and-forward: a message releases an
+ * element only when its service there is over, then asks for the next one.
+ *
+ * Element numbering and routes. Routes are not stored: for every topology
+ * the k-th element of the route src -> dst is a constant-time formula on
+ * (src, dst, k), fixed when the network is created, so nothing is searched
+ * or allocated per message and CONNECTED with large N costs no N^2 route
+ * table on top of its N(N-1) links.
+ *   STAR       links 0..N-1 (link i joins PE i to the switch), switch N.
+ *              Route: src, N, dst.
+ *   BUS        link 0. Route: 0.
+ *   WHEEL      spokes 0..N-1 (as in STAR), rim links N..N+N/2-1 (rim k
+ *              joins PEs 2k and 2k+1), switch N+N/2. Route: the rim link
+ *              N + src/2 when src/2 == dst/2 (a rim pair), otherwise
+ *              src, N+N/2, dst. With odd N, PE N-1 has no rim link. In a
+ *              ring of threads placed on consecutive PEs, every other
+ *              neighbour message (2k -> 2k+1 and its reply) takes one hop.
+ *   CONNECTED  one one-way link per ordered pair: link i*(N-1) + j' where
+ *              j' = j for j < i and j - 1 for j > i. Route: that link.
+ * A message to its own PE has an empty route (length 0).
+ *
+ * Messages. A message is a process (msg_t embeds proc_t first) whose body,
+ * msg_walk, requests, holds and releases each element of its route in
+ * turn. net_send starts it through its own wake-up event at the current
+ * instant, so messages sent at one instant request their first element in
+ * the order they were sent, and a message to self arrives through that
+ * event too (never by a recursive call into the sender). When the walk
+ * reaches its end, msg_body marks the message delivered and calls done;
+ * done may free or re-send the message, so nothing touches it afterwards.
+ * Per-element message and byte counts grow when a message completes its
+ * hop (a killed partial crossing adds busy time only).
+ *
+ * The pool. Messages come in chunks (16, 32, ... up to 4096 messages),
+ * chained for net_destroy; free messages are kept on a list through
+ * msg_t.next. Each message gets its process (and so its event record) once,
+ * when its chunk is created; alloc, send, delivery and free allocate
+ * nothing, so the number of live event records the network owns is the
+ * pool size.
+ *
+ * Killing. Outside its body a message in flight is in exactly one of these
+ * situations, and net_kill undoes each: its wake-up is pending (start,
+ * self-delivery, end of a hold, or a grant by res_release) -> cancel the
+ * event; it holds its current element -> release it (the busy time counts
+ * up to now, the next waiter gets it at once); it is queued on its current
+ * element -> res_cancel.
+ */
+#include "net/net.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NET_CHUNK_MIN = 16, NET_CHUNK_MAX = 4096 };
+
+/* One block of pool messages. */
+typedef struct msg_chunk {
+    struct msg_chunk *next;
+    size_t n;
+    msg_t msgs[];
+} msg_chunk;
+
+struct net {
+    net_topology topo;
+    int n;                  /* PEs */
+    double bandwidth, latency, delay;
+    net_elem *elem;         /* links, then the switch */
+    int nelem, nlinks;
+    int sw;                 /* index of the switch, -1 when none */
+    /* pool */
+    msg_chunk *chunks;
+    msg_t *free_list;
+    size_t pool_size;
+    /* totals */
+    long in_flight;
+    uint64_t sent, delivered, restarts;
+    double bytes_sent;
+};
+
+/* ---- topology and routes ------------------------------------------------ */
+
+const char *net_topology_name(net_topology topo)
+{
+    switch (topo) {
+    case TOPO_KIND_STAR: return "star";
+    case TOPO_KIND_BUS: return "bus";
+    case TOPO_KIND_WHEEL: return "wheel";
+    case TOPO_KIND_CONNECTED: return "connected";
+    }
+    return "?";
+}
+
+/* Number of links of topology topo on n PEs. */
+static long net_link_count(net_topology topo, int n)
+{
+    switch (topo) {
+    case TOPO_KIND_STAR: return n;
+    case TOPO_KIND_BUS: return 1;
+    case TOPO_KIND_WHEEL: return (long)n + n / 2;
+    case TOPO_KIND_CONNECTED: return (long)n * (n - 1);
+    }
+    return 0;
+}
+
+/* Index of the CONNECTED link from src to dst (src != dst). */
+static inline int net_connected_link(int n, int src, int dst)
+{
+    return src * (n - 1) + (dst < src ? dst : dst - 1);
+}
+
+/* Initialise element i as a link or switch named name. */
+static void net_elem_init(sim_t *sim, net_t *net, int i, int is_switch, const char *name)
+{
+    net_elem *e = &net->elem[i];
+    e->is_switch = is_switch;
+    e->latency = is_switch ? 0 : net->latency;
+    e->bandwidth = is_switch ? 0 : net->bandwidth;
+    e->delay = is_switch ? net->delay : 0;
+    e->messages = 0;
+    e->bytes = 0;
+    size_t len = strlen(name);
+    if (len >= sizeof e->name)
+        len = sizeof e->name - 1;
+    memcpy(e->name, name, len);
+    e->name[len] = '\0';
+    res_init(sim, &e->res, e->name);
+}
+
+net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
+                  double latency, double delay)
+{
+    assert(n >= 1);
+    assert(bandwidth > 0 && latency >= 0 && delay >= 0);
+    long nlinks = net_link_count(topo, n);
+    int has_switch = topo == TOPO_KIND_STAR || topo == TOPO_KIND_WHEEL;
+    if (nlinks + has_switch > INT32_MAX)
+        return NULL;
+    net_t *net = calloc(1, sizeof *net);
+    if (!net)
+        return NULL;
+    net->topo = topo;
+    net->n = n;
+    net->bandwidth = bandwidth;
+    net->latency = latency;
+    net->delay = delay;
+    net->nlinks = (int)nlinks;
+    net->nelem = (int)nlinks + has_switch;
+    net->sw = has_switch ? (int)nlinks : -1;
+    net->elem = calloc(net->nelem ? (size_t)net->nelem : 1, sizeof *net->elem);
+    if (!net->elem) {
+        free(net);
+        return NULL;
+    }
+    char name[48];
+    switch (topo) {
+    case TOPO_KIND_STAR:
+        for (int i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "link %d", i);
+            net_elem_init(sim, net, i, 0, name);
+        }
+        break;
+    case TOPO_KIND_BUS:
+        net_elem_init(sim, net, 0, 0, "bus");
+        break;
+    case TOPO_KIND_WHEEL:
+        for (int i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "spoke %d", i);
+            net_elem_init(sim, net, i, 0, name);
+        }
+        for (int k = 0; k < n / 2; k++) {
+            snprintf(name, sizeof name, "rim %d-%d", 2 * k, 2 * k + 1);
+            net_elem_init(sim, net, n + k, 0, name);
+        }
+        break;
+    case TOPO_KIND_CONNECTED:
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (i != j) {
+                    snprintf(name, sizeof name, "link %d->%d", i, j);
+                    net_elem_init(sim, net, net_connected_link(n, i, j), 0, name);
+                }
+        break;
+    }
+    if (has_switch)
+        net_elem_init(sim, net, net->sw, 1, "switch");
+    return net;
+}
+
+int net_route_len(const net_t *net, int src, int dst)
+{
+    assert(src >= 0 && src < net->n && dst >= 0 && dst < net->n);
+    if (src == dst)
+        return 0;
+    switch (net->topo) {
+    case TOPO_KIND_STAR: return 3;
+    case TOPO_KIND_WHEEL: return src / 2 == dst / 2 ? 1 : 3;
+    case TOPO_KIND_BUS:
+    case TOPO_KIND_CONNECTED: return 1;
+    }
+    return 0;
+}
+
+/* Index of the k-th element of the route src -> dst (0 <= k < length). */
+static int net_route_index(const net_t *net, int src, int dst, int k)
+{
+    assert(k >= 0 && k < net_route_len(net, src, dst));
+    switch (net->topo) {
+    case TOPO_KIND_BUS:
+        return 0;
+    case TOPO_KIND_CONNECTED:
+        return net_connected_link(net->n, src, dst);
+    case TOPO_KIND_WHEEL:
+        if (src / 2 == dst / 2)
+            return net->n + src / 2;
+        return k == 0 ? src : k == 1 ? net->sw : dst; /* as in STAR */
+    case TOPO_KIND_STAR:
+        return k == 0 ? src : k == 1 ? net->sw : dst;
+    }
+    return 0;
+}
+
+net_elem *net_route_elem(const net_t *net, int src, int dst, int k)
+{
+    return &net->elem[net_route_index(net, src, dst, k)];
+}
+
+double net_elem_time(const net_elem *e, double bytes)
+{
+    return e->is_switch ? e->delay : e->latency + bytes / e->bandwidth;
+}
+
+double net_idle_time(const net_t *net, int src, int dst, double bytes)
+{
+    double t = 0;
+    int len = net_route_len(net, src, dst);
+    for (int k = 0; k < len; k++)
+        t += net_elem_time(net_route_elem(net, src, dst, k), bytes);
+    return t;
+}
+
+int net_pe_count(const net_t *net) { return net->n; }
+net_topology net_topology_kind(const net_t *net) { return net->topo; }
+int net_elem_count(const net_t *net) { return net->nelem; }
+
+net_elem *net_elem_at(net_t *net, int i)
+{
+    assert(i >= 0 && i < net->nelem);
+    return &net->elem[i];
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+double net_busy_time(const sim_t *sim, const net_t *net)
+{
+    double t = 0;
+    for (int i = 0; i < net->nelem; i++)
+        t += res_busy_time(sim, &net->elem[i].res);
+    return t;
+}
+
+long net_in_flight(const net_t *net) { return net->in_flight; }
+uint64_t net_messages_sent(const net_t *net) { return net->sent; }
+double net_bytes_sent(const net_t *net) { return net->bytes_sent; }
+uint64_t net_messages_delivered(const net_t *net) { return net->delivered; }
+uint64_t net_restarts(const net_t *net) { return net->restarts; }
+size_t net_msg_pool_size(const net_t *net) { return net->pool_size; }
+
+/* ---- the message process ---------------------------------------------- */
+
+/* The coroutine: cross every element of the route, then reach PROC_END. */
+static void msg_walk(sim_t *sim, proc_t *p)
+{
+    msg_t *m = (msg_t *)p;
+    net_t *net = m->net;
+    net_elem *e;
+    PROC_BEGIN(p);
+    for (m->hop = 0; m->hop < net_route_len(net, m->src, m->dst); m->hop++) {
+        PROC_REQUEST(sim, p, &net_route_elem(net, m->src, m->dst, m->hop)->res);
+        m->holding = true;
+        PROC_HOLD(sim, p, net_elem_time(net_route_elem(net, m->src, m->dst, m->hop), m->bytes));
+        e = net_route_elem(net, m->src, m->dst, m->hop);
+        e->messages++;
+        e->bytes += m->bytes;
+        m->holding = false;
+        res_release(sim, &e->res, p);
+    }
+    PROC_END(sim, p);
+}
+
+/* The process body: walk, and on arrival hand the message to its owner.
+ * done may free or re-send m, so m is not touched after it. */
+static void msg_body(sim_t *sim, proc_t *p)
+{
+    msg_walk(sim, p);
+    if (p->state != PROC_DONE)
+        return;
+    msg_t *m = (msg_t *)p;
+    net_t *net = m->net;
+    assert(!m->holding && net->in_flight > 0);
+    net->in_flight--;
+    net->delivered++;
+    if (m->done)
+        m->done(sim, m);
+    else
+        net_msg_free(net, m);
+}
+
+bool net_msg_in_flight(const msg_t *m)
+{
+    return m->p.state != PROC_IDLE && m->p.state != PROC_DONE;
+}
+
+/* ---- the pool ----------------------------------------------------------- */
+
+msg_t *net_msg_alloc(sim_t *sim, net_t *net)
+{
+    if (!net->free_list) {
+        size_t n = net->pool_size < NET_CHUNK_MIN ? NET_CHUNK_MIN
+                   : net->pool_size > NET_CHUNK_MAX ? NET_CHUNK_MAX
+                                                    : net->pool_size;
+        msg_chunk *c = calloc(1, sizeof *c + n * sizeof(msg_t));
+        if (!c) {
+            fprintf(stderr, "pnrsim: out of memory (message pool)\n");
+            abort();
+        }
+        c->n = n;
+        c->next = net->chunks;
+        net->chunks = c;
+        /* Push in reverse so the pool hands messages out in address order. */
+        for (size_t i = n; i-- > 0;) {
+            msg_t *m = &c->msgs[i];
+            proc_init(sim, &m->p, msg_body);
+            m->net = net;
+            m->next = net->free_list;
+            net->free_list = m;
+        }
+        net->pool_size += n;
+    }
+    msg_t *m = net->free_list;
+    net->free_list = m->next;
+    proc_t keep = m->p;
+    memset(m, 0, sizeof *m);
+    m->p.body = keep.body;
+    m->p.ev = keep.ev;
+    m->p.state = PROC_IDLE;
+    m->net = net;
+    return m;
+}
+
+void net_msg_free(net_t *net, msg_t *m)
+{
+    assert(m->net == net);
+    assert(!net_msg_in_flight(m));
+    m->next = net->free_list;
+    net->free_list = m;
+}
+
+/* ---- sending, killing ------------------------------------------------- */
+
+void net_send(sim_t *sim, net_t *net, msg_t *m)
+{
+    assert(m->net == net);
+    assert(!net_msg_in_flight(m));
+    assert(m->src >= 0 && m->src < net->n && m->dst >= 0 && m->dst < net->n);
+    assert(m->bytes >= 0);
+    net->sent++;
+    net->bytes_sent += m->bytes;
+    net->in_flight++;
+    m->killed = false;
+    m->holding = false;
+    m->hop = 0;
+    m->sent_at = sim->now;
+    proc_start(sim, &m->p, 0);
+}
+
+void net_kill(sim_t *sim, net_t *net, msg_t *m)
+{
+    assert(m->net == net);
+    if (!net_msg_in_flight(m))
+        return;
+    /* A pending wake-up: start, self-delivery, end of hold or a grant. */
+    ev_cancel(sim, m->p.ev);
+    if (m->hop < net_route_len(net, m->src, m->dst)) {
+        res_t *r = &net_route_elem(net, m->src, m->dst, m->hop)->res;
+        if (r->holder == &m->p) {
+            res_release(sim, r, &m->p);
+        } else if (m->p.state == PROC_WAITING) {
+            bool found = res_cancel(sim, r, &m->p);
+            assert(found);
+            (void)found;
+        }
+    }
+    assert(m->p.qnext == NULL);
+    m->holding = false;
+    m->killed = true;
+    m->p.state = PROC_IDLE;
+    net->in_flight--;
+}
+
+void net_restart(sim_t *sim, net_t *net, msg_t *m)
+{
+    assert(m->net == net);
+    assert(m->killed && !net_msg_in_flight(m));
+    net->restarts++;
+    net->in_flight++;
+    m->killed = false;
+    m->hop = 0;
+    m->sent_at = sim->now;
+    proc_start(sim, &m->p, 0);
+}
+
+void net_destroy(sim_t *sim, net_t *net)
+{
+    if (!net)
+        return;
+    for (msg_chunk *c = net->chunks, *next; c; c = next) {
+        next = c->next;
+        for (size_t i = 0; i < c->n; i++)
+            proc_destroy(sim, &c->msgs[i].p);
+        free(c);
+    }
+    free(net->elem);
+    free(net);
+}

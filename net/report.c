@@ -1,0 +1,101 @@
+/* net/report.c: the network part of --hardware-report (net_report).
+ *
+ * One line per link and switch with the messages and bytes that crossed it,
+ * its busy time and utilisation, and its queue length (time-weighted mean
+ * and maximum); then a summary of the routes: how many ordered pairs of
+ * distinct PEs have routes of each length, and the routes 0->1 and 0->N-1
+ * spelled out. Built on the public interface of net.h only.
+ *
+ * With more than NET_REPORT_ALL elements (CONNECTED on many PEs has
+ * N(N-1) links) elements that never carried a message and were never busy
+ * are counted on one line instead of listed.
+ */
+#include "net/net.h"
+
+#include <assert.h>
+
+enum { NET_REPORT_ALL = 64, NET_ROUTE_MAX = 8 };
+
+/* Print the route src -> dst as "src->dst: elem, elem, ... (time)". */
+static void net_report_route(const net_t *net, int src, int dst, FILE *out)
+{
+    int len = net_route_len(net, src, dst);
+    fprintf(out, "  route %d->%d (%d hop%s):", src, dst, len, len == 1 ? "" : "s");
+    for (int k = 0; k < len; k++)
+        fprintf(out, "%s %s", k ? "," : "", net_route_elem(net, src, dst, k)->name);
+    fprintf(out, "\n");
+}
+
+void net_report(const sim_t *sim, const net_t *net, FILE *out)
+{
+    /* net_elem_at takes a non-const net: elements are only read here. */
+    net_t *nt = (net_t *)net;
+    int n = net_pe_count(net), ne = net_elem_count(net);
+    int nlinks = 0, nswitches = 0;
+    const net_elem *link = NULL, *sw = NULL;
+    for (int i = 0; i < ne; i++) {
+        const net_elem *e = net_elem_at(nt, i);
+        if (e->is_switch) {
+            nswitches++;
+            sw = e;
+        } else {
+            nlinks++;
+            if (!link)
+                link = e;
+        }
+    }
+    fprintf(out, "network: %s, %d PE%s, %d link%s, %d switch%s\n",
+            net_topology_name(net_topology_kind(net)), n, n == 1 ? "" : "s",
+            nlinks, nlinks == 1 ? "" : "s", nswitches, nswitches == 1 ? "" : "es");
+    if (link)
+        fprintf(out, "  link bandwidth %g B/s, latency %g s (held during the latency)\n",
+                link->bandwidth, link->latency);
+    if (sw)
+        fprintf(out, "  switch delay %g s\n", sw->delay);
+
+    fprintf(out, "  %-16s %10s %14s %12s %7s %8s %6s\n", "element", "messages",
+            "bytes", "busy (s)", "util", "mean q", "max q");
+    int hidden = 0;
+    for (int i = 0; i < ne; i++) {
+        const net_elem *e = net_elem_at(nt, i);
+        double busy = res_busy_time(sim, &e->res);
+        if (ne > NET_REPORT_ALL && e->messages == 0 && busy == 0) {
+            hidden++;
+            continue;
+        }
+        fprintf(out, "  %-16s %10llu %14.0f %12.6g %7.4f %8.4g %6.0f\n", e->name,
+                (unsigned long long)e->messages, e->bytes, busy,
+                res_utilization(sim, &e->res), timeavg_mean(&e->res.queue, sim->now),
+                e->res.queue.max);
+    }
+    if (hidden)
+        fprintf(out, "  (%d idle element%s not listed)\n", hidden, hidden == 1 ? "" : "s");
+    fprintf(out, "  total busy time %.6g s; messages sent %llu, delivered %llu, "
+            "in flight %ld, restarted %llu; bytes sent %.0f\n",
+            net_busy_time(sim, net), (unsigned long long)net_messages_sent(net),
+            (unsigned long long)net_messages_delivered(net), net_in_flight(net),
+            (unsigned long long)net_restarts(net), net_bytes_sent(net));
+
+    /* Route summary over all ordered pairs of distinct PEs. */
+    long hist[NET_ROUTE_MAX] = {0};
+    for (int s = 0; s < n; s++)
+        for (int d = 0; d < n; d++)
+            if (s != d) {
+                int len = net_route_len(net, s, d);
+                assert(len > 0 && len < NET_ROUTE_MAX);
+                hist[len]++;
+            }
+    fprintf(out, "routes: %ld ordered pairs;", (long)n * (n - 1));
+    int any = 0;
+    for (int len = 1; len < NET_ROUTE_MAX; len++)
+        if (hist[len]) {
+            fprintf(out, "%s %ld of %d hop%s", any ? "," : "", hist[len], len,
+                    len == 1 ? "" : "s");
+            any = 1;
+        }
+    fprintf(out, "%s\n", any ? "" : " none (a single PE)");
+    if (n > 1)
+        net_report_route(net, 0, 1, out);
+    if (n > 2)
+        net_report_route(net, 0, n - 1, out);
+}

@@ -1,0 +1,725 @@
+/* sched/gang.c: the gang scheduler (see gang.h for the policy).
+ *
+ * Data structures:
+ *   slots      array of pointers in slot order (creation order); each slot
+ *              is one row of the matrix: the job on each PE, the number of
+ *              free PEs and of jobs. Slots have stable ids for "home" links.
+ *   queue      waiting jobs, twice linked: one FIFO in arrival order (the
+ *              head is the FCFS head) and one FIFO per width (threads), so
+ *              the BESTFIT/WORSTFIT heads and "the first job that fits in
+ *              k PEs" are found by scanning at most N bucket heads, never
+ *              the whole queue.
+ *   reserved   per PE, MB of threads of placed, unfinished jobs (for
+ *              mem_aware: memory of jobs waiting for their slot counts).
+ */
+#include "sched/gang.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct slot {
+    int id;
+    int nfree;
+    int njobs;
+    job_t **pe_job; /* npes entries */
+} slot_t;
+
+struct gang {
+    sim_t *sim;
+    cluster_t *cl;
+    gang_params p;
+    int npes;
+    slot_t **slots;
+    int nslots, capslots;
+    int cur;            /* index of the current slot, -1 when none */
+    int next_slot_id;
+    /* queue */
+    job_t *qhead, *qtail;
+    long qlen;
+    job_t **bhead, **btail; /* by width 1..npes */
+    long *bcount;
+    long pass_no;
+    ev_id pass_ev;
+    bool pass_pending;
+    ev_id quantum_ev;
+    double *reserved;
+    /* jobs that can never be placed */
+    job_t *impossible;
+    long nimpossible;
+    /* statistics */
+    uint64_t pcs;
+    int mpl_max;
+    double mpl_area, busy_span, last_t;
+    long in_system;     /* queued + placed */
+    long placed, running;
+    gang_end_fn on_end;
+    void *ctx;
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fprintf(stderr, "pnrsim: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+/* Account the MPL area up to now; call before any change of nslots or
+ * in_system. */
+static void mpl_tick(gang_t *g)
+{
+    double now = g->sim->now;
+    if (g->in_system > 0) {
+        g->mpl_area += g->nslots * (now - g->last_t);
+        g->busy_span += now - g->last_t;
+    }
+    g->last_t = now;
+}
+
+int gang_slots(const gang_t *g) { return g->nslots; }
+int gang_mpl_max(const gang_t *g) { return g->mpl_max; }
+uint64_t gang_pcs_count(const gang_t *g) { return g->pcs; }
+long gang_queued(const gang_t *g) { return g->qlen; }
+long gang_placed(const gang_t *g) { return g->placed; }
+long gang_running(const gang_t *g) { return g->running; }
+long gang_impossible(const gang_t *g) { return g->nimpossible; }
+int gang_current_slot(const gang_t *g) { return g->cur; }
+
+double gang_mpl_mean(const gang_t *g, double now)
+{
+    double area = g->mpl_area, span = g->busy_span;
+    if (g->in_system > 0) {
+        area += g->nslots * (now - g->last_t);
+        span += now - g->last_t;
+    }
+    return span > 0 ? area / span : 0;
+}
+
+job_t *gang_slot_job(const gang_t *g, int s, int pe)
+{
+    if (s < 0 || s >= g->nslots || pe < 0 || pe >= g->npes)
+        return NULL;
+    return g->slots[s]->pe_job[pe];
+}
+
+/* ---- queue ------------------------------------------------------------------- */
+
+static void queue_push(gang_t *g, job_t *j)
+{
+    j->qprev = g->qtail;
+    j->qnext = NULL;
+    if (g->qtail)
+        g->qtail->qnext = j;
+    else
+        g->qhead = j;
+    g->qtail = j;
+    int w = j->threads;
+    j->bprev = g->btail[w];
+    j->bnext = NULL;
+    if (g->btail[w])
+        g->btail[w]->bnext = j;
+    else
+        g->bhead[w] = j;
+    g->btail[w] = j;
+    g->bcount[w]++;
+    g->qlen++;
+    j->queued = true;
+}
+
+static void queue_remove(gang_t *g, job_t *j)
+{
+    assert(j->queued);
+    if (j->qprev)
+        j->qprev->qnext = j->qnext;
+    else
+        g->qhead = j->qnext;
+    if (j->qnext)
+        j->qnext->qprev = j->qprev;
+    else
+        g->qtail = j->qprev;
+    int w = j->threads;
+    if (j->bprev)
+        j->bprev->bnext = j->bnext;
+    else
+        g->bhead[w] = j->bnext;
+    if (j->bnext)
+        j->bnext->bprev = j->bprev;
+    else
+        g->btail[w] = j->bprev;
+    g->bcount[w]--;
+    g->qlen--;
+    j->queued = false;
+    j->qprev = j->qnext = j->bprev = j->bnext = NULL;
+}
+
+/* First job of bucket w not yet tried in this pass. */
+static job_t *bucket_first(const gang_t *g, int w)
+{
+    job_t *j = g->bhead[w];
+    while (j && j->tried_pass == (double)g->pass_no)
+        j = j->bnext;
+    return j;
+}
+
+/* The queue's head in priority order, ignoring fit (for strict order). */
+static job_t *queue_head(const gang_t *g)
+{
+    switch (g->p.priority) {
+    case PRIO_FCFS:
+        return g->qhead;
+    case PRIO_BESTFIT:
+        for (int w = g->npes; w >= 1; w--)
+            if (g->bhead[w])
+                return g->bhead[w];
+        return NULL;
+    case PRIO_WORSTFIT:
+        for (int w = 1; w <= g->npes; w++)
+            if (g->bhead[w])
+                return g->bhead[w];
+        return NULL;
+    }
+    return NULL;
+}
+
+/* The first job in priority order with at most maxw threads that has not
+ * been tried in this pass. */
+static job_t *queue_first_fitting(const gang_t *g, int maxw)
+{
+    job_t *best = NULL;
+    switch (g->p.priority) {
+    case PRIO_FCFS:
+        for (int w = 1; w <= maxw; w++) {
+            job_t *j = bucket_first(g, w);
+            if (j && (!best || j->order < best->order))
+                best = j;
+        }
+        return best;
+    case PRIO_BESTFIT:
+        for (int w = maxw; w >= 1; w--)
+            if ((best = bucket_first(g, w)))
+                return best;
+        return NULL;
+    case PRIO_WORSTFIT:
+        for (int w = 1; w <= maxw; w++)
+            if ((best = bucket_first(g, w)))
+                return best;
+        return NULL;
+    }
+    return NULL;
+}
+
+/* ---- slots ---------------------------------------------------------------------- */
+
+static slot_t *slot_new(gang_t *g)
+{
+    slot_t *s = xcalloc(1, sizeof *s);
+    s->id = g->next_slot_id++;
+    s->nfree = g->npes;
+    s->pe_job = xcalloc((size_t)g->npes, sizeof *s->pe_job);
+    mpl_tick(g);
+    if (g->nslots == g->capslots) {
+        g->capslots = g->capslots ? 2 * g->capslots : 4;
+        g->slots = realloc(g->slots, (size_t)g->capslots * sizeof *g->slots);
+        if (!g->slots)
+            abort();
+    }
+    g->slots[g->nslots++] = s;
+    if (g->nslots > g->mpl_max)
+        g->mpl_max = g->nslots;
+    return s;
+}
+
+static int slot_index(const gang_t *g, int id)
+{
+    for (int i = 0; i < g->nslots; i++)
+        if (g->slots[i]->id == id)
+            return i;
+    return -1;
+}
+
+static slot_t *slot_of(const gang_t *g, const job_t *j)
+{
+    int i = slot_index(g, j->slot);
+    return i >= 0 ? g->slots[i] : NULL;
+}
+
+/* Remove the empty slot at index i; jobs whose home it was stay put. */
+static void slot_remove(gang_t *g, int i)
+{
+    slot_t *s = g->slots[i];
+    assert(s->njobs == 0);
+    for (int k = 0; k < g->nslots; k++) {
+        slot_t *o = g->slots[k];
+        for (int pe = 0; pe < g->npes; pe++) {
+            job_t *j = o->pe_job[pe];
+            if (j && j->home_slot == s->id)
+                j->home_slot = -1;
+        }
+    }
+    mpl_tick(g);
+    memmove(&g->slots[i], &g->slots[i + 1], (size_t)(g->nslots - i - 1) * sizeof *g->slots);
+    g->nslots--;
+    if (g->cur > i)
+        g->cur--;
+    else if (g->cur == i)
+        g->cur = -2; /* the caller must choose a new current slot */
+    free(s->pe_job);
+    free(s);
+}
+
+static void slot_put(gang_t *g, slot_t *s, job_t *j)
+{
+    for (int i = 0; i < j->threads; i++) {
+        assert(!s->pe_job[j->pe_ids[i]]);
+        s->pe_job[j->pe_ids[i]] = j;
+    }
+    s->nfree -= j->threads;
+    s->njobs++;
+    j->slot = s->id;
+    (void)g;
+}
+
+static void slot_take(gang_t *g, slot_t *s, job_t *j)
+{
+    for (int i = 0; i < j->threads; i++) {
+        assert(s->pe_job[j->pe_ids[i]] == j);
+        s->pe_job[j->pe_ids[i]] = NULL;
+    }
+    s->nfree += j->threads;
+    s->njobs--;
+    j->slot = -1;
+    (void)g;
+}
+
+/* True when every PE of j is free in slot s. */
+static bool pes_free_in(const slot_t *s, const job_t *j)
+{
+    for (int i = 0; i < j->threads; i++)
+        if (s->pe_job[j->pe_ids[i]])
+            return false;
+    return true;
+}
+
+/* Choose PEs for j in slot s: the lowest-numbered free PEs (with
+ * mem_aware: that have room). Fills pe_ids; returns false if impossible. */
+static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
+{
+    int k = 0;
+    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
+        if (s->pe_job[pe])
+            continue;
+        if (g->p.mem_aware) {
+            double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
+            if (room + 1e-9 < j->mem_mb)
+                continue;
+        }
+        j->pe_ids[k++] = pe;
+    }
+    return k == j->threads;
+}
+
+/* True when j would fit in an empty slot under mem_aware. */
+static bool fits_empty(const gang_t *g, const job_t *j)
+{
+    int k = 0;
+    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
+        double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
+        if (room + 1e-9 >= j->mem_mb)
+            k++;
+    }
+    return k == j->threads;
+}
+
+/* ---- running and stopping ------------------------------------------------------------- */
+
+static void run_job(gang_t *g, job_t *j, double delay)
+{
+    if (j->running)
+        return;
+    g->running++;
+    job_run(g->sim, j, j->started ? delay : 0);
+}
+
+static void stop_job(gang_t *g, job_t *j)
+{
+    if (!j->running)
+        return;
+    g->running--;
+    job_stop(g->sim, j);
+}
+
+static void quantum_arm(gang_t *g)
+{
+    if (g->nslots >= 2) {
+        if (!ev_pending(g->sim, g->quantum_ev))
+            ev_after(g->sim, g->quantum_ev, g->p.quantum);
+    } else if (ev_pending(g->sim, g->quantum_ev)) {
+        ev_cancel(g->sim, g->quantum_ev);
+    }
+}
+
+/* Alternative scheduling into the current slot: jobs of other slots whose
+ * PEs are all idle in it move in (their home remembered) and run. A slot
+ * emptied by a move is removed (slot unification). Returns true when a job
+ * that had run before was resumed. */
+static bool alternative(gang_t *g)
+{
+    bool resumed = false;
+    if (g->cur < 0 || g->nslots < 2)
+        return false;
+    slot_t *cs = g->slots[g->cur];
+    /* Visit the other slots in ring order from the current one; ids are
+     * collected first because moves may remove slots. */
+    int n = g->nslots, ids[n];
+    for (int step = 1; step < n; step++)
+        ids[step] = g->slots[(g->cur + step) % n]->id;
+    for (int step = 1; step < n && cs->nfree > 0; step++) {
+        int oi = slot_index(g, ids[step]);
+        if (oi < 0)
+            continue;
+        slot_t *o = g->slots[oi];
+        for (int pe = 0; pe < g->npes && cs->nfree > 0; pe++) {
+            job_t *j = o->pe_job[pe];
+            if (!j || j->pe_ids[0] != pe) /* each job once, at its first PE */
+                continue;
+            if (!pes_free_in(cs, j))
+                continue;
+            slot_take(g, o, j);
+            slot_put(g, cs, j);
+            if (j->home_slot < 0)
+                j->home_slot = o->id;
+            if (j->started)
+                resumed = true;
+            run_job(g, j, g->p.pcs);
+        }
+        if (o->njobs == 0)
+            slot_remove(g, oi); /* slot unification */
+    }
+    quantum_arm(g);
+    return resumed;
+}
+
+/* Make slot index `next` current: moves back, alternative scheduling, stop
+ * what does not run in it, run what does. */
+static void switch_to(gang_t *g, int next)
+{
+    bool changed = false;
+    g->cur = next;
+    slot_t *ns = g->slots[next];
+    /* Jobs whose home is this slot move back if their PEs are still free
+     * here; otherwise they stay where they are for good. */
+    for (int k = 0; k < g->nslots; k++) {
+        if (k == next)
+            continue;
+        slot_t *o = g->slots[k];
+        for (int pe = 0; pe < g->npes; pe++) {
+            job_t *j = o->pe_job[pe];
+            if (!j || j->pe_ids[0] != pe || j->home_slot != ns->id)
+                continue;
+            if (pes_free_in(ns, j)) {
+                slot_take(g, o, j);
+                slot_put(g, ns, j);
+            }
+            j->home_slot = -1;
+        }
+    }
+    /* Slots emptied by moving back are removed. */
+    for (int k = 0; k < g->nslots; k++) {
+        if (g->slots[k]->njobs == 0 && k != g->cur) {
+            slot_remove(g, k);
+            k--;
+        }
+    }
+    changed |= alternative(g);
+    ns = g->slots[g->cur];
+    /* Stop every running job that is not in the current slot. */
+    for (int k = 0; k < g->nslots; k++) {
+        if (k == g->cur)
+            continue;
+        slot_t *o = g->slots[k];
+        for (int pe = 0; pe < g->npes; pe++) {
+            job_t *j = o->pe_job[pe];
+            if (j && j->pe_ids[0] == pe && j->running) {
+                stop_job(g, j);
+                changed = true;
+            }
+        }
+    }
+    for (int pe = 0; pe < g->npes; pe++) {
+        job_t *j = ns->pe_job[pe];
+        if (j && j->pe_ids[0] == pe && !j->running) {
+            if (j->started)
+                changed = true;
+            run_job(g, j, g->p.pcs);
+        }
+    }
+    if (changed)
+        g->pcs++;
+    if (ev_pending(g->sim, g->quantum_ev))
+        ev_cancel(g->sim, g->quantum_ev);
+    quantum_arm(g);
+}
+
+static void quantum_end(sim_t *sim, void *arg)
+{
+    (void)sim;
+    gang_t *g = arg;
+    if (g->nslots < 2)
+        return;
+    switch_to(g, (g->cur + 1) % g->nslots);
+}
+
+/* ---- placement ---------------------------------------------------------------------- */
+
+/* Place the queued job j if possible (it then leaves the queue); starts it
+ * when it lands in the current slot. */
+static bool place(gang_t *g, job_t *j)
+{
+    slot_t *best = NULL;
+    for (int i = 0; i < g->nslots; i++) {
+        slot_t *s = g->slots[i];
+        if (s->nfree < j->threads)
+            continue;
+        if (g->p.mem_aware && !choose_pes(g, s, j))
+            continue;
+        if (!best) {
+            best = s;
+            if (g->p.packing == PACK_FIRSTFIT)
+                break;
+        } else if ((g->p.packing == PACK_BESTFIT && s->nfree < best->nfree) ||
+                   (g->p.packing == PACK_WORSTFIT && s->nfree > best->nfree)) {
+            best = s;
+        }
+    }
+    bool fresh = false;
+    if (!best) {
+        if (g->p.mpl != 0 && g->nslots >= g->p.mpl)
+            return false;
+        if (j->threads > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
+            return false;
+        best = slot_new(g);
+        fresh = true;
+    }
+    queue_remove(g, j);
+    choose_pes(g, best, j);
+    slot_put(g, best, j);
+    for (int i = 0; i < j->threads; i++)
+        g->reserved[j->pe_ids[i]] += j->mem_mb;
+    g->placed++;
+    if (g->cur < 0)
+        g->cur = slot_index(g, best->id);
+    if (g->slots[g->cur] == best)
+        run_job(g, j, 0);
+    if (fresh)
+        quantum_arm(g);
+    return true;
+}
+
+static int max_fit(const gang_t *g)
+{
+    if (g->p.mpl == 0 || g->nslots < g->p.mpl)
+        return g->npes;
+    int m = 0;
+    for (int i = 0; i < g->nslots; i++)
+        if (g->slots[i]->nfree > m)
+            m = g->slots[i]->nfree;
+    return m;
+}
+
+static void pass(sim_t *sim, void *arg)
+{
+    (void)sim;
+    gang_t *g = arg;
+    g->pass_pending = false;
+    g->pass_no++;
+    for (;;) {
+        int maxw = max_fit(g);
+        job_t *j;
+        if (g->p.strict_order) {
+            j = queue_head(g);
+            if (!j || j->threads > maxw || j->tried_pass == (double)g->pass_no)
+                break;
+        } else {
+            j = queue_first_fitting(g, maxw);
+            if (!j)
+                break;
+        }
+        if (!place(g, j)) {
+            /* Only mem_aware placement fails once the width fits. */
+            j->tried_pass = (double)g->pass_no;
+            if (g->p.strict_order)
+                break;
+        }
+    }
+}
+
+static void request_pass(gang_t *g)
+{
+    if (!g->pass_pending) {
+        g->pass_pending = true;
+        ev_at_prio(g->sim, g->pass_ev, g->sim->now, EV_PRIO_SCHED);
+    }
+}
+
+/* ---- public ---------------------------------------------------------------------------- */
+
+gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
+                    void *ctx)
+{
+    gang_t *g = xcalloc(1, sizeof *g);
+    g->sim = sim;
+    g->cl = cl;
+    g->p = *p;
+    g->npes = cl->npes;
+    g->cur = -1;
+    g->bhead = xcalloc((size_t)g->npes + 1, sizeof *g->bhead);
+    g->btail = xcalloc((size_t)g->npes + 1, sizeof *g->btail);
+    g->bcount = xcalloc((size_t)g->npes + 1, sizeof *g->bcount);
+    g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
+    g->pass_ev = ev_new(sim, pass, g);
+    g->quantum_ev = ev_new(sim, quantum_end, g);
+    g->last_t = sim->now;
+    g->on_end = on_end;
+    g->ctx = ctx;
+    return g;
+}
+
+void gang_destroy(sim_t *sim, gang_t *g)
+{
+    /* Release every job still known, each once. */
+    while (g->qhead) {
+        job_t *j = g->qhead;
+        queue_remove(g, j);
+        job_destroy(sim, j);
+    }
+    while (g->impossible) {
+        job_t *j = g->impossible;
+        g->impossible = j->qnext;
+        job_destroy(sim, j);
+    }
+    for (int i = 0; i < g->nslots; i++) {
+        slot_t *s = g->slots[i];
+        for (int pe = 0; pe < g->npes; pe++) {
+            job_t *j = s->pe_job[pe];
+            if (j && j->pe_ids[0] == pe)
+                job_destroy(sim, j);
+        }
+        free(s->pe_job);
+        free(s);
+    }
+    free(g->slots);
+    free(g->bhead);
+    free(g->btail);
+    free(g->bcount);
+    free(g->reserved);
+    ev_free(sim, g->pass_ev);
+    ev_free(sim, g->quantum_ev);
+    free(g);
+}
+
+void gang_submit(sim_t *sim, gang_t *g, job_t *j)
+{
+    (void)sim;
+    if (g->p.mem_aware && j->mem_mb > g->cl->pes[0].ram_mb + 1e-9) {
+        /* A thread larger than a PE's RAM can never be placed. */
+        j->qnext = g->impossible;
+        g->impossible = j;
+        g->nimpossible++;
+        return;
+    }
+    mpl_tick(g);
+    g->in_system++;
+    j->tried_pass = -1;
+    queue_push(g, j);
+    request_pass(g);
+}
+
+void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
+{
+    slot_t *s = slot_of(g, j);
+    assert(s);
+    int si = slot_index(g, s->id);
+    if (j->running)
+        g->running--;
+    slot_take(g, s, j);
+    for (int i = 0; i < j->threads; i++) {
+        g->reserved[j->pe_ids[i]] -= j->mem_mb;
+        if (g->reserved[j->pe_ids[i]] < 1e-9)
+            g->reserved[j->pe_ids[i]] = 0;
+    }
+    g->placed--;
+    mpl_tick(g);
+    g->in_system--;
+    if (s->njobs == 0) {
+        slot_remove(g, si);
+        if (g->nslots == 0) {
+            g->cur = -1;
+        } else if (g->cur == -2) {
+            /* The current slot is gone: the next one takes over now. */
+            switch_to(g, si % g->nslots);
+        }
+    } else if (si == g->cur) {
+        if (alternative(g))
+            g->pcs++;
+    }
+    quantum_arm(g);
+    request_pass(g);
+    if (g->on_end)
+        g->on_end(sim, j, g->ctx);
+}
+
+const char *gang_check(const gang_t *g)
+{
+    static char msg[200];
+    if (g->p.mpl > 0 && g->nslots > g->p.mpl)
+        return "more slots than MPL";
+    long placed = 0;
+    for (int i = 0; i < g->nslots; i++) {
+        slot_t *s = g->slots[i];
+        int used = 0, jobs = 0;
+        for (int pe = 0; pe < g->npes; pe++) {
+            job_t *j = s->pe_job[pe];
+            if (!j)
+                continue;
+            used++;
+            if (j->queued)
+                return "a placed job is also queued";
+            if (j->slot != s->id) {
+                snprintf(msg, sizeof msg, "job %ld on slot %d thinks it is in %d", j->id, s->id,
+                         j->slot);
+                return msg;
+            }
+            if (j->pe_ids[0] == pe) {
+                jobs++;
+                for (int t = 0; t < j->threads; t++)
+                    if (s->pe_job[j->pe_ids[t]] != j)
+                        return "job's PE entry missing from its slot";
+            }
+        }
+        if (used != g->npes - s->nfree)
+            return "free count wrong";
+        if (jobs != s->njobs)
+            return "job count wrong";
+        if (jobs == 0)
+            return "empty slot kept";
+        placed += jobs;
+    }
+    if (placed != g->placed)
+        return "placed count wrong";
+    long q = 0;
+    for (job_t *j = g->qhead; j; j = j->qnext, q++)
+        if (!j->queued || j->slot != -1)
+            return "queued job also placed";
+    if (q != g->qlen)
+        return "queue length wrong";
+    if (g->in_system != g->qlen + g->placed)
+        return "jobs in system wrong";
+    return NULL;
+}

@@ -1,0 +1,86 @@
+/* sched/gang.h: the gang scheduler (techreport §2.1.2, §4.4), PNRSim's only
+ * scheduler; space sharing is the gang scheduler with MPL 1.
+ *
+ * The Ousterhout matrix: rows are time slots, columns are PEs. A job takes
+ * as many PEs as it has threads, all in one slot, and keeps them for life;
+ * PEs inside a slot are chosen lowest-numbered first (with mem_aware, the
+ * lowest-numbered free PEs that have room for a thread). At most `mpl`
+ * slots exist (0 = unlimited).
+ *
+ * Waiting jobs are ordered by `priority`: FCFS (arrival order), BESTFIT
+ * (most PEs first), WORSTFIT (fewest first); ties by trace order. With
+ * strict_order a job that cannot be placed blocks the ones behind it;
+ * otherwise later jobs that fit are placed. `packing` picks among slots
+ * with enough free PEs: FIRSTFIT the first (slots in creation order),
+ * BESTFIT the one with the fewest free PEs, WORSTFIT the most (ties: the
+ * first). When no slot fits and fewer than mpl slots exist, a new slot is
+ * opened at the end.
+ *
+ * Time slicing: with two or more slots, slots take turns for `quantum`
+ * seconds. A switch deschedules the running jobs that are not in the next
+ * slot and runs the next slot's jobs; a job that has run before resumes
+ * `pcs` seconds later (the parallel context switch). With one slot there
+ * are no switches.
+ *
+ * Alternative scheduling and slot unification (§4.4.2): whenever a job ends
+ * or the scheduler moves to the next slot, jobs of other slots whose PEs are
+ * all idle in the current slot are moved into it and run; when the slot they
+ * came from comes round, they move back if their PEs there are still free,
+ * otherwise they stay. A slot emptied by such moves is removed and the moved
+ * job stays where it is.
+ *
+ * The scheduler's pass runs once per instant, after every other event of
+ * that instant (EV_PRIO_SCHED).
+ */
+#ifndef PNRSIM_SCHED_GANG_H
+#define PNRSIM_SCHED_GANG_H
+
+#include "app/config.h"
+#include "core/stats.h"
+#include "sched/job.h"
+
+typedef struct gang gang_t;
+
+typedef struct gang_params {
+    cfg_priority priority;
+    cfg_packing packing;
+    int mpl;
+    double pcs;
+    double quantum;
+    bool mem_aware;
+    bool strict_order;
+} gang_params;
+
+/* Called when a job has ended (its end time is set); the callee owns it. */
+typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
+
+gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
+                    void *ctx);
+/* Free the scheduler; jobs still queued or placed are released. */
+void gang_destroy(sim_t *sim, gang_t *g);
+/* A job arrives now. */
+void gang_submit(sim_t *sim, gang_t *g, job_t *j);
+/* The job layer's job_ended hook must call this. */
+void gang_job_ended(sim_t *sim, gang_t *g, job_t *j);
+
+/* State for metrics and samples. */
+int gang_slots(const gang_t *g);
+int gang_mpl_max(const gang_t *g);
+/* Time-weighted mean number of slots over the time at least one job was in
+ * the system (queued or placed), up to now. */
+double gang_mpl_mean(const gang_t *g, double now);
+uint64_t gang_pcs_count(const gang_t *g);
+long gang_queued(const gang_t *g);
+long gang_placed(const gang_t *g);
+long gang_running(const gang_t *g);
+/* Jobs that can never be placed (mem_aware, thread larger than RAM). */
+long gang_impossible(const gang_t *g);
+/* Test hook: check the matrix invariants (one job per PE per slot, slots
+ * <= mpl, each job queued xor placed, entries match jobs). Returns NULL or
+ * a message describing the first violation. */
+const char *gang_check(const gang_t *g);
+/* Test hook: the job on PE pe in slot s (creation order), or NULL. */
+job_t *gang_slot_job(const gang_t *g, int s, int pe);
+int gang_current_slot(const gang_t *g);
+
+#endif

@@ -1,0 +1,446 @@
+/* sched/job.c: the behaviour of a parallel job's threads (see job.h).
+ *
+ * Each thread is a stackless process. Its body is a loop of CPU bursts: a
+ * burst runs until the earliest of the thread's clocks (end of work, next
+ * fault, next neighbour message, next synchronisation), all kept in CPU
+ * seconds done (cpu_done), so the burst length is target - cpu_done and
+ * nothing but computing moves them. Burst ends are assigned exactly
+ * (cpu_done = target), which keeps counts such as floor(demand / rate)
+ * exact when the numbers are.
+ *
+ * Interruptions from outside the thread:
+ *   job_stop        cancels a computing burst, credits the CPU time done,
+ *                   releases the CPU and wakes the thread, which sees the
+ *                   `interrupted` flag, loops and parks on resume_q;
+ *   memory change   recomputes the fault clock and moves the burst's end
+ *                   (proc_hold on the same wake-up event).
+ */
+#include "sched/job.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fprintf(stderr, "pnrsim: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes)
+{
+    const double P = PE_PAGE_BYTES;
+    double c = fabs(ram_bytes - size_bytes);
+    if (c > L)
+        c = L;
+    if (c < P)
+        c = P;
+    return rng_triangular(r, P, P, c);
+}
+
+/* ---- page-fault model (§4.1.5) ------------------------------------------ */
+
+/* Set L from the PE's overallocation and draw the next fault time. */
+static void fault_redraw(sim_t *sim, thread_t *th)
+{
+    (void)sim;
+    cluster_t *cl = th->job->cl;
+    double over = pe_overalloc_mb(th->pe) * MB_BYTES;
+    th->L = over < th->size_bytes ? over : th->size_bytes;
+    if (th->L < PE_PAGE_BYTES || cl->mem_access_rate <= 0) {
+        /* Less than a page out of RAM: nothing to page. */
+        th->fault_at = INFINITY;
+        return;
+    }
+    if (th->D > th->L)
+        th->D = th->L;
+    double O = th->L - th->D;
+    if (O <= 0) {
+        /* Everything paged in: a locality change (reset, see MODEL.md). */
+        O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, cl->ram_mb * MB_BYTES,
+                            th->size_bytes);
+        th->D = th->L - O;
+    }
+    double U = O / th->L;
+    double mean = cl->mem_access_rate * PE_PAGE_BYTES / U;
+    th->fault_at = th->cpu_done + rng_exp(cl->fault_rng[th->pe->id], mean);
+}
+
+static double next_target(const thread_t *th)
+{
+    double t = th->job->cpu;
+    if (th->fault_at < t)
+        t = th->fault_at;
+    if (th->comm_at < t)
+        t = th->comm_at;
+    if (th->sync_at < t)
+        t = th->sync_at;
+    return t;
+}
+
+void thread_mem_changed(sim_t *sim, thread_t *th)
+{
+    if (th->finished || !th->started)
+        return;
+    if (th->computing) {
+        th->cpu_done += sim->now - th->burst_start;
+        if (th->cpu_done > th->target)
+            th->cpu_done = th->target;
+        th->burst_start = sim->now;
+        fault_redraw(sim, th);
+        th->target = next_target(th);
+        proc_hold(sim, &th->p, th->target - th->cpu_done);
+    } else {
+        fault_redraw(sim, th);
+    }
+}
+
+static void mem_changed_cb(sim_t *sim, pe_user *u)
+{
+    thread_t *th = (thread_t *)((char *)u - offsetof(thread_t, mem_user));
+    thread_mem_changed(sim, th);
+}
+
+/* ---- messages -------------------------------------------------------------- */
+
+static void job_msg_link(job_t *j, msg_t *m)
+{
+    m->prev = NULL;
+    m->next = j->msgs;
+    if (j->msgs)
+        j->msgs->prev = m;
+    j->msgs = m;
+}
+
+static void job_msg_unlink(job_t *j, msg_t *m)
+{
+    if (m->prev)
+        m->prev->next = m->next;
+    else
+        j->msgs = m->next;
+    if (m->next)
+        m->next->prev = m->prev;
+    m->next = m->prev = NULL;
+}
+
+static void maybe_destroy(sim_t *sim, job_t *j);
+static void sync_arrived(sim_t *sim, job_t *j);
+
+static void msg_arrived(sim_t *sim, msg_t *m)
+{
+    job_t *j = m->ctx;
+    cluster_t *cl = j->cl;
+    job_msg_unlink(j, m);
+    if (m->kind == MSG_NEIGHBOUR && !j->ended) {
+        /* The neighbour answers at once (§4.3.2). */
+        int s = m->src;
+        m->src = m->dst;
+        m->dst = s;
+        m->kind = MSG_NEIGHBOUR_REPLY;
+        cl->neighbour_replies++;
+        job_msg_link(j, m);
+        net_send(sim, cl->net, m);
+        return;
+    }
+    int kind = m->kind;
+    net_msg_free(cl->net, m);
+    if (kind == MSG_SYNC)
+        sync_arrived(sim, j);
+    maybe_destroy(sim, j);
+}
+
+static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes, int kind)
+{
+    cluster_t *cl = j->cl;
+    msg_t *m = net_msg_alloc(sim, cl->net);
+    m->src = src_pe;
+    m->dst = dst_pe;
+    m->bytes = bytes;
+    m->kind = kind;
+    m->done = msg_arrived;
+    m->ctx = j;
+    job_msg_link(j, m);
+    net_send(sim, cl->net, m);
+}
+
+/* The master received one synchronisation message; with all of them the
+ * barrier opens. */
+static void sync_arrived(sim_t *sim, job_t *j)
+{
+    j->sync_received++;
+    if (j->sync_received == j->threads) {
+        j->sync_received = 0;
+        barrier_release(sim, &j->sync);
+    }
+}
+
+/* ---- the thread process ------------------------------------------------------ */
+
+static void thread_end(sim_t *sim, thread_t *th);
+
+static void thread_body(sim_t *sim, proc_t *p)
+{
+    thread_t *th = (thread_t *)p;
+    job_t *j = th->job;
+    cluster_t *cl = j->cl;
+    PROC_BEGIN(p);
+    /* Thread start: allocate its memory (static model, §4.3.1). */
+    th->started = true;
+    cl->threads_running++;
+    pe_alloc(sim, th->pe, j->mem_mb);
+    pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+    th->comm_k = th->sync_k = 1;
+    th->comm_at = cl->comm_rate > 0 ? cl->comm_rate : INFINITY;
+    th->sync_at = cl->sync_rate > 0 ? cl->sync_rate : INFINITY;
+    fault_redraw(sim, th);
+    if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.ctx))
+        PROC_YIELD(p); /* woken by thread_proceed */
+
+    for (;;) {
+        th->target = next_target(th);
+        /* One burst, possibly cut into pieces by job_stop. */
+        while (th->cpu_done < th->target) {
+            while (!j->running) {
+                th->parked = true;
+                PROC_WAIT(sim, p, &j->resume_q);
+                th->parked = false;
+            }
+            if (j->resume_at > sim->now) {
+                /* Parallel context switch: the PE does no useful work. */
+                PROC_HOLD(sim, p, j->resume_at - sim->now);
+                continue;
+            }
+            PROC_REQUEST(sim, p, &th->pe->cpu);
+            if (!j->running) {
+                res_release(sim, &th->pe->cpu, p);
+                continue;
+            }
+            th->computing = true;
+            th->burst_start = sim->now;
+            PROC_HOLD(sim, p, th->target - th->cpu_done);
+            if (th->interrupted) {
+                th->interrupted = false; /* job_stop released the CPU */
+                continue;
+            }
+            th->computing = false;
+            res_release(sim, &th->pe->cpu, p);
+            th->cpu_done = th->target;
+        }
+        if (th->cpu_done >= th->fault_at) {
+            th->fault_start = sim->now;
+            th->faults++;
+            th->pe->faults++;
+            if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.ctx)) {
+                th->pe->remote_faults++;
+                PROC_YIELD(p); /* woken by thread_fault_done */
+            } else {
+                th->pe->disk_faults++;
+                PROC_REQUEST(sim, p, &th->pe->disk);
+                PROC_HOLD(sim, p, th->pe->disk_service);
+                res_release(sim, &th->pe->disk, p);
+            }
+            th->fault_time += sim->now - th->fault_start;
+            th->pe->fault_time += sim->now - th->fault_start;
+            j->faults++;
+            j->fault_time += sim->now - th->fault_start;
+            th->D += PE_PAGE_BYTES;
+            fault_redraw(sim, th);
+        }
+        if (th->cpu_done >= th->comm_at) {
+            th->comm_k++;
+            th->comm_at = (double)th->comm_k * cl->comm_rate;
+            cl->neighbour_msgs++;
+            {
+                thread_t *succ = &j->th[(th->idx + 1) % j->threads];
+                send_msg(sim, j, th->pe->id, succ->pe->id, cl->neighbour_bytes, MSG_NEIGHBOUR);
+            }
+        }
+        if (th->cpu_done >= th->sync_at) {
+            th->sync_k++;
+            th->sync_at = (double)th->sync_k * cl->sync_rate;
+            if (barrier_arrive(&j->sync)) {
+                /* All ready: each thread sends its message to the master. */
+                for (int k = 0; k < j->threads; k++) {
+                    cl->sync_msgs++;
+                    send_msg(sim, j, j->th[k].pe->id, j->th[0].pe->id, cl->sync_bytes,
+                             MSG_SYNC);
+                }
+            }
+            PROC_WAIT(sim, p, &j->sync.q);
+        }
+        if (th->cpu_done >= j->cpu)
+            break;
+    }
+    thread_end(sim, th);
+    PROC_END(sim, p);
+}
+
+static void thread_end(sim_t *sim, thread_t *th)
+{
+    job_t *j = th->job;
+    cluster_t *cl = j->cl;
+    th->finished = true;
+    cl->threads_running--;
+    cl->cpu_demand_done += j->cpu;
+    pe_remove_user(th->pe, &th->mem_user);
+    pe_alloc(sim, th->pe, -j->mem_mb);
+    if (cl->hooks.thread_ended)
+        cl->hooks.thread_ended(sim, th, cl->hooks.ctx);
+    j->finished_threads++;
+    if (j->finished_threads == j->threads) {
+        j->end = sim->now;
+        j->ended = true;
+        j->running = false;
+        if (cl->hooks.job_ended)
+            cl->hooks.job_ended(sim, j, cl->hooks.ctx);
+    }
+}
+
+/* ---- job control ---------------------------------------------------------------- */
+
+job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
+                  double cpu, double mem_mb)
+{
+    assert(threads >= 1);
+    job_t *j = xcalloc(1, sizeof *j);
+    j->id = id;
+    j->order = order;
+    j->submit = submit;
+    j->start = j->end = -1;
+    j->threads = threads;
+    j->cpu = cpu;
+    j->mem_mb = mem_mb;
+    j->cl = cl;
+    j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
+    j->th = NULL;
+    j->slot = j->home_slot = -1;
+    barrier_init(&j->sync, (uint32_t)threads);
+    waitq_init(&j->resume_q);
+    return j;
+}
+
+void job_bind(job_t *j, int i, int pe_id)
+{
+    j->pe_ids[i] = pe_id;
+}
+
+static void destroy_cb(sim_t *sim, void *arg)
+{
+    job_destroy(sim, arg);
+}
+
+/* Free a released job once none of its messages is still in flight; always
+ * through an event, never from inside one of its own threads' bodies. */
+static void maybe_destroy(sim_t *sim, job_t *j)
+{
+    if (j->released && !j->destroy_scheduled && j->msgs == NULL) {
+        j->destroy_scheduled = true;
+        ev_once(sim, sim->now, destroy_cb, j);
+    }
+}
+
+void job_release(sim_t *sim, job_t *j)
+{
+    assert(j->ended || !j->started);
+    j->released = true;
+    maybe_destroy(sim, j);
+}
+
+void job_destroy(sim_t *sim, job_t *j)
+{
+    while (j->msgs) {
+        msg_t *m = j->msgs;
+        job_msg_unlink(j, m);
+        net_kill(sim, j->cl->net, m);
+        net_msg_free(j->cl->net, m);
+    }
+    while (j->killed) {
+        msg_t *m = j->killed;
+        j->killed = m->next;
+        net_msg_free(j->cl->net, m);
+    }
+    if (j->th) {
+        for (int i = 0; i < j->threads; i++)
+            proc_destroy(sim, &j->th[i].p);
+        free(j->th);
+    }
+    free(j->pe_ids);
+    free(j);
+}
+
+void job_run(sim_t *sim, job_t *j, double delay)
+{
+    cluster_t *cl = j->cl;
+    assert(!j->ended);
+    j->running = true;
+    if (!j->started) {
+        j->started = true;
+        j->start = sim->now;
+        j->resume_at = sim->now;
+        j->th = xcalloc((size_t)j->threads, sizeof *j->th);
+        for (int i = 0; i < j->threads; i++) {
+            thread_t *th = &j->th[i];
+            th->job = j;
+            th->idx = i;
+            th->pe = &cl->pes[j->pe_ids[i]];
+            th->size_bytes = j->mem_mb * MB_BYTES;
+            th->fault_at = th->comm_at = th->sync_at = INFINITY;
+            proc_init(sim, &th->p, thread_body);
+            proc_start(sim, &th->p, 0);
+        }
+        return;
+    }
+    j->resume_at = sim->now + delay;
+    waitq_broadcast(sim, &j->resume_q);
+    /* Killed messages start again from the beginning (§4.4.2). */
+    while (j->killed) {
+        msg_t *m = j->killed;
+        j->killed = m->next;
+        job_msg_link(j, m);
+        net_restart(sim, cl->net, m);
+    }
+}
+
+void job_stop(sim_t *sim, job_t *j)
+{
+    cluster_t *cl = j->cl;
+    j->running = false;
+    if (!j->th)
+        return;
+    for (int i = 0; i < j->threads; i++) {
+        thread_t *th = &j->th[i];
+        if (!th->computing)
+            continue;
+        ev_cancel(sim, th->p.ev);
+        th->cpu_done += sim->now - th->burst_start;
+        if (th->cpu_done > th->target)
+            th->cpu_done = th->target;
+        th->computing = false;
+        th->interrupted = true;
+        res_release(sim, &th->pe->cpu, &th->p);
+        proc_wake(sim, &th->p);
+    }
+    while (j->msgs) {
+        msg_t *m = j->msgs;
+        job_msg_unlink(j, m);
+        net_kill(sim, cl->net, m);
+        cl->messages_killed++;
+        m->next = j->killed;
+        j->killed = m;
+    }
+}
+
+void thread_proceed(sim_t *sim, thread_t *th)
+{
+    proc_wake(sim, &th->p);
+}
+
+void thread_fault_done(sim_t *sim, thread_t *th)
+{
+    proc_wake(sim, &th->p);
+}

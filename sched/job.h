@@ -1,0 +1,172 @@
+/* sched/job.h: parallel jobs and their threads (techreport §4.3).
+ *
+ * A job has one thread per allocated processor, each bound to one PE for
+ * the job's whole life. A thread is a process that needs `cpu` seconds of
+ * CPU time. While it computes, three clocks of CPU time run:
+ *   - the next page fault (§4.1.5), when its PE is overallocated;
+ *   - the next neighbour message, every comm_rate CPU seconds (0 = never):
+ *     the thread sends to its successor in a one-way ring of the job's
+ *     threads, which answers at once; neither waits (§4.3.2);
+ *   - the next synchronisation, every sync_rate CPU seconds (0 = never):
+ *     the thread declares itself ready and waits; when all threads are
+ *     ready, each sends a message to the master (thread 0); when the master
+ *     has received all of them, the barrier opens and every thread computes
+ *     again (§4.3.3).
+ * When several clocks expire at the same CPU instant they are handled in
+ * the order fault, neighbour, synchronisation. Only CPU time advances the
+ * clocks; paging, messages and barriers do not.
+ *
+ * The scheduler controls threads through job_run (start or resume the
+ * job's threads on their PEs) and job_stop (deschedule: computing threads
+ * are interrupted and give back their CPU, keeping their remaining work;
+ * in-flight neighbour and synchronisation messages are killed, to be sent
+ * again from the start when the job runs again, §4.4.2). A thread that is
+ * paging or waiting when its job is stopped finishes that activity and then
+ * waits for the job to run again before computing.
+ */
+#ifndef PNRSIM_SCHED_JOB_H
+#define PNRSIM_SCHED_JOB_H
+
+#include "core/proc.h"
+#include "core/rng.h"
+#include "core/stats.h"
+#include "core/sync.h"
+#include "hw/pe.h"
+#include "net/net.h"
+
+#include <stdint.h>
+
+typedef struct job job_t;
+typedef struct thread thread_t;
+typedef struct cluster cluster_t;
+
+/* Where a page fault is served: a hook the PNR layer can replace. It must
+ * either serve the fault and return true after scheduling the thread's
+ * wake-up (thread_fault_done), or return false to let the disk serve it. */
+typedef bool (*fault_hook)(sim_t *sim, thread_t *th, void *ctx);
+
+/* Hooks the job layer calls into the layer above (the scheduler / PNR). */
+typedef struct job_hooks {
+    /* A thread is about to start for the first time: return true when the
+     * thread must wait (e.g. for network RAM) before computing; the waiter
+     * then calls thread_proceed. */
+    bool (*thread_starting)(sim_t *sim, thread_t *th, void *ctx);
+    /* A thread finished its work and freed its memory. */
+    void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
+    /* Every thread of the job has finished. */
+    void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
+    fault_hook fault;
+    void *ctx;
+} job_hooks;
+
+/* The model's shared parameters and hardware. */
+struct cluster {
+    int npes;
+    pe_t *pes;
+    net_t *net;
+    double mem_access_rate;   /* R, seconds */
+    double comm_rate, sync_rate;
+    double neighbour_bytes, sync_bytes;
+    double ram_mb;
+    rng_t **fault_rng;        /* one stream per PE */
+    job_hooks hooks;
+    /* statistics */
+    uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
+    uint64_t messages_killed;
+    double cpu_demand_done;   /* CPU seconds of finished threads */
+    long threads_running;     /* started, not finished */
+};
+
+enum { MSG_NEIGHBOUR = 1, MSG_NEIGHBOUR_REPLY = 2, MSG_SYNC = 3 };
+
+struct thread {
+    proc_t p;                 /* first member: the thread is a process */
+    job_t *job;
+    int idx;                  /* 0 .. threads-1; 0 is the master */
+    pe_t *pe;
+    pe_user mem_user;         /* overallocation-change callback */
+    /* CPU-time coordinates: everything below is in CPU seconds done. */
+    double cpu_done;
+    double target;            /* cpu_done at the end of the current burst */
+    double fault_at, comm_at, sync_at;
+    double burst_start;       /* sim time the current burst started */
+    bool computing;           /* holding the CPU in a burst */
+    bool interrupted;         /* burst cut short by job_stop */
+    bool parked;              /* waiting for its job to run again */
+    bool finished;
+    bool started;
+    /* page-fault model (§4.1.5), bytes */
+    double size_bytes;        /* thread size */
+    double L, D;              /* limit and data paged in since last reset */
+    double fault_start;
+    long comm_k, sync_k;      /* clocks fired so far */
+    uint64_t faults;
+    double fault_time;
+    double remote_share;      /* share of overallocation in network RAM */
+    void *pnr;                /* PNR client state, owned by pnr/ */
+};
+
+struct job {
+    long id;                  /* SWF job number */
+    long order;               /* position in the trace (ties) */
+    double submit, start, end;
+    int threads;
+    double cpu;               /* CPU demand per thread, s */
+    double mem_mb;            /* memory per thread, MB */
+    int *pe_ids;              /* PE of each thread */
+    thread_t *th;
+    int finished_threads;
+    bool running;             /* scheduled in the current slot */
+    double resume_at;         /* threads compute from this time (PCS) */
+    bool started;
+    bool ended;
+    bool released, destroy_scheduled;
+    cluster_t *cl;
+    barrier_t sync;           /* threads ready to synchronise */
+    int sync_received;        /* sync messages the master has */
+    waitq_t resume_q;         /* parked threads */
+    msg_t *msgs;              /* in-flight messages (killed on job_stop) */
+    msg_t *killed;            /* killed messages to send again */
+    uint64_t faults;
+    double fault_time;
+    double waited_alloc;      /* s threads waited for network RAM */
+    /* scheduler bookkeeping, owned by sched/gang.c */
+    int slot, home_slot;
+    int width_bucket_pos;
+    job_t *qprev, *qnext;     /* FIFO by arrival */
+    job_t *bprev, *bnext;     /* queue bucket of its width */
+    job_t *rnext, *rprev;     /* list of placed jobs */
+    bool queued;
+    double tried_pass;
+    void *sched_data;
+};
+
+/* Create a job (not yet placed). threads >= 1. */
+job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
+                  double cpu, double mem_mb);
+/* Free the job now (its messages are dropped). */
+void job_destroy(sim_t *sim, job_t *j);
+/* The job's owner is done with it (it ended, or never started): it is
+ * freed, through an event, once none of its messages is in flight. */
+void job_release(sim_t *sim, job_t *j);
+/* Bind thread i to PE pe_id (before the first job_run). */
+void job_bind(job_t *j, int i, int pe_id);
+/* Start (first call) or resume the job's threads; resumed bursts continue
+ * after `delay` seconds (the context-switch cost). */
+void job_run(sim_t *sim, job_t *j, double delay);
+/* Deschedule the job (see above). */
+void job_stop(sim_t *sim, job_t *j);
+/* The PNR layer's answer arrived: the thread may compute. */
+void thread_proceed(sim_t *sim, thread_t *th);
+/* A fault served elsewhere (hook) is complete: the thread continues. */
+void thread_fault_done(sim_t *sim, thread_t *th);
+/* Recompute the fault clock after the PE's overallocation changed. */
+void thread_mem_changed(sim_t *sim, thread_t *th);
+
+/* The page-fault reset (§4.1.5): the amount of the thread's overallocated
+ * data not in RAM after all of it was paged in, drawn from a triangular
+ * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)).
+ * See docs/MODEL.md for why this reading. */
+double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes);
+
+#endif

@@ -1,0 +1,760 @@
+/* tests/test_net.c: the interconnect (net/): message times on idle and
+ * busy networks worked out by hand, route lengths for every ordered pair of
+ * every topology on small N, killing and restarting messages in each state
+ * they can be in, busy-time accounting, the message pool and the report.
+ *
+ * Unless a test says otherwise the parameters are those of the report's
+ * appendix: 12.5e6 B/s links, 5e-8 s latency, 8e-5 s switch delay, and
+ * 4096-byte messages (a page). One link crossing then takes
+ *     L = 5e-8 + 4096 / 12.5e6 = 5e-8 + 3.2768e-4 = 3.2773e-4 s
+ * and a switch pass D = 8e-5 s.
+ */
+#include "net/net.h"
+#include "tests/testutil.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define BW 12.5e6
+#define LAT 5e-8
+#define DELAY 8e-5
+#define BYTES 4096.0
+#define L_HOP 3.2773e-4 /* LAT + BYTES / BW, by hand */
+#define D_SW 8e-5
+#define TOL 1e-15       /* times are ~1e-3 s; one ulp there is ~2e-19 */
+
+/* ---- helpers ----------------------------------------------------------- */
+
+enum { MAXMSG = 64 };
+static double arrive[MAXMSG];   /* arrival time by tag, -1 if none */
+static int arrivals;
+
+static void reset_arrivals(void)
+{
+    for (int i = 0; i < MAXMSG; i++)
+        arrive[i] = -1;
+    arrivals = 0;
+}
+
+/* done: record the arrival time under the message's tag, free it. */
+static void on_arrive(sim_t *sim, msg_t *m)
+{
+    ck_assert(m->tag >= 0 && m->tag < MAXMSG);
+    ck_assert_msg(arrive[m->tag] < 0, "message %ld arrived twice", m->tag);
+    ck_assert(!net_msg_in_flight(m));
+    arrive[m->tag] = sim->now;
+    arrivals++;
+    net_msg_free(m->net, m);
+}
+
+static msg_t *send(sim_t *sim, net_t *net, int src, int dst, long tag)
+{
+    msg_t *m = net_msg_alloc(sim, net);
+    m->src = src;
+    m->dst = dst;
+    m->bytes = BYTES;
+    m->done = on_arrive;
+    m->tag = tag;
+    net_send(sim, net, m);
+    return m;
+}
+
+static void kill_cb(sim_t *sim, void *arg)
+{
+    msg_t *m = arg;
+    net_kill(sim, m->net, m);
+}
+
+static void restart_cb(sim_t *sim, void *arg)
+{
+    msg_t *m = arg;
+    net_restart(sim, m->net, m);
+}
+
+static double elem_busy_sum(const sim_t *sim, net_t *net)
+{
+    double t = 0;
+    for (int i = 0; i < net_elem_count(net); i++)
+        t += res_busy_time(sim, &net_elem_at(net, i)->res);
+    return t;
+}
+
+/* Finish: destroy the network and check every event record went with it. */
+static void teardown(sim_t *sim, net_t *net)
+{
+    ck_assert_uint_eq(sim->live_records, net_msg_pool_size(net));
+    net_destroy(sim, net);
+    ck_assert_uint_eq(sim->live_records, 0);
+    ev_destroy(sim);
+}
+
+/* ---- idle star ----------------------------------------------------------- */
+
+static net_t *later_net;
+static void send_later(sim_t *sim, void *arg)
+{
+    send(sim, later_net, 3, 7, (long)(intptr_t)arg);
+}
+
+START_TEST(test_star_idle)
+{
+    /* 0 -> 5 on an idle 8-PE star: link 0, switch, link 5:
+     * 2 * 3.2773e-4 + 8e-5 = 7.3546e-4 s. The network was busy exactly
+     * that long in total: L on each link, D on the switch. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 8, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    ck_assert_int_eq(net_elem_count(net), 9);
+    ck_assert_near(net_idle_time(net, 0, 5, BYTES), 7.3546e-4, TOL);
+    send(&sim, net, 0, 5, 0);
+    ck_assert_int_eq(net_in_flight(net), 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], 7.3546e-4, TOL);
+    ck_assert_near(sim.now, 7.3546e-4, TOL);
+    ck_assert_int_eq(net_in_flight(net), 0);
+    ck_assert_near(net_busy_time(&sim, net), 7.3546e-4, TOL);
+    ck_assert_near(net_busy_time(&sim, net), elem_busy_sum(&sim, net), 0);
+    ck_assert_near(res_busy_time(&sim, &net_elem_at(net, 0)->res), L_HOP, TOL);
+    ck_assert_near(res_busy_time(&sim, &net_elem_at(net, 8)->res), D_SW, TOL);
+    ck_assert_near(res_busy_time(&sim, &net_elem_at(net, 5)->res), L_HOP, TOL);
+    for (int i = 0; i < 9; i++) {
+        net_elem *e = net_elem_at(net, i);
+        int used = i == 0 || i == 5 || i == 8;
+        ck_assert_int_eq(e->is_switch, i == 8);
+        ck_assert_uint_eq(e->messages, used);
+        ck_assert_double_eq(e->bytes, used ? BYTES : 0);
+        ck_assert_double_eq(e->res.queue.max, 0);
+    }
+    ck_assert_uint_eq(net_messages_sent(net), 1);
+    ck_assert_uint_eq(net_messages_delivered(net), 1);
+    ck_assert_double_eq(net_bytes_sent(net), BYTES);
+
+    /* 3 -> 7 sent at t = 1 arrives at 1 + 7.3546e-4. */
+    later_net = net;
+    ev_once(&sim, 1.0, send_later, (void *)(intptr_t)1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[1], 1.00073546, 1e-12);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- bus: simultaneous messages serialise ---------------------------------- */
+
+START_TEST(test_bus_serialise)
+{
+    /* Five messages i -> i+1, all sent at t = 0 on a 6-PE bus: the i-th
+     * (1-based) arrives at i * L. Queue length on the bus: 4 in [0, L),
+     * 3 in [L, 2L), 2, 1, then 0 from 4L: area (4+3+2+1) L = 10 L over
+     * 5 L, mean 2, max 4. The bus was busy all 5 L. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_BUS, 6, BW, LAT, DELAY);
+    ck_assert_int_eq(net_elem_count(net), 1);
+    for (int i = 0; i < 5; i++)
+        send(&sim, net, i, i + 1, i);
+    ev_run(&sim, INFINITY);
+    for (int i = 0; i < 5; i++)
+        ck_assert_near(arrive[i], (i + 1) * L_HOP, TOL);
+    net_elem *bus = net_elem_at(net, 0);
+    ck_assert_uint_eq(bus->messages, 5);
+    ck_assert_double_eq(bus->bytes, 5 * BYTES);
+    ck_assert_double_eq(bus->res.queue.max, 4);
+    ck_assert_near(timeavg_mean(&bus->res.queue, sim.now), 2, 1e-12);
+    ck_assert_near(net_busy_time(&sim, net), 5 * L_HOP, TOL);
+    ck_assert_near(res_utilization(&sim, &bus->res), 1, 1e-12);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- star: two sources, one destination ------------------------------------ */
+
+START_TEST(test_star_contention)
+{
+    /* A: 0 -> 2 and B: 1 -> 2, both sent at t = 0 on a 4-PE star.
+     *   A: link 0 [0, L], switch [L, L+D], link 2 [L+D, 2L+D]: arrives
+     *      2L + D = 7.3546e-4.
+     *   B: link 1 [0, L]; at L the switch is A's (A's hold ended first, it
+     *      was sent first), so B waits [L, L+D] and crosses [L+D, L+2D];
+     *      link 2 is A's until 2L+D (D < L), so B waits [L+2D, 2L+D] and
+     *      crosses [2L+D, 3L+D]: arrives 3L + D = 1.06319e-3.
+     * Switch: one waiter for D, max 1; link 2: one waiter for L - D, max 1.
+     * Busy: links 0 and 1 L each, switch 2D, link 2 2L: 4L + 2D =
+     * 1.47092e-3. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
+    send(&sim, net, 0, 2, 0);
+    send(&sim, net, 1, 2, 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], 7.3546e-4, TOL);
+    ck_assert_near(arrive[1], 1.06319e-3, TOL);
+    net_elem *sw = net_elem_at(net, 4), *l2 = net_elem_at(net, 2);
+    ck_assert(sw->is_switch);
+    ck_assert_double_eq(sw->res.queue.max, 1);
+    ck_assert_double_eq(l2->res.queue.max, 1);
+    ck_assert_near(timeavg_area(&sw->res.queue, sim.now), D_SW, TOL);
+    ck_assert_near(timeavg_area(&l2->res.queue, sim.now), L_HOP - D_SW, TOL);
+    ck_assert_double_eq(net_elem_at(net, 0)->res.queue.max, 0);
+    ck_assert_double_eq(net_elem_at(net, 1)->res.queue.max, 0);
+    ck_assert_uint_eq(sw->messages, 2);
+    ck_assert_uint_eq(l2->messages, 2);
+    ck_assert_near(res_busy_time(&sim, &sw->res), 2 * D_SW, TOL);
+    ck_assert_near(res_busy_time(&sim, &l2->res), 2 * L_HOP, TOL);
+    ck_assert_near(net_busy_time(&sim, net), 1.47092e-3, TOL);
+    ck_assert_near(net_busy_time(&sim, net), elem_busy_sum(&sim, net), 0);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- routes --------------------------------------------------------------- */
+
+static const int route_ns[] = {1, 2, 5, 6};
+
+START_TEST(test_routes)
+{
+    /* For every topology and N in {1, 2, 5, 6}, every ordered pair:
+     *   star: 3 hops, link src, the switch, link dst;
+     *   bus: 1 hop, the bus;
+     *   connected: 1 hop, a one-way link of its own (N(N-1) links, each
+     *     used by exactly one ordered pair);
+     *   wheel: 1 hop on rim k for the pairs (2k, 2k+1) and (2k+1, 2k),
+     *     k < N/2, else spoke src, switch, spoke dst (so with N = 5, PE 4
+     *     has no rim and always uses the switch);
+     *   self: 0 hops.
+     * Element counts: star N+1, bus 1, wheel N + N/2 + 1, connected
+     * N(N-1). Idle times: 1 hop L, 3 hops 2L + D. */
+    sim_t sim;
+    ev_init(&sim);
+    for (size_t t = 0; t < sizeof route_ns / sizeof route_ns[0]; t++) {
+        int n = route_ns[t];
+        for (int topo = TOPO_KIND_STAR; topo <= TOPO_KIND_CONNECTED; topo++) {
+            net_t *net = net_create(&sim, (net_topology)topo, n, BW, LAT, DELAY);
+            ck_assert_ptr_nonnull(net);
+            ck_assert_int_eq(net_pe_count(net), n);
+            int expect_elems = topo == TOPO_KIND_STAR    ? n + 1
+                               : topo == TOPO_KIND_BUS   ? 1
+                               : topo == TOPO_KIND_WHEEL ? n + n / 2 + 1
+                                                         : n * (n - 1);
+            ck_assert_int_eq(net_elem_count(net), expect_elems);
+            int used[64] = {0};
+            for (int s = 0; s < n; s++)
+                for (int d = 0; d < n; d++) {
+                    int len = net_route_len(net, s, d);
+                    if (s == d) {
+                        ck_assert_int_eq(len, 0);
+                        ck_assert_double_eq(net_idle_time(net, s, d, BYTES), 0);
+                        continue;
+                    }
+                    int rim = topo == TOPO_KIND_WHEEL && s / 2 == d / 2;
+                    int expect = topo == TOPO_KIND_STAR    ? 3
+                                 : topo == TOPO_KIND_WHEEL ? (rim ? 1 : 3)
+                                                           : 1;
+                    ck_assert_msg(len == expect, "%s n=%d %d->%d: %d hops",
+                                  net_topology_name((net_topology)topo), n, s, d, len);
+                    if (len == 3) {
+                        net_elem *a = net_route_elem(net, s, d, 0);
+                        net_elem *b = net_route_elem(net, s, d, 1);
+                        net_elem *c = net_route_elem(net, s, d, 2);
+                        ck_assert(!a->is_switch && b->is_switch && !c->is_switch);
+                        ck_assert_ptr_eq(a, net_elem_at(net, s));
+                        ck_assert_ptr_eq(c, net_elem_at(net, d));
+                        ck_assert_near(net_idle_time(net, s, d, BYTES), 2 * L_HOP + D_SW, TOL);
+                    } else {
+                        net_elem *a = net_route_elem(net, s, d, 0);
+                        ck_assert(!a->is_switch);
+                        ck_assert_near(net_idle_time(net, s, d, BYTES), L_HOP, TOL);
+                        int idx = (int)(a - net_elem_at(net, 0));
+                        ck_assert(idx >= 0 && idx < 64);
+                        used[idx]++;
+                        if (rim) {
+                            ck_assert_int_eq(idx, n + s / 2);
+                            ck_assert_ptr_eq(a, net_route_elem(net, d, s, 0));
+                            ck_assert(strncmp(a->name, "rim", 3) == 0);
+                        }
+                    }
+                }
+            if (topo == TOPO_KIND_CONNECTED)
+                for (int i = 0; i < n * (n - 1); i++)
+                    ck_assert_int_eq(used[i], 1);
+            if (topo == TOPO_KIND_BUS)
+                ck_assert_int_eq(used[0], n * (n - 1));
+            if (topo == TOPO_KIND_WHEEL)
+                for (int k = 0; k < n / 2; k++)
+                    ck_assert_int_eq(used[n + k], 2);
+            net_destroy(&sim, net);
+        }
+    }
+    ck_assert_uint_eq(sim.live_records, 0);
+    ev_destroy(&sim);
+}
+END_TEST
+
+/* ---- connected: one-way links ---------------------------------------------- */
+
+START_TEST(test_connected_both_ways)
+{
+    /* On a 3-PE fully connected network 0 -> 2 and 2 -> 0 sent together
+     * use different links and both arrive at L; a second 0 -> 2 sent at
+     * the same instant queues behind the first and arrives at 2L; 1 -> 2
+     * has its own link too and arrives at L. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_CONNECTED, 3, BW, LAT, DELAY);
+    ck_assert_int_eq(net_elem_count(net), 6);
+    ck_assert_ptr_ne(net_route_elem(net, 0, 2, 0), net_route_elem(net, 2, 0, 0));
+    send(&sim, net, 0, 2, 0);
+    send(&sim, net, 2, 0, 1);
+    send(&sim, net, 0, 2, 2);
+    send(&sim, net, 1, 2, 3);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], L_HOP, TOL);
+    ck_assert_near(arrive[1], L_HOP, TOL);
+    ck_assert_near(arrive[2], 2 * L_HOP, TOL);
+    ck_assert_near(arrive[3], L_HOP, TOL);
+    ck_assert_double_eq(net_route_elem(net, 2, 0, 0)->res.queue.max, 0);
+    ck_assert_double_eq(net_route_elem(net, 0, 2, 0)->res.queue.max, 1);
+    ck_assert_near(net_busy_time(&sim, net), 4 * L_HOP, TOL);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- messages to self, N = 1 ------------------------------------------------ */
+
+static net_t *self_net;
+static void send_self(sim_t *sim, void *arg)
+{
+    (void)arg;
+    msg_t *m = send(sim, self_net, 0, 0, 0);
+    /* Delivered through an event, not from inside net_send. */
+    ck_assert_int_eq(arrivals, 0);
+    ck_assert(net_msg_in_flight(m));
+}
+
+static msg_t *self_victim;
+static void send_self_and_kill(sim_t *sim, void *arg)
+{
+    (void)arg;
+    self_victim = send(sim, self_net, 0, 0, 1);
+    net_kill(sim, self_net, self_victim);
+    ck_assert(self_victim->killed);
+    ck_assert_int_eq(net_in_flight(self_net), 0);
+}
+
+START_TEST(test_self_and_single_pe)
+{
+    /* N = 1 for every topology: one message to self sent at t = 2.5
+     * arrives at 2.5 exactly, uses no element, costs no busy time. A second
+     * one sent and killed at once at t = 3 (its delivery event pending) is
+     * not delivered; restarted at 4 it arrives at 4. */
+    for (int topo = TOPO_KIND_STAR; topo <= TOPO_KIND_CONNECTED; topo++) {
+        reset_arrivals();
+        sim_t sim;
+        ev_init(&sim);
+        self_net = net_create(&sim, (net_topology)topo, 1, BW, LAT, DELAY);
+        ck_assert_ptr_nonnull(self_net);
+        ck_assert_int_eq(net_route_len(self_net, 0, 0), 0);
+        ev_once(&sim, 2.5, send_self, NULL);
+        ev_once(&sim, 3, send_self_and_kill, NULL);
+        ev_run(&sim, 3.5);
+        ck_assert_double_eq(arrive[0], 2.5);
+        ck_assert_double_eq(arrive[1], -1);
+        ck_assert_int_eq(arrivals, 1);
+        ev_once(&sim, 4, restart_cb, self_victim);
+        ev_run(&sim, INFINITY);
+        ck_assert_double_eq(arrive[1], 4);
+        ck_assert_double_eq(net_busy_time(&sim, self_net), 0);
+        ck_assert_uint_eq(net_messages_sent(self_net), 2);
+        ck_assert_uint_eq(net_messages_delivered(self_net), 2);
+        ck_assert_uint_eq(net_restarts(self_net), 1);
+        teardown(&sim, self_net);
+    }
+}
+END_TEST
+
+/* ---- kill and restart ------------------------------------------------------- */
+
+START_TEST(test_kill_holding_bus)
+{
+    /* 4-PE bus: M1 0 -> 1 and M2 2 -> 3 sent at t = 0. M1 holds the bus,
+     * M2 waits. M1 is killed at L/2: the bus goes to M2 at that instant, M2
+     * arrives at L/2 + L = 1.5 L. M1 is restarted at 5 L on an idle bus and
+     * arrives at 5 L + L = 6 L. Bus busy: L/2 (M1's cut crossing) + L (M2)
+     * + L (M1 again) = 2.5 L; it counts 2 completed crossings. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_BUS, 4, BW, LAT, DELAY);
+    msg_t *m1 = send(&sim, net, 0, 1, 1);
+    send(&sim, net, 2, 3, 2);
+    ev_once(&sim, 0.5 * L_HOP, kill_cb, m1);
+    ev_run(&sim, 0.5 * L_HOP);
+    net_elem *bus = net_elem_at(net, 0);
+    ck_assert(m1->killed);
+    ck_assert(!net_msg_in_flight(m1));
+    ck_assert_int_eq(m1->hop, 0);
+    ck_assert_int_eq(net_in_flight(net), 1);
+    ck_assert_uint_eq(bus->res.qlen, 0);
+    /* The bus is M2's from the kill instant (it was granted at L/2). */
+    ck_assert_ptr_nonnull(bus->res.holder);
+    ck_assert_ptr_ne(bus->res.holder, &m1->p);
+    ck_assert_near(res_busy_time(&sim, &bus->res), 0.5 * L_HOP, TOL);
+    ev_once(&sim, 5 * L_HOP, restart_cb, m1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[2], 1.5 * L_HOP, TOL);
+    ck_assert_near(arrive[1], 6 * L_HOP, TOL);
+    ck_assert_near(arrive[1], 5 * L_HOP + net_idle_time(net, 0, 1, BYTES), TOL);
+    ck_assert_near(net_busy_time(&sim, net), 2.5 * L_HOP, TOL);
+    ck_assert_uint_eq(bus->messages, 2);
+    ck_assert_uint_eq(bus->res.completions, 3); /* the kill released it too */
+    ck_assert_int_eq(net_in_flight(net), 0);
+    ck_assert_uint_eq(net_restarts(net), 1);
+    teardown(&sim, net);
+}
+END_TEST
+
+START_TEST(test_kill_at_switch)
+{
+    /* The star of test_star_contention: A 0 -> 2, B 1 -> 2 at t = 0. A is
+     * killed at L + D/2, half-way through the switch, with B waiting for
+     * the switch since L. B gets the switch at L + D/2, leaves it at
+     * L + 1.5 D, finds link 2 idle and arrives at 2L + 1.5 D = 7.7546e-4.
+     * A restarted at 0.01 on an idle star arrives at 0.01 + 2L + D =
+     * 0.01073546. Busy: link 0 2L (A twice), link 1 L, switch D/2 + D + D,
+     * link 2 2L: 5L + 2.5 D = 1.83865e-3; the switch counts 2 crossings. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
+    msg_t *a = send(&sim, net, 0, 2, 0);
+    send(&sim, net, 1, 2, 1);
+    ev_once(&sim, L_HOP + 0.5 * D_SW, kill_cb, a);
+    ev_run(&sim, L_HOP + 0.5 * D_SW);
+    ck_assert(a->killed);
+    ck_assert_int_eq(a->hop, 1);
+    net_elem *sw = net_elem_at(net, 4);
+    ck_assert_ptr_nonnull(sw->res.holder);
+    ck_assert_ptr_ne(sw->res.holder, &a->p);
+    ck_assert_uint_eq(sw->res.qlen, 0);
+    ev_once(&sim, 0.01, restart_cb, a);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[1], 7.7546e-4, TOL);
+    ck_assert_near(arrive[0], 0.01073546, 1e-12);
+    ck_assert_near(arrive[0], 0.01 + net_idle_time(net, 0, 2, BYTES), 1e-12);
+    ck_assert_uint_eq(sw->messages, 2);
+    ck_assert_near(res_busy_time(&sim, &sw->res), 2.5 * D_SW, TOL);
+    ck_assert_near(net_busy_time(&sim, net), 1.83865e-3, TOL);
+    ck_assert_near(net_busy_time(&sim, net), elem_busy_sum(&sim, net), 0);
+    teardown(&sim, net);
+}
+END_TEST
+
+static msg_t *grant_victim;
+static void arrive_and_kill(sim_t *sim, msg_t *m)
+{
+    /* Runs inside M1's last step: it has just released the bus, which
+     * went to the next waiter, whose wake-up is pending. Kill that one. */
+    net_t *net = m->net;
+    on_arrive(sim, m);
+    net_elem *bus = net_elem_at(net, 0);
+    ck_assert_ptr_eq(bus->res.holder, &grant_victim->p);
+    ck_assert_int_eq(grant_victim->p.state, PROC_READY);
+    net_kill(sim, net, grant_victim);
+    ck_assert_ptr_null(bus->res.holder);
+    ck_assert_int_eq(net_in_flight(net), 0);
+}
+
+static net_t *kill_net;
+static msg_t *m4;
+static void send_and_kill_m4(sim_t *sim, void *arg)
+{
+    (void)arg;
+    m4 = send(sim, kill_net, 3, 0, 4);
+    net_kill(sim, kill_net, m4);
+    net_kill(sim, kill_net, m4); /* a second kill does nothing */
+    ck_assert(m4->killed);
+}
+
+START_TEST(test_kill_queued_and_granted)
+{
+    /* 4-PE bus, sent at t = 0: M1 0 -> 1, M2 1 -> 2, M3 2 -> 3.
+     *   At L/2 M2, waiting in the bus queue, is killed: the queue holds
+     *     M3 only.
+     *   At L M1 arrives; the bus has just been granted to M3, and M1's done
+     *     kills M3 before it ran: the bus is idle again, nothing in flight.
+     *   Both restarted at 2 L, M2 first: M2 arrives 3 L, M3 4 L.
+     *   A fourth message sent and killed at 5 L before it started, restarted
+     *     at 6 L, arrives at 7 L.
+     * Bus busy L (M1) + L (M2) + L (M3) + L (M4) = 4 L; M3 held it for no
+     * time. Queue: M2 and M3 waiting in [0, L/2), M3 in [L/2, L), M3 in
+     * [2L, 3L): area L + L/2 + L = 2.5 L, max 2. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_BUS, 4, BW, LAT, DELAY);
+    msg_t *m1 = send(&sim, net, 0, 1, 1);
+    msg_t *m2 = send(&sim, net, 1, 2, 2);
+    msg_t *m3 = send(&sim, net, 2, 3, 3);
+    m1->done = arrive_and_kill;
+    grant_victim = m3;
+    ev_once(&sim, 0.5 * L_HOP, kill_cb, m2);
+    ev_run(&sim, 0.5 * L_HOP);
+    net_elem *bus = net_elem_at(net, 0);
+    ck_assert(m2->killed);
+    ck_assert_uint_eq(bus->res.qlen, 1);
+    ck_assert_ptr_eq(bus->res.head, &m3->p);
+    ck_assert_int_eq(net_in_flight(net), 2);
+    ev_run(&sim, 1.5 * L_HOP);
+    ck_assert_near(arrive[1], L_HOP, TOL);
+    ck_assert(m3->killed);
+    ev_once(&sim, 2 * L_HOP, restart_cb, m2);
+    ev_once(&sim, 2 * L_HOP, restart_cb, m3);
+    ev_run(&sim, 4.5 * L_HOP);
+    ck_assert_near(arrive[2], 3 * L_HOP, TOL);
+    ck_assert_near(arrive[3], 4 * L_HOP, TOL);
+    kill_net = net;
+    ev_once(&sim, 5 * L_HOP, send_and_kill_m4, NULL);
+    ev_run(&sim, 5 * L_HOP);
+    ck_assert_int_eq(net_in_flight(net), 0);
+    ev_once(&sim, 6 * L_HOP, restart_cb, m4);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[4], 7 * L_HOP, 1e-12 * L_HOP);
+    ck_assert_near(res_busy_time(&sim, &bus->res), 4 * L_HOP, TOL);
+    ck_assert_near(timeavg_area(&bus->res.queue, sim.now), 2.5 * L_HOP, TOL);
+    ck_assert_double_eq(bus->res.queue.max, 2);
+    ck_assert_uint_eq(bus->messages, 4);
+    ck_assert_uint_eq(net_restarts(net), 3);
+    ck_assert_uint_eq(net_messages_sent(net), 4);
+    ck_assert_uint_eq(net_messages_delivered(net), 4);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- busy time -------------------------------------------------------------- */
+
+START_TEST(test_busy_time_wheel)
+{
+    /* All 30 ordered pairs of a 6-PE wheel send at t = 0. Without kills
+     * every message holds each element of its route for exactly its service
+     * time, so the total busy time is the sum of the idle route times:
+     * 6 rim pairs of L and 24 others of 2L + D, 54 L + 24 D = 1.961742e-2.
+     * Each spoke carries 4 messages out and 4 in, each rim 2, the
+     * switch 24. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_WHEEL, 6, BW, LAT, DELAY);
+    double sum_idle = 0;
+    int tag = 0;
+    for (int s = 0; s < 6; s++)
+        for (int d = 0; d < 6; d++)
+            if (s != d) {
+                sum_idle += net_idle_time(net, s, d, BYTES);
+                send(&sim, net, s, d, tag++);
+            }
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(arrivals, 30);
+    ck_assert_near(sum_idle, 1.961742e-2, 1e-15);
+    ck_assert_near(net_busy_time(&sim, net), 1.961742e-2, 1e-15);
+    ck_assert_near(net_busy_time(&sim, net), elem_busy_sum(&sim, net), 0);
+    for (int i = 0; i < 6; i++)
+        ck_assert_uint_eq(net_elem_at(net, i)->messages, 8);
+    for (int k = 0; k < 3; k++)
+        ck_assert_uint_eq(net_elem_at(net, 6 + k)->messages, 2);
+    ck_assert_uint_eq(net_elem_at(net, 9)->messages, 24);
+    ck_assert_near(res_busy_time(&sim, &net_elem_at(net, 9)->res), 24 * D_SW, 1e-15);
+    ck_assert_double_eq(net_bytes_sent(net), 30 * BYTES);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- the pool ------------------------------------------------------------------ */
+
+static void free_on_arrive(sim_t *sim, msg_t *m)
+{
+    (void)sim;
+    arrivals++;
+    net_msg_free(m->net, m);
+}
+
+START_TEST(test_pool_reuse)
+{
+    /* 10,000 messages one after the other on a star: each is freed on
+     * arrival before the next is taken, so the pool never grows past its
+     * first chunk (16 messages) and the only event records alive are the
+     * pool's, one per message: 16. The free message comes back. */
+    sim_t sim;
+    ev_init(&sim);
+    arrivals = 0;
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
+    msg_t *first = NULL;
+    for (int i = 0; i < 10000; i++) {
+        msg_t *m = net_msg_alloc(&sim, net);
+        if (!first)
+            first = m;
+        ck_assert_ptr_eq(m, first);
+        ck_assert(m->tag == 0 && m->done == NULL && m->bytes == 0 && !m->killed);
+        m->src = i % 4;
+        m->dst = (i + 1) % 4;
+        m->bytes = 1000;
+        m->tag = i;
+        m->done = free_on_arrive;
+        net_send(&sim, net, m);
+        ev_run(&sim, INFINITY);
+        ck_assert_uint_eq(sim.live_records, 16);
+    }
+    ck_assert_int_eq(arrivals, 10000);
+    ck_assert_uint_eq(net_msg_pool_size(net), 16);
+    ck_assert_uint_eq(net_messages_delivered(net), 10000);
+
+    /* 100 held at once: chunks of 16, 16, 32 and 64 make 128 messages. */
+    msg_t *held[100];
+    for (int i = 0; i < 100; i++)
+        held[i] = net_msg_alloc(&sim, net);
+    ck_assert_uint_eq(net_msg_pool_size(net), 128);
+    ck_assert_uint_eq(sim.live_records, 128);
+    for (int i = 0; i < 100; i++)
+        net_msg_free(net, held[i]);
+    /* A NULL done gives the message back on arrival. */
+    for (int i = 0; i < 200; i++) {
+        msg_t *m = net_msg_alloc(&sim, net);
+        m->src = 0;
+        m->dst = 3;
+        m->bytes = 10;
+        net_send(&sim, net, m);
+    }
+    ck_assert_uint_eq(net_msg_pool_size(net), 256);
+    ev_run(&sim, INFINITY);
+    for (int i = 0; i < 256; i++)
+        net_msg_alloc(&sim, net);
+    ck_assert_uint_eq(net_msg_pool_size(net), 256);
+    teardown(&sim, net);
+}
+END_TEST
+
+static int pings;
+static void ping_pong(sim_t *sim, msg_t *m)
+{
+    /* Re-send the message that just arrived, back where it came from. */
+    if (++pings == 1000) {
+        net_msg_free(m->net, m);
+        return;
+    }
+    int s = m->src;
+    m->src = m->dst;
+    m->dst = s;
+    net_send(sim, m->net, m);
+}
+
+START_TEST(test_resend_from_done)
+{
+    /* A message bounced 1000 times between two PEs on a connected network,
+     * re-sent from its own done: 1000 crossings of L end at 1000 L. */
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_CONNECTED, 2, BW, LAT, DELAY);
+    pings = 0;
+    msg_t *m = net_msg_alloc(&sim, net);
+    m->src = 0;
+    m->dst = 1;
+    m->bytes = BYTES;
+    m->done = ping_pong;
+    net_send(&sim, net, m);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(pings, 1000);
+    ck_assert_near(sim.now, 1000 * L_HOP, 1e-12);
+    ck_assert_uint_eq(net_route_elem(net, 0, 1, 0)->messages, 500);
+    ck_assert_uint_eq(net_route_elem(net, 1, 0, 0)->messages, 500);
+    teardown(&sim, net);
+}
+END_TEST
+
+START_TEST(test_destroy_in_flight)
+{
+    /* Tearing down a network with messages queued and holding elements
+     * frees everything (checked by AddressSanitizer's leak detector). */
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
+    for (int i = 0; i < 40; i++) {
+        msg_t *m = net_msg_alloc(&sim, net);
+        m->src = i % 4;
+        m->dst = (i + 2) % 4;
+        m->bytes = BYTES;
+        net_send(&sim, net, m);
+    }
+    ev_run(&sim, 3 * L_HOP);
+    ck_assert_int_gt(net_in_flight(net), 0);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* ---- report ----------------------------------------------------------------- */
+
+START_TEST(test_report)
+{
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_WHEEL, 6, BW, LAT, DELAY);
+    send(&sim, net, 0, 2, 0);
+    send(&sim, net, 1, 2, 1);
+    ev_run(&sim, INFINITY);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    net_report(&sim, net, out);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(buf, "network: wheel, 6 PEs, 9 links, 1 switch"));
+    ck_assert_ptr_nonnull(strstr(buf, "spoke 2"));
+    ck_assert_ptr_nonnull(strstr(buf, "rim 4-5"));
+    /* 6 rim pairs of 1 hop, 24 others of 3. */
+    ck_assert_ptr_nonnull(strstr(buf, "30 ordered pairs; 6 of 1 hop, 24 of 3 hops"));
+    ck_assert_ptr_nonnull(strstr(buf, "route 0->1 (1 hop): rim 0-1"));
+    ck_assert_ptr_nonnull(strstr(buf, "route 0->5 (3 hops): spoke 0, switch, spoke 5"));
+    free(buf);
+    teardown(&sim, net);
+
+    /* Many links: idle ones are summarised (20 PEs: 380 links, 1 used). */
+    ev_init(&sim);
+    net = net_create(&sim, TOPO_KIND_CONNECTED, 20, BW, LAT, DELAY);
+    send(&sim, net, 3, 4, 2);
+    ev_run(&sim, INFINITY);
+    out = open_memstream(&buf, &len);
+    net_report(&sim, net, out);
+    fclose(out);
+    ck_assert_ptr_nonnull(strstr(buf, "link 3->4"));
+    ck_assert_ptr_nonnull(strstr(buf, "(379 idle elements not listed)"));
+    ck_assert_ptr_nonnull(strstr(buf, "380 ordered pairs; 380 of 1 hop"));
+    free(buf);
+    teardown(&sim, net);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("net");
+    TCase *tc = tcase_create("net");
+    tcase_add_test(tc, test_star_idle);
+    tcase_add_test(tc, test_bus_serialise);
+    tcase_add_test(tc, test_star_contention);
+    tcase_add_test(tc, test_routes);
+    tcase_add_test(tc, test_connected_both_ways);
+    tcase_add_test(tc, test_self_and_single_pe);
+    tcase_add_test(tc, test_kill_holding_bus);
+    tcase_add_test(tc, test_kill_at_switch);
+    tcase_add_test(tc, test_kill_queued_and_granted);
+    tcase_add_test(tc, test_busy_time_wheel);
+    tcase_add_test(tc, test_pool_reuse);
+    tcase_add_test(tc, test_resend_from_done);
+    tcase_add_test(tc, test_destroy_in_flight);
+    tcase_add_test(tc, test_report);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
