@@ -1,0 +1,344 @@
+/* app/main.c: the pnrsim command line.
+ *
+ *   pnrsim [-c CONFIG] [-t TRACE] [-s SEED] [--set SECTION.KEY=VALUE]...
+ *          [-o DIR] [--format text|json|csv] [--print-config]
+ *          [--hardware-report] [--kernel-report] [-q] [-v] [-h] [-V]
+ *
+ * Order of precedence: defaults < configuration file < -t/-s < --set (in
+ * the order given). Exit status: 0 success, 1 failure during the run, 2 bad
+ * usage or bad input, 130/143 interrupted by SIGINT/SIGTERM (results so far
+ * are written and marked partial).
+ */
+#include "app/config.h"
+#include "app/output.h"
+#include "app/run.h"
+#include "core/ev.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define PNRSIM_VERSION "0.1.0"
+
+static volatile sig_atomic_t got_signal = 0;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+    ev_stop_flag = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: pnrsim [options]\n"
+            "Simulate a cluster with gang scheduling and parallel network RAM on an SWF trace.\n\n"
+            "  -c, --config FILE        scenario (INI, or PNRSim's 'Name value' format)\n"
+            "                           (alias --configfile)\n"
+            "  -t, --trace FILE         SWF trace (.swf, .swf.gz, - for stdin) (alias --tracefile)\n"
+            "  -s, --seed N             master random seed (0 = from the clock)\n"
+            "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"
+            "  -o, --output DIR         directory for result files (default: .)\n"
+            "      --format FMT         what goes to standard output: text, json or csv\n"
+            "      --print-config       print the effective configuration as INI and exit\n"
+            "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
+            "      --kernel-report      print event-kernel statistics (stderr)\n"
+            "                           (alias --simpack-report)\n"
+            "  -q, --quiet              no progress output\n"
+            "  -v, --verbose            more detail on standard error\n"
+            "  -h, --help               this help\n"
+            "  -V, --version            version\n\n"
+            "Exit status: 0 success, 1 failure during the run, 2 bad usage or input,\n"
+            "130/143 interrupted (partial results written).\n");
+}
+
+enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL };
+
+typedef struct opts {
+    const char *config;
+    const char *trace;
+    const char *seed;
+    const char **sets;
+    int nsets;
+    const char *outdir;
+    int format; /* 0 text, 1 json, 2 csv */
+    bool print_config, hw_report, kernel_report, quiet, verbose;
+} opts;
+
+static bool is_tty_stderr;
+static double progress_last_wall;
+
+static void progress(run_t *r, double now, double frac, void *ctx)
+{
+    (void)ctx;
+    sim_t *sim = run_sim(r);
+    if (is_tty_stderr) {
+        int width = 30, fill = (int)(frac * width + 0.5);
+        if (fill > width)
+            fill = width;
+        fprintf(stderr, "\r[%.*s%*s] %3.0f%%  t=%.0f s  %.2f M events", fill,
+                "##############################", width - fill, "", frac * 100, now,
+                sim->dispatched / 1e6);
+        fflush(stderr);
+    } else {
+        fprintf(stderr, "pnrsim: t=%.0f s, %.1f%% of trace read, %llu events\n", now, frac * 100,
+                (unsigned long long)sim->dispatched);
+    }
+    (void)progress_last_wall;
+}
+
+/* Resolve a trace path given in a configuration file relative to the
+ * file's directory (then made absolute) so the scenario runs from anywhere. */
+static void resolve_trace(config *c, const char *cfg_path)
+{
+    char *t = c->workload.trace;
+    if (!t[0] || t[0] == '/' || strcmp(t, "-") == 0)
+        return;
+    char joined[2 * CFG_PATH_MAX + 2];
+    const char *slash = strrchr(cfg_path, '/');
+    if (slash)
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - cfg_path), cfg_path, t);
+    else
+        snprintf(joined, sizeof joined, "%s", t);
+    char abs[PATH_MAX];
+    if (realpath(joined, abs) && strlen(abs) < CFG_PATH_MAX)
+        snprintf(c->workload.trace, CFG_PATH_MAX, "%s", abs);
+    else if (strlen(joined) < CFG_PATH_MAX)
+        snprintf(c->workload.trace, CFG_PATH_MAX, "%s", joined);
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    static const struct option longopts[] = {
+        {"config", required_argument, 0, 'c'},    {"configfile", required_argument, 0, 'c'},
+        {"trace", required_argument, 0, 't'},     {"tracefile", required_argument, 0, 't'},
+        {"seed", required_argument, 0, 's'},      {"set", required_argument, 0, OPT_SET},
+        {"output", required_argument, 0, 'o'},    {"format", required_argument, 0, OPT_FORMAT},
+        {"print-config", no_argument, 0, OPT_PRINT},
+        {"hardware-report", no_argument, 0, OPT_HW},
+        {"kernel-report", no_argument, 0, OPT_KERNEL},
+        {"simpack-report", no_argument, 0, OPT_KERNEL},
+        {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
+        {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->outdir = ".";
+    o->sets = calloc((size_t)argc, sizeof *o->sets);
+    if (!o->sets)
+        abort();
+    int ch;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":c:t:s:o:qvhV", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'c': o->config = optarg; break;
+        case 't': o->trace = optarg; break;
+        case 's': o->seed = optarg; break;
+        case 'o': o->outdir = optarg; break;
+        case OPT_SET: o->sets[o->nsets++] = optarg; break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                o->format = 0;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = 1;
+            else if (strcmp(optarg, "csv") == 0)
+                o->format = 2;
+            else {
+                fprintf(stderr, "pnrsim: --format \"%s\": expected one of text, json, csv\n", optarg);
+                return 2;
+            }
+            break;
+        case OPT_PRINT: o->print_config = true; break;
+        case OPT_HW: o->hw_report = true; break;
+        case OPT_KERNEL: o->kernel_report = true; break;
+        case 'q': o->quiet = true; break;
+        case 'v': o->verbose = true; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("pnrsim %s\n", PNRSIM_VERSION); return 0;
+        case ':':
+            fprintf(stderr, "pnrsim: option %s needs a value (see --help)\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "pnrsim: unknown option %s (see --help)\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "pnrsim: unexpected argument \"%s\" (see --help)\n", argv[optind]);
+        return 2;
+    }
+    return -1;
+}
+
+/* Build the effective configuration. 0 or 2 (message printed). */
+static int build_config(const opts *o, config *c)
+{
+    char err[CFG_ERR_MAX];
+    config_defaults(c);
+    if (o->config) {
+        if (config_load(c, o->config, err) != 0) {
+            fprintf(stderr, "pnrsim: %s\n", err);
+            return 2;
+        }
+        resolve_trace(c, o->config);
+    }
+    char buf[CFG_PATH_MAX + 32];
+    if (o->trace) {
+        snprintf(buf, sizeof buf, "workload.trace=%s", o->trace);
+        if (config_set(c, buf, err) != 0) {
+            fprintf(stderr, "pnrsim: %s\n", err);
+            return 2;
+        }
+    }
+    if (o->seed) {
+        snprintf(buf, sizeof buf, "simulation.seed=%s", o->seed);
+        if (config_set(c, buf, err) != 0) {
+            fprintf(stderr, "pnrsim: -s %s: %s\n", o->seed, err);
+            return 2;
+        }
+    }
+    for (int i = 0; i < o->nsets; i++) {
+        if (config_set(c, o->sets[i], err) != 0) {
+            fprintf(stderr, "pnrsim: %s\n", err);
+            return 2;
+        }
+    }
+    if (config_validate(c, err) != 0) {
+        fprintf(stderr, "pnrsim: %s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+static void kernel_report(run_t *r, const run_metrics *m)
+{
+    sim_t *sim = run_sim(r);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    fprintf(stderr,
+            "kernel: %llu events dispatched, %llu scheduled, %llu cancelled, peak %zu pending,\n"
+            "        %.3f s wall, %.3g events/s, peak memory %ld KB\n",
+            (unsigned long long)sim->dispatched, (unsigned long long)sim->scheduled,
+            (unsigned long long)sim->cancelled, sim->peak_pending, m->wall_seconds,
+            m->wall_seconds > 0 ? sim->dispatched / m->wall_seconds : 0, ru.ru_maxrss);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) {
+        free(o.sets);
+        return rc;
+    }
+    config c;
+    if ((rc = build_config(&o, &c)) != 0) {
+        free(o.sets);
+        return rc;
+    }
+    free(o.sets);
+    if (o.print_config) {
+        config_write_ini(&c, stdout);
+        return 0;
+    }
+    if (!c.workload.trace[0]) {
+        fprintf(stderr, "pnrsim: no trace: give -t FILE or set [workload] trace\n");
+        return 2;
+    }
+    if (out_mkdirs(o.outdir) != 0) {
+        fprintf(stderr, "pnrsim: %s: cannot create output directory: %s\n", o.outdir,
+                strerror(errno));
+        return 2;
+    }
+    out_file jobs, samples, metrics_json, metrics_dat, cfg_out;
+    memset(&jobs, 0, sizeof jobs);
+    memset(&samples, 0, sizeof samples);
+    if (out_open(&jobs, o.outdir, "jobs.csv") != 0 ||
+        out_open(&samples, o.outdir, "samples.csv") != 0) {
+        fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
+        out_abort(&jobs);
+        return 2;
+    }
+    char err[CFG_ERR_MAX];
+    run_t *r = run_create(&c, jobs.f, samples.f, err);
+    if (!r) {
+        fprintf(stderr, "pnrsim: %s\n", err);
+        out_abort(&jobs);
+        out_abort(&samples);
+        return 2;
+    }
+    run_metrics m;
+    if (c.simulation.seed == 0) {
+        run_metrics_get(r, &m);
+        if (!o.quiet)
+            fprintf(stderr, "pnrsim: seed 0: using seed %llu\n", (unsigned long long)m.seed);
+    }
+    is_tty_stderr = isatty(STDERR_FILENO);
+    if (!o.quiet)
+        run_set_progress(r, progress, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    if (run_execute(r, err) != 0) {
+        if (!o.quiet && is_tty_stderr)
+            fputc('\n', stderr);
+        fprintf(stderr, "pnrsim: %s\n", err);
+        out_abort(&jobs);
+        out_abort(&samples);
+        run_destroy(r);
+        return 2;
+    }
+    if (!o.quiet && is_tty_stderr)
+        fputc('\n', stderr);
+    run_metrics_get(r, &m);
+    m.partial = got_signal != 0;
+    const char *trace = run_trace_name(r);
+
+    int status = 0;
+    if (out_open(&metrics_json, o.outdir, "metrics.json") != 0 ||
+        out_open(&metrics_dat, o.outdir, "metrics.dat") != 0 ||
+        out_open(&cfg_out, o.outdir, "config.ini") != 0) {
+        fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
+        status = 1;
+    } else {
+        out_metrics_json(metrics_json.f, &m, &c, trace);
+        out_metrics_table(metrics_dat.f, &m, ' ');
+        config_write_ini(&c, cfg_out.f);
+        if (out_commit(&jobs) || out_commit(&samples) || out_commit(&metrics_json) ||
+            out_commit(&metrics_dat) || out_commit(&cfg_out)) {
+            fprintf(stderr, "pnrsim: %s: writing results failed: %s\n", o.outdir, strerror(errno));
+            status = 1;
+        }
+    }
+    if (status) {
+        out_abort(&jobs);
+        out_abort(&samples);
+        out_abort(&metrics_json);
+        out_abort(&metrics_dat);
+        out_abort(&cfg_out);
+    }
+    FILE *res = m.partial ? stderr : stdout;
+    if (o.format == 1)
+        out_metrics_json(res, &m, &c, trace);
+    else if (o.format == 2)
+        out_metrics_table(res, &m, ',');
+    else
+        out_metrics_text(res, &m, &c, trace);
+    if (o.hw_report)
+        run_hardware_report(r, stderr);
+    if (o.kernel_report)
+        kernel_report(r, &m);
+    run_destroy(r);
+    if (got_signal)
+        return 128 + got_signal;
+    return status;
+}

@@ -1,0 +1,236 @@
+/* app/output.c: result files and metric formats (see output.h). */
+#include "app/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int out_mkdirs(const char *dir)
+{
+    char buf[CFG_PATH_MAX + 64];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+int out_open(out_file *o, const char *dir, const char *name)
+{
+    memset(o, 0, sizeof *o);
+    if (snprintf(o->path, sizeof o->path, "%s/%s", dir, name) >= (int)sizeof o->path ||
+        snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp", dir, name) >= (int)sizeof o->tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    o->f = fopen(o->tmp, "w");
+    return o->f ? 0 : -1;
+}
+
+int out_commit(out_file *o)
+{
+    if (!o->f)
+        return 0;
+    int bad = ferror(o->f);
+    if (fclose(o->f) != 0)
+        bad = 1;
+    o->f = NULL;
+    if (bad) {
+        int e = errno;
+        unlink(o->tmp);
+        errno = e ? e : EIO;
+        return -1;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        int e = errno;
+        unlink(o->tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+void out_abort(out_file *o)
+{
+    if (o->f) {
+        fclose(o->f);
+        o->f = NULL;
+        unlink(o->tmp);
+    }
+}
+
+/* The 19 metrics, in the techreport's order. */
+typedef struct metric_def {
+    const char *key;
+    const char *label;
+    const char *unit;
+} metric_def;
+
+static const metric_def METRICS[19] = {
+    {"total_time", "Total simulation time", "s"},
+    {"jobs_finished", "Number of processes finished", "jobs"},
+    {"throughput", "Throughput", "jobs/s"},
+    {"cpu_utilization", "Average CPU utilization", "fraction"},
+    {"page_faults_per_pe", "Average page faults per PE", "faults"},
+    {"page_fault_time_per_pe", "Average time servicing page faults per PE", "s"},
+    {"comm_busy_time", "Cumulative time communication units were in use", "s"},
+    {"mem_alloc_mean", "Average memory allocated per PE", "MB"},
+    {"mem_alloc_sd", "Std. deviation of memory allocated per PE", "MB"},
+    {"disk_alloc_mean", "Average disk space allocated per PE", "MB"},
+    {"disk_alloc_sd", "Std. deviation of disk space allocated per PE", "MB"},
+    {"response_time_mean", "Average process response time", "s"},
+    {"wait_time_mean", "Average process waiting time", "s"},
+    {"execution_time_mean", "Average process execution time", "s"},
+    {"slowdown_mean", "Average slowdown", ""},
+    {"bounded_slowdown_mean", "Average bounded slowdown", ""},
+    {"mpl_max", "Highest observed multiprogramming level", "slots"},
+    {"mpl_mean", "Average multiprogramming level", "slots"},
+    {"pcs_count", "Total number of parallel context switches", "switches"},
+};
+
+static void metric_values(const run_metrics *m, double v[19])
+{
+    double x[19] = {m->total_time,
+                    (double)m->jobs_finished,
+                    m->throughput,
+                    m->cpu_utilization,
+                    m->page_faults_per_pe,
+                    m->page_fault_time_per_pe,
+                    m->comm_busy_time,
+                    m->mem_alloc_mean,
+                    m->mem_alloc_sd,
+                    m->disk_alloc_mean,
+                    m->disk_alloc_sd,
+                    m->response_time_mean,
+                    m->wait_time_mean,
+                    m->execution_time_mean,
+                    m->slowdown_mean,
+                    m->bounded_slowdown_mean,
+                    (double)m->mpl_max,
+                    m->mpl_mean,
+                    (double)m->pcs_count};
+    memcpy(v, x, sizeof x);
+}
+
+
+void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char *trace)
+{
+    double v[19];
+    metric_values(m, v);
+    fprintf(f, "%s: %s, seed %llu, trace %s\n", c->simulation.system,
+            m->partial ? "PARTIAL results (interrupted)" : "results",
+            (unsigned long long)m->seed, trace);
+    for (int i = 0; i < 19; i++)
+        fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+    fprintf(f, "jobs: %ld submitted, %ld finished, %ld unfinished, %ld never started",
+            m->jobs_submitted, m->jobs_finished, m->jobs_unfinished, m->jobs_never_started);
+    if (m->jobs_impossible)
+        fprintf(f, " (%ld can never fit in RAM)", m->jobs_impossible);
+    fprintf(f, "%s\n", m->time_limited ? "; stopped at max_time" : "");
+    long dropped = 0;
+    for (int k = 0; k < WL_DROP_N; k++)
+        dropped += m->dropped[k];
+    fprintf(f, "trace records dropped: %ld", dropped);
+    for (int k = 0; k < WL_DROP_N; k++)
+        if (m->dropped[k])
+            fprintf(f, ", %s %ld", workload_drop_name((wl_drop_reason)k), m->dropped[k]);
+    fprintf(f, "\n");
+    if (m->slowdown_excluded)
+        fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean\n",
+                m->slowdown_excluded);
+    fprintf(f, "page faults: %llu from disk, %llu from network RAM; messages: %llu neighbour, "
+               "%llu replies, %llu sync, %llu killed by context switches\n",
+            (unsigned long long)m->page_faults_disk, (unsigned long long)m->page_faults_remote,
+            (unsigned long long)m->neighbour_msgs, (unsigned long long)m->neighbour_replies,
+            (unsigned long long)m->sync_msgs, (unsigned long long)m->messages_killed);
+}
+
+static void json_num(FILE *f, const char *key, double v, bool comma)
+{
+    if (isfinite(v))
+        fprintf(f, "  \"%s\": %.15g%s\n", key, v, comma ? "," : "");
+    else
+        fprintf(f, "  \"%s\": null%s\n", key, comma ? "," : "");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char *trace)
+{
+    double v[19];
+    metric_values(m, v);
+    fprintf(f, "{\n");
+    for (int i = 0; i < 19; i++)
+        json_num(f, METRICS[i].key, v[i], true);
+    fprintf(f, "  \"seed\": %llu,\n", (unsigned long long)m->seed);
+    fprintf(f, "  \"system\": ");
+    json_str(f, c->simulation.system);
+    fprintf(f, ",\n  \"trace\": ");
+    json_str(f, trace);
+    fprintf(f, ",\n");
+    json_num(f, "jobs_submitted", (double)m->jobs_submitted, true);
+    json_num(f, "jobs_unfinished", (double)m->jobs_unfinished, true);
+    json_num(f, "jobs_never_started", (double)m->jobs_never_started, true);
+    json_num(f, "jobs_impossible", (double)m->jobs_impossible, true);
+    json_num(f, "slowdown_excluded", (double)m->slowdown_excluded, true);
+    json_num(f, "page_faults_disk", (double)m->page_faults_disk, true);
+    json_num(f, "page_faults_remote", (double)m->page_faults_remote, true);
+    json_num(f, "neighbour_msgs", (double)m->neighbour_msgs, true);
+    json_num(f, "neighbour_replies", (double)m->neighbour_replies, true);
+    json_num(f, "sync_msgs", (double)m->sync_msgs, true);
+    json_num(f, "messages_killed", (double)m->messages_killed, true);
+    json_num(f, "net_messages", (double)m->net_messages, true);
+    json_num(f, "net_bytes", m->net_bytes, true);
+    json_num(f, "cpu_busy_total", m->cpu_busy_total, true);
+    json_num(f, "cpu_demand_done", m->cpu_demand_done, true);
+    json_num(f, "events", (double)m->events, true);
+    fprintf(f, "  \"time_limited\": %s,\n", m->time_limited ? "true" : "false");
+    fprintf(f, "  \"dropped\": {");
+    for (int k = 0; k < WL_DROP_N; k++)
+        fprintf(f, "%s\"%s\": %ld", k ? ", " : "", workload_drop_name((wl_drop_reason)k),
+                m->dropped[k]);
+    fprintf(f, "},\n");
+    fprintf(f, "  \"partial\": %s\n}\n", m->partial ? "true" : "false");
+}
+
+void out_metrics_table(FILE *f, const run_metrics *m, char sep)
+{
+    double v[19];
+    metric_values(m, v);
+    for (int i = 0; i < 19; i++)
+        fprintf(f, "%s%c", METRICS[i].key, i < 18 ? sep : '\n');
+    for (int i = 0; i < 19; i++)
+        fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
+}

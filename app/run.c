@@ -1,0 +1,398 @@
+/* app/run.c: one simulation run (see run.h).
+ *
+ * The trace is streamed: one job of look-ahead is held, and an arrival event
+ * (class EV_PRIO_ARRIVAL, so completions at the same instant come first)
+ * fires at its submit time, submits every job due at that instant in trace
+ * order, reads on and re-arms itself. A job lives from its arrival to its
+ * end; memory follows the number of jobs in the system.
+ *
+ * Statistics that need the whole run (per-PE time averages, busy times)
+ * are read from the hardware at the end; per-job figures are tallied and
+ * written as each job ends.
+ */
+#include "app/run.h"
+
+#include "core/rng.h"
+#include "core/stats.h"
+#include "hw/pe.h"
+#include "net/net.h"
+#include "sched/gang.h"
+#include "sched/job.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct run {
+    config c;
+    sim_t sim;
+    cluster_t cl;
+    net_t *net;
+    gang_t *g;
+    workload *wl;
+    wl_job next;
+    bool have_next;
+    bool wl_failed;
+    char wl_err[CFG_ERR_MAX];
+    ev_id arrival_ev;
+    long order;
+    long submitted, finished;
+    uint64_t seed;
+    FILE *jobs_out, *samples_out;
+    sampler_t sampler;
+    bool sampling;
+    double *last_busy;      /* per PE CPU busy at the previous sample */
+    tally_t response, wait, exec, slowdown, bsld;
+    long slowdown_excluded;
+    run_progress_fn progress;
+    void *progress_ctx;
+    bool checking;
+    const char *check_failure;
+    double wall0, wall_run;
+    bool time_limited;
+};
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+sim_t *run_sim(run_t *r) { return &r->sim; }
+const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
+
+void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
+{
+    r->progress = fn;
+    r->progress_ctx = ctx;
+}
+
+void run_set_checking(run_t *r, bool on) { r->checking = on; }
+const char *run_check_failure(const run_t *r) { return r->check_failure; }
+
+static void check(run_t *r)
+{
+    if (!r->checking || r->check_failure)
+        return;
+    r->check_failure = gang_check(r->g);
+    if (r->check_failure)
+        ev_stop(&r->sim);
+}
+
+/* ---- workload feeding ----------------------------------------------------- */
+
+static void fetch_next(run_t *r)
+{
+    int rc = workload_next(r->wl, &r->next, r->wl_err);
+    if (rc < 0) {
+        r->wl_failed = true;
+        r->have_next = false;
+        ev_stop(&r->sim);
+        return;
+    }
+    r->have_next = rc == 1;
+}
+
+static void arrival(sim_t *sim, void *arg)
+{
+    run_t *r = arg;
+    while (r->have_next && r->next.submit <= sim->now) {
+        wl_job *w = &r->next;
+        job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
+        r->submitted++;
+        gang_submit(sim, r->g, j);
+        fetch_next(r);
+    }
+    if (r->have_next)
+        ev_at_prio(sim, r->arrival_ev, r->next.submit, EV_PRIO_ARRIVAL);
+    check(r);
+}
+
+/* ---- job ends ------------------------------------------------------------------ */
+
+static void job_ended_hook(sim_t *sim, job_t *j, void *ctx)
+{
+    run_t *r = ctx;
+    gang_job_ended(sim, r->g, j);
+}
+
+static void on_job_end(sim_t *sim, job_t *j, void *ctx)
+{
+    run_t *r = ctx;
+    r->finished++;
+    double wait = j->start - j->submit;
+    double response = j->end - j->submit;
+    double exec = j->end - j->start;
+    double tau = r->c.simulation.bsld_tau;
+    double bsld = response / (exec > tau ? exec : tau);
+    if (bsld < 1)
+        bsld = 1;
+    tally_add(&r->response, response);
+    tally_add(&r->wait, wait);
+    tally_add(&r->exec, exec);
+    tally_add(&r->bsld, bsld);
+    double sld = NAN;
+    if (exec > 0) {
+        sld = response / exec;
+        tally_add(&r->slowdown, sld);
+    } else {
+        r->slowdown_excluded++;
+    }
+    if (r->jobs_out)
+        fprintf(r->jobs_out, "%ld,%.12g,%.12g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%llu,%.12g\n",
+                j->id, j->submit, j->start, j->end, j->threads, wait, response, exec, sld, bsld,
+                j->cpu, j->mem_mb, (unsigned long long)j->faults, j->fault_time);
+    job_release(sim, j);
+    check(r);
+}
+
+/* ---- samples ----------------------------------------------------------------------- */
+
+static void sample(sim_t *sim, void *arg)
+{
+    run_t *r = arg;
+    int n = r->cl.npes;
+    if (r->samples_out) {
+        double busy = 0, mem_sum = 0, mem_sq = 0, disk_sum = 0;
+        uint64_t faults = 0;
+        for (int i = 0; i < n; i++) {
+            pe_t *pe = &r->cl.pes[i];
+            double b = res_busy_time(sim, &pe->cpu);
+            busy += b - r->last_busy[i];
+            r->last_busy[i] = b;
+            double m = pe->alloc_mb + pe->lent_mb;
+            mem_sum += m;
+            mem_sq += m * m;
+            disk_sum += pe->disk_use.value;
+            faults += pe->faults;
+        }
+        double mean = mem_sum / n;
+        double var = mem_sq / n - mean * mean;
+        fprintf(r->samples_out, "%.12g,%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%ld,%ld,%llu\n",
+                sim->now, gang_running(r->g), gang_queued(r->g), gang_placed(r->g),
+                gang_slots(r->g), busy / (n * r->c.simulation.metrics_period), mean,
+                var > 0 ? sqrt(var) : 0, disk_sum / n, net_in_flight(r->net), r->finished,
+                (unsigned long long)faults);
+    }
+    if (r->progress) {
+        double frac = 0;
+        workload_progress(r->wl, &frac);
+        r->progress(r, sim->now, frac, r->progress_ctx);
+    }
+}
+
+/* ---- life cycle ------------------------------------------------------------------------ */
+
+run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
+{
+    run_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    r->c = *c;
+    r->seed = rng_resolve_seed(c->simulation.seed);
+    if (ev_init(&r->sim) != 0) {
+        free(r);
+        snprintf(err, CFG_ERR_MAX, "out of memory");
+        return NULL;
+    }
+    int n = c->computer.number;
+    r->wl = workload_open(c->workload.trace, c, n, err);
+    if (!r->wl) {
+        ev_destroy(&r->sim);
+        free(r);
+        return NULL;
+    }
+    cluster_t *cl = &r->cl;
+    cl->npes = n;
+    cl->pes = calloc((size_t)n, sizeof *cl->pes);
+    cl->fault_rng = calloc((size_t)n, sizeof *cl->fault_rng);
+    r->last_busy = calloc((size_t)n, sizeof *r->last_busy);
+    if (!cl->pes || !cl->fault_rng || !r->last_busy)
+        abort();
+    for (int i = 0; i < n; i++) {
+        pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
+                c->computer.rpm, c->computer.transfer);
+        cl->fault_rng[i] = rng_stream(r->seed, "fault", (uint64_t)i);
+    }
+    static const net_topology topo[] = {
+        [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
+        [TOPO_WHEEL] = TOPO_KIND_WHEEL, [TOPO_CONNECTED] = TOPO_KIND_CONNECTED};
+    r->net = net_create(&r->sim, topo[c->network.topology], n, c->network.bandwidth * MBPS_BYTES,
+                        c->network.latency, c->network.delay);
+    if (!r->net)
+        abort();
+    cl->net = r->net;
+    cl->mem_access_rate = c->process.mem_access_rate;
+    cl->comm_rate = c->process.comm_rate;
+    cl->sync_rate = c->process.sync_rate;
+    cl->neighbour_bytes = c->network.neighbour_msg;
+    cl->sync_bytes = c->network.sync_msg;
+    cl->ram_mb = c->computer.ram;
+    cl->hooks.job_ended = job_ended_hook;
+    cl->hooks.ctx = r;
+    gang_params gp = {
+        .priority = c->scheduler.priority,
+        .packing = c->scheduler.packing,
+        .mpl = c->scheduler.mpl,
+        .pcs = c->scheduler.pcs,
+        .quantum = c->scheduler.quantum,
+        .mem_aware = c->scheduler.mem_aware,
+        .strict_order = c->scheduler.strict_order,
+    };
+    r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
+    r->jobs_out = jobs_out;
+    r->samples_out = samples_out;
+    tally_init(&r->response);
+    tally_init(&r->wait);
+    tally_init(&r->exec);
+    tally_init(&r->slowdown);
+    tally_init(&r->bsld);
+    r->arrival_ev = ev_new(&r->sim, arrival, r);
+    if (jobs_out)
+        fprintf(jobs_out, "job,submit,start,end,threads,wait,response,execution,slowdown,"
+                          "bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time\n");
+    if (samples_out)
+        fprintf(samples_out, "time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,"
+                             "mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,"
+                             "jobs_finished,page_faults\n");
+    return r;
+}
+
+int run_execute(run_t *r, char err[CFG_ERR_MAX])
+{
+    r->wall0 = wall_now();
+    fetch_next(r);
+    if (r->wl_failed) {
+        snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
+        return -1;
+    }
+    if (r->have_next)
+        ev_at_prio(&r->sim, r->arrival_ev, r->next.submit, EV_PRIO_ARRIVAL);
+    sampler_start(&r->sim, &r->sampler, r->c.simulation.metrics_period, sample, r);
+    r->sampling = true;
+    double until = r->c.simulation.max_time > 0 ? r->c.simulation.max_time : INFINITY;
+    ev_run_result rr = ev_run(&r->sim, until);
+    r->wall_run = wall_now() - r->wall0;
+    r->time_limited = rr == EV_RUN_LIMIT;
+    if (r->wl_failed) {
+        snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
+        return -1;
+    }
+    return 0;
+}
+
+static void pe_spread(const run_t *r, bool disk, double t, double *mean, double *sd)
+{
+    int n = r->cl.npes;
+    double s = 0, s2 = 0;
+    for (int i = 0; i < n; i++) {
+        const pe_t *pe = &r->cl.pes[i];
+        double v = timeavg_mean(disk ? &pe->disk_use : &pe->mem, t);
+        s += v;
+        s2 += v * v;
+    }
+    *mean = s / n;
+    double var = s2 / n - (*mean) * (*mean);
+    *sd = var > 0 ? sqrt(var) : 0;
+}
+
+void run_metrics_get(run_t *r, run_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    sim_t *sim = &r->sim;
+    int n = r->cl.npes;
+    double T = sim->now;
+    m->total_time = T;
+    m->jobs_finished = r->finished;
+    m->throughput = T > 0 ? r->finished / T : 0;
+    double busy = 0, ftime = 0;
+    uint64_t faults = 0;
+    for (int i = 0; i < n; i++) {
+        pe_t *pe = &r->cl.pes[i];
+        busy += res_busy_time(sim, &pe->cpu);
+        ftime += pe->fault_time;
+        faults += pe->faults;
+        m->page_faults_disk += pe->disk_faults;
+        m->page_faults_remote += pe->remote_faults;
+    }
+    m->cpu_busy_total = busy;
+    m->cpu_utilization = T > 0 ? busy / (n * T) : 0;
+    m->page_faults_per_pe = (double)faults / n;
+    m->page_fault_time_per_pe = ftime / n;
+    m->comm_busy_time = net_busy_time(sim, r->net);
+    pe_spread(r, false, T, &m->mem_alloc_mean, &m->mem_alloc_sd);
+    pe_spread(r, true, T, &m->disk_alloc_mean, &m->disk_alloc_sd);
+    m->response_time_mean = r->response.n ? r->response.mean : 0;
+    m->wait_time_mean = r->wait.n ? r->wait.mean : 0;
+    m->execution_time_mean = r->exec.n ? r->exec.mean : 0;
+    m->slowdown_mean = r->slowdown.n ? r->slowdown.mean : 0;
+    m->bounded_slowdown_mean = r->bsld.n ? r->bsld.mean : 0;
+    m->mpl_max = gang_mpl_max(r->g);
+    m->mpl_mean = gang_mpl_mean(r->g, T);
+    m->pcs_count = (long)gang_pcs_count(r->g);
+    m->seed = r->seed;
+    m->jobs_submitted = r->submitted;
+    m->jobs_unfinished = r->submitted - r->finished - gang_impossible(r->g);
+    m->jobs_never_started = gang_queued(r->g) + gang_impossible(r->g);
+    m->jobs_impossible = gang_impossible(r->g);
+    m->slowdown_excluded = r->slowdown_excluded;
+    for (int k = 0; k < WL_DROP_N; k++)
+        m->dropped[k] = workload_dropped(r->wl, (wl_drop_reason)k);
+    m->neighbour_msgs = r->cl.neighbour_msgs;
+    m->neighbour_replies = r->cl.neighbour_replies;
+    m->sync_msgs = r->cl.sync_msgs;
+    m->messages_killed = r->cl.messages_killed;
+    m->net_messages = net_messages_sent(r->net);
+    m->net_restarts = net_restarts(r->net);
+    m->net_bytes = net_bytes_sent(r->net);
+    m->cpu_demand_done = r->cl.cpu_demand_done;
+    m->events = sim->dispatched;
+    m->peak_pending = sim->peak_pending;
+    m->wall_seconds = r->wall_run;
+    m->time_limited = r->time_limited;
+}
+
+void run_hardware_report(run_t *r, FILE *out)
+{
+    const config *c = &r->c;
+    pe_t *pe0 = &r->cl.pes[0];
+    fprintf(out, "PEs: %d x %s (RAM %g MB, disk %.6g s per page: seek %g s + 30/%g rpm + "
+                 "4096 B / %g MB/s)\n",
+            r->cl.npes, c->computer.name, c->computer.ram, pe0->disk_service, c->computer.seek,
+            c->computer.rpm, c->computer.transfer);
+    for (int i = 0; i < r->cl.npes; i++) {
+        pe_t *pe = &r->cl.pes[i];
+        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)\n",
+                pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
+                (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
+                (unsigned long long)pe->remote_faults);
+    }
+    net_report(&r->sim, r->net, out);
+}
+
+void run_destroy(run_t *r)
+{
+    if (!r)
+        return;
+    while (r->cl.jobs)
+        job_destroy(&r->sim, r->cl.jobs);
+    if (r->g)
+        gang_destroy(&r->sim, r->g);
+    if (r->sampling)
+        sampler_stop(&r->sim, &r->sampler);
+    if (r->net)
+        net_destroy(&r->sim, r->net);
+    for (int i = 0; i < r->cl.npes; i++)
+        rng_free(r->cl.fault_rng[i]);
+    free(r->cl.fault_rng);
+    free(r->cl.pes);
+    free(r->last_busy);
+    workload_close(r->wl);
+    ev_destroy(&r->sim);
+    free(r);
+}
