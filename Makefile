@@ -33,6 +33,7 @@ LIB       := $(BUILD)/libpnrsim.a
 PROG      := $(BUILD)/pnrsim
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SH   := $(wildcard tests/test_*.sh)
 SWEEP_SRC := $(wildcard study/*.c)
 SWEEP_OBJ := $(SWEEP_SRC:%.c=$(BUILD)/%.o)
 SWEEP     := $(if $(SWEEP_SRC),$(BUILD)/pnrsim-sweep)
@@ -73,7 +74,7 @@ benches: $(PROG) $(BENCH_BIN)
 
 # test: run every suite of one build (BUILD, SAN select which).
 test: tests
-	@sh tools/runtests.sh $(BUILD) $(TEST_BIN)
+	@sh tools/runtests.sh $(BUILD) $(TEST_BIN) $(TEST_SH)
 
 # check: the plain build, then the AddressSanitizer + UBSan build.
 check: deps
