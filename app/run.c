@@ -16,6 +16,7 @@
 #include "core/stats.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "pnr/pnr.h"
 #include "sched/gang.h"
 #include "sched/job.h"
 
@@ -31,6 +32,7 @@ struct run {
     cluster_t cl;
     net_t *net;
     gang_t *g;
+    pnr_t *pnr;
     workload *wl;
     wl_job next;
     bool have_next;
@@ -70,8 +72,19 @@ void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
     r->progress_ctx = ctx;
 }
 
-void run_set_checking(run_t *r, bool on) { r->checking = on; }
-const char *run_check_failure(const run_t *r) { return r->check_failure; }
+void run_set_checking(run_t *r, bool on)
+{
+    r->checking = on;
+    if (r->pnr)
+        pnr_set_checking(r->pnr, on);
+}
+
+const char *run_check_failure(const run_t *r)
+{
+    if (r->check_failure)
+        return r->check_failure;
+    return r->pnr ? pnr_check_failure(r->pnr) : NULL;
+}
 
 static void check(run_t *r)
 {
@@ -245,6 +258,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .strict_order = c->scheduler.strict_order,
     };
     r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
+    if (c->netram.enabled)
+        r->pnr = pnr_create(&r->sim, cl, c, r->seed);
     r->jobs_out = jobs_out;
     r->samples_out = samples_out;
     tally_init(&r->response);
@@ -355,6 +370,22 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->peak_pending = sim->peak_pending;
     m->wall_seconds = r->wall_run;
     m->time_limited = r->time_limited;
+    if (r->pnr) {
+        const pnr_stats *ps = pnr_get_stats(r->pnr);
+        m->netram = true;
+        pnr_lent_spread(r->pnr, T, &m->netram_lent_mean, &m->netram_lent_sd);
+        m->pnr_requests = ps->requests;
+        m->pnr_denied = ps->denied;
+        m->pnr_partial = ps->partial;
+        m->pnr_satisfied = ps->satisfied;
+        m->pnr_asked_mb = ps->asked_mb;
+        m->pnr_granted_mb = ps->granted_mb;
+        m->pnr_alloc_wait = ps->alloc_wait;
+        for (int k = 0; k < PNR_NKINDS && k < 10; k++) {
+            m->pnr_msgs[k] = ps->msgs[k];
+            m->pnr_bytes[k] = ps->bytes[k];
+        }
+    }
 }
 
 void run_hardware_report(run_t *r, FILE *out)
@@ -383,6 +414,8 @@ void run_destroy(run_t *r)
         job_destroy(&r->sim, r->cl.jobs);
     if (r->g)
         gang_destroy(&r->sim, r->g);
+    if (r->pnr)
+        pnr_destroy(&r->sim, r->pnr);
     if (r->sampling)
         sampler_stop(&r->sim, &r->sampler);
     if (r->net)

@@ -48,6 +48,13 @@ typedef struct run_metrics {
     uint64_t events;
     size_t peak_pending;
     double wall_seconds;
+    /* network RAM (when enabled) */
+    bool netram;
+    double netram_lent_mean, netram_lent_sd;  /* MB per PE, time averages */
+    uint64_t pnr_requests, pnr_denied, pnr_partial, pnr_satisfied;
+    double pnr_asked_mb, pnr_granted_mb, pnr_alloc_wait;
+    uint64_t pnr_msgs[10];
+    double pnr_bytes[10];
     bool partial;
     bool time_limited;
 } run_metrics;
@@ -68,7 +75,8 @@ void run_metrics_get(run_t *r, run_metrics *m);
 sim_t *run_sim(run_t *r);
 const char *run_trace_name(const run_t *r);
 void run_hardware_report(run_t *r, FILE *out);
-/* Test hook: the scheduler's invariant check after every event when set. */
+/* Test hook: invariant checks of the scheduler (at every arrival and job
+ * end) and of network RAM (at every allocation and deallocation step). */
 void run_set_checking(run_t *r, bool on);
 const char *run_check_failure(const run_t *r);
 void run_destroy(run_t *r);

@@ -62,6 +62,9 @@ struct msg {
     msg_fn done;
     void *ctx;          /* free for the model (thread, agent, job) */
     long tag;           /* free for the model */
+    double value;       /* free for the model (e.g. piggybacked load, MB) */
+    double value2;      /* free for the model */
+    void *agent;        /* free for the model (the layer that sent it) */
     msg_t *next;        /* free for the model while in flight (per-job
                            lists); pool link while free */
     msg_t *prev;

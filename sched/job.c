@@ -62,7 +62,7 @@ static void fault_redraw(sim_t *sim, thread_t *th)
     double O = th->L - th->D;
     if (O <= 0) {
         /* Everything paged in: a locality change (reset, see MODEL.md). */
-        O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, cl->ram_mb * MB_BYTES,
+        O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, th->pe->ram_mb * MB_BYTES,
                             th->size_bytes);
         th->D = th->L - O;
     }
@@ -96,7 +96,12 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
         th->target = next_target(th);
         proc_hold(sim, &th->p, th->target - th->cpu_done);
     } else {
+        /* Waiting for the CPU, parked, in a context switch, paging or at a
+         * barrier: the burst it is about to compute must end at the new
+         * fault clock too (the target is recomputed before every burst
+         * anyway when the thread is between bursts). */
         fault_redraw(sim, th);
+        th->target = next_target(th);
     }
 }
 
@@ -136,8 +141,10 @@ static void msg_arrived(sim_t *sim, msg_t *m)
     job_t *j = m->ctx;
     cluster_t *cl = j->cl;
     job_msg_unlink(j, m);
-    if (m->kind == MSG_NEIGHBOUR && !j->ended) {
-        /* The neighbour answers at once (§4.3.2). */
+    if (m->kind == MSG_NEIGHBOUR) {
+        /* The neighbour answers at once (§4.3.2), even when the job has
+         * just ended (the message was sent before): every neighbour
+         * message gets its reply. */
         int s = m->src;
         m->src = m->dst;
         m->dst = s;
@@ -198,7 +205,7 @@ static void thread_body(sim_t *sim, proc_t *p)
     th->comm_at = cl->comm_rate > 0 ? cl->comm_rate : INFINITY;
     th->sync_at = cl->sync_rate > 0 ? cl->sync_rate : INFINITY;
     fault_redraw(sim, th);
-    if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.ctx))
+    if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
 
     for (;;) {
@@ -235,7 +242,7 @@ static void thread_body(sim_t *sim, proc_t *p)
             th->fault_start = sim->now;
             th->faults++;
             th->pe->faults++;
-            if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.ctx)) {
+            if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
                 th->pe->remote_faults++;
                 PROC_YIELD(p); /* woken by thread_fault_done */
             } else {
@@ -290,14 +297,25 @@ static void thread_end(sim_t *sim, thread_t *th)
     pe_remove_user(th->pe, &th->mem_user);
     pe_alloc(sim, th->pe, -j->mem_mb);
     if (cl->hooks.thread_ended)
-        cl->hooks.thread_ended(sim, th, cl->hooks.ctx);
+        cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
     j->finished_threads++;
     if (j->finished_threads == j->threads) {
         j->end = sim->now;
         j->ended = true;
-        j->running = false;
+        /* A stop at the very instant the last barrier opened (before the
+         * threads woke) leaves killed messages that no job_run will send
+         * again: send them now, so every message sent is delivered. */
+        while (j->killed) {
+            msg_t *m = j->killed;
+            j->killed = m->next;
+            job_msg_link(j, m);
+            net_restart(sim, cl->net, m);
+        }
+        /* The scheduler's hook still sees the job as running (it counts
+         * running jobs); the hook must not free j (job_release defers). */
         if (cl->hooks.job_ended)
             cl->hooks.job_ended(sim, j, cl->hooks.ctx);
+        j->running = false;
     }
 }
 
@@ -321,6 +339,11 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->slot = j->home_slot = -1;
     barrier_init(&j->sync, (uint32_t)threads);
     waitq_init(&j->resume_q);
+    j->anext = cl->jobs;
+    if (cl->jobs)
+        cl->jobs->aprev = j;
+    cl->jobs = j;
+    cl->jobs_alive++;
     return j;
 }
 
@@ -365,10 +388,22 @@ void job_destroy(sim_t *sim, job_t *j)
         net_msg_free(j->cl->net, m);
     }
     if (j->th) {
-        for (int i = 0; i < j->threads; i++)
-            proc_destroy(sim, &j->th[i].p);
+        for (int i = 0; i < j->threads; i++) {
+            thread_t *th = &j->th[i];
+            if (th->started && !th->finished)
+                pe_remove_user(th->pe, &th->mem_user);
+            proc_destroy(sim, &th->p);
+        }
         free(j->th);
     }
+    cluster_t *cl = j->cl;
+    if (j->aprev)
+        j->aprev->anext = j->anext;
+    else
+        cl->jobs = j->anext;
+    if (j->anext)
+        j->anext->aprev = j->aprev;
+    cl->jobs_alive--;
     free(j->pe_ids);
     free(j);
 }

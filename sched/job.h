@@ -56,7 +56,8 @@ typedef struct job_hooks {
     /* Every thread of the job has finished. */
     void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
     fault_hook fault;
-    void *ctx;
+    void *ctx;       /* passed to job_ended */
+    void *pnr_ctx;   /* passed to thread_starting, thread_ended and fault */
 } job_hooks;
 
 /* The model's shared parameters and hardware. */
@@ -75,6 +76,8 @@ struct cluster {
     uint64_t messages_killed;
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
+    job_t *jobs;              /* every job alive (created, not destroyed) */
+    long jobs_alive;
 };
 
 enum { MSG_NEIGHBOUR = 1, MSG_NEIGHBOUR_REPLY = 2, MSG_SYNC = 3 };
@@ -135,10 +138,11 @@ struct job {
     int width_bucket_pos;
     job_t *qprev, *qnext;     /* FIFO by arrival */
     job_t *bprev, *bnext;     /* queue bucket of its width */
-    job_t *rnext, *rprev;     /* list of placed jobs */
+    job_t *anext, *aprev;     /* cluster's list of live jobs */
     bool queued;
     double tried_pass;
     void *sched_data;
+    void *pnr;                /* PNR job state, owned by pnr/ */
 };
 
 /* Create a job (not yet placed). threads >= 1. */

@@ -1,0 +1,857 @@
+/* pnr/pnr.c: parallel network RAM servents and strategies (see pnr.h).
+ *
+ * Everything is driven by message arrivals: a PNR message is a network
+ * message whose `ctx` points at the protocol object it belongs to (an
+ * allocation round, a deallocation round, a broadcast, or a thread for page
+ * traffic), `value` carries the sender's piggybacked load (its free RAM in
+ * MB when it sent) and `value2` the amount the message is about. Managers
+ * do their work instantly when a message arrives; only the network costs
+ * time.
+ *
+ * Accounting for the conservation check: every MB a server has lent is, at
+ * any instant, exactly one of: held by a client (pieces it was told of), in
+ * transit in a message (GRANT, REPLY, DEALLOC or FREE), or pending at a
+ * manager (granted and not yet shared out, or gathered for freeing).
+ */
+#include "pnr/pnr.h"
+
+#include "core/rng.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS_MB 1e-9
+
+typedef struct piece {
+    int server;
+    double mb;
+} piece_t;
+
+typedef struct pieces {
+    piece_t *v;
+    int n, cap;
+} pieces_t;
+
+/* Tracked allocation: every protocol object is on p->objs until it is
+ * freed, so a run stopped part way frees them all. */
+typedef struct pobj {
+    struct pobj *next, *prev;
+    void (*destroy)(struct pobj *o);
+} pobj;
+
+typedef struct creq { /* the client side of one thread */
+    thread_t *th;
+    double ask;        /* MB asked */
+    double granted;    /* MB held */
+    pieces_t pieces;
+    double t_asked;
+    struct round *round; /* its allocation round, while it waits */
+} creq_t;
+
+typedef struct jstate jstate_t;
+
+typedef struct round { /* one allocation or deallocation at a manager */
+    pobj link;
+    bool dealloc;
+    jstate_t *js;       /* the job's state while the job lives, else NULL */
+    int manager;
+    int expected, received;
+    creq_t **reqs;      /* alloc: askers (NULL for zero requests), by arrival */
+    double *asks;
+    int nreqs;
+    double total_ask;
+    double granted;     /* alloc: MB granted by servers so far */
+    pieces_t got;       /* alloc: grants; dealloc: amounts per server */
+    pieces_t *incoming; /* dealloc: pieces on their way, by thread */
+    unsigned char *asked; /* alloc: servers asked (npes) */
+    int acks_pending;
+} round_t;
+
+struct jstate { /* per job */
+    pobj link;
+    int threads, threads_ended;
+    round_t *alloc;     /* coordinated strategies: the job's rounds */
+    round_t *dealloc;
+    int alloc_manager;
+    creq_t **creqs;     /* one per thread, freed as threads end */
+};
+
+typedef struct table { /* a manager's availability table */
+    double *avail;      /* free MB per server as last heard */
+    double *stamp;      /* when it was true */
+} table_t;
+
+typedef struct snapshot { /* a broadcast table shared by its messages */
+    pobj link;
+    int refs;
+    double *avail, *stamp;
+} snapshot_t;
+
+struct pnr {
+    sim_t *sim;
+    cluster_t *cl;
+    cfg_strategy strategy;
+    bool global;
+    double threshold;
+    int npes;
+    int nmanagers;
+    int *managers;       /* BACKBONE: manager PEs */
+    double control_bytes;
+    table_t *tables;     /* per PE, allocated on first use */
+    rng_t **mgr_rng;     /* per PE: worst-fit ties */
+    rng_t **fault_rng;   /* per PE: network or disk, which piece */
+    rng_t *choice_rng;   /* which manager a job uses */
+    pobj objs;
+    pnr_stats st;
+    double held, transit, pending;
+    timeavg_t *lent;     /* per PE */
+    bool checking;
+    const char *check_failure;
+    char check_msg[200];
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *q = calloc(n ? n : 1, size);
+    if (!q) {
+        fprintf(stderr, "pnrsim: out of memory\n");
+        abort();
+    }
+    return q;
+}
+
+static void track(pnr_t *p, pobj *o, void (*destroy)(pobj *))
+{
+    o->destroy = destroy;
+    o->next = p->objs.next;
+    o->prev = &p->objs;
+    p->objs.next->prev = o;
+    p->objs.next = o;
+}
+
+static void untrack(pobj *o)
+{
+    o->prev->next = o->next;
+    o->next->prev = o->prev;
+    o->next = o->prev = NULL;
+}
+
+/* Add mb held on server to a piece list (merging per server). */
+static void add_piece(pieces_t *ps, int server, double mb)
+{
+    for (int i = 0; i < ps->n; i++)
+        if (ps->v[i].server == server) {
+            ps->v[i].mb += mb;
+            return;
+        }
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? 2 * ps->cap : 4;
+        ps->v = realloc(ps->v, (size_t)ps->cap * sizeof *ps->v);
+        if (!ps->v)
+            abort();
+    }
+    ps->v[ps->n++] = (piece_t){server, mb};
+}
+
+const pnr_stats *pnr_get_stats(const pnr_t *p) { return &p->st; }
+void pnr_set_checking(pnr_t *p, bool on) { p->checking = on; }
+const char *pnr_check_failure(const pnr_t *p) { return p->check_failure; }
+
+void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit)
+{
+    double l = 0;
+    for (int i = 0; i < p->npes; i++)
+        l += p->cl->pes[i].lent_mb;
+    *lent = l;
+    *held = p->held;
+    *transit = p->transit + p->pending;
+}
+
+/* Conservation and thresholds (test hook). */
+static void check(pnr_t *p)
+{
+    if (!p->checking || p->check_failure)
+        return;
+    double lent, held, transit;
+    pnr_totals(p, &lent, &held, &transit);
+    if (fabs(lent - held - transit) > 1e-6 * (1 + lent)) {
+        snprintf(p->check_msg, sizeof p->check_msg,
+                 "t=%.9g: lent %.9g MB != held %.9g + in transit %.9g", p->sim->now, lent, held,
+                 transit);
+        p->check_failure = p->check_msg;
+    }
+}
+
+const char *pnr_kind_name(int kind)
+{
+    static const char *names[PNR_NKINDS] = {"request", "ask", "grant", "reply", "dealloc",
+                                            "free", "ack", "broadcast", "page_out", "page_in"};
+    int k = kind - PNR_MSG_REQUEST;
+    return k >= 0 && k < PNR_NKINDS ? names[k] : "?";
+}
+
+/* ---- tables and load ---------------------------------------------------- */
+
+static table_t *table_of(pnr_t *p, int pe)
+{
+    table_t *t = &p->tables[pe];
+    if (!t->avail) {
+        t->avail = xcalloc((size_t)p->npes, sizeof *t->avail);
+        t->stamp = xcalloc((size_t)p->npes, sizeof *t->stamp);
+        for (int i = 0; i < p->npes; i++) {
+            t->avail[i] = p->cl->pes[i].ram_mb; /* installed RAM (§5.2) */
+            t->stamp[i] = -1;
+        }
+    }
+    return t;
+}
+
+/* The load piggybacked on a message updates the receiver's table
+ * (§5.2.6), unless the table already holds newer news of the sender. */
+static void hear(pnr_t *p, int receiver, const msg_t *m)
+{
+    table_t *t = table_of(p, receiver);
+    if (m->sent_at >= t->stamp[m->src]) {
+        t->avail[m->src] = m->value;
+        t->stamp[m->src] = m->sent_at;
+    }
+}
+
+static void lent_changed(pnr_t *p, int pe)
+{
+    timeavg_set(&p->lent[pe], p->sim->now, p->cl->pes[pe].lent_mb);
+}
+
+/* ---- sending ------------------------------------------------------------------ */
+
+static void on_arrival(sim_t *sim, msg_t *m);
+
+static void send(pnr_t *p, int kind, int src, int dst, double bytes, void *ctx, double amount,
+                 long tag)
+{
+    msg_t *m = net_msg_alloc(p->sim, p->cl->net);
+    m->src = src;
+    m->dst = dst;
+    m->bytes = bytes;
+    m->kind = kind;
+    m->done = on_arrival;
+    m->ctx = ctx;
+    m->agent = p;
+    m->value = pe_free_mb(&p->cl->pes[src]);
+    m->value2 = amount;
+    m->tag = tag;
+    p->st.msgs[kind - PNR_MSG_REQUEST]++;
+    p->st.bytes[kind - PNR_MSG_REQUEST] += bytes;
+    net_send(p->sim, p->cl->net, m);
+}
+
+/* ---- managers ---------------------------------------------------------------------- */
+
+/* The manager for a job's allocation or deallocation. MANAGER: a random PE
+ * of the job; BACKBONE: a random backbone manager. No draw when there is
+ * only one choice, so BACKBONE with one manager draws exactly what CENTRAL
+ * draws. */
+static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
+{
+    switch (p->strategy) {
+    case PNR_CENTRAL:
+        return 0;
+    case PNR_CLIENT:
+        return th->pe->id;
+    case PNR_MANAGER:
+        if (j->threads == 1)
+            return j->pe_ids[0];
+        return j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)];
+    case PNR_BACKBONE:
+        if (p->nmanagers == 1)
+            return p->managers[0];
+        return p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
+    }
+    return 0;
+}
+
+static void snapshot_destroy(pobj *o)
+{
+    snapshot_t *s = (snapshot_t *)o;
+    free(s->avail);
+    free(s->stamp);
+    free(s);
+}
+
+/* MANAGER and BACKBONE: after an allocation or deallocation the manager
+ * sends its table to every other servent (MANAGER) or manager (BACKBONE).
+ * The message is control_msg + 16 bytes per PE (value and time stamp). */
+static void broadcast(pnr_t *p, int manager)
+{
+    if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
+        return;
+    int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
+    if (targets <= 0)
+        return;
+    table_t *t = table_of(p, manager);
+    snapshot_t *s = xcalloc(1, sizeof *s);
+    s->avail = xcalloc((size_t)p->npes, sizeof *s->avail);
+    s->stamp = xcalloc((size_t)p->npes, sizeof *s->stamp);
+    memcpy(s->avail, t->avail, (size_t)p->npes * sizeof *s->avail);
+    memcpy(s->stamp, t->stamp, (size_t)p->npes * sizeof *s->stamp);
+    s->avail[manager] = pe_free_mb(&p->cl->pes[manager]); /* its own load, now */
+    s->stamp[manager] = p->sim->now;
+    s->refs = targets;
+    track(p, &s->link, snapshot_destroy);
+    double bytes = p->control_bytes + 16.0 * p->npes;
+    if (p->strategy == PNR_MANAGER) {
+        for (int pe = 0; pe < p->npes; pe++)
+            if (pe != manager)
+                send(p, PNR_MSG_BROADCAST, manager, pe, bytes, s, 0, 0);
+    } else {
+        for (int k = 0; k < p->nmanagers; k++)
+            if (p->managers[k] != manager)
+                send(p, PNR_MSG_BROADCAST, manager, p->managers[k], bytes, s, 0, 0);
+    }
+}
+
+static void round_destroy(pobj *o)
+{
+    round_t *r = (round_t *)o;
+    free(r->reqs);
+    free(r->asks);
+    free(r->got.v);
+    if (r->incoming) {
+        for (int i = 0; i < r->expected; i++)
+            free(r->incoming[i].v);
+        free(r->incoming);
+    }
+    free(r->asked);
+    free(r);
+}
+
+static void round_free(round_t *r)
+{
+    untrack(&r->link);
+    round_destroy(&r->link);
+}
+
+static round_t *round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int expected)
+{
+    round_t *r = xcalloc(1, sizeof *r);
+    r->dealloc = dealloc;
+    r->js = js;
+    r->manager = manager;
+    r->expected = expected;
+    if (dealloc) {
+        r->incoming = xcalloc((size_t)expected, sizeof *r->incoming);
+    } else {
+        r->reqs = xcalloc((size_t)expected, sizeof *r->reqs);
+        r->asks = xcalloc((size_t)expected, sizeof *r->asks);
+        r->asked = xcalloc((size_t)p->npes, 1);
+    }
+    track(p, &r->link, round_destroy);
+    return r;
+}
+
+/* Free MB the manager believes server s has. */
+static double believed_free(pnr_t *p, int manager, int s)
+{
+    if (p->global)
+        return pe_free_mb(&p->cl->pes[s]);
+    return table_of(p, manager)->avail[s];
+}
+
+/* Fair share (§5.2.3) by water-filling: every asker gets min(ask, level),
+ * where the level is raised until the grant is used up. share[] gets each
+ * requester's MB. */
+static void fair_share(const double *asks, int n, double granted, double *share)
+{
+    double left = granted;
+    int open = 0;
+    for (int i = 0; i < n; i++) {
+        share[i] = 0;
+        if (asks[i] > EPS_MB)
+            open++;
+    }
+    bool done[n > 0 ? n : 1];
+    for (int i = 0; i < n; i++)
+        done[i] = asks[i] <= EPS_MB;
+    /* Invariant: left = granted - sum of shares fixed so far; open = askers
+     * not yet fixed, all asking more than any level tried so far. */
+    while (open > 0 && left > EPS_MB) {
+        double level = left / open;
+        bool capped = false;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && asks[i] <= level) {
+                share[i] = asks[i];
+                left -= asks[i];
+                done[i] = true;
+                open--;
+                capped = true;
+            }
+        if (!capped) {
+            for (int i = 0; i < n; i++)
+                if (!done[i])
+                    share[i] = level;
+            break;
+        }
+    }
+}
+
+void pnr_fair_share(const double *asks, int n, double granted, double *share)
+{
+    fair_share(asks, n, granted, share);
+}
+
+/* Share the grant and answer every client that asked for something. */
+static void finish_alloc(pnr_t *p, round_t *r)
+{
+    int n = r->nreqs;
+    double share[n > 0 ? n : 1];
+    fair_share(r->asks, n, r->granted, share);
+    /* Hand out the granted pieces in order, splitting where a share ends. */
+    int pi = 0;
+    double pleft = r->got.n ? r->got.v[0].mb : 0;
+    for (int i = 0; i < n; i++) {
+        creq_t *c = r->reqs[i];
+        if (!c)
+            continue; /* asked for nothing, waits for nothing */
+        double need = share[i];
+        while (need > EPS_MB && pi < r->got.n) {
+            double take = need < pleft ? need : pleft;
+            add_piece(&c->pieces, r->got.v[pi].server, take);
+            need -= take;
+            pleft -= take;
+            if (pleft <= EPS_MB && ++pi < r->got.n)
+                pleft = r->got.v[pi].mb;
+        }
+        double got = share[i] - (need > 0 ? need : 0);
+        p->pending -= got;
+        p->transit += got;
+        p->st.granted_mb += got;
+        if (got <= EPS_MB)
+            p->st.denied++;
+        else if (got + 1e-6 < c->ask)
+            p->st.partial++;
+        else
+            p->st.satisfied++;
+        c->round = NULL;
+        send(p, PNR_MSG_REPLY, r->manager, c->th->pe->id, p->control_bytes + 12.0 * c->pieces.n,
+             c, got, 0);
+    }
+    check(p);
+    broadcast(p, r->manager);
+    if (r->js && r->js->alloc == r)
+        r->js->alloc = NULL;
+    round_free(r);
+}
+
+/* Ask the next server (randomized worst fit: the most free RAM as the
+ * manager believes, ties at random), or finish when the need is covered or
+ * no unasked server is believed to have more than the threshold. */
+static void ask_next(pnr_t *p, round_t *r)
+{
+    double remaining = r->total_ask - r->granted;
+    if (remaining <= EPS_MB) {
+        finish_alloc(p, r);
+        return;
+    }
+    double best = p->threshold + EPS_MB;
+    int ties = 0;
+    for (int s = 0; s < p->npes; s++) {
+        if (r->asked[s])
+            continue;
+        double f = believed_free(p, r->manager, s);
+        if (f > best + EPS_MB) {
+            best = f;
+            ties = 1;
+        } else if (ties > 0 && fabs(f - best) <= EPS_MB) {
+            ties++;
+        }
+    }
+    if (ties == 0) {
+        finish_alloc(p, r);
+        return;
+    }
+    unsigned long k = ties > 1 ? rng_index(p->mgr_rng[r->manager], (unsigned long)ties) : 0;
+    int chosen = -1;
+    for (int s = 0; s < p->npes && chosen < 0; s++)
+        if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB && k-- == 0)
+            chosen = s;
+    assert(chosen >= 0);
+    r->asked[chosen] = 1;
+    send(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
+}
+
+/* ---- hooks -------------------------------------------------------------------------- */
+
+static void jstate_destroy(pobj *o)
+{
+    jstate_t *js = (jstate_t *)o;
+    for (int i = 0; i < js->threads; i++)
+        if (js->creqs[i]) {
+            free(js->creqs[i]->pieces.v);
+            free(js->creqs[i]);
+        }
+    free(js->creqs);
+    free(js);
+}
+
+static jstate_t *jstate_of(pnr_t *p, job_t *j)
+{
+    if (!j->pnr) {
+        jstate_t *js = xcalloc(1, sizeof *js);
+        js->threads = j->threads;
+        js->creqs = xcalloc((size_t)j->threads, sizeof *js->creqs);
+        js->alloc_manager = -1;
+        track(p, &js->link, jstate_destroy);
+        j->pnr = js;
+    }
+    return j->pnr;
+}
+
+static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    job_t *j = th->job;
+    jstate_t *js = jstate_of(p, j);
+    creq_t *c = xcalloc(1, sizeof *c);
+    js->creqs[th->idx] = c;
+    c->th = th;
+    th->pnr = c;
+    c->ask = th->L >= PE_PAGE_BYTES ? th->L / MB_BYTES : 0;
+    c->t_asked = sim->now;
+    round_t *r;
+    if (p->strategy == PNR_CLIENT) {
+        if (c->ask <= EPS_MB)
+            return false; /* nothing to ask, nobody to tell */
+        r = round_new(p, false, NULL, th->pe->id, 1);
+    } else {
+        if (!js->alloc) {
+            js->alloc_manager = choose_manager(p, j, th);
+            js->alloc = round_new(p, false, js, js->alloc_manager, j->threads);
+        }
+        r = js->alloc;
+    }
+    if (c->ask > EPS_MB) {
+        p->st.requests++;
+        p->st.asked_mb += c->ask;
+    }
+    /* An asker's request names its client (which waits, so stays alive);
+     * a zero request names only the round: nothing is sent back to it. */
+    if (c->ask > EPS_MB) {
+        c->round = r;
+        send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, c, c->ask, 1);
+    } else {
+        send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, r, 0, 0);
+    }
+    return c->ask > EPS_MB;
+}
+
+/* Sort a client's pieces most loaded server first, by its servent's own
+ * table (§5.1.3). */
+static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
+{
+    table_t *t = table_of(p, pe);
+    for (int i = 1; i < ps->n; i++) {
+        piece_t x = ps->v[i];
+        int k = i;
+        while (k > 0 && t->avail[ps->v[k - 1].server] > t->avail[x.server]) {
+            ps->v[k] = ps->v[k - 1];
+            k--;
+        }
+        ps->v[k] = x;
+    }
+}
+
+static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    job_t *j = th->job;
+    jstate_t *js = j->pnr;
+    creq_t *c = th->pnr;
+    round_t *r = NULL;
+    double mb = c ? c->granted : 0;
+    if (mb > EPS_MB)
+        pe_remote(sim, th->pe, -mb);
+    if (p->strategy == PNR_CLIENT) {
+        if (c && c->pieces.n > 0)
+            r = round_new(p, true, NULL, th->pe->id, 1);
+    } else if (js) {
+        if (!js->dealloc)
+            js->dealloc = round_new(p, true, js, choose_manager(p, j, th), j->threads);
+        r = js->dealloc;
+    }
+    if (r) {
+        /* The notice carries the client's pieces, most loaded first. */
+        int slot = p->strategy == PNR_CLIENT ? 0 : th->idx;
+        if (c) {
+            sort_pieces(p, th->pe->id, &c->pieces);
+            r->incoming[slot] = c->pieces;
+            c->pieces = (pieces_t){0};
+        }
+        p->held -= mb;
+        p->transit += mb;
+        send(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+             p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
+    }
+    if (c) {
+        js->creqs[th->idx] = NULL;
+        free(c->pieces.v);
+        free(c);
+        th->pnr = NULL;
+    }
+    if (js && ++js->threads_ended == j->threads) {
+        /* Every thread has ended: rounds still in progress go on alone. */
+        if (js->alloc)
+            js->alloc->js = NULL;
+        if (js->dealloc)
+            js->dealloc->js = NULL;
+        j->pnr = NULL;
+        untrack(&js->link);
+        jstate_destroy(&js->link);
+    }
+    check(p);
+}
+
+static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    (void)sim;
+    creq_t *c = th->pnr;
+    if (!c || c->granted <= EPS_MB || c->pieces.n == 0)
+        return false;
+    /* Share of the thread's overallocated data held in network RAM. */
+    double L = th->L / MB_BYTES;
+    double share = L > 0 ? c->granted / L : 1;
+    rng_t *rg = p->fault_rng[th->pe->id];
+    if (rng_uniform01(rg) >= share)
+        return false;
+    /* The page is on one of its servers, in proportion to what each holds. */
+    double u = rng_uniform01(rg) * c->granted;
+    int k = 0;
+    while (k < c->pieces.n - 1 && u >= c->pieces.v[k].mb) {
+        u -= c->pieces.v[k].mb;
+        k++;
+    }
+    p->st.remote_faults++;
+    send(p, PNR_MSG_PAGE_OUT, th->pe->id, c->pieces.v[k].server, PE_PAGE_BYTES, th, 0, 0);
+    return true;
+}
+
+/* ---- message arrivals ---------------------------------------------------------------- */
+
+static void dealloc_done(pnr_t *p, round_t *r)
+{
+    check(p);
+    broadcast(p, r->manager);
+    if (r->js && r->js->dealloc == r)
+        r->js->dealloc = NULL;
+    round_free(r);
+}
+
+static void on_arrival(sim_t *sim, msg_t *m)
+{
+    pnr_t *p = m->agent;
+    int kind = m->kind, dst = m->dst, src = m->src;
+    void *ctx = m->ctx;
+    double amount = m->value2;
+    long tag = m->tag;
+    hear(p, dst, m);
+    net_msg_free(p->cl->net, m);
+    switch (kind) {
+    case PNR_MSG_REQUEST: {
+        creq_t *c = tag ? ctx : NULL;
+        round_t *r = c ? c->round : ctx;
+        r->asks[r->nreqs] = amount;
+        r->reqs[r->nreqs] = c;
+        r->nreqs++;
+        r->total_ask += amount;
+        if (++r->received == r->expected)
+            ask_next(p, r);
+        return;
+    }
+    case PNR_MSG_ASK: {
+        round_t *r = ctx;
+        pe_t *pe = &p->cl->pes[dst];
+        double can = pe_free_mb(pe) - p->threshold;
+        double grant = can > 0 ? (amount < can ? amount : can) : 0;
+        if (grant > EPS_MB) {
+            pe_lend(sim, pe, grant);
+            lent_changed(p, dst);
+            p->transit += grant;
+        } else {
+            grant = 0;
+        }
+        check(p);
+        send(p, PNR_MSG_GRANT, dst, src, p->control_bytes, r, grant, 0);
+        return;
+    }
+    case PNR_MSG_GRANT: {
+        round_t *r = ctx;
+        if (amount > 0) {
+            p->transit -= amount;
+            p->pending += amount;
+            r->granted += amount;
+            add_piece(&r->got, src, amount);
+        }
+        ask_next(p, r);
+        return;
+    }
+    case PNR_MSG_REPLY: {
+        creq_t *c = ctx;
+        thread_t *th = c->th;
+        p->transit -= amount;
+        p->held += amount;
+        c->granted = amount;
+        if (amount > EPS_MB)
+            pe_remote(sim, th->pe, amount);
+        p->st.alloc_wait += sim->now - c->t_asked;
+        th->job->waited_alloc += sim->now - c->t_asked;
+        check(p);
+        thread_proceed(sim, th);
+        return;
+    }
+    case PNR_MSG_DEALLOC: {
+        round_t *r = ctx;
+        p->transit -= amount;
+        p->pending += amount;
+        pieces_t *in = &r->incoming[tag];
+        for (int i = 0; i < in->n; i++)
+            add_piece(&r->got, in->v[i].server, in->v[i].mb);
+        free(in->v);
+        *in = (pieces_t){0};
+        if (++r->received < r->expected)
+            return;
+        for (int i = 0; i < r->got.n; i++) {
+            if (r->got.v[i].mb <= EPS_MB)
+                continue;
+            p->pending -= r->got.v[i].mb;
+            p->transit += r->got.v[i].mb;
+            r->acks_pending++;
+            send(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
+                 r->got.v[i].mb, 0);
+        }
+        if (r->acks_pending == 0)
+            dealloc_done(p, r);
+        return;
+    }
+    case PNR_MSG_FREE: {
+        round_t *r = ctx;
+        pe_lend(sim, &p->cl->pes[dst], -amount);
+        lent_changed(p, dst);
+        p->transit -= amount;
+        check(p);
+        send(p, PNR_MSG_ACK, dst, src, p->control_bytes, r, amount, 0);
+        return;
+    }
+    case PNR_MSG_ACK: {
+        round_t *r = ctx;
+        if (--r->acks_pending == 0)
+            dealloc_done(p, r);
+        return;
+    }
+    case PNR_MSG_BROADCAST: {
+        snapshot_t *s = ctx;
+        table_t *t = table_of(p, dst);
+        for (int i = 0; i < p->npes; i++)
+            if (s->stamp[i] > t->stamp[i]) {
+                t->avail[i] = s->avail[i];
+                t->stamp[i] = s->stamp[i];
+            }
+        if (--s->refs == 0) {
+            untrack(&s->link);
+            snapshot_destroy(&s->link);
+        }
+        return;
+    }
+    case PNR_MSG_PAGE_OUT:
+        /* The remote memory answers instantly with the page (§5.4). */
+        send(p, PNR_MSG_PAGE_IN, dst, src, PE_PAGE_BYTES, ctx, 0, 0);
+        return;
+    case PNR_MSG_PAGE_IN:
+        thread_fault_done(sim, ctx);
+        return;
+    default:
+        assert(0 && "unknown PNR message");
+    }
+}
+
+pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed)
+{
+    pnr_t *p = xcalloc(1, sizeof *p);
+    p->sim = sim;
+    p->cl = cl;
+    p->strategy = c->netram.strategy;
+    p->global = c->netram.global_knowledge;
+    p->threshold = c->netram.server_threshold;
+    p->npes = cl->npes;
+    p->control_bytes = c->network.control_msg;
+    p->nmanagers = p->strategy == PNR_BACKBONE ? c->netram.managers : 1;
+    if (p->nmanagers > p->npes)
+        p->nmanagers = p->npes;
+    p->managers = xcalloc((size_t)p->nmanagers, sizeof *p->managers);
+    for (int k = 0; k < p->nmanagers; k++)
+        p->managers[k] = (int)((long)k * p->npes / p->nmanagers);
+    p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
+    p->mgr_rng = xcalloc((size_t)p->npes, sizeof *p->mgr_rng);
+    p->fault_rng = xcalloc((size_t)p->npes, sizeof *p->fault_rng);
+    p->lent = xcalloc((size_t)p->npes, sizeof *p->lent);
+    for (int i = 0; i < p->npes; i++) {
+        p->mgr_rng[i] = rng_stream(seed, "pnr-manager", (uint64_t)i);
+        p->fault_rng[i] = rng_stream(seed, "pnr-fault", (uint64_t)i);
+        timeavg_init(&p->lent[i], sim->now, 0);
+    }
+    p->choice_rng = rng_stream(seed, "pnr-choice", 0);
+    p->objs.next = p->objs.prev = &p->objs;
+    cl->hooks.thread_starting = hook_thread_starting;
+    cl->hooks.thread_ended = hook_thread_ended;
+    cl->hooks.fault = hook_fault;
+    cl->hooks.pnr_ctx = p;
+    return p;
+}
+
+int pnr_job_manager(const pnr_t *p, const job_t *j)
+{
+    const jstate_t *js = j->pnr;
+    (void)p;
+    return js ? js->alloc_manager : -1;
+}
+
+void pnr_lent_spread(const pnr_t *p, double now, double *mean, double *sd)
+{
+    double s = 0, s2 = 0;
+    for (int i = 0; i < p->npes; i++) {
+        double v = timeavg_mean(&p->lent[i], now);
+        s += v;
+        s2 += v * v;
+    }
+    *mean = s / p->npes;
+    double var = s2 / p->npes - (*mean) * (*mean);
+    *sd = var > 0 ? sqrt(var) : 0;
+}
+
+void pnr_destroy(sim_t *sim, pnr_t *p)
+{
+    (void)sim;
+    if (!p)
+        return;
+    /* Protocol objects still alive (a run stopped part way). */
+    while (p->objs.next != &p->objs) {
+        pobj *o = p->objs.next;
+        untrack(o);
+        o->destroy(o);
+    }
+    for (int i = 0; i < p->npes; i++) {
+        free(p->tables[i].avail);
+        free(p->tables[i].stamp);
+        rng_free(p->mgr_rng[i]);
+        rng_free(p->fault_rng[i]);
+    }
+    rng_free(p->choice_rng);
+    free(p->tables);
+    free(p->mgr_rng);
+    free(p->fault_rng);
+    free(p->lent);
+    free(p->managers);
+    free(p);
+}

@@ -1,0 +1,96 @@
+/* pnr/pnr.h: parallel network RAM (techreport §5): on every PE a servent
+ * made of a client, a manager and a server, coordinating through messages
+ * on the simulated network.
+ *
+ * Client (§5.1)  At thread start every client of a job sends its manager a
+ *                request for the thread's overallocated amount (0 when the
+ *                thread fits in RAM: coordinated managers must count every
+ *                thread); a thread that asked for more than 0 waits for the
+ *                answer. At thread end it sends a deallocation notice listing
+ *                its pieces, most loaded server first.
+ * Manager (§5.2) Keeps an availability table (free RAM per server as last
+ *                heard, with the time it was heard), updated from the load
+ *                piggybacked on every message it receives. Per job it
+ *                collects requests (all threads, except under CLIENT),
+ *                then asks servers in randomized worst-fit order until the
+ *                total is granted or no server is left whose entry shows
+ *                more than the threshold, shares the grant fairly
+ *                (water-filling), and tells each client its pieces.
+ *                Deallocation: once every client of the job has sent its
+ *                notice, tells each server what to free; servers
+ *                acknowledge.
+ * Server (§5.3)  Grants up to its free RAM above server_threshold (maybe
+ *                less than asked, maybe nothing); lent memory counts
+ *                against its own RAM; frees on request and acknowledges.
+ * Paging (§5.4)  At each fault of a thread with network RAM, a uniform draw
+ *                against the share of its overallocated data held remotely
+ *                chooses network or disk; a network fault is a round trip
+ *                to a server holding its pages (page out, page in).
+ *
+ * Strategies (§5.5): CENTRAL (one manager, PE 0, no broadcasts), CLIENT
+ * (each client's local manager acts for it alone at once, no sharing),
+ * MANAGER (per job start and per job end a random PE of the job is the
+ * manager; it broadcasts its table to all N-1 other servents after each
+ * allocation and deallocation), BACKBONE (`managers` well-known managers
+ * on PEs floor(k*N/M); a job's clients use one chosen at random; broadcasts
+ * go to the other managers only).
+ */
+#ifndef PNRSIM_PNR_PNR_H
+#define PNRSIM_PNR_PNR_H
+
+#include "app/config.h"
+#include "sched/job.h"
+
+#include <stdint.h>
+
+typedef struct pnr pnr_t;
+
+/* Message kinds (msg_t.kind) and their sizes. */
+enum {
+    PNR_MSG_REQUEST = 100, /* client -> manager: need (MB) */
+    PNR_MSG_ASK,           /* manager -> server: please lend (MB) */
+    PNR_MSG_GRANT,         /* server -> manager: lent (MB) */
+    PNR_MSG_REPLY,         /* manager -> client: your pieces */
+    PNR_MSG_DEALLOC,       /* client -> manager: my pieces to free */
+    PNR_MSG_FREE,          /* manager -> server: free (MB) */
+    PNR_MSG_ACK,           /* server -> manager: freed */
+    PNR_MSG_BROADCAST,     /* manager -> servents: availability table */
+    PNR_MSG_PAGE_OUT,      /* client -> server: page request (carries a page) */
+    PNR_MSG_PAGE_IN,       /* server -> client: the page */
+    PNR_MSG_KINDS_END
+};
+#define PNR_NKINDS (PNR_MSG_KINDS_END - PNR_MSG_REQUEST)
+
+typedef struct pnr_stats {
+    uint64_t msgs[PNR_NKINDS];
+    double bytes[PNR_NKINDS];
+    uint64_t requests, denied, partial, satisfied; /* client requests > 0 */
+    double asked_mb, granted_mb;
+    double alloc_wait;          /* s threads waited for allocation */
+    uint64_t remote_faults;
+    double lent_area;           /* for the time average of lent memory */
+} pnr_stats;
+
+/* Create the PNR layer for cluster cl with configuration c, master seed
+ * seed, and install its hooks (thread start, thread end, fault) in cl. */
+pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed);
+void pnr_destroy(sim_t *sim, pnr_t *p);
+const pnr_stats *pnr_get_stats(const pnr_t *p);
+const char *pnr_kind_name(int kind);
+/* Network RAM lent per PE, time-averaged over [0, now]: mean and SD. */
+void pnr_lent_spread(const pnr_t *p, double now, double *mean, double *sd);
+/* The manager PE a job's clients use for allocation (after it started). */
+int pnr_job_manager(const pnr_t *p, const job_t *j);
+/* Test hook: check conservation (client-held + in transit == lent) and
+ * thresholds after every allocation and deallocation step; NULL or the
+ * first violation. */
+void pnr_set_checking(pnr_t *p, bool on);
+const char *pnr_check_failure(const pnr_t *p);
+/* The fair share of §5.2.3 (water-filling): given n asks and a total
+ * granted <= sum of asks, share[i] = min(ask[i], level) with the level
+ * chosen so the shares add up to granted. */
+void pnr_fair_share(const double *asks, int n, double granted, double *share);
+/* Current totals: MB lent by servers, MB held by clients, MB in transit. */
+void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit);
+
+#endif
