@@ -40,7 +40,7 @@ SWEEP     := $(if $(SWEEP_SRC),$(BUILD)/pnrsim-sweep)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all check test demo bench install clean deps tests benches
+.PHONY: all check test demo bench install clean deps tests benches study
 all: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 
@@ -88,6 +88,12 @@ bench: deps
 	@sh tools/deps.sh bench
 	@$(MAKE) --no-print-directory OPT="-O2 -march=native" BUILD=build-bench benches
 	@sh bench/run.sh build-bench
+
+# study: the bundled memory-pressure study, with its plots.
+study: deps
+	@sh tools/deps.sh study
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
+	./$(SWEEP) configs/studies/memory-pressure.ini
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces

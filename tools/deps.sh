@@ -5,16 +5,25 @@
 # installs the Debian packages that provide them: directly when running as
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
-# makes sure the SimPy 2 (python3-simpy) comparison is available.
+# makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
+# gnuplot for the plots.
 set -e
-PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev"
+PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel"
 missing=0
+# GNU parallel: the sweep tests run a study through it.
+command -v parallel >/dev/null 2>&1 || missing=1
 if ! command -v pkg-config >/dev/null 2>&1; then
     missing=1
 else
     for m in gsl inih check zlib; do
         pkg-config --exists "$m" || missing=1
     done
+fi
+if [ "$1" = study ]; then
+    if ! command -v gnuplot >/dev/null 2>&1; then
+        PKGS="$PKGS gnuplot-nox"
+        missing=1
+    fi
 fi
 if [ "$1" = bench ]; then
     if ! /usr/bin/python3 -c 'import SimPy' >/dev/null 2>&1; then

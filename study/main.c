@@ -1,0 +1,361 @@
+/* study/main.c: the pnrsim-sweep command line.
+ *
+ *   pnrsim-sweep [OPTIONS] STUDY.ini           run the study (resuming)
+ *   pnrsim-sweep collect [OPTIONS] STUDY.ini   results from the run dirs
+ *   pnrsim-sweep --emit-joblist FILE STUDY.ini job list for GNU parallel
+ *   pnrsim-sweep --emit-slurm FILE STUDY.ini   Slurm job-array script
+ *   pnrsim-sweep --list STUDY.ini              runs and their state
+ *   pnrsim-sweep --selftest-summary            check the statistics
+ *
+ * Exit status: 0 when every run of the study succeeded (or the emit/list
+ * step worked), 1 when some run failed (collect: or is still missing), 2
+ * for a bad command line or study file (message "FILE:LINE: KEY: ..."), a
+ * missing pnrsim or an output directory holding another study's runs, 130
+ * when interrupted by SIGINT/SIGTERM (finished runs are kept; running the
+ * same command again resumes).
+ *
+ * The pnrsim binary is, unless --pnrsim says otherwise, the `pnrsim` in
+ * the directory of this executable (/proc/self/exe), so build/pnrsim-sweep
+ * runs build/pnrsim.
+ */
+#include "study/sweep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXIT_SOME_FAILED 1
+#define EXIT_BAD_INPUT 2
+#define EXIT_INTERRUPTED 130
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: pnrsim-sweep [OPTIONS] STUDY.ini          run the study "
+        "(skipping finished runs)\n"
+        "       pnrsim-sweep collect [OPTIONS] STUDY.ini  build results.csv "
+        "and summary.csv\n"
+        "                                                 from the run "
+        "directories\n"
+        "options:\n"
+        "  -j, --jobs N            pnrsim processes at once (default: the "
+        "number of cores)\n"
+        "  -o, --out DIR           output directory (default: "
+        "out/studies/NAME)\n"
+        "      --pnrsim PATH       the pnrsim program (default: pnrsim "
+        "beside pnrsim-sweep)\n"
+        "      --emit-joblist FILE write one shell command per pending run "
+        "(for GNU parallel)\n"
+        "      --emit-slurm FILE   write a Slurm job-array script (and "
+        "FILE.jobs)\n"
+        "      --all               emit every run, not only the pending "
+        "ones\n"
+        "      --collect           same as the collect subcommand\n"
+        "      --list              print every run with its state and exit\n"
+        "      --no-plots          do not make the [plot]s\n"
+        "      --force             accept an output directory made with "
+        "other settings\n"
+        "  -q, --quiet             no progress bar and no final report\n"
+        "      --selftest-summary  check mean/SD/CI against hand-computed "
+        "values\n"
+        "  -h, --help              this text\n"
+        "exit status: 0 all runs succeeded, 1 some failed, 2 bad input, 130 "
+        "interrupted\n",
+        f);
+}
+
+/* The pnrsim beside this executable, or "pnrsim" (looked up on PATH). */
+static char *default_pnrsim(const char *argv0)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *dir = sweep_dirname(self);
+        char *p = sweep_xasprintf("%s/pnrsim", dir);
+        free(dir);
+        return p;
+    }
+    if (strchr(argv0, '/')) {
+        char *dir = sweep_dirname(argv0);
+        char *p = sweep_xasprintf("%s/pnrsim", dir);
+        char *abs = sweep_abspath(p, NULL);
+        free(p);
+        free(dir);
+        return abs;
+    }
+    return sweep_xstrdup("pnrsim");
+}
+
+/* True when prog can be executed (a path, or a name on PATH). */
+static bool executable(const char *prog)
+{
+    if (strchr(prog, '/'))
+        return access(prog, X_OK) == 0 && sweep_is_file(prog);
+    const char *path = getenv("PATH");
+    char *copy = sweep_xstrdup(path ? path : "/usr/bin:/bin");
+    bool found = false;
+    char *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        char *f = sweep_xasprintf("%s/%s", *d ? d : ".", prog);
+        found = access(f, X_OK) == 0 && sweep_is_file(f);
+        free(f);
+    }
+    free(copy);
+    return found;
+}
+
+typedef struct options {
+    const char *study;
+    const char *out;
+    const char *pnrsim;
+    const char *joblist;
+    const char *slurm;
+    long jobs;
+    bool collect, list, all, no_plots, force, quiet, selftest;
+} options;
+
+/* Parse the command line into o. 0, 1 for --help, or -1 (reported). */
+static int parse_args(int argc, char **argv, options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        char name[64];
+        /* --opt=value */
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+        }
+        bool takes = !strcmp(name, "-j") || !strcmp(name, "--jobs") ||
+                     !strcmp(name, "-o") || !strcmp(name, "--out") ||
+                     !strcmp(name, "--pnrsim") ||
+                     !strcmp(name, "--emit-joblist") ||
+                     !strcmp(name, "--emit-slurm");
+        if (takes && !val) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "pnrsim-sweep: %s needs a value\n", name);
+                return -1;
+            }
+            val = argv[++i];
+        } else if (!takes && val) {
+            fprintf(stderr, "pnrsim-sweep: %s takes no value\n", name);
+            return -1;
+        }
+        if (!strcmp(name, "-j") || !strcmp(name, "--jobs")) {
+            char *end;
+            errno = 0;
+            o->jobs = strtol(val, &end, 10);
+            if (end == val || *end || errno || o->jobs < 1 || o->jobs > 4096) {
+                fprintf(stderr, "pnrsim-sweep: %s %s: need an integer from 1 "
+                                "to 4096\n", name, val);
+                return -1;
+            }
+        } else if (!strcmp(name, "-o") || !strcmp(name, "--out")) {
+            o->out = val;
+        } else if (!strcmp(name, "--pnrsim")) {
+            o->pnrsim = val;
+        } else if (!strcmp(name, "--emit-joblist")) {
+            o->joblist = val;
+        } else if (!strcmp(name, "--emit-slurm")) {
+            o->slurm = val;
+        } else if (!strcmp(name, "--all")) {
+            o->all = true;
+        } else if (!strcmp(name, "--collect") || !strcmp(name, "collect")) {
+            o->collect = true;
+        } else if (!strcmp(name, "--list")) {
+            o->list = true;
+        } else if (!strcmp(name, "--no-plots")) {
+            o->no_plots = true;
+        } else if (!strcmp(name, "--force")) {
+            o->force = true;
+        } else if (!strcmp(name, "-q") || !strcmp(name, "--quiet")) {
+            o->quiet = true;
+        } else if (!strcmp(name, "--selftest-summary")) {
+            o->selftest = true;
+        } else if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            return 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "pnrsim-sweep: unknown option %s\n", a);
+            return -1;
+        } else if (o->study) {
+            fprintf(stderr, "pnrsim-sweep: more than one study file (%s, "
+                            "%s)\n", o->study, a);
+            return -1;
+        } else {
+            o->study = a;
+        }
+    }
+    if (o->selftest)
+        return 0;
+    if (!o->study) {
+        fputs("pnrsim-sweep: no study file\n", stderr);
+        return -1;
+    }
+    int modes = o->collect + o->list + (o->joblist || o->slurm);
+    if (modes > 1) {
+        fputs("pnrsim-sweep: choose one of collect, --list and --emit-*\n",
+              stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *state_name(sweep_run_state st)
+{
+    return st == SWEEP_RUN_DONE ? "done" : st == SWEEP_RUN_FAILED ? "failed"
+                                                                  : "missing";
+}
+
+static int do_list(const sweep_layout *L)
+{
+    for (size_t r = 0; r < L->s->nruns; r++) {
+        char *why = NULL;
+        sweep_run_state st = sweep_run_state_of(L, r, &why);
+        char *label = sweep_run_label(L->s, r);
+        printf("%-7s %s%s%s\n", state_name(st), label, why ? ": " : "",
+               why ? why : "");
+        free(label);
+        free(why);
+    }
+    return 0;
+}
+
+static int do_collect(const sweep_layout *L, const options *o)
+{
+    sweep_collect_counts cc;
+    if (sweep_collect(L, o->no_plots, true, stderr, &cc) != 0)
+        return EXIT_SOME_FAILED;
+    if (!o->quiet)
+        fprintf(stderr,
+                "pnrsim-sweep: %s: collected %zu of %zu runs (%zu failed, "
+                "%zu missing) into %s/results.csv and summary.csv\n",
+                L->s->name, cc.done, L->s->nruns, cc.failed, cc.missing,
+                L->out);
+    return cc.done == L->s->nruns ? 0 : EXIT_SOME_FAILED;
+}
+
+static int do_emit(const sweep_layout *L, const options *o,
+                   const char *pnrsim)
+{
+    char err[1024];
+    char *prog = strchr(pnrsim, '/') ? sweep_abspath(pnrsim, NULL)
+                                     : sweep_xstrdup(pnrsim);
+    if (!executable(prog))
+        fprintf(stderr, "pnrsim-sweep: warning: %s is not executable here; "
+                        "the job list names it anyway (--pnrsim PATH to "
+                        "change)\n", prog);
+    long n;
+    const char *file = o->joblist ? o->joblist : o->slurm;
+    if (o->joblist)
+        n = sweep_emit_joblist(L, prog, o->all, o->joblist, err, sizeof err);
+    else
+        n = sweep_emit_slurm(L, prog, o->all, o->slurm, err, sizeof err);
+    free(prog);
+    if (n < 0) {
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    if (!o->quiet)
+        fprintf(stderr,
+                "pnrsim-sweep: %s: wrote %s: %ld of %zu runs%s; afterwards: "
+                "pnrsim-sweep collect %s -o %s\n",
+                L->s->name, file, n, L->s->nruns,
+                o->all ? "" : " (those not done)", L->s->path, L->out);
+    return 0;
+}
+
+static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
+{
+    if (!executable(pnrsim)) {
+        fprintf(stderr, "pnrsim-sweep: %s: not found or not executable (use "
+                        "--pnrsim PATH)\n", pnrsim);
+        return EXIT_BAD_INPUT;
+    }
+    long jobs = o->jobs;
+    if (jobs <= 0) {
+        jobs = sysconf(_SC_NPROCESSORS_ONLN);
+        if (jobs < 1)
+            jobs = 1;
+    }
+    sweep_run_opts ro = {pnrsim, (int)jobs, o->quiet};
+    sweep_run_counts rc;
+    double t0 = sweep_now();
+    if (sweep_run(L, &ro, &rc) != 0)
+        return EXIT_BAD_INPUT;
+    if (rc.interrupted) {
+        fprintf(stderr,
+                "pnrsim-sweep: %s: interrupted: ran %zu (%zu failed), "
+                "skipped %zu; finished runs are kept in %s/runs; run the same "
+                "command again to resume\n",
+                L->s->name, rc.ran, rc.failed, rc.skipped, L->out);
+        return EXIT_INTERRUPTED;
+    }
+    sweep_collect_counts cc;
+    int crc = sweep_collect(L, o->no_plots, false, stderr, &cc);
+    if (!o->quiet)
+        fprintf(stderr,
+                "pnrsim-sweep: %s: ran %zu, skipped %zu, failed %zu "
+                "(%zu runs, %zu done) in %.1f s; results in %s\n",
+                L->s->name, rc.ran, rc.skipped, rc.failed, L->s->nruns,
+                cc.done, sweep_now() - t0, L->out);
+    if (crc != 0)
+        return EXIT_SOME_FAILED;
+    return cc.done == L->s->nruns ? 0 : EXIT_SOME_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    int pr = parse_args(argc, argv, &o);
+    if (pr != 0) {
+        usage(pr > 0 ? stdout : stderr);
+        return pr > 0 ? 0 : EXIT_BAD_INPUT;
+    }
+    if (o.selftest)
+        return sweep_stats_selftest(stdout) ? EXIT_SOME_FAILED : 0;
+
+    study s;
+    char err[STUDY_ERR_MAX];
+    if (study_load(&s, o.study, err) != 0) {
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        return EXIT_BAD_INPUT;
+    }
+    char *out = o.out ? sweep_xstrdup(o.out)
+                      : sweep_xasprintf("out/studies/%s", s.name);
+    char *pnrsim = o.pnrsim ? sweep_xstrdup(o.pnrsim)
+                            : default_pnrsim(argv[0]);
+    sweep_layout L;
+    sweep_layout_init(&L, &s, out);
+
+    int status;
+    bool record = !(o.collect || o.list);
+    if (o.collect && !sweep_is_dir(L.out)) {
+        fprintf(stderr, "pnrsim-sweep: %s: no such directory (the study's "
+                        "output; -o DIR names another)\n", L.out);
+        status = EXIT_BAD_INPUT;
+    } else if (sweep_prepare_out(&L, o.force, record, err, sizeof err) != 0) {
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        status = EXIT_BAD_INPUT;
+    } else if (o.list) {
+        status = do_list(&L);
+    } else if (o.collect) {
+        status = do_collect(&L, &o);
+    } else if (o.joblist || o.slurm) {
+        status = do_emit(&L, &o, pnrsim);
+    } else {
+        status = do_run(&L, &o, pnrsim);
+    }
+    sweep_layout_free(&L);
+    free(pnrsim);
+    free(out);
+    study_free(&s);
+    return status;
+}

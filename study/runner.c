@@ -1,0 +1,376 @@
+/* study/runner.c: the built-in runner: pending runs on N local processes.
+ *
+ * The runner takes the runs that are not done (runs.c), in run order, and
+ * keeps up to N pnrsim processes going. Each one is started with
+ * posix_spawn into its seed-S.part directory, with standard input and
+ * output on /dev/null, standard error in seed-S.part/stderr.txt, the
+ * default disposition for the signals the runner catches, and a process
+ * group of its own (so a Ctrl-C on the terminal reaches the runner only,
+ * which then stops its children in an orderly way). When pnrsim exits 0
+ * and its metrics.json is complete and not partial, seed-S.part is renamed
+ * to seed-S (a previous seed-S, necessarily incomplete, is removed first).
+ * Otherwise the run failed: its exit status goes into seed-S.part/
+ * exit-status, the reason (the last line pnrsim wrote on stderr) is printed,
+ * and the other runs go on.
+ *
+ * The main loop blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP and waits for
+ * them with sigtimedwait, which leaves no window for a lost signal and
+ * wakes up regularly to redraw the progress bar. On SIGINT/SIGTERM/SIGHUP
+ * it stops launching, sends SIGTERM to the process group of each running
+ * pnrsim (SIGKILL after 5 s), waits for all of them and returns
+ * "interrupted"; the runs it stopped stay as seed-S.part without an
+ * exit-status, i.e. missing, and are run again by the next invocation.
+ *
+ * A lock (flock on OUT/.lock) keeps two runners off one output directory.
+ *
+ * On a terminal (isatty(stderr)) a progress line shows runs done (finished
+ * now or before) out of the total, running, failed, elapsed time and an
+ * estimate of the time left: the wall time so far per run finished in this
+ * invocation, times the runs still to go.
+ */
+#include "study/sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_GRACE_S 5.0
+
+extern char **environ;
+
+/* A running pnrsim. */
+typedef struct slot {
+    pid_t pid;       /* 0: free */
+    size_t run;
+    double start;
+} slot;
+
+typedef struct runner {
+    const sweep_layout *L;
+    const sweep_run_opts *o;
+    sweep_run_counts *c;
+    slot *slots;
+    int running;
+    size_t total, pending, finished_here;
+    double t0;
+    bool tty, drawn;
+} runner;
+
+/* The handler of the signals the runner waits for: they are taken with
+ * sigtimedwait, so it only has to exist. */
+static void on_signal(int sig)
+{
+    (void)sig;
+}
+
+static void fmt_time(char *buf, size_t n, double s)
+{
+    if (s < 0)
+        s = 0;
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* Erase the progress line (before printing a message). */
+static void clear_bar(runner *R)
+{
+    if (R->drawn) {
+        fputs("\r\033[K", stderr);
+        R->drawn = false;
+    }
+}
+
+static void draw_bar(runner *R)
+{
+    if (!R->tty || R->o->quiet)
+        return;
+    size_t done = R->c->skipped + R->finished_here;
+    const int width = 30;
+    int fill = R->total ? (int)((double)done / (double)R->total * width) : 0;
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    double el = sweep_now() - R->t0;
+    char elapsed[32], eta[32];
+    fmt_time(elapsed, sizeof elapsed, el);
+    if (R->finished_here && R->pending > R->finished_here)
+        fmt_time(eta, sizeof eta,
+                 el / (double)R->finished_here *
+                     (double)(R->pending - R->finished_here));
+    else if (R->pending == R->finished_here)
+        snprintf(eta, sizeof eta, "0:00");
+    else
+        snprintf(eta, sizeof eta, "?");
+    fprintf(stderr, "\r[%s] %zu/%zu finished, %d running, %zu failed, %s "
+                    "elapsed, ETA %s\033[K",
+            bar, done, R->total, R->running, R->c->failed, elapsed, eta);
+    fflush(stderr);
+    R->drawn = true;
+}
+
+/* Report a failed run: print the reason and record the exit status. */
+static void fail_run(runner *R, size_t run, const char *status,
+                     const char *detail)
+{
+    char *part = sweep_run_dir(R->L, run, true);
+    char *epath = sweep_xasprintf("%s/exit-status", part);
+    char *line = sweep_xasprintf("%s\n", status);
+    char err[512];
+    if (sweep_is_dir(part))
+        sweep_write_file(epath, line, strlen(line), err, sizeof err);
+    char *why = NULL;
+    sweep_run_state_of(R->L, run, &why);
+    char *label = sweep_run_label(R->L->s, run);
+    clear_bar(R);
+    fprintf(stderr, "pnrsim-sweep: run failed: %s: %s\n", label,
+            detail ? detail : why ? why : status);
+    free(label);
+    free(why);
+    free(line);
+    free(epath);
+    free(part);
+    R->c->failed++;
+}
+
+/* Start run in a free slot; false when it failed to start (reported). */
+static bool launch(runner *R, size_t run, const sigset_t *child_mask)
+{
+    const sweep_layout *L = R->L;
+    char *part = sweep_run_dir(L, run, true);
+    char *errpath = sweep_xasprintf("%s/stderr.txt", part);
+    char **argv = NULL;
+    bool ok = false;
+    char why[700];
+    why[0] = '\0';
+    if (sweep_rmtree(part) != 0 || sweep_mkdirs(part) != 0) {
+        snprintf(why, sizeof why, "%s: %s", part, strerror(errno));
+        goto out;
+    }
+    argv = sweep_run_argv(L->s, run, R->o->pnrsim, part);
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, errpath,
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_init(&at);
+    sigset_t def;
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigaddset(&def, SIGCHLD);
+    sigaddset(&def, SIGPIPE);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setsigmask(&at, child_mask);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF |
+                                      POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETPGROUP);
+    pid_t pid;
+    int e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (e != 0) {
+        snprintf(why, sizeof why, "cannot start %s: %s", argv[0],
+                 strerror(e));
+        goto out;
+    }
+    for (int i = 0; i < R->o->jobs; i++)
+        if (!R->slots[i].pid) {
+            R->slots[i] = (slot){pid, run, sweep_now()};
+            break;
+        }
+    R->running++;
+    ok = true;
+out:
+    if (!ok) {
+        R->c->ran++;
+        R->finished_here++;
+        fail_run(R, run, "not started", why);
+    }
+    sweep_argv_free(argv);
+    free(errpath);
+    free(part);
+    return ok;
+}
+
+/* A child ended with wait status st. */
+static void finish(runner *R, slot *sl, int st, bool stopping)
+{
+    size_t run = sl->run;
+    sl->pid = 0;
+    R->running--;
+    char *part = sweep_run_dir(R->L, run, true);
+    char *fin = sweep_run_dir(R->L, run, false);
+    char status[64];
+    char *detail = NULL;
+    bool success = false;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        snprintf(status, sizeof status, "exit 0");
+        char *mpath = sweep_xasprintf("%s/metrics.json", part);
+        sweep_metrics ms;
+        char err[600];
+        if (sweep_metrics_read(mpath, &ms, err, sizeof err) != 0)
+            detail = sweep_xstrdup(err);
+        else if (ms.partial)
+            detail = sweep_xasprintf("%s: a partial result", mpath);
+        else if (sweep_rmtree(fin) != 0 || rename(part, fin) != 0)
+            detail = sweep_xasprintf("%s -> %s: %s", part, fin,
+                                     strerror(errno));
+        else
+            success = true;
+        sweep_metrics_free(&ms);
+        free(mpath);
+    } else if (WIFEXITED(st)) {
+        snprintf(status, sizeof status, "exit %d", WEXITSTATUS(st));
+    } else {
+        snprintf(status, sizeof status, "killed by signal %d",
+                 WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    }
+    /* A run we stopped (whatever it did on the way out, e.g. a partial
+     * metrics.json) stays missing, to be run again; it is no failure. */
+    if (success || !stopping) {
+        R->c->ran++;
+        R->finished_here++;
+        if (!success)
+            fail_run(R, run, status, detail);
+    }
+    free(detail);
+    free(part);
+    free(fin);
+}
+
+int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
+              sweep_run_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    const study *s = L->s;
+    char *lockpath = sweep_xasprintf("%s/.lock", L->out);
+    int lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lockfd < 0 || flock(lockfd, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(stderr, "pnrsim-sweep: %s: %s\n", lockpath,
+                errno == EWOULDBLOCK
+                    ? "another pnrsim-sweep is running on this directory"
+                    : strerror(errno));
+        if (lockfd >= 0)
+            close(lockfd);
+        free(lockpath);
+        return -1;
+    }
+    free(lockpath);
+
+    size_t *todo = sweep_xmalloc((s->nruns + 1) * sizeof *todo);
+    size_t ntodo = 0;
+    for (size_t r = 0; r < s->nruns; r++) {
+        if (sweep_run_state_of(L, r, NULL) == SWEEP_RUN_DONE)
+            c->skipped++;
+        else
+            todo[ntodo++] = r;
+    }
+
+    runner R = {L, o, c, sweep_xmalloc((size_t)o->jobs * sizeof(slot)), 0,
+                s->nruns, ntodo, 0, sweep_now(),
+                isatty(STDERR_FILENO) && !o->quiet, false};
+    memset(R.slots, 0, (size_t)o->jobs * sizeof(slot));
+
+    /* Catch SIGCHLD, SIGINT, SIGTERM and (unless ignored, as under nohup)
+     * SIGHUP with a handler that does nothing: they stay blocked and are
+     * taken by sigtimedwait below, but an inherited SIG_IGN (a background
+     * job of a script) must not make them vanish. */
+    static const int sigs[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old_sa[4];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigset_t waitset, oldmask;
+    sigemptyset(&waitset);
+    for (int i = 0; i < 4; i++) {
+        sigaction(sigs[i], NULL, &old_sa[i]);
+        if (sigs[i] == SIGHUP && old_sa[i].sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+        sigaddset(&waitset, sigs[i]);
+    }
+    sigprocmask(SIG_BLOCK, &waitset, &oldmask);
+    sigset_t child_mask;
+    sigemptyset(&child_mask);
+
+    bool stopping = false, killed = false;
+    double stop_time = 0;
+    size_t next = 0;
+    for (;;) {
+        while (!stopping && R.running < o->jobs && next < ntodo)
+            launch(&R, todo[next++], &child_mask);
+        if (R.running == 0 && (stopping || next >= ntodo))
+            break;
+        draw_bar(&R);
+        struct timespec to = {0, R.tty ? 250000000L : 0};
+        if (!R.tty)
+            to.tv_sec = 1;
+        int sig = sigtimedwait(&waitset, NULL, &to);
+        if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+            if (!stopping) {
+                stopping = true;
+                stop_time = sweep_now();
+                c->interrupted = true;
+                clear_bar(&R);
+                fprintf(stderr, "pnrsim-sweep: %s: stopping %d running "
+                                "run%s\n",
+                        sig == SIGINT ? "interrupt" : "terminated",
+                        R.running, R.running == 1 ? "" : "s");
+                for (int i = 0; i < o->jobs; i++)
+                    if (R.slots[i].pid)
+                        kill(-R.slots[i].pid, SIGTERM);
+            }
+        }
+        if (stopping && !killed && sweep_now() - stop_time > KILL_GRACE_S) {
+            killed = true;
+            for (int i = 0; i < o->jobs; i++)
+                if (R.slots[i].pid)
+                    kill(-R.slots[i].pid, SIGKILL);
+        }
+        int st;
+        pid_t pid;
+        while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+            for (int i = 0; i < o->jobs; i++)
+                if (R.slots[i].pid == pid) {
+                    finish(&R, &R.slots[i], st, stopping);
+                    break;
+                }
+        }
+    }
+    /* A signal that came after the last wait is still pending: take it
+     * here rather than die of it when the mask is restored. */
+    struct timespec zero = {0, 0};
+    int late;
+    while ((late = sigtimedwait(&waitset, NULL, &zero)) > 0)
+        if (late != SIGCHLD)
+            c->interrupted = true;
+    if (R.tty && !o->quiet) {
+        draw_bar(&R);
+        fputs("\n", stderr);
+        R.drawn = false;
+    }
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    for (int i = 0; i < 4; i++)
+        sigaction(sigs[i], &old_sa[i], NULL);
+    free(R.slots);
+    free(todo);
+    close(lockfd);
+    return 0;
+}

@@ -1,0 +1,229 @@
+/* study/runs.c: where a study's runs live and what state each one is in.
+ *
+ * Run r (point r / replications, seed seed_base + r % replications) lives
+ * in OUT/runs/POINT/seed-S, POINT being study_point_dirname: the name is
+ * made of the parameter values, not of indices, so adding values or seeds
+ * to a study later keeps the runs already made. A run is written into
+ * seed-S.part and renamed to seed-S only when pnrsim succeeded (by the
+ * built-in runner and by the emitted job-list commands alike), so seed-S
+ * always holds a whole run. The state of a run is read from the disk alone,
+ * which is what makes a study resumable and lets `collect` work on runs made
+ * anywhere:
+ *
+ *   done     seed-S/metrics.json is a complete JSON object without
+ *            "partial": true
+ *   failed   seed-S.part/ holds an exit-status file (written by the
+ *            built-in runner) or a non-empty stderr.txt, or seed-S/ holds
+ *            an incomplete or partial metrics.json
+ *   missing  anything else (never started, or interrupted)
+ */
+#include "study/sweep.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sweep_layout_init(sweep_layout *L, const study *s, const char *out)
+{
+    L->s = s;
+    L->out = sweep_abspath(out, NULL);
+    L->pointdir = sweep_xmalloc(s->npoints * sizeof *L->pointdir);
+    for (size_t p = 0; p < s->npoints; p++) {
+        char *name = study_point_dirname(s, p);
+        L->pointdir[p] = sweep_xasprintf("%s/runs/%s", L->out, name);
+        free(name);
+    }
+}
+
+void sweep_layout_free(sweep_layout *L)
+{
+    if (L->pointdir)
+        for (size_t p = 0; p < L->s->npoints; p++)
+            free(L->pointdir[p]);
+    free(L->pointdir);
+    free(L->out);
+    L->pointdir = NULL;
+    L->out = NULL;
+}
+
+char *sweep_run_dir(const sweep_layout *L, size_t run, bool part)
+{
+    size_t reps = (size_t)L->s->replications;
+    return sweep_xasprintf("%s/seed-%ld%s", L->pointdir[run / reps],
+                           study_seed(L->s, run % reps), part ? ".part" : "");
+}
+
+/* The last non-empty line of a file, trimmed, or NULL. */
+static char *last_line(const char *path)
+{
+    char *text = sweep_read_file(path, NULL);
+    if (!text)
+        return NULL;
+    char *end = text + strlen(text);
+    while (end > text && (end[-1] == '\n' || end[-1] == '\r' ||
+                          end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    *end = '\0';
+    char *start = strrchr(text, '\n');
+    start = start ? start + 1 : text;
+    char *line = *start ? sweep_xstrdup(start) : NULL;
+    free(text);
+    return line;
+}
+
+sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
+                                   char **why)
+{
+    if (why)
+        *why = NULL;
+    char *dir = sweep_run_dir(L, run, false);
+    char *mpath = sweep_xasprintf("%s/metrics.json", dir);
+    sweep_run_state st = SWEEP_RUN_MISSING;
+    if (sweep_is_dir(dir)) {
+        sweep_metrics ms;
+        char err[512];
+        if (sweep_metrics_read(mpath, &ms, err, sizeof err) == 0) {
+            st = ms.partial ? SWEEP_RUN_FAILED : SWEEP_RUN_DONE;
+            if (ms.partial && why)
+                *why = sweep_xasprintf("%s: a partial result", mpath);
+            sweep_metrics_free(&ms);
+        } else {
+            st = SWEEP_RUN_FAILED;
+            if (why)
+                *why = sweep_xstrdup(err);
+        }
+    }
+    free(mpath);
+    free(dir);
+    if (st == SWEEP_RUN_DONE)
+        return st;
+    char *part = sweep_run_dir(L, run, true);
+    char *epath = sweep_xasprintf("%s/exit-status", part);
+    char *spath = sweep_xasprintf("%s/stderr.txt", part);
+    char *status = last_line(epath);
+    char *msg = last_line(spath);
+    if (st == SWEEP_RUN_MISSING && (status || msg)) {
+        st = SWEEP_RUN_FAILED;
+        if (why)
+            *why = sweep_xasprintf("%s%s%s (%s)", status ? status : "",
+                                   status && msg ? ": " : "", msg ? msg : "",
+                                   spath);
+    }
+    free(status);
+    free(msg);
+    free(epath);
+    free(spath);
+    free(part);
+    return st;
+}
+
+char *sweep_run_label(const study *s, size_t run)
+{
+    size_t reps = (size_t)s->replications, point = run / reps;
+    sweep_buf b = {0};
+    for (size_t i = 0; i < s->nvary; i++)
+        sweep_buf_printf(&b, "%s=%s ", s->vary[i].key,
+                         study_value(s, point, i));
+    sweep_buf_printf(&b, "seed=%ld", study_seed(s, run % reps));
+    return b.p;
+}
+
+/* "key=value" for --set; a relative workload.trace is taken from the study
+ * file's directory, like [study] trace, so that it means the same to every
+ * runner whatever directory pnrsim starts in. */
+static char *set_arg(const study *s, const char *key, const char *value)
+{
+    if (!strcmp(key, "workload.trace") && value[0] != '/' &&
+        strcmp(value, "-") != 0) {
+        char *abs = sweep_abspath(value, s->dir);
+        char *a = sweep_xasprintf("%s=%s", key, abs);
+        free(abs);
+        return a;
+    }
+    return sweep_xasprintf("%s=%s", key, value);
+}
+
+char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
+                      const char *outdir)
+{
+    size_t reps = (size_t)s->replications, point = run / reps;
+    size_t cap = 12 + 2 * (s->nset + s->nvary), n = 0;
+    char **argv = sweep_xmalloc(cap * sizeof *argv);
+    argv[n++] = sweep_xstrdup(pnrsim);
+    argv[n++] = sweep_xstrdup("-c");
+    argv[n++] = sweep_xstrdup(s->base);
+    if (s->trace) {
+        argv[n++] = sweep_xstrdup("-t");
+        argv[n++] = sweep_xstrdup(s->trace);
+    }
+    argv[n++] = sweep_xstrdup("-s");
+    argv[n++] = sweep_xasprintf("%ld", study_seed(s, run % reps));
+    for (size_t i = 0; i < s->nset; i++) {
+        argv[n++] = sweep_xstrdup("--set");
+        argv[n++] = set_arg(s, s->set[i].key, s->set[i].value);
+    }
+    for (size_t i = 0; i < s->nvary; i++) {
+        argv[n++] = sweep_xstrdup("--set");
+        argv[n++] = set_arg(s, s->vary[i].key, study_value(s, point, i));
+    }
+    argv[n++] = sweep_xstrdup("-q");
+    argv[n++] = sweep_xstrdup("-o");
+    argv[n++] = sweep_xstrdup(outdir);
+    argv[n] = NULL;
+    return argv;
+}
+
+void sweep_argv_free(char **argv)
+{
+    if (!argv)
+        return;
+    for (char **a = argv; *a; a++)
+        free(*a);
+    free(argv);
+}
+
+int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
+                      char *err, size_t errlen)
+{
+    const study *s = L->s;
+    char *runs = sweep_xasprintf("%s/runs", L->out);
+    if (record && sweep_mkdirs(runs) != 0) {
+        snprintf(err, errlen, "%s: %s", runs, strerror(errno));
+        free(runs);
+        return -1;
+    }
+    free(runs);
+    char *fp = study_fingerprint(s);
+    if (!fp) {
+        snprintf(err, errlen, "%s: %s", s->base, strerror(errno));
+        return -1;
+    }
+    char *fpath = sweep_xasprintf("%s/fingerprint", L->out);
+    char *old = sweep_read_file(fpath, NULL);
+    int rc = 0;
+    if (old && strcmp(old, fp) != 0 && !force) {
+        snprintf(err, errlen,
+                 "%s holds runs made with other settings (base configuration, "
+                 "trace, [set] or [vary] keys differ; see %s): use another "
+                 "output directory (-o DIR), delete it, or accept the old runs "
+                 "with --force", L->out, fpath);
+        rc = -1;
+    }
+    if (!rc && record && (!old || strcmp(old, fp) != 0))
+        rc = sweep_write_file(fpath, fp, strlen(fp), err, errlen);
+    if (!rc && record) {
+        size_t len;
+        char *text = sweep_read_file(s->path, &len);
+        if (text) {
+            char *copy = sweep_xasprintf("%s/study.ini", L->out);
+            rc = sweep_write_file(copy, text, len, err, errlen);
+            free(copy);
+            free(text);
+        }
+    }
+    free(old);
+    free(fpath);
+    free(fp);
+    return rc;
+}

@@ -1,0 +1,1018 @@
+/* study/study.c: reading a study file and enumerating its runs.
+ *
+ * A study file is INI text (docs/STUDIES.md has the full description):
+ *
+ *   ; memory pressure: bounded slowdown against RAM per PE, per strategy
+ *   [study]
+ *   name         = memory-pressure        ; [A-Za-z0-9._-]; default: file stem
+ *   base         = ../default.ini         ; pnrsim -c (required)
+ *   trace        = ../../traces/x.swf     ; pnrsim -t (optional)
+ *   replications = 3                      ; seeds per point (default 1)
+ *   seed_base    = 1                      ; seeds seed_base.. (default 1)
+ *   metrics      = response_time_mean, bounded_slowdown_mean
+ *                                         ; default: every numeric metric
+ *   [set]                                 ; fixed --set overrides
+ *   workload.max_jobs = 300
+ *   [vary]                                ; the cross product, in this order
+ *   computer.ram    = 64, 128:512:*2      ; lists, ranges a:b[:step], a:b:*k
+ *   netram.strategy = central, client, manager, backbone
+ *   [plot]                                ; or [plot NAME]; any number
+ *   metric = bounded_slowdown_mean        ; required
+ *   x      = computer.ram                 ; required, a [vary] key
+ *   lines  = netram.strategy              ; optional, a [vary] key
+ *   logx   = yes                          ; also logy, title, xlabel, ylabel
+ *   scheduler.mpl = 2                     ; pins any other [vary] key
+ *   [slurm]                               ; "#SBATCH --KEY=VALUE" lines
+ *   time = 00:10:00                       ; array_max = K gives --array=1-N%K
+ *
+ * Comments start with ';' or '#' at the start of a line or after white
+ * space. An indented line without '=' continues the value of the line
+ * above (joined with a space), for long lists. Section and key names are case-insensitive (stored in lower case);
+ * values keep their case. Relative paths (base, trace, and workload.trace
+ * in [set] or [vary]) are taken from the directory of the study file, so a
+ * study runs the same from any directory and under any runner. Other values
+ * given to pnrsim through [set] and [vary] are passed verbatim.
+ *
+ * A range a:b:s holds a, a+s, ... up to b inclusive (a 1e-9 relative
+ * tolerance absorbs rounding; s may be negative when b < a); a:b is a:b:1;
+ * a:b:*k holds a, a*k, a*k*k, ... up to b (a > 0, k > 1). Range values are
+ * written with %.10g, so 0:0.3:0.1 gives 0, 0.1, 0.2, 0.3.
+ *
+ * Every problem is reported as "FILE:LINE: KEY: what is wrong" and the study
+ * is rejected as a whole: unknown sections and keys, a missing '=', empty
+ * or duplicate values, a key both varied and set, a seed below 1 (pnrsim
+ * takes seed 0 as "from the clock"), a plot naming an unknown key or leaving
+ * a varied key unpinned, more than a million runs.
+ */
+#include "study/study.h"
+#include "study/sweep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STUDY_MAX_RUNS 1000000UL
+#define STUDY_MAX_RANGE 100000L
+#define STUDY_MAX_DIRNAME 200
+
+/* Parsing state: the file name for messages and the error buffer. */
+typedef struct parse_ctx {
+    const char *file;
+    char *err;
+    study *s;
+} parse_ctx;
+
+static int fail(parse_ctx *c, long line, const char *key, const char *fmt,
+                ...) __attribute__((format(printf, 4, 5)));
+
+/* Format "FILE:LINE: KEY: message" into c->err; returns -1. */
+static int fail(parse_ctx *c, long line, const char *key, const char *fmt,
+                ...)
+{
+    sweep_buf b = {0};
+    sweep_buf_printf(&b, "%s:%ld: ", c->file, line);
+    if (key)
+        sweep_buf_printf(&b, "%s: ", key);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = sweep_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    va_start(ap, fmt);
+    vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+    va_end(ap);
+    sweep_buf_puts(&b, msg);
+    free(msg);
+    /* Truncate to the caller's buffer. */
+    size_t len = b.n < STUDY_ERR_MAX - 1 ? b.n : STUDY_ERR_MAX - 1;
+    memcpy(c->err, b.p, len);
+    c->err[len] = '\0';
+    sweep_buf_free(&b);
+    return -1;
+}
+
+static char *trim(char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t n = strlen(p);
+    while (n && isspace((unsigned char)p[n - 1]))
+        p[--n] = '\0';
+    return p;
+}
+
+static void lower(char *p)
+{
+    for (; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+}
+
+/* Cut an inline comment: ';' or '#' preceded by white space. */
+static void cut_comment(char *p)
+{
+    for (char *q = p; *q; q++) {
+        if ((*q == ';' || *q == '#') && q > p &&
+            isspace((unsigned char)q[-1])) {
+            *q = '\0';
+            return;
+        }
+    }
+}
+
+/* A pnrsim key: section.key with [a-z0-9_] on both sides. */
+static bool is_param_key(const char *k)
+{
+    const char *dot = strchr(k, '.');
+    if (!dot || dot == k || !dot[1] || strchr(dot + 1, '.'))
+        return false;
+    for (const char *p = k; *p; p++)
+        if (p != dot && !(islower((unsigned char)*p) ||
+                          isdigit((unsigned char)*p) || *p == '_'))
+            return false;
+    return true;
+}
+
+/* A name usable as a file name stem. */
+static bool is_name(const char *v)
+{
+    if (!*v || *v == '.')
+        return false;
+    for (const char *p = v; *p; p++)
+        if (!(isalnum((unsigned char)*p) || strchr("._-", *p)))
+            return false;
+    return true;
+}
+
+static bool has_ctrl(const char *v)
+{
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
+}
+
+/* Parse a whole string as a finite double. */
+static bool parse_num(const char *t, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(t, &end);
+    if (end == t || *end || errno == ERANGE || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Parse a whole string as a long. */
+static bool parse_long(const char *t, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(t, &end, 10);
+    if (end == t || *end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_bool(const char *t, bool *out)
+{
+    char buf[8];
+    snprintf(buf, sizeof buf, "%s", t);
+    lower(buf);
+    if (!strcmp(buf, "yes") || !strcmp(buf, "true") || !strcmp(buf, "1") ||
+        !strcmp(buf, "on")) {
+        *out = true;
+        return true;
+    }
+    if (!strcmp(buf, "no") || !strcmp(buf, "false") || !strcmp(buf, "0") ||
+        !strcmp(buf, "off")) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+/* Append a value to a parameter, rejecting duplicates. */
+static int add_value(parse_ctx *c, study_param *p, const char *v)
+{
+    for (size_t i = 0; i < p->nvalues; i++)
+        if (!strcmp(p->values[i], v))
+            return fail(c, p->line, p->key, "value '%s' given twice", v);
+    p->values = sweep_xrealloc(p->values, (p->nvalues + 1) * sizeof *p->values);
+    p->values[p->nvalues++] = sweep_xstrdup(v);
+    return 0;
+}
+
+/* Expand a:b, a:b:s or a:b:*k into p. Returns 1 when item is a range and
+ * was added, 0 when item is not a range, -1 on error. */
+static int add_range(parse_ctx *c, study_param *p, const char *item)
+{
+    char *copy = sweep_xstrdup(item);
+    char *f[4];
+    int nf = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ":", &save); t && nf < 4;
+         t = strtok_r(NULL, ":", &save))
+        f[nf++] = trim(t);
+    size_t colons = 0;
+    for (const char *q = item; *q; q++)
+        colons += *q == ':';
+    double a, b, step = 1;
+    bool geometric = false;
+    if (colons < 1 || colons > 2 || nf != (int)colons + 1 ||
+        !parse_num(f[0], &a) || !parse_num(f[1], &b)) {
+        free(copy);
+        return 0; /* not a range: a plain value */
+    }
+    if (nf == 3) {
+        const char *st = f[2];
+        if (*st == '*') {
+            geometric = true;
+            st = trim((char *)st + 1);
+        }
+        if (!parse_num(st, &step)) {
+            free(copy);
+            return fail(c, p->line, p->key, "range '%s': bad step", item);
+        }
+    }
+    free(copy);
+    char buf[64];
+    if (geometric) {
+        if (!(a > 0) || !(step > 1) || b < a)
+            return fail(c, p->line, p->key,
+                        "range '%s': a:b:*k needs 0 < a <= b and k > 1", item);
+        double v = a;
+        for (long i = 0; v <= b * (1 + 1e-9); i++, v *= step) {
+            if (i >= STUDY_MAX_RANGE)
+                return fail(c, p->line, p->key, "range '%s': too many values",
+                            item);
+            snprintf(buf, sizeof buf, "%.10g", v);
+            if (add_value(c, p, buf) != 0)
+                return -1;
+        }
+        return 1;
+    }
+    if (step == 0 || (b > a && step < 0) || (b < a && step > 0))
+        return fail(c, p->line, p->key,
+                    "range '%s': the step must be non-zero and go from %g "
+                    "towards %g", item, a, b);
+    double span = (b - a) / step;
+    if (span > STUDY_MAX_RANGE)
+        return fail(c, p->line, p->key, "range '%s': too many values", item);
+    long n = (long)floor(span + 1e-9) + 1;
+    for (long i = 0; i < n; i++) {
+        double v = a + (double)i * step;
+        if (fabs(v) < fabs(step) * 1e-12)
+            v = 0; /* avoid "-0" and 1e-17 from rounding */
+        snprintf(buf, sizeof buf, "%.10g", v);
+        if (add_value(c, p, buf) != 0)
+            return -1;
+    }
+    return 1;
+}
+
+static int parse_vary(parse_ctx *c, const char *key, char *value, long line)
+{
+    study *s = c->s;
+    if (!is_param_key(key))
+        return fail(c, line, key, "not a pnrsim key (section.key)");
+    for (size_t i = 0; i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, key))
+            return fail(c, line, key, "varied twice (first on line %ld)",
+                        s->vary[i].line);
+    s->vary = sweep_xrealloc(s->vary, (s->nvary + 1) * sizeof *s->vary);
+    study_param *p = &s->vary[s->nvary++];
+    memset(p, 0, sizeof *p);
+    p->key = sweep_xstrdup(key);
+    p->line = line;
+    size_t items = 0;
+    /* Walk by hand (strtok would merge ",,") to catch empty items. */
+    char *q = value;
+    for (;;) {
+        char *comma = strchr(q, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = trim(q);
+        if (!*item)
+            return fail(c, line, key, "empty value in the list");
+        items++;
+        int r = add_range(c, p, item);
+        if (r < 0)
+            return -1;
+        if (r == 0 && add_value(c, p, item) != 0)
+            return -1;
+        if (!comma)
+            break;
+        q = comma + 1;
+    }
+    if (!items || !p->nvalues)
+        return fail(c, line, key, "no values");
+    return 0;
+}
+
+static int parse_list(parse_ctx *c, const char *key, char *value, long line,
+                      char ***out, size_t *nout)
+{
+    char *q = value;
+    for (;;) {
+        char *comma = strchr(q, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = trim(q);
+        if (!*item)
+            return fail(c, line, key, "empty item in the list");
+        for (size_t i = 0; i < *nout; i++)
+            if (!strcmp((*out)[i], item))
+                return fail(c, line, key, "'%s' listed twice", item);
+        *out = sweep_xrealloc(*out, (*nout + 1) * sizeof **out);
+        (*out)[(*nout)++] = sweep_xstrdup(item);
+        if (!comma)
+            break;
+        q = comma + 1;
+    }
+    return 0;
+}
+
+/* Lines of the [study] section that name files, resolved at the end. */
+typedef struct pending_path {
+    char *value;
+    long line;
+} pending_path;
+
+typedef struct study_keys {
+    pending_path base, trace;
+    long reps_line, seed_line;
+} study_keys;
+
+static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
+                           const char *value, long line)
+{
+    study *s = c->s;
+    if (!strcmp(key, "name")) {
+        if (!is_name(value))
+            return fail(c, line, key,
+                        "'%s': use letters, digits, '.', '_' and '-'", value);
+        free(s->name);
+        s->name = sweep_xstrdup(value);
+    } else if (!strcmp(key, "base") || !strcmp(key, "trace")) {
+        pending_path *pp = !strcmp(key, "base") ? &k->base : &k->trace;
+        if (pp->value)
+            return fail(c, line, key, "given twice (first on line %ld)",
+                        pp->line);
+        pp->value = sweep_xstrdup(value);
+        pp->line = line;
+    } else if (!strcmp(key, "replications")) {
+        if (!parse_long(value, &s->replications) || s->replications < 1 ||
+            s->replications > 100000)
+            return fail(c, line, key, "'%s': need an integer from 1 to 100000",
+                        value);
+        k->reps_line = line;
+    } else if (!strcmp(key, "seed_base")) {
+        if (!parse_long(value, &s->seed_base) || s->seed_base < 1 ||
+            s->seed_base > (long)INT32_MAX)
+            return fail(c, line, key,
+                        "'%s': need an integer >= 1 (pnrsim takes seed 0 as "
+                        "'from the clock')", value);
+        k->seed_line = line;
+    } else if (!strcmp(key, "metrics")) {
+        if (s->nmetrics)
+            return fail(c, line, key, "given twice");
+        char *v = sweep_xstrdup(value);
+        int r = parse_list(c, key, v, line, &s->metrics, &s->nmetrics);
+        free(v);
+        if (r)
+            return -1;
+        for (size_t i = 0; i < s->nmetrics; i++)
+            if (has_ctrl(s->metrics[i]) || strchr(s->metrics[i], ' '))
+                return fail(c, line, key, "'%s' is not a metric name",
+                            s->metrics[i]);
+    } else {
+        return fail(c, line, key,
+                    "unknown key in [study] (name, base, trace, replications, "
+                    "seed_base, metrics)");
+    }
+    return 0;
+}
+
+/* Raw [plot] content until the whole file is read (the keys it names may be
+ * varied further down). */
+typedef struct raw_plot {
+    char *name;
+    study_kv *kv;
+    size_t nkv;
+    long line;
+} raw_plot;
+
+static int build_plot(parse_ctx *c, const raw_plot *rp, study_plot *pl)
+{
+    study *s = c->s;
+    memset(pl, 0, sizeof *pl);
+    pl->line = rp->line;
+    pl->pin = sweep_xmalloc((s->nvary ? s->nvary : 1) * sizeof *pl->pin);
+    long *pin_line = sweep_xmalloc((s->nvary ? s->nvary : 1) * sizeof(long));
+    for (size_t i = 0; i < s->nvary; i++) {
+        pl->pin[i] = -1;
+        pin_line[i] = 0;
+    }
+    int rc = -1;
+    for (size_t i = 0; i < rp->nkv; i++) {
+        const study_kv *kv = &rp->kv[i];
+        char **slot = NULL;
+        bool *flag = NULL;
+        if (!strcmp(kv->key, "x"))
+            slot = &pl->x;
+        else if (!strcmp(kv->key, "lines"))
+            slot = &pl->lines;
+        else if (!strcmp(kv->key, "metric"))
+            slot = &pl->metric;
+        else if (!strcmp(kv->key, "title"))
+            slot = &pl->title;
+        else if (!strcmp(kv->key, "xlabel"))
+            slot = &pl->xlabel;
+        else if (!strcmp(kv->key, "ylabel"))
+            slot = &pl->ylabel;
+        else if (!strcmp(kv->key, "logx"))
+            flag = &pl->logx;
+        else if (!strcmp(kv->key, "logy"))
+            flag = &pl->logy;
+        if (slot) {
+            if (*slot) {
+                fail(c, kv->line, kv->key, "given twice in this plot");
+                goto out;
+            }
+            *slot = sweep_xstrdup(kv->value);
+            if (slot == &pl->x || slot == &pl->lines) {
+                lower(*slot);
+                if (study_param_index(s, *slot) < 0) {
+                    fail(c, kv->line, kv->key, "'%s' is not a [vary] key",
+                         *slot);
+                    goto out;
+                }
+            }
+            continue;
+        }
+        if (flag) {
+            if (!parse_bool(kv->value, flag)) {
+                fail(c, kv->line, kv->key, "'%s': need yes or no", kv->value);
+                goto out;
+            }
+            continue;
+        }
+        long pi = study_param_index(s, kv->key);
+        if (pi < 0) {
+            fail(c, kv->line, kv->key,
+                 "unknown key in [plot] (metric, x, lines, title, xlabel, "
+                 "ylabel, logx, logy, or a [vary] key to pin)");
+            goto out;
+        }
+        if (pin_line[pi]) {
+            fail(c, kv->line, kv->key, "pinned twice in this plot");
+            goto out;
+        }
+        const study_param *p = &s->vary[pi];
+        long vi = -1;
+        for (size_t j = 0; j < p->nvalues; j++)
+            if (!strcmp(p->values[j], kv->value))
+                vi = (long)j;
+        if (vi < 0) {
+            fail(c, kv->line, kv->key, "'%s' is not one of its [vary] values",
+                 kv->value);
+            goto out;
+        }
+        pl->pin[pi] = vi;
+        pin_line[pi] = kv->line;
+    }
+    if (!pl->metric) {
+        fail(c, rp->line, "metric", "missing in this [plot]");
+        goto out;
+    }
+    if (!pl->x) {
+        fail(c, rp->line, "x", "missing in this [plot]");
+        goto out;
+    }
+    if (pl->lines && !strcmp(pl->lines, pl->x)) {
+        fail(c, rp->line, "lines", "same key as x");
+        goto out;
+    }
+    if (s->nmetrics) {
+        bool found = false;
+        for (size_t i = 0; i < s->nmetrics; i++)
+            found |= !strcmp(s->metrics[i], pl->metric);
+        if (!found) {
+            fail(c, rp->line, "metric",
+                 "'%s' is not in the [study] metrics list", pl->metric);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < s->nvary; i++) {
+        bool axis = !strcmp(s->vary[i].key, pl->x) ||
+                    (pl->lines && !strcmp(s->vary[i].key, pl->lines));
+        if (axis && pin_line[i]) {
+            fail(c, pin_line[i], s->vary[i].key,
+                 "pinned but also used as x or lines");
+            goto out;
+        }
+        if (!axis && pl->pin[i] < 0) {
+            if (s->vary[i].nvalues == 1) {
+                pl->pin[i] = 0;
+                continue;
+            }
+            fail(c, rp->line, s->vary[i].key,
+                 "varied but neither x nor lines in this [plot]: pin it "
+                 "with '%s = VALUE'", s->vary[i].key);
+            goto out;
+        }
+    }
+    pl->name = sweep_xstrdup(rp->name ? rp->name : pl->metric);
+    if (!is_name(pl->name)) {
+        fail(c, rp->line, "plot",
+             "'%s' is not usable as a file name; name the plot: [plot NAME]",
+             pl->name);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(pin_line);
+    return rc;
+}
+
+static void free_plot(study_plot *pl)
+{
+    free(pl->name);
+    free(pl->x);
+    free(pl->lines);
+    free(pl->metric);
+    free(pl->title);
+    free(pl->xlabel);
+    free(pl->ylabel);
+    free(pl->pin);
+}
+
+static char *file_stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    const char *dot = strrchr(b, '.');
+    size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    return sweep_xstrndup(b, n);
+}
+
+typedef enum { SEC_NONE, SEC_STUDY, SEC_VARY, SEC_SET, SEC_PLOT, SEC_SLURM } section;
+
+/* A logical line: a physical line without its comment, with the indented
+ * continuation lines that follow it appended; lineno is its first line. */
+typedef struct lline {
+    char *text;
+    long lineno;
+} lline;
+
+/* Read the file into logical lines (blank and comment lines dropped). An
+ * indented line without '=' that follows a key = value line continues it
+ * (joined with a space), so long lists can be split over lines. Returns
+ * the count, or -1 on a read error (reported). */
+static long read_lines(parse_ctx *c, FILE *f, lline **out)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, n = 0;
+    *out = NULL;
+    while (getline(&line, &cap, f) >= 0) {
+        lineno++;
+        if (lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
+            memmove(line, line + 3, strlen(line + 3) + 1);
+        bool indented = line[0] == ' ' || line[0] == '\t';
+        char *p = trim(line);
+        if (!*p || *p == ';' || *p == '#')
+            continue;
+        cut_comment(p);
+        p = trim(p);
+        if (indented && n > 0 && *p != '[' && !strchr(p, '=') &&
+            (*out)[n - 1].text[0] != '[' && strchr((*out)[n - 1].text, '=')) {
+            char *joined = sweep_xasprintf("%s %s", (*out)[n - 1].text, p);
+            free((*out)[n - 1].text);
+            (*out)[n - 1].text = joined;
+            continue;
+        }
+        *out = sweep_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = (lline){sweep_xstrdup(p), lineno};
+    }
+    free(line);
+    if (ferror(f)) {
+        fail(c, lineno, NULL, "read error");
+        for (long i = 0; i < n; i++)
+            free((*out)[i].text);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return n;
+}
+
+static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
+                       size_t *nplots)
+{
+    study *s = c->s;
+    section sec = SEC_NONE;
+    lline *lines;
+    long nlines = read_lines(c, f, &lines);
+    if (nlines < 0)
+        return -1;
+    int rc = 0;
+    bool seen[SEC_SLURM + 1] = {false};
+    for (long li = 0; li < nlines; li++) {
+        char *p = lines[li].text;
+        long lineno = lines[li].lineno;
+        if (*p == '[') {
+            char *close = strchr(p, ']');
+            if (!close || trim(close + 1)[0]) {
+                rc = fail(c, lineno, NULL, "bad section header '%s'", p);
+                break;
+            }
+            *close = '\0';
+            char *name = trim(p + 1);
+            char *arg = name + strcspn(name, " \t");
+            if (*arg) {
+                *arg++ = '\0';
+                arg = trim(arg);
+            }
+            lower(name);
+            if (!strcmp(name, "study"))
+                sec = SEC_STUDY;
+            else if (!strcmp(name, "vary"))
+                sec = SEC_VARY;
+            else if (!strcmp(name, "set"))
+                sec = SEC_SET;
+            else if (!strcmp(name, "plot"))
+                sec = SEC_PLOT;
+            else if (!strcmp(name, "slurm"))
+                sec = SEC_SLURM;
+            else {
+                rc = fail(c, lineno, name,
+                          "unknown section (study, vary, set, plot, slurm)");
+                break;
+            }
+            if (*arg && sec != SEC_PLOT) {
+                rc = fail(c, lineno, name, "this section takes no name");
+                break;
+            }
+            if (sec == SEC_PLOT) {
+                *plots = sweep_xrealloc(*plots, (*nplots + 1) * sizeof **plots);
+                raw_plot *rp = &(*plots)[(*nplots)++];
+                memset(rp, 0, sizeof *rp);
+                rp->name = *arg ? sweep_xstrdup(arg) : NULL;
+                rp->line = lineno;
+            } else if (seen[sec]) {
+                rc = fail(c, lineno, name, "section given twice");
+                break;
+            }
+            seen[sec] = true;
+            continue;
+        }
+        char *eq = strchr(p, '=');
+        if (!eq) {
+            rc = fail(c, lineno, NULL, "expected 'key = value', got '%s'", p);
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(p);
+        char *value = trim(eq + 1);
+        lower(key);
+        if (!*key) {
+            rc = fail(c, lineno, NULL, "missing key before '='");
+            break;
+        }
+        if (!*value) {
+            rc = fail(c, lineno, key, "empty value");
+            break;
+        }
+        if (has_ctrl(value)) {
+            rc = fail(c, lineno, key, "control character in the value");
+            break;
+        }
+        switch (sec) {
+        case SEC_NONE:
+            rc = fail(c, lineno, key, "outside any section (start with "
+                                      "[study])");
+            break;
+        case SEC_STUDY:
+            rc = parse_study_key(c, k, key, value, lineno);
+            break;
+        case SEC_VARY:
+            rc = parse_vary(c, key, value, lineno);
+            break;
+        case SEC_SET:
+            if (!is_param_key(key)) {
+                rc = fail(c, lineno, key, "not a pnrsim key (section.key)");
+                break;
+            }
+            for (size_t i = 0; i < s->nset; i++)
+                if (!strcmp(s->set[i].key, key)) {
+                    rc = fail(c, lineno, key, "set twice (first on line %ld)",
+                              s->set[i].line);
+                    break;
+                }
+            if (rc)
+                break;
+            s->set = sweep_xrealloc(s->set, (s->nset + 1) * sizeof *s->set);
+            s->set[s->nset++] = (study_kv){sweep_xstrdup(key),
+                                           sweep_xstrdup(value), lineno};
+            break;
+        case SEC_PLOT: {
+            raw_plot *rp = &(*plots)[*nplots - 1];
+            rp->kv = sweep_xrealloc(rp->kv, (rp->nkv + 1) * sizeof *rp->kv);
+            rp->kv[rp->nkv++] = (study_kv){sweep_xstrdup(key),
+                                           sweep_xstrdup(value), lineno};
+            break;
+        }
+        case SEC_SLURM: {
+            bool ok = true;
+            for (const char *q = key; *q; q++)
+                ok &= islower((unsigned char)*q) || isdigit((unsigned char)*q) ||
+                      *q == '-' || *q == '_';
+            if (!ok) {
+                rc = fail(c, lineno, key, "not an sbatch option name");
+                break;
+            }
+            if (!strcmp(key, "array_max")) {
+                long m;
+                if (!parse_long(value, &m) || m < 1) {
+                    rc = fail(c, lineno, key, "'%s': need an integer >= 1",
+                              value);
+                    break;
+                }
+            }
+            s->slurm = sweep_xrealloc(s->slurm, (s->nslurm + 1) * sizeof *s->slurm);
+            s->slurm[s->nslurm++] = (study_kv){sweep_xstrdup(key),
+                                               sweep_xstrdup(value), lineno};
+            break;
+        }
+        }
+        if (rc)
+            break;
+    }
+    for (long li = 0; li < nlines; li++)
+        free(lines[li].text);
+    free(lines);
+    return rc;
+}
+
+int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
+{
+    memset(s, 0, sizeof *s);
+    parse_ctx c = {path, err, s};
+    err[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, STUDY_ERR_MAX, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    s->path = sweep_xstrdup(path);
+    char *d = sweep_dirname(path);
+    s->dir = sweep_abspath(d, NULL);
+    free(d);
+    s->replications = 1;
+    s->seed_base = 1;
+    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0};
+    raw_plot *plots = NULL;
+    size_t nplots = 0;
+    int rc = parse_lines(&c, f, &k, &plots, &nplots);
+    fclose(f);
+
+    if (!rc && !s->name)
+        s->name = file_stem(path);
+    if (!rc && !is_name(s->name))
+        rc = fail(&c, 1, "name",
+                  "the file name '%s' is not usable as a study name; set "
+                  "[study] name", s->name);
+    if (!rc && !k.base.value)
+        rc = fail(&c, 1, "base",
+                  "missing: [study] base = CONFIG.ini is required");
+    if (!rc) {
+        s->base = sweep_abspath(k.base.value, s->dir);
+        if (!sweep_is_file(s->base))
+            rc = fail(&c, k.base.line, "base",
+                      "'%s' (%s): no such file (relative paths are taken from "
+                      "the study file's directory)", k.base.value, s->base);
+    }
+    if (!rc && k.trace.value) {
+        s->trace = sweep_abspath(k.trace.value, s->dir);
+        if (!sweep_is_file(s->trace))
+            rc = fail(&c, k.trace.line, "trace",
+                      "'%s' (%s): no such file (relative paths are taken from "
+                      "the study file's directory)", k.trace.value, s->trace);
+    }
+    for (size_t i = 0; !rc && i < s->nset; i++)
+        if (study_param_index(s, s->set[i].key) >= 0)
+            rc = fail(&c, s->set[i].line, s->set[i].key,
+                      "both in [set] and in [vary] (line %ld)",
+                      s->vary[study_param_index(s, s->set[i].key)].line);
+    if (!rc) {
+        s->npoints = 1;
+        for (size_t i = 0; i < s->nvary && !rc; i++) {
+            if (s->npoints > STUDY_MAX_RUNS / s->vary[i].nvalues)
+                rc = fail(&c, s->vary[i].line, s->vary[i].key,
+                          "more than %lu parameter points", STUDY_MAX_RUNS);
+            else
+                s->npoints *= s->vary[i].nvalues;
+        }
+        if (!rc && s->npoints > STUDY_MAX_RUNS / (size_t)s->replications)
+            rc = fail(&c, k.reps_line ? k.reps_line : 1, "replications",
+                      "more than %lu runs",
+                      STUDY_MAX_RUNS);
+        s->nruns = s->npoints * (size_t)s->replications;
+    }
+    if (!rc && s->seed_base > (long)INT32_MAX - s->replications)
+        rc = fail(&c, k.seed_line ? k.seed_line : 1, "seed_base",
+                  "seeds would exceed %ld",
+                  (long)INT32_MAX);
+    if (!rc) {
+        s->plots = sweep_xmalloc((nplots ? nplots : 1) * sizeof *s->plots);
+        for (size_t i = 0; i < nplots && !rc; i++) {
+            rc = build_plot(&c, &plots[i], &s->plots[i]);
+            if (rc) {
+                free_plot(&s->plots[i]);
+                break;
+            }
+            s->nplots++;
+            for (size_t j = 0; j + 1 < s->nplots && !rc; j++)
+                if (!strcmp(s->plots[j].name, s->plots[i].name))
+                    rc = fail(&c, plots[i].line, "plot",
+                              "a second plot named '%s'; name them: "
+                              "[plot NAME]", s->plots[i].name);
+        }
+    }
+    for (size_t i = 0; i < nplots; i++) {
+        for (size_t j = 0; j < plots[i].nkv; j++) {
+            free(plots[i].kv[j].key);
+            free(plots[i].kv[j].value);
+        }
+        free(plots[i].kv);
+        free(plots[i].name);
+    }
+    free(plots);
+    free(k.base.value);
+    free(k.trace.value);
+    if (rc) {
+        study_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void study_free(study *s)
+{
+    free(s->path);
+    free(s->dir);
+    free(s->name);
+    free(s->base);
+    free(s->trace);
+    for (size_t i = 0; i < s->nmetrics; i++)
+        free(s->metrics[i]);
+    free(s->metrics);
+    for (size_t i = 0; i < s->nvary; i++) {
+        for (size_t j = 0; j < s->vary[i].nvalues; j++)
+            free(s->vary[i].values[j]);
+        free(s->vary[i].values);
+        free(s->vary[i].key);
+    }
+    free(s->vary);
+    for (size_t i = 0; i < s->nset; i++) {
+        free(s->set[i].key);
+        free(s->set[i].value);
+    }
+    free(s->set);
+    for (size_t i = 0; i < s->nplots; i++)
+        free_plot(&s->plots[i]);
+    free(s->plots);
+    for (size_t i = 0; i < s->nslurm; i++) {
+        free(s->slurm[i].key);
+        free(s->slurm[i].value);
+    }
+    free(s->slurm);
+    memset(s, 0, sizeof *s);
+}
+
+size_t study_value_index(const study *s, size_t point, size_t param)
+{
+    /* The last parameter varies fastest. */
+    for (size_t i = s->nvary; i-- > param + 1;)
+        point /= s->vary[i].nvalues;
+    return point % s->vary[param].nvalues;
+}
+
+const char *study_value(const study *s, size_t point, size_t param)
+{
+    return s->vary[param].values[study_value_index(s, point, param)];
+}
+
+size_t study_point_of(const study *s, const size_t *idx)
+{
+    size_t point = 0;
+    for (size_t i = 0; i < s->nvary; i++)
+        point = point * s->vary[i].nvalues + idx[i];
+    return point;
+}
+
+long study_seed(const study *s, size_t rep)
+{
+    return s->seed_base + (long)rep;
+}
+
+long study_param_index(const study *s, const char *key)
+{
+    for (size_t i = 0; i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, key))
+            return (long)i;
+    return -1;
+}
+
+/* 64-bit FNV-1a. */
+static uint64_t fnv1a(const char *p, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+#define FNV_INIT 14695981039346656037ULL
+
+char *study_point_dirname(const study *s, size_t point)
+{
+    if (!s->nvary)
+        return sweep_xstrdup("base");
+    sweep_buf b = {0};
+    for (size_t i = 0; i < s->nvary; i++) {
+        if (i)
+            sweep_buf_puts(&b, ",");
+        sweep_buf_puts(&b, s->vary[i].key);
+        sweep_buf_puts(&b, "=");
+        for (const char *p = study_value(s, point, i); *p; p++) {
+            unsigned char ch = (unsigned char)*p;
+            if (isalnum(ch) || strchr("._+-", ch))
+                sweep_buf_add(&b, p, 1);
+            else
+                sweep_buf_printf(&b, "%%%02X", ch);
+        }
+    }
+    if (b.n > STUDY_MAX_DIRNAME || b.p[0] == '.') {
+        char *h = sweep_xasprintf("p-%016llx",
+                                  (unsigned long long)fnv1a(b.p, b.n, FNV_INIT));
+        sweep_buf_free(&b);
+        return h;
+    }
+    return b.p;
+}
+
+/* The base configuration with comment lines, blank lines and surrounding
+ * white space removed, so that editing comments keeps the fingerprint. */
+static uint64_t normalized_hash(const char *text)
+{
+    uint64_t h = FNV_INIT;
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *a = p, *z = p + n;
+        while (a < z && isspace((unsigned char)*a))
+            a++;
+        while (z > a && isspace((unsigned char)z[-1]))
+            z--;
+        if (a < z && *a != ';' && *a != '#') {
+            h = fnv1a(a, (size_t)(z - a), h);
+            h = fnv1a("\n", 1, h);
+        }
+        p = e ? e + 1 : p + n;
+    }
+    return h;
+}
+
+char *study_fingerprint(const study *s)
+{
+    size_t len;
+    char *base = sweep_read_file(s->base, &len);
+    if (!base)
+        return NULL;
+    sweep_buf b = {0};
+    sweep_buf_puts(&b, "# pnrsim-sweep: the runs below this directory were "
+                       "made with these settings\n");
+    sweep_buf_printf(&b, "base_hash = %016llx\n",
+                     (unsigned long long)normalized_hash(base));
+    free(base);
+    if (s->trace) {
+        const char *t = strrchr(s->trace, '/');
+        sweep_buf_printf(&b, "trace = %s\n", t ? t + 1 : s->trace);
+    }
+    for (size_t i = 0; i < s->nset; i++)
+        sweep_buf_printf(&b, "set %s = %s\n", s->set[i].key, s->set[i].value);
+    for (size_t i = 0; i < s->nvary; i++)
+        sweep_buf_printf(&b, "vary %s\n", s->vary[i].key);
+    return b.p;
+}

@@ -1,0 +1,245 @@
+/* study/sweep.h: the parts of pnrsim-sweep besides the study model.
+ *
+ *   util.c     memory, strings, paths, whole-or-nothing files, mkdir -p,
+ *              rm -r, shell quoting
+ *   metrics.c  reading a run's metrics.json (flat values and one or more
+ *              levels of nesting, flattened as outer.inner)
+ *   stats.c    mean, SD and the Student-t 95% confidence interval
+ *   runs.c     the layout of a study's output directory and the state of
+ *              each run (done, failed, missing), the pnrsim argument list
+ *   collect.c  results.csv and summary.csv from the run directories
+ *   plot.c     gnuplot scripts, data and PNG/SVG plots from the summary
+ *   runner.c   the built-in runner: N local pnrsim processes
+ *   emit.c     job lists for GNU parallel and Slurm job-array scripts
+ *   main.c     the command line
+ *
+ * Output directory layout (OUT, default out/studies/NAME):
+ *   OUT/study.ini          copy of the study file of the last run/emit
+ *   OUT/fingerprint        what the runs were made with (study_fingerprint)
+ *   OUT/runs/POINT/seed-S/ a finished run: pnrsim's files + stderr.txt
+ *   OUT/runs/POINT/seed-S.part/  a run in progress, interrupted or failed
+ *   OUT/results.csv, OUT/summary.csv, OUT/plots/NAME.{gp,dat,png,svg}
+ *   OUT/joblist.txt, OUT/slurm.sh  when emitted there
+ */
+#ifndef PNRSIM_STUDY_SWEEP_H
+#define PNRSIM_STUDY_SWEEP_H
+
+#include "study/study.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- util.c ---------------------------------------------------------- */
+
+/* Allocation that exits with a message when memory runs out. */
+void *sweep_xmalloc(size_t n);
+void *sweep_xrealloc(void *p, size_t n);
+char *sweep_xstrdup(const char *s);
+char *sweep_xstrndup(const char *s, size_t n);
+/* printf into a new string. */
+char *sweep_xasprintf(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* A growing text buffer (always NUL-terminated once something was added). */
+typedef struct sweep_buf {
+    char *p;
+    size_t n, cap;
+} sweep_buf;
+void sweep_buf_add(sweep_buf *b, const char *s, size_t n);
+void sweep_buf_puts(sweep_buf *b, const char *s);
+void sweep_buf_printf(sweep_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void sweep_buf_free(sweep_buf *b);
+
+/* Read a whole file into a new NUL-terminated string (length in *len when
+ * len is not NULL). NULL with errno set on failure. */
+char *sweep_read_file(const char *path, size_t *len);
+
+/* Write data to path whole or not at all: into path.tmp.PID, fsync'd, then
+ * renamed. 0, or -1 with a message in err. */
+int sweep_write_file(const char *path, const char *data, size_t len,
+                     char *err, size_t errlen);
+
+/* mkdir -p. 0 or -1 with errno. */
+int sweep_mkdirs(const char *path);
+/* rm -r (no error when path does not exist). 0 or -1 with errno. */
+int sweep_rmtree(const char *path);
+/* True when path exists and is a directory / a regular file. */
+bool sweep_is_dir(const char *path);
+bool sweep_is_file(const char *path);
+
+/* An absolute form of path: relative paths are taken from dir (the current
+ * directory when dir is NULL); "." and ".." components are resolved
+ * lexically. Newly allocated. */
+char *sweep_abspath(const char *path, const char *dir);
+/* The directory part of path ("." when none). Newly allocated. */
+char *sweep_dirname(const char *path);
+
+/* The word s quoted for a POSIX shell ('...'), newly allocated. Words made
+ * only of safe characters ([A-Za-z0-9_./,:=+@%-]) are returned as they are. */
+char *sweep_shell_quote(const char *s);
+
+/* Append field s to b as a CSV field (quoted when it holds , " or a line
+ * break). */
+void sweep_csv_field(sweep_buf *b, const char *s);
+
+/* Seconds since an arbitrary start (monotonic clock). */
+double sweep_now(void);
+
+/* ---- metrics.c ------------------------------------------------------- */
+
+typedef enum { SWEEP_NUM, SWEEP_STR, SWEEP_BOOL, SWEEP_NULL } sweep_type;
+
+/* One flattened metric: "key" or "outer.inner". raw is the value's text as
+ * written in the file (numbers) or the decoded string / true / false /
+ * null. */
+typedef struct sweep_metric {
+    char *key;
+    char *raw;
+    double num;        /* the number, for SWEEP_NUM */
+    sweep_type type;
+} sweep_metric;
+
+typedef struct sweep_metrics {
+    sweep_metric *m;
+    size_t n;
+    bool partial;      /* "partial": true in the file */
+    bool has_partial;  /* the file has a "partial" member */
+} sweep_metrics;
+
+/* Parse the JSON object in text (len bytes) into out. Arrays are skipped;
+ * nested objects are flattened. 0, or -1 with a message in err (out is then
+ * empty). */
+int sweep_metrics_parse(const char *text, size_t len, sweep_metrics *out,
+                        char *err, size_t errlen);
+/* Read and parse the file at path. Same contract. */
+int sweep_metrics_read(const char *path, sweep_metrics *out, char *err,
+                       size_t errlen);
+/* The metric named key, or NULL. */
+const sweep_metric *sweep_metrics_get(const sweep_metrics *ms, const char *key);
+void sweep_metrics_free(sweep_metrics *ms);
+
+/* ---- stats.c --------------------------------------------------------- */
+
+/* Summary of n observations. sd is the sample standard deviation (n - 1 in
+ * the denominator); ci is the half-width of the 95% confidence interval of
+ * the mean, t(0.975, n-1) * sd / sqrt(n), and lo/hi are mean -/+ ci. With
+ * n = 1, sd, ci, lo and hi are NAN (written as empty fields); with n = 0
+ * everything but n is NAN. */
+typedef struct sweep_stats {
+    size_t n;
+    double mean, sd, ci, lo, hi;
+} sweep_stats;
+
+void sweep_stats_compute(const double *x, size_t n, sweep_stats *st);
+
+/* The --selftest-summary mode: prints the statistics of fixed samples next
+ * to values computed by hand and returns 0 when they agree. */
+int sweep_stats_selftest(FILE *out);
+
+/* ---- runs.c ---------------------------------------------------------- */
+
+typedef enum {
+    SWEEP_RUN_MISSING,  /* never run, or interrupted */
+    SWEEP_RUN_FAILED,   /* a .part directory with an error and no result */
+    SWEEP_RUN_DONE      /* seed-S/metrics.json complete and not partial */
+} sweep_run_state;
+
+/* Where a study's runs live. */
+typedef struct sweep_layout {
+    const study *s;
+    char *out;          /* absolute output directory */
+    char **pointdir;    /* per point: OUT/runs/POINTNAME */
+} sweep_layout;
+
+void sweep_layout_init(sweep_layout *L, const study *s, const char *out);
+void sweep_layout_free(sweep_layout *L);
+/* OUT/runs/POINT/seed-S (part = false) or seed-S.part. Newly allocated. */
+char *sweep_run_dir(const sweep_layout *L, size_t run, bool part);
+/* The state of run, from its directories. When failed, *why (if not NULL)
+ * receives a newly allocated one-line reason (the last non-empty line of its
+ * stderr.txt, or a description). */
+sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
+                                   char **why);
+/* A one-line description of a run: "computer.ram=16 netram.strategy=central
+ * seed=1". Newly allocated. */
+char *sweep_run_label(const study *s, size_t run);
+/* The pnrsim argument vector for run (argv[0] = pnrsim, NULL-terminated,
+ * output to outdir). Free with sweep_argv_free. */
+char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
+                      const char *outdir);
+void sweep_argv_free(char **argv);
+
+/* Check that OUT/fingerprint, when present, is the study's; when it
+ * differs, refuse (unless force) with a message in err. With record, also
+ * make OUT/runs and write OUT/fingerprint and OUT/study.ini. 0 or -1. */
+int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
+                      char *err, size_t errlen);
+
+/* ---- collect.c ------------------------------------------------------- */
+
+typedef struct sweep_collect_counts {
+    size_t done, failed, missing;
+} sweep_collect_counts;
+
+/* Build OUT/results.csv and OUT/summary.csv from the run directories and,
+ * unless no_plots, the plots. Failed runs are listed on err_out with their
+ * reason when report_failures. 0, or -1 when a file could not be written
+ * (message on stderr). */
+int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
+                  FILE *err_out, sweep_collect_counts *counts);
+
+/* ---- plot.c ---------------------------------------------------------- */
+
+/* Summary table handed to the plotter: per point, per metric (in the order
+ * of metric names), the statistics. */
+typedef struct sweep_table {
+    char **metric;
+    size_t nmetric;
+    sweep_stats *st;  /* npoints * nmetric, st[point * nmetric + m] */
+} sweep_table;
+
+/* Write OUT/plots/NAME.gp and NAME.dat for each plot of the study and run
+ * gnuplot on them (when it is on PATH) to make NAME.png and NAME.svg.
+ * Problems are reported on err_out; returns the number of plots made. */
+int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out);
+
+/* ---- runner.c -------------------------------------------------------- */
+
+typedef struct sweep_run_opts {
+    const char *pnrsim;   /* the pnrsim binary */
+    int jobs;             /* worker processes, >= 1 */
+    bool quiet;           /* no progress bar, no report of skips */
+} sweep_run_opts;
+
+typedef struct sweep_run_counts {
+    size_t ran, skipped, failed;
+    bool interrupted;
+} sweep_run_counts;
+
+/* Run every run of the study that is not done, at most o->jobs at a time.
+ * Each run goes into its seed-S.part directory, renamed to seed-S when
+ * pnrsim exits 0 with a complete metrics.json. Failures are reported on
+ * stderr as they happen. SIGINT/SIGTERM stop launching, terminate the
+ * running pnrsim processes and return with counts->interrupted. 0, or -1
+ * when the runner itself failed (message on stderr). */
+int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
+              sweep_run_counts *counts);
+
+/* ---- emit.c ---------------------------------------------------------- */
+
+/* Write a job list to path: one shell command per pending run (every run
+ * when all), each running pnrsim into seed-S.part and renaming it to seed-S
+ * on success. Returns the number of lines, or -1 (message in err). */
+long sweep_emit_joblist(const sweep_layout *L, const char *pnrsim, bool all,
+                        const char *path, char *err, size_t errlen);
+
+/* Write a Slurm job-array script to path that runs line
+ * $SLURM_ARRAY_TASK_ID of the job list joblist (written beside it as
+ * path.jobs). Returns the number of array tasks, or -1 (message in err). */
+long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
+                      const char *path, char *err, size_t errlen);
+
+#endif

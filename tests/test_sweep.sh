@@ -1,0 +1,279 @@
+#!/bin/sh
+# tests/test_sweep.sh BUILD: end-to-end tests of pnrsim-sweep (study/).
+#
+# Runs BUILD/pnrsim-sweep with the real BUILD/pnrsim on small studies (the
+# ten-job LANL CM-5 sample, so every run takes a fraction of a second) in a
+# temporary directory, and checks:
+#   - the statistics code against hand-computed numbers (--selftest-summary)
+#     and, end to end, collect on run directories written by hand with known
+#     metrics (mean, SD, 95% CI half-width/low/high, n = 1, missing runs);
+#   - bad study files exit 2 with FILE:LINE: KEY;
+#   - a 2 x 2 x 3 study gives 12 result rows and 4 summary rows;
+#   - one worker, two workers, GNU parallel on the emitted job list + collect
+#     and the emitted Slurm script (tasks run by hand) give byte-identical
+#     results.csv (and summary.csv);
+#   - resume: after deleting two run directories only those two run;
+#   - a failing run (computer.ram = -1) is reported with its error, its
+#     stderr is kept, the other runs complete, the exit status is 1;
+#   - SIGINT stops the study with status 130, keeps the finished runs, and
+#     the next invocation runs only the rest;
+#   - plots (PNG and SVG) when gnuplot is installed.
+# Prints "N passed, N failed" and exits non-zero when a check failed.
+# KEEP=1 keeps the temporary directory.
+
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+SWEEP=$build/pnrsim-sweep
+PNRSIM=$build/pnrsim
+TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+    name=$1; shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+finish() {
+    echo "test_sweep: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+for f in "$SWEEP" "$PNRSIM"; do
+    if [ ! -x "$f" ]; then
+        bad "$f exists (build it first)"
+        finish
+    fi
+done
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_sweep.XXXXXX") || exit 1
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "test_sweep: files in $T"
+else
+    trap 'rm -rf "$T"' EXIT
+fi
+cd "$T" || exit 1
+
+# The base configuration of every study here: the built-in defaults and a
+# machine wide enough for every job of the sample.
+printf '[computer]\nnumber = 64\n' > base.ini
+
+# Number of data rows of a CSV file (lines minus the header).
+rows() { echo $(($(wc -l < "$1") - 1)); }
+# Field $2 (1-based) of line $3 (1 = header) of CSV file $1.
+field() { awk -F, -v f="$2" -v l="$3" 'NR == l { print $f }' "$1"; }
+# Column number of header name $2 in CSV file $1.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i }' "$1"; }
+# |$1 - $2| <= 1e-6
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6) }'; }
+
+# ---- statistics ----------------------------------------------------------
+
+check "selftest-summary (hand-computed mean, SD, t CI)" \
+    sh -c "'$SWEEP' --selftest-summary > selftest.out"
+
+# Run directories written by hand, then collect: x.a = 1 has m = 2, 4, 9
+# (mean 5, SD sqrt(13) = 3.605551275, CI half-width t(0.975,2) sqrt(13) /
+# sqrt(3) = 4.302652730 * 2.081665999 = 8.956685895); x.a = 2 has one run
+# (m = 10: no SD, no CI) and two missing.
+cat > hand.ini <<EOF
+[study]
+name = hand
+base = base.ini
+replications = 3
+metrics = m, dropped.too_wide
+[vary]
+x.a = 1, 2
+EOF
+mkrun() { # mkrun POINTDIR SEED M
+    mkdir -p "hand-out/runs/$1/seed-$2"
+    printf '{"m": %s, "seed": %s, "trace": "t.swf", "partial": false, "dropped": {"too_wide": %s}}\n' \
+        "$3" "$2" "$2" > "hand-out/runs/$1/seed-$2/metrics.json"
+}
+mkrun x.a=1 1 2
+mkrun x.a=1 2 4
+mkrun x.a=1 3 9
+mkrun x.a=2 1 10
+# a partial result does not count
+mkdir -p hand-out/runs/x.a=2/seed-2
+printf '{"m": 99, "partial": true}\n' > hand-out/runs/x.a=2/seed-2/metrics.json
+"$SWEEP" collect -o hand-out hand.ini > hand.log 2>&1
+check "collect with missing runs exits 1" test $? -eq 1
+S=hand-out/summary.csv
+R=hand-out/results.csv
+check "hand: results.csv has 6 rows" test "$(rows $R)" -eq 6
+check "hand: summary.csv has 2 rows" test "$(rows $S)" -eq 2
+check "hand: summary header" test "$(head -1 $S)" = \
+    "x.a,n,m_mean,m_sd,m_ci95,m_ci95_lo,m_ci95_hi,dropped.too_wide_mean,dropped.too_wide_sd,dropped.too_wide_ci95,dropped.too_wide_ci95_lo,dropped.too_wide_ci95_hi"
+check "hand: n = 3" test "$(field $S 2 2)" = 3
+check "hand: mean of 2,4,9 = 5" near "$(field $S 3 2)" 5
+check "hand: sd of 2,4,9 = 3.605551275" near "$(field $S 4 2)" 3.605551275
+check "hand: ci95 = 8.956685895" near "$(field $S 5 2)" 8.956685895
+check "hand: ci95_lo = -3.956685895" near "$(field $S 6 2)" -3.956685895
+check "hand: ci95_hi = 13.956685895" near "$(field $S 7 2)" 13.956685895
+check "hand: nested dropped.too_wide mean of 1,2,3 = 2" near "$(field $S 8 2)" 2
+check "hand: n = 1 at x.a=2" test "$(field $S 2 3)" = 1
+check "hand: n = 1 mean = 10" near "$(field $S 3 3)" 10
+check "hand: n = 1 sd and CI empty" test "$(field $S 4 3)$(field $S 5 3)$(field $S 6 3)$(field $S 7 3)" = ""
+check "hand: results statuses" test "$(cut -d, -f3 $R | tr '\n' ' ')" = "status ok ok ok ok failed missing "
+check "hand: results values as written" test "$(cut -d, -f4 $R | tr '\n' ' ')" = "m 2 4 9 10   "
+# Without a metrics list: every numeric member, nested ones flattened; the
+# seed (a column already), strings and booleans left out.
+grep -v '^metrics' hand.ini > hand-all.ini
+"$SWEEP" collect -o hand-out hand-all.ini > hand-all.log 2>&1
+check "hand: all numeric metrics" test "$(head -1 $R)" = \
+    "x.a,seed,status,m,dropped.too_wide"
+
+# ---- bad study files -----------------------------------------------------
+
+printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 16,,32\n' > bad1.ini
+"$SWEEP" bad1.ini > bad1.log 2>&1
+check "bad list: exit 2" test $? -eq 2
+check "bad list: FILE:LINE: KEY message" grep -q 'bad1.ini:4: computer.ram:' bad1.log
+printf '[study]\nbase = base.ini\nreplicatons = 3\n' > bad2.ini
+"$SWEEP" bad2.ini > bad2.log 2>&1
+check "unknown key: exit 2 with FILE:LINE: KEY" \
+    sh -c "test $? -eq 2 && grep -q 'bad2.ini:3: replicatons:' bad2.log"
+printf '[study]\nbase = missing.ini\n' > bad3.ini
+"$SWEEP" bad3.ini > bad3.log 2>&1
+check "missing base: exit 2 with FILE:LINE: KEY" \
+    sh -c "test $? -eq 2 && grep -q 'bad3.ini:2: base:' bad3.log"
+
+# ---- the 2 x 2 x 3 study -------------------------------------------------
+
+cat > s.ini <<EOF
+; two parameters, three seeds
+[study]
+name = small
+base = base.ini
+trace = $TRACE
+replications = 3
+metrics = total_time, jobs_finished, response_time_mean, bounded_slowdown_mean, page_faults_per_pe
+[set]
+workload.max_jobs = 10
+netram.enabled = yes
+[vary]
+computer.ram = 16, 32
+netram.strategy = central, client
+[plot]
+metric = bounded_slowdown_mean
+x = computer.ram
+lines = netram.strategy
+EOF
+
+"$SWEEP" -j 1 -o j1 s.ini > j1.log 2>&1
+check "2x2x3, one worker: exit 0" test $? -eq 0
+check "2x2x3: results.csv has 12 rows" test "$(rows j1/results.csv)" -eq 12
+check "2x2x3: summary.csv has 4 rows" test "$(rows j1/summary.csv)" -eq 4
+check "2x2x3: every run ok" test "$(grep -c ',ok,' j1/results.csv)" -eq 12
+tt=$(col j1/results.csv total_time)
+check "2x2x3: total_time reported" \
+    test -n "$tt" -a -n "$(field j1/results.csv "${tt:-1}" 2)"
+check "2x2x3: rows in parameter/seed order" test \
+    "$(cut -d, -f1-3 j1/results.csv | tr '\n' ' ')" = \
+    "computer.ram,netram.strategy,seed 16,central,1 16,central,2 16,central,3 16,client,1 16,client,2 16,client,3 32,central,1 32,central,2 32,central,3 32,client,1 32,client,2 32,client,3 "
+check "2x2x3: summary n = 3 everywhere" \
+    test "$(cut -d, -f3 j1/summary.csv | tr '\n' ' ')" = "n 3 3 3 3 "
+if command -v gnuplot > /dev/null 2>&1; then
+    check "plot: PNG and SVG" test -s j1/plots/bounded_slowdown_mean.png \
+        -a -s j1/plots/bounded_slowdown_mean.svg
+else
+    echo "skip plot: gnuplot not installed (Debian: gnuplot-nox)"
+fi
+
+"$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
+check "two workers: exit 0" test $? -eq 0
+check "one and two workers: identical results.csv" cmp -s j1/results.csv j2/results.csv
+check "one and two workers: identical summary.csv" cmp -s j1/summary.csv j2/summary.csv
+
+# ---- GNU parallel and Slurm ----------------------------------------------
+
+"$SWEEP" --emit-joblist jobs.txt -o par s.ini > emit.log 2>&1
+check "emit-joblist: exit 0, 12 lines" \
+    sh -c "test $? -eq 0 && test \$(wc -l < jobs.txt) -eq 12"
+if command -v parallel > /dev/null 2>&1; then
+    parallel --will-cite -j2 < jobs.txt > par.log 2>&1
+    check "GNU parallel runs the job list" test $? -eq 0
+    "$SWEEP" collect -o par s.ini > collect.log 2>&1
+    check "collect after parallel: exit 0" test $? -eq 0
+    check "parallel + collect: identical results.csv" cmp -s j1/results.csv par/results.csv
+    check "parallel + collect: identical summary.csv" cmp -s j1/summary.csv par/summary.csv
+else
+    bad "GNU parallel installed (Debian: parallel; tools/deps.sh should install it)"
+fi
+
+"$SWEEP" --emit-slurm slurm.sh -o slu s.ini > slurm.log 2>&1
+check "emit-slurm: a 12-task array" grep -q '^#SBATCH --array=1-12$' slurm.sh
+i=1
+while [ $i -le 12 ]; do
+    SLURM_ARRAY_TASK_ID=$i bash slurm.sh > /dev/null 2>&1 || break
+    i=$((i + 1))
+done
+check "slurm tasks 1..12 run" test $i -eq 13
+"$SWEEP" collect -o slu s.ini > slu.log 2>&1
+check "slurm + collect: identical results.csv" cmp -s j1/results.csv slu/results.csv
+
+# ---- resume --------------------------------------------------------------
+
+rm -rf "j2/runs/computer.ram=16,netram.strategy=client/seed-2" \
+       "j2/runs/computer.ram=32,netram.strategy=central/seed-3"
+"$SWEEP" -j 2 -o j2 s.ini > resume.log 2>&1
+check "resume: exit 0" test $? -eq 0
+check "resume: only the 2 missing runs ran" grep -q 'ran 2, skipped 10, failed 0' resume.log
+check "resume: identical results.csv" cmp -s j1/results.csv j2/results.csv
+"$SWEEP" -j 2 -o j2 s.ini > again.log 2>&1
+check "nothing left: ran 0" grep -q 'ran 0, skipped 12' again.log
+
+# ---- a failing run -------------------------------------------------------
+
+cat > f.ini <<EOF
+[study]
+name = failing
+base = base.ini
+trace = $TRACE
+metrics = total_time
+[set]
+workload.max_jobs = 10
+[vary]
+computer.ram = -1, 32, 64
+EOF
+"$SWEEP" -j 2 -o fo f.ini > f.log 2>&1
+check "one failing run: exit 1" test $? -eq 1
+check "failing run reported with its value" grep -q 'run failed: computer.ram=-1 seed=1' f.log
+check "failing run: its stderr kept" test -s "fo/runs/computer.ram=-1/seed-1.part/stderr.txt"
+check "the other runs complete" test "$(grep -c ',ok,' fo/results.csv)" -eq 2
+check "failing run listed as failed" grep -q '^-1,1,failed,' fo/results.csv
+
+# ---- interruption --------------------------------------------------------
+
+# A pnrsim that takes a second per run, to have time to interrupt.
+cat > slow-pnrsim <<EOF
+#!/bin/sh
+sleep 1
+exec "$PNRSIM" "\$@"
+EOF
+chmod +x slow-pnrsim
+"$SWEEP" -j 2 --pnrsim "$T/slow-pnrsim" -o int s.ini > int.log 2>&1 &
+pid=$!
+n=0
+tries=0
+while [ $tries -lt 300 ]; do # wait (up to 30 s) for two finished runs
+    n=$(ls -d int/runs/*/seed-? 2> /dev/null | wc -l)
+    [ "$n" -ge 2 ] && break
+    sleep 0.1
+    tries=$((tries + 1))
+done
+kill -INT $pid
+wait $pid
+st=$?
+check "SIGINT: exit 130" test $st -eq 130
+kept=$(ls -d int/runs/*/seed-? 2> /dev/null | wc -l)
+check "SIGINT: finished runs kept ($kept)" test "$kept" -ge 2 -a "$kept" -lt 12
+"$SWEEP" -j 2 -o int s.ini > int2.log 2>&1
+check "after SIGINT: the rest runs" grep -q "ran $((12 - kept)), skipped $kept, failed 0" int2.log
+check "after SIGINT: identical results.csv" cmp -s j1/results.csv int/results.csv
+
+finish
