@@ -1,0 +1,35 @@
+#!/bin/sh
+# bench/bench_trace.sh BUILD_DIR: whole-trace speed and memory.
+#
+# 1. The complete NASA iPSC/860 trace (18,239 jobs, 128 PEs) in space
+#    sharing (MPL 1), run time as CPU demand, no paging and no messages:
+#    wall time and jobs per second.
+# 2. A one-million-job trace made of the NASA trace repeated 55 times with
+#    shifted submit times (written to BUILD_DIR, not kept in the repository):
+#    peak memory (maximum resident set) for the first 100,000 jobs and for
+#    all of them; streaming means the two are about equal.
+set -e
+B=${1:-build}
+P=$B/pnrsim
+NASA=traces/NASA-iPSC-1993-3.1-cln.swf.gz
+OPTS="--set workload.cpu_demand=runtime --set computer.number=128 --set scheduler.mpl=1
+      --set process.comm_rate=0 --set process.sync_rate=0 --set workload.default_memory=0
+      --set simulation.metrics_period=1e12 -q --format csv"
+measure() { # label, extra args...
+    label=$1; shift
+    /usr/bin/time -f "%e %M" -o "$B/time.txt" $P $OPTS -o "$B/bench-out" "$@" > "$B/bench-metrics.csv"
+    read -r wall rss < "$B/time.txt"
+    jobs=$(tail -1 "$B/bench-metrics.csv" | cut -d, -f2)
+    awk -v l="$label" -v w="$wall" -v r="$rss" -v j="$jobs" \
+        'BEGIN { printf "trace %-28s jobs=%d wall_s=%.3f jobs_per_s=%.0f peak_rss_kb=%d\n", l, j, w, (w > 0 ? j / w : 0), r }'
+}
+measure "nasa-full" -t $NASA
+BIG=$B/million.swf
+if [ ! -s "$BIG" ]; then
+    zcat $NASA | awk '!/^;/ && NF >= 18 { n++; line[n] = $0; if ($2 > last) last = $2 }
+        END { for (rep = 0; rep < 55; rep++) for (i = 1; i <= n; i++) {
+                  split(line[i], f, " "); f[1] = rep * n + i; f[2] = f[2] + rep * (last + 3600);
+                  s = f[1]; for (k = 2; k <= 18; k++) s = s " " f[k]; print s } }' > "$BIG"
+fi
+measure "million-first-100k" -t "$BIG" --set workload.max_jobs=100000
+measure "million-all" -t "$BIG"
