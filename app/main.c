@@ -94,12 +94,13 @@ static void progress(run_t *r, double now, double frac, void *ctx)
 }
 
 /* Resolve a trace path given in a configuration file relative to the
- * file's directory (then made absolute) so the scenario runs from anywhere. */
-static void resolve_trace(config *c, const char *cfg_path)
+ * file's directory (then made absolute) so the scenario runs from anywhere.
+ * 0, or 2 with a message when the resulting path is too long. */
+static int resolve_trace(config *c, const char *cfg_path)
 {
     char *t = c->workload.trace;
     if (!t[0] || t[0] == '/' || strcmp(t, "-") == 0)
-        return;
+        return 0;
     char joined[2 * CFG_PATH_MAX + 2];
     const char *slash = strrchr(cfg_path, '/');
     if (slash)
@@ -107,10 +108,15 @@ static void resolve_trace(config *c, const char *cfg_path)
     else
         snprintf(joined, sizeof joined, "%s", t);
     char abs[PATH_MAX];
-    if (realpath(joined, abs) && strlen(abs) < CFG_PATH_MAX)
-        snprintf(c->workload.trace, CFG_PATH_MAX, "%s", abs);
-    else if (strlen(joined) < CFG_PATH_MAX)
-        snprintf(c->workload.trace, CFG_PATH_MAX, "%s", joined);
+    const char *use = realpath(joined, abs) ? abs : joined;
+    size_t n = strlen(use);
+    if (n >= CFG_PATH_MAX) {
+        fprintf(stderr, "pnrsim: %s: [workload] trace resolves to a path longer than %d characters\n",
+                cfg_path, CFG_PATH_MAX - 1);
+        return 2;
+    }
+    memcpy(c->workload.trace, use, n + 1);
+    return 0;
 }
 
 static int parse_args(int argc, char **argv, opts *o)
@@ -132,9 +138,17 @@ static int parse_args(int argc, char **argv, opts *o)
     o->sets = calloc((size_t)argc, sizeof *o->sets);
     if (!o->sets)
         abort();
-    int ch;
+    /* "+": no argument permutation (the first operand ends the options and
+     * is reported); ":": missing values reported as ':'. word is the
+     * argument being read, to name a bad option in messages: a long option
+     * by its word, a short one (possibly inside a cluster) by its letter. */
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":c:t:s:o:qvhV", longopts, NULL)) != -1) {
+    for (;;) {
+        int word = optind;
+        int ch = getopt_long(argc, argv, "+:c:t:s:o:qvhV", longopts, NULL);
+        if (ch == -1)
+            break;
+        bool is_long = word < argc && strncmp(argv[word], "--", 2) == 0;
         switch (ch) {
         case 'c': o->config = optarg; break;
         case 't': o->trace = optarg; break;
@@ -161,10 +175,34 @@ static int parse_args(int argc, char **argv, opts *o)
         case 'h': usage(stdout); return 0;
         case 'V': printf("pnrsim %s\n", PNRSIM_VERSION); return 0;
         case ':':
-            fprintf(stderr, "pnrsim: option %s needs a value (see --help)\n", argv[optind - 1]);
+            if (is_long)
+                fprintf(stderr, "pnrsim: option %s needs a value (see --help)\n", argv[word]);
+            else
+                fprintf(stderr, "pnrsim: option -%c needs a value (see --help)\n", optopt);
             return 2;
         default:
-            fprintf(stderr, "pnrsim: unknown option %s (see --help)\n", argv[optind - 1]);
+            if (is_long) {
+                /* unknown, ambiguous, or given a value it does not take */
+                const char *name = argv[word] + 2, *eq = strchr(name, '=');
+                size_t n = eq ? (size_t)(eq - name) : strlen(name);
+                int prefixed = 0;
+                bool exact = false;
+                for (const struct option *lo = longopts; lo->name; lo++) {
+                    if (strncmp(lo->name, name, n) == 0) {
+                        prefixed++;
+                        exact |= strlen(lo->name) == n;
+                    }
+                }
+                if (exact || (eq && prefixed == 1))
+                    fprintf(stderr, "pnrsim: option --%.*s takes no value (see --help)\n", (int)n,
+                            name);
+                else if (prefixed > 1)
+                    fprintf(stderr, "pnrsim: ambiguous option --%.*s (see --help)\n", (int)n, name);
+                else
+                    fprintf(stderr, "pnrsim: unknown option --%.*s (see --help)\n", (int)n, name);
+            } else {
+                fprintf(stderr, "pnrsim: unknown option -%c (see --help)\n", optopt);
+            }
             return 2;
         }
     }
@@ -173,6 +211,16 @@ static int parse_args(int argc, char **argv, opts *o)
         return 2;
     }
     return -1;
+}
+
+/* A config_set message for an option other than --set: config_set names
+ * its argument ("--set section.key=X: ..."); name the option instead. */
+static void option_error(const char *opt, const char *value, const char *err)
+{
+    const char *msg = err;
+    if (strncmp(msg, "--set ", 6) == 0 && strstr(msg, ": "))
+        msg = strstr(msg, ": ") + 2;
+    fprintf(stderr, "pnrsim: %s %s: %s\n", opt, value, msg);
 }
 
 /* Build the effective configuration. 0 or 2 (message printed). */
@@ -185,20 +233,21 @@ static int build_config(const opts *o, config *c)
             fprintf(stderr, "pnrsim: %s\n", err);
             return 2;
         }
-        resolve_trace(c, o->config);
+        if (resolve_trace(c, o->config) != 0)
+            return 2;
     }
     char buf[CFG_PATH_MAX + 32];
     if (o->trace) {
         snprintf(buf, sizeof buf, "workload.trace=%s", o->trace);
         if (config_set(c, buf, err) != 0) {
-            fprintf(stderr, "pnrsim: %s\n", err);
+            option_error("-t", o->trace, err);
             return 2;
         }
     }
     if (o->seed) {
         snprintf(buf, sizeof buf, "simulation.seed=%s", o->seed);
         if (config_set(c, buf, err) != 0) {
-            fprintf(stderr, "pnrsim: -s %s: %s\n", o->seed, err);
+            option_error("-s", o->seed, err);
             return 2;
         }
     }
@@ -244,24 +293,39 @@ int main(int argc, char **argv)
     free(o.sets);
     if (o.print_config) {
         config_write_ini(&c, stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
+            return 1;
+        }
         return 0;
     }
     if (!c.workload.trace[0]) {
         fprintf(stderr, "pnrsim: no trace: give -t FILE or set [workload] trace\n");
         return 2;
     }
-    if (out_mkdirs(o.outdir) != 0) {
-        fprintf(stderr, "pnrsim: %s: cannot create output directory: %s\n", o.outdir,
+    /* Nothing is left behind on bad input: directories created here are
+     * removed again (when still empty) on every failure below. */
+    size_t created;
+    if (out_mkdirs(o.outdir, &created) != 0) {
+        fprintf(stderr, "pnrsim: \"%s\": cannot create output directory: %s\n", o.outdir,
                 strerror(errno));
+        out_rmdirs(o.outdir, created);
         return 2;
     }
+    /* All zeroed: out_abort must be safe on files never opened (a failed
+     * out_open leaves the ones after it untouched). */
     out_file jobs, samples, metrics_json, metrics_dat, cfg_out;
     memset(&jobs, 0, sizeof jobs);
     memset(&samples, 0, sizeof samples);
+    memset(&metrics_json, 0, sizeof metrics_json);
+    memset(&metrics_dat, 0, sizeof metrics_dat);
+    memset(&cfg_out, 0, sizeof cfg_out);
     if (out_open(&jobs, o.outdir, "jobs.csv") != 0 ||
         out_open(&samples, o.outdir, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
         out_abort(&jobs);
+        out_abort(&samples);
+        out_rmdirs(o.outdir, created);
         return 2;
     }
     char err[CFG_ERR_MAX];
@@ -270,6 +334,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: %s\n", err);
         out_abort(&jobs);
         out_abort(&samples);
+        out_rmdirs(o.outdir, created);
         return 2;
     }
     run_metrics m;
@@ -284,6 +349,7 @@ int main(int argc, char **argv)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
@@ -294,6 +360,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: %s\n", err);
         out_abort(&jobs);
         out_abort(&samples);
+        out_rmdirs(o.outdir, created);
         run_destroy(r);
         return 2;
     }
@@ -337,6 +404,16 @@ int main(int argc, char **argv)
         run_hardware_report(r, stderr);
     if (o.kernel_report)
         kernel_report(r, &m);
+    if (got_signal)
+        /* Whatever --format is, stderr says in words that the run was cut. */
+        fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",
+                got_signal == SIGINT ? "SIGINT" : "SIGTERM", m.total_time,
+                status ? "" : ", files written to ", status ? "" : o.outdir);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
+        if (!status)
+            status = 1;
+    }
     run_destroy(r);
     if (got_signal)
         return 128 + got_signal;

@@ -7,23 +7,41 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int out_mkdirs(const char *dir)
+int out_mkdirs(const char *dir, size_t *created)
 {
     char buf[CFG_PATH_MAX + 64];
+    size_t first = strlen(dir) + 1;
+    if (created)
+        *created = first;
+    if (!dir[0]) {
+        errno = ENOENT;
+        return -1;
+    }
     if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
+    for (char *p = buf + 1;; p++) {
+        if (*p && *p != '/')
             continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
+        if (p[-1] != '/') { /* a component ends here ("a//b", "a/" end one only once) */
+            char save = *p;
+            *p = 0;
+            if (mkdir(buf, 0777) == 0) {
+                if (first > strlen(dir))
+                    first = (size_t)(p - buf);
+            } else if (errno != EEXIST) {
+                if (created)
+                    *created = first;
+                return -1;
+            }
+            *p = save;
+        }
+        if (!*p)
+            break;
     }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
+    if (created)
+        *created = first;
     struct stat st;
     if (stat(buf, &st) != 0)
         return -1;
@@ -32,6 +50,25 @@ int out_mkdirs(const char *dir)
         return -1;
     }
     return 0;
+}
+
+void out_rmdirs(const char *dir, size_t created)
+{
+    char buf[CFG_PATH_MAX + 64];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return;
+    size_t len = strlen(buf);
+    for (;;) {
+        while (len > 1 && buf[len - 1] == '/')
+            buf[--len] = 0;
+        if (len < created || len == 0)
+            return;
+        if (rmdir(buf) != 0)
+            return;
+        while (len > 0 && buf[len - 1] != '/')
+            len--;
+        buf[len] = 0;
+    }
 }
 
 int out_open(out_file *o, const char *dir, const char *name)

@@ -18,8 +18,15 @@ typedef struct out_file {
     FILE *f;
 } out_file;
 
-/* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno. */
-int out_mkdirs(const char *dir);
+/* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno
+ * (an empty name is ENOENT). When created is not NULL it receives the
+ * length of the shortest prefix of dir that this call created (the length
+ * of dir plus one when it created nothing), for out_rmdirs. */
+int out_mkdirs(const char *dir, size_t *created);
+/* Undo out_mkdirs after a failure: remove, leaf first, the directories of
+ * dir that out_mkdirs created (those at least `created` bytes long), as far
+ * as they are empty. Directories that existed before are never touched. */
+void out_rmdirs(const char *dir, size_t created);
 /* Open dir/name for writing under a temporary name. 0 or -1 + errno. */
 int out_open(out_file *o, const char *dir, const char *name);
 /* Close and rename into place. 0 or -1 + errno (the file is removed). */

@@ -60,6 +60,9 @@ void pe_alloc(sim_t *sim, pe_t *pe, double mb)
 {
     double before = pe_overalloc_mb(pe);
     pe->alloc_mb += mb;
+    /* Giving back more than was taken is a caller's bug; what is left of a
+     * correct sequence is rounding (< 1e-6 MB, a few bytes). */
+    assert(pe->alloc_mb > -1e-6);
     if (pe->alloc_mb < 1e-9)
         pe->alloc_mb = 0; /* absorb rounding when everything is freed */
     update_use(sim, pe);
@@ -71,6 +74,9 @@ void pe_lend(sim_t *sim, pe_t *pe, double mb)
 {
     double before = pe_overalloc_mb(pe);
     pe->lent_mb += mb;
+    /* Giving back more than was taken is a caller's bug; what is left of a
+     * correct sequence is rounding (< 1e-6 MB, a few bytes). */
+    assert(pe->lent_mb > -1e-6);
     if (pe->lent_mb < 1e-9)
         pe->lent_mb = 0;
     update_use(sim, pe);
@@ -81,6 +87,9 @@ void pe_lend(sim_t *sim, pe_t *pe, double mb)
 void pe_remote(sim_t *sim, pe_t *pe, double mb)
 {
     pe->remote_mb += mb;
+    /* Giving back more than was taken is a caller's bug; what is left of a
+     * correct sequence is rounding (< 1e-6 MB, a few bytes). */
+    assert(pe->remote_mb > -1e-6);
     if (pe->remote_mb < 1e-9)
         pe->remote_mb = 0;
     update_use(sim, pe);

@@ -13,7 +13,7 @@ for t in "$@"; do
     cat "$log"
     # Check: "100%: Checks: 6, Failures: 0, Errors: 0"; scripts: "N passed, N failed"
     counts=$(sed -n -e 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' \
-                    -e 's/^.*[^0-9]\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/S \1 \2/p' "$log" | tail -1)
+                    -e 's/^\(.*[^0-9]\)\{0,1\}\([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed.*$/S \2 \3/p' "$log" | tail -1)
     set -- $counts "$@"
     if [ "$1" = S ]; then p=$2; f=$3; shift 3
     elif [ -n "$counts" ]; then p=$(($1 - $2 - $3)); f=$(($2 + $3)); shift 3

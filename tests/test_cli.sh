@@ -1,0 +1,568 @@
+#!/bin/sh
+# tests/test_cli.sh BUILD: the pnrsim command line end to end.
+#
+# Runs BUILD/pnrsim (from the repository root: sh tests/test_cli.sh build)
+# in a temporary directory and checks:
+#   - every class of bad input (unknown section or key, malformed number,
+#     out of range, unknown enum, bad boolean, bad --set, unknown option,
+#     missing config or trace file, malformed trace line) gives its own
+#     one-line message on stderr, exit status 2, and writes nothing: a new
+#     output directory is not left behind, an existing one stays empty, no
+#     .tmp files;
+#   - SWF through the CLI: the MetaCentrum file rejected at line 1, lenient
+#     counts, gzip input, standard input (plain and compressed);
+#   - two hand-worked six-job traces on 4 PEs in space sharing (MPL 1):
+#     start, end, wait, response, slowdown and bounded slowdown of every job
+#     and the metrics.json totals, under FCFS with strict_order yes and no,
+#     and BESTFIT / WORSTFIT queue order;
+#   - reproducibility (same seed = byte-identical files; another seed changes
+#     a run that pages), precedence (file < -t/-s < --set), --print-config
+#     read back, the config.ini copy in the output directory;
+#   - --format json/csv, metrics.dat, progress and --quiet, aliases;
+#   - SIGINT/SIGTERM: status 130/143, files marked partial, PARTIAL on stderr;
+#   - --help and --version.
+# Prints "N passed, N failed" last and exits non-zero when a check failed.
+# KEEP=1 keeps the temporary directory.
+
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+P=$build/pnrsim
+TRACES=$top/traces
+# The MetaCentrum log is not bundled (2.4 MB): traces/ if copied there,
+# else the shared trace folder beside the repository.
+META=$top/traces/metacentrum-wagap-2013-nonstandard.swf
+[ -r "$META" ] || META=$top/../shared/traces/metacentrum-wagap-2013-nonstandard.swf
+NASA=$TRACES/NASA-iPSC-1993-3.1-cln.swf.gz
+DEFAULT=$top/configs/default.ini
+PY=/usr/bin/python3
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+    name=$1; shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+finish() {
+    echo "test_cli: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+if [ ! -x "$P" ]; then
+    bad "$P exists (build it first)"
+    finish
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 1
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "test_cli: files in $T"
+else
+    trap 'rm -rf "$T"' EXIT
+fi
+cd "$T" || exit 1
+
+# ---- helpers ---------------------------------------------------------------
+
+# |$1 - $2| <= 1e-6 (both non-empty numbers)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6) }'; }
+# Top-level scalar "key": value of a metrics.json (one key per line).
+jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
+# One member of the one-line "dropped" object of a metrics.json.
+jdrop() { sed -n "s/.*\"dropped\":.*\"$2\": \\([0-9]*\\).*/\\1/p" "$1"; }
+# Column number of header name $2 in CSV file $1.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i }' "$1"; }
+# Value of column $3 (by header name) in the row of job $2 of jobs.csv $1.
+jobf() {
+    c=$(col "$1" "$3")
+    [ -n "$c" ] && awk -F, -v j="$2" -v c="$c" 'NR > 1 && $1 == j { print $c }' "$1"
+}
+# Number of lines of a file.
+lines() { wc -l < "$1" | tr -d ' '; }
+# True when directory $1 does not exist.
+absent() { [ ! -e "$1" ]; }
+# True when directory $1 exists and holds nothing (not even dot files).
+empty_dir() { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
+# Number of .tmp files anywhere under the working directory.
+tmpfiles() { find . -name '*.tmp' | wc -l | tr -d ' '; }
+
+# A small valid trace (4 jobs of 1 PE) for the error cases.
+GOOD=good.swf
+cat > $GOOD <<'EOF'
+; a valid trace
+1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 5 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 9 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+
+# ---- bad input: message, status 2, nothing written -------------------------
+
+# err_case NAME 'EXPECTED MESSAGE' ARGS...: runs pnrsim -o new-NAME ARGS,
+# expects status 2, exactly one line on stderr containing the message, and
+# no output directory; runs it again with an existing empty directory,
+# which must stay empty.
+err_case() {
+    name=$1; msg=$2; shift 2
+    "$P" -o "new-$name" "$@" > "$name.out" 2> "$name.err"
+    rc=$?
+    if [ $rc -ne 2 ]; then
+        bad "$name: exit status 2 (got $rc)"
+    elif ! grep -qF -- "$msg" "$name.err"; then
+        bad "$name: message '$msg' (got: $(head -c 300 "$name.err"))"
+    elif [ "$(lines "$name.err")" -ne 1 ]; then
+        bad "$name: one line on stderr (got $(lines "$name.err"))"
+    elif [ -s "$name.out" ]; then
+        bad "$name: nothing on stdout"
+    else
+        ok "$name: status 2, message '$msg'"
+    fi
+    mkdir "old-$name"
+    "$P" -o "old-$name" "$@" > /dev/null 2>&1
+    rc=$?
+    if absent "new-$name" && empty_dir "old-$name" && [ $rc -eq 2 ] && [ "$(tmpfiles)" -eq 0 ]; then
+        ok "$name: nothing written"
+    else
+        bad "$name: nothing written (new dir: $(ls -A "new-$name" 2>&1 | tr '\n' ' '); old dir: $(ls -A "old-$name" | tr '\n' ' '); .tmp: $(tmpfiles))"
+    fi
+}
+
+printf '; a comment\n[bogus]\nx = 1\n' > bad-section.ini
+err_case unknown-section 'bad-section.ini:2: unknown section [bogus]' -c bad-section.ini -t $GOOD
+printf '[simulation]\nseed = 1\nsede = 2\n' > bad-key.ini
+err_case unknown-key 'bad-key.ini:3: unknown key "sede" in [simulation]' -c bad-key.ini -t $GOOD
+printf '[computer]\nnumber = 4x\n' > bad-number.ini
+err_case malformed-number 'bad-number.ini:2: [computer] number = "4x": malformed number' -c bad-number.ini -t $GOOD
+printf '[computer]\nram = -1\n' > bad-range.ini
+err_case out-of-range 'bad-range.ini:2: [computer] ram = "-1": out of range' -c bad-range.ini -t $GOOD
+printf '[scheduler]\npriority = SJF\n' > bad-enum.ini
+err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SJF": expected one of FCFS, BESTFIT, WORSTFIT' -c bad-enum.ini -t $GOOD
+printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
+err_case bad-boolean 'bad-bool.ini:2: [scheduler] strict_order = "maybe": expected a boolean' -c bad-bool.ini -t $GOOD
+printf 'NumberOfComputers 4\n' > bad-name.cfg
+err_case pnrsim-format-unknown-name 'bad-name.cfg:1: unknown name "NumberOfComputers"' -c bad-name.cfg -t $GOOD
+err_case set-no-equals '--set computer.number: expected SECTION.KEY=VALUE' --set computer.number -t $GOOD
+err_case set-no-dot '--set computernumber=4: expected SECTION.KEY=VALUE' --set computernumber=4 -t $GOOD
+err_case set-unknown-key '--set computer.nmber=4: unknown key "nmber" in [computer]' --set computer.nmber=4 -t $GOOD
+err_case set-out-of-range '--set Computer.Number=0: [computer] number = "0": out of range' --set Computer.Number=0 -t $GOOD
+err_case bad-seed '-s abc: [simulation] seed = "abc": malformed number' -s abc -t $GOOD
+err_case unknown-long-option 'unknown option --bogus' --bogus -t $GOOD
+err_case unknown-short-option 'unknown option -x' -qx -t $GOOD
+err_case missing-value 'option --set needs a value' -t $GOOD --set
+err_case bad-format '--format "xml": expected one of text, json, csv' --format xml -t $GOOD
+err_case extra-argument 'unexpected argument "extra"' -t $GOOD extra
+err_case missing-config 'nope.ini: cannot open' -c nope.ini -t $GOOD
+err_case no-trace 'no trace' --set computer.number=4
+err_case missing-trace 'nonexistent.swf: cannot open' -t nonexistent.swf
+# -t goes through the same validation as [workload] trace, named as -t.
+err_case trace-option-invalid '-t a;b.swf: [workload] trace = "a;b.swf"' -t 'a;b.swf'
+# A bad line after good ones: found while the run streams the trace.
+{ sed -n 2,3p $GOOD; echo '3 7 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1'; } > short-line.swf
+err_case trace-field-count 'short-line.swf:3: expected 18 numeric fields, found 17' -t short-line.swf
+{ sed -n 2p $GOOD; echo '2 5 -1 -1 abc 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1'; } > text-field.swf
+err_case trace-text-field 'text-field.swf:2: field 5 (allocated processors) is "abc"' -t text-field.swf
+# The MetaCentrum log (extra columns from field 19 on, no header): a
+# one-line error naming line 1, not a crash.
+if [ -r "$META" ]; then
+    err_case metacentrum "metacentrum-wagap-2013-nonstandard.swf:1: expected 18 numeric fields" -t "$META"
+else
+    echo "skip metacentrum: $META not found"
+fi
+# The output directory's parents created for the run are removed too.
+"$P" -t nonexistent.swf -o deep/er/out > /dev/null 2>&1
+check "failed run leaves no new parent directories (deep/er/out)" absent deep
+
+# ---- SWF through the command line ------------------------------------------
+
+# Lenient: a trace of 4 good lines and 2 malformed ones (a short line, a
+# word where a number belongs). Strict: error at the first, line 3.
+cat > lenient.swf <<'EOF'
+; two malformed lines among four jobs
+1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1
+3 6 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 7 -1 -1 two 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+5 8 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+6 9 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+"$P" -t lenient.swf -o len-strict -q > /dev/null 2> len-strict.err
+check "strict: malformed line 3 rejected with status 2" \
+    sh -c "test $? -eq 2 && grep -qF 'lenient.swf:3:' len-strict.err"
+"$P" -t lenient.swf --set workload.lenient=yes -o len -q > /dev/null 2> len.err
+rc=$?
+check "lenient: exit 0" test $rc -eq 0
+check "lenient: 2 malformed lines counted in metrics.json dropped" test "$(jdrop len/metrics.json malformed)" = 2
+check "lenient: the 4 good jobs finish" test "$(jval len/metrics.json jobs_finished)" = 4
+check "lenient: jobs.csv has the 4 good jobs (1 3 5 6)" \
+    test "$(cut -d, -f1 len/jobs.csv | sed 1d | sort -n | tr '\n' ' ')" = "1 3 5 6 "
+if [ -r "$META" ]; then
+    # Every data line of the MetaCentrum file is malformed (21+ fields);
+    # lenient skips and counts them all: as many as its non-comment lines.
+    nmeta=$(grep -vc '^[[:space:]]*;' "$META")
+    "$P" -t "$META" --set workload.lenient=yes -o meta-len -q > /dev/null 2>&1
+    check "metacentrum lenient: exit 0, all $nmeta lines counted malformed" \
+        sh -c "test $? -eq 0 && test \"\$(sed -n 's/.*\"malformed\": \\([0-9]*\\).*/\\1/p' meta-len/metrics.json)\" = $nmeta"
+fi
+
+# gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time
+# as CPU demand); the first 200 jobs run, the other 18,039 are counted as
+# outside the window.
+NASA_ARGS="--set workload.cpu_demand=runtime --set computer.number=128 --set workload.max_jobs=200"
+"$P" -t "$NASA" $NASA_ARGS -o nasa -q > /dev/null 2> nasa.err
+check "gzip trace: exit 0" test $? -eq 0
+check "gzip trace: 200 jobs finished" test "$(jval nasa/metrics.json jobs_finished)" = 200
+check "gzip trace: jobs.csv has 200 rows" test "$(lines nasa/jobs.csv)" -eq 201
+check "gzip trace: 18239 - 200 = 18039 dropped by the window" test "$(jdrop nasa/metrics.json window)" = 18039
+check "gzip trace: trace name in metrics.json" \
+    test "$(jval nasa/metrics.json trace)" = '"NASA-iPSC-1993-3.1-cln.swf.gz"'
+# Standard input: the decompressed log through a pipe, and the compressed
+# file redirected, give the same jobs as the file.
+gzip -dc "$NASA" | "$P" -t - $NASA_ARGS -o nasa-pipe -q > /dev/null 2>&1
+check "stdin (pipe): exit 0 and jobs.csv identical to the file's" \
+    sh -c "test $? -eq 0 && cmp -s nasa/jobs.csv nasa-pipe/jobs.csv"
+check "stdin: trace named stdin" test "$(jval nasa-pipe/metrics.json trace)" = '"stdin"'
+"$P" -t - $NASA_ARGS -o nasa-gzin -q < "$NASA" > /dev/null 2>&1
+check "stdin (gzip data redirected): jobs.csv identical" \
+    sh -c "test $? -eq 0 && cmp -s nasa/jobs.csv nasa-gzin/jobs.csv"
+
+# ---- end to end: hand-worked traces ----------------------------------------
+
+# 4 PEs, MPL 1 (space sharing), no messages, 1 MB per thread in 32 MB of
+# RAM (no paging); bounded slowdown tau = 10 s; metrics_period longer than
+# the runs.
+cat > e2e.ini <<'EOF'
+[simulation]
+metrics_period = 100000
+bsld_tau = 10
+[process]
+comm_rate = 0
+sync_rate = 0
+[scheduler]
+mpl = 1
+priority = FCFS
+strict_order = yes
+[computer]
+number = 4
+ram = 32
+EOF
+
+# Trace A: job, submit, threads, CPU per thread (field 7 = 1024 KB = 1 MB).
+#   J1  0  3 100     J2 10  2  50     J3 20  1  30
+#   J4 30  4   0 (zero CPU)           J5 40  1  10     J6 100 2  20
+cat > a.swf <<'EOF'
+; trace A
+1   0 -1 -1 3 100 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2  10 -1 -1 2  50 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3  20 -1 -1 1  30 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4  30 -1 -1 4   0 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+5  40 -1 -1 1  10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+6 100 -1 -1 2  20 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+
+# expect_jobs NAME JOBS.CSV: reads "job submit start end wait response
+# slowdown bsld" lines on stdin ("-" as slowdown: zero-length job, slowdown
+# undefined: nan or empty) and checks each job's row.
+expect_jobs() {
+    name=$1; csv=$2
+    while read -r j sub st en wt rs sd bs; do
+        case $j in ''|'#'*) continue ;; esac
+        got="$(jobf "$csv" "$j" submit) $(jobf "$csv" "$j" start) $(jobf "$csv" "$j" end) $(jobf "$csv" "$j" wait) $(jobf "$csv" "$j" response) $(jobf "$csv" "$j" slowdown) $(jobf "$csv" "$j" bounded_slowdown)"
+        set -- $got
+        good=1
+        near "$1" "$sub" && near "$2" "$st" && near "$3" "$en" && near "$4" "$wt" &&
+            near "$5" "$rs" && near "$7" "$bs" || good=0
+        if [ "$sd" = - ]; then
+            case $6 in nan|NaN|-nan|'') ;; *) good=0 ;; esac
+        else
+            near "$6" "$sd" || good=0
+        fi
+        if [ $good = 1 ]; then
+            ok "$name: job $j submit $sub start $st end $en wait $wt response $rs slowdown $sd bsld $bs"
+        else
+            bad "$name: job $j expected submit $sub start $st end $en wait $wt response $rs slowdown $sd bsld $bs; got $got"
+        fi
+    done
+}
+# expect_metric NAME METRICS.JSON KEY VALUE
+expect_metric() {
+    v=$(jval "$2" "$3")
+    if near "$v" "$4"; then ok "$1: $3 = $4"; else bad "$1: $3 = $4 (got '$v')"; fi
+}
+
+# A, FCFS, strict_order = yes (queue order J2 J3 J4 J5 J6; the head blocks):
+#   t=0   J1 on PE0-2, ends 100. PE3 free.
+#   t=10  J2 (2 PEs) cannot start: 1 free. t=20 J3 (1) would fit but waits
+#         behind J2 (strict). t=30 J4, t=40 J5 queue.
+#   t=100 J1 ends and J6 arrives at the same instant (completion first):
+#         4 free. J2 on PE0,1 (100-150), J3 on PE2 (100-130); J4 needs 4,
+#         1 free: blocks J5 and J6.
+#   t=130 J3 ends: 2 free; J4 (4) still blocks - J5 (1 PE) could run but
+#         the zero-CPU job is in its way.
+#   t=150 J2 ends: J4 on PE0-3, holds them for an instant, ends at 150;
+#         then at the same instant J5 on PE0 (150-160), J6 on PE1,2 (150-170).
+#   job  submit start end  wait response          slowdown         bsld
+#   1    0      0     100  0    100               100/100 = 1      1
+#   2    10     100   150  90   140               140/50  = 2.8    2.8
+#   3    20     100   130  80   110               110/30  = 3.6667 3.6667
+#   4    30     150   150  120  120               undefined (exec 0) 120/max(0,10) = 12
+#   5    40     150   160  110  120               120/10  = 12     12
+#   6    100    150   170  50   70                70/20   = 3.5    3.5
+#   total_time 170; response mean 660/6 = 110; wait mean 450/6 = 75;
+#   execution mean (100+50+30+0+10+20)/6 = 35; slowdown mean over the 5
+#   jobs with execution > 0: (1+2.8+3.666667+12+3.5)/5 = 4.593333;
+#   bounded slowdown mean (1+2.8+3.666667+12+12+3.5)/6 = 5.827778;
+#   CPU utilisation sum(threads*cpu)/(PEs*T) = (300+100+30+0+10+40)/(4*170)
+#   = 480/680 = 0.705882; throughput 6/170 = 0.035294.
+"$P" -c e2e.ini -t a.swf -o A-strict -q > /dev/null 2> A-strict.err
+check "A strict: exit 0, nothing on stderr with -q" sh -c "test $? -eq 0 && test ! -s A-strict.err"
+check "A strict: jobs.csv header starts job,submit,start,end,threads" \
+    test "$(head -1 A-strict/jobs.csv | cut -d, -f1-5)" = "job,submit,start,end,threads"
+expect_jobs "A strict" A-strict/jobs.csv <<'EOF'
+1   0   0 100   0 100 1         1
+2  10 100 150  90 140 2.8       2.8
+3  20 100 130  80 110 3.6666667 3.6666667
+4  30 150 150 120 120 -         12
+5  40 150 160 110 120 12        12
+6 100 150 170  50  70 3.5       3.5
+EOF
+M=A-strict/metrics.json
+expect_metric "A strict" $M jobs_finished 6
+expect_metric "A strict" $M total_time 170
+expect_metric "A strict" $M response_time_mean 110
+expect_metric "A strict" $M wait_time_mean 75
+expect_metric "A strict" $M execution_time_mean 35
+expect_metric "A strict" $M slowdown_mean 4.5933333
+expect_metric "A strict" $M bounded_slowdown_mean 5.8277778
+expect_metric "A strict" $M cpu_utilization 0.70588235
+expect_metric "A strict" $M throughput 0.035294118
+expect_metric "A strict" $M mpl_max 1
+expect_metric "A strict" $M mpl_mean 1
+expect_metric "A strict" $M pcs_count 0
+expect_metric "A strict" $M page_faults_per_pe 0
+expect_metric "A strict" $M comm_busy_time 0
+check "A strict: not partial" test "$(jval $M partial)" = false
+
+# A, FCFS, strict_order = no (later jobs that fit start), read from stdin:
+#   t=0   J1 on PE0-2 (0-100).  t=10 J2 (2) waits: 1 free.
+#   t=20  J3 (1) passes J2: PE3, 20-50.  t=30 J4 (4) waits; t=40 J5 (1)
+#         waits: no PE free.
+#   t=50  J3 ends: PE3 free; J2, J4 too wide, J5 fits: PE3, 50-60.
+#   t=60  J5 ends: 1 free, nothing fits.
+#   t=100 J1 ends, J6 arrives: 4 free; J2 first (FCFS) on PE0,1 (100-150);
+#         J4 needs 4, 2 free: skipped; J6 arrives exactly as PEs free up
+#         and starts at once on PE2,3 (100-120).
+#   t=120 J6 ends: 2 free, J4 waits.  t=150 J2 ends: J4 on PE0-3, 150-150.
+#   job  submit start end  wait response slowdown  bsld
+#   1    0      0     100  0    100      1         1
+#   2    10     100   150  90   140      2.8       2.8
+#   3    20     20    50   0    30       1         1
+#   4    30     150   150  120  120      -         12
+#   5    40     50    60   10   20       2         2
+#   6    100    100   120  0    20       1         1
+#   total_time 150; response mean 430/6 = 71.666667; wait mean 220/6 =
+#   36.666667; execution mean 35; slowdown mean (1+2.8+1+2+1)/5 = 1.56;
+#   bsld mean (1+2.8+1+12+2+1)/6 = 3.3; utilisation 480/(4*150) = 0.8.
+"$P" -c e2e.ini -t - --set scheduler.strict_order=no -o A-loose -q < a.swf > /dev/null 2>&1
+check "A loose (stdin): exit 0" test $? -eq 0
+expect_jobs "A loose" A-loose/jobs.csv <<'EOF'
+1   0   0 100   0 100 1   1
+2  10 100 150  90 140 2.8 2.8
+3  20  20  50   0  30 1   1
+4  30 150 150 120 120 -   12
+5  40  50  60  10  20 2   2
+6 100 100 120   0  20 1   1
+EOF
+M=A-loose/metrics.json
+expect_metric "A loose" $M jobs_finished 6
+expect_metric "A loose" $M total_time 150
+expect_metric "A loose" $M response_time_mean 71.666667
+expect_metric "A loose" $M wait_time_mean 36.666667
+expect_metric "A loose" $M execution_time_mean 35
+expect_metric "A loose" $M slowdown_mean 1.56
+expect_metric "A loose" $M bounded_slowdown_mean 3.3
+expect_metric "A loose" $M cpu_utilization 0.8
+expect_metric "A loose" $M mpl_max 1
+expect_metric "A loose" $M pcs_count 0
+
+# Trace B, submit times from 1000 in the file: jobs arrive relative to the
+# first (K1 at 0). K1 takes all 4 PEs for 100 s; the others queue behind
+# it and their order at t=100 depends on the priority.
+#   K1 0 4x100   K2 10 1x40   K3 20 3x20   K4 30 2x10   K5 40 1x10   K6 50 3x10
+cat > b.swf <<'EOF'
+1 1000 -1 -1 4 100 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 1010 -1 -1 1  40 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 1020 -1 -1 3  20 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 1030 -1 -1 2  10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+5 1040 -1 -1 1  10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+6 1050 -1 -1 3  10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+# expect_se NAME JOBS.CSV "job:start:end ...": start and end of each job.
+expect_se() {
+    got=""; want=""
+    for e in $3; do
+        j=${e%%:*}
+        got="$got $j:$(jobf "$2" "$j" start):$(jobf "$2" "$j" end)"
+        want="$want $e"
+    done
+    if [ "$got" = "$want" ]; then ok "$1: start:end$want"; else bad "$1: start:end expected$want, got$got"; fi
+}
+# BESTFIT (widest first, ties by trace order), strict: order K3 K6 K4 K2 K5.
+#   t=100 K3 on PE0-2 (100-120); head K6 (3) > 1 free: blocks.
+#   t=120 K6 on PE0-2 (120-130); head K4 (2) > 1 free: blocks.
+#   t=130 K4 on PE0,1 (130-140), K2 on PE2 (130-170), K5 on PE3 (130-140).
+"$P" -c e2e.ini -t b.swf --set scheduler.priority=BESTFIT -o B-best -q > /dev/null 2>&1
+check "B: submit times relative to the first job (0 10 20 30 40 50)" \
+    test "$(for j in 1 2 3 4 5 6; do printf '%s ' "$(jobf B-best/jobs.csv $j submit)"; done)" = "0 10 20 30 40 50 "
+expect_se "B BESTFIT strict" B-best/jobs.csv "1:0:100 2:130:170 3:100:120 4:130:140 5:130:140 6:120:130"
+check "B BESTFIT strict: total_time 170" near "$(jval B-best/metrics.json total_time)" 170
+# BESTFIT, not strict: t=100 K3 on PE0-2 (100-120), then the widest that
+# fits 1 PE: K2 on PE3 (100-140). t=120 K6 on PE0-2 (120-130). t=130 K4
+# on PE0,1 and K5 on PE2 (130-140).
+"$P" -c e2e.ini -t b.swf --set scheduler.priority=bestfit --set scheduler.strict_order=no -o B-best-loose -q > /dev/null 2>&1
+expect_se "B BESTFIT loose" B-best-loose/jobs.csv "1:0:100 2:100:140 3:100:120 4:130:140 5:130:140 6:120:130"
+# WORSTFIT (narrowest first), strict: order K2 K5 K4 K3 K6.
+#   t=100 K2 on PE0 (100-140), K5 on PE1 (100-110), K4 on PE2,3 (100-110);
+#         head K3 (3): 0 free.
+#   t=110 K3 on PE1-3 (110-130).  t=130 K6 on PE1-3 (130-140).
+"$P" -c e2e.ini -t b.swf --set scheduler.priority=WorstFit -o B-worst -q > /dev/null 2>&1
+expect_se "B WORSTFIT strict" B-worst/jobs.csv "1:0:100 2:100:140 3:110:130 4:100:110 5:100:110 6:130:140"
+# FCFS, strict, for contrast: t=100 K2 on PE0 (100-140), K3 on PE1-3
+# (100-120); K4 blocks. t=120 K4 on PE1,2, K5 on PE3 (120-130); K6 blocks.
+# t=130 K6 on PE1-3 (130-140).
+"$P" -c e2e.ini -t b.swf -o B-fcfs -q > /dev/null 2>&1
+expect_se "B FCFS strict" B-fcfs/jobs.csv "1:0:100 2:100:140 3:100:120 4:120:130 5:120:130 6:130:140"
+
+# ---- reproducibility, precedence, the configuration written back -----------
+
+# A slice of the default scenario where jobs page (the HPC2N jobs from
+# t = 3,900,000 s on include 900 MB threads sharing PEs across 2 slots).
+SLICE="--set workload.submit_min=3900000 --set workload.max_jobs=100 --set simulation.metrics_period=3600"
+"$P" -c "$DEFAULT" $SLICE -o rep1 -q > /dev/null 2>&1
+r1=$?
+"$P" -c "$DEFAULT" $SLICE -o rep2 -q > /dev/null 2>&1
+check "same seed twice: exit 0" test $r1 -eq 0 -a $? -eq 0
+check "same seed: jobs.csv byte-identical" cmp -s rep1/jobs.csv rep2/jobs.csv
+check "same seed: samples.csv byte-identical" cmp -s rep1/samples.csv rep2/samples.csv
+check "same seed: metrics.json byte-identical" cmp -s rep1/metrics.json rep2/metrics.json
+check "same seed: metrics.dat byte-identical" cmp -s rep1/metrics.dat rep2/metrics.dat
+check "the slice pages (page_faults_per_pe > 0)" \
+    awk -v v="$(jval rep1/metrics.json page_faults_per_pe)" 'BEGIN { exit !(v > 0) }'
+tt=$(jval rep1/metrics.json total_time)
+# samples: one row every 3600 s of simulated time up to the end
+# (floor(total/3600) rows, one more if t = 0 is sampled), at multiples of 3600.
+check "samples.csv: a row every metrics_period" awk -F, -v T="$tt" -v p=3600 '
+    NR > 1 { n++; if ($1 % p != 0) bad = 1 }
+    END { k = int(T / p); exit !(!bad && (n == k || n == k + 1)) }' rep1/samples.csv
+"$P" -c "$DEFAULT" $SLICE -s 2 -o rep-s2 -q > /dev/null 2>&1
+check "-s 2: seed 2 in metrics.json" test "$(jval rep-s2/metrics.json seed)" = 2
+check "another seed changes a run that pages (jobs.csv differs)" \
+    sh -c '! cmp -s rep1/jobs.csv rep-s2/jobs.csv'
+"$P" -c "$DEFAULT" $SLICE -s 2 --set simulation.seed=1 -o rep-set -q > /dev/null 2>&1
+check "--set simulation.seed=1 beats -s 2: identical to seed 1" \
+    sh -c 'cmp -s rep1/jobs.csv rep-set/jobs.csv && cmp -s rep1/metrics.json rep-set/metrics.json'
+"$P" -c "$DEFAULT" $SLICE --set simulation.seed=7 -o rep-7 -q > /dev/null 2>&1
+check "--set simulation.seed=7 beats the file's seed = 1" test "$(jval rep-7/metrics.json seed)" = 7
+check "-t beats the file's trace" \
+    sh -c "'$P' -c '$DEFAULT' -t '$T/a.swf' --print-config | grep -qx 'trace = .*/a.swf'"
+"$P" -c "$DEFAULT" --set scheduler.mpl=3 --set Computer.Number=16 --print-config > pc1.ini
+check "--set beats the file (mpl = 3 over 2, number = 16 over 240)" \
+    sh -c 'grep -qx "mpl = 3" pc1.ini && grep -qx "number = 16" pc1.ini'
+check "later --set wins" \
+    sh -c "'$P' --set computer.number=5 --set computer.number=6 --print-config | grep -qx 'number = 6'"
+"$P" -c pc1.ini --print-config > pc2.ini
+check "--print-config read back gives identical text" cmp -s pc1.ini pc2.ini
+"$P" -c "$DEFAULT" $SLICE --print-config > rep-printed.ini
+check "output directory's config.ini equals --print-config" cmp -s rep1/config.ini rep-printed.ini
+"$P" -c rep1/config.ini -o rep-again -q > /dev/null 2>&1
+check "rerun from the output's config.ini reproduces jobs.csv and metrics.json" \
+    sh -c 'cmp -s rep1/jobs.csv rep-again/jobs.csv && cmp -s rep1/metrics.json rep-again/metrics.json'
+check "PNRSim-format appendix file gives the same configuration as its INI translation" \
+    sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
+           '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"
+
+# ---- output formats --------------------------------------------------------
+
+"$P" -c e2e.ini -t a.swf -o fmt --format json -q > fmt.json 2>/dev/null
+rc=$?
+check "--format json: exit 0, valid JSON on stdout" sh -c "test $rc -eq 0 && '$PY' -c 'import json,sys; json.load(sys.stdin)' < fmt.json"
+check "metrics.json: valid JSON" sh -c "'$PY' -c 'import json,sys; json.load(sys.stdin)' < fmt/metrics.json"
+check "--format json equals metrics.json" cmp -s fmt.json fmt/metrics.json
+check "metrics.json: the 19 metrics, seed, trace, dropped, partial" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = """total_time jobs_finished throughput cpu_utilization page_faults_per_pe
+page_fault_time_per_pe comm_busy_time mem_alloc_mean mem_alloc_sd disk_alloc_mean
+disk_alloc_sd response_time_mean wait_time_mean execution_time_mean slowdown_mean
+bounded_slowdown_mean mpl_max mpl_mean pcs_count seed trace dropped partial""".split()
+missing = [k for k in keys if k not in d]
+sys.exit(1 if missing or not isinstance(d["dropped"], dict) else 0)' fmt/metrics.json
+"$P" -c e2e.ini -t a.swf -o fmt2 --format csv -q > fmt.csv 2>/dev/null
+check "--format csv: two lines of 19 comma-separated columns" \
+    awk -F, 'NF != 19 { bad = 1 } END { exit !(NR == 2 && !bad) }' fmt.csv
+check "--format csv: header starts total_time, jobs_finished; values match (6 jobs, 170 s)" \
+    awk -F, 'NR == 1 { ok1 = ($1 == "total_time" && $2 == "jobs_finished" && $19 == "pcs_count") }
+             NR == 2 { ok2 = ($1 == 170 && $2 == 6) } END { exit !(ok1 && ok2) }' fmt.csv
+check "metrics.dat: a header and one line of 19 space-separated values" \
+    awk 'NF != 19 { bad = 1 } NR == 2 { for (i = 1; i <= NF; i++) if ($i !~ /^-?[0-9.e+-]+$/) bad = 1 }
+         END { exit !(NR == 2 && !bad) }' fmt/metrics.dat
+check "metrics.dat header = --format csv header" \
+    test "$(head -1 fmt/metrics.dat | tr ' ' ,)" = "$(head -1 fmt.csv)"
+"$P" -c e2e.ini -t a.swf -o fmt3 -q > fmt.txt 2>/dev/null
+check "text format: the 19 numbered metrics" \
+    sh -c "test \$(grep -c '^ *[0-9][0-9]*  ' fmt.txt) -eq 19"
+# Default output directory: the current one.
+mkdir cwd && (cd cwd && "$P" -c ../e2e.ini -t ../a.swf -q > /dev/null 2>&1)
+check "no -o: files in the current directory" \
+    sh -c 'for f in jobs.csv samples.csv metrics.json metrics.dat config.ini; do test -s cwd/$f || exit 1; done'
+check "no .tmp files left anywhere" test "$(tmpfiles)" -eq 0
+# Progress lines on stderr (not a terminal) every metrics_period, none with -q.
+"$P" -c "$DEFAULT" $SLICE -o prog > /dev/null 2> prog.err
+check "progress lines on stderr without -q" grep -q '^pnrsim: t=' prog.err
+"$P" -c "$DEFAULT" $SLICE -o quiet -q > /dev/null 2> quiet.err
+check "-q: nothing on stderr" test ! -s quiet.err
+# Aliases of PNRSim's options; reports.
+"$P" --configfile e2e.ini --tracefile a.swf -o alias -q > /dev/null 2> alias.err
+check "--configfile/--tracefile aliases: same jobs.csv" cmp -s A-strict/jobs.csv alias/jobs.csv
+"$P" -c e2e.ini -t a.swf -o kr -q --simpack-report --hardware-report > /dev/null 2> kr.err
+check "--simpack-report and --hardware-report: exit 0, reports on stderr" \
+    sh -c "test $? -eq 0 && grep -q 'events dispatched' kr.err && grep -q '^PEs: 4' kr.err"
+
+# ---- signals ---------------------------------------------------------------
+
+# sigtest SIG STATUS FORMAT: the default scenario made slow (a neighbour
+# message every CPU second), progress every 600 s so stderr shows when the
+# run is under way; the signal is sent then, and the run must stop soon.
+sigtest() {
+    sig=$1; want=$2; fmt=$3; d=sig-$sig
+    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set simulation.metrics_period=600 \
+        --format "$fmt" -o $d > $d.out 2> $d.err &
+    pid=$!
+    i=0
+    while [ ! -s $d.err ] && [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    kill -$sig $pid 2>/dev/null
+    i=0
+    while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -0 $pid 2>/dev/null && kill -KILL $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    check "$sig: exit status $want" test $rc -eq $want
+    check "$sig: metrics.json says \"partial\": true" test "$(jval $d/metrics.json partial)" = true
+    check "$sig: stderr says PARTIAL" grep -q PARTIAL $d.err
+    check "$sig: the other files written whole" \
+        sh -c "test -s $d/jobs.csv && test -s $d/samples.csv && test -s $d/metrics.dat && test -s $d/config.ini && test \$(find $d -name '*.tmp' | wc -l) -eq 0"
+}
+sigtest INT 130 text
+sigtest TERM 143 json
+
+# ---- help and version ------------------------------------------------------
+
+"$P" --help > help.out 2>&1
+check "--help: exit 0 with usage" sh -c "test $? -eq 0 && grep -q '^usage: pnrsim' help.out"
+"$P" -h > /dev/null 2>&1
+check "-h: exit 0" test $? -eq 0
+check "-V prints a version" sh -c "'$P' -V | grep -Eq '^pnrsim [0-9]+\\.[0-9]+\\.[0-9]+'"
+check "--version prints a version" sh -c "'$P' --version | grep -Eq '^pnrsim [0-9]+\\.[0-9]+'"
+
+finish

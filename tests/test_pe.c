@@ -1,0 +1,342 @@
+/* tests/test_pe.c: the processing element (hw/): disk service time from
+ * its three parameters, worked out by hand; RAM allocation, overallocation
+ * and free memory, with their time averages; memory users notified exactly
+ * when the overallocation changes; and the disk as a queue: Poisson page
+ * accesses with the PE's deterministic service time against the M/D/1
+ * (Pollaczek-Khinchine) mean wait.
+ */
+#include "hw/pe.h"
+#include "tests/testutil.h"
+
+#include <gsl/gsl_cdf.h>
+#include <signal.h>
+#include <stdio.h>
+
+/* Let the clock reach t (a no-op event at t). */
+static void noop(sim_t *sim, void *arg)
+{
+    (void)sim;
+    (void)arg;
+}
+static void advance(sim_t *sim, double t)
+{
+    ev_once(sim, t, noop, NULL);
+    ev_run(sim, t);
+    ck_assert_double_eq(sim->now, t);
+}
+
+/* ---- disk service time --------------------------------------------------- */
+
+START_TEST(test_disk_service_time)
+{
+    /* seek + half a revolution (30 / rpm s) + 4096 B / (transfer * 1e6 B/s):
+     * reference.ini:  0.009  + 30/7200 = 0.0041666...  + 4096/50e6   = 0.00008192
+     *                 = 0.0132485866...
+     * slow disk:      0.0085 + 30/5400 = 0.0055555...  + 4096/12.5e6 = 0.00032768
+     *                 = 0.0143832355...
+     * seek 0, 15000 rpm, 100 MB/s: 0 + 0.002 + 0.00004096 = 0.00204096 */
+    ck_assert_near(pe_disk_service_time(0.009, 7200, 50), 0.009 + 1.0 / 240 + 0.00008192, 1e-15);
+    ck_assert_near(pe_disk_service_time(0.009, 7200, 50), 0.01324858666667, 1e-13);
+    ck_assert_near(pe_disk_service_time(0.0085, 5400, 12.5), 0.01438323555556, 1e-13);
+    ck_assert_near(pe_disk_service_time(0, 15000, 100), 0.00204096, 1e-15);
+
+    /* pe_init stores it. */
+    sim_t sim;
+    ev_init(&sim);
+    pe_t pe;
+    pe_init(&sim, &pe, 3, "node", 32, 0.0085, 5400, 12.5);
+    ck_assert_near(pe.disk_service, 0.01438323555556, 1e-13);
+    ck_assert_str_eq(pe.name, "node3");
+    ck_assert_int_eq(pe.id, 3);
+    ck_assert_double_eq(pe.ram_mb, 32);
+    ck_assert_double_eq(pe_free_mb(&pe), 32);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 0);
+    ev_destroy(&sim);
+}
+END_TEST
+
+/* ---- memory arithmetic -------------------------------------------------- */
+
+START_TEST(test_memory_arithmetic)
+{
+    sim_t sim;
+    ev_init(&sim);
+    pe_t pe;
+    pe_init(&sim, &pe, 0, "pe", 1024, 0.009, 7200, 50);
+
+    /* t = 0: a 512 MB thread: 512 free, not overallocated. */
+    pe_alloc(&sim, &pe, 512);
+    ck_assert_double_eq(pe_free_mb(&pe), 512);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 0);
+
+    /* t = 10: another of 1024 MB: 1536 allocated, 512 beyond RAM. */
+    advance(&sim, 10);
+    pe_alloc(&sim, &pe, 1024);
+    ck_assert_double_eq(pe.alloc_mb, 1536);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 512);
+    ck_assert_double_eq(pe_free_mb(&pe), 0);
+
+    /* t = 20: 200 MB of the overallocation go to network RAM: 312 on disk.
+     * Lending 100 MB to another PE adds to the overallocation (612). */
+    advance(&sim, 20);
+    pe_remote(&sim, &pe, 200);
+    ck_assert_double_eq(pe.disk_use.value, 312);
+    pe_lend(&sim, &pe, 100);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 612);
+    ck_assert_double_eq(pe.disk_use.value, 412);
+    pe_lend(&sim, &pe, -100);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 512);
+
+    /* t = 30: everything is freed. */
+    advance(&sim, 30);
+    pe_remote(&sim, &pe, -200);
+    pe_alloc(&sim, &pe, -1536);
+    ck_assert_double_eq(pe.alloc_mb, 0);
+    ck_assert_double_eq(pe_free_mb(&pe), 1024);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 0);
+    ck_assert_double_eq(pe.disk_use.value, 0);
+
+    /* Time averages over [0, 40]:
+     *   memory  (512*10 + 1536*20 + 0*10) / 40 = 35840 / 40 = 896 MB
+     *   disk    (0*10 + 512*10 + 312*10 + 0*10) / 40 = 8240 / 40 = 206 MB
+     *   (the lend at t = 20 lasted no time). */
+    advance(&sim, 40);
+    ck_assert_near(timeavg_mean(&pe.mem, 40), 896, 1e-9);
+    ck_assert_near(timeavg_mean(&pe.disk_use, 40), 206, 1e-9);
+    ck_assert_double_eq(pe.mem.max, 1636);
+
+    /* Lending with free RAM: free memory shrinks, no overallocation. */
+    pe_lend(&sim, &pe, 1000);
+    ck_assert_double_eq(pe_free_mb(&pe), 24);
+    ck_assert_double_eq(pe_overalloc_mb(&pe), 0);
+    pe_lend(&sim, &pe, -1000);
+
+    /* Rounding: three 0.1 MB threads come and go; the PE ends exactly
+     * empty (0.1 + 0.1 + 0.1 - 0.1 - 0.1 - 0.1 is not 0 in binary). */
+    for (int i = 0; i < 3; i++)
+        pe_alloc(&sim, &pe, 0.1);
+    for (int i = 0; i < 3; i++)
+        pe_alloc(&sim, &pe, -0.1);
+    ck_assert_double_eq(pe.alloc_mb, 0);
+    ck_assert_double_eq(pe_free_mb(&pe), 1024);
+    ev_destroy(&sim);
+}
+END_TEST
+
+START_TEST(test_free_too_much)
+{
+    /* Freeing more than was allocated is a caller's bug: it aborts instead
+     * of being rounded away to 0. */
+    sim_t sim;
+    ev_init(&sim);
+    pe_t pe;
+    pe_init(&sim, &pe, 0, "pe", 64, 0.009, 7200, 50);
+    pe_alloc(&sim, &pe, 10);
+    /* The test runs in its own process: keep assert's message out of the log. */
+    ck_assert_ptr_nonnull(freopen("/dev/null", "w", stderr));
+    pe_alloc(&sim, &pe, -11);
+    ev_destroy(&sim);
+}
+END_TEST
+
+/* ---- memory users ------------------------------------------------------------ */
+
+struct counting_user {
+    pe_user u;
+    pe_t *pe;
+    int calls;
+    double seen_over;   /* overallocation when last called */
+    double seen_at;
+};
+
+static void count_cb(sim_t *sim, pe_user *u)
+{
+    struct counting_user *c = (struct counting_user *)u;
+    c->calls++;
+    c->seen_over = pe_overalloc_mb(c->pe);
+    c->seen_at = sim->now;
+}
+
+START_TEST(test_users_notified)
+{
+    sim_t sim;
+    ev_init(&sim);
+    pe_t pe;
+    pe_init(&sim, &pe, 0, "pe", 100, 0.009, 7200, 50);
+    struct counting_user a = {.pe = &pe}, b = {.pe = &pe};
+    pe_add_user(&pe, &a.u, count_cb);
+    pe_add_user(&pe, &b.u, count_cb);
+    ck_assert_int_eq(pe.nusers, 2);
+
+    /* Within RAM the overallocation stays 0: nobody is told. */
+    pe_alloc(&sim, &pe, 60);
+    pe_alloc(&sim, &pe, 40);
+    ck_assert_int_eq(a.calls, 0);
+    ck_assert_int_eq(b.calls, 0);
+
+    /* Beyond RAM: both are told once, and see the new value. */
+    advance(&sim, 5);
+    pe_alloc(&sim, &pe, 30);
+    ck_assert_int_eq(a.calls, 1);
+    ck_assert_int_eq(b.calls, 1);
+    ck_assert_double_eq(a.seen_over, 30);
+    ck_assert_double_eq(a.seen_at, 5);
+
+    /* Lending changes it too. */
+    pe_lend(&sim, &pe, 10);
+    ck_assert_int_eq(a.calls, 2);
+    ck_assert_double_eq(b.seen_over, 40);
+
+    /* Moving overallocation to network RAM does not change it. */
+    pe_remote(&sim, &pe, 20);
+    ck_assert_int_eq(a.calls, 2);
+
+    /* A removed user hears nothing more. */
+    pe_remove_user(&pe, &a.u);
+    ck_assert_int_eq(pe.nusers, 1);
+    pe_lend(&sim, &pe, -10);
+    ck_assert_int_eq(a.calls, 2);
+    ck_assert_int_eq(b.calls, 3);
+    ck_assert_double_eq(b.seen_over, 30);
+
+    /* Back within RAM: told once more (30 -> 0); then silence. */
+    pe_alloc(&sim, &pe, -50);
+    ck_assert_int_eq(b.calls, 4);
+    ck_assert_double_eq(b.seen_over, 0);
+    pe_alloc(&sim, &pe, -50);
+    ck_assert_int_eq(b.calls, 4);
+    pe_remove_user(&pe, &b.u);
+    ck_assert_int_eq(pe.nusers, 0);
+    ev_destroy(&sim);
+}
+END_TEST
+
+/* ---- the disk as an M/D/1 queue ---------------------------------------------- */
+/* Page accesses arrive at the PE's disk as a Poisson process of rate lambda
+ * (each is a process that requests pe->disk, holds it for pe->disk_service
+ * and releases it). With S deterministic the Pollaczek-Khinchine formula
+ * gives the mean wait in queue
+ *     Wq = rho * S / (2 (1 - rho)),   rho = lambda * S;
+ * rho 0.5: Wq = S / 2;  rho 0.8: Wq = 2 S.
+ * R independent replications of n accesses (first 10% dropped as warm-up)
+ * give R means; theory must lie in their Student-t 99.9% interval, and the
+ * interval must be narrow enough (< 5% of Wq) for the test to have teeth. */
+struct access {
+    proc_t p;
+    struct md1 *q;
+    double arrival;
+    struct access *next_free;
+};
+
+struct md1 {
+    proc_t source;       /* first member */
+    pe_t *pe;
+    rng_t *arr;
+    double mean_iat;
+    long n, created, warmup;
+    tally_t wait;
+    struct access *free, **all;
+    long nall;
+};
+
+static void access_body(sim_t *sim, proc_t *p)
+{
+    struct access *a = (struct access *)p;
+    struct md1 *q = a->q;
+    PROC_BEGIN(p);
+    a->arrival = sim->now;
+    PROC_REQUEST(sim, p, &q->pe->disk);
+    if (q->created > q->warmup)
+        tally_add(&q->wait, sim->now - a->arrival);
+    PROC_HOLD(sim, p, q->pe->disk_service);
+    res_release(sim, &q->pe->disk, p);
+    a->next_free = q->free;
+    q->free = a;
+    PROC_END(sim, p);
+}
+
+static void md1_source(sim_t *sim, proc_t *p)
+{
+    struct md1 *q = (struct md1 *)p;
+    PROC_BEGIN(p);
+    while (q->created < q->n) {
+        PROC_HOLD(sim, p, rng_exp(q->arr, q->mean_iat));
+        {
+            struct access *a = q->free;
+            if (a) {
+                q->free = a->next_free;
+            } else {
+                a = calloc(1, sizeof *a);
+                a->q = q;
+                proc_init(sim, &a->p, access_body);
+                q->all = realloc(q->all, (size_t)(q->nall + 1) * sizeof *q->all);
+                q->all[q->nall++] = a;
+            }
+            q->created++;
+            proc_start(sim, &a->p, 0);
+        }
+    }
+    PROC_END(sim, p);
+}
+
+static void check_md1(double rho, long n, int reps)
+{
+    double S = pe_disk_service_time(0.009, 7200, 50);
+    double wq = rho * S / (2 * (1 - rho));
+    tally_t means, utils;
+    tally_init(&means);
+    tally_init(&utils);
+    for (int k = 0; k < reps; k++) {
+        sim_t sim;
+        ev_init(&sim);
+        pe_t pe;
+        pe_init(&sim, &pe, 0, "pe", 32, 0.009, 7200, 50);
+        struct md1 q = {.pe = &pe, .mean_iat = S / rho, .n = n, .warmup = n / 10};
+        q.arr = rng_stream(77, "md1", (uint64_t)k);
+        tally_init(&q.wait);
+        proc_init(&sim, &q.source, md1_source);
+        proc_start(&sim, &q.source, 0);
+        ev_run(&sim, INFINITY);
+        ck_assert_uint_eq(pe.disk.completions, (uint64_t)n);
+        tally_add(&means, q.wait.mean);
+        tally_add(&utils, res_utilization(&sim, &pe.disk));
+        for (long i = 0; i < q.nall; i++) {
+            proc_destroy(&sim, &q.all[i]->p);
+            free(q.all[i]);
+        }
+        free(q.all);
+        proc_destroy(&sim, &q.source);
+        rng_free(q.arr);
+        ev_destroy(&sim);
+    }
+    double t = gsl_cdf_tdist_Pinv(0.9995, reps - 1);
+    double half = t * tally_sd(&means) / sqrt(reps);
+    ck_assert_msg(fabs(means.mean - wq) <= half, "rho %.2f: Wq %.6g +- %.3g, theory %.6g", rho,
+                  means.mean, half, wq);
+    ck_assert_msg(half < 0.05 * wq, "rho %.2f: interval %.3g too wide for Wq %.3g", rho, half, wq);
+    double uhalf = t * tally_sd(&utils) / sqrt(reps);
+    ck_assert_msg(fabs(utils.mean - rho) <= uhalf + 1e-3, "rho %.2f: utilisation %.4f +- %.4f",
+                  rho, utils.mean, uhalf);
+}
+
+START_TEST(test_disk_md1_rho05) { check_md1(0.5, 100000, 10); }
+END_TEST
+START_TEST(test_disk_md1_rho08) { check_md1(0.8, 200000, 20); }
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pe");
+    TCase *tc = tcase_create("pe");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_disk_service_time);
+    tcase_add_test(tc, test_memory_arithmetic);
+    tcase_add_test_raise_signal(tc, test_free_too_much, SIGABRT);
+    tcase_add_test(tc, test_users_notified);
+    tcase_add_test(tc, test_disk_md1_rho05);
+    tcase_add_test(tc, test_disk_md1_rho08);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
