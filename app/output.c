@@ -1,6 +1,8 @@
 /* app/output.c: result files and metric formats (see output.h). */
 #include "app/output.h"
 
+#include "pnr/pnr.h"
+
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -199,6 +201,21 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
             (unsigned long long)m->page_faults_disk, (unsigned long long)m->page_faults_remote,
             (unsigned long long)m->neighbour_msgs, (unsigned long long)m->neighbour_replies,
             (unsigned long long)m->sync_msgs, (unsigned long long)m->messages_killed);
+    if (m->netram) {
+        fprintf(f, "network RAM (%s): lent per PE %.3f MB mean, %.3f MB SD; %llu requests: "
+                   "%llu satisfied, %llu partly, %llu denied; %.1f of %.1f MB asked granted; "
+                   "threads waited %.6g s for allocation\n",
+                config_strategy_name(c->netram.strategy), m->netram_lent_mean,
+                m->netram_lent_sd, (unsigned long long)m->pnr_requests,
+                (unsigned long long)m->pnr_satisfied, (unsigned long long)m->pnr_partial,
+                (unsigned long long)m->pnr_denied, m->pnr_granted_mb, m->pnr_asked_mb,
+                m->pnr_alloc_wait);
+        fprintf(f, "PNR messages:");
+        for (int k = 0; k < PNR_NKINDS; k++)
+            fprintf(f, " %s %llu (%.0f B)%s", pnr_kind_name(PNR_MSG_REQUEST + k),
+                    (unsigned long long)m->pnr_msgs[k], m->pnr_bytes[k],
+                    k + 1 < PNR_NKINDS ? "," : "\n");
+    }
 }
 
 static void json_num(FILE *f, const char *key, double v, bool comma)
@@ -254,6 +271,25 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
     json_num(f, "cpu_demand_done", m->cpu_demand_done, true);
     json_num(f, "events", (double)m->events, true);
     fprintf(f, "  \"time_limited\": %s,\n", m->time_limited ? "true" : "false");
+    fprintf(f, "  \"netram\": %s,\n", m->netram ? "true" : "false");
+    if (m->netram) {
+        json_num(f, "netram_lent_mean", m->netram_lent_mean, true);
+        json_num(f, "netram_lent_sd", m->netram_lent_sd, true);
+        json_num(f, "pnr_requests", (double)m->pnr_requests, true);
+        json_num(f, "pnr_satisfied", (double)m->pnr_satisfied, true);
+        json_num(f, "pnr_partial", (double)m->pnr_partial, true);
+        json_num(f, "pnr_denied", (double)m->pnr_denied, true);
+        json_num(f, "pnr_asked_mb", m->pnr_asked_mb, true);
+        json_num(f, "pnr_granted_mb", m->pnr_granted_mb, true);
+        json_num(f, "pnr_alloc_wait", m->pnr_alloc_wait, true);
+        char key[64];
+        for (int k = 0; k < PNR_NKINDS; k++) {
+            snprintf(key, sizeof key, "pnr_msgs_%s", pnr_kind_name(PNR_MSG_REQUEST + k));
+            json_num(f, key, (double)m->pnr_msgs[k], true);
+            snprintf(key, sizeof key, "pnr_bytes_%s", pnr_kind_name(PNR_MSG_REQUEST + k));
+            json_num(f, key, m->pnr_bytes[k], true);
+        }
+    }
     fprintf(f, "  \"dropped\": {");
     for (int k = 0; k < WL_DROP_N; k++)
         fprintf(f, "%s\"%s\": %ld", k ? ", " : "", workload_drop_name((wl_drop_reason)k),

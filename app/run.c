@@ -381,7 +381,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
         m->pnr_asked_mb = ps->asked_mb;
         m->pnr_granted_mb = ps->granted_mb;
         m->pnr_alloc_wait = ps->alloc_wait;
-        for (int k = 0; k < PNR_NKINDS && k < 10; k++) {
+        for (int k = 0; k < PNR_NKINDS; k++) {
             m->pnr_msgs[k] = ps->msgs[k];
             m->pnr_bytes[k] = ps->bytes[k];
         }

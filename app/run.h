@@ -14,6 +14,7 @@
 #include "app/config.h"
 #include "app/workload.h"
 #include "core/ev.h"
+#include "pnr/pnr.h"
 
 #include <stdio.h>
 
@@ -53,8 +54,8 @@ typedef struct run_metrics {
     double netram_lent_mean, netram_lent_sd;  /* MB per PE, time averages */
     uint64_t pnr_requests, pnr_denied, pnr_partial, pnr_satisfied;
     double pnr_asked_mb, pnr_granted_mb, pnr_alloc_wait;
-    uint64_t pnr_msgs[10];
-    double pnr_bytes[10];
+    uint64_t pnr_msgs[PNR_NKINDS];
+    double pnr_bytes[PNR_NKINDS];
     bool partial;
     bool time_limited;
 } run_metrics;
