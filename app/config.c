@@ -171,7 +171,7 @@ static const key_def keys[] = {
            "AUTO = field 6 if > 0, else field 4."),
     K_DBL("workload", "default_memory", workload.default_memory, 0, false, "0",
           "MB per thread", NULL,
-          "Memory of a thread whose job gives none (field 7 = -1); 0 = drop such jobs."),
+          "Memory of a thread whose job gives none (field 7 = -1); 0 = such threads use no memory."),
     K_DBL("workload", "memory_scale", workload.memory_scale, 0, false, "1",
           "factor", NULL, "Multiplies the memory of every thread."),
     K_DBL("workload", "load_scale", workload.load_scale, 0, true, "1", "factor",

@@ -395,7 +395,9 @@ static bool alternative(gang_t *g)
             slot_put(g, cs, j);
             if (j->home_slot < 0)
                 j->home_slot = o->id;
-            if (j->started)
+            /* A job of the previous slot that is still running (a switch
+             * is under way) just keeps running: not a resumption. */
+            if (j->started && !j->running)
                 resumed = true;
             run_job(g, j, g->p.pcs);
         }
@@ -593,26 +595,11 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
 
 void gang_destroy(sim_t *sim, gang_t *g)
 {
-    /* Release every job still known, each once. */
-    while (g->qhead) {
-        job_t *j = g->qhead;
-        queue_remove(g, j);
-        job_destroy(sim, j);
-    }
-    while (g->impossible) {
-        job_t *j = g->impossible;
-        g->impossible = j->qnext;
-        job_destroy(sim, j);
-    }
+    /* Jobs belong to the cluster's list (job_destroy); only the matrix and
+     * the queue's storage are freed here. */
     for (int i = 0; i < g->nslots; i++) {
-        slot_t *s = g->slots[i];
-        for (int pe = 0; pe < g->npes; pe++) {
-            job_t *j = s->pe_job[pe];
-            if (j && j->pe_ids[0] == pe)
-                job_destroy(sim, j);
-        }
-        free(s->pe_job);
-        free(s);
+        free(g->slots[i]->pe_job);
+        free(g->slots[i]);
     }
     free(g->slots);
     free(g->bhead);
@@ -627,8 +614,11 @@ void gang_destroy(sim_t *sim, gang_t *g)
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
-    if (g->p.mem_aware && j->mem_mb > g->cl->pes[0].ram_mb + 1e-9) {
-        /* A thread larger than a PE's RAM can never be placed. */
+    if (j->threads > g->npes ||
+        (g->p.mem_aware && j->mem_mb > g->cl->pes[0].ram_mb + 1e-9)) {
+        /* A job wider than the machine, or (mem_aware) whose thread is
+         * larger than a PE's RAM, can never be placed. (The width check
+         * also keeps the queue's per-width buckets, 1..npes, in range.) */
         j->qnext = g->impossible;
         g->impossible = j;
         g->nimpossible++;
@@ -680,7 +670,9 @@ const char *gang_check(const gang_t *g)
     static char msg[200];
     if (g->p.mpl > 0 && g->nslots > g->p.mpl)
         return "more slots than MPL";
-    long placed = 0;
+    if (g->nslots > 0 ? g->cur < 0 || g->cur >= g->nslots : g->cur != -1)
+        return "current slot out of range";
+    long placed = 0, running = 0;
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
         int used = 0, jobs = 0;
@@ -701,6 +693,16 @@ const char *gang_check(const gang_t *g)
                 for (int t = 0; t < j->threads; t++)
                     if (s->pe_job[j->pe_ids[t]] != j)
                         return "job's PE entry missing from its slot";
+                if (j->running) {
+                    running++;
+                    if (i != g->cur) {
+                        snprintf(msg, sizeof msg, "job %ld runs outside the current slot", j->id);
+                        return msg;
+                    }
+                }
+                if (j->home_slot >= 0 &&
+                    (j->home_slot == s->id || slot_index(g, j->home_slot) < 0))
+                    return "job's home slot is itself or gone";
             }
         }
         if (used != g->npes - s->nfree)
@@ -713,12 +715,39 @@ const char *gang_check(const gang_t *g)
     }
     if (placed != g->placed)
         return "placed count wrong";
+    if (running != g->running)
+        return "running count wrong";
+    /* Memory reserved per PE: the threads of the placed jobs. */
+    for (int pe = 0; pe < g->npes; pe++) {
+        double sum = 0;
+        for (int i = 0; i < g->nslots; i++) {
+            job_t *j = g->slots[i]->pe_job[pe];
+            if (j)
+                sum += j->mem_mb;
+        }
+        if (fabs(sum - g->reserved[pe]) > 1e-6 * (1 + sum))
+            return "reserved memory does not match the placed jobs";
+        if (g->p.mem_aware && g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
+            return "mem_aware placement overcommits a PE";
+    }
     long q = 0;
     for (job_t *j = g->qhead; j; j = j->qnext, q++)
         if (!j->queued || j->slot != -1)
             return "queued job also placed";
     if (q != g->qlen)
         return "queue length wrong";
+    long b = 0;
+    for (int w = 1; w <= g->npes; w++) {
+        long k = 0;
+        for (job_t *j = g->bhead[w]; j; j = j->bnext, k++)
+            if (j->threads != w || !j->queued)
+                return "job in the wrong width bucket";
+        if (k != g->bcount[w])
+            return "bucket count wrong";
+        b += k;
+    }
+    if (b != g->qlen)
+        return "buckets and queue disagree";
     if (g->in_system != g->qlen + g->placed)
         return "jobs in system wrong";
     return NULL;

@@ -4,8 +4,11 @@
  * The Ousterhout matrix: rows are time slots, columns are PEs. A job takes
  * as many PEs as it has threads, all in one slot, and keeps them for life;
  * PEs inside a slot are chosen lowest-numbered first (with mem_aware, the
- * lowest-numbered free PEs that have room for a thread). At most `mpl`
- * slots exist (0 = unlimited).
+ * lowest-numbered free PEs that have room for a thread: RAM - lent - memory
+ * of every placed, unfinished job on the PE, in any slot). At most `mpl`
+ * slots exist (0 = unlimited). A job wider than the machine, or (mem_aware)
+ * whose thread is larger than a PE's RAM, is set aside at arrival as
+ * impossible (gang_impossible) and blocks no one.
  *
  * Waiting jobs are ordered by `priority`: FCFS (arrival order), BESTFIT
  * (most PEs first), WORSTFIT (fewest first); ties by trace order. With
@@ -17,17 +20,26 @@
  * opened at the end.
  *
  * Time slicing: with two or more slots, slots take turns for `quantum`
- * seconds. A switch deschedules the running jobs that are not in the next
- * slot and runs the next slot's jobs; a job that has run before resumes
- * `pcs` seconds later (the parallel context switch). With one slot there
- * are no switches.
+ * seconds. The quantum timer starts when a second slot appears and restarts
+ * at every switch; the PCS delay is part of the quantum. A switch
+ * deschedules the running jobs that are not in the next slot and runs the
+ * next slot's jobs; a job that has run before resumes `pcs` seconds later
+ * (the parallel context switch); a job's first start costs no PCS. When the
+ * current slot empties, the next slot is switched in at once (with a fresh
+ * quantum). With one slot there are no switches. pcs_count counts the
+ * switches that stopped or resumed at least one job, plus the job ends at
+ * which alternative scheduling resumed a job that had run before.
  *
  * Alternative scheduling and slot unification (§4.4.2): whenever a job ends
  * or the scheduler moves to the next slot, jobs of other slots whose PEs are
- * all idle in the current slot are moved into it and run; when the slot they
- * came from comes round, they move back if their PEs there are still free,
- * otherwise they stay. A slot emptied by such moves is removed and the moved
- * job stays where it is.
+ * all idle in the current slot are moved into it and run (other slots in
+ * ring order from the current one, jobs by lowest PE; at a job end this
+ * happens before queued jobs are placed). A job that is still running when
+ * it moves keeps running (no PCS). When the slot a job came from comes
+ * round, it moves back first (before alternative scheduling fills that
+ * slot) if its PEs there are still free, otherwise - another job has been
+ * placed there - it stays for good. A slot emptied by such moves is removed
+ * and the moved job stays where it is.
  *
  * The scheduler's pass runs once per instant, after every other event of
  * that instant (EV_PRIO_SCHED).
@@ -56,7 +68,7 @@ typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
 
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
                     void *ctx);
-/* Free the scheduler; jobs still queued or placed are released. */
+/* Free the scheduler (not the jobs: they live on the cluster's list). */
 void gang_destroy(sim_t *sim, gang_t *g);
 /* A job arrives now. */
 void gang_submit(sim_t *sim, gang_t *g, job_t *j);
@@ -73,11 +85,16 @@ uint64_t gang_pcs_count(const gang_t *g);
 long gang_queued(const gang_t *g);
 long gang_placed(const gang_t *g);
 long gang_running(const gang_t *g);
-/* Jobs that can never be placed (mem_aware, thread larger than RAM). */
+/* Jobs that can never be placed: wider than the machine, or (mem_aware) a
+ * thread larger than a PE's RAM. They are kept out of the queue (they
+ * block no one and never reach on_end) and stay on the cluster's list. */
 long gang_impossible(const gang_t *g);
 /* Test hook: check the matrix invariants (one job per PE per slot, slots
- * <= mpl, each job queued xor placed, entries match jobs). Returns NULL or
- * a message describing the first violation. */
+ * <= mpl, no empty slot, each job queued xor placed and in one slot only,
+ * entries match jobs, only jobs of the current slot run, home slots exist,
+ * memory reserved per PE matches the placed jobs and, with mem_aware, fits
+ * in RAM, queue and bucket counts agree). Returns NULL or a message
+ * describing the first violation. */
 const char *gang_check(const gang_t *g);
 /* Test hook: the job on PE pe in slot s (creation order), or NULL. */
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
