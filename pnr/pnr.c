@@ -18,7 +18,9 @@
 #include "core/rng.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,8 @@ typedef struct round { /* one allocation or deallocation at a manager */
     pieces_t got;       /* alloc: grants; dealloc: amounts per server */
     pieces_t *incoming; /* dealloc: pieces on their way, by thread */
     unsigned char *asked; /* alloc: servers asked (npes) */
+    int grant_server;   /* alloc: the GRANT in flight (at most one) ... */
+    double grant_mb;    /* ... and the MB it carries */
     int acks_pending;
 } round_t;
 
@@ -111,6 +115,8 @@ struct pnr {
     bool checking;
     const char *check_failure;
     char check_msg[200];
+    uint64_t *received;  /* test hook: per PE and kind, messages received */
+    double *claimed;     /* check(): per server, MB accounted for */
 };
 
 static void *xcalloc(size_t n, size_t size)
@@ -170,7 +176,35 @@ void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit)
     *transit = p->transit + p->pending;
 }
 
-/* Conservation and thresholds (test hook). */
+static void round_destroy(pobj *o);
+static void jstate_destroy(pobj *o);
+
+static void check_fail(pnr_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check_fail(pnr_t *p, const char *fmt, ...)
+{
+    if (p->check_failure)
+        return;
+    int k = snprintf(p->check_msg, sizeof p->check_msg, "t=%.9g: ", p->sim->now);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->check_msg + k, sizeof p->check_msg - (size_t)k, fmt, ap);
+    va_end(ap);
+    p->check_failure = p->check_msg;
+}
+
+static void claim(pnr_t *p, const pieces_t *ps)
+{
+    for (int i = 0; i < ps->n; i++)
+        p->claimed[ps->v[i].server] += ps->v[i].mb;
+}
+
+/* Conservation (test hook). The totals: MB lent by servers == MB held by
+ * clients + in transit + pending at managers. Then per server, from the
+ * protocol's own data rather than the counters: what a server has lent
+ * equals the pieces naming it in clients' lists (held, or on their way in
+ * a REPLY), in allocation rounds (granted, not yet shared out; a GRANT in
+ * flight) and in deallocation rounds (on their way in a DEALLOC, gathered,
+ * or on their way in a FREE). */
 static void check(pnr_t *p)
 {
     if (!p->checking || p->check_failure)
@@ -178,10 +212,40 @@ static void check(pnr_t *p)
     double lent, held, transit;
     pnr_totals(p, &lent, &held, &transit);
     if (fabs(lent - held - transit) > 1e-6 * (1 + lent)) {
-        snprintf(p->check_msg, sizeof p->check_msg,
-                 "t=%.9g: lent %.9g MB != held %.9g + in transit %.9g", p->sim->now, lent, held,
-                 transit);
-        p->check_failure = p->check_msg;
+        check_fail(p, "lent %.9g MB != held %.9g + in transit %.9g", lent, held, transit);
+        return;
+    }
+    if (p->held < -1e-6 || p->transit < -1e-6 || p->pending < -1e-6) {
+        check_fail(p, "negative total: held %.9g, in transit %.9g, pending %.9g", p->held,
+                   p->transit, p->pending);
+        return;
+    }
+    for (int s = 0; s < p->npes; s++)
+        p->claimed[s] = 0;
+    for (pobj *o = p->objs.next; o != &p->objs; o = o->next) {
+        if (o->destroy == round_destroy) {
+            round_t *r = (round_t *)o;
+            claim(p, &r->got);
+            if (r->dealloc) {
+                for (int i = 0; i < r->expected; i++)
+                    claim(p, &r->incoming[i]);
+            } else if (r->grant_mb > 0) {
+                p->claimed[r->grant_server] += r->grant_mb;
+            }
+        } else if (o->destroy == jstate_destroy) {
+            jstate_t *js = (jstate_t *)o;
+            for (int i = 0; i < js->threads; i++)
+                if (js->creqs[i])
+                    claim(p, &js->creqs[i]->pieces);
+        }
+    }
+    for (int s = 0; s < p->npes; s++) {
+        double l = p->cl->pes[s].lent_mb;
+        if (l < -1e-9 || fabs(l - p->claimed[s]) > 1e-6 * (1 + l)) {
+            check_fail(p, "server %d has lent %.9g MB but the protocol accounts for %.9g", s, l,
+                       p->claimed[s]);
+            return;
+        }
     }
 }
 
@@ -341,6 +405,10 @@ static round_t *round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int
     r->js = js;
     r->manager = manager;
     r->expected = expected;
+    if (dealloc)
+        p->st.dealloc_rounds++;
+    else
+        p->st.alloc_rounds++;
     if (dealloc) {
         r->incoming = xcalloc((size_t)expected, sizeof *r->incoming);
     } else {
@@ -352,10 +420,12 @@ static round_t *round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int
     return r;
 }
 
-/* Free MB the manager believes server s has. */
+/* Free MB the manager believes server s has: its table's entry, except
+ * for its own PE, whose load it knows as its broadcasts do (manager and
+ * server are parts of the same servent); with global knowledge, the truth. */
 static double believed_free(pnr_t *p, int manager, int s)
 {
-    if (p->global)
+    if (p->global || s == manager)
         return pe_free_mb(&p->cl->pes[s]);
     return table_of(p, manager)->avail[s];
 }
@@ -408,23 +478,27 @@ static void finish_alloc(pnr_t *p, round_t *r)
     int n = r->nreqs;
     double share[n > 0 ? n : 1];
     fair_share(r->asks, n, r->granted, share);
-    /* Hand out the granted pieces in order, splitting where a share ends. */
+    /* Hand out the granted pieces in order, splitting where a share ends
+     * (what is handed out leaves r->got). */
     int pi = 0;
-    double pleft = r->got.n ? r->got.v[0].mb : 0;
     for (int i = 0; i < n; i++) {
         creq_t *c = r->reqs[i];
         if (!c)
             continue; /* asked for nothing, waits for nothing */
         double need = share[i];
+        double got = 0;
         while (need > EPS_MB && pi < r->got.n) {
-            double take = need < pleft ? need : pleft;
-            add_piece(&c->pieces, r->got.v[pi].server, take);
+            piece_t *g = &r->got.v[pi];
+            double take = need < g->mb ? need : g->mb;
+            add_piece(&c->pieces, g->server, take);
             need -= take;
-            pleft -= take;
-            if (pleft <= EPS_MB && ++pi < r->got.n)
-                pleft = r->got.v[pi].mb;
+            got += take;
+            g->mb -= take;
+            if (g->mb <= EPS_MB)
+                pi++;
         }
-        double got = share[i] - (need > 0 ? need : 0);
+        if (p->checking && got > c->ask + 1e-6)
+            check_fail(p, "client on PE %d got %.9g MB, asked %.9g", c->th->pe->id, got, c->ask);
         p->pending -= got;
         p->transit += got;
         p->st.granted_mb += got;
@@ -613,28 +687,55 @@ static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     check(p);
 }
 
+/* The node's network RAM: the PE's threads and their client records. */
+static thread_t *user_thread(pe_user *u)
+{
+    return (thread_t *)((char *)u - offsetof(thread_t, mem_user));
+}
+
+/* Paging to network RAM (§5.4, §5.1.1): the node uses the network RAM its
+ * clients hold as additional virtual memory, as it would the disk. At a
+ * fault of any thread on the PE, u ~ U(0,1) below (network RAM held by the
+ * PE's threads) / (PE overallocation) sends it to the network; the server
+ * is drawn in proportion to what each holds for this PE. */
 static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
     (void)sim;
-    creq_t *c = th->pnr;
-    if (!c || c->granted <= EPS_MB || c->pieces.n == 0)
+    pe_t *pe = th->pe;
+    double over = pe_overalloc_mb(pe);
+    if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
         return false;
-    /* Share of the thread's overallocated data held in network RAM. */
-    double L = th->L / MB_BYTES;
-    double share = L > 0 ? c->granted / L : 1;
-    rng_t *rg = p->fault_rng[th->pe->id];
+    double share = pe->remote_mb / over;
+    rng_t *rg = p->fault_rng[pe->id];
     if (rng_uniform01(rg) >= share)
         return false;
-    /* The page is on one of its servers, in proportion to what each holds. */
-    double u = rng_uniform01(rg) * c->granted;
-    int k = 0;
-    while (k < c->pieces.n - 1 && u >= c->pieces.v[k].mb) {
-        u -= c->pieces.v[k].mb;
-        k++;
+    double u = rng_uniform01(rg) * pe->remote_mb;
+    int server = -1;
+    for (pe_user *x = pe->users.next; x != &pe->users && server < 0; x = x->next) {
+        creq_t *c = user_thread(x)->pnr;
+        if (!c || c->granted <= EPS_MB)
+            continue; /* nothing held yet (its reply may be on its way) */
+        for (int k = 0; k < c->pieces.n; k++) {
+            server = c->pieces.v[k].server;
+            if (u < c->pieces.v[k].mb)
+                break;
+            u -= c->pieces.v[k].mb;
+            server = -1;
+        }
+    }
+    if (server < 0) {
+        /* Rounding left u just past the last piece: take the last one. */
+        for (pe_user *x = pe->users.prev; x != &pe->users && server < 0; x = x->prev) {
+            creq_t *c = user_thread(x)->pnr;
+            if (c && c->granted > EPS_MB && c->pieces.n)
+                server = c->pieces.v[c->pieces.n - 1].server;
+        }
+        if (server < 0)
+            return false;
     }
     p->st.remote_faults++;
-    send(p, PNR_MSG_PAGE_OUT, th->pe->id, c->pieces.v[k].server, PE_PAGE_BYTES, th, 0, 0);
+    send(p, PNR_MSG_PAGE_OUT, pe->id, server, PE_PAGE_BYTES, th, 0, 0);
     return true;
 }
 
@@ -658,6 +759,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
     long tag = m->tag;
     hear(p, dst, m);
     net_msg_free(p->cl->net, m);
+    p->received[(size_t)dst * PNR_NKINDS + (size_t)(kind - PNR_MSG_REQUEST)]++;
     switch (kind) {
     case PNR_MSG_REQUEST: {
         creq_t *c = tag ? ctx : NULL;
@@ -679,15 +781,23 @@ static void on_arrival(sim_t *sim, msg_t *m)
             pe_lend(sim, pe, grant);
             lent_changed(p, dst);
             p->transit += grant;
+            /* A grant never takes a server below its threshold (its own
+             * threads may later do so; that is not lending). */
+            if (p->checking && pe_free_mb(pe) < p->threshold - 1e-9)
+                check_fail(p, "server %d lent %.9g MB and kept %.9g MB free, below the "
+                              "threshold %.9g", dst, grant, pe_free_mb(pe), p->threshold);
         } else {
             grant = 0;
         }
+        r->grant_server = dst;
+        r->grant_mb = grant;
         check(p);
         send(p, PNR_MSG_GRANT, dst, src, p->control_bytes, r, grant, 0);
         return;
     }
     case PNR_MSG_GRANT: {
         round_t *r = ctx;
+        r->grant_mb = 0;
         if (amount > 0) {
             p->transit -= amount;
             p->pending += amount;
@@ -737,6 +847,9 @@ static void on_arrival(sim_t *sim, msg_t *m)
     }
     case PNR_MSG_FREE: {
         round_t *r = ctx;
+        for (int i = 0; i < r->got.n; i++)
+            if (r->got.v[i].server == dst)
+                r->got.v[i].mb = 0; /* freed */
         pe_lend(sim, &p->cl->pes[dst], -amount);
         lent_changed(p, dst);
         p->transit -= amount;
@@ -776,6 +889,15 @@ static void on_arrival(sim_t *sim, msg_t *m)
     }
 }
 
+static pnr_create_hook create_hook;
+static void *create_hook_ctx;
+
+void pnr_set_create_hook(pnr_create_hook fn, void *ctx)
+{
+    create_hook = fn;
+    create_hook_ctx = ctx;
+}
+
 pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed)
 {
     pnr_t *p = xcalloc(1, sizeof *p);
@@ -796,6 +918,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed)
     p->mgr_rng = xcalloc((size_t)p->npes, sizeof *p->mgr_rng);
     p->fault_rng = xcalloc((size_t)p->npes, sizeof *p->fault_rng);
     p->lent = xcalloc((size_t)p->npes, sizeof *p->lent);
+    p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
+    p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     for (int i = 0; i < p->npes; i++) {
         p->mgr_rng[i] = rng_stream(seed, "pnr-manager", (uint64_t)i);
         p->fault_rng[i] = rng_stream(seed, "pnr-fault", (uint64_t)i);
@@ -807,7 +931,17 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed)
     cl->hooks.thread_ended = hook_thread_ended;
     cl->hooks.fault = hook_fault;
     cl->hooks.pnr_ctx = p;
+    if (create_hook)
+        create_hook(p, create_hook_ctx);
     return p;
+}
+
+uint64_t pnr_received(const pnr_t *p, int pe, int kind)
+{
+    int k = kind - PNR_MSG_REQUEST;
+    if (pe < 0 || pe >= p->npes || k < 0 || k >= PNR_NKINDS)
+        return 0;
+    return p->received[(size_t)pe * PNR_NKINDS + (size_t)k];
 }
 
 int pnr_job_manager(const pnr_t *p, const job_t *j)
@@ -852,6 +986,8 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     free(p->mgr_rng);
     free(p->fault_rng);
     free(p->lent);
+    free(p->received);
+    free(p->claimed);
     free(p->managers);
     free(p);
 }

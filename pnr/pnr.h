@@ -10,7 +10,8 @@
  *                its pieces, most loaded server first.
  * Manager (§5.2) Keeps an availability table (free RAM per server as last
  *                heard, with the time it was heard), updated from the load
- *                piggybacked on every message it receives. Per job it
+ *                piggybacked on every message it receives; its own PE's
+ *                free RAM it reads directly (same servent). Per job it
  *                collects requests (all threads, except under CLIENT),
  *                then asks servers in randomized worst-fit order until the
  *                total is granted or no server is left whose entry shows
@@ -69,6 +70,7 @@ typedef struct pnr_stats {
     double alloc_wait;          /* s threads waited for allocation */
     uint64_t remote_faults;
     double lent_area;           /* for the time average of lent memory */
+    uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
 } pnr_stats;
 
 /* Create the PNR layer for cluster cl with configuration c, master seed
@@ -81,16 +83,28 @@ const char *pnr_kind_name(int kind);
 void pnr_lent_spread(const pnr_t *p, double now, double *mean, double *sd);
 /* The manager PE a job's clients use for allocation (after it started). */
 int pnr_job_manager(const pnr_t *p, const job_t *j);
-/* Test hook: check conservation (client-held + in transit == lent) and
- * thresholds after every allocation and deallocation step; NULL or the
- * first violation. */
+/* Test hook: check after every allocation and deallocation step that
+ * network RAM is conserved (in total: lent == held by clients + in transit
+ * + pending at managers; per server: lent == the pieces naming it in
+ * clients' lists, rounds and messages), that no grant leaves a server
+ * below server_threshold, and that no client gets more than it asked;
+ * NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);
 /* The fair share of §5.2.3 (water-filling): given n asks and a total
  * granted <= sum of asks, share[i] = min(ask[i], level) with the level
  * chosen so the shares add up to granted. */
 void pnr_fair_share(const double *asks, int n, double granted, double *share);
-/* Current totals: MB lent by servers, MB held by clients, MB in transit. */
+/* Current totals: MB lent by servers, MB held by clients, MB in transit or
+ * pending at managers (granted and not yet shared out, or gathered for
+ * freeing). */
 void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit);
+/* Test hook: PNR messages of `kind` (PNR_MSG_*) that arrived at PE pe. */
+uint64_t pnr_received(const pnr_t *p, int pe, int kind);
+/* Test hook: fn(p, ctx) runs at the end of every pnr_create (NULL: none),
+ * so a test can reach the PNR layer of a run built by app/run.c. Process
+ * global; not for concurrent use. */
+typedef void (*pnr_create_hook)(pnr_t *p, void *ctx);
+void pnr_set_create_hook(pnr_create_hook fn, void *ctx);
 
 #endif
