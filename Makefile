@@ -99,7 +99,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
-	install -m 644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
+	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 
 clean:
