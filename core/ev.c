@@ -15,6 +15,8 @@
  */
 #include "core/ev.h"
 
+#include "core/mem.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,16 +26,6 @@
 volatile sig_atomic_t ev_stop_flag = 0;
 
 enum { EV_ONESHOT = 1u, EV_FREE = 2u, EV_DAEMON = 4u };
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        fprintf(stderr, "pnrsim: out of memory (%zu bytes)\n", n);
-        abort();
-    }
-    return q;
-}
 
 static inline bool entry_less(const ev_entry *a, const ev_entry *b)
 {

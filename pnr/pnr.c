@@ -15,6 +15,8 @@
  */
 #include "pnr/pnr.h"
 
+#include "core/mem.h"
+
 #include "core/rng.h"
 
 #include <assert.h>
@@ -118,16 +120,6 @@ struct pnr {
     uint64_t *received;  /* test hook: per PE and kind, messages received */
     double *claimed;     /* check(): per server, MB accounted for */
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *q = calloc(n ? n : 1, size);
-    if (!q) {
-        fprintf(stderr, "pnrsim: out of memory\n");
-        abort();
-    }
-    return q;
-}
 
 static void track(pnr_t *p, pobj *o, void (*destroy)(pobj *))
 {

@@ -14,6 +14,8 @@
  */
 #include "sched/gang.h"
 
+#include "core/mem.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
@@ -58,16 +60,6 @@ struct gang {
     gang_end_fn on_end;
     void *ctx;
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fprintf(stderr, "pnrsim: out of memory\n");
-        abort();
-    }
-    return p;
-}
 
 /* ---- statistics ------------------------------------------------------------ */
 

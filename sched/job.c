@@ -17,20 +17,12 @@
  */
 #include "sched/job.h"
 
+#include "core/mem.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fprintf(stderr, "pnrsim: out of memory\n");
-        abort();
-    }
-    return p;
-}
 
 double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes)
 {
