@@ -15,6 +15,14 @@
  * renamed when gnuplot succeeded. Without gnuplot the scripts stay, to be
  * run later with `cd OUT/plots && gnuplot NAME.gp`.
  *
+ * With a `lines` parameter the key is titled with its name and each line
+ * with its value; a baseline value is one more line, black and dashed,
+ * labelled with the baseline's name and overrides ("disk
+ * (netram.enabled=no)"). Lines are shifted sideways by a little (1.2% of
+ * the x span, of its logarithm with logx, per line; 0.06 between
+ * categories) so that equal values do not hide each other's error bars;
+ * NAME.dat holds the true x values.
+ *
  * An x parameter whose values are all numbers is plotted on a numeric axis
  * (logx = yes for a log scale); other values (e.g. strategy names) are
  * placed at 0, 1, 2, ... with their names as tic labels.
@@ -159,8 +167,12 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
                           "(%s); run: gnuplot %s.gp\n",
                      pl->name, s->name, s->path, pl->name);
     sweep_buf_puts(&gp, "set datafile separator \"\\t\"\n"
-                        "set grid\nset key below\n"
-                        "set offsets graph 0.03, graph 0.03, graph 0.05, "
+                        "set grid\nset key below");
+    if (li >= 0) { /* entries are the values; the key is the title */
+        sweep_buf_puts(&gp, " title ");
+        gp_str(&gp, pl->lines);
+    }
+    sweep_buf_puts(&gp, "\nset offsets graph 0.03, graph 0.03, graph 0.05, "
                         "graph 0.05\n");
     sweep_buf title = {0};
     if (pl->title) {
@@ -195,6 +207,8 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
     if (numeric) {
         if (pl->logx)
             sweep_buf_puts(&gp, "set logscale x 2\n");
+        /* the data's range (plus the offsets), not rounded out to tics */
+        sweep_buf_puts(&gp, "set autoscale xfix\n");
         /* tics at the swept values when there are few of them */
         if (xp->nvalues <= 12) {
             sweep_buf_puts(&gp, "set xtics (");
@@ -224,16 +238,62 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
                      "}\n"
                      "set output \"%s.png.part\"\n",
                      pl->name);
+    /* Sideways shift of line l, so that lines with (nearly) equal values do
+     * not hide each other's error bars: (l - (nlines - 1) / 2) steps of
+     * 1.2% of the x span (of its logarithm with logx; 0.06 between
+     * categories). */
+    double xmin = 0, xmax = 0;
+    for (size_t v = 0; numeric && v < xp->nvalues; v++) {
+        double xv = strtod(xp->values[v], NULL);
+        if (!v || xv < xmin)
+            xmin = xv;
+        if (!v || xv > xmax)
+            xmax = xv;
+    }
+    bool logshift = numeric && pl->logx && xmin > 0;
+    double step = !numeric  ? 0.06
+                  : logshift ? 0.012 * log(xmax / xmin)
+                             : 0.012 * (xmax - xmin);
+    /* Colours that read on white; a baseline is black and dashed. */
+    static const char *const colour[] = {"#1b9e77", "#d95f02", "#7570b3",
+                                         "#e7298a", "#66a61e", "#a6761d",
+                                         "#1f78b4", "#e6ab02"};
+    static const int ptype[] = {7, 5, 9, 11, 13, 6, 8, 10};
     sweep_buf_puts(&gp, "plot ");
     for (size_t l = 0; l < nlines; l++) {
-        sweep_buf_printf(&gp, "%s\"%s.dat\" index %zu using 1:2:3:4 with "
-                              "yerrorlines linewidth 1.5 pointsize 1 title ",
-                         l ? ", \\\n     " : "", pl->name, l);
-        if (li >= 0) {
-            char *lt = sweep_xasprintf("%s=%s", pl->lines,
-                                       s->vary[li].values[l]);
-            gp_str(&gp, lt);
-            free(lt);
+        long bi = li >= 0 && s->vary[li].baseline ? s->vary[li].baseline[l]
+                                                   : -1;
+        double off = nlines > 1 ? ((double)l - (double)(nlines - 1) / 2) * step
+                                : 0;
+        char using[64];
+        if (off == 0)
+            snprintf(using, sizeof using, "1:2:3:4");
+        else if (logshift)
+            snprintf(using, sizeof using, "($1*%.6g):2:3:4", exp(off));
+        else
+            snprintf(using, sizeof using, "($1+%.6g):2:3:4", off);
+        sweep_buf_printf(&gp, "%s\"%s.dat\" index %zu using %s with "
+                              "yerrorlines linewidth 1.5 pointsize 1 ",
+                         l ? ", \\\n     " : "", pl->name, l, using);
+        if (bi >= 0)
+            sweep_buf_printf(&gp, "linecolor rgb \"#000000\" dashtype 2 "
+                                  "pointtype %d title ", 4 + 2 * (int)(bi % 4));
+        else
+            sweep_buf_printf(&gp, "linecolor rgb \"%s\" pointtype %d title ",
+                             colour[l % 8], ptype[l % 8]);
+        if (bi >= 0) {
+            /* a baseline: its name and its overrides */
+            const study_baseline *bl = &s->baselines[bi];
+            sweep_buf lt = {0};
+            sweep_buf_printf(&lt, "%s (", bl->name);
+            for (size_t j = 0; j < bl->nset; j++)
+                sweep_buf_printf(&lt, "%s%s=%s", j ? ", " : "",
+                                 bl->set[j].key, bl->set[j].value);
+            sweep_buf_puts(&lt, ")");
+            gp_str(&gp, lt.p);
+            sweep_buf_free(&lt);
+        } else if (li >= 0) {
+            gp_str(&gp, s->vary[li].values[l]);
         } else {
             gp_str(&gp, pl->metric);
         }

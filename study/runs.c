@@ -3,8 +3,10 @@
  * Run r (point r / replications, seed seed_base + r % replications) lives
  * in OUT/runs/POINT/seed-S, POINT being study_point_dirname: the name is
  * made of the parameter values, not of indices, so adding values or seeds
- * to a study later keeps the runs already made. A run is written into
- * seed-S.part and renamed to seed-S only when pnrsim succeeded (by the
+ * to a study later keeps the runs already made (a baseline's value is
+ * written @NAME; its runs get the baseline's overrides instead of --set for
+ * its key, and the [set] lines it overrides are left out). A run is written
+ * into seed-S.part and renamed to seed-S only when pnrsim succeeded (by the
  * built-in runner and by the emitted job-list commands alike), so seed-S
  * always holds a whole run. The state of a run is read from the disk alone,
  * which is what makes a study resumable and lets `collect` work on runs made
@@ -123,7 +125,8 @@ char *sweep_run_label(const study *s, size_t run)
     size_t reps = (size_t)s->replications, point = run / reps;
     sweep_buf b = {0};
     for (size_t i = 0; i < s->nvary; i++)
-        sweep_buf_printf(&b, "%s=%s ", s->vary[i].key,
+        sweep_buf_printf(&b, "%s=%s%s ", s->vary[i].key,
+                         study_value_baseline(s, point, i) ? "@" : "",
                          study_value(s, point, i));
     sweep_buf_printf(&b, "seed=%ld", study_seed(s, run % reps));
     return b.p;
@@ -144,11 +147,25 @@ static char *set_arg(const study *s, const char *key, const char *value)
     return sweep_xasprintf("%s=%s", key, value);
 }
 
+/* True when a baseline of the point sets key (so [set] does not). */
+static bool baseline_sets(const study *s, size_t point, const char *key)
+{
+    for (size_t i = 0; i < s->nvary; i++) {
+        const study_baseline *bl = study_value_baseline(s, point, i);
+        for (size_t j = 0; bl && j < bl->nset; j++)
+            if (!strcmp(bl->set[j].key, key))
+                return true;
+    }
+    return false;
+}
+
 char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
                       const char *outdir)
 {
     size_t reps = (size_t)s->replications, point = run / reps;
     size_t cap = 12 + 2 * (s->nset + s->nvary), n = 0;
+    for (size_t i = 0; i < s->nbaselines; i++)
+        cap += 2 * s->baselines[i].nset;
     char **argv = sweep_xmalloc(cap * sizeof *argv);
     argv[n++] = sweep_xstrdup(pnrsim);
     argv[n++] = sweep_xstrdup("-c");
@@ -160,10 +177,20 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
     argv[n++] = sweep_xstrdup("-s");
     argv[n++] = sweep_xasprintf("%ld", study_seed(s, run % reps));
     for (size_t i = 0; i < s->nset; i++) {
+        if (baseline_sets(s, point, s->set[i].key))
+            continue;
         argv[n++] = sweep_xstrdup("--set");
         argv[n++] = set_arg(s, s->set[i].key, s->set[i].value);
     }
+    /* A baseline value: its key is not set, its overrides are. */
     for (size_t i = 0; i < s->nvary; i++) {
+        const study_baseline *bl = study_value_baseline(s, point, i);
+        for (size_t j = 0; bl && j < bl->nset; j++) {
+            argv[n++] = sweep_xstrdup("--set");
+            argv[n++] = set_arg(s, bl->set[j].key, bl->set[j].value);
+        }
+        if (bl)
+            continue;
         argv[n++] = sweep_xstrdup("--set");
         argv[n++] = set_arg(s, s->vary[i].key, study_value(s, point, i));
     }
@@ -202,16 +229,30 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
     char *fpath = sweep_xasprintf("%s/fingerprint", L->out);
     char *old = sweep_read_file(fpath, NULL);
     int rc = 0;
-    if (old && strcmp(old, fp) != 0 && !force) {
-        snprintf(err, errlen,
-                 "%s holds runs made with other settings (base configuration, "
-                 "trace, [set] or [vary] keys differ; see %s): use another "
-                 "output directory (-o DIR), delete it, or accept the old runs "
-                 "with --force", L->out, fpath);
+    /* What to record: the study's fingerprint plus the baselines recorded
+     * before that the study no longer has. */
+    char *merged = NULL, *why = NULL;
+    if (old && !study_fingerprint_merge(old, fp, &merged, &why) && !force) {
+        if (why)
+            snprintf(err, errlen,
+                     "%s holds runs of baseline '%s' made with other settings "
+                     "(see %s): use another output directory (-o DIR), "
+                     "rename the baseline, delete its runs (runs/*@%s*) and "
+                     "its line in the fingerprint file, or accept the old "
+                     "runs with --force", L->out, why, fpath, why);
+        else
+            snprintf(err, errlen,
+                     "%s holds runs made with other settings (base "
+                     "configuration, trace, [set] or [vary] keys differ; see "
+                     "%s): use another output directory (-o DIR), delete it, "
+                     "or accept the old runs with --force", L->out, fpath);
         rc = -1;
     }
-    if (!rc && record && (!old || strcmp(old, fp) != 0))
-        rc = sweep_write_file(fpath, fp, strlen(fp), err, errlen);
+    free(why);
+    const char *rec = merged ? merged : fp;
+    if (!rc && record && (!old || strcmp(old, rec) != 0))
+        rc = sweep_write_file(fpath, rec, strlen(rec), err, errlen);
+    free(merged);
     if (!rc && record) {
         size_t len;
         char *text = sweep_read_file(s->path, &len);

@@ -16,6 +16,8 @@
  *   [vary]                                ; the cross product, in this order
  *   computer.ram    = 64, 128:512:*2      ; lists, ranges a:b[:step], a:b:*k
  *   netram.strategy = central, client, manager, backbone
+ *   [baseline disk]                       ; any number: one more value of
+ *   netram.enabled = no                   ; the plots' lines key, named disk
  *   [plot]                                ; or [plot NAME]; any number
  *   metric = bounded_slowdown_mean        ; required
  *   x      = computer.ram                 ; required, a [vary] key
@@ -38,9 +40,19 @@
  * a:b:*k holds a, a*k, a*k*k, ... up to b (a > 0, k > 1). Range values are
  * written with %.10g, so 0:0.3:0.1 gives 0, 0.1, 0.2, 0.3.
  *
+ * A [baseline NAME] (linked parameters, e.g. "no network RAM" next to the
+ * four strategies, where netram.strategy means nothing) is a set of
+ * overrides that becomes one more value, NAME, of a varied key: the key
+ * given by `lines = KEY` in the section, or else the `lines` key of the
+ * [plot]s. It is crossed with the other varied keys like any value; its
+ * runs do not set that key and get the overrides instead, which win over
+ * [set]. Its keys may not be varied; every baseline extends the same key;
+ * NAME may not be one of the key's values.
+ *
  * Every problem is reported as "FILE:LINE: KEY: what is wrong" and the study
  * is rejected as a whole: unknown sections and keys, a missing '=', empty
- * or duplicate values, a key both varied and set, a seed below 1 (pnrsim
+ * or duplicate values, a key both varied and set, a bad [baseline], a seed
+ * below 1 (pnrsim
  * takes seed 0 as "from the clock"), a plot naming an unknown key or leaving
  * a varied key unpinned, more than a million runs.
  */
@@ -400,8 +412,8 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
     return 0;
 }
 
-/* Raw [plot] content until the whole file is read (the keys it names may be
- * varied further down). */
+/* Raw [plot] and [baseline] content until the whole file is read (the keys
+ * they name may be varied further down). */
 typedef struct raw_plot {
     char *name;
     study_kv *kv;
@@ -542,6 +554,19 @@ out:
     return rc;
 }
 
+static void free_raw(raw_plot *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < r[i].nkv; j++) {
+            free(r[i].kv[j].key);
+            free(r[i].kv[j].value);
+        }
+        free(r[i].kv);
+        free(r[i].name);
+    }
+    free(r);
+}
+
 static void free_plot(study_plot *pl)
 {
     free(pl->name);
@@ -563,7 +588,9 @@ static char *file_stem(const char *path)
     return sweep_xstrndup(b, n);
 }
 
-typedef enum { SEC_NONE, SEC_STUDY, SEC_VARY, SEC_SET, SEC_PLOT, SEC_SLURM } section;
+typedef enum {
+    SEC_NONE, SEC_STUDY, SEC_VARY, SEC_SET, SEC_PLOT, SEC_BASELINE, SEC_SLURM
+} section;
 
 /* A logical line: a physical line without its comment, with the indented
  * continuation lines that follow it appended; lineno is its first line. */
@@ -615,7 +642,7 @@ static long read_lines(parse_ctx *c, FILE *f, lline **out)
 }
 
 static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
-                       size_t *nplots)
+                       size_t *nplots, raw_plot **bases, size_t *nbases)
 {
     study *s = c->s;
     section sec = SEC_NONE;
@@ -650,16 +677,46 @@ static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
                 sec = SEC_SET;
             else if (!strcmp(name, "plot"))
                 sec = SEC_PLOT;
+            else if (!strcmp(name, "baseline"))
+                sec = SEC_BASELINE;
             else if (!strcmp(name, "slurm"))
                 sec = SEC_SLURM;
             else {
                 rc = fail(c, lineno, name,
-                          "unknown section (study, vary, set, plot, slurm)");
+                          "unknown section (study, vary, set, baseline, "
+                          "plot, slurm)");
                 break;
             }
-            if (*arg && sec != SEC_PLOT) {
+            if (*arg && sec != SEC_PLOT && sec != SEC_BASELINE) {
                 rc = fail(c, lineno, name, "this section takes no name");
                 break;
+            }
+            if (sec == SEC_BASELINE) {
+                if (!*arg) {
+                    rc = fail(c, lineno, name, "needs a name: [baseline NAME] "
+                                               "(e.g. [baseline disk])");
+                    break;
+                }
+                if (!is_name(arg)) {
+                    rc = fail(c, lineno, name, "'%s': use letters, digits, "
+                                               "'.', '_' and '-'", arg);
+                    break;
+                }
+                for (size_t i = 0; i < *nbases; i++)
+                    if (!strcmp((*bases)[i].name, arg)) {
+                        rc = fail(c, lineno, name,
+                                  "a second baseline named '%s' (first on "
+                                  "line %ld)", arg, (*bases)[i].line);
+                        break;
+                    }
+                if (rc)
+                    break;
+                *bases = sweep_xrealloc(*bases, (*nbases + 1) * sizeof **bases);
+                raw_plot *rb = &(*bases)[(*nbases)++];
+                memset(rb, 0, sizeof *rb);
+                rb->name = sweep_xstrdup(arg);
+                rb->line = lineno;
+                continue;
             }
             if (sec == SEC_PLOT) {
                 *plots = sweep_xrealloc(*plots, (*nplots + 1) * sizeof **plots);
@@ -723,6 +780,27 @@ static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
             s->set[s->nset++] = (study_kv){sweep_xstrdup(key),
                                            sweep_xstrdup(value), lineno};
             break;
+        case SEC_BASELINE: {
+            raw_plot *rb = &(*bases)[*nbases - 1];
+            if (strcmp(key, "lines") != 0 && !is_param_key(key)) {
+                rc = fail(c, lineno, key, "not a pnrsim key (section.key) "
+                                          "nor lines = KEY");
+                break;
+            }
+            for (size_t i = 0; i < rb->nkv; i++)
+                if (!strcmp(rb->kv[i].key, key)) {
+                    rc = fail(c, lineno, key, "given twice in this baseline "
+                                              "(first on line %ld)",
+                              rb->kv[i].line);
+                    break;
+                }
+            if (rc)
+                break;
+            rb->kv = sweep_xrealloc(rb->kv, (rb->nkv + 1) * sizeof *rb->kv);
+            rb->kv[rb->nkv++] = (study_kv){sweep_xstrdup(key),
+                                           sweep_xstrdup(value), lineno};
+            break;
+        }
         case SEC_PLOT: {
             raw_plot *rp = &(*plots)[*nplots - 1];
             rp->kv = sweep_xrealloc(rp->kv, (rp->nkv + 1) * sizeof *rp->kv);
@@ -762,6 +840,123 @@ static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
     return rc;
 }
 
+/* The key a baseline without `lines = KEY` extends: the lines key of the
+ * [plot]s, which must agree. NULL after a failure (reported). *line gets
+ * the line of the plot's lines key. */
+static char *plots_lines_key(parse_ctx *c, const raw_plot *rb,
+                             const raw_plot *plots, size_t nplots, long *line)
+{
+    char *key = NULL;
+    for (size_t i = 0; i < nplots; i++)
+        for (size_t j = 0; j < plots[i].nkv; j++) {
+            if (strcmp(plots[i].kv[j].key, "lines") != 0)
+                continue;
+            char *k = sweep_xstrdup(plots[i].kv[j].value);
+            lower(k);
+            if (!key) {
+                key = k;
+                *line = plots[i].kv[j].line;
+            } else if (strcmp(key, k) != 0) {
+                fail(c, rb->line, "lines",
+                     "the [plot]s have different lines keys ('%s' on line "
+                     "%ld, '%s' on line %ld): say which one this baseline "
+                     "extends with lines = KEY", key, *line, k,
+                     plots[i].kv[j].line);
+                free(k);
+                free(key);
+                return NULL;
+            } else {
+                free(k);
+            }
+        }
+    if (!key)
+        fail(c, rb->line, "lines",
+             "no [plot] has a lines key: say which [vary] key this baseline "
+             "is a value of with lines = KEY");
+    return key;
+}
+
+/* Turn the [baseline] sections into study_baselines and append their names
+ * to the values of their key. 0 or -1 (reported). */
+static int build_baselines(parse_ctx *c, const raw_plot *rb, size_t nrb,
+                           const raw_plot *plots, size_t nplots)
+{
+    study *s = c->s;
+    if (!nrb)
+        return 0;
+    s->baselines = sweep_xmalloc(nrb * sizeof *s->baselines);
+    for (size_t b = 0; b < nrb; b++) {
+        const raw_plot *r = &rb[b];
+        study_baseline *bl = &s->baselines[s->nbaselines++];
+        memset(bl, 0, sizeof *bl);
+        bl->name = sweep_xstrdup(r->name);
+        bl->line = r->line;
+        long key_line = 0;
+        bool from_plots = false;
+        for (size_t i = 0; i < r->nkv; i++) {
+            const study_kv *kv = &r->kv[i];
+            if (!strcmp(kv->key, "lines")) {
+                bl->key = sweep_xstrdup(kv->value);
+                lower(bl->key);
+                key_line = kv->line;
+                continue;
+            }
+            long pi = study_param_index(s, kv->key);
+            if (pi >= 0)
+                return fail(c, kv->line, kv->key,
+                            "also varied in [vary] (line %ld): a baseline "
+                            "may only set keys that are not varied",
+                            s->vary[pi].line);
+            bl->set = sweep_xrealloc(bl->set, (bl->nset + 1) * sizeof *bl->set);
+            bl->set[bl->nset++] = (study_kv){sweep_xstrdup(kv->key),
+                                             sweep_xstrdup(kv->value),
+                                             kv->line};
+        }
+        if (!bl->nset)
+            return fail(c, r->line, "baseline",
+                        "'%s': a baseline needs at least one KEY = VALUE override "
+                        "(e.g. netram.enabled = no)", bl->name);
+        if (!bl->key) {
+            bl->key = plots_lines_key(c, r, plots, nplots, &key_line);
+            if (!bl->key)
+                return -1;
+            from_plots = true;
+        }
+        long pi = study_param_index(s, bl->key);
+        if (pi < 0 && from_plots)
+            return fail(c, key_line, "lines",
+                        "'%s' is not a [vary] key (the baseline on line %ld "
+                        "extends the [plot]s' lines key)", bl->key, r->line);
+        if (pi < 0)
+            return fail(c, key_line, "lines",
+                        "'%s' is not a [vary] key: a baseline is one more "
+                        "value of a varied key", bl->key);
+        if (b && strcmp(bl->key, s->baselines[0].key) != 0)
+            return fail(c, key_line ? key_line : r->line, "lines",
+                        "'%s': every baseline must extend the same [vary] key "
+                        "(baseline '%s' on line %ld extends '%s')", bl->key,
+                        s->baselines[0].name, s->baselines[0].line,
+                        s->baselines[0].key);
+        study_param *p = &s->vary[pi];
+        for (size_t v = 0; v < p->nvalues; v++)
+            if (!strcmp(p->values[v], bl->name))
+                return fail(c, r->line, "baseline",
+                            "'%s' is also a value of %s in [vary] (line %ld); "
+                            "name the baseline otherwise", bl->name, p->key,
+                            p->line);
+        if (!p->baseline) {
+            p->baseline = sweep_xmalloc((p->nvalues + nrb) * sizeof *p->baseline);
+            for (size_t v = 0; v < p->nvalues; v++)
+                p->baseline[v] = -1;
+        }
+        p->values = sweep_xrealloc(p->values,
+                                   (p->nvalues + 1) * sizeof *p->values);
+        p->values[p->nvalues] = sweep_xstrdup(bl->name);
+        p->baseline[p->nvalues++] = (long)b;
+    }
+    return 0;
+}
+
 int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
 {
     memset(s, 0, sizeof *s);
@@ -779,9 +974,9 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     s->replications = 1;
     s->seed_base = 1;
     study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0};
-    raw_plot *plots = NULL;
-    size_t nplots = 0;
-    int rc = parse_lines(&c, f, &k, &plots, &nplots);
+    raw_plot *plots = NULL, *bases = NULL;
+    size_t nplots = 0, nbases = 0;
+    int rc = parse_lines(&c, f, &k, &plots, &nplots, &bases, &nbases);
     fclose(f);
 
     if (!rc && !s->name)
@@ -812,6 +1007,8 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
             rc = fail(&c, s->set[i].line, s->set[i].key,
                       "both in [set] and in [vary] (line %ld)",
                       s->vary[study_param_index(s, s->set[i].key)].line);
+    if (!rc)
+        rc = build_baselines(&c, bases, nbases, plots, nplots);
     if (!rc) {
         s->npoints = 1;
         for (size_t i = 0; i < s->nvary && !rc; i++) {
@@ -847,15 +1044,8 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
                               "[plot NAME]", s->plots[i].name);
         }
     }
-    for (size_t i = 0; i < nplots; i++) {
-        for (size_t j = 0; j < plots[i].nkv; j++) {
-            free(plots[i].kv[j].key);
-            free(plots[i].kv[j].value);
-        }
-        free(plots[i].kv);
-        free(plots[i].name);
-    }
-    free(plots);
+    free_raw(plots, nplots);
+    free_raw(bases, nbases);
     free(k.base.value);
     free(k.trace.value);
     if (rc) {
@@ -879,9 +1069,20 @@ void study_free(study *s)
         for (size_t j = 0; j < s->vary[i].nvalues; j++)
             free(s->vary[i].values[j]);
         free(s->vary[i].values);
+        free(s->vary[i].baseline);
         free(s->vary[i].key);
     }
     free(s->vary);
+    for (size_t i = 0; i < s->nbaselines; i++) {
+        for (size_t j = 0; j < s->baselines[i].nset; j++) {
+            free(s->baselines[i].set[j].key);
+            free(s->baselines[i].set[j].value);
+        }
+        free(s->baselines[i].set);
+        free(s->baselines[i].name);
+        free(s->baselines[i].key);
+    }
+    free(s->baselines);
     for (size_t i = 0; i < s->nset; i++) {
         free(s->set[i].key);
         free(s->set[i].value);
@@ -909,6 +1110,16 @@ size_t study_value_index(const study *s, size_t point, size_t param)
 const char *study_value(const study *s, size_t point, size_t param)
 {
     return s->vary[param].values[study_value_index(s, point, param)];
+}
+
+const study_baseline *study_value_baseline(const study *s, size_t point,
+                                           size_t param)
+{
+    const study_param *p = &s->vary[param];
+    if (!p->baseline)
+        return NULL;
+    long b = p->baseline[study_value_index(s, point, param)];
+    return b >= 0 ? &s->baselines[b] : NULL;
 }
 
 size_t study_point_of(const study *s, const size_t *idx)
@@ -954,6 +1165,11 @@ char *study_point_dirname(const study *s, size_t point)
             sweep_buf_puts(&b, ",");
         sweep_buf_puts(&b, s->vary[i].key);
         sweep_buf_puts(&b, "=");
+        const study_baseline *bl = study_value_baseline(s, point, i);
+        if (bl) { /* names are [A-Za-z0-9._-]: no escapes */
+            sweep_buf_printf(&b, "@%s", bl->name);
+            continue;
+        }
         for (const char *p = study_value(s, point, i); *p; p++) {
             unsigned char ch = (unsigned char)*p;
             if (isalnum(ch) || strchr("._+-", ch))
@@ -1014,5 +1230,95 @@ char *study_fingerprint(const study *s)
         sweep_buf_printf(&b, "set %s = %s\n", s->set[i].key, s->set[i].value);
     for (size_t i = 0; i < s->nvary; i++)
         sweep_buf_printf(&b, "vary %s\n", s->vary[i].key);
+    for (size_t i = 0; i < s->nbaselines; i++) {
+        const study_baseline *bl = &s->baselines[i];
+        sweep_buf_printf(&b, "baseline %s: %s", bl->name, bl->key);
+        for (size_t j = 0; j < bl->nset; j++)
+            sweep_buf_printf(&b, "; %s = %s", bl->set[j].key,
+                             bl->set[j].value);
+        sweep_buf_puts(&b, "\n");
+    }
     return b.p;
+}
+
+/* The lines of a fingerprint: those that are not baselines into common (as
+ * one text), the baseline lines into an array. */
+typedef struct fp_lines {
+    sweep_buf common;
+    char **base;
+    size_t nbase;
+} fp_lines;
+
+static void fp_split(const char *text, fp_lines *f)
+{
+    memset(f, 0, sizeof *f);
+    sweep_buf_puts(&f->common, "");
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (!strncmp(p, "baseline ", 9)) {
+            f->base = sweep_xrealloc(f->base, (f->nbase + 1) * sizeof *f->base);
+            f->base[f->nbase++] = sweep_xstrndup(p, n);
+        } else {
+            sweep_buf_add(&f->common, p, n);
+            sweep_buf_puts(&f->common, "\n");
+        }
+        p = e ? e + 1 : p + n;
+    }
+}
+
+static void fp_free(fp_lines *f)
+{
+    sweep_buf_free(&f->common);
+    for (size_t i = 0; i < f->nbase; i++)
+        free(f->base[i]);
+    free(f->base);
+}
+
+/* Length of "baseline NAME" at the start of a baseline line. */
+static size_t fp_name_len(const char *line)
+{
+    const char *colon = strchr(line, ':');
+    return colon ? (size_t)(colon - line) : strlen(line);
+}
+
+bool study_fingerprint_merge(const char *old, const char *cur, char **merged,
+                             char **why)
+{
+    *merged = NULL;
+    *why = NULL;
+    fp_lines o, c;
+    fp_split(old, &o);
+    fp_split(cur, &c);
+    bool ok = strcmp(o.common.p, c.common.p) == 0;
+    for (size_t i = 0; ok && i < c.nbase; i++) {
+        size_t n = fp_name_len(c.base[i]);
+        for (size_t j = 0; j < o.nbase; j++)
+            if (fp_name_len(o.base[j]) == n &&
+                !strncmp(o.base[j], c.base[i], n) &&
+                strcmp(o.base[j], c.base[i]) != 0) {
+                ok = false;
+                *why = sweep_xstrndup(c.base[i] + 9, n - 9);
+                break;
+            }
+    }
+    if (ok) {
+        sweep_buf m = {0};
+        sweep_buf_puts(&m, cur);
+        for (size_t j = 0; j < o.nbase; j++) {
+            size_t n = fp_name_len(o.base[j]);
+            bool kept = false;
+            for (size_t i = 0; i < c.nbase && !kept; i++)
+                kept = fp_name_len(c.base[i]) == n &&
+                       !strncmp(o.base[j], c.base[i], n);
+            if (!kept) {
+                sweep_buf_puts(&m, o.base[j]);
+                sweep_buf_puts(&m, "\n");
+            }
+        }
+        *merged = m.p;
+    }
+    fp_free(&o);
+    fp_free(&c);
+    return ok;
 }

@@ -17,7 +17,14 @@
 #     stderr is kept, the other runs complete, the exit status is 1;
 #   - SIGINT stops the study with status 130, keeps the finished runs, and
 #     the next invocation runs only the rest;
-#   - plots (PNG and SVG) when gnuplot is installed.
+#   - plots (PNG and SVG) when gnuplot is installed;
+#   - baselines: [baseline disk] netram.enabled = no next to two strategies
+#     gives 2 x (2 + 1) x 3 = 18 result rows and 6 summary rows, "disk" in
+#     the netram.strategy column, run directories named ...=@disk, runs
+#     whose config.ini really has netram.enabled = no (the baseline wins
+#     over [set]) and no netram.strategy override, one more plot line;
+#     adding a baseline keeps the runs, changing one is refused; bad
+#     baselines exit 2 with FILE:LINE: KEY.
 # Prints "N passed, N failed" and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
@@ -246,6 +253,125 @@ check "failing run reported with its value" grep -q 'run failed: computer.ram=-1
 check "failing run: its stderr kept" test -s "fo/runs/computer.ram=-1/seed-1.part/stderr.txt"
 check "the other runs complete" test "$(grep -c ',ok,' fo/results.csv)" -eq 2
 check "failing run listed as failed" grep -q '^-1,1,failed,' fo/results.csv
+
+# ---- baselines -----------------------------------------------------------
+
+cat > bl.ini <<EOF
+[study]
+name = baseline
+base = base.ini
+trace = $TRACE
+replications = 3
+metrics = total_time, bounded_slowdown_mean, page_faults_remote, pnr_msgs_request
+[set]
+workload.max_jobs = 10
+netram.enabled = yes
+[vary]
+computer.ram = 16, 32
+netram.strategy = central, client
+[baseline disk]
+netram.enabled = no
+[plot]
+metric = bounded_slowdown_mean
+x = computer.ram
+lines = netram.strategy
+EOF
+"$SWEEP" -j 2 -o blo bl.ini > bl.log 2>&1
+check "baseline: exit 0" test $? -eq 0
+check "baseline: 2 x (2 + 1) x 3 = 18 result rows" test "$(rows blo/results.csv)" -eq 18
+check "baseline: 6 summary rows" test "$(rows blo/summary.csv)" -eq 6
+check "baseline: every run ok" test "$(grep -c ',ok,' blo/results.csv)" -eq 18
+check "baseline: rows in order, disk after the strategies" test \
+    "$(cut -d, -f1-3 blo/results.csv | sed -n '5,10p;14,16p' | tr '\n' ' ')" = \
+    "16,client,1 16,client,2 16,client,3 16,disk,1 16,disk,2 16,disk,3 32,client,1 32,client,2 32,client,3 "
+check "baseline: summary rows" test \
+    "$(cut -d, -f1-3 blo/summary.csv | tr '\n' ' ')" = \
+    "computer.ram,netram.strategy,n 16,central,3 16,client,3 16,disk,3 32,central,3 32,client,3 32,disk,3 "
+# The value of enabled in the [netram] section of a run's config.ini.
+netram_enabled() {
+    awk '/^\[/ { sec = $0 } sec == "[netram]" && $1 == "enabled" { print $3 }' "$1" 2> /dev/null
+}
+nd=0
+for r in 16 32; do
+    for k in 1 2 3; do
+        c="blo/runs/computer.ram=$r,netram.strategy=@disk/seed-$k/config.ini"
+        [ "$(netram_enabled "$c")" = no ] && nd=$((nd + 1))
+    done
+done
+check "baseline: its 6 runs have netram.enabled = no in config.ini" test $nd -eq 6
+check "baseline: the strategies' runs have netram.enabled = yes" test \
+    "$(netram_enabled "blo/runs/computer.ram=16,netram.strategy=client/seed-1/config.ini")" = yes
+pf=$(col blo/results.csv page_faults_remote)
+pm=$(col blo/results.csv pnr_msgs_request)
+check "baseline: no remote faults and no PNR counters in the disk rows" test \
+    "$(grep ',disk,' blo/results.csv | cut -d, -f"${pf:-1}","${pm:-1}" | sort -u)" = "0,"
+"$SWEEP" --emit-joblist bljobs.txt --all -o blo bl.ini > blemit.log 2>&1
+grep -F 'netram.strategy=@disk/seed-1.part' bljobs.txt | head -1 > bldisk.txt
+check "baseline: its pnrsim command sets netram.enabled=no, not yes, no strategy" \
+    sh -c "grep -q -- '--set netram.enabled=no' bldisk.txt &&
+           ! grep -q -e '--set netram.enabled=yes' -e '--set netram.strategy=' bldisk.txt"
+"$SWEEP" --list -o blo bl.ini > bllist.txt 2>&1
+check "baseline: --list names it @disk" \
+    grep -q '^done    computer.ram=32 netram.strategy=@disk seed=3$' bllist.txt
+if command -v gnuplot > /dev/null 2>&1; then
+    check "baseline: plot PNG and SVG" test -s blo/plots/bounded_slowdown_mean.png \
+        -a -s blo/plots/bounded_slowdown_mean.svg
+fi
+check "baseline: a third plot line" \
+    test "$(grep -c 'dat\" index' blo/plots/bounded_slowdown_mean.gp)" -eq 3
+check "baseline: labelled with its overrides" \
+    grep -q 'title "disk (netram.enabled=no)"' blo/plots/bounded_slowdown_mean.gp
+# Adding a baseline keeps the runs made; changing one is refused.
+cp bl.ini bl2.ini
+printf '[baseline mpl1]\nnetram.enabled = no\nscheduler.mpl = 1\n' >> bl2.ini
+"$SWEEP" -j 2 -o blo bl2.ini > bl2.log 2>&1
+check "baseline added: only its 6 runs ran" grep -q 'ran 6, skipped 18, failed 0' bl2.log
+check "baseline added: 24 result rows" test "$(rows blo/results.csv)" -eq 24
+sed 's/^netram.enabled = no$/netram.enabled = no\nworkload.load_scale = 2/' bl.ini > bl3.ini
+"$SWEEP" -j 2 -o blo bl3.ini > bl3.log 2>&1
+st=$?
+check "baseline changed: exit 2" test $st -eq 2
+check "baseline changed: named in the message" \
+    grep -q "runs of baseline 'disk' made with other settings" bl3.log
+
+# Bad baselines: FILE:LINE: KEY, exit 2.
+badbl() { # badbl NAME EXPECTED-REGEX SECTION-TEXT [PLOT-LINES-KEY]
+    {
+        printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 16, 32\n'
+        printf 'netram.strategy = central, client\n'
+        printf '%b\n' "$3"
+        printf '[plot]\nmetric = total_time\nx = computer.ram\n'
+        [ -n "$4" ] && printf 'lines = %s\n' "$4"
+    } > blbad.ini
+    "$SWEEP" -o blbad blbad.ini > blbad.log 2>&1
+    st=$?
+    if [ $st -eq 2 ] && grep -q "$2" blbad.log; then
+        ok "bad baseline: $1"
+    else
+        bad "bad baseline: $1 (status $st: $(cat blbad.log))"
+    fi
+}
+badbl "unknown lines key" 'blbad.ini:7: lines:' \
+    '[baseline disk]\nlines = netram.strategi\nnetram.enabled = no' netram.strategy
+badbl "the plots' lines key not varied" 'blbad.ini:11: lines:.*not a \[vary\] key' \
+    '[baseline disk]\nnetram.enabled = no' computer.rom
+badbl "no lines key anywhere" 'blbad.ini:6: lines:' \
+    '[baseline disk]\nnetram.enabled = no'
+badbl "baseline key also varied" 'blbad.ini:8: computer.ram:.*also varied' \
+    '[baseline disk]\nnetram.enabled = no\ncomputer.ram = 8' netram.strategy
+badbl "the lines key itself" 'blbad.ini:7: netram.strategy:.*also varied' \
+    '[baseline disk]\nnetram.strategy = central' netram.strategy
+badbl "no name" 'blbad.ini:6: baseline:' '[baseline]\nnetram.enabled = no' \
+    netram.strategy
+badbl "name is a value" "blbad.ini:6: baseline: 'client' is also a value" \
+    '[baseline client]\nnetram.enabled = no' netram.strategy
+badbl "same name twice" 'blbad.ini:8: baseline:.*second baseline' \
+    '[baseline disk]\nnetram.enabled = no\n[baseline disk]\nnetram.enabled = no' \
+    netram.strategy
+badbl "no override" "blbad.ini:6: baseline: 'disk'" '[baseline disk]' \
+    netram.strategy
+badbl "not a pnrsim key" 'blbad.ini:7: enabled:' \
+    '[baseline disk]\nenabled = no' netram.strategy
 
 # ---- interruption --------------------------------------------------------
 
