@@ -86,7 +86,7 @@ demo: all
 
 bench: deps
 	@sh tools/deps.sh bench
-	@$(MAKE) --no-print-directory OPT="-O2 -march=native" BUILD=build-bench benches
+	@$(MAKE) --no-print-directory BUILD=build-bench benches
 	@sh bench/run.sh build-bench
 
 # study: the bundled memory-pressure study, with its plots.

@@ -14,7 +14,6 @@
  * all pending events; this happens once per billion schedules.
  */
 #include "core/ev.h"
-
 #include "core/mem.h"
 
 #include <assert.h>
@@ -27,9 +26,23 @@ volatile sig_atomic_t ev_stop_flag = 0;
 
 enum { EV_ONESHOT = 1u, EV_FREE = 2u, EV_DAEMON = 4u };
 
+/* The order (t, seq) as one 128-bit unsigned integer: the bit pattern of a
+ * non-negative double orders like the double (t is never negative, and
+ * ev_at turns -0.0 into +0.0) and seq is unique among entries. Comparing
+ * keys compiles to cmp/sbb and lets the compiler use cmov instead of two
+ * data-dependent branches. */
+typedef unsigned __int128 ev_key;
+
+static inline ev_key entry_key(const ev_entry *a)
+{
+    uint64_t tb;
+    memcpy(&tb, &a->t, sizeof tb);
+    return ((ev_key)tb << 64) | a->seq;
+}
+
 static inline bool entry_less(const ev_entry *a, const ev_entry *b)
 {
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+    return entry_key(a) < entry_key(b);
 }
 
 /* Move entry e up from hole i until its parent is not greater. */
@@ -45,20 +58,31 @@ static inline void sift_up(ev_entry *h, size_t i, ev_entry e)
     h[i] = e;
 }
 
+/* Index of the smallest of the four entries c..c+3: a branch-free
+ * tournament of three compares. */
+static inline size_t min_of4(const ev_entry *h, size_t c)
+{
+    size_t a = c + (entry_less(&h[c + 1], &h[c]) ? 1 : 0);
+    size_t b = c + 2 + (entry_less(&h[c + 3], &h[c + 2]) ? 1 : 0);
+    return entry_less(&h[b], &h[a]) ? b : a;
+}
+
 /* Move entry e down from hole i in a heap of n entries. Invariant: every
  * entry above the hole is <= e's final ancestors, so placing e at the
  * first position where no child is smaller restores the heap. */
 static inline void sift_down(ev_entry *h, size_t n, size_t i, ev_entry e)
 {
     for (;;) {
-        size_t c = 4 * i + 1;
-        if (c >= n)
-            break;
-        size_t m = c;
-        size_t end = c + 4 < n ? c + 4 : n;
-        for (size_t k = c + 1; k < end; k++)
-            if (entry_less(&h[k], &h[m]))
-                m = k;
+        size_t c = 4 * i + 1, m;
+        if (c + 3 < n) {
+            m = min_of4(h, c);
+        } else {
+            if (c >= n)
+                break;
+            m = c;
+            for (size_t k = c + 1; k < n; k++)
+                m = entry_less(&h[k], &h[m]) ? k : m;
+        }
         if (!entry_less(&h[m], &e))
             break;
         h[i] = h[m];
@@ -67,15 +91,246 @@ static inline void sift_down(ev_entry *h, size_t n, size_t i, ev_entry e)
     h[i] = e;
 }
 
+/* The heap array is placed so that entry 1 starts a 64-byte line: the four
+ * children 4i+1..4i+4 of any node then lie in exactly one line. The block
+ * starts HEAP_PAD bytes before entry 0. */
+#define HEAP_PAD 48
+
+static ev_entry *heap_alloc(size_t cap)
+{
+    size_t bytes = (HEAP_PAD + cap * sizeof(ev_entry) + 63) & ~(size_t)63;
+    char *raw = aligned_alloc(64, bytes);
+    return raw ? (ev_entry *)(raw + HEAP_PAD) : NULL;
+}
+
+static void heap_free(ev_entry *h)
+{
+    if (h)
+        free((char *)h - HEAP_PAD);
+}
+
+static ev_entry *heap_grow(ev_entry *h, size_t n, size_t cap)
+{
+    ev_entry *q = heap_alloc(cap);
+    if (!q) {
+        fprintf(stderr, "pnrsim: out of memory (%zu bytes)\n", cap * sizeof *q);
+        abort();
+    }
+    memcpy(q, h, n * sizeof *q);
+    heap_free(h);
+    return q;
+}
+
+/* ---- large mode: a radix heap in front of which the 4-ary heap sits ----
+ *
+ * With many pending events a 4-ary heap pays a cache miss per level below
+ * the part that fits in cache. In large mode (entered when the heap reaches
+ * RADIX_ON entries, left when fewer than RADIX_OFF remain) entries are kept
+ * in 64 buckets by the highest bit in which their time's bit pattern
+ * differs from `last`, the time of the earliest entry when the buckets were
+ * last split (a radix heap: times never decrease). Only the entries at the
+ * earliest time, and any scheduled at or before `last`, are in the 4-ary
+ * heap, which keeps ordering them by (t, seq); when it runs empty the
+ * lowest non-empty bucket is split. Buckets are appended to and scanned
+ * sequentially, so a dispatch touches a few lines instead of one per heap
+ * level. Every entry is <= every bucket entry while it is in the heap, so
+ * the heap top is still the earliest event. */
+#define RADIX_ON (1u << 9)
+#define RADIX_OFF (1u << 7)
+
+typedef struct ev_bucket {
+    ev_entry *v;
+    size_t n, cap;
+} ev_bucket;
+
+struct ev_radix {
+    uint64_t last;        /* bit pattern of the time the buckets split at */
+    uint64_t mask;        /* bit i-1 set when bucket i is non-empty */
+    ev_bucket b[65];      /* b[1..64]; b[0] unused (that is the heap) */
+};
+
+static inline uint64_t tbits(double t)
+{
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return b;
+}
+
+static inline void bucket_push(ev_bucket *b, ev_entry e)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        b->v = xrealloc(b->v, b->cap * sizeof *b->v);
+    }
+    b->v[b->n++] = e;
+}
+
+static void heap_reserve(sim_t *sim, size_t need)
+{
+    if (need <= sim->cap)
+        return;
+    size_t cap = sim->cap;
+    while (cap < need)
+        cap *= 2;
+    sim->heap = heap_grow(sim->heap, sim->n, cap);
+    sim->cap = cap;
+}
+
+static void heapify(sim_t *sim)
+{
+    size_t j = sim->n;
+    if (j > 1)
+        for (size_t i = (j - 2) / 4 + 1; i-- > 0;)
+            sift_down(sim->heap, j, i, sim->heap[i]);
+}
+
+/* Put e (t > last) in its bucket. */
+static inline void radix_put(sim_t *sim, ev_entry e, uint64_t tb)
+{
+    struct ev_radix *q = sim->rq;
+    unsigned i = 64 - (unsigned)__builtin_clzll(tb ^ q->last);
+    bucket_push(&q->b[i], e);
+    q->mask |= 1ull << (i - 1);
+    sim->nb++;
+}
+
+/* Heap -> large mode: keep in the heap only the entries at the earliest
+ * time. */
+static void radix_enter(sim_t *sim)
+{
+    struct ev_radix *q = xcalloc(1, sizeof *q);
+    sim->rq = q;
+    q->last = tbits(sim->heap[0].t);
+    size_t j = 0;
+    for (size_t i = 0; i < sim->n; i++) {
+        ev_entry e = sim->heap[i];
+        uint64_t tb = tbits(e.t);
+        if (tb <= q->last)
+            sim->heap[j++] = e;
+        else
+            radix_put(sim, e, tb);
+    }
+    sim->n = j;
+    heapify(sim);
+}
+
+/* Large -> heap mode: pour every bucket into the heap. */
+static void radix_leave(sim_t *sim)
+{
+    struct ev_radix *q = sim->rq;
+    heap_reserve(sim, sim->n + sim->nb);
+    for (unsigned i = 1; i <= 64; i++) {
+        if (q->b[i].n)
+            memcpy(sim->heap + sim->n, q->b[i].v, q->b[i].n * sizeof(ev_entry));
+        sim->n += q->b[i].n;
+        free(q->b[i].v);
+    }
+    free(q);
+    sim->rq = NULL;
+    sim->nb = 0;
+    heapify(sim);
+}
+
+/* Move every entry of bucket i into the heap; `last` becomes the latest
+ * of their times. Entries in higher buckets still differ from the new
+ * `last` first at their bucket's bit, so they stay where they are. */
+static void radix_pour(sim_t *sim, unsigned i)
+{
+    struct ev_radix *q = sim->rq;
+    ev_bucket *b = &q->b[i];
+    uint64_t mx = q->last;
+    heap_reserve(sim, sim->n + b->n);
+    for (size_t k = 0; k < b->n; k++) {
+        ev_entry e = b->v[k];
+        uint64_t tb = tbits(e.t);
+        mx = tb > mx ? tb : mx;
+        sift_up(sim->heap, sim->n++, e);
+    }
+    q->last = mx;
+    sim->nb -= b->n;
+    b->n = 0;
+    q->mask &= ~(1ull << (i - 1));
+}
+
+#define RADIX_POUR 32 /* buckets this small go to the heap whole */
+
+/* The heap is empty and buckets are not: split the lowest bucket, moving
+ * the entries at its earliest time into the heap; then, while the heap is
+ * short and the lowest bucket small, pour that bucket in whole, so the
+ * heap holds the next several events and dispatch can prefetch their
+ * records a whole event ahead. */
+static void radix_refill(sim_t *sim)
+{
+    if (sim->nb < RADIX_OFF) {
+        radix_leave(sim);
+        return;
+    }
+    struct ev_radix *q = sim->rq;
+    unsigned i = (unsigned)__builtin_ctzll(q->mask) + 1;
+    ev_bucket *b = &q->b[i];
+    if (b->n <= RADIX_POUR) {
+        radix_pour(sim, i);
+    } else {
+        uint64_t m = tbits(b->v[0].t);
+        for (size_t k = 1; k < b->n; k++) {
+            uint64_t tb = tbits(b->v[k].t);
+            m = tb < m ? tb : m;
+        }
+        q->last = m;
+        ev_bucket cur = *b;
+        b->n = 0;
+        q->mask &= ~(1ull << (i - 1));
+        sim->nb -= cur.n;
+        for (size_t k = 0; k < cur.n; k++) {
+            ev_entry e = cur.v[k];
+            uint64_t tb = tbits(e.t);
+            if (tb == m) {
+                heap_reserve(sim, sim->n + 1);
+                sift_up(sim->heap, sim->n++, e);
+            } else {
+                radix_put(sim, e, tb);
+            }
+        }
+    }
+    while (sim->n < 8 && q->mask) {
+        i = (unsigned)__builtin_ctzll(q->mask) + 1;
+        if (q->b[i].n > RADIX_POUR)
+            break;
+        radix_pour(sim, i);
+    }
+    __builtin_prefetch(&sim->rec[sim->heap[0].id]);
+}
+
+/* Drop stale entries from the buckets. */
+static void radix_sweep(sim_t *sim)
+{
+    struct ev_radix *q = sim->rq;
+    q->mask = 0;
+    sim->nb = 0;
+    for (unsigned i = 1; i <= 64; i++) {
+        ev_bucket *b = &q->b[i];
+        size_t j = 0;
+        for (size_t k = 0; k < b->n; k++) {
+            ev_entry e = b->v[k];
+            if (sim->rec[e.id].seq == e.seq)
+                b->v[j++] = e;
+        }
+        b->n = j;
+        sim->nb += j;
+        if (j)
+            q->mask |= 1ull << (i - 1);
+    }
+}
+
 int ev_init(sim_t *sim)
 {
     memset(sim, 0, sizeof *sim);
     sim->cap = 64;
-    sim->heap = malloc(sim->cap * sizeof *sim->heap);
+    sim->heap = heap_alloc(sim->cap);
     sim->caprec = 64;
-    sim->rec = malloc(sim->caprec * sizeof *sim->rec);
+    sim->rec = aligned_alloc(64, sim->caprec * sizeof *sim->rec);
     if (!sim->heap || !sim->rec) {
-        free(sim->heap);
+        heap_free(sim->heap);
         free(sim->rec);
         return -1;
     }
@@ -86,7 +341,9 @@ int ev_init(sim_t *sim)
 
 void ev_destroy(sim_t *sim)
 {
-    free(sim->heap);
+    if (sim->rq)
+        radix_leave(sim);
+    heap_free(sim->heap);
     free(sim->rec);
     memset(sim, 0, sizeof *sim);
 }
@@ -96,20 +353,26 @@ ev_id ev_new(sim_t *sim, ev_fn fn, void *arg)
     ev_id id;
     if (sim->free_head != EV_NONE) {
         id = sim->free_head;
-        sim->free_head = sim->rec[id].next;
+        sim->free_head = sim->rec[id].u.next;
     } else {
         if (sim->nrec == sim->caprec) {
+            ev_rec *q = aligned_alloc(64, 2 * sim->caprec * sizeof *q);
+            if (!q) {
+                fprintf(stderr, "pnrsim: out of memory (records)\n");
+                abort();
+            }
+            memcpy(q, sim->rec, sim->caprec * sizeof *q);
+            free(sim->rec);
+            sim->rec = q;
             sim->caprec *= 2;
-            sim->rec = xrealloc(sim->rec, sim->caprec * sizeof *sim->rec);
         }
         id = sim->nrec++;
     }
     ev_rec *r = &sim->rec[id];
     r->fn = fn;
     r->arg = arg;
-    r->t = 0;
+    r->u.t = 0;
     r->seq = 0;
-    r->next = EV_NONE;
     r->flags = 0;
     sim->live_records++;
     return id;
@@ -131,9 +394,9 @@ static void sweep(sim_t *sim)
     }
     sim->n = j;
     sim->stale = 0;
-    if (j > 1)
-        for (size_t i = (j - 2) / 4 + 1; i-- > 0;)
-            sift_down(sim->heap, j, i, sim->heap[i]);
+    if (sim->rq)
+        radix_sweep(sim);
+    heapify(sim);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -147,6 +410,8 @@ static int cmp_entry(const void *a, const void *b)
 /* Renumber live entries 1..n in (t, seq) order; a sorted array is a heap. */
 static void renumber(sim_t *sim)
 {
+    if (sim->rq)
+        radix_leave(sim);
     sweep(sim);
     qsort(sim->heap, sim->n, sizeof *sim->heap, cmp_entry);
     for (size_t i = 0; i < sim->n; i++) {
@@ -164,7 +429,7 @@ static inline void mark_stale(sim_t *sim, ev_rec *r)
         if (r->flags & EV_DAEMON)
             sim->daemons--;
         sim->stale++;
-        if (sim->stale > 64 && sim->stale * 2 > sim->n)
+        if (sim->stale > 64 && sim->stale * 2 > sim->n + sim->nb)
             sweep(sim);
     }
 }
@@ -179,23 +444,31 @@ void ev_at_prio(sim_t *sim, ev_id id, double t, unsigned prio)
     assert(prio <= EV_PRIO_LAST);
     assert(id < sim->nrec && !(sim->rec[id].flags & EV_FREE));
     assert(t >= sim->now && !isnan(t));
+    t += 0.0; /* -0.0 -> +0.0, for the bitwise key */
     ev_rec *r = &sim->rec[id];
     mark_stale(sim, r);
     if (sim->seq >= EV_SEQ_MASK)
         renumber(sim);
-    if (sim->n == sim->cap) {
-        sim->cap *= 2;
-        sim->heap = xrealloc(sim->heap, sim->cap * sizeof *sim->heap);
-    }
     ev_entry e = {t, (prio << EV_PRIO_SHIFT) | sim->seq++, id};
     r = &sim->rec[id];
     r->seq = e.seq;
-    r->t = t;
+    r->u.t = t;
     if (r->flags & EV_DAEMON)
         sim->daemons++;
-    sift_up(sim->heap, sim->n++, e);
+    uint64_t tb;
+    if (sim->rq && (tb = tbits(t)) > sim->rq->last) {
+        radix_put(sim, e, tb);
+    } else {
+        if (sim->n == sim->cap) {
+            sim->cap *= 2;
+            sim->heap = heap_grow(sim->heap, sim->n, sim->cap);
+        }
+        sift_up(sim->heap, sim->n++, e);
+        if (sim->n >= RADIX_ON && !sim->rq)
+            radix_enter(sim);
+    }
     sim->scheduled++;
-    size_t pending = sim->n - sim->stale;
+    size_t pending = sim->n + sim->nb - sim->stale;
     if (pending > sim->peak_pending)
         sim->peak_pending = pending;
 }
@@ -227,7 +500,7 @@ static void release_record(sim_t *sim, ev_id id)
     ev_rec *r = &sim->rec[id];
     r->flags = EV_FREE;
     r->seq = 0;
-    r->next = sim->free_head;
+    r->u.next = sim->free_head;
     sim->free_head = id;
     sim->live_records--;
 }
@@ -259,33 +532,44 @@ bool ev_pending(const sim_t *sim, ev_id id)
 
 double ev_time(const sim_t *sim, ev_id id)
 {
-    return sim->rec[id].t;
+    return sim->rec[id].u.t;
 }
 
 size_t ev_count(const sim_t *sim)
 {
-    return sim->n - sim->stale;
+    return sim->n + sim->nb - sim->stale;
 }
 
 /* Remove the top entry. */
 static inline void pop_top(sim_t *sim)
 {
     ev_entry last = sim->heap[--sim->n];
-    if (sim->n)
+    if (sim->n > 1)
         sift_down(sim->heap, sim->n, 0, last);
+    else if (sim->n)
+        sim->heap[0] = last; /* one entry left: nothing to compare */
 }
 
 /* Drop stale entries at the top; returns false when the heap is empty. */
 static inline bool settle_top(sim_t *sim)
 {
-    while (sim->n) {
+    /* No stale entry anywhere: the top is live, and its record need not
+     * be read yet (its prefetch keeps flying while the heap is popped). */
+    for (;;) {
+        if (sim->n == 0) {
+            if (sim->nb == 0)
+                return false;
+            radix_refill(sim);
+            continue;
+        }
+        if (sim->stale == 0)
+            return true;
         ev_entry *e = &sim->heap[0];
         if (sim->rec[e->id].seq == e->seq)
             return true;
         pop_top(sim);
         sim->stale--;
     }
-    return false;
 }
 
 double ev_next_time(sim_t *sim)
@@ -332,7 +616,7 @@ ev_run_result ev_run(sim_t *sim, double until)
     for (;;) {
         if (sim->stop || ev_stop_flag)
             return EV_RUN_STOPPED;
-        if (!settle_top(sim) || sim->n - sim->stale == sim->daemons)
+        if (!settle_top(sim) || sim->n + sim->nb - sim->stale == sim->daemons)
             return EV_RUN_EMPTY;
         if (sim->heap[0].t > until) {
             if (until > sim->now)

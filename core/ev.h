@@ -44,12 +44,14 @@ typedef struct ev_entry {
 typedef struct ev_rec {
     ev_fn fn;
     void *arg;
-    double t;          /* time it is scheduled for, when pending */
+    union {
+        double t;      /* time it is scheduled for, when pending */
+        uint32_t next; /* free-list link, when free */
+    } u;
     uint32_t seq;
-    uint32_t next;     /* free-list link; EV_ONESHOT flag lives in flags */
     uint32_t flags;
-    uint32_t pad_;
-} ev_rec;
+} ev_rec;              /* 32 bytes: with the array 64-byte aligned, one
+                        * record never straddles two cache lines */
 
 /* Why ev_run returned. */
 typedef enum {
@@ -63,6 +65,8 @@ struct sim {
     ev_entry *heap;             /* 4-ary min-heap on (t, seq) */
     size_t n, cap;              /* entries in heap (live + stale), capacity */
     size_t stale;               /* entries whose record has moved on */
+    size_t nb;                  /* entries in the radix buckets (large mode) */
+    struct ev_radix *rq;        /* radix buckets, NULL in heap-only mode */
     ev_rec *rec;                /* records, indexed by ev_id */
     uint32_t nrec, caprec;      /* records ever created, capacity */
     uint32_t free_head;         /* free-list head, EV_NONE if empty */

@@ -245,6 +245,47 @@ START_TEST(test_priority_classes)
 }
 END_TEST
 
+START_TEST(test_large_queue_with_limits)
+{
+    /* 20,000 events (the kernel's large-queue mode) at random times on a
+     * grid; run to t = 250 (half), then schedule 5,000 more, some exactly at
+     * the current time and some among the pending ones; everything must
+     * still come out in (time, insertion) order. */
+    sim_t sim;
+    ev_init(&sim);
+    rng_t *r = rng_stream(9, "large", 0);
+    enum { A = 20000, B = 5000 };
+    log_ = calloc(A + B, sizeof *log_);
+    key_of = calloc(A + B, sizeof *key_of);
+    nlog = 0;
+    struct exp_ev *exp = calloc(A + B, sizeof *exp);
+    for (long i = 0; i < A; i++) {
+        key_of[i] = i;
+        exp[i] = (struct exp_ev){(double)rng_index(r, 1000) * 0.5, i};
+        ev_at(&sim, ev_new(&sim, record, (void *)(intptr_t)i), exp[i].t);
+    }
+    ck_assert_int_eq(ev_run(&sim, 250), EV_RUN_LIMIT);
+    for (long i = A; i < A + B; i++) {
+        key_of[i] = i;
+        double t = i % 3 == 0 ? sim.now : sim.now + (double)rng_index(r, 500) * 0.5;
+        exp[i] = (struct exp_ev){t, i};
+        ev_at(&sim, ev_new(&sim, record, (void *)(intptr_t)i), t);
+    }
+    ev_run(&sim, INFINITY);
+    qsort(exp, A + B, sizeof *exp, cmp_exp);
+    ck_assert_int_eq(nlog, A + B);
+    for (long k = 0; k < A + B; k++)
+        ck_assert_msg(log_[k].t == exp[k].t && log_[k].key == exp[k].key,
+                      "event %ld: got (%g, %ld), expected (%g, %ld)", k, log_[k].t, log_[k].key,
+                      exp[k].t, exp[k].key);
+    free(exp);
+    free(log_);
+    free(key_of);
+    rng_free(r);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ev");
@@ -256,6 +297,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_heap_bounded_under_churn);
     tcase_add_test(tc, test_pending_and_time);
     tcase_add_test(tc, test_priority_classes);
+    tcase_add_test(tc, test_large_queue_with_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,111 @@
+#!/bin/sh
+# bench/run.sh BUILD_DIR: run the benchmarks built in BUILD_DIR/bench and
+# compare the C M/M/1 with SimPy 2.
+#
+#   BUILD_DIR/bench/bench_hold     hold model: kernel vs plain 4-ary heaps
+#   BUILD_DIR/bench/bench_mm1      M/M/1 (tests/mm1.h), rho 0.9, 10^6 customers
+#   bench/mm1_simpy.py             the same M/M/1 in SimPy 2 (/usr/bin/python3)
+#
+# Then prints the ratios of C over SimPy, computed with awk (target >= 50):
+#   mm1 ratio customers c/simpy=...   customers per second: like for like,
+#                                     the same model work on both sides
+#   mm1 ratio events c/simpy=...      scheduler dispatches per second, each
+#                                     kernel counting its own (sim.dispatched,
+#                                     3.9 per customer, vs SimPy event notices
+#                                     dispatched, 5 per customer)
+#   mm1 ratio events-vs-arrdep ...    C dispatches/s over SimPy arrivals +
+#                                     departures/s (2 per customer), the unit
+#                                     SimPy is quoted in by peers.md; mixed
+#                                     units, for reference only, no target
+#
+# Environment: SIMPY_CUSTOMERS (default 1000000), SIMPY_REPS (default 3),
+# HOLD_REPS and MM1_REPS (default 3), PYTHON (default /usr/bin/python3).
+# Every figure is the best of its repetitions. Other benchmarks (any other
+# BUILD_DIR/bench/* executable, then every other bench/*.sh script, given
+# BUILD_DIR) run after these.
+set -e
+B=${1:?usage: sh bench/run.sh BUILD_DIR}
+PY=${PYTHON:-/usr/bin/python3}
+SIMPY_CUSTOMERS=${SIMPY_CUSTOMERS:-1000000}
+SIMPY_REPS=${SIMPY_REPS:-3}
+HOLD_REPS=${HOLD_REPS:-3}
+MM1_REPS=${MM1_REPS:-3}
+here=$(dirname "$0")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+for x in bench_hold bench_mm1; do
+    if [ ! -x "$B/bench/$x" ]; then
+        echo "bench/run.sh: $B/bench/$x is missing (make bench builds it)" >&2
+        exit 1
+    fi
+done
+
+echo "== machine: $(nproc) CPU, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "== hold model (best of $HOLD_REPS)"
+"$B/bench/bench_hold" -r "$HOLD_REPS"
+
+echo "== M/M/1 in C (best of $MM1_REPS)"
+"$B/bench/bench_mm1" -r "$MM1_REPS" | tee "$tmp/c"
+
+echo "== M/M/1 in SimPy 2 (best of $SIMPY_REPS)"
+if "$PY" -c 'import SimPy.Simulation' >/dev/null 2>&1; then
+    "$PY" "$here/mm1_simpy.py" "$SIMPY_CUSTOMERS" --reps "$SIMPY_REPS" | tee "$tmp/py"
+    awk '
+        # value of field "key=value" on the current line
+        function val(key,   i, n, kv) {
+            for (i = 1; i <= NF; i++) {
+                n = split($i, kv, "=")
+                if (n == 2 && kv[1] == key) return kv[2]
+            }
+            return ""
+        }
+        FILENAME ~ /\/c$/  && $3 == "events"    { ce = val("Mevents/s") }
+        FILENAME ~ /\/c$/  && $3 == "customers" { cc = val("Mcustomers/s") }
+        FILENAME ~ /\/py$/ && $3 == "events"    { pe = val("Mevents/s") }
+        FILENAME ~ /\/py$/ && $3 == "customers" { pc = val("Mcustomers/s") }
+        FILENAME ~ /\/py$/ && $3 == "arrdep"    { pa = val("Marrdep/s") }
+        END {
+            if (ce == "" || pe + 0 == 0 || pc + 0 == 0 || pa + 0 == 0) {
+                print "mm1 ratio unavailable (missing figures)"; exit 1
+            }
+            r = cc / pc
+            printf "mm1 ratio customers c/simpy=%.1f c_Mcustomers/s=%s simpy_Mcustomers/s=%s target=50 met=%s\n", \
+                r, cc, pc, (r >= 50 ? "yes" : "no")
+            r = ce / pe
+            printf "mm1 ratio events c/simpy=%.1f c_Mevents/s=%s simpy_Mevents/s=%s target=50 met=%s\n", \
+                r, ce, pe, (r >= 50 ? "yes" : "no")
+            printf "mm1 ratio events-vs-arrdep c/simpy=%.1f c_Mevents/s=%s simpy_Marrdep/s=%s (mixed units, reference only)\n", \
+                ce / pa, ce, pa
+        }' "$tmp/c" "$tmp/py"
+else
+    echo "mm1 simpy skipped: $PY has no SimPy 2 (install python3-simpy)"
+fi
+
+# Any other benchmark: executables built from other bench/*.c, then the
+# other bench/*.sh scripts (each given BUILD_DIR). One that fails is
+# reported and the rest still run; the exit status is then 1.
+failed=""
+for x in "$B"/bench/*; do
+    case $x in
+    *.d | *.o | */bench_hold | */bench_mm1) continue ;;
+    esac
+    if [ -f "$x" ] && [ -x "$x" ]; then
+        echo "== $(basename "$x")"
+        "$x" || { st=$?; echo "bench FAILED $(basename "$x") status=$st"; failed="$failed $(basename "$x")"; }
+    fi
+done
+for x in "$here"/*.sh; do
+    case $x in
+    */run.sh) continue ;;
+    esac
+    if [ -f "$x" ]; then
+        echo "== $(basename "$x")"
+        sh "$x" "$B" || { st=$?; echo "bench FAILED $(basename "$x") status=$st"; failed="$failed $(basename "$x")"; }
+    fi
+done
+if [ -n "$failed" ]; then
+    echo "bench/run.sh: failed:$failed" >&2
+    exit 1
+fi
