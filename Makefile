@@ -84,9 +84,10 @@ check: deps
 demo: all
 	./$(PROG) -c configs/default.ini -o out/demo
 
+# bench: a release build (asserts off) of everything, then bench/run.sh.
 bench: deps
 	@sh tools/deps.sh bench
-	@$(MAKE) --no-print-directory BUILD=build-bench benches
+	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g -DNDEBUG" benches
 	@sh bench/run.sh build-bench
 
 # study: the bundled memory-pressure study, with its plots.
