@@ -353,7 +353,11 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->seed = r->seed;
     m->jobs_submitted = r->submitted;
     m->jobs_unfinished = r->submitted - r->finished - gang_impossible(r->g);
-    m->jobs_never_started = gang_queued(r->g) + gang_impossible(r->g);
+    long unstarted = 0; /* queued, or placed in a slot that never came round */
+    for (job_t *j = r->cl.jobs; j; j = j->anext)
+        if (!j->started && !j->ended)
+            unstarted++;
+    m->jobs_never_started = unstarted; /* includes the impossible ones */
     m->jobs_impossible = gang_impossible(r->g);
     m->slowdown_excluded = r->slowdown_excluded;
     for (int k = 0; k < WL_DROP_N; k++)

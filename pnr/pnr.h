@@ -23,10 +23,11 @@
  * Server (§5.3)  Grants up to its free RAM above server_threshold (maybe
  *                less than asked, maybe nothing); lent memory counts
  *                against its own RAM; frees on request and acknowledges.
- * Paging (§5.4)  At each fault of a thread with network RAM, a uniform draw
- *                against the share of its overallocated data held remotely
- *                chooses network or disk; a network fault is a round trip
- *                to a server holding its pages (page out, page in).
+ * Paging (§5.4)  Per node: at each fault of a thread on a PE, a uniform
+ *                draw against (network RAM held by the PE's threads) / (the
+ *                PE's overallocation) chooses network or disk; a network
+ *                fault is a round trip to a server holding the PE's pages
+ *                (page out, page in).
  *
  * Strategies (§5.5): CENTRAL (one manager, PE 0, no broadcasts), CLIENT
  * (each client's local manager acts for it alone at once, no sharing),

@@ -351,7 +351,7 @@ static void quantum_arm(gang_t *g)
 {
     if (g->nslots >= 2) {
         if (!ev_pending(g->sim, g->quantum_ev))
-            ev_after(g->sim, g->quantum_ev, g->p.quantum);
+            ev_at_prio(g->sim, g->quantum_ev, g->sim->now + g->p.quantum, EV_PRIO_SCHED);
     } else if (ev_pending(g->sim, g->quantum_ev)) {
         ev_cancel(g->sim, g->quantum_ev);
     }

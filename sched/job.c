@@ -230,6 +230,14 @@ static void thread_body(sim_t *sim, proc_t *p)
             res_release(sim, &th->pe->cpu, p);
             th->cpu_done = th->target;
         }
+        /* A burst that ended at the very instant its job was stopped: what
+         * the clocks call for (fault, message, synchronisation, the end)
+         * happens only when the job runs again. */
+        while (!j->running) {
+            th->parked = true;
+            PROC_WAIT(sim, p, &j->resume_q);
+            th->parked = false;
+        }
         if (th->cpu_done >= th->fault_at) {
             th->fault_start = sim->now;
             th->faults++;

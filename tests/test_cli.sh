@@ -556,6 +556,27 @@ sigtest() {
 sigtest INT 130 text
 sigtest TERM 143 json
 
+# ---- a burst ending exactly at a quantum end ----------------------------------
+# Two 4-thread jobs of 100 CPU s on 4 PEs, MPL 2, PCS 0, neighbour messages
+# every 10 CPU s, synchronisation every 20: with a quantum of exactly 10 s
+# every burst ends at the very instant of a switch. Completions come before
+# the scheduler at an instant, so the tie must behave like a quantum a hair
+# longer (10.000001 s): the same kills and end times within 1e-4 s, never a
+# synchronisation absorbed while the job is descheduled (which moved job 1's
+# end by 10 s before this was fixed).
+printf '1 0 -1 100 4 100 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 100 4 100 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > tie.swf
+for q in 10 10.000001; do
+    "$P" -t tie.swf --set computer.number=4 --set scheduler.mpl=2 --set scheduler.pcs=0 \
+        --set process.comm_rate=10 --set process.sync_rate=20 --set scheduler.quantum=$q \
+        -q -o tie$q > /dev/null 2>&1
+done
+e1=$(awk -F, '$1 == 1 { print $4 }' tie10/jobs.csv)
+e2=$(awk -F, '$1 == 1 { print $4 }' tie10.000001/jobs.csv)
+check "quantum tie: job 1 ends as with a slightly longer quantum ($e1 vs $e2)" \
+    awk -v a="$e1" -v b="$e2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d < 1e-4) }'
+check "quantum tie: same number of killed messages" \
+    test "$(jval tie10/metrics.json messages_killed)" = "$(jval tie10.000001/metrics.json messages_killed)"
+
 # ---- help and version ------------------------------------------------------
 
 "$P" --help > help.out 2>&1

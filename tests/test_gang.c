@@ -968,11 +968,11 @@ START_TEST(test_quantum_at_job_end)
 {
     /* 4 PEs, MPL 2, Q = 10, C = 0; J1 and J2 (4 PEs, 20 s) at 0.
      *   J1 [0,10), J2 [10,20), J1 resumes at 20 with 10 s left.
-     *   30  the quantum ends at the very instant J1's work is done. The
-     *       quantum event was scheduled (at 20) before J1's threads began
-     *       their burst, so it comes first: J1 is stopped with nothing left
-     *       to do and J2 resumes; J1's threads then finish at once: J1 ends
-     *       at 30, its slot (no longer current) is removed.
+     *   30  the quantum ends at the very instant J1's work is done. A
+     *       quantum end is a scheduler event, and at one instant model
+     *       events (J1's threads finishing) come before the scheduler: J1
+     *       ends at 30, its slot (the current one) is removed and J2 is
+     *       switched in at once.
      *   J2 computes [30,40): ends at 40. Switches at 10, 20, 30: 3 PCS. */
     tc_t t;
     gang_params gp = params(PRIO_FCFS, PACK_FIRSTFIT, 2, 10, 0, true);
