@@ -1343,6 +1343,13 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
                     c->workload.submit_max, c->workload.submit_min);
         return -1;
     }
+    if (c->simulation.metrics_period < 1e-3) {
+        fail_config(err, "[simulation] metrics_period = %g s is below 0.001 s: expected "
+                         ">= 0.001 (one sample row per period; smaller would flood "
+                         "samples.csv or never finish)",
+                    c->simulation.metrics_period);
+        return -1;
+    }
     if (c->scheduler.pcs >= c->scheduler.quantum) {
         fail_config(err, "[scheduler] pcs = %g is not below quantum = %g: a time "
                          "slice would be all context switch",

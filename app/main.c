@@ -257,6 +257,15 @@ static int build_config(const opts *o, config *c)
             return 2;
         }
     }
+    /* A trace given relative to the working directory (-t, --set) is made
+     * absolute, so the config.ini a run writes can be replayed from
+     * anywhere. */
+    char *t = c->workload.trace;
+    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
+        char abs[PATH_MAX];
+        if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)
+            snprintf(c->workload.trace, CFG_PATH_MAX, "%s", abs);
+    }
     if (config_validate(c, err) != 0) {
         fprintf(stderr, "pnrsim: %s\n", err);
         return 2;
@@ -303,6 +312,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: no trace: give -t FILE or set [workload] trace\n");
         return 2;
     }
+    /* From here on SIGINT/SIGTERM stop the run at the next event (no
+     * SA_RESTART: a blocking read of the trace returns EINTR and the trace
+     * ends there). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     /* Nothing is left behind on bad input: directories created here are
      * removed again (when still empty) on every failure below. */
     size_t created;
@@ -337,6 +356,15 @@ int main(int argc, char **argv)
         out_rmdirs(o.outdir, created);
         return 2;
     }
+    if (got_signal) {
+        /* Interrupted before anything was simulated: nothing to write. */
+        fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
+        out_abort(&jobs);
+        out_abort(&samples);
+        out_rmdirs(o.outdir, created);
+        run_destroy(r);
+        return 128 + got_signal;
+    }
     run_metrics m;
     if (c.simulation.seed == 0) {
         run_metrics_get(r, &m);
@@ -346,13 +374,6 @@ int main(int argc, char **argv)
     is_tty_stderr = isatty(STDERR_FILENO);
     if (!o.quiet)
         run_set_progress(r, progress, NULL);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 
     if (run_execute(r, err) != 0) {
         if (!o.quiet && is_tty_stderr)
@@ -380,8 +401,8 @@ int main(int argc, char **argv)
         out_metrics_json(metrics_json.f, &m, &c, trace);
         out_metrics_table(metrics_dat.f, &m, ' ');
         config_write_ini(&c, cfg_out.f);
-        if (out_commit(&jobs) || out_commit(&samples) || out_commit(&metrics_json) ||
-            out_commit(&metrics_dat) || out_commit(&cfg_out)) {
+        out_file *all[] = {&jobs, &samples, &metrics_json, &metrics_dat, &cfg_out};
+        if (out_commit_all(all, 5) != 0) {
             fprintf(stderr, "pnrsim: %s: writing results failed: %s\n", o.outdir, strerror(errno));
             status = 1;
         }

@@ -77,35 +77,82 @@ int out_open(out_file *o, const char *dir, const char *name)
 {
     memset(o, 0, sizeof *o);
     if (snprintf(o->path, sizeof o->path, "%s/%s", dir, name) >= (int)sizeof o->path ||
-        snprintf(o->tmp, sizeof o->tmp, "%s/.%s.tmp", dir, name) >= (int)sizeof o->tmp) {
+        snprintf(o->tmp, sizeof o->tmp, "%s/.%s.XXXXXX.tmp", dir, name) >= (int)sizeof o->tmp) {
         errno = ENAMETOOLONG;
         return -1;
     }
-    o->f = fopen(o->tmp, "w");
-    return o->f ? 0 : -1;
-}
-
-int out_commit(out_file *o)
-{
-    if (!o->f)
-        return 0;
-    int bad = ferror(o->f);
-    if (fclose(o->f) != 0)
-        bad = 1;
-    o->f = NULL;
-    if (bad) {
-        int e = errno;
-        unlink(o->tmp);
-        errno = e ? e : EIO;
+    /* A unique temporary name: two runs sharing an output directory never
+     * write into each other's files. */
+    int fd = mkstemps(o->tmp, 4);
+    if (fd < 0)
         return -1;
-    }
-    if (rename(o->tmp, o->path) != 0) {
+    fchmod(fd, 0644);
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
         int e = errno;
+        close(fd);
         unlink(o->tmp);
         errno = e;
         return -1;
     }
     return 0;
+}
+
+int out_close(out_file *o)
+{
+    if (!o->f)
+        return 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (fclose(o->f) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    o->closed = true;
+    if (bad) {
+        errno = e ? e : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+int out_rename(out_file *o)
+{
+    if (!o->closed)
+        return 0;
+    if (rename(o->tmp, o->path) != 0)
+        return -1;
+    o->closed = false;
+    return 0;
+}
+
+int out_commit_all(out_file **files, int n)
+{
+    int rc = 0, e = 0;
+    /* Every file must be complete on disk before any takes its name. */
+    for (int i = 0; i < n; i++)
+        if (out_close(files[i]) != 0 && rc == 0) {
+            rc = -1;
+            e = errno;
+        }
+    for (int i = 0; i < n && rc == 0; i++)
+        if (out_rename(files[i]) != 0) {
+            rc = -1;
+            e = errno;
+        }
+    if (rc != 0) {
+        for (int i = 0; i < n; i++)
+            out_abort(files[i]);
+        errno = e;
+    }
+    return rc;
+}
+
+int out_commit(out_file *o)
+{
+    out_file *one[1] = {o};
+    return out_commit_all(one, 1);
 }
 
 void out_abort(out_file *o)
@@ -114,6 +161,9 @@ void out_abort(out_file *o)
         fclose(o->f);
         o->f = NULL;
         unlink(o->tmp);
+    } else if (o->closed) {
+        unlink(o->tmp);
+        o->closed = false;
     }
 }
 

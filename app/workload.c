@@ -51,6 +51,8 @@
  */
 #include "app/workload.h"
 
+#include "core/ev.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -162,6 +164,12 @@ static int swf_read_line(swf_reader *r, char *err)
         if (room > INT_MAX)
             room = INT_MAX;
         if (!gzgets(r->gz, r->buf + len, (int)room)) {
+            if (ev_stop_flag && errno == EINTR) {
+                /* SIGINT/SIGTERM during a blocking read (a pipe on stdin):
+                 * the trace ends here and the run stops with what it has. */
+                r->eof = true;
+                return 0;
+            }
             if (swf_read_error(r, err))
                 return -1;
             r->eof = true;
@@ -583,6 +591,27 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
             }
             return -1;
         }
+        /* Values no trace can mean: beyond these, simulated time stops
+         * advancing (2^53 s) or sizes overflow. Times are limited to 10^12 s
+         * (31,700 years), every other field to 10^15. */
+        int bad = -1;
+        for (int k = 0; k < SWF_FIELDS && bad < 0; k++) {
+            bool is_time = k == 1 || k == 2 || k == 3 || k == 5 || k == 8 || k == 17;
+            if (fabs(rec.f[k]) > (is_time ? 1e12 : 1e15))
+                bad = k;
+        }
+        if (bad >= 0) {
+            if (w->lenient) {
+                w->records++;
+                w->dropped[WL_DROP_MALFORMED]++;
+                continue;
+            }
+            swf_err(err, "%s:%ld: field %d is %g: out of range (at most %g in absolute value)",
+                    w->r->path, rec.line, bad + 1, rec.f[bad],
+                    (bad == 1 || bad == 2 || bad == 3 || bad == 5 || bad == 8 || bad == 17)
+                        ? 1e12 : 1e15);
+            return -1;
+        }
         if (!(rec.f[1] >= 0)) {
             if (w->lenient) {
                 w->records++;
@@ -623,6 +652,11 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         job->cpu = cpu;
         job->mem_mb = (mem_kb >= 0 ? mem_kb / 1024.0 : w->default_memory) *
                       w->memory_scale;
+        if (!(job->mem_mb <= 1e12)) {
+            swf_err(err, "%s:%ld: memory per thread %g MB (field 7 x memory_scale) is out "
+                    "of range (at most 1e12 MB)", w->r->path, rec.line, job->mem_mb);
+            return -1;
+        }
         job->runtime = rec.f[3];
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);

@@ -577,6 +577,35 @@ check "quantum tie: job 1 ends as with a slightly longer quantum ($e1 vs $e2)" \
 check "quantum tie: same number of killed messages" \
     test "$(jval tie10/metrics.json messages_killed)" = "$(jval tie10.000001/metrics.json messages_killed)"
 
+# ---- hostile values, failed writes, interrupted stdin, replay ---------------
+# Memory so large it would overflow to infinity, a submit time past 10^12 s:
+# clear errors naming line and field, exit 2, nothing written.
+printf '1 0 -1 10 1 10 1e308 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > hugemem.swf
+"$P" -t hugemem.swf -q -o hm > /dev/null 2> hm.err
+check "huge memory: exit 2 naming line 1 and field 7" \
+    sh -c "test $? -eq 2 && grep -q 'hugemem.swf:1: field 7' hm.err && test ! -e hm"
+printf '1 1e13 -1 10 1 10 100 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > hugetime.swf
+"$P" -t hugetime.swf -q -o ht > /dev/null 2> ht.err
+check "submit time beyond 1e12 s: exit 2 naming field 2" \
+    sh -c "test $? -eq 2 && grep -q 'hugetime.swf:1: field 2' ht.err && test ! -e ht"
+# A write that fails part way (file size limit) leaves no result file at all:
+# the five files are renamed into place only when all are complete.
+mkdir -p wf
+(trap '' XFSZ; ulimit -f 20; "$P" -q -c "$top/configs/default.ini" -o wf \
+    --set workload.max_jobs=60 --set simulation.metrics_period=100 > /dev/null 2> wf.err)
+check "failed write: exit 1, no result file and no temporary file left" \
+    sh -c "test $? -eq 1 && test -z \"\$(ls -A wf)\""
+# SIGINT while the trace is read from a pipe that stays open: partial results.
+( (head -c 200000 "$top/traces/lublin-256-synthetic.swf"; sleep 4) |
+  "$P" -t - --set computer.number=256 -q -o pipe > /dev/null 2> pipe.err &
+  pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > pipe.rc )
+check "SIGINT during a blocking stdin read: exit 130, partial results written" \
+    sh -c "test \$(cat pipe.rc) -eq 130 && grep -q '\"partial\": true' pipe/metrics.json"
+# The config.ini of a run with a relative -t replays from another directory.
+"$P" -c "$top/configs/default.ini" -t "$top/traces/lanl-cm5-techreport-sample10.swf" -q -o rp1 > /dev/null
+( cd rp1 && "$P" -c config.ini -q -o ../rp2 > /dev/null )
+check "config.ini replays from elsewhere with identical jobs.csv" cmp -s rp1/jobs.csv rp2/jobs.csv
+
 # ---- help and version ------------------------------------------------------
 
 "$P" --help > help.out 2>&1
