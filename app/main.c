@@ -264,7 +264,7 @@ static int build_config(const opts *o, config *c)
     if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
         char abs[PATH_MAX];
         if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)
-            snprintf(c->workload.trace, CFG_PATH_MAX, "%s", abs);
+            memcpy(c->workload.trace, abs, strlen(abs) + 1);
     }
     if (config_validate(c, err) != 0) {
         fprintf(stderr, "pnrsim: %s\n", err);

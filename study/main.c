@@ -274,11 +274,6 @@ static int do_emit(const sweep_layout *L, const options *o,
 
 static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
 {
-    if (!executable(pnrsim)) {
-        fprintf(stderr, "pnrsim-sweep: %s: not found or not executable (use "
-                        "--pnrsim PATH)\n", pnrsim);
-        return EXIT_BAD_INPUT;
-    }
     long jobs = o->jobs;
     if (jobs <= 0) {
         jobs = sysconf(_SC_NPROCESSORS_ONLN);
@@ -337,7 +332,17 @@ int main(int argc, char **argv)
 
     int status;
     bool record = !(o.collect || o.list);
-    if (o.collect && !sweep_is_dir(L.out)) {
+    bool running = record && !(o.joblist || o.slurm);
+    if (record && sweep_check_configs(&s, err, sizeof err) != 0) {
+        /* Before anything is written: a study whose runs would all fail
+         * (a misspelt key, a value pnrsim refuses) creates nothing. */
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        status = EXIT_BAD_INPUT;
+    } else if (running && !executable(pnrsim)) {
+        fprintf(stderr, "pnrsim-sweep: %s: not found or not executable (use "
+                        "--pnrsim PATH)\n", pnrsim);
+        status = EXIT_BAD_INPUT;
+    } else if (o.collect && !sweep_is_dir(L.out)) {
         fprintf(stderr, "pnrsim-sweep: %s: no such directory (the study's "
                         "output; -o DIR names another)\n", L.out);
         status = EXIT_BAD_INPUT;

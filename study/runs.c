@@ -159,13 +159,51 @@ static bool baseline_sets(const study *s, size_t point, const char *key)
     return false;
 }
 
+size_t sweep_point_assigns(const study *s, size_t point, sweep_assign **out)
+{
+    size_t cap = s->nset + s->nvary + 1, n = 0;
+    for (size_t i = 0; i < s->nbaselines; i++)
+        cap += s->baselines[i].nset;
+    sweep_assign *a = sweep_xmalloc(cap * sizeof *a);
+    for (size_t i = 0; i < s->nset; i++) {
+        if (baseline_sets(s, point, s->set[i].key))
+            continue;
+        a[n++] = (sweep_assign){set_arg(s, s->set[i].key, s->set[i].value),
+                                s->set[i].key, s->set[i].value,
+                                s->set[i].line};
+    }
+    /* A baseline value: its key is not set, its overrides are. */
+    for (size_t i = 0; i < s->nvary; i++) {
+        const study_baseline *bl = study_value_baseline(s, point, i);
+        for (size_t j = 0; bl && j < bl->nset; j++)
+            a[n++] = (sweep_assign){set_arg(s, bl->set[j].key,
+                                            bl->set[j].value),
+                                    bl->set[j].key, bl->set[j].value,
+                                    bl->set[j].line};
+        if (bl)
+            continue;
+        const char *v = study_value(s, point, i);
+        a[n++] = (sweep_assign){set_arg(s, s->vary[i].key, v),
+                                s->vary[i].key, v, s->vary[i].line};
+    }
+    *out = a;
+    return n;
+}
+
+void sweep_assign_free(sweep_assign *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(a[i].arg);
+    free(a);
+}
+
 char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
                       const char *outdir)
 {
     size_t reps = (size_t)s->replications, point = run / reps;
-    size_t cap = 12 + 2 * (s->nset + s->nvary), n = 0;
-    for (size_t i = 0; i < s->nbaselines; i++)
-        cap += 2 * s->baselines[i].nset;
+    sweep_assign *as;
+    size_t nas = sweep_point_assigns(s, point, &as);
+    size_t cap = 12 + 2 * nas, n = 0;
     char **argv = sweep_xmalloc(cap * sizeof *argv);
     argv[n++] = sweep_xstrdup(pnrsim);
     argv[n++] = sweep_xstrdup("-c");
@@ -176,24 +214,12 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
     }
     argv[n++] = sweep_xstrdup("-s");
     argv[n++] = sweep_xasprintf("%ld", study_seed(s, run % reps));
-    for (size_t i = 0; i < s->nset; i++) {
-        if (baseline_sets(s, point, s->set[i].key))
-            continue;
+    for (size_t i = 0; i < nas; i++) {
         argv[n++] = sweep_xstrdup("--set");
-        argv[n++] = set_arg(s, s->set[i].key, s->set[i].value);
+        argv[n++] = as[i].arg;
+        as[i].arg = NULL;
     }
-    /* A baseline value: its key is not set, its overrides are. */
-    for (size_t i = 0; i < s->nvary; i++) {
-        const study_baseline *bl = study_value_baseline(s, point, i);
-        for (size_t j = 0; bl && j < bl->nset; j++) {
-            argv[n++] = sweep_xstrdup("--set");
-            argv[n++] = set_arg(s, bl->set[j].key, bl->set[j].value);
-        }
-        if (bl)
-            continue;
-        argv[n++] = sweep_xstrdup("--set");
-        argv[n++] = set_arg(s, s->vary[i].key, study_value(s, point, i));
-    }
+    sweep_assign_free(as, nas);
     argv[n++] = sweep_xstrdup("-q");
     argv[n++] = sweep_xstrdup("-o");
     argv[n++] = sweep_xstrdup(outdir);

@@ -180,6 +180,15 @@ static bool parse_num(const char *t, double *out)
     return true;
 }
 
+/* True when the whole string reads as a number, finite or not ("nan",
+ * "inf", "1e999"): such a range bound is an error, not a plain value. */
+static bool looks_numeric(const char *t)
+{
+    char *end;
+    (void)strtod(t, &end);
+    return end != t && !*end;
+}
+
 /* Parse a whole string as a long. */
 static bool parse_long(const char *t, long *out)
 {
@@ -237,10 +246,18 @@ static int add_range(parse_ctx *c, study_param *p, const char *item)
         colons += *q == ':';
     double a, b, step = 1;
     bool geometric = false;
-    if (colons < 1 || colons > 2 || nf != (int)colons + 1 ||
-        !parse_num(f[0], &a) || !parse_num(f[1], &b)) {
+    if (colons < 1 || colons > 2 || nf != (int)colons + 1) {
         free(copy);
         return 0; /* not a range: a plain value */
+    }
+    if (!looks_numeric(f[0]) || !looks_numeric(f[1])) {
+        free(copy);
+        return 0; /* not a range: a plain value (e.g. a time 00:10) */
+    }
+    if (!parse_num(f[0], &a) || !parse_num(f[1], &b)) {
+        free(copy);
+        return fail(c, p->line, p->key,
+                    "range '%s': the bounds must be finite numbers", item);
     }
     if (nf == 3) {
         const char *st = f[2];
@@ -250,7 +267,8 @@ static int add_range(parse_ctx *c, study_param *p, const char *item)
         }
         if (!parse_num(st, &step)) {
             free(copy);
-            return fail(c, p->line, p->key, "range '%s': bad step", item);
+            return fail(c, p->line, p->key,
+                        "range '%s': the step must be a finite number", item);
         }
     }
     free(copy);
@@ -389,8 +407,10 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
         if (!parse_long(value, &s->seed_base) || s->seed_base < 1 ||
             s->seed_base > (long)INT32_MAX)
             return fail(c, line, key,
-                        "'%s': need an integer >= 1 (pnrsim takes seed 0 as "
-                        "'from the clock')", value);
+                        "'%s': need an integer from 1 to %ld minus "
+                        "(replications - 1), so that the last seed is at most "
+                        "%ld (pnrsim takes seed 0 as 'from the clock')",
+                        value, (long)INT32_MAX, (long)INT32_MAX);
         k->seed_line = line;
     } else if (!strcmp(key, "metrics")) {
         if (s->nmetrics)
@@ -990,6 +1010,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
                   "missing: [study] base = CONFIG.ini is required");
     if (!rc) {
         s->base = sweep_abspath(k.base.value, s->dir);
+        s->base_line = k.base.line;
         if (!sweep_is_file(s->base))
             rc = fail(&c, k.base.line, "base",
                       "'%s' (%s): no such file (relative paths are taken from "
@@ -997,6 +1018,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     }
     if (!rc && k.trace.value) {
         s->trace = sweep_abspath(k.trace.value, s->dir);
+        s->trace_line = k.trace.line;
         if (!sweep_is_file(s->trace))
             rc = fail(&c, k.trace.line, "trace",
                       "'%s' (%s): no such file (relative paths are taken from "
@@ -1024,10 +1046,13 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
                       STUDY_MAX_RUNS);
         s->nruns = s->npoints * (size_t)s->replications;
     }
-    if (!rc && s->seed_base > (long)INT32_MAX - s->replications)
+    if (!rc && s->seed_base > (long)INT32_MAX - (s->replications - 1))
         rc = fail(&c, k.seed_line ? k.seed_line : 1, "seed_base",
-                  "seeds would exceed %ld",
-                  (long)INT32_MAX);
+                  "'%ld': with replications = %ld the seeds would go up to "
+                  "%ld; need an integer from 1 to %ld (%ld minus "
+                  "replications - 1)", s->seed_base, s->replications,
+                  s->seed_base + (s->replications - 1),
+                  (long)INT32_MAX - (s->replications - 1), (long)INT32_MAX);
     if (!rc) {
         s->plots = sweep_xmalloc((nplots ? nplots : 1) * sizeof *s->plots);
         for (size_t i = 0; i < nplots && !rc; i++) {

@@ -75,8 +75,11 @@ typedef struct study {
     char *name;          /* [study] name, default the file name stem */
     char *base;          /* absolute path of the base configuration */
     char *trace;         /* absolute path of the trace, or NULL */
+    long base_line;      /* lines of base and trace in the study file */
+    long trace_line;
     long replications;   /* >= 1 */
-    long seed_base;      /* >= 1; seeds are seed_base .. seed_base+reps-1 */
+    long seed_base;      /* seeds are seed_base .. seed_base+reps-1, all in
+                            1 .. INT32_MAX */
     char **metrics;      /* metrics of interest; nmetrics = 0: all numeric */
     size_t nmetrics;
     study_param *vary;

@@ -172,6 +172,32 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
                       const char *outdir);
 void sweep_argv_free(char **argv);
 
+/* One --set assignment of the runs at a point, with the study line it
+ * comes from. */
+typedef struct sweep_assign {
+    char *arg;          /* "key=value" as given to pnrsim (a relative
+                           workload.trace made absolute) */
+    const char *key;    /* the key and value as in the study (not owned) */
+    const char *value;
+    long line;
+} sweep_assign;
+
+/* The --set assignments of the runs at point, in the order pnrsim gets
+ * them ([set] lines not overridden by a baseline, then per varied key its
+ * value or its baseline's overrides). Returns the count; *out is newly
+ * allocated, to free with sweep_assign_free. */
+size_t sweep_point_assigns(const study *s, size_t point, sweep_assign **out);
+void sweep_assign_free(sweep_assign *a, size_t n);
+
+/* ---- check.c --------------------------------------------------------- */
+
+/* Build the configuration of every parameter point as pnrsim would
+ * (defaults, the base file, the trace, the --set assignments) and check
+ * it with config_validate, and that the trace is given and exists. 0, or
+ * -1 with "FILE:LINE: KEY: problem" in err (the first problem, in point
+ * order). Nothing is written. */
+int sweep_check_configs(const study *s, char *err, size_t errlen);
+
 /* Check that OUT/fingerprint, when present, is the study's; when it
  * differs, refuse (unless force) with a message in err. With record, also
  * make OUT/runs and write OUT/fingerprint and OUT/study.ini. 0 or -1. */
