@@ -19,6 +19,11 @@
  * the finished runs whose value is a finite number; undefined statistics
  * (sd and interval with one run, everything with none) are empty fields.
  * Numbers are written with %.10g.
+ *
+ * A metric of the metrics list, or of a [plot], that no finished run
+ * reports is an error (counted in unknown_metrics, reported on err_out):
+ * most likely a misspelt name. The files are written all the same (the
+ * column empty, the plot skipped) and the sweep exits 1.
  */
 #include "study/sweep.h"
 
@@ -200,10 +205,29 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
             bool seen = false;
             for (size_t r = 0; r < s->nruns && !seen; r++)
                 seen = sweep_metrics_get(&runs[r].ms, cols[c]) != NULL;
-            if (!seen)
+            if (!seen) {
                 fprintf(err_out,
-                        "pnrsim-sweep: warning: metric '%s' is in no "
-                        "finished run's metrics.json\n", cols[c]);
+                        "pnrsim-sweep: error: metric '%s' (in the [study] "
+                        "metrics list) is in no finished run's metrics.json; "
+                        "its columns are empty\n", cols[c]);
+                counts->unknown_metrics++;
+            }
+        }
+    /* A plot's metric that no finished run reports as a number (with a
+     * metrics list, plot metrics are in it and were checked above). */
+    if (!s->nmetrics && counts->done)
+        for (size_t i = 0; i < s->nplots; i++) {
+            bool found = false;
+            for (size_t c = 0; c < ncols && !found; c++)
+                found = !strcmp(cols[c], s->plots[i].metric);
+            if (found)
+                continue;
+            counts->unknown_metrics++;
+            if (no_plots) /* else sweep_plots says it */
+                fprintf(err_out,
+                        "pnrsim-sweep: error: plot %s: no finished run "
+                        "reports metric '%s'\n", s->plots[i].name,
+                        s->plots[i].metric);
         }
 
     sweep_table t = {cols, ncols,

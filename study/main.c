@@ -8,7 +8,8 @@
  *   pnrsim-sweep --selftest-summary            check the statistics
  *
  * Exit status: 0 when every run of the study succeeded (or the emit/list
- * step worked), 1 when some run failed (collect: or is still missing), 2
+ * step worked), 1 when some run failed (collect: or is still missing) or a
+ * metric of the metrics list or of a [plot] is in no finished run, 2
  * for a bad command line or study file (message "FILE:LINE: KEY: ..."), a
  * missing pnrsim or an output directory holding another study's runs, 130
  * when interrupted by SIGINT/SIGTERM (finished runs are kept; running the
@@ -62,8 +63,8 @@ static void usage(FILE *f)
         "      --selftest-summary  check mean/SD/CI against hand-computed "
         "values\n"
         "  -h, --help              this text\n"
-        "exit status: 0 all runs succeeded, 1 some failed, 2 bad input, 130 "
-        "interrupted\n",
+        "exit status: 0 all runs succeeded, 1 some failed (or a metric is in "
+        "no run), 2 bad\ninput, 130 interrupted\n",
         f);
 }
 
@@ -239,7 +240,8 @@ static int do_collect(const sweep_layout *L, const options *o)
                 "%zu missing) into %s/results.csv and summary.csv\n",
                 L->s->name, cc.done, L->s->nruns, cc.failed, cc.missing,
                 L->out);
-    return cc.done == L->s->nruns ? 0 : EXIT_SOME_FAILED;
+    return cc.done == L->s->nruns && !cc.unknown_metrics ? 0
+                                                         : EXIT_SOME_FAILED;
 }
 
 static int do_emit(const sweep_layout *L, const options *o,
@@ -301,7 +303,7 @@ static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
                 "(%zu runs, %zu done) in %.1f s; results in %s\n",
                 L->s->name, rc.ran, rc.skipped, rc.failed, L->s->nruns,
                 cc.done, sweep_now() - t0, L->out);
-    if (crc != 0)
+    if (crc != 0 || cc.unknown_metrics)
         return EXIT_SOME_FAILED;
     return cc.done == L->s->nruns ? 0 : EXIT_SOME_FAILED;
 }

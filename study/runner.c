@@ -1,12 +1,14 @@
 /* study/runner.c: the built-in runner: pending runs on N local processes.
  *
  * The runner takes the runs that are not done (runs.c), in run order, and
- * keeps up to N pnrsim processes going. Each one is started with
- * posix_spawn into its seed-S.part directory, with standard input and
- * output on /dev/null, standard error in seed-S.part/stderr.txt, the
- * default disposition for the signals the runner catches, and a process
- * group of its own (so a Ctrl-C on the terminal reaches the runner only,
- * which then stops its children in an orderly way). When pnrsim exits 0
+ * keeps up to N pnrsim processes going. Each one is started with fork and
+ * exec into its seed-S.part directory, with standard input and output on
+ * /dev/null, standard error in seed-S.part/stderr.txt, the default
+ * disposition for the signals the runner catches, and a process group of
+ * its own (so a Ctrl-C on the terminal reaches the runner only, which then
+ * stops its children in an orderly way). On Linux each child asks for
+ * SIGTERM when the runner dies (PR_SET_PDEATHSIG), so killing the sweep
+ * with SIGKILL does not leave runs going on unseen. When pnrsim exits 0
  * and its metrics.json is complete and not partial, seed-S.part is renamed
  * to seed-S (a previous seed-S, necessarily incomplete, is removed first).
  * Otherwise the run failed: its exit status goes into seed-S.part/
@@ -22,6 +24,9 @@
  * exit-status, i.e. missing, and are run again by the next invocation.
  *
  * A lock (flock on OUT/.lock) keeps two runners off one output directory.
+ * The children inherit the lock's file descriptor, so the lock is held
+ * until the last run of a sweep has ended, even if the sweep itself was
+ * killed.
  *
  * On a terminal (isatty(stderr)) a progress line shows runs done (finished
  * now or before) out of the total, running, failed, elapsed time and an
@@ -33,7 +38,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +51,6 @@
 #include <unistd.h>
 
 #define KILL_GRACE_S 5.0
-
-extern char **environ;
 
 /* A running pnrsim. */
 typedef struct slot {
@@ -63,6 +68,7 @@ typedef struct runner {
     size_t total, pending, finished_here;
     double t0;
     bool tty, drawn;
+    int lockfd;      /* OUT/.lock, inherited by the children */
 } runner;
 
 /* The handler of the signals the runner waits for: they are taken with
@@ -145,6 +151,53 @@ static void fail_run(runner *R, size_t run, const char *status,
     R->c->failed++;
 }
 
+/* In the child, after fork: set up and exec pnrsim, or write errno to
+ * errfd and exit 127. Only async-signal-safe calls. */
+static void child_exec(char **argv, const char *errpath,
+                       const sigset_t *child_mask, pid_t parent, int lockfd,
+                       int errfd)
+{
+    static const int defsig[] = {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE};
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (size_t i = 0; i < sizeof defsig / sizeof defsig[0]; i++)
+        sigaction(defsig[i], &dfl, NULL);
+    setpgid(0, 0);
+#ifdef __linux__
+    /* Die with the sweep, even when it is killed with SIGKILL: orphaned
+     * runs would go on writing into .part directories that a resumed sweep
+     * runs again. The check of getppid closes the race with a parent that
+     * died before prctl. */
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
+    /* Keep the lock: the open file description (and so the flock) lives
+     * as long as any run of this sweep does. */
+    int fl = fcntl(lockfd, F_GETFD);
+    if (fl >= 0)
+        fcntl(lockfd, F_SETFD, fl & ~FD_CLOEXEC);
+    int fd = open("/dev/null", O_RDWR);
+    int efd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || efd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0 ||
+        dup2(efd, 2) < 0)
+        goto fail;
+    if (fd > 2)
+        close(fd);
+    if (efd > 2)
+        close(efd);
+    sigprocmask(SIG_SETMASK, child_mask, NULL);
+    execvp(argv[0], argv);
+fail:;
+    int e = errno;
+    ssize_t w = write(errfd, &e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
 /* Start run in a free slot; false when it failed to start (reported). */
 static bool launch(runner *R, size_t run, const sigset_t *child_mask)
 {
@@ -160,32 +213,42 @@ static bool launch(runner *R, size_t run, const sigset_t *child_mask)
         goto out;
     }
     argv = sweep_run_argv(L->s, run, R->o->pnrsim, part);
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, errpath,
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_init(&at);
-    sigset_t def;
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGHUP);
-    sigaddset(&def, SIGCHLD);
-    sigaddset(&def, SIGPIPE);
-    posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setsigmask(&at, child_mask);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF |
-                                      POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETPGROUP);
-    pid_t pid;
-    int e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (e != 0) {
+    /* A close-on-exec pipe tells whether exec worked: it is closed without
+     * data on success, and receives errno on failure. */
+    int pfd[2];
+    if (pipe(pfd) != 0) {
+        snprintf(why, sizeof why, "pipe: %s", strerror(errno));
+        goto out;
+    }
+    if (fcntl(pfd[0], F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl(pfd[1], F_SETFD, FD_CLOEXEC) != 0) {
+        snprintf(why, sizeof why, "pipe: %s", strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        goto out;
+    }
+    pid_t parent = getpid();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(argv, errpath, child_mask, parent, R->lockfd, pfd[1]);
+    int fe = errno;
+    close(pfd[1]);
+    if (pid < 0) {
+        close(pfd[0]);
+        snprintf(why, sizeof why, "cannot start %s: fork: %s", argv[0],
+                 strerror(fe));
+        goto out;
+    }
+    int e = 0;
+    ssize_t got;
+    do
+        got = read(pfd[0], &e, sizeof e);
+    while (got < 0 && errno == EINTR);
+    close(pfd[0]);
+    if (got == (ssize_t)sizeof e) {
+        int st;
+        waitpid(pid, &st, 0);
         snprintf(why, sizeof why, "cannot start %s: %s", argv[0],
                  strerror(e));
         goto out;
@@ -285,7 +348,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
 
     runner R = {L, o, c, sweep_xmalloc((size_t)o->jobs * sizeof(slot)), 0,
                 s->nruns, ntodo, 0, sweep_now(),
-                isatty(STDERR_FILENO) && !o->quiet, false};
+                isatty(STDERR_FILENO) && !o->quiet, false, lockfd};
     memset(R.slots, 0, (size_t)o->jobs * sizeof(slot));
 
     /* Catch SIGCHLD, SIGINT, SIGTERM and (unless ignored, as under nohup)

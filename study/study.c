@@ -51,10 +51,12 @@
  *
  * Every problem is reported as "FILE:LINE: KEY: what is wrong" and the study
  * is rejected as a whole: unknown sections and keys, a missing '=', empty
- * or duplicate values, a key both varied and set, a bad [baseline], a seed
- * below 1 (pnrsim
- * takes seed 0 as "from the clock"), a plot naming an unknown key or leaving
- * a varied key unpinned, more than a million runs.
+ * or duplicate values, a key both varied and set, a bad [baseline], a range
+ * with a bound or step that is not a finite number (1:nan:1), seeds outside
+ * 1..INT32_MAX (pnrsim takes seed 0 as "from the clock"), a plot naming an
+ * unknown key or leaving a varied key unpinned, more than a million runs.
+ * The values themselves are checked against pnrsim's configuration rules
+ * by study/check.c before a sweep runs or emits.
  */
 #include "study/study.h"
 #include "study/sweep.h"

@@ -208,6 +208,7 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
 
 typedef struct sweep_collect_counts {
     size_t done, failed, missing;
+    size_t unknown_metrics; /* metrics (list or plots) in no finished run */
 } sweep_collect_counts;
 
 /* Build OUT/results.csv and OUT/summary.csv from the run directories and,

@@ -13,8 +13,16 @@
 #     and the emitted Slurm script (tasks run by hand) give byte-identical
 #     results.csv (and summary.csv);
 #   - resume: after deleting two run directories only those two run;
-#   - a failing run (computer.ram = -1) is reported with its error, its
+#   - a failing run (a broken trace) is reported with its error, its
 #     stderr is kept, the other runs complete, the exit status is 1;
+#   - every point's configuration is checked before anything runs: a
+#     misspelt key, a bad [set]/[vary]/[baseline] value, a cross-key
+#     problem, a missing trace, a missing --pnrsim exit 2 with FILE:LINE:
+#     KEY and create nothing; ranges with nan/inf and a too-large seed_base
+#     are refused;
+#   - a metric (list or [plot]) that no run reports: exit 1, named;
+#   - SIGKILL of the sweep leaves no pnrsim of it running, and the next
+#     invocation can take the lock and run;
 #   - SIGINT stops the study with status 130, keeps the finished runs, and
 #     the next invocation runs only the rest;
 #   - plots (PNG and SVG) when gnuplot is installed;
@@ -236,23 +244,97 @@ check "nothing left: ran 0" grep -q 'ran 0, skipped 12' again.log
 
 # ---- a failing run -------------------------------------------------------
 
+# A bad value is refused before anything runs (below); a trace that pnrsim
+# cannot read fails at run time. Relative workload.trace values are taken
+# from the study file's directory.
+cp "$TRACE" ok.swf
+printf '1 0 0 10 4 -1 -1 4 10 -1 1 1 1 1 1 1 -1 -1\nnot an SWF line\n' > broken.swf
 cat > f.ini <<EOF
 [study]
 name = failing
 base = base.ini
-trace = $TRACE
 metrics = total_time
 [set]
 workload.max_jobs = 10
 [vary]
-computer.ram = -1, 32, 64
+workload.trace = broken.swf, ok.swf
+computer.ram = 32, 64
 EOF
 "$SWEEP" -j 2 -o fo f.ini > f.log 2>&1
-check "one failing run: exit 1" test $? -eq 1
-check "failing run reported with its value" grep -q 'run failed: computer.ram=-1 seed=1' f.log
-check "failing run: its stderr kept" test -s "fo/runs/computer.ram=-1/seed-1.part/stderr.txt"
+check "failing runs: exit 1" test $? -eq 1
+check "failing run reported with its values" \
+    grep -q 'run failed: workload.trace=broken.swf computer.ram=32 seed=1' f.log
+check "failing run: its stderr kept" \
+    grep -q 'broken.swf:2' "fo/runs/workload.trace=broken.swf,computer.ram=32/seed-1.part/stderr.txt"
 check "the other runs complete" test "$(grep -c ',ok,' fo/results.csv)" -eq 2
-check "failing run listed as failed" grep -q '^-1,1,failed,' fo/results.csv
+check "failing run listed as failed" grep -q '^broken.swf,32,1,failed,' fo/results.csv
+
+# ---- configurations checked before anything runs -------------------------
+
+# Every point's configuration is built as pnrsim builds it and validated:
+# a problem exits 2 with FILE:LINE: KEY and creates nothing.
+badcfg() { # badcfg NAME EXPECTED-REGEX STUDY-LINES [SWEEP-OPTIONS]
+    printf '[study]\nbase = base.ini\ntrace = %s\n%b\n' "$TRACE" "$3" > cfg.ini
+    rm -rf cfgout
+    "$SWEEP" $4 -o cfgout cfg.ini > cfg.log 2>&1
+    st=$?
+    if [ $st -eq 2 ] && grep -q "$2" cfg.log && [ ! -e cfgout ]; then
+        ok "checked config: $1"
+    else
+        bad "checked config: $1 (status $st, out $(ls cfgout 2>&1): $(cat cfg.log))"
+    fi
+}
+badcfg "misspelt [vary] key" 'cfg.ini:5: computer.rma: unknown key' \
+    '[vary]\ncomputer.rma = 64, 128'
+badcfg "bad [set] value" 'cfg.ini:5: computer.ram: .*out of range' \
+    '[set]\ncomputer.ram = -5'
+badcfg "bad [vary] value among good ones" 'cfg.ini:6: scheduler.mpl: .*"x"' \
+    '[vary]\ncomputer.ram = 16, 32\nscheduler.mpl = 1, x'
+badcfg "bad [baseline] value" 'cfg.ini:8: netram.enabled:' \
+    '[vary]\nnetram.strategy = central, client\n[baseline disk]\nlines = netram.strategy\nnetram.enabled = maybe'
+badcfg "cross-key check blames the varied value" \
+    "cfg.ini:8: computer.ram: '4': .*server_threshold.*(at computer.ram=4)" \
+    '[set]\nnetram.enabled = yes\nnetram.server_threshold = 6\n[vary]\ncomputer.ram = 8, 4'
+badcfg "missing workload.trace file" "cfg.ini:5: workload.trace: 'nope.swf'" \
+    '[vary]\nworkload.trace = ok.swf, nope.swf'
+badcfg "emit refuses too, writes no job list" 'cfg.ini:5: computer.rma:' \
+    '[vary]\ncomputer.rma = 64' '--emit-joblist cfgout/jobs.txt'
+printf '[study]\nbase = base.ini\n' > notrace.ini
+"$SWEEP" -o notrace-out notrace.ini > notrace.log 2>&1
+check "no trace anywhere: exit 2, nothing created" \
+    sh -c "test $? -eq 2 && grep -q 'notrace.ini:2: trace: no trace' notrace.log && test ! -e notrace-out"
+"$SWEEP" --pnrsim /nonexist -o nopn s.ini > nopn.log 2>&1
+check "--pnrsim /nonexist: exit 2, nothing created" \
+    sh -c "test $? -eq 2 && grep -q '/nonexist: not found' nopn.log && test ! -e nopn"
+
+# Ranges with non-finite numbers and the seed range.
+badcfg "range with nan" "cfg.ini:5: computer.ram: range '1:nan:1'" \
+    '[vary]\ncomputer.ram = 1:nan:1'
+badcfg "range with inf" "cfg.ini:5: computer.ram: range '1:inf'" \
+    '[vary]\ncomputer.ram = 1:inf'
+badcfg "seed_base too large names the real limit" \
+    'cfg.ini:5: seed_base: .*need an integer from 1 to 2147483645' \
+    'replications = 3\nseed_base = 2147483647'
+
+# ---- metrics that no run reports -----------------------------------------
+
+cat > m.ini <<EOF
+[study]
+base = base.ini
+trace = $TRACE
+metrics = total_time, foo_bar
+[set]
+workload.max_jobs = 10
+EOF
+"$SWEEP" -o mo m.ini > m.log 2>&1
+check "unknown metric: exit 1 with an error naming it" \
+    sh -c "test $? -eq 1 && grep -q \"error: metric 'foo_bar'\" m.log"
+check "unknown metric: results written, the run ok" grep -q ',ok,' mo/results.csv
+printf '[study]\nbase = base.ini\ntrace = %s\n[set]\nworkload.max_jobs = 10\n[vary]\ncomputer.ram = 16, 32\n[plot]\nmetric = foo_bar\nx = computer.ram\n' \
+    "$TRACE" > mp.ini
+"$SWEEP" --no-plots -o mpo mp.ini > mp.log 2>&1
+check "unknown plot metric: exit 1 with an error naming it" \
+    sh -c "test $? -eq 1 && grep -q \"plot foo_bar: no finished run reports metric 'foo_bar'\" mp.log"
 
 # ---- baselines -----------------------------------------------------------
 
@@ -401,5 +483,44 @@ check "SIGINT: finished runs kept ($kept)" test "$kept" -ge 2 -a "$kept" -lt 12
 "$SWEEP" -j 2 -o int s.ini > int2.log 2>&1
 check "after SIGINT: the rest runs" grep -q "ran $((12 - kept)), skipped $kept, failed 0" int2.log
 check "after SIGINT: identical results.csv" cmp -s j1/results.csv int/results.csv
+
+# ---- SIGKILL -------------------------------------------------------------
+
+# Killing the sweep with SIGKILL must not leave its runs going on: each
+# child gets SIGTERM when the sweep dies (here a pnrsim that waits, and
+# stops on SIGTERM), and the lock is free once they are gone.
+cat > sleepy-pnrsim <<EOF
+#!/bin/sh
+trap 'kill \$! 2> /dev/null; exit 143' TERM
+sleep 60 &
+wait
+EOF
+chmod +x sleepy-pnrsim
+if command -v pgrep > /dev/null 2>&1; then
+    "$SWEEP" -j 2 --pnrsim "$T/sleepy-pnrsim" -o k9 s.ini > k9.log 2>&1 &
+    pid=$!
+    tries=0
+    while [ $tries -lt 100 ] && [ "$(pgrep -f "$T/k9/runs" | wc -l)" -lt 2 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    check "SIGKILL: two runs were going" test "$(pgrep -f "$T/k9/runs" | wc -l)" -eq 2
+    kill -9 $pid
+    wait $pid 2> /dev/null
+    tries=0
+    while [ $tries -lt 30 ] && pgrep -f "$T/k9/runs" > /dev/null; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    pgrep -f "$T/k9/runs" > /dev/null # (not in sh -c: it would match that)
+    check "SIGKILL: no run of the sweep left within 3 s" test $? -ne 0
+    pkids=$(pgrep -f "$T/k9/runs")
+    [ -n "$pkids" ] && kill $pkids 2> /dev/null
+    "$SWEEP" -j 4 -o k9 s.ini > k9b.log 2>&1
+    check "after SIGKILL: the resumed sweep runs everything" \
+        sh -c "test $? -eq 0 && grep -q 'ran 12, skipped 0, failed 0' k9b.log"
+else
+    echo "skip SIGKILL: pgrep not installed"
+fi
 
 finish

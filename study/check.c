@@ -1,0 +1,164 @@
+/* study/check.c: every run's configuration checked before anything runs.
+ *
+ * For each parameter point the configuration is built as pnrsim builds it
+ * from the command line the sweep gives it (app/main.c): config_defaults,
+ * config_load of the base file (a relative [workload] trace in it taken
+ * from the base file's directory), -t TRACE, then the --set assignments of
+ * the point in order (sweep_point_assigns), and config_validate. The seed
+ * is left out: every seed_base..seed_base+replications-1 is a valid seed.
+ *
+ * A problem is reported against the study line it comes from:
+ *   - config_load of the base fails: the [study] base line;
+ *   - -t TRACE is refused: the [study] trace line;
+ *   - a --set is refused (unknown key, bad value): the line of that [set],
+ *     [vary] or [baseline] key;
+ *   - config_validate fails (a cross-key constraint, e.g. server_threshold
+ *     >= ram): the assignment after which the configuration stops being
+ *     valid for good (the last one that turns a valid prefix of the
+ *     assignments into an invalid one), or base when the base alone is
+ *     invalid; the point is named in the message;
+ *   - no trace at all, or a trace file that does not exist: the line that
+ *     gave the trace (workload.trace, [study] trace, or base).
+ * Points are checked in run order and the first problem is reported.
+ */
+#include "study/sweep.h"
+
+#include "app/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A config_set message without its "--set ARG: " prefix (the caller names
+ * the study line and key instead). */
+static const char *set_msg(const char *e)
+{
+    if (!strncmp(e, "--set ", 6)) {
+        const char *p = strstr(e, ": ");
+        if (p)
+            return p + 2;
+    }
+    return e;
+}
+
+/* True when c, plus the first k assignments of a, validates. */
+static bool prefix_valid(const config *base, const sweep_assign *a, size_t k)
+{
+    config c = *base;
+    char e[CFG_ERR_MAX];
+    for (size_t i = 0; i < k; i++)
+        if (config_set(&c, a[i].arg, e) != 0)
+            return false;
+    return config_validate(&c, e) == 0;
+}
+
+/* The base configuration: defaults, base file, trace. 0 or -1 (err). */
+static int build_base(const study *s, config *c, char *err, size_t errlen)
+{
+    char e[CFG_ERR_MAX];
+    config_defaults(c);
+    if (config_load(c, s->base, e) != 0) {
+        snprintf(err, errlen, "%s:%ld: base: %s", s->path, s->base_line, e);
+        return -1;
+    }
+    /* As pnrsim does: a relative trace in the base file is taken from the
+     * base file's directory. */
+    const char *t = c->workload.trace;
+    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
+        char *dir = sweep_dirname(s->base);
+        char *abs = sweep_abspath(t, dir);
+        if (strlen(abs) < sizeof c->workload.trace)
+            memcpy(c->workload.trace, abs, strlen(abs) + 1);
+        free(abs);
+        free(dir);
+    }
+    if (s->trace) {
+        char *arg = sweep_xasprintf("workload.trace=%s", s->trace);
+        int r = config_set(c, arg, e);
+        free(arg);
+        if (r != 0) {
+            snprintf(err, errlen, "%s:%ld: trace: %s", s->path, s->trace_line,
+                     set_msg(e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Check one point. 0 or -1 (err). */
+static int check_point(const study *s, const config *base, size_t point,
+                       char *err, size_t errlen)
+{
+    sweep_assign *a;
+    size_t n = sweep_point_assigns(s, point, &a);
+    config c = *base;
+    char e[CFG_ERR_MAX];
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (config_set(&c, a[i].arg, e) != 0) {
+            snprintf(err, errlen, "%s:%ld: %s: %s", s->path, a[i].line,
+                     a[i].key, set_msg(e));
+            rc = -1;
+        }
+    if (!rc && config_validate(&c, e) != 0) {
+        /* Blame the assignment after the last valid prefix. */
+        size_t k = n;
+        while (k > 0 && !prefix_valid(base, a, k - 1))
+            k--;
+        char *label = sweep_run_label(s, point * (size_t)s->replications);
+        char *at = strstr(label, "seed=");
+        if (at)
+            *(at > label ? at - 1 : at) = '\0';
+        if (k == 0)
+            snprintf(err, errlen, "%s:%ld: base: %s%s%s%s", s->path,
+                     s->base_line, e, *label ? " (at " : "", label,
+                     *label ? ")" : "");
+        else
+            snprintf(err, errlen, "%s:%ld: %s: '%s': %s%s%s%s", s->path,
+                     a[k - 1].line, a[k - 1].key, a[k - 1].value, e,
+                     *label ? " (at " : "", label, *label ? ")" : "");
+        free(label);
+        rc = -1;
+    }
+    if (!rc && strcmp(c.workload.trace, "-") != 0 &&
+        (!c.workload.trace[0] || !sweep_is_file(c.workload.trace))) {
+        /* Who gave the trace: the last workload.trace assignment, else
+         * [study] trace, else the base file. */
+        long line = s->trace ? s->trace_line : s->base_line;
+        const char *key = s->trace ? "trace" : "base";
+        const char *value = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(a[i].key, "workload.trace")) {
+                line = a[i].line;
+                key = a[i].key;
+                value = a[i].value;
+            }
+        if (!c.workload.trace[0])
+            snprintf(err, errlen,
+                     "%s:%ld: trace: no trace: give [study] trace = FILE, "
+                     "workload.trace in [set], or [workload] trace in the "
+                     "base configuration", s->path, s->base_line);
+        else if (value)
+            snprintf(err, errlen,
+                     "%s:%ld: %s: '%s' (%s): no such file (relative paths "
+                     "are taken from the study file's directory)", s->path,
+                     line, key, value, c.workload.trace);
+        else
+            snprintf(err, errlen, "%s:%ld: %s: trace %s: no such file",
+                     s->path, line, key, c.workload.trace);
+        rc = -1;
+    }
+    sweep_assign_free(a, n);
+    return rc;
+}
+
+int sweep_check_configs(const study *s, char *err, size_t errlen)
+{
+    config base;
+    if (build_base(s, &base, err, errlen) != 0)
+        return -1;
+    for (size_t p = 0; p < s->npoints; p++)
+        if (check_point(s, &base, p, err, errlen) != 0)
+            return -1;
+    return 0;
+}
