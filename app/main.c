@@ -51,7 +51,8 @@ static void usage(FILE *f)
             "      --kernel-report      print event-kernel statistics (stderr)\n"
             "                           (alias --simpack-report)\n"
             "  -q, --quiet              no progress output\n"
-            "  -v, --verbose            more detail on standard error\n"
+            "  -v, --verbose            the scenario at the start and the kernel report at\n"
+            "                           the end, on standard error\n"
             "  -h, --help               this help\n"
             "  -V, --version            version\n\n"
             "Exit status: 0 success, 1 failure during the run, 2 bad usage or input,\n"
@@ -372,6 +373,23 @@ int main(int argc, char **argv)
             fprintf(stderr, "pnrsim: seed 0: using seed %llu\n", (unsigned long long)m.seed);
     }
     is_tty_stderr = isatty(STDERR_FILENO);
+    if (o.verbose) {
+        /* -v: the scenario in one paragraph, then the kernel report at the
+         * end. */
+        fprintf(stderr,
+                "pnrsim: %s: %d PEs of %g MB, %s network; gang scheduler %s/%s, MPL %d, "
+                "quantum %g s, PCS %g s%s%s; network RAM %s%s; trace %s; seed %llu%s\n",
+                c.simulation.system, c.computer.number, c.computer.ram,
+                config_topology_name(c.network.topology), config_priority_name(c.scheduler.priority),
+                config_packing_name(c.scheduler.packing), c.scheduler.mpl, c.scheduler.quantum,
+                c.scheduler.pcs, c.scheduler.mem_aware ? ", memory aware" : "",
+                c.scheduler.strict_order ? ", strict order" : "",
+                c.netram.enabled ? config_strategy_name(c.netram.strategy) : "off",
+                c.netram.enabled && c.netram.global_knowledge ? " (global knowledge)" : "",
+                c.workload.trace, (unsigned long long)c.simulation.seed,
+                c.simulation.seed ? "" : " (from the clock)");
+        o.kernel_report = true;
+    }
     if (!o.quiet)
         run_set_progress(r, progress, NULL);
 
