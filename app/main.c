@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PNRSIM_VERSION "0.1.0"
@@ -75,23 +76,42 @@ typedef struct opts {
 static bool is_tty_stderr;
 static double progress_last_wall;
 
+static double wall_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Every metrics_period: a bar on a terminal (share of the trace read,
+ * simulated time, events per second since the last update), a line
+ * otherwise, as PNRSim printed. */
 static void progress(run_t *r, double now, double frac, void *ctx)
 {
     (void)ctx;
+    static uint64_t last_events;
     sim_t *sim = run_sim(r);
+    double w = wall_clock();
+    double rate = 0;
+    if (progress_last_wall > 0 && w > progress_last_wall)
+        rate = (double)(sim->dispatched - last_events) / (w - progress_last_wall);
     if (is_tty_stderr) {
+        /* Redraw at most ten times a second. */
+        if (progress_last_wall > 0 && w - progress_last_wall < 0.1)
+            return;
         int width = 30, fill = (int)(frac * width + 0.5);
         if (fill > width)
             fill = width;
-        fprintf(stderr, "\r[%.*s%*s] %3.0f%%  t=%.0f s  %.2f M events", fill,
+        fprintf(stderr, "\r[%.*s%*s] %3.0f%%  t=%.0f s  %.2f M events/s ", fill,
                 "##############################", width - fill, "", frac * 100, now,
-                sim->dispatched / 1e6);
+                rate / 1e6);
         fflush(stderr);
     } else {
-        fprintf(stderr, "pnrsim: t=%.0f s, %.1f%% of trace read, %llu events\n", now, frac * 100,
-                (unsigned long long)sim->dispatched);
+        fprintf(stderr, "pnrsim: t=%.0f s, %.1f%% of trace read, %llu events, %.3g events/s\n",
+                now, frac * 100, (unsigned long long)sim->dispatched, rate);
     }
-    (void)progress_last_wall;
+    progress_last_wall = w;
+    last_events = sim->dispatched;
 }
 
 /* Resolve a trace path given in a configuration file relative to the
