@@ -9,6 +9,9 @@
 #ifndef PNRSIM_APP_CONFIG_H
 #define PNRSIM_APP_CONFIG_H
 
+#include "pnr/strategy.h"
+#include "sched/policy.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,10 +21,12 @@
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
 
-typedef enum { PRIO_FCFS, PRIO_BESTFIT, PRIO_WORSTFIT } cfg_priority;
-typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } cfg_packing;
+/* Policy enums live with the layers that use them (sched/, pnr/); the
+ * configuration names them. */
+typedef sched_priority cfg_priority;
+typedef sched_packing cfg_packing;
 typedef enum { SCHED_GANG } cfg_sched_type;
-typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } cfg_strategy;
+typedef pnr_strategy cfg_strategy;
 typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 

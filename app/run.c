@@ -199,6 +199,15 @@ static void sample(sim_t *sim, void *arg)
 
 /* ---- life cycle ------------------------------------------------------------------------ */
 
+void run_pnr_params(const config *c, pnr_params *p)
+{
+    p->strategy = c->netram.strategy;
+    p->global_knowledge = c->netram.global_knowledge;
+    p->managers = c->netram.managers;
+    p->server_threshold = c->netram.server_threshold;
+    p->control_bytes = c->network.control_msg;
+}
+
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
 {
     run_t *r = calloc(1, sizeof *r);
@@ -258,8 +267,11 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .strict_order = c->scheduler.strict_order,
     };
     r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
-    if (c->netram.enabled)
-        r->pnr = pnr_create(&r->sim, cl, c, r->seed);
+    if (c->netram.enabled) {
+        pnr_params pp;
+        run_pnr_params(c, &pp);
+        r->pnr = pnr_create(&r->sim, cl, &pp, r->seed);
+    }
     r->jobs_out = jobs_out;
     r->samples_out = samples_out;
     tally_init(&r->response);

@@ -70,6 +70,8 @@ void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);
 /* Run to the end (or max_time, or a stop request). Returns 0, or -1 with
  * err set when the trace turned out malformed part way (exit status 2). */
 int run_execute(run_t *r, char err[CFG_ERR_MAX]);
+/* The PNR layer's parameters from a configuration. */
+void run_pnr_params(const config *c, pnr_params *p);
 /* Compute the metrics as of now. */
 void run_metrics_get(run_t *r, run_metrics *m);
 /* The kernel (for --kernel-report), the trace name, hardware report. */

@@ -99,7 +99,7 @@ typedef struct snapshot { /* a broadcast table shared by its messages */
 struct pnr {
     sim_t *sim;
     cluster_t *cl;
-    cfg_strategy strategy;
+    pnr_strategy strategy;
     bool global;
     double threshold;
     int npes;
@@ -890,17 +890,17 @@ void pnr_set_create_hook(pnr_create_hook fn, void *ctx)
     create_hook_ctx = ctx;
 }
 
-pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed)
+pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
 {
     pnr_t *p = xcalloc(1, sizeof *p);
     p->sim = sim;
     p->cl = cl;
-    p->strategy = c->netram.strategy;
-    p->global = c->netram.global_knowledge;
-    p->threshold = c->netram.server_threshold;
+    p->strategy = c->strategy;
+    p->global = c->global_knowledge;
+    p->threshold = c->server_threshold;
     p->npes = cl->npes;
-    p->control_bytes = c->network.control_msg;
-    p->nmanagers = p->strategy == PNR_BACKBONE ? c->netram.managers : 1;
+    p->control_bytes = c->control_bytes;
+    p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
     if (p->nmanagers > p->npes)
         p->nmanagers = p->npes;
     p->managers = xcalloc((size_t)p->nmanagers, sizeof *p->managers);

@@ -40,7 +40,7 @@
 #ifndef PNRSIM_PNR_PNR_H
 #define PNRSIM_PNR_PNR_H
 
-#include "app/config.h"
+#include "pnr/strategy.h"
 #include "sched/job.h"
 
 #include <stdint.h>
@@ -74,9 +74,9 @@ typedef struct pnr_stats {
     uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
 } pnr_stats;
 
-/* Create the PNR layer for cluster cl with configuration c, master seed
+/* Create the PNR layer for cluster cl with parameters c, master seed
  * seed, and install its hooks (thread start, thread end, fault) in cl. */
-pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const config *c, uint64_t seed);
+pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed);
 void pnr_destroy(sim_t *sim, pnr_t *p);
 const pnr_stats *pnr_get_stats(const pnr_t *p);
 const char *pnr_kind_name(int kind);

@@ -47,15 +47,15 @@
 #ifndef PNRSIM_SCHED_GANG_H
 #define PNRSIM_SCHED_GANG_H
 
-#include "app/config.h"
+#include "sched/policy.h"
 #include "core/stats.h"
 #include "sched/job.h"
 
 typedef struct gang gang_t;
 
 typedef struct gang_params {
-    cfg_priority priority;
-    cfg_packing packing;
+    sched_priority priority;
+    sched_packing packing;
     int mpl;
     double pcs;
     double quantum;

@@ -166,7 +166,9 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     ck_assert_msg(config_set(&w->c, buf, err) == 0, "%s", err);
     for (int i = 0; sets && sets[i]; i++)
         ck_assert_msg(config_set(&w->c, sets[i], err) == 0, "%s", err);
-    w->pnr = pnr_create(&w->sim, cl, &w->c, seed);
+    pnr_params pp;
+    run_pnr_params(&w->c, &pp);
+    w->pnr = pnr_create(&w->sim, cl, &pp, seed);
     ck_assert_ptr_nonnull(w->pnr);
     pnr_set_checking(w->pnr, true);
 }

@@ -1,0 +1,19 @@
+/* pnr/strategy.h: the parallel network RAM strategies (techreport §5.5)
+ * and the parameters of the PNR layer, shared by pnr/ and the
+ * configuration. */
+#ifndef PNRSIM_PNR_STRATEGY_H
+#define PNRSIM_PNR_STRATEGY_H
+
+#include <stdbool.h>
+
+typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy;
+
+typedef struct pnr_params {
+    pnr_strategy strategy;
+    bool global_knowledge;     /* managers see true free memory */
+    int managers;              /* BACKBONE: number of managers */
+    double server_threshold;   /* MB of free RAM a server keeps */
+    double control_bytes;      /* size of a PNR control message */
+} pnr_params;
+
+#endif
