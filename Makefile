@@ -53,7 +53,7 @@ $(BUILD)/%.o: %.c
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(PROG): $(BUILD)/app/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
