@@ -22,6 +22,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -254,7 +255,6 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cl->sync_rate = c->process.sync_rate;
     cl->neighbour_bytes = c->network.neighbour_msg;
     cl->sync_bytes = c->network.sync_msg;
-    cl->ram_mb = c->computer.ram;
     cl->hooks.job_ended = job_ended_hook;
     cl->hooks.ctx = r;
     gang_params gp = {
@@ -313,13 +313,15 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     return 0;
 }
 
-static void pe_spread(const run_t *r, bool disk, double t, double *mean, double *sd)
+/* Mean and population SD over PEs of the time average over [0, t] of the
+ * per-PE quantity at byte offset `field` of pe_t (a timeavg_t). */
+static void pe_spread(const run_t *r, size_t field, double t, double *mean, double *sd)
 {
     int n = r->cl.npes;
     double s = 0, s2 = 0;
     for (int i = 0; i < n; i++) {
         const pe_t *pe = &r->cl.pes[i];
-        double v = timeavg_mean(disk ? &pe->disk_use : &pe->mem, t);
+        double v = timeavg_mean((const timeavg_t *)((const char *)pe + field), t);
         s += v;
         s2 += v * v;
     }
@@ -352,8 +354,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->page_faults_per_pe = (double)faults / n;
     m->page_fault_time_per_pe = ftime / n;
     m->comm_busy_time = net_busy_time(sim, r->net);
-    pe_spread(r, false, T, &m->mem_alloc_mean, &m->mem_alloc_sd);
-    pe_spread(r, true, T, &m->disk_alloc_mean, &m->disk_alloc_sd);
+    pe_spread(r, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
+    pe_spread(r, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
     m->response_time_mean = r->response.n ? r->response.mean : 0;
     m->wait_time_mean = r->wait.n ? r->wait.mean : 0;
     m->execution_time_mean = r->exec.n ? r->exec.mean : 0;
@@ -389,7 +391,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;
-        pnr_lent_spread(r->pnr, T, &m->netram_lent_mean, &m->netram_lent_sd);
+        pe_spread(r, offsetof(pe_t, lent_use), T, &m->netram_lent_mean, &m->netram_lent_sd);
         m->pnr_requests = ps->requests;
         m->pnr_denied = ps->denied;
         m->pnr_partial = ps->partial;

@@ -52,6 +52,7 @@
 #include "app/workload.h"
 
 #include "core/ev.h"
+#include "core/mem.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -90,21 +91,10 @@ typedef struct swf_reader {
     size_t n_hdr, cap_hdr;
 } swf_reader;
 
-/* Abort on allocation failure (as core/ev.c does); returns p resized. */
-static void *swf_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        fprintf(stderr, "pnrsim: out of memory (%zu bytes)\n", n);
-        abort();
-    }
-    return q;
-}
-
 /* A malloc'd copy of the n bytes at s, NUL-terminated. */
 static char *swf_strndup(const char *s, size_t n)
 {
-    char *d = swf_xrealloc(NULL, n + 1);
+    char *d = xrealloc(NULL, n + 1);
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
@@ -158,7 +148,7 @@ static int swf_read_line(swf_reader *r, char *err)
     for (;;) {
         if (r->cap - len < 2) {
             r->cap = r->cap ? 2 * r->cap : 4096;
-            r->buf = swf_xrealloc(r->buf, r->cap);
+            r->buf = xrealloc(r->buf, r->cap);
         }
         size_t room = r->cap - len;
         if (room > INT_MAX)
@@ -243,7 +233,7 @@ static void swf_header_line(swf_reader *r, const char *text, bool *open)
             }
         if (r->n_hdr == r->cap_hdr) {
             r->cap_hdr = r->cap_hdr ? 2 * r->cap_hdr : 16;
-            r->hdr = swf_xrealloc(r->hdr, r->cap_hdr * sizeof *r->hdr);
+            r->hdr = xrealloc(r->hdr, r->cap_hdr * sizeof *r->hdr);
         }
         const char *v = swf_skip_space(s + k + 1);
         r->hdr[r->n_hdr].key = swf_strndup(s, k);
@@ -254,7 +244,7 @@ static void swf_header_line(swf_reader *r, const char *text, bool *open)
     if (*open && r->n_hdr > 0) {
         swf_header_entry *e = &r->hdr[r->n_hdr - 1];
         size_t old = strlen(e->value);
-        e->value = swf_xrealloc(e->value, old + 1 + n + 1);
+        e->value = xrealloc(e->value, old + 1 + n + 1);
         if (old > 0)
             e->value[old++] = ' ';
         memcpy(e->value + old, s, n);
@@ -312,7 +302,7 @@ static swf_reader *swf_open(const char *path, char *err)
     }
     gzbuffer(gz, 1 << 16);
 
-    swf_reader *r = swf_xrealloc(NULL, sizeof *r);
+    swf_reader *r = xrealloc(NULL, sizeof *r);
     memset(r, 0, sizeof *r);
     r->gz = gz;
     r->path = swf_strndup(shown, strlen(shown));
@@ -528,7 +518,7 @@ workload *workload_open(const char *path, const config *c, int max_pes,
     tmp.r = swf_open(path, err);
     if (!tmp.r)
         return NULL;
-    workload *w = swf_xrealloc(NULL, sizeof *w);
+    workload *w = xrealloc(NULL, sizeof *w);
     *w = tmp;
     return w;
 }

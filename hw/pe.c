@@ -21,6 +21,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->disk_service = pe_disk_service_time(seek, rpm, transfer);
     timeavg_init(&pe->mem, sim->now, 0);
     timeavg_init(&pe->disk_use, sim->now, 0);
+    timeavg_init(&pe->lent_use, sim->now, 0);
     pe->faults = pe->disk_faults = pe->remote_faults = 0;
     pe->fault_time = 0;
     pe->users.next = pe->users.prev = &pe->users;
@@ -45,6 +46,7 @@ static void update_use(sim_t *sim, pe_t *pe)
     timeavg_set(&pe->mem, sim->now, pe->alloc_mb + pe->lent_mb);
     double on_disk = pe_overalloc_mb(pe) - pe->remote_mb;
     timeavg_set(&pe->disk_use, sim->now, on_disk > 0 ? on_disk : 0);
+    timeavg_set(&pe->lent_use, sim->now, pe->lent_mb);
 }
 
 static void notify(sim_t *sim, pe_t *pe)
@@ -56,43 +58,36 @@ static void notify(sim_t *sim, pe_t *pe)
     }
 }
 
-void pe_alloc(sim_t *sim, pe_t *pe, double mb)
+/* Add mb to one of the PE's memory amounts, keeping it exact at 0 when
+ * everything is given back, then update the time averages and, when
+ * `overalloc` and the overallocation moved, tell the users. */
+static void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
     double before = pe_overalloc_mb(pe);
-    pe->alloc_mb += mb;
+    *amount += mb;
     /* Giving back more than was taken is a caller's bug; what is left of a
      * correct sequence is rounding (< 1e-6 MB, a few bytes). */
-    assert(pe->alloc_mb > -1e-6);
-    if (pe->alloc_mb < 1e-9)
-        pe->alloc_mb = 0; /* absorb rounding when everything is freed */
+    assert(*amount > -1e-6);
+    if (*amount < 1e-9)
+        *amount = 0;
     update_use(sim, pe);
-    if (pe_overalloc_mb(pe) != before)
+    if (overalloc && pe_overalloc_mb(pe) != before)
         notify(sim, pe);
+}
+
+void pe_alloc(sim_t *sim, pe_t *pe, double mb)
+{
+    change(sim, pe, &pe->alloc_mb, mb, true);
 }
 
 void pe_lend(sim_t *sim, pe_t *pe, double mb)
 {
-    double before = pe_overalloc_mb(pe);
-    pe->lent_mb += mb;
-    /* Giving back more than was taken is a caller's bug; what is left of a
-     * correct sequence is rounding (< 1e-6 MB, a few bytes). */
-    assert(pe->lent_mb > -1e-6);
-    if (pe->lent_mb < 1e-9)
-        pe->lent_mb = 0;
-    update_use(sim, pe);
-    if (pe_overalloc_mb(pe) != before)
-        notify(sim, pe);
+    change(sim, pe, &pe->lent_mb, mb, true);
 }
 
 void pe_remote(sim_t *sim, pe_t *pe, double mb)
 {
-    pe->remote_mb += mb;
-    /* Giving back more than was taken is a caller's bug; what is left of a
-     * correct sequence is rounding (< 1e-6 MB, a few bytes). */
-    assert(pe->remote_mb > -1e-6);
-    if (pe->remote_mb < 1e-9)
-        pe->remote_mb = 0;
-    update_use(sim, pe);
+    change(sim, pe, &pe->remote_mb, mb, false);
 }
 
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed)

@@ -48,6 +48,7 @@ struct pe {
     double disk_service;      /* seconds per page access */
     timeavg_t mem;            /* alloc_mb + lent_mb over time */
     timeavg_t disk_use;       /* MB of overallocation held on disk over time */
+    timeavg_t lent_use;       /* MB lent as network RAM over time */
     uint64_t faults;          /* page faults of threads on this PE */
     uint64_t disk_faults;     /* ... served by the disk */
     uint64_t remote_faults;   /* ... served by network RAM */

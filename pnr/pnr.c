@@ -113,7 +113,6 @@ struct pnr {
     pobj objs;
     pnr_stats st;
     double held, transit, pending;
-    timeavg_t *lent;     /* per PE */
     bool checking;
     const char *check_failure;
     char check_msg[200];
@@ -274,11 +273,6 @@ static void hear(pnr_t *p, int receiver, const msg_t *m)
         t->avail[m->src] = m->value;
         t->stamp[m->src] = m->sent_at;
     }
-}
-
-static void lent_changed(pnr_t *p, int pe)
-{
-    timeavg_set(&p->lent[pe], p->sim->now, p->cl->pes[pe].lent_mb);
 }
 
 /* ---- sending ------------------------------------------------------------------ */
@@ -771,7 +765,6 @@ static void on_arrival(sim_t *sim, msg_t *m)
         double grant = can > 0 ? (amount < can ? amount : can) : 0;
         if (grant > EPS_MB) {
             pe_lend(sim, pe, grant);
-            lent_changed(p, dst);
             p->transit += grant;
             /* A grant never takes a server below its threshold (its own
              * threads may later do so; that is not lending). */
@@ -843,7 +836,6 @@ static void on_arrival(sim_t *sim, msg_t *m)
             if (r->got.v[i].server == dst)
                 r->got.v[i].mb = 0; /* freed */
         pe_lend(sim, &p->cl->pes[dst], -amount);
-        lent_changed(p, dst);
         p->transit -= amount;
         check(p);
         send(p, PNR_MSG_ACK, dst, src, p->control_bytes, r, amount, 0);
@@ -909,13 +901,11 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
     p->mgr_rng = xcalloc((size_t)p->npes, sizeof *p->mgr_rng);
     p->fault_rng = xcalloc((size_t)p->npes, sizeof *p->fault_rng);
-    p->lent = xcalloc((size_t)p->npes, sizeof *p->lent);
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     for (int i = 0; i < p->npes; i++) {
         p->mgr_rng[i] = rng_stream(seed, "pnr-manager", (uint64_t)i);
         p->fault_rng[i] = rng_stream(seed, "pnr-fault", (uint64_t)i);
-        timeavg_init(&p->lent[i], sim->now, 0);
     }
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
     p->objs.next = p->objs.prev = &p->objs;
@@ -943,19 +933,6 @@ int pnr_job_manager(const pnr_t *p, const job_t *j)
     return js ? js->alloc_manager : -1;
 }
 
-void pnr_lent_spread(const pnr_t *p, double now, double *mean, double *sd)
-{
-    double s = 0, s2 = 0;
-    for (int i = 0; i < p->npes; i++) {
-        double v = timeavg_mean(&p->lent[i], now);
-        s += v;
-        s2 += v * v;
-    }
-    *mean = s / p->npes;
-    double var = s2 / p->npes - (*mean) * (*mean);
-    *sd = var > 0 ? sqrt(var) : 0;
-}
-
 void pnr_destroy(sim_t *sim, pnr_t *p)
 {
     (void)sim;
@@ -977,7 +954,6 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     free(p->tables);
     free(p->mgr_rng);
     free(p->fault_rng);
-    free(p->lent);
     free(p->received);
     free(p->claimed);
     free(p->managers);

@@ -80,8 +80,6 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
 void pnr_destroy(sim_t *sim, pnr_t *p);
 const pnr_stats *pnr_get_stats(const pnr_t *p);
 const char *pnr_kind_name(int kind);
-/* Network RAM lent per PE, time-averaged over [0, now]: mean and SD. */
-void pnr_lent_spread(const pnr_t *p, double now, double *mean, double *sd);
 /* The manager PE a job's clients use for allocation (after it started). */
 int pnr_job_manager(const pnr_t *p, const job_t *j);
 /* Test hook: check after every allocation and deallocation step that

@@ -155,7 +155,7 @@ static void queue_remove(gang_t *g, job_t *j)
 static job_t *bucket_first(const gang_t *g, int w)
 {
     job_t *j = g->bhead[w];
-    while (j && j->tried_pass == (double)g->pass_no)
+    while (j && j->tried_pass == g->pass_no)
         j = j->bnext;
     return j;
 }
@@ -538,7 +538,7 @@ static void pass(sim_t *sim, void *arg)
         job_t *j;
         if (g->p.strict_order) {
             j = queue_head(g);
-            if (!j || j->threads > maxw || j->tried_pass == (double)g->pass_no)
+            if (!j || j->threads > maxw || j->tried_pass == g->pass_no)
                 break;
         } else {
             j = queue_first_fitting(g, maxw);
@@ -547,7 +547,7 @@ static void pass(sim_t *sim, void *arg)
         }
         if (!place(g, j)) {
             /* Only mem_aware placement fails once the width fits. */
-            j->tried_pass = (double)g->pass_no;
+            j->tried_pass = g->pass_no;
             if (g->p.strict_order)
                 break;
         }

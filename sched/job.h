@@ -68,7 +68,6 @@ struct cluster {
     double mem_access_rate;   /* R, seconds */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
-    double ram_mb;
     rng_t **fault_rng;        /* one stream per PE */
     job_hooks hooks;
     /* statistics */
@@ -140,7 +139,7 @@ struct job {
     job_t *bprev, *bnext;     /* queue bucket of its width */
     job_t *anext, *aprev;     /* cluster's list of live jobs */
     bool queued;
-    double tried_pass;
+    long tried_pass;          /* scheduler pass that last failed to place it */
     void *sched_data;
     void *pnr;                /* PNR job state, owned by pnr/ */
 };

@@ -163,7 +163,6 @@ static void tc_init(tc_t *t, int npes, double ram_mb, const gang_params *gp)
     cl->net = t->net;
     cl->mem_access_rate = 0; /* no paging */
     cl->comm_rate = cl->sync_rate = 0; /* no messages */
-    cl->ram_mb = ram_mb;
     cl->hooks.job_ended = hook_job_ended;
     cl->hooks.ctx = t;
     t->g = gang_create(&t->sim, cl, gp, on_end, t);

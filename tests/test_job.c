@@ -143,7 +143,6 @@ static void world_init(world *w, int npes, double ram_mb, net_topology topo, dou
     cl->pes = w->pes;
     cl->net = net_create(&w->sim, topo, npes, bandwidth, LAT, DELAY);
     ck_assert_ptr_nonnull(cl->net);
-    cl->ram_mb = ram_mb;
     cl->fault_rng = w->rng;
     cl->neighbour_bytes = 1024;
     cl->sync_bytes = 64;
