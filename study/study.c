@@ -110,6 +110,19 @@ static int fail(parse_ctx *c, long line, const char *key, const char *fmt,
     return -1;
 }
 
+/* Append key = value (from line) to a list. With `twice` set, a key already
+ * in the list is an error: "KEY: <twice> (first on line N)"; returns -1. */
+static int kv_add(parse_ctx *c, study_kv **v, size_t *n, const char *key,
+                  const char *value, long line, const char *twice)
+{
+    for (size_t i = 0; twice && i < *n; i++)
+        if (!strcmp((*v)[i].key, key))
+            return fail(c, line, key, "%s (first on line %ld)", twice, (*v)[i].line);
+    *v = sweep_xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = (study_kv){sweep_xstrdup(key), sweep_xstrdup(value), line};
+    return 0;
+}
+
 static char *trim(char *p)
 {
     while (isspace((unsigned char)*p))
@@ -790,17 +803,7 @@ static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
                 rc = fail(c, lineno, key, "not a pnrsim key (section.key)");
                 break;
             }
-            for (size_t i = 0; i < s->nset; i++)
-                if (!strcmp(s->set[i].key, key)) {
-                    rc = fail(c, lineno, key, "set twice (first on line %ld)",
-                              s->set[i].line);
-                    break;
-                }
-            if (rc)
-                break;
-            s->set = sweep_xrealloc(s->set, (s->nset + 1) * sizeof *s->set);
-            s->set[s->nset++] = (study_kv){sweep_xstrdup(key),
-                                           sweep_xstrdup(value), lineno};
+            rc = kv_add(c, &s->set, &s->nset, key, value, lineno, "set twice");
             break;
         case SEC_BASELINE: {
             raw_plot *rb = &(*bases)[*nbases - 1];
@@ -809,25 +812,13 @@ static int parse_lines(parse_ctx *c, FILE *f, study_keys *k, raw_plot **plots,
                                           "nor lines = KEY");
                 break;
             }
-            for (size_t i = 0; i < rb->nkv; i++)
-                if (!strcmp(rb->kv[i].key, key)) {
-                    rc = fail(c, lineno, key, "given twice in this baseline "
-                                              "(first on line %ld)",
-                              rb->kv[i].line);
-                    break;
-                }
-            if (rc)
-                break;
-            rb->kv = sweep_xrealloc(rb->kv, (rb->nkv + 1) * sizeof *rb->kv);
-            rb->kv[rb->nkv++] = (study_kv){sweep_xstrdup(key),
-                                           sweep_xstrdup(value), lineno};
+            rc = kv_add(c, &rb->kv, &rb->nkv, key, value, lineno,
+                        "given twice in this baseline");
             break;
         }
         case SEC_PLOT: {
             raw_plot *rp = &(*plots)[*nplots - 1];
-            rp->kv = sweep_xrealloc(rp->kv, (rp->nkv + 1) * sizeof *rp->kv);
-            rp->kv[rp->nkv++] = (study_kv){sweep_xstrdup(key),
-                                           sweep_xstrdup(value), lineno};
+            rc = kv_add(c, &rp->kv, &rp->nkv, key, value, lineno, NULL);
             break;
         }
         case SEC_SLURM: {
