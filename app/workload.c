@@ -3,13 +3,18 @@
  *
  * Two layers live here. The swf_ layer reads one file through zlib (gzdopen
  * reads plain files transparently, so .swf, .swf.gz and a pipe on standard
- * input all take the same path), one line at a time into a buffer that grows
- * to fit the longest line, so memory depends on the longest line and never on
- * the length of the trace. At open it reads the leading block of `;` comment
- * lines as the header, `; Key: value`, where a following `;` line that holds
- * no `Key:` continues the value; the first data line is kept for the first
- * record. Every record must have exactly 18 numbers (floats accepted, -1 =
- * unknown); anything else is an error naming file, line and what was wrong.
+ * input all take the same path), in 64 KB chunks split at '\n' into a line
+ * buffer that grows to fit the longest line, so memory depends on the
+ * longest line and never on the length of the trace, and no line is ever cut
+ * in two. At open it reads the leading block of `;` comment lines as the
+ * header, `; Key: value`, where a following `;` line that holds no `Key:`
+ * continues the value (keys in a hash table, values grown by doubling: linear
+ * in the header's size); the first data line is kept for the first record.
+ * Every record must have exactly 18 numbers (floats accepted, -1 = unknown);
+ * anything else is an error naming file, line and what was wrong. A UTF-8
+ * byte order mark opening the file is skipped. A line holding a NUL byte is
+ * malformed wherever it is (header, data or comment): an error naming line
+ * and column, or under lenient a counted malformed record.
  *
  * The workload_ layer maps each record to a job (techreport §2.1.3) and
  * applies the [workload] policies. Choices made here (docs/MODEL.md):
@@ -42,7 +47,10 @@
  *  - Header lines are only those of the leading comment block; later `;`
  *    lines, and text after a `;` on a data line, are comments. Keys are
  *    looked up case-insensitively; a repeated key (e.g. Note) keeps its
- *    first value. An empty `;` line ends a continued value.
+ *    first value. An empty `;` line ends a continued value. `Key:` with
+ *    nothing but blanks after it has the empty value.
+ *  - SIGINT/SIGTERM (ev_stop_flag) during the header ends the trace there:
+ *    the run then stops before it starts.
  *  - "-" reads standard input (a dup of fd 0, so closing the workload does
  *    not close stdin); its display name is "stdin".
  *  - Progress is the fraction of the file's (compressed) bytes consumed, for
