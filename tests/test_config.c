@@ -72,6 +72,7 @@ static void weird(config *c)
     c->process.mem_access_rate = 1e-9;
     c->process.comm_rate = 4.9e-324; /* smallest subnormal */
     c->process.sync_rate = 123.456;
+    c->process.mem_release = MEM_RELEASE_JOB;
     c->scheduler.priority = PRIO_WORSTFIT;
     c->scheduler.packing = PACK_WORSTFIT;
     c->scheduler.mpl = 0;
@@ -79,6 +80,7 @@ static void weird(config *c)
     c->scheduler.quantum = 1e-3;
     c->scheduler.mem_aware = true;
     c->scheduler.strict_order = false;
+    c->scheduler.pcs_first_start = true;
     snprintf(c->computer.name, CFG_NAME_MAX, "n");
     c->computer.number = 9;
     c->computer.cpu = 0;
@@ -143,6 +145,8 @@ START_TEST(test_defaults)
     ck_assert_double_eq(c.scheduler.quantum, 60);
     ck_assert(!c.scheduler.mem_aware);
     ck_assert(c.scheduler.strict_order);
+    ck_assert(!c.scheduler.pcs_first_start);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
     ck_assert_str_eq(c.computer.name, "Node");
     ck_assert_int_eq(c.computer.number, 64);
     ck_assert_double_eq(c.computer.ram, 32);
