@@ -1128,6 +1128,55 @@ START_TEST(test_place_at_switch_issue10)
 }
 END_TEST
 
+START_TEST(test_place_at_switch_trace)
+{
+    /* The same five jobs read from the issue's SWF lines
+     * (tests/data/issue10-placement.swf) by a whole run with every key at
+     * its default but 6 PEs and MPL 2 (so also R = 2.4e-7 s, which pages
+     * nothing: at most two 1 MB threads share a 32 MB PE): each job's
+     * start and end as derived by hand in test_place_at_switch_issue10. */
+    static const double want[6][2] = {{0, 0},         {0, 1130.016},  {1, 1961.064},
+                                      {62, 92},       {62, 2001.128}, {182, 342.004}};
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    const char *sets[] = {"workload.trace=tests/data/issue10-placement.swf",
+                          "computer.number=6", "scheduler.mpl=2", NULL};
+    for (int i = 0; sets[i]; i++)
+        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    FILE *jobs = tmpfile();
+    ck_assert_ptr_nonnull(jobs);
+    run_t *r = run_create(&c, jobs, NULL, err);
+    ck_assert_msg(r != NULL, "%s", err);
+    run_set_checking(r, true);
+    ck_assert_msg(run_execute(r, err) == 0, "%s", err);
+    ck_assert_ptr_null(run_check_failure(r));
+    run_metrics m;
+    run_metrics_get(r, &m);
+    ck_assert_int_eq(m.jobs_finished, 5);
+    ck_assert_int_eq(m.pcs_count, 35);
+    ck_assert_double_eq(m.page_faults_per_pe, 0);
+    run_destroy(r);
+    rewind(jobs);
+    char line[512];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, jobs)); /* header */
+    int seen = 0;
+    while (fgets(line, sizeof line, jobs)) {
+        long id;
+        double submit, start, end;
+        ck_assert_int_eq(sscanf(line, "%ld,%lf,%lf,%lf", &id, &submit, &start, &end), 4);
+        ck_assert(id >= 1 && id <= 5);
+        ck_assert_msg(fabs(start - want[id][0]) < 1e-9 && fabs(end - want[id][1]) < 1e-9,
+                      "J%ld ran [%.12g, %.12g), expected [%.12g, %.12g)", id, start, end,
+                      want[id][0], want[id][1]);
+        seen++;
+    }
+    ck_assert_int_eq(seen, 5);
+    fclose(jobs);
+}
+END_TEST
+
 static void lend_cb(sim_t *sim, void *arg)
 {
     pe_lend(sim, &T->cl.pes[0], *(double *)arg);
@@ -1329,6 +1378,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_quantum_at_job_end);
     tcase_add_test(tc, test_priority_bestfit_not_strict);
     tcase_add_test(tc, test_place_at_switch_issue10);
+    tcase_add_test(tc, test_place_at_switch_trace);
     tcase_add_test(tc, test_place_when_lent_memory_returns);
     tcase_add_test(tc, test_pcs_first_start);
     suite_add_tcase(s, tc);
