@@ -133,6 +133,7 @@ static void arrival(sim_t *sim, void *arg)
     while (r->have_next && r->next.submit <= sim->now) {
         wl_job *w = &r->next;
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
+        j->estimate = w->estimate;
         r->submitted++;
         gang_submit(sim, r->g, j);
         fetch_next(r);
@@ -284,6 +285,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_aware = c->scheduler.mem_aware,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
+        .backfill = c->scheduler.backfill,
     };
     r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
     if (c->netram.enabled) {

@@ -74,6 +74,7 @@ typedef struct gang_params {
     bool mem_aware;
     bool strict_order;
     bool pcs_first_start;   /* a job's first start costs pcs too */
+    sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
 } gang_params;
 
 typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);
