@@ -65,6 +65,7 @@ static double wall_now(void)
 }
 
 sim_t *run_sim(run_t *r) { return &r->sim; }
+struct gang *run_gang(run_t *r) { return r->g; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)

@@ -44,7 +44,7 @@ struct bf {
     size_t sufcap;
     prof_t *pr;
     int npr, prcap;
-    long max_reserved;
+    bf_stats st;
 };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
@@ -82,7 +82,7 @@ void bf_destroy(bf_t *b)
     free(b);
 }
 
-long bf_max_reserved(const bf_t *b) { return b->max_reserved; }
+void bf_get_stats(const bf_t *b, bf_stats *s) { *s = b->st; }
 
 static bool mpl1(const bf_t *b) { return gang_get_params(b->g)->mpl == 1; }
 
@@ -407,8 +407,11 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
             }
         }
     }
-    if (reserved > b->max_reserved)
-        b->max_reserved = reserved;
+    b->st.reserved_sum += reserved;
+    if (reserved > b->st.reserved_max)
+        b->st.reserved_max = reserved;
+    for (int k = 0; k < np; k++)
+        b->st.steps_sum += b->pr[k].n;
 }
 
 void bf_pass(bf_t *b, gang_t *g, double now)
@@ -420,6 +423,10 @@ void bf_pass(bf_t *b, gang_t *g, double now)
     for (job_t *j = gang_queue_first(g); j; j = j->qnext)
         b->q[k++] = j;
     assert(k == n);
+    b->st.passes++;
+    b->st.queued_sum += (long long)n;
+    if ((long)n > b->st.queued_max)
+        b->st.queued_max = (long)n;
     prio_sort(b->q, n, gp->priority, now);
     switch (gp->backfill) {
     case BF_NONE:

@@ -73,8 +73,15 @@ void bf_placed(bf_t *b, job_t *j, double now);
 void bf_ended(bf_t *b, job_t *j);
 /* One placement pass at now. */
 void bf_pass(bf_t *b, gang_t *g, double now);
-/* Statistics: passes, and the most jobs reserved in one conservative pass. */
-long bf_max_reserved(const bf_t *b);
+/* Work done by the passes, for benchmarks: passes, queued jobs seen
+ * (sum, most in one pass), jobs reserved by conservative passes (sum, most
+ * in one pass) and profile steps scanned or moved while reserving. */
+typedef struct bf_stats {
+    long passes;
+    long long queued_sum, reserved_sum, steps_sum;
+    long queued_max, reserved_max;
+} bf_stats;
+void bf_get_stats(const bf_t *b, bf_stats *s);
 
 /* ---- gang.c's side, for this module only ---- */
 /* Place queued job j now if it fits: only in slot index `only` (-1: any),
@@ -87,5 +94,8 @@ int gang_npes(const gang_t *g);
 const gang_params *gang_get_params(const gang_t *g);
 /* Free PEs of slot index s (0 <= s < gang_slots(g)). */
 int gang_slot_nfree(const gang_t *g, int s);
+/* The scheduler's backfill module, or NULL when the pass is gang.c's own
+ * (PNRSim's orders without backfilling). */
+const bf_t *gang_bf(const gang_t *g);
 
 #endif

@@ -576,6 +576,7 @@ job_t *gang_queue_first(const gang_t *g) { return g->qhead; }
 int gang_npes(const gang_t *g) { return g->npes; }
 const gang_params *gang_get_params(const gang_t *g) { return &g->p; }
 int gang_slot_nfree(const gang_t *g, int s) { return g->slots[s]->nfree; }
+const bf_t *gang_bf(const gang_t *g) { return g->bf; }
 
 static int max_fit(const gang_t *g)
 {
