@@ -98,7 +98,7 @@ for x in "$B"/bench/*; do
 done
 for x in "$here"/*.sh; do
     case $x in
-    */run.sh) continue ;;
+    */run.sh | */identical.sh) continue ;; # identical.sh: make identical
     esac
     if [ -f "$x" ]; then
         echo "== $(basename "$x")"
