@@ -15,12 +15,16 @@
 #   client    requests partly granted and denied), and the same for
 #   manager   CLIENT, MANAGER and BACKBONE (8 managers)
 #   backbone
+#   remote    CENTRAL network RAM on the whole slice with 256 MB per PE, cut
+#             at t = 3,900,000 s: 1.6 M faults, all served from network RAM
+#             (message walks; about 31 M events)
 #   gang      mem-aware gang scheduling, MPL 3, 256 MB of RAM, first 1000
 #             jobs (context switches, messages killed by switches)
 #
 # Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
 # paging runs (later = more faults, much longer runs: at 400000 s a run is
-# ~26 M events); IDENT_KEEP=1 keeps the output directories.
+# ~26 M events); IDENT_REMOTE_TIME (default 3900000) that of the remote
+# run; IDENT_KEEP=1 keeps the output directories.
 #
 # Prints one line per scenario ("same" or "DIFFERENT: file ...") and exits
 # 0 when every scenario is identical, 1 when one differs or a run fails, 2
@@ -36,6 +40,7 @@ if [ -z "$OLD" ] || [ -z "$NEW" ] || [ ! -x "$OLD" ] || [ ! -x "$NEW" ]; then
 fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=${IDENT_MAX_TIME:-386000}
+T_REMOTE=${IDENT_REMOTE_TIME:-3900000}
 tmp=$(mktemp -d)
 if [ "${IDENT_KEEP:-0}" = 1 ]; then
     echo "outputs kept in $tmp"
@@ -75,6 +80,7 @@ run disk $PAGING
 for s in central client manager backbone; do
     run "$s" $PAGING $NET --set netram.strategy=$s
 done
+run remote --set computer.ram=256 --set netram.enabled=yes --set simulation.max_time=$T_REMOTE
 run gang --set scheduler.mpl=3 --set scheduler.mem_aware=yes --set computer.ram=256 \
     --set workload.max_jobs=1000
 if [ $status = 0 ]; then
