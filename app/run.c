@@ -233,14 +233,13 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cluster_t *cl = &r->cl;
     cl->npes = n;
     cl->pes = calloc((size_t)n, sizeof *cl->pes);
-    cl->fault_rng = calloc((size_t)n, sizeof *cl->fault_rng);
+    rng_set_init(&cl->fault_rng, r->seed, "fault", (size_t)n);
     r->last_busy = calloc((size_t)n, sizeof *r->last_busy);
-    if (!cl->pes || !cl->fault_rng || !r->last_busy)
+    if (!cl->pes || !r->last_busy)
         abort();
     for (int i = 0; i < n; i++) {
         pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
                 c->computer.rpm, c->computer.transfer);
-        cl->fault_rng[i] = rng_stream(r->seed, "fault", (uint64_t)i);
     }
     static const net_topology topo[] = {
         [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
@@ -438,9 +437,7 @@ void run_destroy(run_t *r)
         sampler_stop(&r->sim, &r->sampler);
     if (r->net)
         net_destroy(&r->sim, r->net);
-    for (int i = 0; i < r->cl.npes; i++)
-        rng_free(r->cl.fault_rng[i]);
-    free(r->cl.fault_rng);
+    rng_set_free(&r->cl.fault_rng);
     free(r->cl.pes);
     free(r->last_busy);
     workload_close(r->wl);

@@ -48,6 +48,36 @@ rng_t *rng_stream(uint64_t master, const char *name, uint64_t index)
     return g;
 }
 
+void rng_set_init(rng_set *s, uint64_t master, const char *name, size_t n)
+{
+    s->master = master;
+    s->name = name;
+    s->n = n;
+    s->v = calloc(n ? n : 1, sizeof *s->v);
+    if (!s->v) {
+        fprintf(stderr, "pnrsim: out of memory (random streams)\n");
+        abort();
+    }
+}
+
+rng_t *rng_set_make(rng_set *s, size_t i)
+{
+    assert(i < s->n && !s->v[i]);
+    s->v[i] = rng_stream(s->master, s->name, (uint64_t)i);
+    return s->v[i];
+}
+
+void rng_set_free(rng_set *s)
+{
+    if (!s->v)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        rng_free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
 void rng_free(rng_t *r)
 {
     if (r)

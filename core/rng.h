@@ -14,6 +14,7 @@
 #define PNRSIM_CORE_RNG_H
 
 #include <gsl/gsl_rng.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef gsl_rng rng_t;
@@ -25,6 +26,31 @@ unsigned long rng_stream_seed(uint64_t master, const char *name, uint64_t index)
 /* A new generator for stream (name, index). Aborts when out of memory. */
 rng_t *rng_stream(uint64_t master, const char *name, uint64_t index);
 void rng_free(rng_t *r);
+
+/* A family of streams (name, 0..n-1), each created when first asked for:
+ * a stream's draws depend only on (master, name, index), so creating it
+ * late changes nothing, and a machine of 65,536 PEs does not pay for (and
+ * hold, ~5 KB each) a generator per PE that never draws. */
+typedef struct rng_set {
+    uint64_t master;
+    const char *name;   /* not copied: must outlive the set */
+    size_t n;
+    rng_t **v;          /* v[i] == NULL until stream i is first used */
+} rng_set;
+
+/* Prepare n streams named name under master (none created yet). Aborts
+ * when out of memory. */
+void rng_set_init(rng_set *s, uint64_t master, const char *name, size_t n);
+/* Free every stream created and the set's array. */
+void rng_set_free(rng_set *s);
+/* Creates stream i of s (used by rng_set_get). */
+rng_t *rng_set_make(rng_set *s, size_t i);
+/* Stream i (< n) of s, created on first use. */
+static inline rng_t *rng_set_get(rng_set *s, size_t i)
+{
+    rng_t *r = s->v[i];
+    return r ? r : rng_set_make(s, i);
+}
 
 /* Uniform on [0, 1). */
 double rng_uniform01(rng_t *r);

@@ -54,13 +54,13 @@ static void fault_redraw(sim_t *sim, thread_t *th)
     double O = th->L - th->D;
     if (O <= 0) {
         /* Everything paged in: a locality change (reset, see MODEL.md). */
-        O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, th->pe->ram_mb * MB_BYTES,
+        O = job_fault_reset(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), th->L, th->pe->ram_mb * MB_BYTES,
                             th->size_bytes);
         th->D = th->L - O;
     }
     double U = O / th->L;
     double mean = cl->mem_access_rate * PE_PAGE_BYTES / U;
-    th->fault_at = th->cpu_done + rng_exp(cl->fault_rng[th->pe->id], mean);
+    th->fault_at = th->cpu_done + rng_exp(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), mean);
 }
 
 static double next_target(const thread_t *th)

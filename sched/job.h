@@ -68,7 +68,7 @@ struct cluster {
     double mem_access_rate;   /* R, seconds */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
-    rng_t **fault_rng;        /* one stream per PE */
+    rng_set fault_rng;        /* one stream per PE ("fault", PE id) */
     job_hooks hooks;
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;

@@ -143,7 +143,7 @@ static void world_init(world *w, int npes, double ram_mb, net_topology topo, dou
     cl->pes = w->pes;
     cl->net = net_create(&w->sim, topo, npes, bandwidth, LAT, DELAY);
     ck_assert_ptr_nonnull(cl->net);
-    cl->fault_rng = w->rng;
+    cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
     cl->neighbour_bytes = 1024;
     cl->sync_bytes = 64;
     cl->hooks.thread_ended = on_thread_ended;

@@ -108,6 +108,36 @@ START_TEST(test_stream_independence)
 }
 END_TEST
 
+START_TEST(test_lazy_set_same_draws)
+{
+    /* Streams of an rng_set are created on first use, in any order; each
+     * must draw exactly what an eagerly created stream of the same (master,
+     * name, index) draws, and streams never used are never created. */
+    enum { N = 1000 };
+    rng_set s;
+    rng_set_init(&s, 77, "fault", N);
+    static const size_t order[] = {999, 3, 500, 0, 3, 999, 42};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        size_t i = order[k];
+        bool seen = s.v[i] != NULL;
+        rng_t *a = rng_set_get(&s, i);
+        ck_assert_ptr_eq(rng_set_get(&s, i), a);
+        if (!seen) {
+            rng_t *b = rng_stream(77, "fault", (uint64_t)i);
+            for (int d = 0; d < 100; d++)
+                ck_assert(rng_uniform01(a) == rng_uniform01(b));
+            rng_free(b);
+        }
+    }
+    size_t created = 0;
+    for (size_t i = 0; i < N; i++)
+        created += s.v[i] != NULL;
+    ck_assert_uint_eq(created, 5);
+    rng_set_free(&s);
+    ck_assert_ptr_null(s.v);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("rng");
@@ -117,6 +147,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_triangular_degenerate);
     tcase_add_test(tc, test_exponential_mean);
     tcase_add_test(tc, test_stream_independence);
+    tcase_add_test(tc, test_lazy_set_same_draws);
     suite_add_tcase(s, tc);
     return s;
 }
