@@ -528,6 +528,16 @@ check "--configfile/--tracefile aliases: same jobs.csv" cmp -s A-strict/jobs.csv
 "$P" -c e2e.ini -t a.swf -o kr -q --simpack-report --hardware-report > /dev/null 2> kr.err
 check "--simpack-report and --hardware-report: exit 0, reports on stderr" \
     sh -c "test $? -eq 0 && grep -q 'events dispatched' kr.err && grep -q '^PEs: 4' kr.err"
+# Events per page fault and per job: dispatched / (disk + remote faults) and
+# dispatched / jobs finished, recomputed here from metrics.json.
+"$P" -c "$DEFAULT" $SLICE --set computer.ram=64 -o krf -q --kernel-report > /dev/null 2> krf.err
+check "--kernel-report: events per page fault and per job match metrics.json" \
+    awk -v ev="$(jval krf/metrics.json events)" -v fd="$(jval krf/metrics.json page_faults_disk)" \
+        -v fr="$(jval krf/metrics.json page_faults_remote)" -v jobs="$(jval krf/metrics.json jobs_finished)" '
+        /events per page fault/ { line = $0 }
+        END { if (fd + fr == 0 || jobs == 0) exit 1
+              want = sprintf("events per page fault %.2f, events per job %.1f", ev / (fd + fr), ev / jobs)
+              exit index(line, want) == 0 }' krf.err
 
 # ---- signals ---------------------------------------------------------------
 
