@@ -146,8 +146,8 @@ static ev_entry *heap_grow(ev_entry *h, size_t n, size_t cap)
  * sequentially, so a dispatch touches a few lines instead of one per heap
  * level. Every entry is <= every bucket entry while it is in the heap, so
  * the heap top is still the earliest event. */
-#define RADIX_ON (1u << 9)
-#define RADIX_OFF (1u << 7)
+#define RADIX_ON (1u << 7)
+#define RADIX_OFF (1u << 5)
 
 typedef struct ev_bucket {
     ev_entry *v;
