@@ -4,7 +4,11 @@
  * ("fault", 3) -> its own GSL generator seeded from a hash of the master
  * seed, the name and the index. A component draws only from its own
  * streams, so adding draws in one component never changes another's
- * sequence. The generator is Mersenne Twister (gsl_rng_mt19937).
+ * sequence. The generator is Mersenne Twister MT19937, implemented here
+ * so that its draws inline into the callers, and bit for bit the sequence
+ * of GSL's gsl_rng_mt19937 with the same seed, as are the distributions
+ * (gsl_rng_uniform, gsl_rng_uniform_int, gsl_ran_exponential): results
+ * are those of the GSL-based streams (tests/test_rng.c compares them).
  *
  * A master seed of 0 means "from the clock", as in PNRSim: rng_resolve_seed
  * turns it into the seed actually used, which the program prints so the run
@@ -13,11 +17,15 @@
 #ifndef PNRSIM_CORE_RNG_H
 #define PNRSIM_CORE_RNG_H
 
-#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include <stdint.h>
 
-typedef gsl_rng rng_t;
+/* One MT19937 stream: 624 words of state and the next index (624 = the
+ * state must be regenerated first). */
+typedef struct rng {
+    uint32_t mt[624];
+    unsigned mti;
+} rng_t;
 
 /* The seed to use: seed itself when non-zero, else one from the clock. */
 uint64_t rng_resolve_seed(uint64_t seed);
