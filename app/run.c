@@ -144,6 +144,40 @@ static void arrival(sim_t *sim, void *arg)
 
 /* ---- job ends ------------------------------------------------------------------ */
 
+/* Formatting of jobs.csv rows without printf for the common integral
+ * values (issue 11: printf("%.12g") was a third of a replay). Each put_*
+ * appends to p and returns the new end. */
+static char *put_u64(char *p, unsigned long long x)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static char *put_i64(char *p, long long x)
+{
+    if (x < 0) {
+        *p++ = '-';
+        return put_u64(p, 0ull - (unsigned long long)x);
+    }
+    return put_u64(p, (unsigned long long)x);
+}
+
+/* Exactly what printf("%.12g", v) prints: an integral v with |v| < 10^12
+ * has at most 12 digits, so %.12g prints it in plain notation with no
+ * fraction, i.e. as the integer (-0.0, NaN and the rest go to printf). */
+static char *put_g12(char *p, double v)
+{
+    if (fabs(v) < 1e12 && v == (double)(long long)v && !(v == 0 && signbit(v)))
+        return put_i64(p, (long long)v);
+    return p + sprintf(p, "%.12g", v);
+}
+
 static void job_ended_hook(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -172,10 +206,31 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
     } else {
         r->slowdown_excluded++;
     }
-    if (r->jobs_out)
-        fprintf(r->jobs_out, "%ld,%.12g,%.12g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%llu,%.12g\n",
-                j->id, j->submit, j->start, j->end, j->threads, wait, response, exec, sld, bsld,
-                j->cpu, j->mem_mb, (unsigned long long)j->faults, j->fault_time);
+    if (r->jobs_out) {
+        /* "%ld,%.12g,%.12g,%.12g,%d,%.12g x 8 (from wait),%llu,%.12g\n":
+         * 14 fields of at most 24 bytes each. */
+        char line[512], *p = line;
+        const double g[] = {wait, response, exec, sld, bsld, j->cpu, j->mem_mb};
+        p = put_i64(p, j->id);
+        *p++ = ',';
+        p = put_g12(p, j->submit);
+        *p++ = ',';
+        p = put_g12(p, j->start);
+        *p++ = ',';
+        p = put_g12(p, j->end);
+        *p++ = ',';
+        p = put_i64(p, j->threads);
+        for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
+            *p++ = ',';
+            p = put_g12(p, g[k]);
+        }
+        *p++ = ',';
+        p = put_u64(p, (unsigned long long)j->faults);
+        *p++ = ',';
+        p = put_g12(p, j->fault_time);
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), r->jobs_out);
+    }
     job_release(sim, j);
     check(r);
 }
