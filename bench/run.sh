@@ -18,6 +18,12 @@
 #                                     SimPy is quoted in by peers.md; mixed
 #                                     units, for reference only, no target
 #
+# Last, for every figure listed in bench/baseline.txt (the previous
+# release's), a line
+#   ratio PREFIX KEY baseline=B now=N speedup=S
+# with S > 1 when today's figure is better (lower time, higher rate).
+# bench/identical.sh is not run here (make identical).
+#
 # Environment: SIMPY_CUSTOMERS (default 1000000), SIMPY_REPS (default 3),
 # HOLD_REPS and MM1_REPS (default 3), PYTHON (default /usr/bin/python3).
 # Every figure is the best of its repetitions. Other benchmarks (any other
