@@ -92,6 +92,7 @@ static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED"
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
 static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
 static const char *const rotation_names[] = {"HALF", "FULL", NULL};
+static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
 
 /* The name arrays are indexed by the enum values. */
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
@@ -107,6 +108,8 @@ _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
 _Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
 _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
                sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
+_Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
+_Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
 /* Enums are read and written as int. */
 _Static_assert(sizeof(cfg_priority) == sizeof(int) &&
                sizeof(cfg_packing) == sizeof(int) &&
@@ -228,6 +231,10 @@ static const key_def keys[] = {
     K_ENUM("process", "interval", process.interval, interval_names, "FIXED", NULL,
            "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
            "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
+    K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
+           "THREAD", NULL,
+           "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
+           "job's last thread ends."),
 
     K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
@@ -249,6 +256,8 @@ static const key_def keys[] = {
            "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
     K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
            "A queued job that cannot start blocks the jobs behind it."),
+    K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
+           "A job's first start costs a parallel context switch (pcs) too."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
@@ -985,6 +994,7 @@ const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
 const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }
 const char *config_rotation_name(cfg_rotation v) { return name_of(rotation_names, (int)v); }
+const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
 
 /* ---------------------------------------------------------------------- */
 /* INI files through inih                                                  */

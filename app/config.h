@@ -31,6 +31,7 @@ typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
+typedef sched_mem_release cfg_mem_release;
 
 typedef struct config {
     struct {
@@ -62,6 +63,7 @@ typedef struct config {
         double sync_rate;            /* CPU s between synchronisations; 0 = off */
         long page_size;              /* bytes, the report's P (4096) */
         cfg_interval interval;       /* comm/sync intervals fixed or exponential */
+        cfg_mem_release mem_release; /* memory freed at thread or job end */
     } process;
     struct {
         cfg_sched_type type;
@@ -72,6 +74,7 @@ typedef struct config {
         double quantum;              /* s per time slice, > 0 */
         bool mem_aware;
         bool strict_order;           /* a job that cannot start blocks later ones */
+        bool pcs_first_start;        /* a job's first start costs a PCS */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];
@@ -141,5 +144,6 @@ const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
 const char *config_interval_name(cfg_interval v);
 const char *config_rotation_name(cfg_rotation v);
+const char *config_mem_release_name(cfg_mem_release v);
 
 #endif
