@@ -305,6 +305,19 @@ static void kernel_report(run_t *r, const run_metrics *m)
             (unsigned long long)sim->dispatched, (unsigned long long)sim->scheduled,
             (unsigned long long)sim->cancelled, sim->peak_pending, m->wall_seconds,
             m->wall_seconds > 0 ? sim->dispatched / m->wall_seconds : 0, ru.ru_maxrss);
+    /* Per unit of model work (issue 11): all events over all faults (disk
+     * and remote) and over jobs finished; "-" when there are none. */
+    uint64_t faults = m->page_faults_disk + m->page_faults_remote;
+    fprintf(stderr, "        events per page fault ");
+    if (faults)
+        fprintf(stderr, "%.2f", (double)sim->dispatched / (double)faults);
+    else
+        fprintf(stderr, "-");
+    fprintf(stderr, ", events per job ");
+    if (m->jobs_finished > 0)
+        fprintf(stderr, "%.1f\n", (double)sim->dispatched / (double)m->jobs_finished);
+    else
+        fprintf(stderr, "-\n");
 }
 
 int main(int argc, char **argv)
@@ -463,6 +476,11 @@ int main(int argc, char **argv)
         run_hardware_report(r, stderr);
     if (o.kernel_report)
         kernel_report(r, &m);
+    if (m.samples_dropped > 0)
+        fprintf(stderr, "pnrsim: warning: samples.csv reached [simulation] max_samples = %ld "
+                        "rows at t=%.6g s; %ld later rows were not written (raise "
+                        "metrics_period or max_samples; 0 = no cap)\n",
+                c.simulation.max_samples, m.samples_capped_at, m.samples_dropped);
     if (got_signal)
         /* Whatever --format is, stderr says in words that the run was cut. */
         fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",
