@@ -225,7 +225,7 @@ static const key_def keys[] = {
     K_ENUM("workload", "estimate", workload.estimate, estimate_names, "REQUESTED", NULL,
            "A job's run-time estimate (backfilling, SJF...): REQUESTED = SWF field 9 when "
            "> 0, else the job's CPU demand; RUNTIME = its CPU demand (exact estimates)."),
-    K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, "1", "factor", NULL,
+    K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, 1e6, "1", "factor", NULL,
           "Multiplies every estimate (never how long a job runs)."),
 
     K_STR("process", "name", process.name, 1, "Process", "text", "Process",
