@@ -12,6 +12,8 @@
  */
 #include "app/run.h"
 
+#include "app/schedule.h"
+
 #include "core/rng.h"
 #include "core/stats.h"
 #include "hw/pe.h"
@@ -55,6 +57,7 @@ struct run {
     const char *check_failure;
     double wall0, wall_run;
     bool time_limited;
+    schedule_out *sched_out; /* --schedule files, NULL when not asked */
 };
 
 static double wall_now(void)
@@ -208,6 +211,8 @@ static void sample(sim_t *sim, void *arg)
                 var > 0 ? sqrt(var) : 0, disk_sum / n, net_in_flight(r->net), r->finished,
                 (unsigned long long)faults);
     }
+    if (r->sched_out)
+        schedule_sample(r->sched_out, sim);
     if (r->progress) {
         double frac = 0;
         workload_progress(r->wl, &frac);
@@ -325,6 +330,8 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     ev_run_result rr = ev_run(&r->sim, until);
     r->wall_run = wall_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
+    if (r->sched_out)
+        schedule_finish(r->sched_out, &r->sim);
     if (r->wl_failed) {
         snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
         return -1;
@@ -425,6 +432,13 @@ void run_metrics_get(run_t *r, run_metrics *m)
     }
 }
 
+void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
+{
+    assert(!r->sched_out);
+    r->sched_out = schedule_open(&r->sim, &r->cl, r->g, r->c.simulation.metrics_period, csv,
+                                 pes, paje);
+}
+
 void run_hardware_report(run_t *r, FILE *out)
 {
     const config *c = &r->c;
@@ -447,6 +461,7 @@ void run_destroy(run_t *r)
 {
     if (!r)
         return;
+    schedule_close(r->sched_out);
     while (r->cl.jobs)
         job_destroy(&r->sim, r->cl.jobs);
     if (r->g)
