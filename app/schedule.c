@@ -15,6 +15,10 @@
  * are all now + pcs, so their times never decrease) and are written before
  * anything later; a stretch stopped before its switch ended cancels its
  * entry (per-PE generation numbers). At most one entry per running job.
+ * A PE that goes idle when a job stops is marked so only once the instant
+ * is over (a stack of PEs): at a slot switch the next job's state replaces
+ * it at the same instant and the idle line is never written, which keeps
+ * the trace a third smaller.
  */
 #include "app/schedule.h"
 
@@ -48,6 +52,14 @@ struct schedule_out {
     unsigned char *paging_on;
     pending *q;
     int qhead, qlen;
+    /* paging ends due: a binary min-heap of PEs by pg_off (pos: index in
+     * the heap, -1 when not in it) */
+    int *pgheap, *pgpos, pglen;
+    double *pg_off;            /* per PE: when its paging state ends, -1 = none due */
+    int *idle;                 /* PEs that went idle at idle_t */
+    unsigned char *idle_pending;
+    int nidle;
+    double idle_t;
     /* pes.csv: values at the previous sample */
     double *last_busy, *last_ftime;
     uint64_t *last_faults;
@@ -94,19 +106,91 @@ static const char PAJE_HEADER[] =
     "4 pcs RUN \"context switch\" \"0.5 0.5 0.5\"\n"
     "4 paging PG \"paging\" \"1 0 0\"\n";
 
-/* Write the deferred state changes due at or before t. */
+static void heap_swap(schedule_out *s, int a, int b)
+{
+    int pa = s->pgheap[a], pb = s->pgheap[b];
+    s->pgheap[a] = pb;
+    s->pgheap[b] = pa;
+    s->pgpos[pb] = a;
+    s->pgpos[pa] = b;
+}
+
+/* Restore the heap order around index i (ties: lower PE first). */
+static void heap_fix(schedule_out *s, int i)
+{
+#define HLESS(a, b)                                                                    \
+    (s->pg_off[s->pgheap[a]] < s->pg_off[s->pgheap[b]] ||                              \
+     (s->pg_off[s->pgheap[a]] == s->pg_off[s->pgheap[b]] && s->pgheap[a] < s->pgheap[b]))
+    while (i > 0 && HLESS(i, (i - 1) / 2)) {
+        heap_swap(s, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->pglen && HLESS(l, m))
+            m = l;
+        if (r < s->pglen && HLESS(r, m))
+            m = r;
+        if (m == i)
+            break;
+        heap_swap(s, i, m);
+        i = m;
+    }
+#undef HLESS
+}
+
+static void heap_remove(schedule_out *s, int pe)
+{
+    int i = s->pgpos[pe];
+    assert(i >= 0);
+    heap_swap(s, i, s->pglen - 1);
+    s->pglen--;
+    s->pgpos[pe] = -1;
+    if (i < s->pglen)
+        heap_fix(s, i);
+}
+
+/* Write the deferred state changes due at or before t (idle marks: of an
+ * earlier instant, or all when `all`). */
+static void paje_flush(schedule_out *s, double t, bool all)
+{
+    if (s->nidle > 0 && (all || s->idle_t < t)) {
+        for (int k = 0; k < s->nidle; k++) {
+            int pe = s->idle[k];
+            if (s->idle_pending[pe])
+                fprintf(s->paje, "7 %.12g RUN p%d idle\n", s->idle_t, pe);
+            s->idle_pending[pe] = 0;
+        }
+        s->nidle = 0;
+    }
+    /* Pending ends of context switches and of paging, merged in time order
+     * (each FIFO is in time order; both are later than any idle mark). */
+    for (;;) {
+        bool q_due = s->qlen > 0 && s->q[s->qhead].t <= t;
+        bool pg_due = s->pglen > 0 && s->pg_off[s->pgheap[0]] <= t;
+        if (!q_due && !pg_due)
+            break;
+        if (q_due && (!pg_due || s->q[s->qhead].t <= s->pg_off[s->pgheap[0]])) {
+            pending *p = &s->q[s->qhead];
+            if (p->gen == s->gen[p->pe0] && s->run_job[p->pe0] == p->j) {
+                const job_t *j = p->j;
+                for (int i = 0; i < j->threads; i++)
+                    fprintf(s->paje, "7 %.12g RUN p%d \"job %ld\"\n", p->t, j->pe_ids[i], j->id);
+            }
+            s->qhead = (s->qhead + 1) % s->n;
+            s->qlen--;
+        } else {
+            int pe = s->pgheap[0];
+            fprintf(s->paje, "9 %.12g PG p%d\n", s->pg_off[pe], pe);
+            heap_remove(s, pe);
+            s->pg_off[pe] = -1;
+        }
+    }
+}
+
 static void paje_advance(schedule_out *s, double t)
 {
-    while (s->qlen > 0 && s->q[s->qhead].t <= t) {
-        pending *p = &s->q[s->qhead];
-        if (p->gen == s->gen[p->pe0] && s->run_job[p->pe0] == p->j) {
-            const job_t *j = p->j;
-            for (int i = 0; i < j->threads; i++)
-                fprintf(s->paje, "7 %.12g RUN p%d \"job %ld\"\n", p->t, j->pe_ids[i], j->id);
-        }
-        s->qhead = (s->qhead + 1) % s->n;
-        s->qlen--;
-    }
+    paje_flush(s, t, false);
 }
 
 /* ---- observers -------------------------------------------------------------- */
@@ -124,6 +208,8 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
     if (!s->paje)
         return;
     paje_advance(s, sim->now);
+    for (int i = 0; i < j->threads; i++)
+        s->idle_pending[j->pe_ids[i]] = 0; /* replaced at this instant */
     if (from > sim->now) {
         for (int i = 0; i < j->threads; i++)
             fprintf(s->paje, "7 %.12g RUN p%d pcs\n", sim->now, j->pe_ids[i]);
@@ -162,8 +248,16 @@ static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
     s->gen[pe0]++;
     if (s->paje) {
         paje_advance(s, sim->now);
-        for (int i = 0; i < j->threads; i++)
-            fprintf(s->paje, "7 %.12g RUN p%d idle\n", sim->now, j->pe_ids[i]);
+        s->idle_t = sim->now;
+        for (int i = 0; i < j->threads; i++) {
+            int pe = j->pe_ids[i];
+            if (!s->idle_pending[pe]) {
+                if (s->nidle == s->n) /* only when PEs stop twice in one instant */
+                    paje_flush(s, sim->now, true);
+                s->idle_pending[pe] = 1;
+                s->idle[s->nidle++] = pe;
+            }
+        }
     }
 }
 
@@ -196,7 +290,10 @@ static void on_mem(sim_t *sim, const pe_t *pe, void *ctx)
     s->last_lent[pe->id] = pe->lent_mb;
 }
 
-/* The PE's paging state is on while at least one thread services a fault. */
+/* The PE's paging state is on while at least one thread services a page
+ * fault, and stays on for SCHEDULE_PAGING_GAP s after the last one ended:
+ * a PE that pages keeps one state instead of one per fault (a fault every
+ * few milliseconds would make the trace gigabytes long). */
 static void on_paging(sim_t *sim, const pe_t *pe, void *ctx)
 {
     schedule_out *s = ctx;
@@ -205,10 +302,19 @@ static void on_paging(sim_t *sim, const pe_t *pe, void *ctx)
         return;
     s->paging_on[pe->id] = on;
     paje_advance(s, sim->now);
-    if (on)
-        fprintf(s->paje, "8 %.12g PG p%d paging\n", sim->now, pe->id);
-    else
-        fprintf(s->paje, "9 %.12g PG p%d\n", sim->now, pe->id);
+    if (on) {
+        if (s->pg_off[pe->id] >= 0) { /* still on: the pending end is cancelled */
+            heap_remove(s, pe->id);
+            s->pg_off[pe->id] = -1;
+        } else
+            fprintf(s->paje, "8 %.12g PG p%d paging\n", sim->now, pe->id);
+    } else {
+        assert(s->pgpos[pe->id] < 0 && s->pglen < s->n);
+        s->pg_off[pe->id] = sim->now + SCHEDULE_PAGING_GAP;
+        s->pgheap[s->pglen] = pe->id;
+        s->pgpos[pe->id] = s->pglen++;
+        heap_fix(s, s->pglen - 1);
+    }
 }
 
 /* ---- life cycle ---------------------------------------------------------------- */
@@ -234,6 +340,15 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period,
     s->last_lent = xcalloc((size_t)n, sizeof *s->last_lent);
     s->q = xcalloc((size_t)n, sizeof *s->q);
     s->paging_on = xcalloc((size_t)n, 1);
+    s->idle = xcalloc((size_t)n, sizeof *s->idle);
+    s->pgheap = xcalloc((size_t)n, sizeof *s->pgheap);
+    s->pgpos = xcalloc((size_t)n, sizeof *s->pgpos);
+    s->pg_off = xcalloc((size_t)n, sizeof *s->pg_off);
+    for (int i = 0; i < n; i++) {
+        s->pg_off[i] = -1;
+        s->pgpos[i] = -1;
+    }
+    s->idle_pending = xcalloc((size_t)n, 1);
     s->last_busy = xcalloc((size_t)n, sizeof *s->last_busy);
     s->last_ftime = xcalloc((size_t)n, sizeof *s->last_ftime);
     s->last_faults = xcalloc((size_t)n, sizeof *s->last_faults);
@@ -310,7 +425,11 @@ void schedule_finish(schedule_out *s, sim_t *sim)
         if (s->run_job[i])
             stretch_end(s, sim, s->run_job[i], sim->now);
     if (s->paje) {
-        paje_advance(s, sim->now);
+        paje_flush(s, sim->now, true);
+        /* Paging states still on end with the run. */
+        for (int i = 0; i < s->n; i++)
+            if (s->pgpos[i] >= 0 || s->paging_on[i])
+                fprintf(s->paje, "9 %.12g PG p%d\n", sim->now, i);
         for (int i = 0; i < s->n; i++)
             fprintf(s->paje, "6 %.12g PE p%d\n", sim->now, i);
         fprintf(s->paje, "6 %.12g CL c\n", sim->now);
@@ -334,6 +453,11 @@ void schedule_close(schedule_out *s)
     free(s->last_lent);
     free(s->q);
     free(s->paging_on);
+    free(s->idle);
+    free(s->pgheap);
+    free(s->pgpos);
+    free(s->pg_off);
+    free(s->idle_pending);
     free(s->last_busy);
     free(s->last_ftime);
     free(s->last_faults);

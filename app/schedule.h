@@ -28,6 +28,10 @@
  * groups of ceil(N / SCHEDULE_PE_ROWS) consecutive PEs. */
 #define SCHEDULE_PE_ROWS 256
 
+/* Paje: a PE's paging state lasts until this many seconds after its last
+ * page fault ended (faults closer together than this make one state). */
+#define SCHEDULE_PAGING_GAP 1.0
+
 typedef struct schedule_out schedule_out;
 
 /* Start writing for the cluster cl scheduled by g: headers are written and
