@@ -228,6 +228,8 @@ static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
 {
     int pe0 = j->pe_ids[0];
     assert(s->run_job[pe0] == j);
+    if (s->paje)
+        paje_advance(s, sim->now); /* first: this stretch's own deferred change */
     double from = s->run_from[pe0];
     if (s->csv && end > from) {
         int first = j->pe_ids[0], len = 1;
@@ -247,7 +249,6 @@ static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
     s->run_job[pe0] = NULL;
     s->gen[pe0]++;
     if (s->paje) {
-        paje_advance(s, sim->now);
         s->idle_t = sim->now;
         for (int i = 0; i < j->threads; i++) {
             int pe = j->pe_ids[i];

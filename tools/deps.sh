@@ -29,6 +29,26 @@ if [ "$1" = study ]; then
         missing=1
     fi
 fi
+# schedule (make check, make demo-plots): pj_dump (pajeng) validates the
+# Paje traces, gnuplot draws pnrsim-plot's pictures; installed when this
+# runs as root or with sudo, otherwise the tests say they skip.
+if [ "$1" = schedule ]; then
+    opt=""
+    command -v pj_dump >/dev/null 2>&1 || opt="$opt pajeng"
+    command -v gnuplot >/dev/null 2>&1 || opt="$opt gnuplot-nox"
+    if [ -n "$opt" ]; then
+        if [ "$(id -u)" -eq 0 ]; then OSUDO=""
+        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then OSUDO="sudo"
+        else OSUDO=none; fi
+        if [ "$OSUDO" = none ]; then
+            echo "pnrsim: not installing$opt (not root): their tests will skip" >&2
+        else
+            echo "pnrsim: installing$opt" >&2
+            DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2 ||
+                { $OSUDO apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2; } || true
+        fi
+    fi
+fi
 if [ "$1" = bench ]; then
     if ! /usr/bin/python3 -c 'import SimPy' >/dev/null 2>&1; then
         PKGS="$PKGS python3-simpy"

@@ -16,6 +16,7 @@
 #   overalloc  heat map: memory overallocated per PE (MB)
 #   memory     memory in use per PE and network RAM lent per PE (MB)
 #   queue      queue length (jobs) and multiprogramming level (slots)
+# --from/--to apply to every plot.
 # A plot whose data file is missing (no --schedule) is not drawn and this
 # is said. Images are drawn under temporary names and renamed only when
 # every plot succeeded: nothing half-written is left. Exit status: 0,
@@ -167,6 +168,16 @@ else
     echo "$prog: $dir has no schedule.csv (run pnrsim with --schedule): no Gantt chart" >&2
 fi
 
+# The window, in the whole-run plots' time unit (whole run when fewer than
+# two samples fall in it: the plot would be empty).
+xr="set autoscale xfix"
+inwin=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && (f == "" || $1 >= f + 0) && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
+if [ -n "$from$to" ] && [ "$inwin" -lt 2 ]; then
+    echo "$prog: fewer than two samples between --from and --to: plots against time show the whole run" >&2
+elif [ -n "$from$to" ]; then
+    xr="set xrange [$(awk -v v="$from" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }'):$(awk -v v="$to" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }')]"
+fi
+
 # ---- heat maps ------------------------------------------------------------------
 if [ -f "$dir/pes.csv" ] && [ "$(wc -l < "$dir/pes.csv")" -gt 1 ]; then
     period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
@@ -186,7 +197,7 @@ set cbrange [0:*]
 set key off
 set tics out
 set yrange [-0.5:$hn - 0.5]
-set autoscale xfix
+$xr
 plot "$dir/pes.csv" every ::1 using ((\$1 - $period / 2.0) / $tdiv):((\$2 + \$3) / 2.0):$2 with image title "$4"
 EOF
         draw "$1" "$work/$1.gp"
@@ -210,6 +221,7 @@ if [ "$(wc -l < "$dir/samples.csv")" -gt 1 ]; then
 set title "Memory in use and network RAM lent (means over PEs, at each sample)"
 set xlabel "time ($tunit)"
 set ylabel "MB per PE"
+$xr
 set key outside right top box
 set grid
 set datafile separator ","
@@ -221,6 +233,7 @@ EOF
 set title "Queue length and multiprogramming level (at each sample)"
 set xlabel "time ($tunit)"
 set ylabel "queued jobs"
+$xr
 set y2label "MPL (slots in use)"
 set ytics nomirror
 set y2tics
