@@ -389,7 +389,7 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period,
     return s;
 }
 
-void schedule_sample(schedule_out *s, sim_t *sim)
+void schedule_sample(schedule_out *s, sim_t *sim, double span)
 {
     if (!s->pes)
         return;
@@ -416,7 +416,7 @@ void schedule_sample(schedule_out *s, sim_t *sim)
         double m = last - first + 1;
         fprintf(s->pes, "%.12g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", sim->now, first, last,
                 mem / m, over / m, lent / m, held / m, (double)faults / m, ftime / m,
-                busy / (m * s->period));
+                busy / (m * span));
     }
 }
 

@@ -39,8 +39,10 @@ typedef struct schedule_out schedule_out;
  * the sample period (s). Never NULL (aborts when out of memory). */
 schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
                             FILE *pes, FILE *paje);
-/* One pes.csv sample, at sim->now (call at every metrics_period). */
-void schedule_sample(schedule_out *s, sim_t *sim);
+/* One pes.csv sample, at sim->now (call at every sample); span is the
+ * simulated time since the previous sample (s, > 0): figures "in the
+ * period" are over it. */
+void schedule_sample(schedule_out *s, sim_t *sim, double span);
 /* The run is over (at sim->now): stretches still running end now (their
  * rows are written), and the Paje containers are destroyed. */
 void schedule_finish(schedule_out *s, sim_t *sim);
