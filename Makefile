@@ -47,13 +47,17 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 PLOT      := $(BUILD)/pnrsim-plot
+# Manual pages: pnrsim.ini(5) is generated from configs/reference.ini.
+MAN1      := $(patsubst man/%,$(BUILD)/man/%,$(wildcard man/*.1))
+MAN5      := $(BUILD)/man/pnrsim.ini.5
+MANS      := $(MAN1) $(MAN5)
 FUZZ_TIME ?= 60
 FUZZ_SMOKE_TIME ?= 4
 
 .PHONY: demo-plots
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke
 all: deps
-	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT)
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(MANS)
 
 deps:
 	@sh tools/deps.sh
@@ -74,6 +78,14 @@ $(PLOT): tools/pnrsim-plot.sh
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod 755 $@
 
+$(BUILD)/man/%.1: man/%.1
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(MAN5): configs/reference.ini tools/ini2man.sh
+	@mkdir -p $(dir $@)
+	sh tools/ini2man.sh $< 0.1.0 > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
@@ -85,7 +97,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
-tests: $(PROG) $(SWEEP) $(PLOT) $(TEST_BIN)
+tests: $(PROG) $(SWEEP) $(PLOT) $(MANS) $(TEST_BIN)
 
 # libFuzzer harnesses (build with CC=clang SAN=fuzz): the library, plus the
 # study reader's objects for fuzz_study.
@@ -158,6 +170,9 @@ install: all
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
 	install -m 755 $(PLOT) $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 
