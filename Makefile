@@ -114,6 +114,7 @@ test: tests
 # check: the plain build, then the AddressSanitizer + UBSan build.
 check: deps
 	@sh tools/deps.sh schedule
+	@sh tools/deps.sh html
 	@$(MAKE) --no-print-directory BUILD=build test
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 	@$(MAKE) --no-print-directory fuzz-smoke
