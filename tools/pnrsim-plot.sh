@@ -152,12 +152,12 @@ set xlabel "time (s)"
 set ylabel "PE"
 set xrange [$lo:$hi]
 set yrange [-0.5:$npes - 0.5]
-set key outside right top box
+set key outside top center horizontal box
 set style fill solid 1.0 noborder
 set grid xtics lc rgb "#dddddd"
 set format x "%.10g"
 plot "$work/jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable title "job running (colour = job)", \
-     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (at least 0.3% of the window wide)", \
+     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (drawn >= 0.3% of the window wide)", \
      "$work/switch.dat" using 1:(-0.5):(0):($npes) with vectors nohead dt 3 lc rgb "#444444" title "slot switch"
 EOF
     # Empty data files make gnuplot stop; give them one point outside the view.
@@ -222,7 +222,7 @@ set title "Memory in use and network RAM lent (means over PEs, at each sample)"
 set xlabel "time ($tunit)"
 set ylabel "MB per PE"
 $xr
-set key outside right top box
+set key outside top center horizontal box
 set grid
 set datafile separator ","
 plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):7 with lines lw 2 lc rgb "#1f77b4" title "memory in use", \
@@ -239,7 +239,7 @@ set ytics nomirror
 set y2tics
 set yrange [0:*]
 set y2range [0:*]
-set key outside right top box
+set key outside top center horizontal box
 set grid
 set datafile separator ","
 plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
