@@ -66,7 +66,20 @@ struct schedule_out {
     int group;       /* PEs per pes.csv row */
     gang_observer gobs;
     pe_observer pobs;
+    double tcache_t;           /* the time last formatted, and its text */
+    char tcache[32];
 };
+
+/* The time t as the trace writes it (%.12g), formatted once per instant:
+ * most lines share their instant with the one before. */
+static const char *tstr(schedule_out *s, double t)
+{
+    if (t != s->tcache_t || !s->tcache[0]) {
+        snprintf(s->tcache, sizeof s->tcache, "%.12g", t);
+        s->tcache_t = t;
+    }
+    return s->tcache;
+}
 
 /* ---- Paje ------------------------------------------------------------------- */
 
@@ -158,7 +171,7 @@ static void paje_flush(schedule_out *s, double t, bool all)
         for (int k = 0; k < s->nidle; k++) {
             int pe = s->idle[k];
             if (s->idle_pending[pe])
-                fprintf(s->paje, "7 %.12g RUN p%d idle\n", s->idle_t, pe);
+                fprintf(s->paje, "7 %s RUN p%d idle\n", tstr(s, s->idle_t), pe);
             s->idle_pending[pe] = 0;
         }
         s->nidle = 0;
@@ -175,13 +188,13 @@ static void paje_flush(schedule_out *s, double t, bool all)
             if (p->gen == s->gen[p->pe0] && s->run_job[p->pe0] == p->j) {
                 const job_t *j = p->j;
                 for (int i = 0; i < j->threads; i++)
-                    fprintf(s->paje, "7 %.12g RUN p%d \"job %ld\"\n", p->t, j->pe_ids[i], j->id);
+                    fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, p->t), j->pe_ids[i], j->id);
             }
             s->qhead = (s->qhead + 1) % s->n;
             s->qlen--;
         } else {
             int pe = s->pgheap[0];
-            fprintf(s->paje, "9 %.12g PG p%d\n", s->pg_off[pe], pe);
+            fprintf(s->paje, "9 %s PG p%d\n", tstr(s, s->pg_off[pe]), pe);
             heap_remove(s, pe);
             s->pg_off[pe] = -1;
         }
@@ -212,14 +225,14 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
         s->idle_pending[j->pe_ids[i]] = 0; /* replaced at this instant */
     if (from > sim->now) {
         for (int i = 0; i < j->threads; i++)
-            fprintf(s->paje, "7 %.12g RUN p%d pcs\n", sim->now, j->pe_ids[i]);
+            fprintf(s->paje, "7 %s RUN p%d pcs\n", tstr(s, sim->now), j->pe_ids[i]);
         assert(s->qlen < s->n);
         assert(s->qlen == 0 || s->q[(s->qhead + s->qlen - 1) % s->n].t <= from);
         s->q[(s->qhead + s->qlen) % s->n] = (pending){from, j, pe0, s->gen[pe0]};
         s->qlen++;
     } else {
         for (int i = 0; i < j->threads; i++)
-            fprintf(s->paje, "7 %.12g RUN p%d \"job %ld\"\n", sim->now, j->pe_ids[i], j->id);
+            fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, sim->now), j->pe_ids[i], j->id);
     }
 }
 
@@ -273,7 +286,7 @@ static void on_switch(sim_t *sim, int slot, int nslots, void *ctx)
     if (!s->paje)
         return;
     paje_advance(s, sim->now);
-    fprintf(s->paje, "10 %.12g SW c \"slot %d of %d\"\n", sim->now, slot, nslots);
+    fprintf(s->paje, "10 %s SW c \"slot %d of %d\"\n", tstr(s, sim->now), slot, nslots);
 }
 
 static void on_mem(sim_t *sim, const pe_t *pe, void *ctx)
@@ -284,9 +297,9 @@ static void on_mem(sim_t *sim, const pe_t *pe, void *ctx)
         return;
     paje_advance(s, sim->now);
     if (mem != s->last_mem[pe->id])
-        fprintf(s->paje, "11 %.12g MEM p%d %.12g\n", sim->now, pe->id, mem);
+        fprintf(s->paje, "11 %s MEM p%d %.12g\n", tstr(s, sim->now), pe->id, mem);
     if (pe->lent_mb != s->last_lent[pe->id])
-        fprintf(s->paje, "11 %.12g LENT p%d %.12g\n", sim->now, pe->id, pe->lent_mb);
+        fprintf(s->paje, "11 %s LENT p%d %.12g\n", tstr(s, sim->now), pe->id, pe->lent_mb);
     s->last_mem[pe->id] = mem;
     s->last_lent[pe->id] = pe->lent_mb;
 }
@@ -308,7 +321,7 @@ static void on_paging(sim_t *sim, const pe_t *pe, void *ctx)
             heap_remove(s, pe->id);
             s->pg_off[pe->id] = -1;
         } else
-            fprintf(s->paje, "8 %.12g PG p%d paging\n", sim->now, pe->id);
+            fprintf(s->paje, "8 %s PG p%d paging\n", tstr(s, sim->now), pe->id);
     } else {
         assert(s->pgpos[pe->id] < 0 && s->pglen < s->n);
         s->pg_off[pe->id] = sim->now + SCHEDULE_PAGING_GAP;
@@ -430,10 +443,10 @@ void schedule_finish(schedule_out *s, sim_t *sim)
         /* Paging states still on end with the run. */
         for (int i = 0; i < s->n; i++)
             if (s->pgpos[i] >= 0 || s->paging_on[i])
-                fprintf(s->paje, "9 %.12g PG p%d\n", sim->now, i);
+                fprintf(s->paje, "9 %s PG p%d\n", tstr(s, sim->now), i);
         for (int i = 0; i < s->n; i++)
-            fprintf(s->paje, "6 %.12g PE p%d\n", sim->now, i);
-        fprintf(s->paje, "6 %.12g CL c\n", sim->now);
+            fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
+        fprintf(s->paje, "6 %s CL c\n", tstr(s, sim->now));
     }
 }
 
