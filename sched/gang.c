@@ -64,6 +64,7 @@ struct gang {
     long placed, running;
     gang_end_fn on_end;
     void *ctx;
+    gang_observer obs;      /* schedule output; members NULL when unused */
     /* priority functions and backfilling (sched/backfill.c): the pass is
      * delegated to bf when set; pf_* filter the slots place() may use */
     bf_t *bf;
@@ -374,6 +375,8 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     bool charged = j->started || g->p.pcs_first_start;
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
+    if (g->obs.job_run)
+        g->obs.job_run(g->sim, j, slot_index(g, j->slot), j->resume_at, g->obs.ctx);
     return charged;
 }
 
@@ -383,6 +386,8 @@ static void stop_job(gang_t *g, job_t *j)
         return;
     g->running--;
     job_stop(g->sim, j);
+    if (g->obs.job_stop)
+        g->obs.job_stop(g->sim, j, g->obs.ctx);
 }
 
 static void quantum_arm(gang_t *g)
@@ -490,6 +495,8 @@ static void switch_to(gang_t *g, int next)
     }
     if (changed)
         g->pcs++;
+    if (g->obs.slot_switch)
+        g->obs.slot_switch(g->sim, g->cur, g->nslots, g->obs.ctx);
     if (ev_pending(g->sim, g->quantum_ev))
         ev_cancel(g->sim, g->quantum_ev);
     quantum_arm(g);
@@ -759,8 +766,11 @@ void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
     slot_t *s = slot_of(g, j);
     assert(s);
     int si = slot_index(g, s->id);
-    if (j->running)
+    if (j->running) {
         g->running--;
+        if (g->obs.job_stop)
+            g->obs.job_stop(sim, j, g->obs.ctx);
+    }
     if (g->bf)
         bf_ended(g->bf, j);
     slot_take(g, s, j);
@@ -955,4 +965,12 @@ const char *gang_check_placement(const gang_t *g)
     snprintf(msg, sizeof msg, "at %.17g queued job %ld (%d PEs, %g MB) fits but was not placed",
              g->sim->now, bad->id, bad->threads, bad->mem_mb);
     return msg;
+}
+
+void gang_set_observer(gang_t *g, const gang_observer *o)
+{
+    if (o)
+        g->obs = *o;
+    else
+        memset(&g->obs, 0, sizeof g->obs);
 }
