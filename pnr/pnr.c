@@ -331,12 +331,17 @@ static void snapshot_destroy(pobj *o)
     free(s);
 }
 
-/* MANAGER and BACKBONE: after an allocation or deallocation the manager
- * sends its table to every other servent (MANAGER) or manager (BACKBONE).
- * The message is control_msg + 16 bytes per PE (value and time stamp). */
-static void broadcast(pnr_t *p, int manager)
+/* MANAGER and BACKBONE: after a round that allocated or deallocated
+ * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
+ * been allocated or deallocated"; `changed` says whether this round did)
+ * the manager sends its table to every other servent (MANAGER) or to the
+ * other managers (BACKBONE; the broadcaster is always one of them). The
+ * message is control_msg + 16 bytes per PE (value and time stamp). */
+static void broadcast(pnr_t *p, int manager, bool changed)
 {
     if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
+        return;
+    if (!changed)
         return;
     int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
     if (targets <= 0)
@@ -499,7 +504,9 @@ static void finish_alloc(pnr_t *p, round_t *r)
              c, got, 0);
     }
     check(p);
-    broadcast(p, r->manager);
+    if (r->granted > EPS_MB)
+        p->st.alloc_rounds_changed++;
+    broadcast(p, r->manager, r->granted > EPS_MB);
     if (r->js && r->js->alloc == r)
         r->js->alloc = NULL;
     round_free(r);
@@ -727,10 +734,13 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
 
 /* ---- message arrivals ---------------------------------------------------------------- */
 
-static void dealloc_done(pnr_t *p, round_t *r)
+/* `freed`: the round told some server to free memory. */
+static void dealloc_done(pnr_t *p, round_t *r, bool freed)
 {
     check(p);
-    broadcast(p, r->manager);
+    if (freed)
+        p->st.dealloc_rounds_changed++;
+    broadcast(p, r->manager, freed);
     if (r->js && r->js->dealloc == r)
         r->js->dealloc = NULL;
     round_free(r);
@@ -827,7 +837,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
                  r->got.v[i].mb, 0);
         }
         if (r->acks_pending == 0)
-            dealloc_done(p, r);
+            dealloc_done(p, r, false);
         return;
     }
     case PNR_MSG_FREE: {
@@ -844,7 +854,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
     case PNR_MSG_ACK: {
         round_t *r = ctx;
         if (--r->acks_pending == 0)
-            dealloc_done(p, r);
+            dealloc_done(p, r, true);
         return;
     }
     case PNR_MSG_BROADCAST: {

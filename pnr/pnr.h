@@ -33,9 +33,10 @@
  * (each client's local manager acts for it alone at once, no sharing),
  * MANAGER (per job start and per job end a random PE of the job is the
  * manager; it broadcasts its table to all N-1 other servents after each
- * allocation and deallocation), BACKBONE (`managers` well-known managers
- * on PEs floor(k*N/M); a job's clients use one chosen at random; broadcasts
- * go to the other managers only).
+ * round that allocated or freed network RAM, §5.2.6; rounds of 0 MB do not
+ * broadcast), BACKBONE (`managers` well-known managers on PEs
+ * floor(k*N/M); a job's clients use one chosen at random; broadcasts, after
+ * the same rounds, go to the M-1 other managers only).
  */
 #ifndef PNRSIM_PNR_PNR_H
 #define PNRSIM_PNR_PNR_H
@@ -72,6 +73,9 @@ typedef struct pnr_stats {
     uint64_t remote_faults;
     double lent_area;           /* for the time average of lent memory */
     uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
+    /* rounds finished that granted / freed network RAM (the rounds after
+     * which MANAGER and BACKBONE broadcast, §5.2.6) */
+    uint64_t alloc_rounds_changed, dealloc_rounds_changed;
 } pnr_stats;
 
 /* Create the PNR layer for cluster cl with parameters c, master seed

@@ -11,9 +11,11 @@
  *   - CENTRAL: every request goes to PE 0; CLIENT: a thread waits for one
  *     round trip to a server only, never for its job's other threads;
  *     MANAGER: the manager is one of the job's PEs, chosen the same way for
- *     the same seed, and broadcasts go to the N-1 others after every round;
+ *     the same seed, and broadcasts go to the N-1 others after every round
+ *     that allocated or freed network RAM, never after a 0 MB round;
  *     BACKBONE: requests only to the managers, broadcasts to the M-1 others;
  *     with one manager it is CENTRAL, job for job;
+ *   - every message kind counted on a hand-worked case per strategy;
  *   - the fair share end to end: a 4-thread job's clients asking 10, 20,
  *     30 and 60 MB when a server lends 80 hold 10, 20, 25 and 25;
  *   - paging: a thread covered by network RAM never uses the disk and each
@@ -487,9 +489,13 @@ START_TEST(test_manager_choice)
      * after 50 MB threads on PEs 1 and 2 so that two of its threads ask).
      * Its manager is one of PEs 1-3; all three requests arrive there;
      * all three deallocation notices arrive at one PE of the job (drawn
-     * again at the job's end); after the allocation and after the
-     * deallocation the manager broadcasts to the N - 1 = 3 others, so every
-     * PE but the manager receives one broadcast per round. The same seed
+     * again at the job's end). The single-thread jobs fit (ask 0) and their
+     * rounds change nothing: no broadcast (§5.2.6). The 3-thread job's
+     * threads on PEs 1 and 2 overallocate by 50 + 70 - 100 = 20 MB each and
+     * get 40 MB from PE 0 (the only server with room), so after its
+     * allocation and after its deallocation the manager broadcasts to the
+     * N - 1 = 3 others: 6 broadcasts, every PE but that round's manager
+     * receiving one per round. The same seed
      * gives the same manager; across seeds every PE of the job serves. */
     bool seen[4] = {false, false, false, false};
     int first = -1;
@@ -516,7 +522,9 @@ START_TEST(test_manager_choice)
             ck_assert_uint_eq(st->alloc_rounds, 3);
             ck_assert_uint_eq(st->dealloc_rounds, 3);
             ck_assert_uint_eq(st->requests, 2);
-            ck_assert_uint_eq(sent(&w, PNR_MSG_BROADCAST), 3 * 6);
+            ck_assert_uint_eq(st->alloc_rounds_changed, 1);
+            ck_assert_uint_eq(st->dealloc_rounds_changed, 1);
+            ck_assert_uint_eq(sent(&w, PNR_MSG_BROADCAST), 3 * 2);
             /* The 3-thread job's deallocation notices went to one PE. */
             int dm = -1;
             for (int pe = 1; pe <= 3; pe++) {
@@ -529,12 +537,12 @@ START_TEST(test_manager_choice)
             ck_assert_int_ge(dm, 1);
             ck_assert_uint_eq(received(&w, 0, PNR_MSG_DEALLOC), 0);
             ck_assert_uint_eq(received(&w, 0, PNR_MSG_REQUEST), 0);
-            /* PE 0 is in no job: it hears every broadcast. */
-            ck_assert_uint_eq(received(&w, 0, PNR_MSG_BROADCAST), 6);
-            /* Everyone else hears every round it did not manage itself. */
+            /* PE 0 is in no job: it hears both broadcasts. */
+            ck_assert_uint_eq(received(&w, 0, PNR_MSG_BROADCAST), 2);
+            /* The job's PEs hear each one they did not send. */
             for (int pe = 1; pe <= 3; pe++) {
-                int managed = (pe <= 2 ? 2 : 0) + (m == pe) + (dm == pe);
-                ck_assert_uint_eq(received(&w, pe, PNR_MSG_BROADCAST), 6 - managed);
+                int managed = (m == pe) + (dm == pe);
+                ck_assert_uint_eq(received(&w, pe, PNR_MSG_BROADCAST), 2 - managed);
             }
             if (seed == 1 && rep == 0)
                 first = m;
@@ -545,6 +553,53 @@ START_TEST(test_manager_choice)
         }
     }
     ck_assert(seen[1] && seen[2] && seen[3]);
+}
+END_TEST
+
+/* Messages of every kind on one hand-worked case, per strategy. 4 PEs of
+ * 100 MB on the star. t = 0: job 1, two 50 MB threads on PEs 0 and 1
+ * (they fit: asks 0). t = 1: job 2, one 120 MB thread on PE 3, which
+ * overallocates by 20 MB and asks for 20. Every server it may be sent to
+ * (PE 0 or 1: 50 MB free; PE 2: 100) has more than 20 + 0.1 MB, so the
+ * first ASK is granted in full whatever the table says: 1 ASK, 1 GRANT,
+ * 1 REPLY; at job 2's end its whole 20 MB is freed (PE 3 is no longer
+ * overallocated): 1 FREE, 1 ACK.
+ *   CENTRAL:  REQUEST 3 (every thread), DEALLOC 3, BROADCAST 0.
+ *   CLIENT:   REQUEST 1 (only the asking thread), DEALLOC 1, BROADCAST 0.
+ *   MANAGER:  REQUEST 3, DEALLOC 3; 4 rounds (2 per job) of which 2 (job
+ *             2's) change allocations: 2 x (N-1) = 6 BROADCASTs (every
+ *             round broadcasting would have made 12).
+ *   BACKBONE (2 managers, PEs 0 and 2): REQUEST 3, DEALLOC 3; 2 changing
+ *             rounds x (M-1) = 2 BROADCASTs (4 if every round did). */
+static void counts_case(const char *strategy, const char *const *sets, const uint64_t *want)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        world w;
+        world_init(&w, 4, RAM100, 1e-3, strategy, sets, seed);
+        start_at(&w, 0, make_job(&w, 1, 2, (int[]){0, 1}, 20, 50));
+        start_at(&w, 1, make_job(&w, 2, 1, (int[]){3}, 10, 120));
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(w.jobs_ended, 2);
+        assert_settled(w.pnr);
+        for (int k = PNR_MSG_REQUEST; k <= PNR_MSG_BROADCAST; k++)
+            ck_assert_msg(sent(&w, k) == want[k - PNR_MSG_REQUEST], "%s seed %llu: %s %llu, want %llu",
+                          strategy, (unsigned long long)seed, pnr_kind_name(k),
+                          (unsigned long long)sent(&w, k),
+                          (unsigned long long)want[k - PNR_MSG_REQUEST]);
+        ck_assert_uint_eq(pnr_get_stats(w.pnr)->satisfied, 1);
+        ck_assert_uint_eq(w.pes[3].disk_faults, 0);
+        world_free(&w);
+    }
+}
+
+START_TEST(test_message_counts)
+{
+    /* REQUEST, ASK, GRANT, REPLY, DEALLOC, FREE, ACK, BROADCAST */
+    counts_case("CENTRAL", NULL, (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 0});
+    counts_case("CLIENT", NULL, (const uint64_t[]){1, 1, 1, 1, 1, 1, 1, 0});
+    counts_case("MANAGER", NULL, (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 6});
+    counts_case("BACKBONE", (const char *[]){"netram.managers=2", NULL},
+                (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 2});
 }
 END_TEST
 
@@ -785,8 +840,14 @@ END_TEST
 
 START_TEST(test_run_manager)
 {
-    /* MANAGER: one round per job start and one per job end, each followed
-     * by a broadcast to the N-1 = 239 other servents. */
+    /* MANAGER: one round per job start and one per job end; each round
+     * that granted or freed network RAM, and only those, is followed by a
+     * broadcast to the N-1 = 239 other servents (§5.2.6). With release =
+     * all every job that got network RAM frees all of it in its one
+     * deallocation round, so as many deallocation rounds change
+     * allocations as allocation rounds do; each changing allocation round
+     * answered at least one client with something (satisfied or partial),
+     * and most rounds (jobs that fit) change nothing. */
     trace_result t;
     trace_run(&t, "MANAGER", NULL, 0);
     assert_complete(&t, "MANAGER");
@@ -795,7 +856,19 @@ START_TEST(test_run_manager)
     ck_assert_uint_eq(t_sent(&t, PNR_MSG_DEALLOC), (uint64_t)threads);
     ck_assert_uint_eq(t.st.alloc_rounds, NJOBS);
     ck_assert_uint_eq(t.st.dealloc_rounds, NJOBS);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * 2 * NJOBS);
+    uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
+    ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
+    ck_assert_uint_le(t.st.alloc_rounds_changed, t.st.satisfied + t.st.partial);
+    ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
+    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * changed);
+    ck_assert_uint_eq(t.st.dealloc_rounds_changed, t.st.alloc_rounds_changed);
+    /* Every PE hears every broadcast it did not send. */
+    uint64_t heard = 0;
+    for (int pe = 0; pe < 240; pe++) {
+        ck_assert_uint_le(t_received(&t, pe, PNR_MSG_BROADCAST), changed);
+        heard += t_received(&t, pe, PNR_MSG_BROADCAST);
+    }
+    ck_assert_uint_eq(heard, 239u * changed);
     trace_result_free(&t);
 }
 END_TEST
@@ -803,8 +876,10 @@ END_TEST
 START_TEST(test_run_backbone)
 {
     /* BACKBONE with 4 managers on PEs 0, 60, 120, 180: requests and
-     * deallocations arrive only there; each round is followed by a
-     * broadcast to the 3 other managers, and only managers receive them. */
+     * deallocations arrive only there; each round that granted or freed
+     * network RAM is followed by a broadcast to the 3 other managers (the
+     * broadcaster is always a backbone manager, so M - 1 targets), and
+     * only managers receive them. */
     const char *extra[] = {"netram.managers=4", NULL};
     trace_result t;
     trace_run(&t, "BACKBONE", extra, 0);
@@ -820,7 +895,10 @@ START_TEST(test_run_backbone)
     ck_assert_uint_eq(req, (uint64_t)threads);
     ck_assert_uint_eq(dea, (uint64_t)threads);
     ck_assert_uint_eq(bc, t_sent(&t, PNR_MSG_BROADCAST));
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 3u * 2 * NJOBS);
+    uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
+    ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
+    ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
+    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 3u * changed);
     trace_result_free(&t);
 }
 END_TEST
@@ -995,6 +1073,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
     tcase_add_test(tc, test_manager_choice);
+    tcase_add_test(tc, test_message_counts);
     tcase_add_test(tc, test_global_knowledge);
     tcase_add_test(tc, test_run_central);
     tcase_add_test(tc, test_run_client);
