@@ -106,6 +106,11 @@ struct pnr {
     int nmanagers;
     int *managers;       /* BACKBONE: manager PEs */
     double control_bytes;
+    pnr_release release;
+    pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
+                          * holds (grants join it when they arrive) */
+    double *asking;      /* release EXCESS: per PE, MB its clients asked for
+                          * and have not been answered yet */
     table_t *tables;     /* per PE, allocated on first use */
     rng_t **mgr_rng;     /* per PE: worst-fit ties */
     rng_t **fault_rng;   /* per PE: network or disk, which piece */
@@ -230,6 +235,8 @@ static void check(pnr_t *p)
                     claim(p, &js->creqs[i]->pieces);
         }
     }
+    for (int pe = 0; pe < p->npes; pe++)
+        claim(p, &p->node[pe]);
     for (int s = 0; s < p->npes; s++) {
         double l = p->cl->pes[s].lent_mb;
         if (l < -1e-9 || fabs(l - p->claimed[s]) > 1e-6 * (1 + l)) {
@@ -585,7 +592,19 @@ static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     js->creqs[th->idx] = c;
     c->th = th;
     th->pnr = c;
-    c->ask = th->L >= PE_PAGE_BYTES ? th->L / MB_BYTES : 0;
+    if (p->release == PNR_RELEASE_ALL) {
+        c->ask = th->L >= PE_PAGE_BYTES ? th->L / MB_BYTES : 0;
+    } else {
+        /* The node asks for the part of its overallocation that neither
+         * its network RAM nor its requests in progress cover: its
+         * overallocation grew by this thread (§5.1.1 "when it is
+         * determined that the allocation will use disk"). */
+        pe_t *pe = th->pe;
+        int id = pe->id;
+        double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
+        c->ask = diff * MB_BYTES >= PE_PAGE_BYTES ? diff : 0;
+        p->asking[id] += c->ask;
+    }
     c->t_asked = sim->now;
     round_t *r;
     if (p->strategy == PNR_CLIENT) {
@@ -630,6 +649,41 @@ static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
     }
 }
 
+/* Release EXCESS (§5.1.3): at a thread's end (its memory already freed)
+ * the node keeps the network RAM its remaining overallocation needs and
+ * gives back the rest, from the servers its own table shows most loaded
+ * first (splitting a piece where the excess ends). Moves the freed pieces
+ * into *out and returns their MB (0: nothing to free). */
+static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
+{
+    pieces_t *ps = &p->node[pe->id];
+    double excess = pe->remote_mb - pe_overalloc_mb(pe);
+    if (excess <= EPS_MB || ps->n == 0)
+        return 0;
+    sort_pieces(p, pe->id, ps);
+    double left = excess;
+    int k = 0;
+    while (k < ps->n && left > EPS_MB) {
+        piece_t *x = &ps->v[k];
+        if (x->mb <= left + EPS_MB) { /* the whole piece */
+            add_piece(out, x->server, x->mb);
+            left -= x->mb;
+            k++;
+        } else { /* part of it: the node keeps the rest */
+            add_piece(out, x->server, left);
+            x->mb -= left;
+            left = 0;
+        }
+    }
+    /* Drop the freed pieces from the front, keeping the order. */
+    memmove(ps->v, ps->v + k, (size_t)(ps->n - k) * sizeof *ps->v);
+    ps->n -= k;
+    double freed = 0;
+    for (int i = 0; i < out->n; i++)
+        freed += out->v[i].mb;
+    return freed;
+}
+
 static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
@@ -637,11 +691,21 @@ static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     jstate_t *js = j->pnr;
     creq_t *c = th->pnr;
     round_t *r = NULL;
-    double mb = c ? c->granted : 0;
+    double mb;
+    pieces_t out = {0}; /* the pieces the notice names */
+    if (p->release == PNR_RELEASE_ALL) {
+        mb = c ? c->granted : 0;
+        if (c) {
+            out = c->pieces;
+            c->pieces = (pieces_t){0};
+        }
+    } else {
+        mb = release_excess(p, th->pe, &out);
+    }
     if (mb > EPS_MB)
         pe_remote(sim, th->pe, -mb);
     if (p->strategy == PNR_CLIENT) {
-        if (c && c->pieces.n > 0)
+        if (out.n > 0)
             r = round_new(p, true, NULL, th->pe->id, 1);
     } else if (js) {
         if (!js->dealloc)
@@ -651,16 +715,16 @@ static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     if (r) {
         /* The notice carries the client's pieces, most loaded first. */
         int slot = p->strategy == PNR_CLIENT ? 0 : th->idx;
-        if (c) {
-            sort_pieces(p, th->pe->id, &c->pieces);
-            r->incoming[slot] = c->pieces;
-            c->pieces = (pieces_t){0};
-        }
+        if (p->release == PNR_RELEASE_ALL)
+            sort_pieces(p, th->pe->id, &out);
+        r->incoming[slot] = out;
+        out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
         send(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
              p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
     }
+    free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
         js->creqs[th->idx] = NULL;
         free(c->pieces.v);
@@ -705,6 +769,14 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
         return false;
     double u = rng_uniform01(rg) * pe->remote_mb;
     int server = -1;
+    /* The node's pieces (release EXCESS), then its threads' (ALL). */
+    const pieces_t *np = &p->node[pe->id];
+    for (int k = 0; k < np->n && server < 0; k++) {
+        if (u < np->v[k].mb)
+            server = np->v[k].server;
+        else
+            u -= np->v[k].mb;
+    }
     for (pe_user *x = pe->users.next; x != &pe->users && server < 0; x = x->next) {
         creq_t *c = user_thread(x)->pnr;
         if (!c || c->granted <= EPS_MB)
@@ -717,6 +789,8 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
             server = -1;
         }
     }
+    if (server < 0 && np->n > 0)
+        server = np->v[np->n - 1].server; /* rounding: u just past the end */
     if (server < 0) {
         /* Rounding left u just past the last piece: take the last one. */
         for (pe_user *x = pe->users.prev; x != &pe->users && server < 0; x = x->prev) {
@@ -808,6 +882,17 @@ static void on_arrival(sim_t *sim, msg_t *m)
         p->transit -= amount;
         p->held += amount;
         c->granted = amount;
+        if (p->release == PNR_RELEASE_EXCESS) {
+            /* The grant is the node's (§5.1: the client allocates network
+             * RAM on behalf of its node). */
+            int id = th->pe->id;
+            p->asking[id] -= c->ask;
+            if (p->asking[id] < 1e-9)
+                p->asking[id] = 0;
+            for (int i = 0; i < c->pieces.n; i++)
+                add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
+            c->pieces.n = 0;
+        }
         if (amount > EPS_MB)
             pe_remote(sim, th->pe, amount);
         p->st.alloc_wait += sim->now - c->t_asked;
@@ -902,6 +987,9 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->threshold = c->server_threshold;
     p->npes = cl->npes;
     p->control_bytes = c->control_bytes;
+    p->release = c->release;
+    p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
+    p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
     if (p->nmanagers > p->npes)
         p->nmanagers = p->npes;
@@ -955,6 +1043,7 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
         o->destroy(o);
     }
     for (int i = 0; i < p->npes; i++) {
+        free(p->node[i].v);
         free(p->tables[i].avail);
         free(p->tables[i].stamp);
         rng_free(p->mgr_rng[i]);
@@ -962,6 +1051,8 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     }
     rng_free(p->choice_rng);
     free(p->tables);
+    free(p->node);
+    free(p->asking);
     free(p->mgr_rng);
     free(p->fault_rng);
     free(p->received);

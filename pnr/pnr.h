@@ -3,11 +3,16 @@
  * on the simulated network.
  *
  * Client (§5.1)  At thread start every client of a job sends its manager a
- *                request for the thread's overallocated amount (0 when the
- *                thread fits in RAM: coordinated managers must count every
- *                thread); a thread that asked for more than 0 waits for the
- *                answer. At thread end it sends a deallocation notice listing
- *                its pieces, most loaded server first.
+ *                request (0 MB when nothing is to be asked: coordinated
+ *                managers must count every thread); a thread that asked
+ *                for more than 0 waits for the answer. Release EXCESS (the
+ *                report, §5.1.3): network RAM is the node's; the request
+ *                asks for the node's overallocation not yet covered by its
+ *                network RAM or requests in progress; at thread end the
+ *                node frees only what exceeds its remaining
+ *                overallocation, most loaded servers first, and the notice
+ *                lists that (maybe nothing). Release ALL: the thread asks
+ *                its own L and its whole grant is freed at its end.
  * Manager (§5.2) Keeps an availability table (free RAM per server as last
  *                heard, with the time it was heard), updated from the load
  *                piggybacked on every message it receives; its own PE's
@@ -24,7 +29,7 @@
  *                less than asked, maybe nothing); lent memory counts
  *                against its own RAM; frees on request and acknowledges.
  * Paging (§5.4)  Per node: at each fault of a thread on a PE, a uniform
- *                draw against (network RAM held by the PE's threads) / (the
+ *                draw against (network RAM held by the node) / (the
  *                PE's overallocation) chooses network or disk; a network
  *                fault is a round trip to a server holding the PE's pages
  *                (page out, page in).

@@ -8,12 +8,18 @@
 
 typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy;
 
+/* What a node gives back when one of its threads ends (§5.1.3): EXCESS =
+ * only what exceeds its remaining overallocation (the report); ALL = the
+ * ending thread's whole grant. */
+typedef enum { PNR_RELEASE_EXCESS, PNR_RELEASE_ALL } pnr_release;
+
 typedef struct pnr_params {
     pnr_strategy strategy;
     bool global_knowledge;     /* managers see true free memory */
     int managers;              /* BACKBONE: number of managers */
     double server_threshold;   /* MB of free RAM a server keeps */
     double control_bytes;      /* size of a PNR control message */
+    pnr_release release;
 } pnr_params;
 
 #endif

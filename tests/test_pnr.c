@@ -123,6 +123,7 @@ typedef struct world {
         bool ended;
         double start, end, waited_alloc, fault_time;
         uint64_t faults;
+        uint64_t remote[NPE_MAX], disk[NPE_MAX]; /* every PE's faults then */
     } rec[16];
 } world;
 
@@ -132,7 +133,11 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     w->jobs_ended++;
     ck_assert(j->id >= 0 && j->id < 16);
     w->rec[j->id] = (struct jrec){true, j->start, j->end, j->waited_alloc, j->fault_time,
-                                  j->faults};
+                                  j->faults, {0}, {0}};
+    for (int i = 0; i < w->cl.npes; i++) {
+        w->rec[j->id].remote[i] = w->pes[i].remote_faults;
+        w->rec[j->id].disk[i] = w->pes[i].disk_faults;
+    }
     job_release(sim, j);
 }
 
@@ -603,6 +608,145 @@ START_TEST(test_message_counts)
 }
 END_TEST
 
+/* The issue's case of §5.1.3 (3 PEs of 32 MB, CENTRAL): jobs of two 24 MB
+ * threads on PEs 0 and 1, submitted at 0 (2000 s of CPU), 1 (100 s) and
+ * 2 (2000 s); here they all run at once (no gang scheduler), sharing the
+ * CPUs. Job 1 fits (24 < 32). Job 2 overallocates each PE by 48 - 32 =
+ * 16 MB; the manager (PE 0) asks PE 2, the most free RAM in its table
+ * (its installed 32 MB), which lends 32 - 0.1 = 31.9 MB: 15.95 MB each.
+ * Job 3 makes it 40 MB each; nobody has room (PE 2 is at its threshold),
+ * so it gets nothing. Until job 2 ends, a fault goes to network RAM with
+ * probability 15.95 / 40. When job 2 ends each PE is overallocated by 16:
+ *   release ALL:    job 2's 15.95 MB per PE are freed: every later fault
+ *                   goes to disk;
+ *   release EXCESS: 15.95 <= 16 is all still needed: nothing is freed and
+ *                   a fault goes to network RAM with probability
+ *                   15.95 / 16 = 0.996875, until job 1's or job 3's thread
+ *                   ends (then the PE is no longer overallocated and
+ *                   frees everything). */
+static void keep_case(const char *release, uint64_t *after_remote, uint64_t *after_disk,
+                      uint64_t *mid_remote, uint64_t *mid_disk)
+{
+    static const double ram[3] = {32, 32, 32};
+    char set[64];
+    snprintf(set, sizeof set, "netram.release=%s", release);
+    world w;
+    world_init(&w, 3, ram, 2.4e-7, "CENTRAL", (const char *[]){set, NULL}, 5);
+    start_at(&w, 0, make_job(&w, 1, 2, (int[]){0, 1}, 2000, 24));
+    start_at(&w, 1, make_job(&w, 2, 2, (int[]){0, 1}, 100, 24));
+    start_at(&w, 2, make_job(&w, 3, 2, (int[]){0, 1}, 2000, 24));
+    ev_run(&w.sim, 3);
+    for (int pe = 0; pe < 2; pe++) {
+        ck_assert_near(w.pes[pe].remote_mb, 15.95, 1e-9);
+        ck_assert_near(pe_overalloc_mb(&w.pes[pe]), 40, 1e-9);
+    }
+    ck_assert_near(w.pes[2].lent_mb, 31.9, 1e-9);
+    /* From t = 3 to 300 (job 2's threads still run: 72 MB on each PE). */
+    uint64_t r3 = w.pes[0].remote_faults + w.pes[1].remote_faults;
+    uint64_t d3 = w.pes[0].disk_faults + w.pes[1].disk_faults;
+    ev_run(&w.sim, 300);
+    ck_assert_near(w.pes[0].alloc_mb + w.pes[1].alloc_mb, 144, 1e-9);
+    *mid_remote = w.pes[0].remote_faults + w.pes[1].remote_faults - r3;
+    *mid_disk = w.pes[0].disk_faults + w.pes[1].disk_faults - d3;
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 3);
+    const pnr_stats *st = pnr_get_stats(w.pnr);
+    ck_assert_uint_eq(st->requests, 4);
+    ck_assert_uint_eq(st->satisfied, 0);
+    ck_assert_uint_eq(st->partial, 2);
+    ck_assert_uint_eq(st->denied, 2);
+    struct jrec *j2 = &w.rec[2];
+    ck_assert(j2->end < w.rec[1].end && j2->end < w.rec[3].end);
+    *after_remote = *after_disk = 0;
+    for (int pe = 0; pe < 2; pe++) {
+        *after_remote += w.pes[pe].remote_faults - j2->remote[pe];
+        *after_disk += w.pes[pe].disk_faults - j2->disk[pe];
+    }
+    ck_assert_uint_eq(w.pes[2].faults, 0);
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+
+START_TEST(test_node_keeps_what_it_needs)
+{
+    uint64_t ar, ad, mr, md, mr2, md2;
+    /* ALL: nothing remote after job 2's end. */
+    keep_case("all", &ar, &ad, &mr, &md);
+    ck_assert_uint_eq(ar, 0);
+    ck_assert_uint_gt(ad, 10000);
+    /* From t = 3 to 300 a fault is remote with probability 15.95 / 40:
+     * Binomial(n, 0.39875), 5 standard deviations. */
+    double n = (double)(mr + md), q = 15.95 / 40;
+    ck_assert_msg(n > 10000, "%.0f faults", n);
+    ck_assert_msg(fabs((double)mr - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote, expected %.1f", (unsigned long long)mr, n, n * q);
+    /* EXCESS: the same until job 2's threads end (job 3 asks 40 - 15.95 =
+     * 24.05 instead of 24 and is denied all the same: the same messages,
+     * the same draws); after job 2's end, Binomial(n, 15.95 / 16). */
+    keep_case("excess", &ar, &ad, &mr2, &md2);
+    ck_assert_uint_eq(mr2, mr);
+    ck_assert_uint_eq(md2, md);
+    n = (double)(ar + ad);
+    q = 15.95 / 16;
+    ck_assert_msg(n > 10000, "%.0f faults", n);
+    ck_assert_msg(fabs((double)ar - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote, expected %.1f", (unsigned long long)ar, n, n * q);
+}
+END_TEST
+
+/* A node asks for the difference when its overallocation grows (§5.1.1,
+ * §5.1.3). 3 PEs of 100 MB, CENTRAL (manager PE 0). t = 0: 95 MB threads
+ * on PEs 0 and 2 (50 s of CPU) leave each 5 MB free. t = 1: job A, 120 MB
+ * on PE 1 (1000 s), asks 20 MB and gets 4.9 + 4.9 = 9.8 (partial). The
+ * 95 MB threads end at about 50 s; then both servers have 95.1 MB free.
+ * t = 200: job B, 10 MB on PE 1 (300 s): PE 1 is overallocated by 30 MB.
+ *   ALL:    B asks its own L = min(30, 10) = 10 MB: the node holds 19.8
+ *           of 30 MB and a fault goes to disk with probability 1/3.
+ *   EXCESS: B's client asks for the node's difference, 30 - 9.8 = 20.2 MB,
+ *           gets it, and the node's 30 MB cover all of its overallocation:
+ *           no fault goes to disk while B runs. */
+static void grow_case(const char *release, double *asked, uint64_t *disk_after,
+                      uint64_t *faults_after)
+{
+    char set[64];
+    snprintf(set, sizeof set, "netram.release=%s", release);
+    world w;
+    world_init(&w, 3, RAM100, 1e-4, "CENTRAL", (const char *[]){set, NULL}, 6);
+    start_at(&w, 0, make_job(&w, 1, 1, (int[]){0}, 50, 95));
+    start_at(&w, 0, make_job(&w, 2, 1, (int[]){2}, 50, 95));
+    start_at(&w, 1, make_job(&w, 3, 1, (int[]){1}, 1000, 120));
+    start_at(&w, 200, make_job(&w, 4, 1, (int[]){1}, 300, 10));
+    ev_run(&w.sim, 2);
+    ck_assert_near(w.pes[1].remote_mb, 9.8, 1e-9);
+    ev_run(&w.sim, 201);
+    ck_assert(w.rec[1].ended && w.rec[2].ended && !w.rec[4].ended);
+    uint64_t d0 = w.pes[1].disk_faults, f0 = w.pes[1].faults;
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 4);
+    *asked = pnr_get_stats(w.pnr)->asked_mb;
+    *disk_after = w.rec[4].disk[1] - d0;
+    *faults_after = w.rec[4].remote[1] + w.rec[4].disk[1] - f0;
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+
+START_TEST(test_node_asks_the_difference)
+{
+    double asked;
+    uint64_t disk, n;
+    grow_case("all", &asked, &disk, &n);
+    ck_assert_near(asked, 20 + 10, 1e-9);
+    ck_assert_msg(n > 1000, "%llu", (unsigned long long)n);
+    double q = 1.0 / 3;
+    ck_assert_msg(fabs((double)disk - (double)n * q) < 5 * sqrt((double)n * q * (1 - q)),
+                  "%llu of %llu faults on disk", (unsigned long long)disk, (unsigned long long)n);
+    grow_case("excess", &asked, &disk, &n);
+    ck_assert_near(asked, 20 + 20.2, 1e-9);
+    ck_assert_msg(n > 1000, "%llu", (unsigned long long)n);
+    ck_assert_uint_eq(disk, 0);
+}
+END_TEST
+
 /* The stale-table case on 4 PEs of 100 MB fully connected (one one-way
  * link per ordered pair, so concurrent messages never queue: a 64-byte
  * message takes LAT + 64 / BW = 5.17e-6 s), CENTRAL (manager PE 0). At
@@ -842,34 +986,41 @@ START_TEST(test_run_manager)
 {
     /* MANAGER: one round per job start and one per job end; each round
      * that granted or freed network RAM, and only those, is followed by a
-     * broadcast to the N-1 = 239 other servents (§5.2.6). With release =
-     * all every job that got network RAM frees all of it in its one
-     * deallocation round, so as many deallocation rounds change
-     * allocations as allocation rounds do; each changing allocation round
-     * answered at least one client with something (satisfied or partial),
-     * and most rounds (jobs that fit) change nothing. */
-    trace_result t;
-    trace_run(&t, "MANAGER", NULL, 0);
-    assert_complete(&t, "MANAGER");
-    long threads = trace_threads(&t);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_REQUEST), (uint64_t)threads);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_DEALLOC), (uint64_t)threads);
-    ck_assert_uint_eq(t.st.alloc_rounds, NJOBS);
-    ck_assert_uint_eq(t.st.dealloc_rounds, NJOBS);
-    uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
-    ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
-    ck_assert_uint_le(t.st.alloc_rounds_changed, t.st.satisfied + t.st.partial);
-    ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * changed);
-    ck_assert_uint_eq(t.st.dealloc_rounds_changed, t.st.alloc_rounds_changed);
-    /* Every PE hears every broadcast it did not send. */
-    uint64_t heard = 0;
-    for (int pe = 0; pe < 240; pe++) {
-        ck_assert_uint_le(t_received(&t, pe, PNR_MSG_BROADCAST), changed);
-        heard += t_received(&t, pe, PNR_MSG_BROADCAST);
+     * broadcast to the N-1 = 239 other servents (§5.2.6); each changing
+     * allocation round answered at least one client with something
+     * (satisfied or partial), and most rounds (jobs that fit) change
+     * nothing. With release = ALL every job that got network RAM frees
+     * all of it in its one deallocation round, so as many deallocation
+     * rounds change allocations as allocation rounds do; with EXCESS
+     * (the default) a job's deallocation may free RAM another job's thread
+     * asked for, or nothing, so the two counts differ. */
+    for (int rel = 0; rel < 2; rel++) {
+        const char *extra[] = {rel ? "netram.release=all" : "netram.release=excess", NULL};
+        trace_result t;
+        trace_run(&t, "MANAGER", extra, 0);
+        assert_complete(&t, extra[0]);
+        long threads = trace_threads(&t);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_REQUEST), (uint64_t)threads);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_DEALLOC), (uint64_t)threads);
+        ck_assert_uint_eq(t.st.alloc_rounds, NJOBS);
+        ck_assert_uint_eq(t.st.dealloc_rounds, NJOBS);
+        uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
+        ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
+        ck_assert_uint_gt(t.st.dealloc_rounds_changed, 0);
+        ck_assert_uint_le(t.st.alloc_rounds_changed, t.st.satisfied + t.st.partial);
+        ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * changed);
+        if (rel)
+            ck_assert_uint_eq(t.st.dealloc_rounds_changed, t.st.alloc_rounds_changed);
+        /* Every PE hears every broadcast it did not send. */
+        uint64_t heard = 0;
+        for (int pe = 0; pe < 240; pe++) {
+            ck_assert_uint_le(t_received(&t, pe, PNR_MSG_BROADCAST), changed);
+            heard += t_received(&t, pe, PNR_MSG_BROADCAST);
+        }
+        ck_assert_uint_eq(heard, 239u * changed);
+        trace_result_free(&t);
     }
-    ck_assert_uint_eq(heard, 239u * changed);
-    trace_result_free(&t);
 }
 END_TEST
 
@@ -966,6 +1117,9 @@ static const char *const stress_variants[][3] = {
     {"netram.strategy=BACKBONE", "netram.managers=3", NULL},
     {"netram.strategy=MANAGER", "netram.global_knowledge=yes", NULL},
     {"netram.strategy=CLIENT", "netram.global_knowledge=yes", NULL},
+    {"netram.strategy=CENTRAL", "netram.release=all", NULL},
+    {"netram.strategy=CLIENT", "netram.release=all", NULL},
+    {"netram.strategy=MANAGER", "netram.release=all", NULL},
 };
 #define N_STRESS (int)(sizeof stress_variants / sizeof stress_variants[0])
 
@@ -1074,6 +1228,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_client_does_not_wait);
     tcase_add_test(tc, test_manager_choice);
     tcase_add_test(tc, test_message_counts);
+    tcase_add_test(tc, test_node_keeps_what_it_needs);
+    tcase_add_test(tc, test_node_asks_the_difference);
     tcase_add_test(tc, test_global_knowledge);
     tcase_add_test(tc, test_run_central);
     tcase_add_test(tc, test_run_client);
