@@ -107,12 +107,13 @@ struct pnr {
     int *managers;       /* BACKBONE: manager PEs */
     double control_bytes;
     pnr_release release;
+    pnr_selection selection;
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */
     double *asking;      /* release EXCESS: per PE, MB its clients asked for
                           * and have not been answered yet */
     table_t *tables;     /* per PE, allocated on first use */
-    rng_t **mgr_rng;     /* per PE: worst-fit ties */
+    rng_t **mgr_rng;     /* per PE: server selection draws */
     rng_t **fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
     pobj objs;
@@ -519,9 +520,100 @@ static void finish_alloc(pnr_t *p, round_t *r)
     round_free(r);
 }
 
-/* Ask the next server (randomized worst fit: the most free RAM as the
- * manager believes, ties at random), or finish when the need is covered or
- * no unasked server is believed to have more than the threshold. */
+/* Whether server s may be asked in round r: not asked yet and believed to
+ * have more than the threshold free; *f gets what it is believed to have. */
+static bool candidate(pnr_t *p, const round_t *r, int s, double *f)
+{
+    if (r->asked[s])
+        return false;
+    *f = believed_free(p, r->manager, s);
+    return *f > p->threshold + 2 * EPS_MB;
+}
+
+/* The lowest-numbered candidate with the most believed free RAM, or -1. */
+static int worst_fit(pnr_t *p, const round_t *r)
+{
+    int chosen = -1;
+    double best = 0, f;
+    for (int s = 0; s < p->npes; s++)
+        if (candidate(p, r, s, &f) && (chosen < 0 || f > best + EPS_MB)) {
+            chosen = s;
+            best = f;
+        }
+    return chosen;
+}
+
+/* The next server to ask in round r for `remaining` MB (§5.2.2), by
+ * `netram.server_selection`, over the candidates (above), or -1 when there
+ * is none:
+ *   RANDOM_WORSTFIT  the most free RAM, ties at random (the report);
+ *   WORSTFIT         the most free RAM, ties to the lowest PE number;
+ *   BESTFIT          the least free RAM that still covers the remaining
+ *                    request (free - threshold >= remaining), ties to the
+ *                    lowest PE; when none covers it, WORSTFIT;
+ *   RANDOM           a candidate drawn uniformly.
+ * Ties are within EPS_MB. The random choices draw from the manager's
+ * stream, and only when there is more than one choice. */
+static int select_server(pnr_t *p, const round_t *r, double remaining)
+{
+    double f;
+    switch (p->selection) {
+    case PNR_SELECT_RANDOM_WORSTFIT: {
+        double best = p->threshold + EPS_MB;
+        int ties = 0;
+        for (int s = 0; s < p->npes; s++) {
+            if (r->asked[s])
+                continue;
+            f = believed_free(p, r->manager, s);
+            if (f > best + EPS_MB) {
+                best = f;
+                ties = 1;
+            } else if (ties > 0 && fabs(f - best) <= EPS_MB) {
+                ties++;
+            }
+        }
+        if (ties == 0)
+            return -1;
+        unsigned long k = ties > 1 ? rng_index(p->mgr_rng[r->manager], (unsigned long)ties) : 0;
+        for (int s = 0; s < p->npes; s++)
+            if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB &&
+                k-- == 0)
+                return s;
+        assert(0 && "a tie vanished");
+        return -1;
+    }
+    case PNR_SELECT_WORSTFIT:
+        return worst_fit(p, r);
+    case PNR_SELECT_BESTFIT: {
+        int chosen = -1;
+        double best = 0;
+        for (int s = 0; s < p->npes; s++)
+            if (candidate(p, r, s, &f) && f - p->threshold >= remaining - EPS_MB &&
+                (chosen < 0 || f < best - EPS_MB)) {
+                chosen = s;
+                best = f;
+            }
+        return chosen >= 0 ? chosen : worst_fit(p, r);
+    }
+    case PNR_SELECT_RANDOM: {
+        unsigned long n = 0;
+        for (int s = 0; s < p->npes; s++)
+            n += candidate(p, r, s, &f);
+        if (n == 0)
+            return -1;
+        unsigned long k = n > 1 ? rng_index(p->mgr_rng[r->manager], n) : 0;
+        for (int s = 0; s < p->npes; s++)
+            if (candidate(p, r, s, &f) && k-- == 0)
+                return s;
+        assert(0 && "a candidate vanished");
+        return -1;
+    }
+    }
+    return -1;
+}
+
+/* Ask the next server (select_server), or finish when the need is covered
+ * or no server is left to ask. */
 static void ask_next(pnr_t *p, round_t *r)
 {
     double remaining = r->total_ask - r->granted;
@@ -529,29 +621,11 @@ static void ask_next(pnr_t *p, round_t *r)
         finish_alloc(p, r);
         return;
     }
-    double best = p->threshold + EPS_MB;
-    int ties = 0;
-    for (int s = 0; s < p->npes; s++) {
-        if (r->asked[s])
-            continue;
-        double f = believed_free(p, r->manager, s);
-        if (f > best + EPS_MB) {
-            best = f;
-            ties = 1;
-        } else if (ties > 0 && fabs(f - best) <= EPS_MB) {
-            ties++;
-        }
-    }
-    if (ties == 0) {
+    int chosen = select_server(p, r, remaining);
+    if (chosen < 0) {
         finish_alloc(p, r);
         return;
     }
-    unsigned long k = ties > 1 ? rng_index(p->mgr_rng[r->manager], (unsigned long)ties) : 0;
-    int chosen = -1;
-    for (int s = 0; s < p->npes && chosen < 0; s++)
-        if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB && k-- == 0)
-            chosen = s;
-    assert(chosen >= 0);
     r->asked[chosen] = 1;
     send(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
 }
@@ -988,6 +1062,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->npes = cl->npes;
     p->control_bytes = c->control_bytes;
     p->release = c->release;
+    p->selection = c->selection;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;

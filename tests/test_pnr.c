@@ -747,6 +747,75 @@ START_TEST(test_node_asks_the_difference)
 }
 END_TEST
 
+/* Server selection (§5.2.2, netram.server_selection) on 4 PEs of 100 MB,
+ * CENTRAL with global knowledge (the manager, PE 0, sees true free RAM).
+ * t = 0: threads of 40, 75 and 40 MB on PEs 1, 2 and 3 leave 60, 25 and
+ * 60 MB free (lendable above the 0.1 MB threshold: 59.9, 24.9, 59.9).
+ * t = 1: a thread of 100 + need MB on PE 0 asks for `need` MB and gets it
+ * all. Returns a bit mask of the PEs asked; lent[pe] = MB each lent. */
+static int select_case(const char *sel, double need, uint64_t seed, double *lent)
+{
+    char set[64];
+    snprintf(set, sizeof set, "netram.server_selection=%s", sel);
+    world w;
+    world_init(&w, 4, RAM100, 1e-3, "CENTRAL",
+               (const char *[]){set, "netram.global_knowledge=yes", NULL}, seed);
+    start_at(&w, 0, make_job(&w, 1, 1, (int[]){1}, 10, 40));
+    start_at(&w, 0, make_job(&w, 2, 1, (int[]){2}, 10, 75));
+    start_at(&w, 0, make_job(&w, 3, 1, (int[]){3}, 10, 40));
+    start_at(&w, 1, make_job(&w, 4, 1, (int[]){0}, 1, 100 + need));
+    ev_run(&w.sim, 2);
+    int mask = 0;
+    for (int pe = 0; pe < 4; pe++) {
+        if (received(&w, pe, PNR_MSG_ASK))
+            mask |= 1 << pe;
+        lent[pe] = w.pes[pe].lent_mb;
+    }
+    ck_assert_near(w.pes[0].remote_mb, need, 1e-9);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 4);
+    assert_settled(w.pnr);
+    world_free(&w);
+    return mask;
+}
+
+START_TEST(test_server_selection)
+{
+    double lent[4];
+    /* 20 MB: WORSTFIT asks PE 1 (60 free, tied with PE 3: lowest PE);
+     * BESTFIT asks PE 2 (the least free RAM that covers 20: 24.9 >= 20). */
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        ck_assert_int_eq(select_case("WORSTFIT", 20, seed, lent), 1 << 1);
+        ck_assert_near(lent[1], 20, 1e-9);
+        ck_assert_int_eq(select_case("BESTFIT", 20, seed, lent), 1 << 2);
+        ck_assert_near(lent[2], 20, 1e-9);
+    }
+    /* RANDOM_WORSTFIT: PE 1 or PE 3 (the tie, at random), never PE 2;
+     * RANDOM: any of the three. Over 40 seeds each possible choice occurs
+     * (a given one is missed with probability (1/2)^40 or (2/3)^40). */
+    int seen_rw = 0, seen_r = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        int m = select_case("RANDOM_WORSTFIT", 20, seed, lent);
+        ck_assert(m == 1 << 1 || m == 1 << 3);
+        seen_rw |= m;
+        m = select_case("RANDOM", 20, seed, lent);
+        ck_assert(m == 1 << 1 || m == 1 << 2 || m == 1 << 3);
+        seen_r |= m;
+    }
+    ck_assert_int_eq(seen_rw, (1 << 1) | (1 << 3));
+    ck_assert_int_eq(seen_r, (1 << 1) | (1 << 2) | (1 << 3));
+    /* 70 MB: nobody covers it. BESTFIT falls back to the most free (PE 1,
+     * lends 59.9), then 10.1 MB remain, which PE 2 (24.9) and PE 3 (59.9)
+     * cover: the least free, PE 2. WORSTFIT: PE 1, then PE 3. */
+    ck_assert_int_eq(select_case("BESTFIT", 70, 1, lent), (1 << 1) | (1 << 2));
+    ck_assert_near(lent[1], 59.9, 1e-9);
+    ck_assert_near(lent[2], 10.1, 1e-9);
+    ck_assert_int_eq(select_case("WORSTFIT", 70, 1, lent), (1 << 1) | (1 << 3));
+    ck_assert_near(lent[1], 59.9, 1e-9);
+    ck_assert_near(lent[3], 10.1, 1e-9);
+}
+END_TEST
+
 /* The stale-table case on 4 PEs of 100 MB fully connected (one one-way
  * link per ordered pair, so concurrent messages never queue: a 64-byte
  * message takes LAT + 64 / BW = 5.17e-6 s), CENTRAL (manager PE 0). At
@@ -1230,6 +1299,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_message_counts);
     tcase_add_test(tc, test_node_keeps_what_it_needs);
     tcase_add_test(tc, test_node_asks_the_difference);
+    tcase_add_test(tc, test_server_selection);
     tcase_add_test(tc, test_global_knowledge);
     tcase_add_test(tc, test_run_central);
     tcase_add_test(tc, test_run_client);
