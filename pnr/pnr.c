@@ -85,16 +85,37 @@ struct jstate { /* per job */
     creq_t **creqs;     /* one per thread, freed as threads end */
 };
 
-typedef struct table { /* a manager's availability table */
-    double *avail;      /* free MB per server as last heard */
-    double *stamp;      /* when it was true */
-} table_t;
+/* Availability tables (§5.2, §5.2.6). Every servent has one: per server,
+ * the free MB last heard of and when it was true. Stored so that memory is
+ * O(N) plus what differs, not N tables of N entries (N^2: 1.7 GB at 10,000
+ * PEs under MANAGER, where broadcasts fill every table): a table is a
+ * shared base - the last broadcast snapshot it received, or none (every
+ * server at its installed RAM, heard at time -1) - plus a sorted list of
+ * the entries where it differs from that base (news it heard directly, or
+ * older news the snapshot's sender lacked). The values read are exactly
+ * those of full tables; only the storage is shared. */
+typedef struct entry {
+    double avail;       /* free MB as last heard */
+    double stamp;       /* when it was true (-1: never heard) */
+} entry_t;
 
-typedef struct snapshot { /* a broadcast table shared by its messages */
+typedef struct snapshot { /* a broadcast table, shared by its messages and
+                           * by the tables it is the base of */
     pobj link;
     int refs;
-    double *avail, *stamp;
+    entry_t *e;         /* npes entries */
 } snapshot_t;
+
+typedef struct override {
+    int pe;
+    entry_t v;
+} override_t;
+
+typedef struct table {
+    snapshot_t *base;   /* NULL: installed RAM, stamp -1 */
+    override_t *o;      /* entries that differ from the base, by pe */
+    int n, cap;
+} table_t;
 
 struct pnr {
     sim_t *sim;
@@ -112,7 +133,9 @@ struct pnr {
                           * holds (grants join it when they arrive) */
     double *asking;      /* release EXCESS: per PE, MB its clients asked for
                           * and have not been answered yet */
-    table_t *tables;     /* per PE, allocated on first use */
+    table_t *tables;     /* per PE (see table_t) */
+    override_t *scratch; /* a spare override list for merges */
+    int scratch_cap;
     rng_t **mgr_rng;     /* per PE: server selection draws */
     rng_t **fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
@@ -124,6 +147,8 @@ struct pnr {
     char check_msg[200];
     uint64_t *received;  /* test hook: per PE and kind, messages received */
     double *claimed;     /* check(): per server, MB accounted for */
+    entry_t *shadow;     /* checking: full N x N tables kept the plain way,
+                          * to compare the shared ones with */
 };
 
 static void track(pnr_t *p, pobj *o, void (*destroy)(pobj *))
@@ -160,7 +185,18 @@ static void add_piece(pieces_t *ps, int server, double mb)
 }
 
 const pnr_stats *pnr_get_stats(const pnr_t *p) { return &p->st; }
-void pnr_set_checking(pnr_t *p, bool on) { p->checking = on; }
+void pnr_set_checking(pnr_t *p, bool on)
+{
+    p->checking = on;
+    if (on && !p->shadow) {
+        /* Only before anything was heard (tests turn checks on at once). */
+        size_t n = (size_t)p->npes;
+        p->shadow = xcalloc(n * n, sizeof *p->shadow);
+        for (size_t x = 0; x < n; x++)
+            for (size_t i = 0; i < n; i++)
+                p->shadow[x * n + i] = (entry_t){p->cl->pes[i].ram_mb, -1};
+    }
+}
 const char *pnr_check_failure(const pnr_t *p) { return p->check_failure; }
 
 void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit)
@@ -260,16 +296,80 @@ const char *pnr_kind_name(int kind)
 
 static table_t *table_of(pnr_t *p, int pe)
 {
-    table_t *t = &p->tables[pe];
-    if (!t->avail) {
-        t->avail = xcalloc((size_t)p->npes, sizeof *t->avail);
-        t->stamp = xcalloc((size_t)p->npes, sizeof *t->stamp);
-        for (int i = 0; i < p->npes; i++) {
-            t->avail[i] = p->cl->pes[i].ram_mb; /* installed RAM (§5.2) */
-            t->stamp[i] = -1;
+    return &p->tables[pe];
+}
+
+/* Position of pe's override in t (or where it would go), by binary search. */
+static int override_pos(const table_t *t, int pe)
+{
+    int lo = 0, hi = t->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->o[mid].pe < pe)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static entry_t base_entry(const pnr_t *p, const table_t *t, int i)
+{
+    if (t->base)
+        return t->base->e[i];
+    return (entry_t){p->cl->pes[i].ram_mb, -1}; /* installed RAM (§5.2) */
+}
+
+/* Table t's entry for server i. */
+static entry_t table_get(const pnr_t *p, const table_t *t, int i)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i)
+        return t->o[k].v;
+    return base_entry(p, t, i);
+}
+
+static void grow_overrides(override_t **o, int *cap, int need)
+{
+    if (need <= *cap)
+        return;
+    int c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    *o = xrealloc(*o, (size_t)c * sizeof **o);
+    *cap = c;
+}
+
+/* Set table t's entry for server i to v. */
+static void table_set(table_t *t, int i, entry_t v)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i) {
+        t->o[k].v = v;
+        return;
+    }
+    grow_overrides(&t->o, &t->cap, t->n + 1);
+    memmove(t->o + k + 1, t->o + k, (size_t)(t->n - k) * sizeof *t->o);
+    t->o[k] = (override_t){i, v};
+    t->n++;
+}
+
+static void snapshot_release(snapshot_t *s);
+
+/* Checking: the table of PE x must read exactly as its plain copy. */
+static void shadow_compare(pnr_t *p, int x)
+{
+    const entry_t *sh = p->shadow + (size_t)x * (size_t)p->npes;
+    const table_t *t = &p->tables[x];
+    for (int i = 0; i < p->npes; i++) {
+        entry_t v = table_get(p, t, i);
+        if (v.avail != sh[i].avail || v.stamp != sh[i].stamp) {
+            check_fail(p, "PE %d's table reads %.17g MB at %.17g for server %d, the plain "
+                          "table %.17g at %.17g", x, v.avail, v.stamp, i, sh[i].avail,
+                       sh[i].stamp);
+            return;
         }
     }
-    return t;
 }
 
 /* The load piggybacked on a message updates the receiver's table
@@ -277,9 +377,16 @@ static table_t *table_of(pnr_t *p, int pe)
 static void hear(pnr_t *p, int receiver, const msg_t *m)
 {
     table_t *t = table_of(p, receiver);
-    if (m->sent_at >= t->stamp[m->src]) {
-        t->avail[m->src] = m->value;
-        t->stamp[m->src] = m->sent_at;
+    if (m->sent_at >= table_get(p, t, m->src).stamp)
+        table_set(t, m->src, (entry_t){m->value, m->sent_at});
+    if (p->checking && p->shadow) {
+        entry_t *e = &p->shadow[(size_t)receiver * (size_t)p->npes + (size_t)m->src];
+        if (m->sent_at >= e->stamp)
+            *e = (entry_t){m->value, m->sent_at};
+        entry_t v = table_get(p, t, m->src);
+        if (v.avail != e->avail || v.stamp != e->stamp)
+            check_fail(p, "PE %d's table entry for %d differs from the plain table", receiver,
+                       m->src);
     }
 }
 
@@ -334,9 +441,17 @@ static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
 static void snapshot_destroy(pobj *o)
 {
     snapshot_t *s = (snapshot_t *)o;
-    free(s->avail);
-    free(s->stamp);
+    free(s->e);
     free(s);
+}
+
+/* Drop one reference (a message delivered, or a table's base replaced). */
+static void snapshot_release(snapshot_t *s)
+{
+    if (s && --s->refs == 0) {
+        untrack(&s->link);
+        snapshot_destroy(&s->link);
+    }
 }
 
 /* MANAGER and BACKBONE: after a round that allocated or deallocated
@@ -356,12 +471,13 @@ static void broadcast(pnr_t *p, int manager, bool changed)
         return;
     table_t *t = table_of(p, manager);
     snapshot_t *s = xcalloc(1, sizeof *s);
-    s->avail = xcalloc((size_t)p->npes, sizeof *s->avail);
-    s->stamp = xcalloc((size_t)p->npes, sizeof *s->stamp);
-    memcpy(s->avail, t->avail, (size_t)p->npes * sizeof *s->avail);
-    memcpy(s->stamp, t->stamp, (size_t)p->npes * sizeof *s->stamp);
-    s->avail[manager] = pe_free_mb(&p->cl->pes[manager]); /* its own load, now */
-    s->stamp[manager] = p->sim->now;
+    s->e = xcalloc((size_t)p->npes, sizeof *s->e);
+    for (int i = 0; i < p->npes; i++)
+        s->e[i] = base_entry(p, t, i);
+    for (int k = 0; k < t->n; k++)
+        s->e[t->o[k].pe] = t->o[k].v;
+    /* its own load, now */
+    s->e[manager] = (entry_t){pe_free_mb(&p->cl->pes[manager]), p->sim->now};
     s->refs = targets;
     track(p, &s->link, snapshot_destroy);
     double bytes = p->control_bytes + 16.0 * p->npes;
@@ -426,7 +542,7 @@ static double believed_free(pnr_t *p, int manager, int s)
 {
     if (p->global || s == manager)
         return pe_free_mb(&p->cl->pes[s]);
-    return table_of(p, manager)->avail[s];
+    return table_get(p, table_of(p, manager), s).avail;
 }
 
 /* Fair share (§5.2.3) by water-filling: every asker gets min(ask, level),
@@ -715,7 +831,8 @@ static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
     for (int i = 1; i < ps->n; i++) {
         piece_t x = ps->v[i];
         int k = i;
-        while (k > 0 && t->avail[ps->v[k - 1].server] > t->avail[x.server]) {
+        while (k > 0 && table_get(p, t, ps->v[k - 1].server).avail >
+                            table_get(p, t, x.server).avail) {
             ps->v[k] = ps->v[k - 1];
             k--;
         }
@@ -1017,17 +1134,61 @@ static void on_arrival(sim_t *sim, msg_t *m)
         return;
     }
     case PNR_MSG_BROADCAST: {
+        /* Entry by entry the newer news wins (the table's own on equal
+         * stamps). The result becomes a table based on s, with overrides
+         * where the old table's entry won and differs from s's. */
         snapshot_t *s = ctx;
         table_t *t = table_of(p, dst);
-        for (int i = 0; i < p->npes; i++)
-            if (s->stamp[i] > t->stamp[i]) {
-                t->avail[i] = s->avail[i];
-                t->stamp[i] = s->stamp[i];
+        const entry_t *se = s->e;
+        const entry_t *be = t->base ? t->base->e : NULL;
+        int n = 0, k = 0, i = 0;
+        while (i < p->npes) {
+            /* Entries up to the next override come from the base: a tight
+             * loop, since most of them equal s's (shared history). */
+            int end = k < t->n ? t->o[k].pe : p->npes;
+            while (i < end) {
+                /* Blocks equal bit for bit need no look inside. */
+                if (be && end - i >= 32 && !memcmp(be + i, se + i, 32 * sizeof *se)) {
+                    i += 32;
+                    continue;
+                }
+                for (int stop = end - i > 32 ? i + 32 : end; i < stop; i++) {
+                    entry_t cur = be ? be[i] : (entry_t){p->cl->pes[i].ram_mb, -1};
+                    if (se[i].stamp > cur.stamp ||
+                        (cur.avail == se[i].avail && cur.stamp == se[i].stamp))
+                        continue; /* s's entry */
+                    grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+                    p->scratch[n++] = (override_t){i, cur};
+                }
             }
-        if (--s->refs == 0) {
-            untrack(&s->link);
-            snapshot_destroy(&s->link);
+            if (i == p->npes)
+                break;
+            entry_t cur = t->o[k++].v; /* the override at i */
+            if (!(se[i].stamp > cur.stamp) &&
+                !(cur.avail == se[i].avail && cur.stamp == se[i].stamp)) {
+                grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+                p->scratch[n++] = (override_t){i, cur};
+            }
+            i++;
         }
+        /* Swap the override lists; the old one becomes the spare. */
+        override_t *o = t->o;
+        int cap = t->cap;
+        t->o = p->scratch;
+        t->cap = p->scratch_cap;
+        t->n = n;
+        p->scratch = o;
+        p->scratch_cap = cap;
+        snapshot_t *old = t->base;
+        t->base = s; /* the message's reference passes to the table */
+        if (p->checking && p->shadow) {
+            entry_t *sh = p->shadow + (size_t)dst * (size_t)p->npes;
+            for (int j = 0; j < p->npes; j++)
+                if (se[j].stamp > sh[j].stamp)
+                    sh[j] = se[j];
+            shadow_compare(p, dst);
+        }
+        snapshot_release(old);
         return;
     }
     case PNR_MSG_PAGE_OUT:
@@ -1119,19 +1280,20 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     }
     for (int i = 0; i < p->npes; i++) {
         free(p->node[i].v);
-        free(p->tables[i].avail);
-        free(p->tables[i].stamp);
+        free(p->tables[i].o); /* bases: freed with the tracked objects */
         rng_free(p->mgr_rng[i]);
         rng_free(p->fault_rng[i]);
     }
     rng_free(p->choice_rng);
     free(p->tables);
+    free(p->scratch);
     free(p->node);
     free(p->asking);
     free(p->mgr_rng);
     free(p->fault_rng);
     free(p->received);
     free(p->claimed);
+    free(p->shadow);
     free(p->managers);
     free(p);
 }

@@ -95,7 +95,9 @@ int pnr_job_manager(const pnr_t *p, const job_t *j);
  * network RAM is conserved (in total: lent == held by clients + in transit
  * + pending at managers; per server: lent == the pieces naming it in
  * clients' lists, rounds and messages), that no grant leaves a server
- * below server_threshold, and that no client gets more than it asked;
+ * below server_threshold, that no client gets more than it asked, and
+ * that every availability table reads as a plain N x N copy kept beside
+ * it (N^2 memory: call before the run starts, for tests only);
  * NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);

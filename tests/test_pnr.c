@@ -6,7 +6,9 @@
  *   - conservation at every allocation and deallocation step of a whole run
  *     with every strategy (and global knowledge): lent == held + in transit
  *     + pending in total and per server, no grant below the threshold, no
- *     client above its ask; at the end nothing is lent, held or in transit;
+ *     client above its ask, every availability table (stored shared, see
+ *     pnr.c) reads exactly as a plain N x N copy kept beside it; at the end
+ *     nothing is lent, held or in transit;
  *     the same under a run stopped part way (leaks, under ASan);
  *   - CENTRAL: every request goes to PE 0; CLIENT: a thread waits for one
  *     round trip to a server only, never for its job's other threads;
