@@ -1191,6 +1191,8 @@ static const char *const stress_variants[][3] = {
     {"netram.strategy=CENTRAL", "netram.release=all", NULL},
     {"netram.strategy=CLIENT", "netram.release=all", NULL},
     {"netram.strategy=MANAGER", "netram.release=all", NULL},
+    {"netram.strategy=CENTRAL", "process.mem_release=job", NULL},
+    {"netram.strategy=CLIENT", "process.mem_release=job", NULL},
 };
 #define N_STRESS (int)(sizeof stress_variants / sizeof stress_variants[0])
 
