@@ -782,8 +782,9 @@ static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     js->creqs[th->idx] = c;
     c->th = th;
     th->pnr = c;
+    double page = job_page_bytes(p->cl);
     if (p->release == PNR_RELEASE_ALL) {
-        c->ask = th->L >= PE_PAGE_BYTES ? th->L / MB_BYTES : 0;
+        c->ask = th->L >= page ? th->L / MB_BYTES : 0;
     } else {
         /* The node asks for the part of its overallocation that neither
          * its network RAM nor its requests in progress cover: its
@@ -792,7 +793,7 @@ static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
         pe_t *pe = th->pe;
         int id = pe->id;
         double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
-        c->ask = diff * MB_BYTES >= PE_PAGE_BYTES ? diff : 0;
+        c->ask = diff * MB_BYTES >= page ? diff : 0;
         p->asking[id] += c->ask;
     }
     c->t_asked = sim->now;
@@ -993,7 +994,7 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
             return false;
     }
     p->st.remote_faults++;
-    send(p, PNR_MSG_PAGE_OUT, pe->id, server, PE_PAGE_BYTES, th, 0, 0);
+    send(p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl), th, 0, 0);
     return true;
 }
 
@@ -1193,7 +1194,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
     }
     case PNR_MSG_PAGE_OUT:
         /* The remote memory answers instantly with the page (§5.4). */
-        send(p, PNR_MSG_PAGE_IN, dst, src, PE_PAGE_BYTES, ctx, 0, 0);
+        send(p, PNR_MSG_PAGE_IN, dst, src, job_page_bytes(p->cl), ctx, 0, 0);
         return;
     case PNR_MSG_PAGE_IN:
         thread_fault_done(sim, ctx);
