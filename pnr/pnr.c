@@ -136,8 +136,8 @@ struct pnr {
     table_t *tables;     /* per PE (see table_t) */
     override_t *scratch; /* a spare override list for merges */
     int scratch_cap;
-    rng_t **mgr_rng;     /* per PE: server selection draws */
-    rng_t **fault_rng;   /* per PE: network or disk, which piece */
+    rng_set mgr_rng;     /* per PE: server selection draws */
+    rng_set fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
     pobj objs;
     pnr_stats st;
@@ -690,7 +690,8 @@ static int select_server(pnr_t *p, const round_t *r, double remaining)
         }
         if (ties == 0)
             return -1;
-        unsigned long k = ties > 1 ? rng_index(p->mgr_rng[r->manager], (unsigned long)ties) : 0;
+        rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
+        unsigned long k = ties > 1 ? rng_index(rg, (unsigned long)ties) : 0;
         for (int s = 0; s < p->npes; s++)
             if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB &&
                 k-- == 0)
@@ -717,7 +718,8 @@ static int select_server(pnr_t *p, const round_t *r, double remaining)
             n += candidate(p, r, s, &f);
         if (n == 0)
             return -1;
-        unsigned long k = n > 1 ? rng_index(p->mgr_rng[r->manager], n) : 0;
+        rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
+        unsigned long k = n > 1 ? rng_index(rg, n) : 0;
         for (int s = 0; s < p->npes; s++)
             if (candidate(p, r, s, &f) && k-- == 0)
                 return s;
@@ -956,7 +958,7 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
     if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
         return false;
     double share = pe->remote_mb / over;
-    rng_t *rg = p->fault_rng[pe->id];
+    rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
     if (rng_uniform01(rg) >= share)
         return false;
     double u = rng_uniform01(rg) * pe->remote_mb;
@@ -1234,14 +1236,10 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     for (int k = 0; k < p->nmanagers; k++)
         p->managers[k] = (int)((long)k * p->npes / p->nmanagers);
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
-    p->mgr_rng = xcalloc((size_t)p->npes, sizeof *p->mgr_rng);
-    p->fault_rng = xcalloc((size_t)p->npes, sizeof *p->fault_rng);
+    rng_set_init(&p->mgr_rng, seed, "pnr-manager", (size_t)p->npes);
+    rng_set_init(&p->fault_rng, seed, "pnr-fault", (size_t)p->npes);
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
-    for (int i = 0; i < p->npes; i++) {
-        p->mgr_rng[i] = rng_stream(seed, "pnr-manager", (uint64_t)i);
-        p->fault_rng[i] = rng_stream(seed, "pnr-fault", (uint64_t)i);
-    }
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
     p->objs.next = p->objs.prev = &p->objs;
     cl->hooks.thread_starting = hook_thread_starting;
@@ -1282,16 +1280,14 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     for (int i = 0; i < p->npes; i++) {
         free(p->node[i].v);
         free(p->tables[i].o); /* bases: freed with the tracked objects */
-        rng_free(p->mgr_rng[i]);
-        rng_free(p->fault_rng[i]);
     }
+    rng_set_free(&p->mgr_rng);
+    rng_set_free(&p->fault_rng);
     rng_free(p->choice_rng);
     free(p->tables);
     free(p->scratch);
     free(p->node);
     free(p->asking);
-    free(p->mgr_rng);
-    free(p->fault_rng);
     free(p->received);
     free(p->claimed);
     free(p->shadow);
