@@ -313,6 +313,11 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) {
         free(o.sets);
+        /* --help and --version succeed only when their text got out. */
+        if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+            fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
+            return 1;
+        }
         return rc;
     }
     config c;

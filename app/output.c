@@ -228,8 +228,12 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
     fprintf(f, "%s: %s, seed %llu, trace %s\n", c->simulation.system,
             m->partial ? "PARTIAL results (interrupted)" : "results",
             (unsigned long long)m->seed, trace);
-    for (int i = 0; i < 19; i++)
-        fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+    for (int i = 0; i < 19; i++) {
+        if (isfinite(v[i]))
+            fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+        else /* undefined: a mean over no jobs, a rate over no time */
+            fprintf(f, "%2d  %-50s %16s %s\n", i + 1, METRICS[i].label, "n/a", METRICS[i].unit);
+    }
     fprintf(f, "jobs: %ld submitted, %ld finished, %ld unfinished, %ld never started",
             m->jobs_submitted, m->jobs_finished, m->jobs_unfinished, m->jobs_never_started);
     if (m->jobs_impossible)
@@ -244,8 +248,9 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
             fprintf(f, ", %s %ld", workload_drop_name((wl_drop_reason)k), m->dropped[k]);
     fprintf(f, "\n");
     if (m->slowdown_excluded)
-        fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean\n",
-                m->slowdown_excluded);
+        fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean%s\n",
+                m->slowdown_excluded,
+                m->jobs_finished == m->slowdown_excluded ? " (all of them: n/a)" : "");
     fprintf(f, "page faults: %llu from disk, %llu from network RAM; messages: %llu neighbour, "
                "%llu replies, %llu sync, %llu killed by context switches\n",
             (unsigned long long)m->page_faults_disk, (unsigned long long)m->page_faults_remote,
@@ -276,17 +281,60 @@ static void json_num(FILE *f, const char *key, double v, bool comma)
         fprintf(f, "  \"%s\": null%s\n", key, comma ? "," : "");
 }
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when the byte at s
+ * does not start one. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* s as a JSON string: quotes, backslashes and control characters escaped,
+ * every byte that is not part of well-formed UTF-8 replaced by U+FFFD, so
+ * the output is always valid JSON (RFC 8259 requires UTF-8). */
 static void json_str(FILE *f, const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p++);
+        } else if (*p < 0x20) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
+        }
     }
     fputc('"', f);
 }
@@ -354,6 +402,10 @@ void out_metrics_table(FILE *f, const run_metrics *m, char sep)
     metric_values(m, v);
     for (int i = 0; i < 19; i++)
         fprintf(f, "%s%c", METRICS[i].key, i < 18 ? sep : '\n');
-    for (int i = 0; i < 19; i++)
-        fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
+    for (int i = 0; i < 19; i++) {
+        if (isfinite(v[i]))
+            fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
+        else
+            fprintf(f, "n/a%c", i < 18 ? sep : '\n');
+    }
 }
