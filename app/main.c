@@ -10,10 +10,11 @@
  * another pnrsim is writing into the -o directory), 3 the run completed but
  * no job finished (empty trace, every job dropped, ...: results written,
  * means over jobs n/a), 130/143 interrupted by SIGINT/SIGTERM (results so
- * far are written and marked partial). Result files: app/output.h.
+ * far are written and marked partial). Result files: app/resultset.h.
  */
 #include "app/config.h"
 #include "app/output.h"
+#include "app/resultset.h"
 #include "app/run.h"
 #include "core/ev.h"
 
@@ -394,29 +395,29 @@ int main(int argc, char **argv)
     sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    /* The result set (app/output.h): lock, staging directory. Nothing is
+    /* The result set (app/resultset.h): lock, staging directory. Nothing is
      * left behind on bad input: the staging directory and directories
      * created here are removed again on every failure below. */
     char err[CFG_ERR_MAX];
-    out_set set;
-    if (out_set_begin(&set, o.outdir, err, sizeof err) != 0) {
+    rset_t set;
+    if (rset_begin(&set, o.outdir, err, sizeof err) != 0) {
         fprintf(stderr, "pnrsim: %s\n", err);
         return 2;
     }
-    /* All zeroed: out_file_abort must be safe on files never opened. */
-    out_file jobs, samples, metrics_json, metrics_dat, cfg_out;
+    /* All zeroed: rset_file_abort must be safe on files never opened. */
+    rset_file jobs, samples, metrics_json, metrics_dat, cfg_out;
     memset(&jobs, 0, sizeof jobs);
     memset(&samples, 0, sizeof samples);
     memset(&metrics_json, 0, sizeof metrics_json);
     memset(&metrics_dat, 0, sizeof metrics_dat);
     memset(&cfg_out, 0, sizeof cfg_out);
-    out_file *all[] = {&cfg_out, &jobs, &samples, &metrics_dat, &metrics_json};
-    if (out_set_open(&set, &jobs, "jobs.csv") != 0 ||
-        out_set_open(&set, &samples, "samples.csv") != 0) {
+    rset_file *all[] = {&cfg_out, &jobs, &samples, &metrics_dat, &metrics_json};
+    if (rset_open(&set, &jobs, "jobs.csv") != 0 ||
+        rset_open(&set, &samples, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
         for (int i = 0; i < 5; i++)
-            out_file_abort(all[i]);
-        out_set_abort(&set);
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         return 2;
     }
     run_t *r = run_create(&c, jobs.f, samples.f, err);
@@ -426,8 +427,8 @@ int main(int argc, char **argv)
         else /* interrupted before anything was simulated: nothing to write */
             fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
         for (int i = 0; i < 5; i++)
-            out_file_abort(all[i]);
-        out_set_abort(&set);
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         if (r)
             run_destroy(r);
         return r ? 128 + got_signal : 2;
@@ -464,8 +465,8 @@ int main(int argc, char **argv)
             fputc('\n', stderr);
         fprintf(stderr, "pnrsim: %s\n", err);
         for (int i = 0; i < 5; i++)
-            out_file_abort(all[i]);
-        out_set_abort(&set);
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         run_destroy(r);
         return 2;
     }
@@ -478,13 +479,13 @@ int main(int argc, char **argv)
     const char *trace = run_trace_name(r);
 
     int status = 0;
-    if (out_set_open(&set, &metrics_json, "metrics.json") != 0 ||
-        out_set_open(&set, &metrics_dat, "metrics.dat") != 0 ||
-        out_set_open(&set, &cfg_out, "config.ini") != 0) {
+    if (rset_open(&set, &metrics_json, "metrics.json") != 0 ||
+        rset_open(&set, &metrics_dat, "metrics.dat") != 0 ||
+        rset_open(&set, &cfg_out, "config.ini") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
         for (int i = 0; i < 5; i++)
-            out_file_abort(all[i]);
-        out_set_abort(&set);
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         status = 1;
     } else {
         if (m.partial) {
@@ -498,8 +499,8 @@ int main(int argc, char **argv)
         if (m.partial)
             partial_mark(metrics_dat.f, '#', got_signal, m.total_time);
         config_write_ini(&c, cfg_out.f);
-        bool replacing = m.partial && out_has_complete_results(o.outdir);
-        if (out_set_commit(&set, all, 5, err, sizeof err) != 0) {
+        bool replacing = m.partial && rset_has_complete(o.outdir);
+        if (rset_commit(&set, all, 5, err, sizeof err) != 0) {
             fprintf(stderr, "pnrsim: %s\n", err);
             status = 1;
         } else if (replacing) {
