@@ -92,6 +92,8 @@ static void usage(FILE *f)
             "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"
             "  -o, --output DIR         directory for result files (default: .)\n"
             "      --format FMT         what goes to standard output: text, json or csv\n"
+            "      --schedule           also write schedule.csv, pes.csv and schedule.paje\n"
+            "                           (same as --set output.schedule=yes)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
@@ -106,7 +108,7 @@ static void usage(FILE *f)
             "130/143 interrupted (partial results written).\n");
 }
 
-enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL };
+enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE };
 
 typedef struct opts {
     const char *config;
@@ -117,6 +119,7 @@ typedef struct opts {
     const char *outdir;
     int format; /* 0 text, 1 json, 2 csv */
     bool print_config, hw_report, kernel_report, quiet, verbose;
+    bool schedule; /* --schedule */
 } opts;
 
 static bool is_tty_stderr;
@@ -196,6 +199,7 @@ static int parse_args(int argc, char **argv, opts *o)
         {"print-config", no_argument, 0, OPT_PRINT},
         {"hardware-report", no_argument, 0, OPT_HW},
         {"kernel-report", no_argument, 0, OPT_KERNEL},
+        {"schedule", no_argument, 0, OPT_SCHEDULE},
         {"simpack-report", no_argument, 0, OPT_KERNEL},
         {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, 'V'},
@@ -237,6 +241,7 @@ static int parse_args(int argc, char **argv, opts *o)
         case OPT_PRINT: o->print_config = true; break;
         case OPT_HW: o->hw_report = true; break;
         case OPT_KERNEL: o->kernel_report = true; break;
+        case OPT_SCHEDULE: o->schedule = true; break;
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
@@ -324,6 +329,8 @@ static int build_config(const opts *o, config *c)
             return 2;
         }
     }
+    if (o->schedule)
+        c->output.schedule = true;
     /* A trace given relative to the working directory (-t, --set) is made
      * absolute, so the config.ini a run writes can be replayed from
      * anywhere. */
@@ -424,22 +431,39 @@ int main(int argc, char **argv)
     memset(&metrics_json, 0, sizeof metrics_json);
     memset(&metrics_dat, 0, sizeof metrics_dat);
     memset(&cfg_out, 0, sizeof cfg_out);
-    rset_file *all[] = {&cfg_out, &jobs, &samples, &metrics_dat, &metrics_json};
+    /* --schedule: schedule.csv, pes.csv, schedule.paje (committed with the rest). */
+    rset_file sched[3];
+    memset(sched, 0, sizeof sched);
+    rset_file *all[] = {&cfg_out, &jobs,     &samples,  &metrics_dat,
+                        &sched[0], &sched[1], &sched[2], &metrics_json};
+    enum { NALL = sizeof all / sizeof all[0] };
     if (rset_open(&set, &jobs, "jobs.csv") != 0 ||
         rset_open(&set, &samples, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
         return 2;
     }
     run_t *r = run_create(&c, jobs.f, samples.f, err);
+    if (r && c.output.schedule) {
+        static const char *const names[3] = {"schedule.csv", "pes.csv", "schedule.paje"};
+        for (int i = 0; i < 3 && r; i++) {
+            if (rset_open(&set, &sched[i], names[i]) != 0) {
+                snprintf(err, sizeof err, "%s: cannot write: %s", o.outdir, strerror(errno));
+                run_destroy(r);
+                r = NULL;
+            }
+        }
+        if (r)
+            run_set_schedule(r, sched[0].f, sched[1].f, sched[2].f);
+    }
     if (!r || got_signal) {
         if (!r)
             fprintf(stderr, "pnrsim: %s\n", err);
         else /* interrupted before anything was simulated: nothing to write */
             fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
         if (r)
@@ -477,7 +501,7 @@ int main(int argc, char **argv)
         if (!o.quiet && is_tty_stderr)
             fputc('\n', stderr);
         fprintf(stderr, "pnrsim: %s\n", err);
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
         run_destroy(r);
@@ -496,7 +520,7 @@ int main(int argc, char **argv)
         rset_open(&set, &metrics_dat, "metrics.dat") != 0 ||
         rset_open(&set, &cfg_out, "config.ini") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
         status = 1;
@@ -509,11 +533,15 @@ int main(int argc, char **argv)
         }
         out_metrics_json(metrics_json.f, &m, &c, trace);
         out_metrics_table(metrics_dat.f, &m, ' ');
-        if (m.partial)
+        if (m.partial) {
             partial_mark(metrics_dat.f, '#', got_signal, m.total_time);
+            for (int i = 0; i < 3; i++) /* --schedule's files: '#' comments too */
+                partial_mark(sched[i].f, '#', got_signal, m.total_time);
+        }
         config_write_ini(&c, cfg_out.f);
         bool replacing = m.partial && rset_has_complete(o.outdir);
-        if (rset_commit(&set, all, 5, err, sizeof err) != 0) {
+        /* Files never opened (no --schedule) are not part of the set. */
+        if (rset_commit(&set, all, NALL, err, sizeof err) != 0) {
             fprintf(stderr, "pnrsim: %s\n", err);
             status = 1;
         } else if (replacing) {

@@ -82,10 +82,12 @@ void rset_rmdirs(const char *dir, size_t created)
 /* The result set: staging directory, lock, commit, debris of dead runs     */
 /* ---------------------------------------------------------------------- */
 
-/* The files of a run, in commit order: metrics.json, the mark that the set
- * is complete, goes last (and is removed first). */
-static const char *const SET_NAMES[] = {"config.ini", "jobs.csv", "samples.csv", "metrics.dat",
-                                        "metrics.json"};
+/* The files a run may write, in commit order: metrics.json, the mark that
+ * the set is complete, goes last (and is removed first). schedule.csv,
+ * pes.csv and schedule.paje are written with --schedule only. */
+static const char *const SET_NAMES[] = {"config.ini",   "jobs.csv", "samples.csv",
+                                        "metrics.dat",  "schedule.csv", "pes.csv",
+                                        "schedule.paje", "metrics.json"};
 #define SET_N ((int)(sizeof SET_NAMES / sizeof SET_NAMES[0]))
 
 /* "dir/name" into buf of n bytes; false (errno ENAMETOOLONG) when too long. */
@@ -416,6 +418,13 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
             rset_abort(s);
         return -1;
     }
+    /* A name of the set this run did not write (schedule.csv without
+     * --schedule) must not stay behind from an earlier run. */
+    struct stat st;
+    for (int i = 0; i < SET_N; i++)
+        if (join(from, sizeof from, commit, SET_NAMES[i]) && lstat(from, &st) != 0 &&
+            errno == ENOENT && join(to, sizeof to, s->dir, SET_NAMES[i]))
+            unlink(to);
     for (int i = 0; i < SET_N; i++) {
         if (!join(from, sizeof from, commit, SET_NAMES[i]) ||
             !join(to, sizeof to, s->dir, SET_NAMES[i]) ||

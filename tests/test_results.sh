@@ -16,7 +16,10 @@
 #   - debris: a SIGKILLed run's staging directory is removed by the next
 #     run, a cut commit is completed, live or foreign ones are left alone;
 #   - coreutils timeout (SIGTERM twice): partial results written, every file
-#     marked, earlier complete results replaced only with a word on stderr.
+#     marked (--schedule's too), earlier complete results replaced only with
+#     a word on stderr.
+#   - a run without --schedule into a directory holding an earlier run's
+#     schedule files removes them (the set is never mixed).
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
@@ -251,6 +254,12 @@ for round in 1 2 3; do
         sh -c "test -n '$fin' && test '$rows' = '$fin' && test '$fin' = '$mj' && test '$dat' = '$fin' && test $(debris conc) -eq 0"
 done
 
+# An earlier run's --schedule files do not stay beside a later run's files.
+"$P" -c small.ini -t four.swf --schedule -q -o mixed > /dev/null 2>&1
+"$P" -c small.ini -t four.swf -q -o mixed > /dev/null 2>&1
+check "schedule files of an earlier run removed by a run without --schedule" \
+    sh -c "test -s mixed/metrics.json && test ! -e mixed/schedule.csv && test ! -e mixed/pes.csv && test ! -e mixed/schedule.paje"
+
 # ---- item 6: debris of dead runs ----------------------------------------------
 
 # A SIGKILLed run leaves its staging directory; the next run removes it.
@@ -341,6 +350,24 @@ if command -v timeout > /dev/null 2>&1; then
     [ -d hdr ] && hd=$(debris hdr)
     check "TERM twice during a long SWF header: not killed (says interrupted), no debris" \
         sh -c "grep -q 'interrupted' hdr.err && test ! -e hdr/.pnrsim.lock && test $hd -eq 0"
+    # With --schedule the three extra files are marked too, and still read
+    # by pj_dump and pnrsim-plot (when installed).
+    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 --schedule -q \
+        -o to-sched > /dev/null 2>&1
+    check "timeout --schedule: schedule.csv, pes.csv, schedule.paje end with # PARTIAL" \
+        sh -c "for f in schedule.csv pes.csv schedule.paje; do tail -1 to-sched/\$f | grep -q '^# PARTIAL' || exit 1; done"
+    if command -v pj_dump > /dev/null 2>&1; then
+        check "timeout --schedule: the partial schedule.paje passes pj_dump" \
+            sh -c "pj_dump to-sched/schedule.paje > /dev/null 2>&1"
+    else
+        skip "pj_dump not installed"
+    fi
+    if [ -x "$build/pnrsim-plot" ] && command -v gnuplot > /dev/null 2>&1; then
+        "$build/pnrsim-plot" to-sched > plot.out 2>&1
+        check "timeout --schedule: pnrsim-plot draws the partial run" test $? -eq 0
+    else
+        skip "pnrsim-plot or gnuplot missing"
+    fi
     # A partial run replacing partial results: no "replaced complete" line.
     (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \
         > /dev/null 2> to2.err
