@@ -241,7 +241,7 @@ static const key_def keys[] = {
            "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
            "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
     K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
-           "THREAD", NULL,
+           "JOB", NULL,
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
            "job's last thread ends."),
 

@@ -163,6 +163,11 @@ static bool swf_read_error(const swf_reader *r, char *err)
     return true;
 }
 
+/* The longest line the reader accepts (header notes included): far above
+ * any real SWF line, low enough that an endless line is an error, not an
+ * out-of-memory abort. */
+#define SWF_LINE_MAX (1 << 20)
+
 /* Append the n bytes at s to the line in r->buf, growing it. */
 static void swf_line_add(swf_reader *r, const char *s, size_t n)
 {
@@ -217,6 +222,13 @@ static int swf_read_line(swf_reader *r, char *err)
         size_t avail = r->in_len - r->in_pos;
         const char *nl = memchr(s, '\n', avail);
         size_t take = nl ? (size_t)(nl - s) : avail;
+        if (r->len + take > SWF_LINE_MAX) {
+            /* No SWF line is anywhere near this long: a binary or
+             * endless input (e.g. /dev/zero) must not exhaust memory. */
+            swf_err(err, "%s:%ld: line longer than %d bytes (SWF is short text "
+                    "lines; is this a binary file?)", r->path, r->line + 1, SWF_LINE_MAX);
+            return -1;
+        }
         swf_line_add(r, s, take);
         r->in_pos += take + (nl ? 1 : 0);
         newline = nl != NULL;

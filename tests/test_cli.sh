@@ -218,6 +218,12 @@ else
         sh -c "test $? -eq 130 && test ! -e hdr-int"
 fi
 
+# An endless line (/dev/zero) is an input error, not an out-of-memory abort
+# (the old unbounded line buffer grew until it failed; timeout guards that).
+timeout 60 "$P" -t /dev/zero -o zero-out -q > zero.out 2> zero.err
+check "endless trace line: exit 2 naming line 1, nothing written" \
+    sh -c "test $? -eq 2 && grep -q '/dev/zero:1: line longer than' zero.err && test ! -e zero-out"
+
 # gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time
 # as CPU demand); the first 200 jobs run, and reading stops there (the
 # 200th job is on line 232, after 32 header lines): nothing else is read or

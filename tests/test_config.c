@@ -76,7 +76,7 @@ static void weird(config *c)
     c->process.interval = INTERVAL_EXPONENTIAL;
     c->simulation.max_samples = 0;
     c->simulation.max_event_rate = 0;
-    c->process.mem_release = MEM_RELEASE_JOB;
+    c->process.mem_release = MEM_RELEASE_THREAD;
     c->scheduler.priority = PRIO_WORSTFIT;
     c->scheduler.packing = PACK_WORSTFIT;
     c->scheduler.mpl = 0;
@@ -151,7 +151,7 @@ START_TEST(test_defaults)
     ck_assert(!c.scheduler.mem_aware);
     ck_assert(c.scheduler.strict_order);
     ck_assert(!c.scheduler.pcs_first_start);
-    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_JOB);
     ck_assert_str_eq(c.computer.name, "Node");
     ck_assert_int_eq(c.computer.number, 64);
     ck_assert_double_eq(c.computer.ram, 32);
