@@ -6,7 +6,9 @@
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
-# gnuplot for the plots.
+# gnuplot for the plots; with "slurm", Slurm and munge for a one-node
+# cluster (tools/slurm-local.sh, make check-slurm); with "valgrind",
+# valgrind (make check-valgrind).
 set -e
 PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel"
 missing=0
@@ -28,6 +30,21 @@ fi
 if [ "$1" = bench ]; then
     if ! /usr/bin/python3 -c 'import SimPy' >/dev/null 2>&1; then
         PKGS="$PKGS python3-simpy"
+        missing=1
+    fi
+fi
+if [ "$1" = slurm ]; then
+    for c in slurmctld slurmd sbatch munged; do
+        if ! PATH="$PATH:/usr/sbin:/sbin" command -v $c >/dev/null 2>&1; then
+            PKGS="$PKGS slurmctld slurmd slurm-client munge"
+            missing=1
+            break
+        fi
+    done
+fi
+if [ "$1" = valgrind ]; then
+    if ! command -v valgrind >/dev/null 2>&1; then
+        PKGS="$PKGS valgrind"
         missing=1
     fi
 fi
