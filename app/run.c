@@ -235,8 +235,12 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cl->pes = calloc((size_t)n, sizeof *cl->pes);
     cl->fault_rng = calloc((size_t)n, sizeof *cl->fault_rng);
     r->last_busy = calloc((size_t)n, sizeof *r->last_busy);
-    if (!cl->pes || !cl->fault_rng || !r->last_busy)
-        abort();
+    if (!cl->pes || !cl->fault_rng || !r->last_busy) {
+        cl->npes = 0; /* no PE initialised: run_destroy frees the arrays */
+        run_destroy(r);
+        snprintf(err, CFG_ERR_MAX, "computer.number = %d: out of memory for the PEs", n);
+        return NULL;
+    }
     for (int i = 0; i < n; i++) {
         pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
                 c->computer.rpm, c->computer.transfer);
@@ -247,8 +251,11 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         [TOPO_WHEEL] = TOPO_KIND_WHEEL, [TOPO_CONNECTED] = TOPO_KIND_CONNECTED};
     r->net = net_create(&r->sim, topo[c->network.topology], n, c->network.bandwidth * MBPS_BYTES,
                         c->network.latency, c->network.delay);
-    if (!r->net)
-        abort();
+    if (!r->net) {
+        run_destroy(r);
+        snprintf(err, CFG_ERR_MAX, "computer.number = %d: out of memory for the network", n);
+        return NULL;
+    }
     cl->net = r->net;
     cl->mem_access_rate = c->process.mem_access_rate;
     cl->comm_rate = c->process.comm_rate;

@@ -606,6 +606,27 @@ check "SIGINT during a blocking stdin read: exit 130, partial results written" \
 ( cd rp1 && "$P" -c config.ini -q -o ../rp2 > /dev/null )
 check "config.ini replays from elsewhere with identical jobs.csv" cmp -s rp1/jobs.csv rp2/jobs.csv
 
+# ---- scale: connected networks, memory exhaustion ---------------------------
+
+# CONNECTED with 50,000 PEs aborted (N(N-1) links did not fit an int; 3,000
+# PEs took 1.7 GB): links now come on first use. And running out of memory
+# for the PEs is a message and exit 2, not an abort (the address space is
+# capped with ulimit -v; not under AddressSanitizer, which needs far more).
+"$P" -c "$top/configs/default.ini" -q -o conn50k --set computer.number=50000 \
+    --set network.topology=connected --set workload.max_jobs=20 > /dev/null 2> conn50k.err
+check "connected with 50,000 PEs runs (exit 0, 20 jobs)" \
+    sh -c "test $? -eq 0 && grep -q '\"jobs_finished\": 20' conn50k/metrics.json"
+case $build in
+*asan*) echo "skip out-of-memory message: AddressSanitizer build" ;;
+*)
+    ( ulimit -v 400000
+      "$P" -c "$top/configs/default.ini" -q -o oom --set computer.number=2000000 \
+          --set workload.max_jobs=3 > /dev/null 2> oom.err; echo $? > oom.rc )
+    check "out of memory for 2,000,000 PEs: exit 2 with a message, no output" \
+        sh -c "test \$(cat oom.rc) -eq 2 && grep -q 'computer.number = 2000000: out of memory' oom.err && test ! -e oom"
+    ;;
+esac
+
 # ---- help and version ------------------------------------------------------
 
 "$P" --help > help.out 2>&1
