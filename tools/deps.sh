@@ -36,6 +36,11 @@ if [ "$1" = bench ]; then
         PKGS="$PKGS python3-simpy"
         missing=1
     fi
+    # bench_trace.sh and bench_pressure.sh time runs with GNU time.
+    if [ ! -x /usr/bin/time ]; then
+        PKGS="$PKGS time"
+        missing=1
+    fi
 fi
 if [ "$1" = slurm ]; then
     for c in slurmctld slurmd sbatch munged; do
