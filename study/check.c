@@ -120,8 +120,10 @@ static int check_point(const study *s, const config *base, size_t point,
         free(label);
         rc = -1;
     }
+    const char *why = NULL;
     if (!rc && strcmp(c.workload.trace, "-") != 0 &&
-        (!c.workload.trace[0] || !sweep_is_file(c.workload.trace))) {
+        (!c.workload.trace[0] ||
+         (why = sweep_file_problem(c.workload.trace)) != NULL)) {
         /* Who gave the trace: the last workload.trace assignment, else
          * [study] trace, else the base file. */
         long line = s->trace ? s->trace_line : s->base_line;
@@ -140,12 +142,14 @@ static int check_point(const study *s, const config *base, size_t point,
                      "base configuration", s->path, s->base_line);
         else if (value)
             snprintf(err, errlen,
-                     "%s:%ld: %s: '%s' (%s): no such file (relative paths "
-                     "are taken from the study file's directory)", s->path,
-                     line, key, value, c.workload.trace);
+                     "%s:%ld: %s: '%s' (%s): %s%s", s->path, line, key,
+                     value, c.workload.trace, why,
+                     value[0] == '/' ? ""
+                                     : " (relative paths are taken from the "
+                                       "study file's directory)");
         else
-            snprintf(err, errlen, "%s:%ld: %s: trace %s: no such file",
-                     s->path, line, key, c.workload.trace);
+            snprintf(err, errlen, "%s:%ld: %s: trace %s: %s",
+                     s->path, line, key, c.workload.trace, why);
         rc = -1;
     }
     sweep_assign_free(a, n);

@@ -15,9 +15,15 @@
  *   done     seed-S/metrics.json is a complete JSON object without
  *            "partial": true
  *   failed   seed-S.part/ holds an exit-status file (written by the
- *            built-in runner) or a non-empty stderr.txt, or seed-S/ holds
- *            an incomplete or partial metrics.json
- *   missing  anything else (never started, or interrupted)
+ *            built-in runner and by the job-list commands) that is not an
+ *            interruption, or seed-S/ holds an incomplete or partial
+ *            metrics.json
+ *   missing  anything else: never started, still running, or interrupted:
+ *            a seed-S.part/ without exit-status (the built-in runner
+ *            writes none for the runs it stops), or whose exit-status says
+ *            pnrsim was interrupted (exit 129, 130 or 143: 128 + the number
+ *            of SIGHUP, SIGINT or SIGTERM, or killed by one of these
+ *            signals: a job-list run stopped by GNU parallel or Slurm)
  */
 #include "study/sweep.h"
 
@@ -74,6 +80,20 @@ static char *last_line(const char *path)
     return line;
 }
 
+/* True when an exit-status line says the run was interrupted rather than
+ * failed: "exit 130" / "exit 143" (pnrsim stopped by SIGINT / SIGTERM) or
+ * "killed by signal N" for SIGHUP, SIGINT, SIGTERM. */
+static bool interrupted(const char *status)
+{
+    static const char *const words[] = {
+        "exit 129", "exit 130", "exit 143", "killed by signal 1", "killed by signal 2",
+        "killed by signal 15"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strcmp(status, words[i]))
+            return true;
+    return false;
+}
+
 sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
                                    char **why)
 {
@@ -105,12 +125,15 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
     char *spath = sweep_xasprintf("%s/stderr.txt", part);
     char *status = last_line(epath);
     char *msg = last_line(spath);
-    if (st == SWEEP_RUN_MISSING && (status || msg)) {
+    if (st == SWEEP_RUN_MISSING && status && !interrupted(status)) {
         st = SWEEP_RUN_FAILED;
         if (why)
-            *why = sweep_xasprintf("%s%s%s (%s)", status ? status : "",
-                                   status && msg ? ": " : "", msg ? msg : "",
-                                   spath);
+            *why = sweep_xasprintf("%s%s%s (%s)", status, msg ? ": " : "",
+                                   msg ? msg : "", spath);
+    } else if (st == SWEEP_RUN_MISSING && (status || msg) && why) {
+        *why = sweep_xasprintf("interrupted%s%s%s%s (%s)",
+                               status ? ", " : "", status ? status : "",
+                               msg ? ": " : "", msg ? msg : "", spath);
     }
     free(status);
     free(msg);

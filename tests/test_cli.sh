@@ -704,6 +704,15 @@ for kv in computer.rpm=1e300 scheduler.quantum=1e-9 process.comm_rate=1e-9 \
                grep -Eq 'out of range: expected|subnormal' nonsense.err && test ! -e nonsense"
 done
 
+# ---- scale: connected networks ---------------------------------------------
+
+# CONNECTED with 50,000 PEs aborted (N(N-1) links did not fit an int; 3,000
+# PEs took 1.7 GB): links now come on first use.
+"$P" -c "$top/configs/default.ini" -q -o conn50k --set computer.number=50000 \
+    --set network.topology=connected --set workload.max_jobs=20 > /dev/null 2> conn50k.err
+check "connected with 50,000 PEs runs (exit 0, 20 jobs)" \
+    sh -c "test $? -eq 0 && grep -q '\"jobs_finished\": 20' conn50k/metrics.json"
+
 # ---- help and version ------------------------------------------------------
 
 "$P" --help > help.out 2>&1

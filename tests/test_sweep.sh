@@ -20,6 +20,11 @@
 #     problem, a missing trace, a missing --pnrsim exit 2 with FILE:LINE:
 #     KEY and create nothing; ranges with nan/inf and a too-large seed_base
 #     are refused;
+#   - hostile study files: a range step below %.10g, k next to 1, a
+#     subnormal bound, a NUL byte, trace = /dev/null get messages that say
+#     what is wrong (exit 2); 200,002 range values are read in linear time;
+#   - --list and collect: interrupted runs (stopped by the runner, exit
+#     143 or SIGINT under a job list) are missing, real failures failed;
 #   - a metric (list or [plot]) that no run reports: exit 1, named;
 #   - SIGKILL of the sweep leaves no pnrsim of it running, and the next
 #     invocation can take the lock and run;
@@ -316,6 +321,45 @@ badcfg "seed_base too large names the real limit" \
     'cfg.ini:5: seed_base: .*need an integer from 1 to 2147483645' \
     'replications = 3\nseed_base = 2147483647'
 
+# ---- the study-file reader: hostile values -------------------------------
+
+# A step finer than the 10 significant digits values are written with: the
+# range itself is blamed, not a "value given twice".
+badcfg "range step below %.10g: named as such" \
+    "cfg.ini:5: network.latency: range '1000000:1000000.0001:0.00001': its step is too fine" \
+    '[vary]\nnetwork.latency = 1000000:1000000.0001:0.00001'
+badcfg "a:b:*k with k next to 1: too many values, not a duplicate" \
+    "cfg.ini:5: network.latency: range '1:2:\\*1.0000000001': too many values .*k is too close to 1" \
+    '[vary]\nnetwork.latency = 1:2:*1.0000000001'
+badcfg "a subnormal bound is not called infinite" \
+    "cfg.ini:5: network.latency: range '1e-320:1:\\*2': bound '1e-320' is too close to zero" \
+    '[vary]\nnetwork.latency = 1e-320:1:*2'
+badcfg "a duplicate across items still says given twice" \
+    "cfg.ini:5: scheduler.mpl: value '1' (of range '1:2') given twice" \
+    '[vary]\nscheduler.mpl = 1, 1:2'
+# A NUL byte would have ended the value there ("1, 2" read as "1").
+printf '[study]\nbase = base.ini\ntrace = %s\n[vary]\nscheduler.mpl = 1\000, 2\n' "$TRACE" > nul.ini
+"$SWEEP" --list -o nulout nul.ini > nul.log 2>&1
+check "a NUL byte in a study file: exit 2, line and column" \
+    sh -c "test $? -eq 2 && grep -q 'nul.ini:5: a NUL byte (column 18)' nul.log"
+# /dev/null exists: it is refused as a device, not as "no such file".
+printf '[study]\nbase = base.ini\ntrace = /dev/null\n' > devnull.ini
+"$SWEEP" --list -o dnout devnull.ini > devnull.log 2>&1
+check "trace = /dev/null: exit 2, a device, not 'no such file'" \
+    sh -c "test $? -eq 2 && grep -q \"devnull.ini:3: trace: '/dev/null' (/dev/null): a device, not a regular file\" devnull.log && ! grep -q 'no such file' devnull.log"
+printf '[study]\nbase = base.ini\n[set]\nworkload.trace = /dev/null\n' > devnull2.ini
+"$SWEEP" -o dnout devnull2.ini > devnull2.log 2>&1
+check "workload.trace = /dev/null: exit 2, a device" \
+    sh -c "test $? -eq 2 && grep -q \"devnull2.ini:4: workload.trace: '/dev/null' (/dev/null): a device\" devnull2.log"
+# Duplicate checks in constant time: two ranges of 100,001 values each
+# (quadratic checking took 23 s for one of them, about 90 s for both; now
+# well under a second). The bound is a watchdog against that quadratic
+# loop, 60 times the linear reader's time here, not a speed measurement.
+printf '[study]\nbase = base.ini\ntrace = %s\n[vary]\nnetwork.latency = 1:2:1e-5, 3:4:1e-5\n' "$TRACE" > big.ini
+timeout 60 "$SWEEP" --list -o bigout big.ini > big.log 2>&1
+check "200,002 range values: --list within the 60 s watchdog, one line per run" \
+    sh -c "test $? -eq 0 && test \$(wc -l < big.log) -eq 200002"
+
 # ---- metrics that no run reports -----------------------------------------
 
 cat > m.ini <<EOF
@@ -483,6 +527,39 @@ check "SIGINT: finished runs kept ($kept)" test "$kept" -ge 2 -a "$kept" -lt 12
 "$SWEEP" -j 2 -o int s.ini > int2.log 2>&1
 check "after SIGINT: the rest runs" grep -q "ran $((12 - kept)), skipped $kept, failed 0" int2.log
 check "after SIGINT: identical results.csv" cmp -s j1/results.csv int/results.csv
+
+# ---- --list: interrupted runs are missing, not failed -----------------------
+
+# Run directories as runners leave them: a run the built-in runner stopped
+# (pnrsim said so on stderr, no exit-status), one stopped by SIGTERM under
+# GNU parallel or Slurm (the job-list command wrote "exit 143"), one
+# killed by SIGINT, and a real failure.
+cat > li.ini <<EOF
+[study]
+base = base.ini
+trace = $TRACE
+replications = 4
+[vary]
+scheduler.mpl = 1
+EOF
+mkdir -p li-out/runs/scheduler.mpl=1/seed-1.part li-out/runs/scheduler.mpl=1/seed-2.part \
+         li-out/runs/scheduler.mpl=1/seed-3.part li-out/runs/scheduler.mpl=1/seed-4.part
+echo 'pnrsim: interrupted by SIGTERM at t=12 s: PARTIAL results' > li-out/runs/scheduler.mpl=1/seed-1.part/stderr.txt
+echo 'pnrsim: interrupted by SIGTERM at t=12 s: PARTIAL results' > li-out/runs/scheduler.mpl=1/seed-2.part/stderr.txt
+echo 'exit 143' > li-out/runs/scheduler.mpl=1/seed-2.part/exit-status
+echo 'killed by signal 2' > li-out/runs/scheduler.mpl=1/seed-3.part/exit-status
+echo 'pnrsim: t.swf:2: expected 18 numeric fields' > li-out/runs/scheduler.mpl=1/seed-4.part/stderr.txt
+echo 'exit 2' > li-out/runs/scheduler.mpl=1/seed-4.part/exit-status
+"$SWEEP" --list -o li-out li.ini > li.log 2>&1
+check "--list: a run stopped by the runner is missing (interrupted)" \
+    grep -q '^missing scheduler.mpl=1 seed=1: interrupted: pnrsim: interrupted by SIGTERM' li.log
+check "--list: exit 143 (job list under Slurm/parallel) is missing" \
+    grep -q '^missing scheduler.mpl=1 seed=2: interrupted, exit 143' li.log
+check "--list: killed by SIGINT is missing" grep -q '^missing scheduler.mpl=1 seed=3: interrupted' li.log
+check "--list: a real failure is failed" grep -q '^failed  scheduler.mpl=1 seed=4: exit 2: pnrsim: t.swf:2' li.log
+"$SWEEP" collect --no-plots -o li-out li.ini > licol.log 2>&1
+check "collect: 3 missing, 1 failed" \
+    sh -c "test \$(grep -c ',missing\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed\$' li-out/results.csv) -eq 1"
 
 # ---- SIGKILL -------------------------------------------------------------
 
