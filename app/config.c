@@ -88,6 +88,7 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
+static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
 
 /* The name arrays are indexed by the enum values. */
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
@@ -99,6 +100,8 @@ _Static_assert(TOPO_STAR == 0 && TOPO_BUS == 1 && TOPO_WHEEL == 2 &&
                TOPO_CONNECTED == 3, "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
+_Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
+_Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
 /* Enums are read and written as int. */
 _Static_assert(sizeof(cfg_priority) == sizeof(int) &&
                sizeof(cfg_packing) == sizeof(int) &&
@@ -206,6 +209,10 @@ static const key_def keys[] = {
     K_DBL("process", "sync_rate", process.sync_rate, 0, false, "0", "s CPU",
           "SynchRate|SynchRates",
           "Mean CPU time between global synchronisations of a job; 0 = none."),
+    K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
+           "THREAD", NULL,
+           "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
+           "job's last thread ends."),
 
     K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
@@ -227,6 +234,8 @@ static const key_def keys[] = {
            "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
     K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
            "A queued job that cannot start blocks the jobs behind it."),
+    K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
+           "A job's first start costs a parallel context switch (pcs) too."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
@@ -950,6 +959,7 @@ const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names
 const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
+const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
 
 /* ---------------------------------------------------------------------- */
 /* INI files through inih                                                  */

@@ -29,6 +29,7 @@ typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
+typedef sched_mem_release cfg_mem_release;
 
 typedef struct config {
     struct {
@@ -57,6 +58,7 @@ typedef struct config {
         double mem_access_rate;      /* s between memory accesses (R) */
         double comm_rate;            /* CPU s between neighbour messages; 0 = off */
         double sync_rate;            /* CPU s between synchronisations; 0 = off */
+        cfg_mem_release mem_release; /* memory freed at thread or job end */
     } process;
     struct {
         cfg_sched_type type;
@@ -67,6 +69,7 @@ typedef struct config {
         double quantum;              /* s per time slice, > 0 */
         bool mem_aware;
         bool strict_order;           /* a job that cannot start blocks later ones */
+        bool pcs_first_start;        /* a job's first start costs a PCS */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];
@@ -133,5 +136,6 @@ const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
+const char *config_mem_release_name(cfg_mem_release v);
 
 #endif

@@ -73,9 +73,26 @@ void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
     r->progress_ctx = ctx;
 }
 
+static void check(run_t *r);
+
+/* After every scheduler action (checking): the matrix invariants, and,
+ * unless a pass is due, no queued job that may start fits anywhere. */
+static void sched_checked(sim_t *sim, gang_t *g, void *ctx)
+{
+    run_t *r = ctx;
+    (void)g;
+    check(r);
+    if (!r->check_failure) {
+        r->check_failure = gang_check_placement(r->g);
+        if (r->check_failure)
+            ev_stop(sim);
+    }
+}
+
 void run_set_checking(run_t *r, bool on)
 {
     r->checking = on;
+    gang_set_hook(r->g, on ? sched_checked : NULL, r);
     if (r->pnr)
         pnr_set_checking(r->pnr, on);
 }
@@ -255,6 +272,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cl->sync_rate = c->process.sync_rate;
     cl->neighbour_bytes = c->network.neighbour_msg;
     cl->sync_bytes = c->network.sync_msg;
+    cl->mem_release = c->process.mem_release;
     cl->hooks.job_ended = job_ended_hook;
     cl->hooks.ctx = r;
     gang_params gp = {
@@ -265,6 +283,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .quantum = c->scheduler.quantum,
         .mem_aware = c->scheduler.mem_aware,
         .strict_order = c->scheduler.strict_order,
+        .pcs_first_start = c->scheduler.pcs_first_start,
     };
     r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
     if (c->netram.enabled) {

@@ -78,8 +78,9 @@ void run_metrics_get(run_t *r, run_metrics *m);
 sim_t *run_sim(run_t *r);
 const char *run_trace_name(const run_t *r);
 void run_hardware_report(run_t *r, FILE *out);
-/* Test hook: invariant checks of the scheduler (at every arrival and job
- * end) and of network RAM (at every allocation and deallocation step). */
+/* Test hook: invariant checks of the scheduler (at every arrival, job end
+ * and placement pass, plus gang_check_placement after every pass) and of
+ * network RAM (at every allocation and deallocation step). */
 void run_set_checking(run_t *r, bool on);
 const char *run_check_failure(const run_t *r);
 void run_destroy(run_t *r);

@@ -26,6 +26,8 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->fault_time = 0;
     pe->users.next = pe->users.prev = &pe->users;
     pe->nusers = 0;
+    pe->on_unlend = NULL;
+    pe->unlend_ctx = NULL;
 }
 
 double pe_overalloc_mb(const pe_t *pe)
@@ -83,6 +85,8 @@ void pe_alloc(sim_t *sim, pe_t *pe, double mb)
 void pe_lend(sim_t *sim, pe_t *pe, double mb)
 {
     change(sim, pe, &pe->lent_mb, mb, true);
+    if (mb < 0 && pe->on_unlend)
+        pe->on_unlend(sim, pe, pe->unlend_ctx);
 }
 
 void pe_remote(sim_t *sim, pe_t *pe, double mb)

@@ -55,6 +55,10 @@ struct pe {
     double fault_time;        /* seconds threads spent servicing faults */
     pe_user users;            /* sentinel of the memory-user list */
     int nusers;
+    /* Called when the PE gets lent memory back (RAM may have room again);
+     * the scheduler's, NULL when nobody listens. */
+    void (*on_unlend)(sim_t *sim, pe_t *pe, void *ctx);
+    void *unlend_ctx;
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
@@ -68,7 +72,8 @@ double pe_overalloc_mb(const pe_t *pe);
 double pe_free_mb(const pe_t *pe);
 /* Change the memory allocated by threads (+/- mb) and tell the users. */
 void pe_alloc(sim_t *sim, pe_t *pe, double mb);
-/* Change the memory lent as network RAM (+/- mb) and tell the users. */
+/* Change the memory lent as network RAM (+/- mb) and tell the users; when
+ * mb < 0, also call on_unlend. */
 void pe_lend(sim_t *sim, pe_t *pe, double mb);
 /* Change the overallocation of local threads held remotely (+/- mb). */
 void pe_remote(sim_t *sim, pe_t *pe, double mb);

@@ -9,8 +9,9 @@
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
  *              k PEs" are found by scanning at most N bucket heads, never
  *              the whole queue.
- *   reserved   per PE, MB of threads of placed, unfinished jobs (for
- *              mem_aware: memory of jobs waiting for their slot counts).
+ *   reserved   per PE, MB of threads of placed jobs whose memory has not
+ *              been freed yet (for mem_aware: memory of jobs waiting for
+ *              their slot counts).
  */
 #include "sched/gang.h"
 
@@ -46,6 +47,8 @@ struct gang {
     long pass_no;
     ev_id pass_ev;
     bool pass_pending;
+    gang_hook_fn hook;      /* checking: after every scheduler action */
+    void *hook_ctx;
     ev_id quantum_ev;
     double *reserved;
     /* jobs that can never be placed */
@@ -83,6 +86,22 @@ long gang_placed(const gang_t *g) { return g->placed; }
 long gang_running(const gang_t *g) { return g->running; }
 long gang_impossible(const gang_t *g) { return g->nimpossible; }
 int gang_current_slot(const gang_t *g) { return g->cur; }
+long gang_passes(const gang_t *g) { return g->pass_no; }
+
+bool gang_pass_pending(const gang_t *g) { return g->pass_pending; }
+
+void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx)
+{
+    g->hook = fn;
+    g->hook_ctx = ctx;
+}
+
+/* Checking: tell the hook that a scheduler action is complete. */
+static void acted(gang_t *g)
+{
+    if (g->hook)
+        g->hook(g->sim, g, g->hook_ctx);
+}
 
 double gang_mpl_mean(const gang_t *g, double now)
 {
@@ -331,12 +350,19 @@ static bool fits_empty(const gang_t *g, const job_t *j)
 
 /* ---- running and stopping ------------------------------------------------------------- */
 
-static void run_job(gang_t *g, job_t *j, double delay)
+static void request_pass(gang_t *g);
+
+/* Run j (no effect if it runs). A job that ran before resumes `delay`
+ * seconds later; a first start costs `delay` too only with pcs_first_start.
+ * Returns true when a context switch was charged (the caller counts it). */
+static bool run_job(gang_t *g, job_t *j, double delay)
 {
     if (j->running)
-        return;
+        return false;
+    bool charged = j->started || g->p.pcs_first_start;
     g->running++;
-    job_run(g->sim, j, j->started ? delay : 0);
+    job_run(g->sim, j, charged ? delay : 0);
+    return charged;
 }
 
 static void stop_job(gang_t *g, job_t *j)
@@ -389,9 +415,8 @@ static bool alternative(gang_t *g)
                 j->home_slot = o->id;
             /* A job of the previous slot that is still running (a switch
              * is under way) just keeps running: not a resumption. */
-            if (j->started && !j->running)
+            if (run_job(g, j, g->p.pcs))
                 resumed = true;
-            run_job(g, j, g->p.pcs);
         }
         if (o->njobs == 0)
             slot_remove(g, oi); /* slot unification */
@@ -448,17 +473,16 @@ static void switch_to(gang_t *g, int next)
     }
     for (int pe = 0; pe < g->npes; pe++) {
         job_t *j = ns->pe_job[pe];
-        if (j && j->pe_ids[0] == pe && !j->running) {
-            if (j->started)
-                changed = true;
-            run_job(g, j, g->p.pcs);
-        }
+        if (j && j->pe_ids[0] == pe && !j->running && run_job(g, j, g->p.pcs))
+            changed = true;
     }
     if (changed)
         g->pcs++;
     if (ev_pending(g->sim, g->quantum_ev))
         ev_cancel(g->sim, g->quantum_ev);
     quantum_arm(g);
+    /* Moves back, unification and the switch itself may have freed room. */
+    request_pass(g);
 }
 
 static void quantum_end(sim_t *sim, void *arg)
@@ -468,13 +492,15 @@ static void quantum_end(sim_t *sim, void *arg)
     if (g->nslots < 2)
         return;
     switch_to(g, (g->cur + 1) % g->nslots);
+    acted(g);
 }
 
 /* ---- placement ---------------------------------------------------------------------- */
 
 /* Place the queued job j if possible (it then leaves the queue); starts it
- * when it lands in the current slot. */
-static bool place(gang_t *g, job_t *j)
+ * when it lands in the current slot (setting *charged when that start was
+ * charged a PCS). */
+static bool place(gang_t *g, job_t *j, bool *charged)
 {
     slot_t *best = NULL;
     for (int i = 0; i < g->nslots; i++) {
@@ -509,8 +535,8 @@ static bool place(gang_t *g, job_t *j)
     g->placed++;
     if (g->cur < 0)
         g->cur = slot_index(g, best->id);
-    if (g->slots[g->cur] == best)
-        run_job(g, j, 0);
+    if (g->slots[g->cur] == best && run_job(g, j, g->p.pcs))
+        *charged = true;
     if (fresh)
         quantum_arm(g);
     return true;
@@ -527,10 +553,15 @@ static int max_fit(const gang_t *g)
     return m;
 }
 
+/* The placement pass (§4.4.2): place queued jobs, in priority order, while
+ * one that strict_order allows fits. It runs once per instant at which room
+ * may have appeared (see request_pass's callers), after that instant's model
+ * events; its cost is a scan of at most npes bucket heads per job tried. */
 static void pass(sim_t *sim, void *arg)
 {
     (void)sim;
     gang_t *g = arg;
+    bool charged = false;
     g->pass_pending = false;
     g->pass_no++;
     for (;;) {
@@ -545,15 +576,22 @@ static void pass(sim_t *sim, void *arg)
             if (!j)
                 break;
         }
-        if (!place(g, j)) {
+        if (!place(g, j, &charged)) {
             /* Only mem_aware placement fails once the width fits. */
             j->tried_pass = g->pass_no;
             if (g->p.strict_order)
                 break;
         }
     }
+    if (charged)
+        g->pcs++; /* first starts charged a PCS (pcs_first_start) */
+    acted(g);
 }
 
+/* Ask for a placement pass at this instant: room may have appeared. At most
+ * one is pending; it runs in the scheduler's class, after the instant's
+ * model events and arrivals, and after a quantum end of the same instant
+ * (scheduled a quantum earlier, so it comes first in the class). */
 static void request_pass(gang_t *g)
 {
     if (!g->pass_pending) {
@@ -563,6 +601,31 @@ static void request_pass(gang_t *g)
 }
 
 /* ---- public ---------------------------------------------------------------------------- */
+
+/* A thread's memory went back to its PE (at the thread's end or its job's,
+ * by mem_release): it no longer counts against the PE's room, and under
+ * mem_aware a queued job may fit now. */
+static void mem_freed(sim_t *sim, thread_t *th, void *ctx)
+{
+    (void)sim;
+    gang_t *g = ctx;
+    int pe = th->pe->id;
+    g->reserved[pe] -= th->job->mem_mb;
+    if (g->reserved[pe] < 1e-9)
+        g->reserved[pe] = 0;
+    if (g->p.mem_aware)
+        request_pass(g);
+    acted(g);
+}
+
+/* A PE got lent memory back: under mem_aware a queued job may fit now. */
+static void unlent(sim_t *sim, pe_t *pe, void *ctx)
+{
+    (void)sim;
+    (void)pe;
+    request_pass(ctx);
+    acted(ctx);
+}
 
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
                     void *ctx)
@@ -582,6 +645,13 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->last_t = sim->now;
     g->on_end = on_end;
     g->ctx = ctx;
+    cl->hooks.mem_freed = mem_freed;
+    cl->hooks.mem_ctx = g;
+    if (p->mem_aware)
+        for (int i = 0; i < cl->npes; i++) {
+            cl->pes[i].on_unlend = unlent;
+            cl->pes[i].unlend_ctx = g;
+        }
     return g;
 }
 
@@ -598,6 +668,15 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->btail);
     free(g->bcount);
     free(g->reserved);
+    if (g->cl->hooks.mem_ctx == g) {
+        g->cl->hooks.mem_freed = NULL;
+        g->cl->hooks.mem_ctx = NULL;
+    }
+    for (int i = 0; i < g->cl->npes; i++)
+        if (g->cl->pes[i].unlend_ctx == g) {
+            g->cl->pes[i].on_unlend = NULL;
+            g->cl->pes[i].unlend_ctx = NULL;
+        }
     ev_free(sim, g->pass_ev);
     ev_free(sim, g->quantum_ev);
     free(g);
@@ -621,6 +700,7 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
     j->tried_pass = -1;
     queue_push(g, j);
     request_pass(g);
+    acted(g);
 }
 
 void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
@@ -631,11 +711,9 @@ void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
     if (j->running)
         g->running--;
     slot_take(g, s, j);
-    for (int i = 0; i < j->threads; i++) {
-        g->reserved[j->pe_ids[i]] -= j->mem_mb;
-        if (g->reserved[j->pe_ids[i]] < 1e-9)
-            g->reserved[j->pe_ids[i]] = 0;
-    }
+    /* Its memory was taken off `reserved` thread by thread (mem_freed). */
+    for (int i = 0; i < j->threads; i++)
+        assert(j->th[i].mem_freed);
     g->placed--;
     mpl_tick(g);
     g->in_system--;
@@ -653,6 +731,7 @@ void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
     }
     quantum_arm(g);
     request_pass(g);
+    acted(g);
     if (g->on_end)
         g->on_end(sim, j, g->ctx);
 }
@@ -709,19 +788,27 @@ const char *gang_check(const gang_t *g)
         return "placed count wrong";
     if (running != g->running)
         return "running count wrong";
-    /* Memory reserved per PE: the threads of the placed jobs. */
-    for (int pe = 0; pe < g->npes; pe++) {
-        double sum = 0;
-        for (int i = 0; i < g->nslots; i++) {
+    /* Memory reserved per PE: the threads of the placed jobs whose memory
+     * has not been freed yet. */
+    double *sum = xcalloc((size_t)g->npes, sizeof *sum);
+    for (int i = 0; i < g->nslots; i++)
+        for (int pe = 0; pe < g->npes; pe++) {
             job_t *j = g->slots[i]->pe_job[pe];
-            if (j)
-                sum += j->mem_mb;
+            if (j && j->pe_ids[0] == pe)
+                for (int t = 0; t < j->threads; t++)
+                    if (!j->th || !j->th[t].mem_freed)
+                        sum[j->pe_ids[t]] += j->mem_mb;
         }
-        if (fabs(sum - g->reserved[pe]) > 1e-6 * (1 + sum))
-            return "reserved memory does not match the placed jobs";
-        if (g->p.mem_aware && g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
-            return "mem_aware placement overcommits a PE";
+    const char *bad = NULL;
+    for (int pe = 0; pe < g->npes && !bad; pe++) {
+        if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
+            bad = "reserved memory does not match the placed jobs";
+        else if (g->p.mem_aware && g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
+            bad = "mem_aware placement overcommits a PE";
     }
+    free(sum);
+    if (bad)
+        return bad;
     long q = 0;
     for (job_t *j = g->qhead; j; j = j->qnext, q++)
         if (!j->queued || j->slot != -1)
@@ -743,4 +830,54 @@ const char *gang_check(const gang_t *g)
     if (g->in_system != g->qlen + g->placed)
         return "jobs in system wrong";
     return NULL;
+}
+
+/* Free PEs of slot s (NULL: an empty new slot) with room for a thread of
+ * mem MB (any room without mem_aware). */
+static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
+{
+    int k = 0;
+    for (int pe = 0; pe < g->npes; pe++) {
+        if (s && s->pe_job[pe])
+            continue;
+        if (g->p.mem_aware &&
+            g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb + 1e-9 < mem)
+            continue;
+        k++;
+    }
+    return k;
+}
+
+/* True when j could be placed now: in an existing slot, or in a new one. */
+static bool fits_now(const gang_t *g, const job_t *j)
+{
+    for (int i = 0; i < g->nslots; i++)
+        if (pes_with_room(g, g->slots[i], j->mem_mb) >= j->threads)
+            return true;
+    if (g->p.mpl != 0 && g->nslots >= g->p.mpl)
+        return false;
+    return pes_with_room(g, NULL, j->mem_mb) >= j->threads;
+}
+
+const char *gang_check_placement(const gang_t *g)
+{
+    static char msg[200];
+    const job_t *bad = NULL;
+    if (g->pass_pending)
+        return NULL; /* a pass is due at this instant */
+    if (g->p.strict_order) {
+        /* Only the head in priority order may start. */
+        const job_t *h = queue_head(g);
+        if (h && fits_now(g, h))
+            bad = h;
+    } else {
+        for (const job_t *j = g->qhead; j && !bad; j = j->qnext)
+            if (fits_now(g, j))
+                bad = j;
+    }
+    if (!bad)
+        return NULL;
+    snprintf(msg, sizeof msg, "at %.17g queued job %ld (%d PEs, %g MB) fits but was not placed",
+             g->sim->now, bad->id, bad->threads, bad->mem_mb);
+    return msg;
 }

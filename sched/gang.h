@@ -24,11 +24,13 @@
  * at every switch; the PCS delay is part of the quantum. A switch
  * deschedules the running jobs that are not in the next slot and runs the
  * next slot's jobs; a job that has run before resumes `pcs` seconds later
- * (the parallel context switch); a job's first start costs no PCS. When the
- * current slot empties, the next slot is switched in at once (with a fresh
- * quantum). With one slot there are no switches. pcs_count counts the
- * switches that stopped or resumed at least one job, plus the job ends at
- * which alternative scheduling resumed a job that had run before.
+ * (the parallel context switch); a job's first start costs no PCS unless
+ * pcs_first_start is set (then it computes `pcs` seconds after it starts).
+ * When the current slot empties, the next slot is switched in at once (with
+ * a fresh quantum). With one slot there are no switches. pcs_count counts
+ * the switches that stopped or charged a PCS to at least one job, the job
+ * ends at which alternative scheduling charged one, and (pcs_first_start)
+ * the passes that started a job in the current slot.
  *
  * Alternative scheduling and slot unification (§4.4.2): whenever a job ends
  * or the scheduler moves to the next slot, jobs of other slots whose PEs are
@@ -41,8 +43,18 @@
  * placed there - it stays for good. A slot emptied by such moves is removed
  * and the moved job stays where it is.
  *
- * The scheduler's pass runs once per instant, after every other event of
- * that instant (EV_PRIO_SCHED).
+ * Placement pass: queued jobs are placed at every instant where room in the
+ * matrix may have appeared: a job arrival, a job end, a slot switch (which
+ * also covers moves back and unification), and, with mem_aware, a thread's
+ * memory freed (per thread or per job, by the cluster's mem_release) or a
+ * PE getting lent memory back. One pass per instant, after every other
+ * event of that instant (EV_PRIO_SCHED; a quantum end at the same instant
+ * comes before it). After a pass no queued job that the priority order and
+ * strict_order allow fits anywhere (gang_check_placement).
+ *
+ * Memory accounting (mem_aware): a thread's memory counts against its PE
+ * from the job's placement until the job layer frees it (hooks.mem_freed,
+ * installed by gang_create).
  */
 #ifndef PNRSIM_SCHED_GANG_H
 #define PNRSIM_SCHED_GANG_H
@@ -61,7 +73,10 @@ typedef struct gang_params {
     double quantum;
     bool mem_aware;
     bool strict_order;
+    bool pcs_first_start;   /* a job's first start costs pcs too */
 } gang_params;
+
+typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);
 
 /* Called when a job has ended (its end time is set); the callee owns it. */
 typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
@@ -96,6 +111,20 @@ long gang_impossible(const gang_t *g);
  * in RAM, queue and bucket counts agree). Returns NULL or a message
  * describing the first violation. */
 const char *gang_check(const gang_t *g);
+/* Test hook: the placement rule. Unless a pass is pending at this instant,
+ * no queued job that the priority order and strict_order allow to start
+ * (under strict_order only the head in priority order) fits anywhere: on
+ * enough free PEs of a slot (with mem_aware: free PEs with room for a
+ * thread), or in a new slot when fewer than mpl exist. Checks the queue by
+ * brute force. Returns NULL or a message naming the job. */
+const char *gang_check_placement(const gang_t *g);
+/* Checking: call fn after every scheduler action (arrival, job end, slot
+ * switch, memory freed, placement pass); NULL for none. */
+void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx);
+/* True when a placement pass is due at this instant. */
+bool gang_pass_pending(const gang_t *g);
+/* Placement passes made so far. */
+long gang_passes(const gang_t *g);
 /* Test hook: the job on PE pe in slot s (creation order), or NULL. */
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
 int gang_current_slot(const gang_t *g);

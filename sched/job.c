@@ -287,6 +287,22 @@ static void thread_body(sim_t *sim, proc_t *p)
     PROC_END(sim, p);
 }
 
+/* Give the thread's memory back to its PE (§4.3.1) and tell the scheduler
+ * and the PNR layer. A finished thread stays a memory user of its PE until
+ * then, so the PNR layer still finds the network RAM it holds. */
+static void thread_free_mem(sim_t *sim, thread_t *th)
+{
+    cluster_t *cl = th->job->cl;
+    assert(th->finished && !th->mem_freed);
+    pe_remove_user(th->pe, &th->mem_user);
+    pe_alloc(sim, th->pe, -th->job->mem_mb);
+    th->mem_freed = true;
+    if (cl->hooks.mem_freed)
+        cl->hooks.mem_freed(sim, th, cl->hooks.mem_ctx);
+    if (cl->hooks.thread_ended)
+        cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
+}
+
 static void thread_end(sim_t *sim, thread_t *th)
 {
     job_t *j = th->job;
@@ -294,12 +310,13 @@ static void thread_end(sim_t *sim, thread_t *th)
     th->finished = true;
     cl->threads_running--;
     cl->cpu_demand_done += j->cpu;
-    pe_remove_user(th->pe, &th->mem_user);
-    pe_alloc(sim, th->pe, -j->mem_mb);
-    if (cl->hooks.thread_ended)
-        cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
+    if (cl->mem_release == MEM_RELEASE_THREAD)
+        thread_free_mem(sim, th);
     j->finished_threads++;
     if (j->finished_threads == j->threads) {
+        if (cl->mem_release == MEM_RELEASE_JOB)
+            for (int i = 0; i < j->threads; i++)
+                thread_free_mem(sim, &j->th[i]);
         j->end = sim->now;
         j->ended = true;
         /* A stop at the very instant the last barrier opened (before the
@@ -390,7 +407,7 @@ void job_destroy(sim_t *sim, job_t *j)
     if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
-            if (th->started && !th->finished)
+            if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
             proc_destroy(sim, &th->p);
         }
@@ -416,7 +433,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
     if (!j->started) {
         j->started = true;
         j->start = sim->now;
-        j->resume_at = sim->now;
+        j->resume_at = sim->now + delay;
         j->th = xcalloc((size_t)j->threads, sizeof *j->th);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];

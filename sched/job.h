@@ -33,6 +33,7 @@
 #include "core/sync.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/policy.h"
 
 #include <stdint.h>
 
@@ -51,11 +52,17 @@ typedef struct job_hooks {
      * thread must wait (e.g. for network RAM) before computing; the waiter
      * then calls thread_proceed. */
     bool (*thread_starting)(sim_t *sim, thread_t *th, void *ctx);
-    /* A thread finished its work and freed its memory. */
+    /* A thread finished its work and freed its memory (with mem_release
+     * JOB: called for every thread at its job's end, after the memory of
+     * that thread was freed, before job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
     /* Every thread of the job has finished. */
     void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
     fault_hook fault;
+    /* A thread's memory was just freed on its PE (the scheduler's memory
+     * accounting); installed by the scheduler, called with mem_ctx. */
+    void (*mem_freed)(sim_t *sim, thread_t *th, void *ctx);
+    void *mem_ctx;
     void *ctx;       /* passed to job_ended */
     void *pnr_ctx;   /* passed to thread_starting, thread_ended and fault */
 } job_hooks;
@@ -68,6 +75,7 @@ struct cluster {
     double mem_access_rate;   /* R, seconds */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
+    sched_mem_release mem_release; /* threads free memory at their end or their job's */
     rng_t **fault_rng;        /* one stream per PE */
     job_hooks hooks;
     /* statistics */
@@ -97,6 +105,7 @@ struct thread {
     bool parked;              /* waiting for its job to run again */
     bool finished;
     bool started;
+    bool mem_freed;           /* its memory was given back to the PE */
     /* page-fault model (§4.1.5), bytes */
     double size_bytes;        /* thread size */
     double L, D;              /* limit and data paged in since last reset */
@@ -154,8 +163,9 @@ void job_destroy(sim_t *sim, job_t *j);
 void job_release(sim_t *sim, job_t *j);
 /* Bind thread i to PE pe_id (before the first job_run). */
 void job_bind(job_t *j, int i, int pe_id);
-/* Start (first call) or resume the job's threads; resumed bursts continue
- * after `delay` seconds (the context-switch cost). */
+/* Start (first call) or resume the job's threads; their bursts begin or
+ * continue after `delay` seconds (the context-switch cost; on a first start
+ * the threads allocate their memory at once and compute `delay` later). */
 void job_run(sim_t *sim, job_t *j, double delay);
 /* Deschedule the job (see above). */
 void job_stop(sim_t *sim, job_t *j);

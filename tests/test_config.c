@@ -73,6 +73,7 @@ static void weird(config *c)
     c->process.mem_access_rate = 1e-9;
     c->process.comm_rate = 4.9e-324; /* smallest subnormal */
     c->process.sync_rate = 123.456;
+    c->process.mem_release = MEM_RELEASE_JOB;
     c->scheduler.priority = PRIO_WORSTFIT;
     c->scheduler.packing = PACK_WORSTFIT;
     c->scheduler.mpl = 0;
@@ -80,6 +81,7 @@ static void weird(config *c)
     c->scheduler.quantum = 1e-3;
     c->scheduler.mem_aware = true;
     c->scheduler.strict_order = false;
+    c->scheduler.pcs_first_start = true;
     snprintf(c->computer.name, CFG_NAME_MAX, "n");
     c->computer.number = 9;
     c->computer.cpu = 0;
@@ -144,6 +146,8 @@ START_TEST(test_defaults)
     ck_assert_double_eq(c.scheduler.quantum, 60);
     ck_assert(!c.scheduler.mem_aware);
     ck_assert(c.scheduler.strict_order);
+    ck_assert(!c.scheduler.pcs_first_start);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
     ck_assert_str_eq(c.computer.name, "Node");
     ck_assert_int_eq(c.computer.number, 64);
     ck_assert_double_eq(c.computer.ram, 32);
@@ -710,6 +714,31 @@ START_TEST(test_set_errors)
 }
 END_TEST
 
+/* The issue-10 knobs of the scheduler and the process model: names, values
+ * and the errors for bad ones. */
+START_TEST(test_set_release_and_first_pcs)
+{
+    config c, before;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "process.mem_release=job", err), 0);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_JOB);
+    ck_assert_int_eq(config_set(&c, "process.mem_release=Thread", err), 0);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
+    ck_assert_int_eq(config_set(&c, "scheduler.pcs_first_start=yes", err), 0);
+    ck_assert(c.scheduler.pcs_first_start);
+    before = c;
+    ck_assert_int_eq(config_set(&c, "process.mem_release=never", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[process] mem_release = \"never\""));
+    ck_assert_ptr_nonnull(strstr(err, "expected one of THREAD, JOB"));
+    ck_assert_int_eq(config_set(&c, "scheduler.pcs_first_start=2", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "pcs_first_start"));
+    ck_assert_ptr_nonnull(strstr(err, "expected a boolean"));
+    ck_assert(config_equal(&c, &before));
+    ck_assert_str_eq(config_mem_release_name(MEM_RELEASE_JOB), "JOB");
+}
+END_TEST
+
 /* ---- validation -------------------------------------------------------- */
 
 START_TEST(test_validate_cross_keys)
@@ -833,6 +862,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_set_ok);
     tcase_add_test(t, test_set_booleans);
     tcase_add_test(t, test_set_errors);
+    tcase_add_test(t, test_set_release_and_first_pcs);
     tcase_add_test(t, test_validate_cross_keys);
     tcase_add_test(t, test_validate_stored_values);
     suite_add_tcase(s, t);

@@ -905,6 +905,79 @@ START_TEST(test_end_while_stopped)
 }
 END_TEST
 
+/* ---- when memory is freed: per thread or per job (process.mem_release) ---------------------------- */
+
+static double mem_probe[2];
+
+static void mem_probe_cb(sim_t *sim, void *arg)
+{
+    (void)sim;
+    world *w = arg;
+    mem_probe[0] = w->pes[0].alloc_mb;
+    mem_probe[1] = w->pes[1].alloc_mb;
+}
+
+/* Job A (1 thread, 60 MB, PE 0) starts at 0 and is stopped at 0.5: its
+ * memory stays on PE 0. Job B (2 threads, 60 MB, 10 s, PEs 0 and 1) runs
+ * from 1: PE 0 holds 120 MB of 100 (20 MB out, R = 1e-5: B's thread 0
+ * pages); PE 1 holds 60 MB (no paging), so B's thread 1 ends at exactly 11
+ * and thread 0 later, by the time its faults took. Probe at 11.001. */
+static void mem_release_case(sched_mem_release mode, double *b_end, double *t1_hook,
+                             double *t0_hook)
+{
+    world w;
+    world_init(&w, 2, 100, TOPO_KIND_STAR, BW, 41);
+    w.cl.mem_access_rate = 1e-5;
+    w.cl.mem_release = mode;
+    job_t *a = make_job(&w, 1, 1, NULL, 1000, 60);
+    int pes_b[] = {0, 1};
+    job_t *b = make_job(&w, 2, 2, pes_b, 10, 60);
+    at(&w, 0, a, ACT_RUN, 0);
+    at(&w, 0.5, a, ACT_STOP, 0);
+    at(&w, 1, b, ACT_RUN, 0);
+    ev_once(&w.sim, 11.001, mem_probe_cb, &w);
+    ck_assert_int_eq(ev_run(&w.sim, INFINITY), EV_RUN_EMPTY);
+    ck_assert(b->ended);
+    ck_assert_uint_eq(b->th[1].faults, 0);
+    ck_assert_uint_gt(b->th[0].faults, 0);
+    /* Thread 0's faults took at least one disk access: it ends after the
+     * probe, so the probe sees B with one thread done, one running. */
+    ck_assert(b->end >= 11 + S_DISK - TOL);
+    *b_end = b->end;
+    *t1_hook = thread_end_time(&w, 2, 1);
+    *t0_hook = thread_end_time(&w, 2, 0);
+    /* After B's end PE 0 holds A's 60 MB again, PE 1 nothing: nothing
+     * leaked and nothing freed twice, whatever the mode. */
+    ck_assert_double_eq(w.pes[0].alloc_mb, 60);
+    ck_assert_double_eq(w.pes[1].alloc_mb, 0);
+    ck_assert(b->th[0].mem_freed && b->th[1].mem_freed);
+    ck_assert(!a->th[0].mem_freed);
+    world_free(&w);
+}
+
+START_TEST(test_mem_release_thread_or_job)
+{
+    double end_t, t1_t, t0_t, end_j, t1_j, t0_j;
+    /* THREAD (the default): thread 1's 60 MB leave PE 1 at 11, when it
+     * ends; the PNR hook (thread_ended) runs then. */
+    mem_release_case(MEM_RELEASE_THREAD, &end_t, &t1_t, &t0_t);
+    ck_assert_double_eq(mem_probe[0], 120);
+    ck_assert_double_eq(mem_probe[1], 0);
+    ck_assert_near(t1_t, 11, TOL);
+    ck_assert_double_eq(t0_t, end_t);
+    /* JOB: PE 1 keeps thread 1's 60 MB until B's last thread ends; both
+     * hooks run at B's end. */
+    mem_release_case(MEM_RELEASE_JOB, &end_j, &t1_j, &t0_j);
+    ck_assert_double_eq(mem_probe[0], 120);
+    ck_assert_double_eq(mem_probe[1], 60);
+    ck_assert_double_eq(t1_j, end_j);
+    ck_assert_double_eq(t0_j, end_j);
+    /* PE 1's memory never changes PE 0's paging: the same fault draws give
+     * the same end in both modes. */
+    ck_assert_double_eq(end_t, end_j);
+}
+END_TEST
+
 /* ---- CPU time conservation under random stops and runs ------------------------------------------ */
 
 typedef struct toggler {
@@ -1202,6 +1275,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_killed_sync_restarted);
     tcase_add_test(tc, test_killed_neighbour_restarted);
     tcase_add_test(tc, test_end_while_stopped);
+    tcase_add_test(tc, test_mem_release_thread_or_job);
     tcase_add_test(tc, test_cpu_conserved_stop_run);
     tcase_add_test(tc, test_gang_switch_by_hand);
     tcase_add_test(tc, test_cpu_conserved_gang);
