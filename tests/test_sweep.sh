@@ -557,6 +557,18 @@ printf '[study]\nbase = base.ini\ntrace = %s\nwindows = 0\n' "$TRACE" > winbad.i
 "$SWEEP" -o winbad winbad.ini > winbad.log 2>&1
 check "windows = 0 exit 2" sh -c "test $? -eq 2 && grep -q 'winbad.ini:4: windows:' winbad.log"
 
+# tools/paired.py: differences paired by window and seed. By hand: a = 2
+# minus a = 1 is 3 - 2, 7 - 4, 9 - 9 = 1, 3, 0: mean 4/3, SD sqrt(7/3),
+# half-width t(0.975, 2) sqrt(7/3) / sqrt(3) = 4.303 * 0.8819171 = 3.795.
+if command -v python3 > /dev/null 2>&1; then
+    printf 'a,window,seed,status,m\n1,0,1,ok,2\n1,0,2,ok,4\n1,1,1,ok,9\n1,1,2,failed,\n2,0,1,ok,3\n2,0,2,ok,7\n2,1,1,ok,9\n2,1,2,ok,100\n' > paired.csv
+    python3 "$top/tools/paired.py" paired.csv a 1 m > paired.out 2>&1
+    check "paired.py: mean and half-width by hand (failed run unpaired)" \
+        grep -qx '2 - 1: m: +1.33333 +- 3.79 (n = 3)' paired.out
+else
+    echo "skip paired.py: python3 not installed"
+fi
+
 # ---- SIGKILL -------------------------------------------------------------
 
 # Killing the sweep with SIGKILL must not leave its runs going on: each
