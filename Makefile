@@ -21,6 +21,11 @@ ifeq ($(SAN),1)
   CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
   LDSAN  := -fsanitize=address,undefined
 endif
+# SAN=fuzz: clang, ASan + UBSan, and libFuzzer's coverage (build-fuzz).
+ifeq ($(SAN),fuzz)
+  CFLAGS := -O1 -g -fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDSAN  := -fsanitize=address,undefined
+endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -39,8 +44,12 @@ SWEEP_OBJ := $(SWEEP_SRC:%.c=$(BUILD)/%.o)
 SWEEP     := $(if $(SWEEP_SRC),$(BUILD)/pnrsim-sweep)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_TIME ?= 60
+FUZZ_SMOKE_TIME ?= 4
 
-.PHONY: all check test demo bench install clean deps tests benches study
+.PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke
 all: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 
@@ -70,6 +79,13 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
 tests: $(PROG) $(SWEEP) $(TEST_BIN)
+
+# libFuzzer harnesses (build with CC=clang SAN=fuzz): the library, plus the
+# study reader's objects for fuzz_study.
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB) $(filter-out $(BUILD)/study/main.o,$(SWEEP_OBJ)) $(wildcard tests/fuzz/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out $(BUILD)/study/main.o,$(SWEEP_OBJ)) $(LIB) $(LDLIBS_ALL)
+fuzzers: $(FUZZ_BIN)
 benches: $(PROG) $(BENCH_BIN)
 
 # test: run every suite of one build (BUILD, SAN select which).
@@ -80,6 +96,23 @@ test: tests
 check: deps
 	@$(MAKE) --no-print-directory BUILD=build test
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# fuzz: every libFuzzer target for FUZZ_TIME seconds each (one at a time),
+# from seeds cut from configs/ and traces/; findings go to build-fuzz/fuzz/.
+# fuzz-smoke (part of check): FUZZ_SMOKE_TIME seconds each, or a message
+# saying why it is skipped when clang cannot build libFuzzer programs.
+fuzz: deps
+	@sh tools/deps.sh fuzz
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang SAN=fuzz fuzzers
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_TIME)
+
+fuzz-smoke:
+	@sh tools/deps.sh fuzz-smoke
+	@if sh tests/fuzz/run.sh probe; then \
+	    $(MAKE) --no-print-directory BUILD=build-fuzz CC=clang SAN=fuzz fuzzers && \
+	    sh tests/fuzz/run.sh build-fuzz $(FUZZ_SMOKE_TIME) smoke; \
+	else echo "fuzz-smoke: skipped: clang cannot build libFuzzer programs here (make fuzz installs clang)"; fi
 
 demo: all
 	./$(PROG) -c configs/default.ini -o out/demo
@@ -104,6 +137,6 @@ install: all
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 
 clean:
-	rm -rf build build-asan build-bench out
+	rm -rf build build-asan build-bench build-fuzz out
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

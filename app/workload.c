@@ -3,13 +3,18 @@
  *
  * Two layers live here. The swf_ layer reads one file through zlib (gzdopen
  * reads plain files transparently, so .swf, .swf.gz and a pipe on standard
- * input all take the same path), one line at a time into a buffer that grows
- * to fit the longest line, so memory depends on the longest line and never on
- * the length of the trace. At open it reads the leading block of `;` comment
- * lines as the header, `; Key: value`, where a following `;` line that holds
- * no `Key:` continues the value; the first data line is kept for the first
- * record. Every record must have exactly 18 numbers (floats accepted, -1 =
- * unknown); anything else is an error naming file, line and what was wrong.
+ * input all take the same path), in 64 KB chunks split at '\n' into a line
+ * buffer that grows to fit the longest line, so memory depends on the
+ * longest line and never on the length of the trace, and no line is ever cut
+ * in two. At open it reads the leading block of `;` comment lines as the
+ * header, `; Key: value`, where a following `;` line that holds no `Key:`
+ * continues the value (keys in a hash table, values grown by doubling: linear
+ * in the header's size); the first data line is kept for the first record.
+ * Every record must have exactly 18 numbers (floats accepted, -1 = unknown);
+ * anything else is an error naming file, line and what was wrong. A UTF-8
+ * byte order mark opening the file is skipped. A line holding a NUL byte is
+ * malformed wherever it is (header, data or comment): an error naming line
+ * and column, or under lenient a counted malformed record.
  *
  * The workload_ layer maps each record to a job (techreport §2.1.3) and
  * applies the [workload] policies. Choices made here (docs/MODEL.md):
@@ -44,7 +49,10 @@
  *  - Header lines are only those of the leading comment block; later `;`
  *    lines, and text after a `;` on a data line, are comments. Keys are
  *    looked up case-insensitively; a repeated key (e.g. Note) keeps its
- *    first value. An empty `;` line ends a continued value.
+ *    first value. An empty `;` line ends a continued value. `Key:` with
+ *    nothing but blanks after it has the empty value.
+ *  - SIGINT/SIGTERM (ev_stop_flag) during the header ends the trace there:
+ *    the run then stops before it starts.
  *  - "-" reads standard input (a dup of fd 0, so closing the workload does
  *    not close stdin); its display name is "stdin".
  *  - Progress is the fraction of the file's (compressed) bytes consumed, for
@@ -77,20 +85,32 @@
 typedef struct swf_header_entry {
     char *key;
     char *value;
+    size_t len, cap;     /* of value, so continuing it costs O(added) */
+    unsigned hash;       /* of the key, case-folded */
 } swf_header_entry;
+
+#define SWF_CHUNK (1 << 16)   /* bytes read from zlib at a time */
 
 typedef struct swf_reader {
     gzFile gz;
     char *path;          /* as given, for messages ("stdin" for "-") */
     char *name;          /* path without directories */
     double size;         /* bytes of a regular file; 0 = unknown */
+    char *in;            /* SWF_CHUNK bytes read from zlib ... */
+    size_t in_pos, in_len;   /* ... of which in[in_pos..in_len) are unread */
     char *buf;           /* current line, NUL-terminated */
     size_t cap;
+    size_t len;          /* bytes in buf (it may hold NUL bytes itself) */
+    size_t nul_col;      /* 1-based column of the first NUL in buf, 0 = none */
     long line;           /* number of the line in buf */
     bool pending;        /* buf holds a data line not yet parsed */
     bool eof;
+    bool lenient;        /* a header line with a NUL is counted, not fatal */
+    long bad_header;     /* header lines skipped for a NUL byte (lenient) */
     swf_header_entry *hdr;
     size_t n_hdr, cap_hdr;
+    size_t *slot;        /* open-addressing table of hdr indices + 1 */
+    size_t n_slot;       /* a power of two > 2 * n_hdr; 0 = no table yet */
 } swf_reader;
 
 /* A malloc'd copy of the n bytes at s, NUL-terminated. */
@@ -139,56 +159,82 @@ static bool swf_read_error(const swf_reader *r, char *err)
     return true;
 }
 
+/* Append the n bytes at s to the line in r->buf, growing it. */
+static void swf_line_add(swf_reader *r, const char *s, size_t n)
+{
+    if (r->cap - r->len < n + 1) {
+        size_t cap = r->cap ? r->cap : 4096;
+        while (cap - r->len < n + 1)
+            cap *= 2;
+        r->buf = xrealloc(r->buf, cap);
+        r->cap = cap;
+    }
+    memcpy(r->buf + r->len, s, n);
+    r->len += n;
+}
+
 /* Read the next physical line into r->buf (without its newline), growing
- * the buffer as needed. Returns 1 with a line, 0 at end of file, -1 with err
- * filled on a read error (e.g. a truncated or corrupt gzip stream). */
+ * the buffer as needed. The bytes come from zlib a chunk at a time and are
+ * split at '\n' only, so a line of any length, NUL bytes included, is one
+ * line: r->len is its true length and r->nul_col the column of its first
+ * NUL (0 = none). A UTF-8 byte order mark opening the file is skipped.
+ * Returns 1 with a line, 0 at end of file, -1 with err filled on a read
+ * error (e.g. a truncated or corrupt gzip stream). */
 static int swf_read_line(swf_reader *r, char *err)
 {
-    size_t len = 0;
+    r->len = 0;
+    r->nul_col = 0;
     if (r->eof)
         return 0;
-    for (;;) {
-        if (r->cap - len < 2) {
-            r->cap = r->cap ? 2 * r->cap : 4096;
-            r->buf = xrealloc(r->buf, r->cap);
-        }
-        size_t room = r->cap - len;
-        if (room > INT_MAX)
-            room = INT_MAX;
-        if (!gzgets(r->gz, r->buf + len, (int)room)) {
-            if (ev_stop_flag && errno == EINTR) {
+    bool newline = false;
+    while (!newline) {
+        if (r->in_pos == r->in_len) {
+            int n = gzread(r->gz, r->in, SWF_CHUNK);
+            if (n < 0 && ev_stop_flag && errno == EINTR) {
                 /* SIGINT/SIGTERM during a blocking read (a pipe on stdin):
                  * the trace ends here and the run stops with what it has. */
                 r->eof = true;
                 return 0;
             }
-            if (swf_read_error(r, err))
+            /* zlib reports a truncated gzip stream as an error at its end,
+             * after returning the data it could decompress. */
+            if (n <= 0 && swf_read_error(r, err))
                 return -1;
-            r->eof = true;
-            if (len == 0)
-                return 0;
-            break;
+            if (n <= 0) {
+                r->eof = true;
+                if (r->len == 0)
+                    return 0;
+                break;
+            }
+            r->in_pos = 0;
+            r->in_len = (size_t)n;
         }
-        size_t n = strlen(r->buf + len);
-        len += n;
-        if (len > 0 && r->buf[len - 1] == '\n')
-            break;
-        /* gzgets stopped short of a full buffer without a newline: end of
-         * file or an embedded NUL byte; either way the line ends here. */
-        if (n + 1 < room)
-            break;
+        const char *s = r->in + r->in_pos;
+        size_t avail = r->in_len - r->in_pos;
+        const char *nl = memchr(s, '\n', avail);
+        size_t take = nl ? (size_t)(nl - s) : avail;
+        swf_line_add(r, s, take);
+        r->in_pos += take + (nl ? 1 : 0);
+        newline = nl != NULL;
     }
-    if (len == 0 || r->buf[len - 1] != '\n') {
-        /* A line cut short: a truncated gzip stream reports its error here,
-         * and the fragment must not be parsed as a (malformed) record. */
-        if (swf_read_error(r, err))
-            return -1;
+    r->buf[r->len] = '\0';
+    if (r->line == 0 && r->len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
+        memmove(r->buf, r->buf + 3, r->len - 3 + 1);
+        r->len -= 3;
     }
-    r->buf[len] = '\0';
-    while (len > 0 && (r->buf[len - 1] == '\n' || r->buf[len - 1] == '\r'))
-        r->buf[--len] = '\0';
+    while (r->len > 0 && r->buf[r->len - 1] == '\r')
+        r->buf[--r->len] = '\0';
+    const char *nul = memchr(r->buf, '\0', r->len);
+    r->nul_col = nul ? (size_t)(nul - r->buf) + 1 : 0;
     r->line++;
     return 1;
+}
+
+/* The "path:line: NUL byte at column N" message for the line in r. */
+static void swf_nul_error(const swf_reader *r, char *err)
+{
+    swf_err(err, "%s:%ld: NUL byte at column %zu (SWF is text; is this a "
+            "binary file?)", r->path, r->line, r->nul_col);
 }
 
 /* Pointer to the first non-space character of s. */
@@ -208,8 +254,50 @@ static size_t swf_trimmed_len(const char *s)
     return n;
 }
 
+/* Hash of the n bytes of key s, case-folded (FNV-1a). */
+static unsigned swf_key_hash(const char *s, size_t n)
+{
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 16777619u;
+    return h;
+}
+
+/* The slot of r's table that holds key s (n bytes, any case), or the
+ * empty slot where it belongs. The table must exist. */
+static size_t *swf_key_slot(const swf_reader *r, const char *s, size_t n,
+                            unsigned h)
+{
+    size_t mask = r->n_slot - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        size_t *slot = &r->slot[i];
+        if (*slot == 0)
+            return slot;
+        const swf_header_entry *e = &r->hdr[*slot - 1];
+        if (e->hash == h && strlen(e->key) == n && strncasecmp(e->key, s, n) == 0)
+            return slot;
+    }
+}
+
+/* Make room in r's table for one more key (load at most one half). */
+static void swf_key_grow(swf_reader *r)
+{
+    if (2 * (r->n_hdr + 1) < r->n_slot)
+        return;
+    size_t n = r->n_slot ? 2 * r->n_slot : 64;
+    r->slot = xrealloc(r->slot, n * sizeof *r->slot);
+    memset(r->slot, 0, n * sizeof *r->slot);
+    r->n_slot = n;
+    for (size_t i = 0; i < r->n_hdr; i++) {
+        const swf_header_entry *e = &r->hdr[i];
+        *swf_key_slot(r, e->key, strlen(e->key), e->hash) = i + 1;
+    }
+}
+
 /* Add or continue a header entry from the text of a comment line (what
- * follows the ';'). *open says whether a value may still be continued. */
+ * follows the ';'). *open says whether a value may still be continued.
+ * Linear in the length of the line: keys are found through a hash table
+ * and a continued value grows by doubling. */
 static void swf_header_line(swf_reader *r, const char *text, bool *open)
 {
     const char *s = swf_skip_space(text);
@@ -227,30 +315,43 @@ static void swf_header_line(swf_reader *r, const char *text, bool *open)
             k++;
     if (k > 0 && k < n && s[k] == ':' && (k + 1 == n || swf_space(s[k + 1]))) {
         *open = true;
-        for (size_t i = 0; i < r->n_hdr; i++)
-            if (strlen(r->hdr[i].key) == k &&
-                strncasecmp(r->hdr[i].key, s, k) == 0) {
-                *open = false;   /* repeated key: keep the first value */
-                return;
-            }
+        swf_key_grow(r);
+        unsigned h = swf_key_hash(s, k);
+        size_t *slot = swf_key_slot(r, s, k, h);
+        if (*slot != 0) {
+            *open = false;   /* repeated key: keep the first value */
+            return;
+        }
         if (r->n_hdr == r->cap_hdr) {
             r->cap_hdr = r->cap_hdr ? 2 * r->cap_hdr : 16;
             r->hdr = xrealloc(r->hdr, r->cap_hdr * sizeof *r->hdr);
         }
-        const char *v = swf_skip_space(s + k + 1);
-        r->hdr[r->n_hdr].key = swf_strndup(s, k);
-        r->hdr[r->n_hdr].value = swf_strndup(v, (size_t)(s + n - v));
-        r->n_hdr++;
+        /* The value: what follows "Key:" up to the trimmed end, which may
+         * be nothing ("Key:" then only blanks). */
+        const char *v = s + k + 1;
+        while (v < s + n && swf_space(*v))
+            v++;
+        swf_header_entry *e = &r->hdr[r->n_hdr];
+        e->key = swf_strndup(s, k);
+        e->len = (size_t)(s + n - v);
+        e->cap = e->len + 1;
+        e->value = swf_strndup(v, e->len);
+        e->hash = h;
+        *slot = ++r->n_hdr;
         return;
     }
     if (*open && r->n_hdr > 0) {
         swf_header_entry *e = &r->hdr[r->n_hdr - 1];
-        size_t old = strlen(e->value);
-        e->value = xrealloc(e->value, old + 1 + n + 1);
-        if (old > 0)
-            e->value[old++] = ' ';
-        memcpy(e->value + old, s, n);
-        e->value[old + n] = '\0';
+        size_t need = e->len + 1 + n + 1;
+        if (need > e->cap) {
+            e->cap = need > 2 * e->cap ? need : 2 * e->cap;
+            e->value = xrealloc(e->value, e->cap);
+        }
+        if (e->len > 0)
+            e->value[e->len++] = ' ';
+        memcpy(e->value + e->len, s, n);
+        e->len += n;
+        e->value[e->len] = '\0';
     }
 }
 
@@ -266,6 +367,8 @@ static void swf_close(swf_reader *r)
         free(r->hdr[i].value);
     }
     free(r->hdr);
+    free(r->slot);
+    free(r->in);
     free(r->buf);
     free(r->path);
     free(r->name);
@@ -273,9 +376,12 @@ static void swf_close(swf_reader *r)
 }
 
 /* Open path ("-" = standard input) and read its header, up to and including
- * the first data line, which stays pending. Returns the reader, or NULL with
- * "path: cannot open: reason" (or a read error) in err. */
-static swf_reader *swf_open(const char *path, char *err)
+ * the first data line, which stays pending. A header line holding a NUL
+ * byte is an error, or under lenient counted in bad_header and skipped.
+ * A SIGINT/SIGTERM (ev_stop_flag) ends the header, and the trace, at once.
+ * Returns the reader, or NULL with "path: cannot open: reason" (or a read
+ * error, or the NUL's line and column) in err. */
+static swf_reader *swf_open(const char *path, bool lenient, char *err)
 {
     bool is_stdin = strcmp(path, "-") == 0;
     const char *shown = is_stdin ? "stdin" : path;
@@ -307,6 +413,8 @@ static swf_reader *swf_open(const char *path, char *err)
     swf_reader *r = xrealloc(NULL, sizeof *r);
     memset(r, 0, sizeof *r);
     r->gz = gz;
+    r->lenient = lenient;
+    r->in = xrealloc(NULL, SWF_CHUNK);
     r->path = swf_strndup(shown, strlen(shown));
     const char *slash = strrchr(shown, '/');
     const char *base = slash ? slash + 1 : shown;
@@ -322,10 +430,24 @@ static swf_reader *swf_open(const char *path, char *err)
         }
         if (rc == 0)
             break;
+        if (ev_stop_flag) {
+            /* Interrupted: a header of millions of lines must not delay
+             * the first Ctrl-C. The trace ends here (no records). */
+            r->eof = true;
+            break;
+        }
         const char *s = swf_skip_space(r->buf);
-        if (*s == ';') {
+        if (r->nul_col && *s == ';') {
+            if (!lenient) {
+                swf_nul_error(r, err);
+                swf_close(r);
+                return NULL;
+            }
+            r->bad_header++;
+            open_value = false;
+        } else if (*s == ';') {
             swf_header_line(r, s + 1, &open_value);
-        } else if (*s != '\0') {
+        } else if (*s != '\0' || r->nul_col) {
             r->pending = true;
             break;
         }
@@ -377,6 +499,10 @@ static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
     const char *tok[SWF_FIELDS + 1];
     size_t len[SWF_FIELDS + 1];
     int count = 0;
+    if (r->nul_col) {
+        swf_nul_error(r, err);
+        return -1;
+    }
     const char *p = r->buf;
     for (;;) {
         p = swf_skip_space(p);
@@ -430,7 +556,7 @@ static int swf_next(swf_reader *r, swf_record *rec, bool *malformed, char *err)
         }
         r->pending = false;
         const char *s = swf_skip_space(r->buf);
-        if (*s == '\0' || *s == ';')
+        if ((*s == '\0' || *s == ';') && !r->nul_col)
             continue;
         if (swf_parse_record(r, rec, err) != 0) {
             *malformed = true;
@@ -527,9 +653,12 @@ workload *workload_open(const char *path, const config *c, int max_pes,
         return NULL;
     }
 
-    tmp.r = swf_open(path, err);
+    tmp.r = swf_open(path, tmp.lenient, err);
     if (!tmp.r)
         return NULL;
+    /* Header lines skipped for a NUL byte count as malformed records. */
+    tmp.records = tmp.r->bad_header;
+    tmp.dropped[WL_DROP_MALFORMED] = tmp.r->bad_header;
     workload *w = xrealloc(NULL, sizeof *w);
     *w = tmp;
     return w;
@@ -702,10 +831,12 @@ long workload_records(const workload *w)
 
 const char *workload_header(const workload *w, const char *key)
 {
-    for (size_t i = 0; i < w->r->n_hdr; i++)
-        if (strcasecmp(w->r->hdr[i].key, key) == 0)
-            return w->r->hdr[i].value;
-    return NULL;
+    const swf_reader *r = w->r;
+    if (r->n_slot == 0)
+        return NULL;
+    size_t n = strlen(key);
+    size_t slot = *swf_key_slot(r, key, n, swf_key_hash(key, n));
+    return slot ? r->hdr[slot - 1].value : NULL;
 }
 
 void workload_progress(const workload *w, double *done_fraction)

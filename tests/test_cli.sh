@@ -29,10 +29,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) ;; *) build=$top/$build ;; esac
 P=$build/pnrsim
 TRACES=$top/traces
-# The MetaCentrum log is not bundled (2.4 MB): traces/ if copied there,
-# else the shared trace folder beside the repository.
-META=$top/traces/metacentrum-wagap-2013-nonstandard.swf
-[ -r "$META" ] || META=$top/../shared/traces/metacentrum-wagap-2013-nonstandard.swf
+# The MetaCentrum log is not bundled (2.4 MB): its first 20 lines are, as a
+# test fixture (tests/data/README.md).
+META=$top/tests/data/metacentrum-wagap-2013-head20.swf
 NASA=$TRACES/NASA-iPSC-1993-3.1-cln.swf.gz
 DEFAULT=$top/configs/default.ini
 PY=/usr/bin/python3
@@ -165,11 +164,7 @@ err_case trace-field-count 'short-line.swf:3: expected 18 numeric fields, found 
 err_case trace-text-field 'text-field.swf:2: field 5 (allocated processors) is "abc"' -t text-field.swf
 # The MetaCentrum log (extra columns from field 19 on, no header): a
 # one-line error naming line 1, not a crash.
-if [ -r "$META" ]; then
-    err_case metacentrum "metacentrum-wagap-2013-nonstandard.swf:1: expected 18 numeric fields" -t "$META"
-else
-    echo "skip metacentrum: $META not found"
-fi
+err_case metacentrum "metacentrum-wagap-2013-head20.swf:1: expected 18 numeric fields" -t "$META"
 # The output directory's parents created for the run are removed too.
 "$P" -t nonexistent.swf -o deep/er/out > /dev/null 2>&1
 check "failed run leaves no new parent directories (deep/er/out)" absent deep
@@ -197,13 +192,29 @@ check "lenient: 2 malformed lines counted in metrics.json dropped" test "$(jdrop
 check "lenient: the 4 good jobs finish" test "$(jval len/metrics.json jobs_finished)" = 4
 check "lenient: jobs.csv has the 4 good jobs (1 3 5 6)" \
     test "$(cut -d, -f1 len/jobs.csv | sed 1d | sort -n | tr '\n' ' ')" = "1 3 5 6 "
-if [ -r "$META" ]; then
-    # Every data line of the MetaCentrum file is malformed (21+ fields);
-    # lenient skips and counts them all: as many as its non-comment lines.
-    nmeta=$(grep -vc '^[[:space:]]*;' "$META")
-    "$P" -t "$META" --set workload.lenient=yes -o meta-len -q > /dev/null 2>&1
-    check "metacentrum lenient: exit 0, all $nmeta lines counted malformed" \
-        sh -c "test $? -eq 0 && test \"\$(sed -n 's/.*\"malformed\": \\([0-9]*\\).*/\\1/p' meta-len/metrics.json)\" = $nmeta"
+# Every data line of the MetaCentrum file is malformed (21+ fields);
+# lenient skips and counts them all: as many as its non-comment lines (20).
+nmeta=$(grep -vc '^[[:space:]]*;' "$META")
+"$P" -t "$META" --set workload.lenient=yes -o meta-len -q > /dev/null 2>&1
+check "metacentrum lenient: exit 0, all $nmeta lines counted malformed" \
+    sh -c "test $? -eq 0 && test $nmeta -eq 20 && test \"\$(sed -n 's/.*\"malformed\": \\([0-9]*\\).*/\\1/p' meta-len/metrics.json)\" = $nmeta"
+
+# The first SIGINT stops a run that is still reading its header: here an
+# endless one (yes repeats "; Note: x" for ever, through a pipe that is never
+# empty). Exit 130, nothing written; a watchdog kills it after 10 s.
+yes '; Note: x' | "$P" -t - -q -o hdr-int > /dev/null 2> hdr-int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pid 2>/dev/null; then
+    kill -KILL $pid; wait $pid
+    bad "SIGINT during header parsing: still running 10 s after the signal"
+else
+    wait $pid
+    check "SIGINT during header parsing: exit 130, nothing written" \
+        sh -c "test $? -eq 130 && test ! -e hdr-int"
 fi
 
 # gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time

@@ -7,6 +7,10 @@
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
 # gnuplot for the plots.
+#
+# With "fuzz" (make fuzz) it also installs clang with libFuzzer and exits 2
+# when it cannot; with "fuzz-smoke" (make check) it installs them when it can
+# (root or sudo) and otherwise only says so: the smoke run then skips.
 set -e
 PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel"
 missing=0
@@ -29,6 +33,40 @@ if [ "$1" = bench ]; then
     if ! /usr/bin/python3 -c 'import SimPy' >/dev/null 2>&1; then
         PKGS="$PKGS python3-simpy"
         missing=1
+    fi
+fi
+# libFuzzer: clang, and on Debian 12 its runtime libraries (libclang-rt-dev,
+# a separate package since LLVM 14). tests/fuzz/run.sh probe builds a tiny
+# fuzzer to tell.
+fuzz_missing=0
+case "$1" in fuzz|fuzz-smoke)
+    sh "$(dirname "$0")/../tests/fuzz/run.sh" probe || fuzz_missing=1 ;;
+esac
+if [ $fuzz_missing -eq 1 ]; then
+    if [ "$(id -u)" -eq 0 ]; then FSUDO=""
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then FSUDO="sudo"
+    elif [ "$1" = fuzz ]; then
+        echo "pnrsim: make fuzz needs clang with libFuzzer; run:" >&2
+        echo "  sudo apt-get install -y clang libclang-rt-dev" >&2
+        exit 2
+    else
+        echo "pnrsim: clang with libFuzzer is missing and cannot be installed here (not root); the fuzz smoke run will skip" >&2
+        FSUDO=none
+    fi
+    if [ "$FSUDO" != none ]; then
+        echo "pnrsim: installing clang and libFuzzer for the fuzz targets" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        $FSUDO apt-get update -qq >&2 || true
+        $FSUDO apt-get install -y -qq clang >&2 || true
+        if ! sh "$(dirname "$0")/../tests/fuzz/run.sh" probe; then
+            v=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+            $FSUDO apt-get install -y -qq libclang-rt-dev >&2 ||
+                $FSUDO apt-get install -y -qq "libclang-rt-$v-dev" >&2 || true
+        fi
+        if ! sh "$(dirname "$0")/../tests/fuzz/run.sh" probe; then
+            echo "pnrsim: clang cannot build libFuzzer programs even after installing clang" >&2
+            [ "$1" = fuzz ] && exit 2
+        fi
     fi
 fi
 [ $missing -eq 0 ] && exit 0
