@@ -40,6 +40,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -78,6 +79,7 @@ typedef struct key_def {
     const char *unit;
     const char *comment;
     const char *pnrsim;       /* PNRSim names, '|'-separated, or NULL */
+    bool zero_off;            /* KT_DOUBLE: 0 (= off) is allowed too */
 } key_def;
 
 static const char *const priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", NULL};
@@ -88,6 +90,8 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
+static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
+static const char *const rotation_names[] = {"HALF", "FULL", NULL};
 static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
 
 /* The name arrays are indexed by the enum values. */
@@ -100,6 +104,10 @@ _Static_assert(TOPO_STAR == 0 && TOPO_BUS == 1 && TOPO_WHEEL == 2 &&
                TOPO_CONNECTED == 3, "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
+_Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
+_Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
+_Static_assert(sizeof(cfg_interval) == sizeof(int) &&
+               sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
 _Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
 /* Enums are read and written as int. */
@@ -119,25 +127,31 @@ _Static_assert(sizeof(cfg_priority) == sizeof(int) &&
 
 #define K_STR(sec, k, f, minlen, def, unit, pnr, text)                         \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, pnr}
-#define K_DBL(sec, k, f, lo, open, def, unit, pnr, text)                       \
-    {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, NOMAX, open, NULL, def,    \
-     unit, text, pnr}
-#define K_INT(sec, k, f, lo, def, unit, pnr, text)                             \
-    {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, NOMAX, false, NULL, def, unit,   \
-     text, pnr}
-#define K_LONG(sec, k, f, lo, def, unit, pnr, text)                            \
-    {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, NOMAX, false, NULL, def, unit, \
-     text, pnr}
+     false, NULL, def, unit, text, pnr, false}
+/* Numbers: every one has a finite range [lo, hi] ((lo, hi] when open), so
+ * that nonsense (denormals, 1e300) is refused; reference.ini gives each
+ * range's rationale. K_DBL0 also accepts exactly 0, meaning "off". */
+#define K_DBL(sec, k, f, lo, open, hi, def, unit, pnr, text)                   \
+    {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, open, NULL, def,       \
+     unit, text, pnr, false}
+#define K_DBL0(sec, k, f, lo, hi, def, unit, pnr, text)                        \
+    {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def,      \
+     unit, text, pnr, true}
+#define K_INT(sec, k, f, lo, hi, def, unit, pnr, text)                         \
+    {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, hi, false, NULL, def, unit,      \
+     text, pnr, false}
+#define K_LONG(sec, k, f, lo, hi, def, unit, pnr, text)                        \
+    {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, hi, false, NULL, def, unit,    \
+     text, pnr, false}
 #define K_U64(sec, k, f, def, unit, pnr, text)                                 \
     {sec, k, KT_U64, OFF_T(f, uint64_t), 0, 0, 0, NOMAX, false, NULL, def,     \
-     unit, text, pnr}
+     unit, text, pnr, false}
 #define K_BOOL(sec, k, f, def, pnr, text)                                      \
     {sec, k, KT_BOOL, OFF_T(f, bool), 0, 0, 0, 1, false, NULL, def, "",        \
-     text, pnr}
+     text, pnr, false}
 #define K_ENUM(sec, k, f, names, def, pnr, text)                               \
     {sec, k, KT_ENUM, OFF_ENUM(f), 0, 0, 0, NOMAX, false, names, def, "",      \
-     text, pnr}
+     text, pnr, false}
 
 static const struct {
     const char *name;
@@ -156,15 +170,21 @@ static const struct {
 static const key_def keys[] = {
     K_STR("simulation", "system", simulation.system, 1, "pnrsim", "text",
           "System", "Name of the simulated system, used in output only."),
-    K_DBL("simulation", "max_time", simulation.max_time, 0, false, "0", "s",
+    K_DBL("simulation", "max_time", simulation.max_time, 0, false, 1e12, "0", "s",
           "Maxtime", "Simulated time at which the run stops; 0 = no limit."),
-    K_DBL("simulation", "metrics_period", simulation.metrics_period, 0, true,
-          "3600", "s", "MetricsPeriod",
+    K_DBL("simulation", "metrics_period", simulation.metrics_period, 1e-3, false,
+          1e12, "3600", "s", "MetricsPeriod",
           "Simulated time between metric samples and progress lines."),
     K_U64("simulation", "seed", simulation.seed, "1", "", "Seed",
           "Master random seed; 0 = seeded from the clock (not reproducible)."),
-    K_DBL("simulation", "bsld_tau", simulation.bsld_tau, 0, true, "10", "s",
+    K_DBL("simulation", "bsld_tau", simulation.bsld_tau, 0, true, 1e7, "10", "s",
           NULL, "Bounded-slowdown threshold: shorter runtimes count as this long."),
+    K_LONG("simulation", "max_samples", simulation.max_samples, 0, 1e9, "1000000",
+           "rows", NULL,
+           "Most rows samples.csv gets; later ones are counted, not written; 0 = no cap."),
+    K_DBL0("simulation", "max_event_rate", simulation.max_event_rate, 1e3, 1e12,
+           "1000000", "events/s/PE", NULL,
+           "Stop a run whose events per simulated second per PE exceed this; 0 = no guard."),
 
     K_STR("workload", "trace", workload.trace, 0, "", "path", NULL,
           "SWF trace (.swf or .swf.gz); empty = none, - = standard input."),
@@ -172,43 +192,49 @@ static const key_def keys[] = {
            "AUTO", NULL,
            "CPU demand per thread: CPUTIME = SWF field 6, RUNTIME = field 4, "
            "AUTO = field 6 if > 0, else field 4."),
-    K_DBL("workload", "default_memory", workload.default_memory, 0, false, "0",
+    K_DBL("workload", "default_memory", workload.default_memory, 0, false, 1e8, "0",
           "MB per thread", NULL,
           "Memory of a thread whose job gives none (field 7 = -1); 0 = such threads use no memory."),
-    K_DBL("workload", "memory_scale", workload.memory_scale, 0, false, "1",
+    K_DBL("workload", "memory_scale", workload.memory_scale, 0, false, 1e6, "1",
           "factor", NULL, "Multiplies the memory of every thread."),
-    K_DBL("workload", "load_scale", workload.load_scale, 0, true, "1", "factor",
+    K_DBL("workload", "load_scale", workload.load_scale, 1e-3, false, 1e3, "1", "factor",
           NULL, "Divides the gaps between submissions: 2 = twice the offered load."),
-    K_LONG("workload", "max_jobs", workload.max_jobs, 0, "0", "jobs", NULL,
+    K_LONG("workload", "max_jobs", workload.max_jobs, 0, 1e9, "0", "jobs", NULL,
            "Simulate at most this many jobs of the trace; 0 = all."),
-    K_LONG("workload", "window", workload.window, 0, "0", "window number",
+    K_LONG("workload", "window", workload.window, 0, 1e9, "0", "window number",
            NULL, "Window W of max_jobs jobs: skip the first W x max_jobs jobs "
            "that pass every other filter (counted as dropped: window); "
            "0 = from the first. Needs max_jobs > 0 when > 0."),
-    K_DBL("workload", "submit_min", workload.submit_min, 0, false, "0", "s",
+    K_DBL("workload", "submit_min", workload.submit_min, 0, false, 1e12, "0", "s",
           NULL, "Drop jobs submitted before this time (trace clock)."),
-    K_DBL("workload", "submit_max", workload.submit_max, 0, false, "0", "s",
+    K_DBL("workload", "submit_max", workload.submit_max, 0, false, 1e12, "0", "s",
           NULL, "Drop jobs submitted after this time (trace clock); 0 = no bound."),
     {"workload", "exclude_status", KT_STATUS,
      offsetof(config, workload.exclude_status) +
          0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),
      CFG_MAX_STATUS, OFF_T(workload.n_exclude_status, int), -1, 5, false, NULL,
      "", "SWF status codes", "Drop jobs with these statuses (field 11), "
-     "comma-separated; empty = keep all.", NULL},
+     "comma-separated; empty = keep all.", NULL, false},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
 
     K_STR("process", "name", process.name, 1, "Process", "text", "Process",
           "Base name of the processes, used in output only."),
-    K_DBL("process", "mem_access_rate", process.mem_access_rate, 0, true,
-          "0.00000024", "s", "MemAccessRate",
+    K_DBL("process", "mem_access_rate", process.mem_access_rate, 1e-10, false,
+          1, "0.00000024", "s", "MemAccessRate",
           "Mean time between memory accesses of a running thread (R)."),
-    K_DBL("process", "comm_rate", process.comm_rate, 0, false, "0", "s CPU",
+    K_DBL0("process", "comm_rate", process.comm_rate, 1e-4, 1e7, "0", "s CPU",
           "CommRate",
           "Mean CPU time between neighbour messages of a thread; 0 = none."),
-    K_DBL("process", "sync_rate", process.sync_rate, 0, false, "0", "s CPU",
+    K_DBL0("process", "sync_rate", process.sync_rate, 1e-4, 1e7, "0", "s CPU",
           "SynchRate|SynchRates",
           "Mean CPU time between global synchronisations of a job; 0 = none."),
+    K_LONG("process", "page_size", process.page_size, 512, 1073741824, "4096",
+           "bytes", NULL,
+           "Page size P of the fault model, disk accesses and network RAM pages."),
+    K_ENUM("process", "interval", process.interval, interval_names, "FIXED", NULL,
+           "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
+           "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
     K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
            "THREAD", NULL,
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
@@ -224,11 +250,11 @@ static const key_def keys[] = {
            "Packing",
            "Slot for a new job: FIRSTFIT = first that fits, BESTFIT = fewest "
            "free PEs, WORSTFIT = most free PEs."),
-    K_INT("scheduler", "mpl", scheduler.mpl, 0, "1", "slots", "MPL",
+    K_INT("scheduler", "mpl", scheduler.mpl, 0, 10000, "1", "slots", "MPL",
           "Multiprogramming level (time slots); 0 = unlimited, 1 = space sharing only."),
-    K_DBL("scheduler", "pcs", scheduler.pcs, 0, false, "0.004", "s", "PCS",
+    K_DBL("scheduler", "pcs", scheduler.pcs, 0, false, 3600, "0.004", "s", "PCS",
           "Overhead of one parallel context switch."),
-    K_DBL("scheduler", "quantum", scheduler.quantum, 0, true, "60", "s",
+    K_DBL("scheduler", "quantum", scheduler.quantum, 1e-3, false, 1e6, "60", "s",
           "Quantum", "Length of a time slice."),
     K_BOOL("scheduler", "mem_aware", scheduler.mem_aware, "no", "MemAware",
            "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
@@ -239,18 +265,21 @@ static const key_def keys[] = {
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
-    K_INT("computer", "number", computer.number, 1, "64", "PEs", "Number",
+    K_INT("computer", "number", computer.number, 1, 100000, "64", "PEs", "Number",
           "Number of PEs (identical computers)."),
-    K_DBL("computer", "cpu", computer.cpu, 0, false, "1000", "unused", "CPU",
+    K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
           "CPU speed; unused, as in PNRSim."),
-    K_DBL("computer", "ram", computer.ram, 0, true, "32", "MB", "RAM",
+    K_DBL("computer", "ram", computer.ram, 0.01, false, 1e8, "32", "MB", "RAM",
           "Physical RAM of each PE."),
-    K_DBL("computer", "rpm", computer.rpm, 0, true, "7200", "rev/min", "RPM",
+    K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed."),
-    K_DBL("computer", "seek", computer.seek, 0, false, "0.009", "s", "Seek",
+    K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
           "Average disk seek time."),
-    K_DBL("computer", "transfer", computer.transfer, 0, true, "50", "MB/s",
+    K_DBL("computer", "transfer", computer.transfer, 0.01, false, 1e5, "50", "MB/s",
           "Transfer", "Disk transfer rate (MB = 10^6 bytes here)."),
+    K_ENUM("computer", "rotation", computer.rotation, rotation_names, "HALF", NULL,
+           "Rotational delay of a disk access: HALF = half a revolution "
+           "(30/rpm s), FULL = a whole one (60/rpm s)."),
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
@@ -260,10 +289,10 @@ static const key_def keys[] = {
            "managers, BACKBONE = a fixed set of managers."),
     K_BOOL("netram", "global_knowledge", netram.global_knowledge, "no",
            "GlobalKnowledge", "Servers see every PE's current memory load."),
-    K_INT("netram", "managers", netram.managers, 1, "1", "managers", "Managers",
+    K_INT("netram", "managers", netram.managers, 1, 100000, "1", "managers", "Managers",
           "Number of managers of the BACKBONE strategy (at most computer.number)."),
     K_DBL("netram", "server_threshold", netram.server_threshold, 0, false,
-          "0.1", "MB", "ServerThreshold",
+          1e8, "0.1", "MB", "ServerThreshold",
           "Free RAM a server keeps: it lends only what is above this."),
     K_ENUM("netram", "packing", netram.packing, packing_names, "FIRSTFIT",
            "NetRamPacking", "Network RAM packing; unused, as in PNRSim."),
@@ -272,17 +301,17 @@ static const key_def keys[] = {
            "Network",
            "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
            "1 switch, CONNECTED = N(N-1) links."),
-    K_DBL("network", "bandwidth", network.bandwidth, 0, true, "12.5", "MB/s",
+    K_DBL("network", "bandwidth", network.bandwidth, 1e-3, false, 1e6, "12.5", "MB/s",
           "Bandwidth", "Bandwidth of each link (MB = 10^6 bytes here)."),
-    K_DBL("network", "latency", network.latency, 0, false, "0.00000005", "s",
+    K_DBL("network", "latency", network.latency, 0, false, 1, "0.00000005", "s",
           "Latency", "Time for data to cross one link."),
-    K_DBL("network", "delay", network.delay, 0, false, "0.00008", "s", "Delay",
+    K_DBL("network", "delay", network.delay, 0, false, 1, "0.00008", "s", "Delay",
           "Time a switch takes to pass a packet on."),
-    K_DBL("network", "neighbour_msg", network.neighbour_msg, 0, false, "1024",
+    K_DBL("network", "neighbour_msg", network.neighbour_msg, 0, false, 1e9, "1024",
           "bytes", NULL, "Size of a neighbour (local communication) message."),
-    K_DBL("network", "sync_msg", network.sync_msg, 0, false, "64", "bytes",
+    K_DBL("network", "sync_msg", network.sync_msg, 0, false, 1e9, "64", "bytes",
           NULL, "Size of a synchronisation message."),
-    K_DBL("network", "control_msg", network.control_msg, 0, false, "64",
+    K_DBL("network", "control_msg", network.control_msg, 0, false, 1e9, "64",
           "bytes", NULL, "Size of a PNR control message."),
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
@@ -513,7 +542,7 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         if (kd->max == NOMAX)
             snprintf(buf, n, "a number %s %g", kd->min_open ? ">" : ">=", kd->min);
         else
-            snprintf(buf, n, "a number %s %g and <= %g",
+            snprintf(buf, n, "%sa number %s %g and <= %g", kd->zero_off ? "0 or " : "",
                      kd->min_open ? ">" : ">=", kd->min, kd->max);
         break;
     case KT_INT:
@@ -640,9 +669,17 @@ static int check_stored(const key_def *kd, const config *c, char *why, size_t n)
     }
     case KT_DOUBLE: {
         double v = *(const double *)cfield(c, kd);
+        if (kd->zero_off && v == 0)
+            return 0;
         if (!isfinite(v) || (kd->min_open ? v <= kd->min : v < kd->min) ||
             v > kd->max) {
             why_range(kd, why, n);
+            return -1;
+        }
+        if (v != 0 && fabs(v) < DBL_MIN) {
+            /* Physically 0; a denormal would only slow arithmetic down. */
+            snprintf(why, n, "subnormal number: expected 0 or a magnitude of at least %g",
+                     DBL_MIN);
             return -1;
         }
         return 0;
@@ -959,6 +996,8 @@ const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names
 const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
+const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }
+const char *config_rotation_name(cfg_rotation v) { return name_of(rotation_names, (int)v); }
 const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
 
 /* ---------------------------------------------------------------------- */
@@ -1363,13 +1402,6 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
                     c->workload.window);
         return -1;
     }
-    if (c->simulation.metrics_period < 1e-3) {
-        fail_config(err, "[simulation] metrics_period = %g s is below 0.001 s: expected "
-                         ">= 0.001 (one sample row per period; smaller would flood "
-                         "samples.csv or never finish)",
-                    c->simulation.metrics_period);
-        return -1;
-    }
     if (c->scheduler.pcs >= c->scheduler.quantum) {
         fail_config(err, "[scheduler] pcs = %g is not below quantum = %g: a time "
                          "slice would be all context switch",
@@ -1394,11 +1426,18 @@ static void describe_terse(const key_def *kd, char *buf, size_t n)
 {
     switch (kd->type) {
     case KT_DOUBLE:
-        snprintf(buf, n, "%s %g", kd->min_open ? ">" : ">=", kd->min);
+        if (kd->max == NOMAX)
+            snprintf(buf, n, "%s %g", kd->min_open ? ">" : ">=", kd->min);
+        else
+            snprintf(buf, n, "%s%g %s x <= %g", kd->zero_off ? "0 or " : "", kd->min,
+                     kd->min_open ? "<" : "<=", kd->max);
         break;
     case KT_INT:
     case KT_LONG:
-        snprintf(buf, n, "integer >= %.0f", kd->min);
+        if (kd->max == NOMAX)
+            snprintf(buf, n, "integer >= %.0f", kd->min);
+        else
+            snprintf(buf, n, "integer %.0f..%.0f", kd->min, kd->max);
         break;
     case KT_U64:
         snprintf(buf, n, "integer >= 0");

@@ -29,6 +29,8 @@ typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
+typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
+typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef sched_mem_release cfg_mem_release;
 
 typedef struct config {
@@ -38,6 +40,8 @@ typedef struct config {
         double metrics_period;       /* s between samples/progress lines, > 0 */
         uint64_t seed;               /* master seed; 0 = from the clock */
         double bsld_tau;             /* s, bounded-slowdown threshold (10) */
+        long max_samples;            /* rows of samples.csv at most; 0 = no cap */
+        double max_event_rate;       /* events per simulated s per PE; 0 = no guard */
     } simulation;
     struct {
         char trace[CFG_PATH_MAX];    /* SWF path ("" = none; "-" = stdin) */
@@ -58,6 +62,8 @@ typedef struct config {
         double mem_access_rate;      /* s between memory accesses (R) */
         double comm_rate;            /* CPU s between neighbour messages; 0 = off */
         double sync_rate;            /* CPU s between synchronisations; 0 = off */
+        long page_size;              /* bytes, the report's P (4096) */
+        cfg_interval interval;       /* comm/sync intervals fixed or exponential */
         cfg_mem_release mem_release; /* memory freed at thread or job end */
     } process;
     struct {
@@ -79,6 +85,7 @@ typedef struct config {
         double rpm;                  /* disk revolutions per minute, > 0 */
         double seek;                 /* s, average seek, >= 0 */
         double transfer;             /* MB/s, > 0 */
+        cfg_rotation rotation;       /* rotational delay: half or full revolution */
     } computer;
     struct {
         bool enabled;
@@ -136,6 +143,8 @@ const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
+const char *config_interval_name(cfg_interval v);
+const char *config_rotation_name(cfg_rotation v);
 const char *config_mem_release_name(cfg_mem_release v);
 
 #endif

@@ -463,6 +463,11 @@ int main(int argc, char **argv)
         run_hardware_report(r, stderr);
     if (o.kernel_report)
         kernel_report(r, &m);
+    if (m.samples_dropped > 0)
+        fprintf(stderr, "pnrsim: warning: samples.csv reached [simulation] max_samples = %ld "
+                        "rows at t=%.6g s; %ld later rows were not written (raise "
+                        "metrics_period or max_samples; 0 = no cap)\n",
+                c.simulation.max_samples, m.samples_capped_at, m.samples_dropped);
     if (got_signal)
         /* Whatever --format is, stderr says in words that the run was cut. */
         fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",

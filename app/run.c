@@ -9,6 +9,18 @@
  * Statistics that need the whole run (per-PE time averages, busy times)
  * are read from the hardware at the end; per-job figures are tallied and
  * written as each job ends.
+ *
+ * samples.csv gets a row at a multiple of metrics_period only when the row
+ * differs from the last one written (time aside), and the sampler jumps
+ * over idle stretches (no model event in the period just sampled: nothing
+ * can change before the next model event), so the rows are bounded by the
+ * model's activity, not by the span of simulated time; at most
+ * simulation.max_samples rows are written, later ones are counted.
+ *
+ * Runaway guard: ev_run pauses every RUN_GUARD_WINDOW events; a window that
+ * advanced the clock by less than the window / (max_event_rate * PEs)
+ * stops the run with an error (a configuration whose simulated work
+ * explodes would otherwise run for ever).
  */
 #include "app/run.h"
 
@@ -55,7 +67,19 @@ struct run {
     const char *check_failure;
     double wall0, wall_run;
     bool time_limited;
+    /* samples.csv (see the top of the file) */
+    uint64_t sample_events;   /* sim.dispatched after the previous sample */
+    uint64_t sample_k;        /* sampler index of the previous sample */
+    char last_row[512];       /* last row written, time aside */
+    bool have_row;
+    long samples_written, samples_dropped;
+    double samples_capped_at;
 };
+
+/* Events per runaway-guard window: 2^24, about 1-3 s of wall time; large
+ * enough that no legitimate burst at one instant (every job of a trace
+ * submitted together starts a few events each) fills it. */
+#define RUN_GUARD_WINDOW ((uint64_t)1 << 24)
 
 static double wall_now(void)
 {
@@ -186,6 +210,11 @@ static void sample(sim_t *sim, void *arg)
 {
     run_t *r = arg;
     int n = r->cl.npes;
+    /* Model events since the previous sample (this sampler event aside),
+     * and the periods it spans (more than one after a jump). */
+    uint64_t model_events = sim->dispatched - r->sample_events - 1;
+    double span = r->c.simulation.metrics_period * (double)(r->sampler.k - r->sample_k);
+    r->sample_k = r->sampler.k;
     if (r->samples_out) {
         double busy = 0, mem_sum = 0, mem_sq = 0, disk_sum = 0;
         uint64_t faults = 0;
@@ -202,12 +231,30 @@ static void sample(sim_t *sim, void *arg)
         }
         double mean = mem_sum / n;
         double var = mem_sq / n - mean * mean;
-        fprintf(r->samples_out, "%.12g,%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%ld,%ld,%llu\n",
-                sim->now, gang_running(r->g), gang_queued(r->g), gang_placed(r->g),
-                gang_slots(r->g), busy / (n * r->c.simulation.metrics_period), mean,
-                var > 0 ? sqrt(var) : 0, disk_sum / n, net_in_flight(r->net), r->finished,
-                (unsigned long long)faults);
+        char row[sizeof r->last_row];
+        snprintf(row, sizeof row, "%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%ld,%ld,%llu",
+                 gang_running(r->g), gang_queued(r->g), gang_placed(r->g), gang_slots(r->g),
+                 busy / (n * span), mean, var > 0 ? sqrt(var) : 0, disk_sum / n,
+                 net_in_flight(r->net), r->finished, (unsigned long long)faults);
+        if (!r->have_row || strcmp(row, r->last_row)) {
+            long cap = r->c.simulation.max_samples;
+            if (cap > 0 && r->samples_written >= cap) {
+                if (!r->samples_dropped)
+                    r->samples_capped_at = sim->now;
+                r->samples_dropped++;
+            } else {
+                fprintf(r->samples_out, "%.12g,%s\n", sim->now, row);
+                r->samples_written++;
+                memcpy(r->last_row, row, sizeof row);
+                r->have_row = true;
+            }
+        }
     }
+    /* A period without model events: the state stays as it is until the
+     * next model event, so every row before it would repeat this one. */
+    if (model_events == 0)
+        sampler_skip_before(&r->sampler, ev_next_time(sim));
+    r->sample_events = sim->dispatched;
     if (r->progress) {
         double frac = 0;
         workload_progress(r->wl, &frac);
@@ -257,7 +304,21 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     for (int i = 0; i < n; i++) {
         pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
                 c->computer.rpm, c->computer.transfer);
+        pe_set_disk(&cl->pes[i], c->computer.seek, c->computer.rpm, c->computer.transfer,
+                    (double)c->process.page_size,
+                    c->computer.rotation == ROTATION_FULL ? 1.0 : 0.5);
         cl->fault_rng[i] = rng_stream(r->seed, "fault", (uint64_t)i);
+    }
+    /* Exponential intervals draw from streams of their own, created only
+     * when used, so the other streams' sequences do not depend on it. */
+    cl->page_bytes = (double)c->process.page_size;
+    cl->interval_exp = c->process.interval == INTERVAL_EXPONENTIAL;
+    if (cl->interval_exp) {
+        cl->interval_rng = calloc((size_t)n, sizeof *cl->interval_rng);
+        if (!cl->interval_rng)
+            abort();
+        for (int i = 0; i < n; i++)
+            cl->interval_rng[i] = rng_stream(r->seed, "interval", (uint64_t)i);
     }
     static const net_topology topo[] = {
         [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
@@ -321,8 +382,34 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         ev_at_prio(&r->sim, r->arrival_ev, r->next.submit, EV_PRIO_ARRIVAL);
     sampler_start(&r->sim, &r->sampler, r->c.simulation.metrics_period, sample, r);
     r->sampling = true;
+    r->sample_events = r->sim.dispatched;
+    r->sample_k = r->sampler.k;
     double until = r->c.simulation.max_time > 0 ? r->c.simulation.max_time : INFINITY;
-    ev_run_result rr = ev_run(&r->sim, until);
+    /* Events per simulated second the whole cluster may take (0: no guard). */
+    double limit = r->c.simulation.max_event_rate * r->cl.npes;
+    ev_run_result rr;
+    for (;;) {
+        double t0 = r->sim.now;
+        r->sim.pause_at = limit > 0 ? r->sim.dispatched + RUN_GUARD_WINDOW : UINT64_MAX;
+        rr = ev_run(&r->sim, until);
+        if (rr != EV_RUN_PAUSED)
+            break;
+        double dt = r->sim.now - t0;
+        if ((double)RUN_GUARD_WINDOW > limit * dt) {
+            r->wall_run = wall_now() - r->wall0;
+            snprintf(err, CFG_ERR_MAX,
+                     "runaway run stopped at t=%.9g s: %llu events in the last %.3g simulated s "
+                     "(%.3g events per simulated second per PE) exceed [simulation] "
+                     "max_event_rate = %g; the configuration makes the simulated work explode "
+                     "(tiny intervals, rates or sizes?); raise max_event_rate (0 = no guard) "
+                     "if this is intended",
+                     r->sim.now, (unsigned long long)RUN_GUARD_WINDOW, dt,
+                     dt > 0 ? (double)RUN_GUARD_WINDOW / dt / r->cl.npes : INFINITY,
+                     r->c.simulation.max_event_rate);
+            return -1;
+        }
+    }
+    r->sim.pause_at = UINT64_MAX;
     r->wall_run = wall_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
     if (r->wl_failed) {
@@ -407,6 +494,9 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->peak_pending = sim->peak_pending;
     m->wall_seconds = r->wall_run;
     m->time_limited = r->time_limited;
+    m->samples_written = r->samples_written;
+    m->samples_dropped = r->samples_dropped;
+    m->samples_capped_at = r->samples_capped_at;
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;
@@ -429,10 +519,11 @@ void run_hardware_report(run_t *r, FILE *out)
 {
     const config *c = &r->c;
     pe_t *pe0 = &r->cl.pes[0];
-    fprintf(out, "PEs: %d x %s (RAM %g MB, disk %.6g s per page: seek %g s + 30/%g rpm + "
-                 "4096 B / %g MB/s)\n",
+    fprintf(out, "PEs: %d x %s (RAM %g MB, disk %.6g s per page: seek %g s + %d/%g rpm + "
+                 "%ld B / %g MB/s)\n",
             r->cl.npes, c->computer.name, c->computer.ram, pe0->disk_service, c->computer.seek,
-            c->computer.rpm, c->computer.transfer);
+            c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
+            c->process.page_size, c->computer.transfer);
     for (int i = 0; i < r->cl.npes; i++) {
         pe_t *pe = &r->cl.pes[i];
         fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)\n",
@@ -457,9 +548,13 @@ void run_destroy(run_t *r)
         sampler_stop(&r->sim, &r->sampler);
     if (r->net)
         net_destroy(&r->sim, r->net);
-    for (int i = 0; i < r->cl.npes; i++)
+    for (int i = 0; i < r->cl.npes; i++) {
         rng_free(r->cl.fault_rng[i]);
+        if (r->cl.interval_rng)
+            rng_free(r->cl.interval_rng[i]);
+    }
     free(r->cl.fault_rng);
+    free(r->cl.interval_rng);
     free(r->cl.pes);
     free(r->last_busy);
     workload_close(r->wl);

@@ -58,6 +58,10 @@ typedef struct run_metrics {
     double pnr_bytes[PNR_NKINDS];
     bool partial;
     bool time_limited;
+    /* samples.csv: rows written, rows not written once simulation.max_samples
+     * was reached, and the time of the first such row */
+    long samples_written, samples_dropped;
+    double samples_capped_at;
 } run_metrics;
 
 /* Build the run for configuration c. jobs_out and samples_out, when not
@@ -68,7 +72,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
 typedef void (*run_progress_fn)(run_t *r, double now, double done_fraction, void *ctx);
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);
 /* Run to the end (or max_time, or a stop request). Returns 0, or -1 with
- * err set when the trace turned out malformed part way (exit status 2). */
+ * err set when the trace turned out malformed part way or the runaway guard
+ * (simulation.max_event_rate) stopped the run (exit status 2). */
 int run_execute(run_t *r, char err[CFG_ERR_MAX]);
 /* The PNR layer's parameters from a configuration. */
 void run_pnr_params(const config *c, pnr_params *p);

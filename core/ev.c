@@ -336,6 +336,7 @@ int ev_init(sim_t *sim)
     }
     sim->free_head = EV_NONE;
     sim->seq = 1;
+    sim->pause_at = UINT64_MAX;
     return 0;
 }
 
@@ -616,6 +617,8 @@ ev_run_result ev_run(sim_t *sim, double until)
     for (;;) {
         if (sim->stop || ev_stop_flag)
             return EV_RUN_STOPPED;
+        if (sim->dispatched >= sim->pause_at)
+            return EV_RUN_PAUSED;
         if (!settle_top(sim) || sim->n + sim->nb - sim->stale == sim->daemons)
             return EV_RUN_EMPTY;
         if (sim->heap[0].t > until) {

@@ -57,7 +57,8 @@ typedef struct ev_rec {
 typedef enum {
     EV_RUN_EMPTY = 0,   /* no events remain */
     EV_RUN_LIMIT = 1,   /* the next event lies beyond the time limit */
-    EV_RUN_STOPPED = 2  /* ev_stop() or the stop flag was set */
+    EV_RUN_STOPPED = 2, /* ev_stop() or the stop flag was set */
+    EV_RUN_PAUSED = 3   /* `dispatched` reached `pause_at` (see ev_run) */
 } ev_run_result;
 
 struct sim {
@@ -79,6 +80,8 @@ struct sim {
     size_t peak_pending;        /* most events pending at once */
     uint32_t live_records;      /* records allocated and not freed */
     size_t daemons;             /* pending daemon events */
+    uint64_t pause_at;          /* ev_run pauses when dispatched reaches it
+                                 * (UINT64_MAX, the default: never) */
 };
 
 /* A flag a signal handler may set; ev_run checks it before every event and
@@ -140,7 +143,9 @@ size_t ev_count(const sim_t *sim);
 double ev_next_time(sim_t *sim);
 
 /* Dispatch events in order until none remain, the next one lies beyond
- * `until` (the clock is then advanced to `until`), or a stop is requested.
+ * `until` (the clock is then advanced to `until`), a stop is requested, or
+ * sim->dispatched reaches sim->pause_at (EV_RUN_PAUSED: the caller may look
+ * at the run, e.g. its event rate, and call ev_run again to continue).
  * Pass INFINITY for no limit. */
 ev_run_result ev_run(sim_t *sim, double until);
 /* Dispatch the single earliest event, if any. Returns false when empty. */

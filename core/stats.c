@@ -90,6 +90,18 @@ void sampler_start(sim_t *sim, sampler_t *s, double period, sampler_fn fn, void 
     ev_at_prio(sim, s->ev, period * (double)(s->k + 1), EV_PRIO_LAST);
 }
 
+void sampler_skip_before(sampler_t *s, double t)
+{
+    if (!(t < INFINITY) || !(t / s->period < 9e15))
+        return;
+    /* The largest kk with kk * period < t; the next call is at kk. */
+    uint64_t kk = (uint64_t)ceil(t / s->period);
+    while (kk > 0 && s->period * (double)kk >= t)
+        kk--;
+    if (kk > s->k + 1)
+        s->k = kk - 1;
+}
+
 void sampler_stop(sim_t *sim, sampler_t *s)
 {
     if (s->ev != EV_NONE)

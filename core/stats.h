@@ -4,7 +4,8 @@
  * timeavg_t  a piecewise-constant quantity over simulated time (queue
  *            length, memory in use, MPL): time-weighted mean and maximum.
  * sampler_t  calls a function every `period` simulated seconds, at exact
- *            multiples of the period, for as long as model events remain.
+ *            multiples of the period, for as long as model events remain
+ *            (the function may skip multiples over an idle stretch).
  */
 #ifndef PNRSIM_CORE_STATS_H
 #define PNRSIM_CORE_STATS_H
@@ -56,6 +57,11 @@ typedef struct sampler {
  * daemon (ev_set_daemon): it never keeps a finished simulation alive, and
  * no sample is taken after the last model event. */
 void sampler_start(sim_t *sim, sampler_t *s, double period, sampler_fn fn, void *arg);
+/* Called from fn: make the next call come at the last multiple of the
+ * period strictly before t, skipping the multiples before it, when that is
+ * later than the normal next call (an idle stretch until a model event at
+ * t). s->k then counts the multiples passed, called or not. */
+void sampler_skip_before(sampler_t *s, double t);
 void sampler_stop(sim_t *sim, sampler_t *s);
 
 #endif

@@ -6,7 +6,24 @@
 
 double pe_disk_service_time(double seek, double rpm, double transfer)
 {
-    return seek + 30.0 / rpm + PE_PAGE_BYTES / (transfer * MBPS_BYTES);
+    return pe_disk_access_time(seek, rpm, transfer, PE_PAGE_BYTES, 0.5);
+}
+
+double pe_disk_access_time(double seek, double rpm, double transfer, double page_bytes,
+                           double revolutions)
+{
+    assert(rpm > 0 && transfer > 0 && page_bytes > 0);
+    assert(revolutions == 0.5 || revolutions == 1.0);
+    /* 0.5 * 60 / rpm is written 30 / rpm as before, so the default stays
+     * bit-for-bit what it was. */
+    double rot = revolutions == 0.5 ? 30.0 / rpm : 60.0 / rpm;
+    return seek + rot + page_bytes / (transfer * MBPS_BYTES);
+}
+
+void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page_bytes,
+                 double revolutions)
+{
+    pe->disk_service = pe_disk_access_time(seek, rpm, transfer, page_bytes, revolutions);
 }
 
 void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,

@@ -7,8 +7,9 @@
  *       capacity is the PE's overallocation: the memory that must live on
  *       disk or in network RAM.
  * Disk  a core resource: one access at a time, FIFO; a page read or write
- *       costs seek + half a revolution (30/RPM s) + page / transfer rate;
- *       capacity is unlimited.
+ *       costs seek + half a revolution (30/RPM s; a full one, 60/RPM s, with
+ *       computer.rotation = FULL) + page size / transfer rate; capacity is
+ *       unlimited.
  *
  * Memory users (the threads on the PE) register a callback that runs when
  * the PE's overallocation changes, so their page-fault rates follow it.
@@ -23,7 +24,7 @@
 
 #include <stdint.h>
 
-#define PE_PAGE_BYTES 4096.0
+#define PE_PAGE_BYTES 4096.0    /* the report's P (§4.1.5); process.page_size */
 #define MB_BYTES 1048576.0      /* memory: 1 MB = 2^20 bytes */
 #define MBPS_BYTES 1e6          /* transfer and bandwidth: 1 MB/s = 10^6 B/s */
 
@@ -64,8 +65,18 @@ struct pe {
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
 void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
              double seek, double rpm, double transfer);
-/* Seconds one page access takes on a disk with these parameters. */
+/* Seconds one page access takes on a disk with these parameters (page of
+ * PE_PAGE_BYTES, half a revolution of rotational delay). */
 double pe_disk_service_time(double seek, double rpm, double transfer);
+/* Seconds one access of page_bytes takes: seek + revolutions * 60 / rpm +
+ * page_bytes / (transfer MB/s). revolutions is 0.5 (the report's average
+ * rotational delay) or 1 (a full revolution). */
+double pe_disk_access_time(double seek, double rpm, double transfer, double page_bytes,
+                           double revolutions);
+/* Set the PE's disk service time per page (after pe_init, which assumes
+ * PE_PAGE_BYTES and half a revolution). */
+void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page_bytes,
+                 double revolutions);
 /* MB allocated beyond installed RAM (0 when not overallocated). */
 double pe_overalloc_mb(const pe_t *pe);
 /* MB of RAM neither allocated nor lent (0 when overallocated). */

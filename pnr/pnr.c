@@ -578,7 +578,7 @@ static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     js->creqs[th->idx] = c;
     c->th = th;
     th->pnr = c;
-    c->ask = th->L >= PE_PAGE_BYTES ? th->L / MB_BYTES : 0;
+    c->ask = th->L >= job_page_bytes(p->cl) ? th->L / MB_BYTES : 0;
     c->t_asked = sim->now;
     round_t *r;
     if (p->strategy == PNR_CLIENT) {
@@ -721,7 +721,7 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
             return false;
     }
     p->st.remote_faults++;
-    send(p, PNR_MSG_PAGE_OUT, pe->id, server, PE_PAGE_BYTES, th, 0, 0);
+    send(p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl), th, 0, 0);
     return true;
 }
 
@@ -863,7 +863,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
     }
     case PNR_MSG_PAGE_OUT:
         /* The remote memory answers instantly with the page (§5.4). */
-        send(p, PNR_MSG_PAGE_IN, dst, src, PE_PAGE_BYTES, ctx, 0, 0);
+        send(p, PNR_MSG_PAGE_IN, dst, src, job_page_bytes(p->cl), ctx, 0, 0);
         return;
     case PNR_MSG_PAGE_IN:
         thread_fault_done(sim, ctx);

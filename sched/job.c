@@ -24,9 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes)
+double job_page_bytes(const cluster_t *cl)
 {
-    const double P = PE_PAGE_BYTES;
+    return cl->page_bytes > 0 ? cl->page_bytes : PE_PAGE_BYTES;
+}
+
+double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
+                       double page_bytes)
+{
+    const double P = page_bytes;
     double c = fabs(ram_bytes - size_bytes);
     if (c > L)
         c = L;
@@ -42,9 +48,10 @@ static void fault_redraw(sim_t *sim, thread_t *th)
 {
     (void)sim;
     cluster_t *cl = th->job->cl;
+    const double P = job_page_bytes(cl);
     double over = pe_overalloc_mb(th->pe) * MB_BYTES;
     th->L = over < th->size_bytes ? over : th->size_bytes;
-    if (th->L < PE_PAGE_BYTES || cl->mem_access_rate <= 0) {
+    if (th->L < P || cl->mem_access_rate <= 0) {
         /* Less than a page out of RAM: nothing to page. */
         th->fault_at = INFINITY;
         return;
@@ -55,11 +62,11 @@ static void fault_redraw(sim_t *sim, thread_t *th)
     if (O <= 0) {
         /* Everything paged in: a locality change (reset, see MODEL.md). */
         O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, th->pe->ram_mb * MB_BYTES,
-                            th->size_bytes);
+                            th->size_bytes, P);
         th->D = th->L - O;
     }
     double U = O / th->L;
-    double mean = cl->mem_access_rate * PE_PAGE_BYTES / U;
+    double mean = cl->mem_access_rate * P / U;
     th->fault_at = th->cpu_done + rng_exp(cl->fault_rng[th->pe->id], mean);
 }
 
@@ -101,6 +108,43 @@ static void mem_changed_cb(sim_t *sim, pe_user *u)
 {
     thread_t *th = (thread_t *)((char *)u - offsetof(thread_t, mem_user));
     thread_mem_changed(sim, th);
+}
+
+/* ---- neighbour and synchronisation intervals (§4.3.2, §4.3.3) ------------ */
+
+/* CPU time of the thread's next neighbour message: the comm_k-th with fixed
+ * intervals; with exponential ones, prev_at (the previous message's CPU
+ * time, 0 at the start) plus a draw. */
+static double next_comm_at(thread_t *th, double prev_at)
+{
+    cluster_t *cl = th->job->cl;
+    if (!(cl->comm_rate > 0))
+        return INFINITY;
+    if (cl->interval_exp)
+        return prev_at + rng_exp(cl->interval_rng[th->pe->id], cl->comm_rate);
+    /* Fixed: k * rate, not a running sum, so counts stay exact. */
+    return (double)th->comm_k * cl->comm_rate;
+}
+
+/* CPU time of the thread's next synchronisation point (its sync_k-th). With
+ * exponential intervals the job draws each point once, from the stream of
+ * the PE of the first thread to need it, for all its threads. */
+static double next_sync_at(thread_t *th)
+{
+    job_t *j = th->job;
+    cluster_t *cl = j->cl;
+    if (!(cl->sync_rate > 0))
+        return INFINITY;
+    if (!cl->interval_exp)
+        return (double)th->sync_k * cl->sync_rate;
+    /* Every thread passes point k before any thread needs point k + 1 (the
+     * barrier), so the job holds only the latest point. */
+    assert(th->sync_k == j->sync_drawn || th->sync_k == j->sync_drawn + 1);
+    if (th->sync_k > j->sync_drawn) {
+        j->sync_point += rng_exp(cl->interval_rng[th->pe->id], cl->sync_rate);
+        j->sync_drawn = th->sync_k;
+    }
+    return j->sync_point;
 }
 
 /* ---- messages -------------------------------------------------------------- */
@@ -194,8 +238,8 @@ static void thread_body(sim_t *sim, proc_t *p)
     pe_alloc(sim, th->pe, j->mem_mb);
     pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
     th->comm_k = th->sync_k = 1;
-    th->comm_at = cl->comm_rate > 0 ? cl->comm_rate : INFINITY;
-    th->sync_at = cl->sync_rate > 0 ? cl->sync_rate : INFINITY;
+    th->comm_at = next_comm_at(th, 0);
+    th->sync_at = next_sync_at(th);
     fault_redraw(sim, th);
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
@@ -255,12 +299,12 @@ static void thread_body(sim_t *sim, proc_t *p)
             th->pe->fault_time += sim->now - th->fault_start;
             j->faults++;
             j->fault_time += sim->now - th->fault_start;
-            th->D += PE_PAGE_BYTES;
+            th->D += job_page_bytes(cl);
             fault_redraw(sim, th);
         }
         if (th->cpu_done >= th->comm_at) {
             th->comm_k++;
-            th->comm_at = (double)th->comm_k * cl->comm_rate;
+            th->comm_at = next_comm_at(th, th->comm_at);
             cl->neighbour_msgs++;
             {
                 thread_t *succ = &j->th[(th->idx + 1) % j->threads];
@@ -269,7 +313,7 @@ static void thread_body(sim_t *sim, proc_t *p)
         }
         if (th->cpu_done >= th->sync_at) {
             th->sync_k++;
-            th->sync_at = (double)th->sync_k * cl->sync_rate;
+            th->sync_at = next_sync_at(th);
             if (barrier_arrive(&j->sync)) {
                 /* All ready: each thread sends its message to the master. */
                 for (int k = 0; k < j->threads; k++) {

@@ -12,6 +12,12 @@
  *     ready, each sends a message to the master (thread 0); when the master
  *     has received all of them, the barrier opens and every thread computes
  *     again (§4.3.3).
+ * With cl->interval_exp the two intervals are instead exponential with
+ * those means: each thread draws its own neighbour intervals; a job draws
+ * its synchronisation points once for all its threads (the first thread to
+ * pass a point draws the next), so every thread of a job synchronises at
+ * the same CPU times, as with fixed intervals. Draws come from the per-PE
+ * streams cl->interval_rng, so the fault streams do not shift.
  * When several clocks expire at the same CPU instant they are handled in
  * the order fault, neighbour, synchronisation. Only CPU time advances the
  * clocks; paging, messages and barriers do not.
@@ -77,6 +83,9 @@ struct cluster {
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */
     rng_t **fault_rng;        /* one stream per PE */
+    double page_bytes;        /* P (§4.1.5), bytes; 0 = PE_PAGE_BYTES */
+    bool interval_exp;        /* comm/sync intervals exponential (else fixed) */
+    rng_t **interval_rng;     /* one stream per PE, when interval_exp */
     job_hooks hooks;
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
@@ -135,6 +144,8 @@ struct job {
     cluster_t *cl;
     barrier_t sync;           /* threads ready to synchronise */
     int sync_received;        /* sync messages the master has */
+    long sync_drawn;          /* interval_exp: index of the drawn sync point */
+    double sync_point;        /* interval_exp: CPU time of that point */
     waitq_t resume_q;         /* parked threads */
     msg_t *msgs;              /* in-flight messages (killed on job_stop) */
     msg_t *killed;            /* killed messages to send again */
@@ -178,8 +189,11 @@ void thread_mem_changed(sim_t *sim, thread_t *th);
 
 /* The page-fault reset (§4.1.5): the amount of the thread's overallocated
  * data not in RAM after all of it was paged in, drawn from a triangular
- * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)).
- * See docs/MODEL.md for why this reading. */
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes);
+ * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)),
+ * P = page_bytes. See docs/MODEL.md for why this reading. */
+double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
+                       double page_bytes);
+/* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
+double job_page_bytes(const cluster_t *cl);
 
 #endif

@@ -461,11 +461,14 @@ check "same seed: metrics.dat byte-identical" cmp -s rep1/metrics.dat rep2/metri
 check "the slice pages (page_faults_per_pe > 0)" \
     awk -v v="$(jval rep1/metrics.json page_faults_per_pe)" 'BEGIN { exit !(v > 0) }'
 tt=$(jval rep1/metrics.json total_time)
-# samples: one row every 3600 s of simulated time up to the end
-# (floor(total/3600) rows, one more if t = 0 is sampled), at multiples of 3600.
-check "samples.csv: a row every metrics_period" awk -F, -v T="$tt" -v p=3600 '
-    NR > 1 { n++; if ($1 % p != 0) bad = 1 }
-    END { k = int(T / p); exit !(!bad && (n == k || n == k + 1)) }' rep1/samples.csv
+# samples: rows at multiples of 3600 s, in increasing time, at most one per
+# period up to the end, none repeating the row before it (time aside), and
+# some rows (the slice is busy).
+check "samples.csv: rows at multiples of metrics_period, only when they change" \
+    awk -F, -v T="$tt" -v p=3600 '
+    NR > 1 { n++; if ($1 % p != 0 || $1 <= t) bad = 1; t = $1
+             r = $0; sub(/^[^,]*,/, "", r); if (r == prev) bad = 1; prev = r }
+    END { k = int(T / p); exit !(!bad && n >= 10 && n <= k + 1) }' rep1/samples.csv
 "$P" -c "$DEFAULT" $SLICE -s 2 -o rep-s2 -q > /dev/null 2>&1
 check "-s 2: seed 2 in metrics.json" test "$(jval rep-s2/metrics.json seed)" = 2
 check "another seed changes a run that pages (jobs.csv differs)" \
@@ -616,6 +619,68 @@ check "SIGINT during a blocking stdin read: exit 130, partial results written" \
 "$P" -c "$top/configs/default.ini" -t "$top/traces/lanl-cm5-techreport-sample10.swf" -q -o rp1 > /dev/null
 ( cd rp1 && "$P" -c config.ini -q -o ../rp2 > /dev/null )
 check "config.ini replays from elsewhere with identical jobs.csv" cmp -s rp1/jobs.csv rp2/jobs.csv
+
+# ---- bounded output and runs (issue 12 item 9) -----------------------------
+# Samples only while something changes. Three 1-thread jobs (100 s at 0, 100 s
+# at 1e6 s, 10000 s at 1007200 s) on 4 PEs, period 3600 s. By hand (cpu
+# utilisation = busy CPU s in the period / (4 PEs * 3600 s)):
+#   3600     job 1 done: 100/14400 = 0.00694444, 1 finished
+#   7200     idle: 0, 1 finished
+#   (nothing changes until 1e6: the 275 rows that repeated 7200 are gone)
+#   1000800  job 2 ran 100 s of this period: 0.00694444, 2 finished
+#   1004400  0, 2 finished
+#   1008000  job 3 since 1007200: 800/14400 = 0.0555556, 1 running
+#   1011600  3600/14400 = 0.25, 1 running
+#   (1015200 repeats 1011600; no sample after the last event, at 1017200)
+printf '%s\n' '1 0 -1 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1' \
+    '2 1000000 -1 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1' \
+    '3 1007200 -1 10000 1 10000 -1 1 -1 -1 1 1 1 1 1 1 -1 -1' > gaps.swf
+"$P" -t gaps.swf --set computer.number=4 -q -o gaps > /dev/null 2>&1
+cut -d, -f1,2,6,11 gaps/samples.csv > gaps.rows
+printf '%s\n' time,running_jobs,cpu_utilization,jobs_finished 3600,0,0.00694444,1 \
+    7200,0,0,1 1000800,0,0.00694444,2 1004400,0,0,2 1008000,1,0.0555556,2 \
+    1011600,1,0.25,2 > gaps.want
+check "samples: rows only while something changes (hand-worked gaps trace)" \
+    cmp -s gaps.rows gaps.want
+# The issue's case: submits 0 and 1e12 wrote ~2.8e8 rows (GBs) and ran for
+# ever; now 2 rows, at once.
+printf '%s\n' '1 0 -1 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1' \
+    '2 1000000000000 -1 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1' > far.swf
+timeout 60 "$P" -t far.swf --set computer.number=4 -q -o far > /dev/null 2>&1
+check "samples: submits 0 and 1e12 give 2 rows, both jobs finish" \
+    sh -c "test $? -eq 0 && test \$(wc -l < far/samples.csv) -eq 3 &&
+           test \"\$(sed -n 's/^ *\"jobs_finished\": \\([0-9]*\\).*/\\1/p' far/metrics.json)\" = 2"
+# The cap: a paging job changes every row; max_samples = 10 keeps 10 rows and
+# says on stderr how many were not written.
+printf '1 0 -1 100 1 100 66560 1 -1 -1 1 1 1 1 1 1 -1 -1\n' > pg.swf
+"$P" -t pg.swf --set computer.number=1 --set computer.ram=64 \
+    --set simulation.metrics_period=0.5 --set simulation.max_samples=10 -q -o cap \
+    > /dev/null 2> cap.err
+check "samples: max_samples = 10 writes 10 rows and warns with the count" \
+    sh -c "test $? -eq 0 && test \$(wc -l < cap/samples.csv) -eq 11 &&
+           grep -q 'max_samples = 10 rows at t=5.5 s; [0-9]* later rows were not written' cap.err"
+# Runaway guard: neighbour and synchronisation messages every 1e-4 CPU s on
+# 4 PEs make about 1e4 events per simulated second per PE; with
+# max_event_rate = 1000 the run stops at the first 2^24-event window (exit 2,
+# message naming the key, nothing written); without the guard it runs.
+printf '1 0 -1 100 4 100 1024 4 -1 -1 1 1 1 1 1 1 -1 -1\n' > chat.swf
+CHAT="-t chat.swf --set computer.number=4 --set process.comm_rate=0.0001 --set process.sync_rate=0.0001"
+"$P" $CHAT --set simulation.max_event_rate=1000 -q -o chat > /dev/null 2> chat.err
+check "runaway: exit 2 naming max_event_rate, nothing written" \
+    sh -c "test $? -eq 2 && grep -q 'runaway run stopped at t=.*max_event_rate = 1000' chat.err &&
+           test ! -e chat"
+"$P" $CHAT --set simulation.max_event_rate=0 --set simulation.max_time=1 -q -o chat0 \
+    > /dev/null 2>&1
+check "runaway: the same run without the guard goes on (to max_time)" test $? -eq 0
+# Nonsense values: exit 2 naming key, value and range.
+for kv in computer.rpm=1e300 scheduler.quantum=1e-9 process.comm_rate=1e-9 \
+          workload.load_scale=1e-9 network.sync_msg=1e300 computer.seek=1e-320; do
+    "$P" -t chat.swf --set "$kv" -q -o nonsense > /dev/null 2> nonsense.err
+    rc=$? key=${kv%%=*}
+    check "range: --set $kv is exit 2 naming the key and range" \
+        sh -c "test $rc -eq 2 && grep -q \"\\[${key%%.*}\\] ${key#*.} = \" nonsense.err &&
+               grep -Eq 'out of range: expected|subnormal' nonsense.err && test ! -e nonsense"
+done
 
 # ---- help and version ------------------------------------------------------
 

@@ -71,8 +71,12 @@ static void weird(config *c)
     c->workload.lenient = true;
     snprintf(c->process.name, CFG_NAME_MAX, "P");
     c->process.mem_access_rate = 1e-9;
-    c->process.comm_rate = 4.9e-324; /* smallest subnormal */
+    c->process.comm_rate = 1e-4; /* smallest allowed */
     c->process.sync_rate = 123.456;
+    c->process.page_size = 65536;
+    c->process.interval = INTERVAL_EXPONENTIAL;
+    c->simulation.max_samples = 0;
+    c->simulation.max_event_rate = 0;
     c->process.mem_release = MEM_RELEASE_JOB;
     c->scheduler.priority = PRIO_WORSTFIT;
     c->scheduler.packing = PACK_WORSTFIT;
@@ -85,10 +89,11 @@ static void weird(config *c)
     snprintf(c->computer.name, CFG_NAME_MAX, "n");
     c->computer.number = 9;
     c->computer.cpu = 0;
-    c->computer.ram = DBL_MAX;
+    c->computer.ram = 1e8; /* the largest allowed */
     c->computer.rpm = 15000;
     c->computer.seek = 0;
     c->computer.transfer = 1.5;
+    c->computer.rotation = ROTATION_FULL;
     c->netram.enabled = true;
     c->netram.strategy = PNR_CLIENT;
     c->netram.global_knowledge = true;
@@ -100,7 +105,7 @@ static void weird(config *c)
     c->network.latency = 0;
     c->network.delay = 0;
     c->network.neighbour_msg = 0;
-    c->network.sync_msg = 1e12;
+    c->network.sync_msg = 1e9;
     c->network.control_msg = 3;
 }
 
@@ -251,8 +256,8 @@ START_TEST(test_write_read_back)
     config_defaults(&back);
     round_trip(&c, &back);
     ck_assert(config_equal(&c, &back));
-    ck_assert_double_eq(back.process.comm_rate, 4.9e-324);
-    ck_assert_double_eq(back.computer.ram, DBL_MAX);
+    ck_assert_double_eq(back.simulation.metrics_period, 0.1 + 0.2);
+    ck_assert_double_eq(back.computer.ram, 1e8);
     ck_assert_str_eq(back.workload.trace, "traces/a b=c:d#e.swf");
 
     config_defaults(&d);
@@ -295,7 +300,9 @@ START_TEST(test_write_lists_every_key)
     ck_assert_ptr_nonnull(strstr(buf, "\ntype = GANG\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexclude_status =\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[MB; > 0]\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08]\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07]\ncomm_rate = 0\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[bytes; integer 512..1073741824]\npage_size = 4096\n"));
     /* stable: writing twice gives the same text */
     char *buf2 = NULL;
     size_t len2 = 0;
@@ -420,10 +427,10 @@ static const err_case ini_errors[] = {
     {"[workload]\nexclude_status = 1,\n", 2, "malformed number"},
     /* out of range */
     {"[computer]\nnumber = 0\n", 2, "[computer] number = \"0\": out of range: expected "
-                                    "an integer between 1 and 2147483647"},
+                                    "an integer between 1 and 100000"},
     {"[computer]\nnumber = 99999999999\n", 2, "out of range"},
     {"[computer]\nram = 0\n", 2, "[computer] ram = \"0\": out of range: expected a "
-                                 "number > 0"},
+                                 "number >= 0.01 and <= 1e+08"},
     {"[computer]\nram = -1\n", 2, "out of range"},
     {"[computer]\nram = 1e999\n", 2, "out of range"},
     {"[computer]\nseek = -0.001\n", 2, "out of range: expected a number >= 0"},
@@ -442,6 +449,45 @@ static const err_case ini_errors[] = {
      "out of range: expected at most 16 comma-separated integers"},
     {"[netram]\nmanagers = 0\n", 2, "out of range"},
     {"[network]\nbandwidth = 0\n", 2, "out of range"},
+    /* issue 12 item 9: nonsense that used to be accepted and made endless
+     * runs or unbounded output; each names the key, the value and the range */
+    {"[computer]\nrpm = 1e300\n", 2, "[computer] rpm = \"1e300\": out of range: expected "
+                                     "a number >= 100 and <= 100000"},
+    {"[computer]\nrpm = 1e-320\n", 2, "[computer] rpm = \"1e-320\": out of range"},
+    {"[computer]\nseek = 1e-320\n", 2, "[computer] seek = \"1e-320\": subnormal"},
+    {"[computer]\ntransfer = 1e-9\n", 2, "[computer] transfer = \"1e-9\": out of range: "
+                                         "expected a number >= 0.01 and <= 100000"},
+    {"[network]\nbandwidth = 1e-300\n", 2, "[network] bandwidth = \"1e-300\": out of range"},
+    {"[network]\nlatency = 5\n", 2, "[network] latency = \"5\": out of range: expected "
+                                    "a number >= 0 and <= 1"},
+    {"[network]\ndelay = 1e-310\n", 2, "[network] delay = \"1e-310\": subnormal"},
+    {"[network]\nneighbour_msg = 1e12\n", 2, "[network] neighbour_msg = \"1e12\": out of "
+                                             "range: expected a number >= 0 and <= 1e+09"},
+    {"[network]\ncontrol_msg = 1e300\n", 2, "[network] control_msg = \"1e300\": out of range"},
+    {"[workload]\nload_scale = 1e-9\n", 2, "[workload] load_scale = \"1e-9\": out of range: "
+                                          "expected a number >= 0.001 and <= 1000"},
+    {"[workload]\nload_scale = 1e9\n", 2, "out of range"},
+    {"[scheduler]\nquantum = 1e-9\n", 2, "[scheduler] quantum = \"1e-9\": out of range: "
+                                         "expected a number >= 0.001 and <= 1e+06"},
+    {"[process]\ncomm_rate = 1e-9\n", 2, "[process] comm_rate = \"1e-9\": out of range: "
+                                         "expected 0 or a number >= 0.0001 and <= 1e+07"},
+    {"[process]\nsync_rate = 1e-9\n", 2, "[process] sync_rate = \"1e-9\": out of range"},
+    {"[process]\nmem_access_rate = 1e-300\n", 2, "out of range"},
+    {"[process]\npage_size = 4095.5\n", 2, "malformed number"},
+    {"[process]\npage_size = 100\n", 2, "[process] page_size = \"100\": out of range: "
+                                        "expected an integer between 512 and 1073741824"},
+    {"[process]\ninterval = poisson\n", 2, "expected one of FIXED, EXPONENTIAL"},
+    {"[computer]\nrotation = quarter\n", 2, "expected one of HALF, FULL"},
+    {"[simulation]\nmetrics_period = 0.0001\n", 2, "[simulation] metrics_period = "
+                                                   "\"0.0001\": out of range"},
+    {"[simulation]\nmax_time = 1e300\n", 2, "out of range"},
+    {"[simulation]\nmax_event_rate = 10\n", 2, "[simulation] max_event_rate = \"10\": out "
+                                               "of range: expected 0 or a number >= 1000"},
+    {"[simulation]\nmax_samples = -1\n", 2, "out of range"},
+    {"[computer]\nram = 1e300\n", 2, "out of range"},
+    {"[workload]\ndefault_memory = 1e300\n", 2, "out of range"},
+    {"[workload]\nmemory_scale = 1e300\n", 2, "out of range"},
+    {"[simulation]\nbsld_tau = 1e300\n", 2, "out of range"},
     /* unknown enum value */
     {"[scheduler]\npriority = FIFO\n", 2, "[scheduler] priority = \"FIFO\": expected "
                                           "one of FCFS, BESTFIT, WORSTFIT"},
@@ -498,7 +544,7 @@ START_TEST(test_ini_exact_messages)
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
-             "name, number, cpu, ram, rpm, seek, transfer", path);
+             "name, number, cpu, ram, rpm, seek, transfer, rotation", path);
     ck_assert_str_eq(err, want);
 }
 END_TEST
@@ -698,7 +744,7 @@ START_TEST(test_set_errors)
     ck_assert_str_eq(err, "--set .ram=3: expected SECTION.KEY=VALUE");
     ck_assert_int_eq(config_set(&c, "computer.ram=-1", err), -1);
     ck_assert_str_eq(err, "--set computer.ram=-1: [computer] ram = \"-1\": out of range: "
-                          "expected a number > 0");
+                          "expected a number >= 0.01 and <= 1e+08");
     ck_assert_int_eq(config_set(&c, "foo.bar=1", err), -1);
     ck_assert_ptr_nonnull(strstr(err, "--set foo.bar=1: unknown section [foo]"));
     ck_assert_int_eq(config_set(&c, "computer.ramm=1", err), -1);
@@ -786,7 +832,7 @@ START_TEST(test_validate_stored_values)
     c.computer.ram = -1;
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
-                          "expected a number > 0");
+                          "expected a number >= 0.01 and <= 1e+08");
     config_defaults(&c);
     c.scheduler.priority = (cfg_priority)7;
     ck_assert_int_eq(config_validate(&c, err), -1);

@@ -286,6 +286,31 @@ START_TEST(test_large_queue_with_limits)
 }
 END_TEST
 
+START_TEST(test_pause)
+{
+    /* Ten events at times 1..10; pause_at = 4: ev_run dispatches four and
+     * returns EV_RUN_PAUSED with the clock at 4; raised to 7, three more;
+     * back to never, the rest, then EV_RUN_EMPTY. */
+    sim_t sim;
+    ev_init(&sim);
+    ck_assert_uint_eq(sim.pause_at, UINT64_MAX);
+    count_calls = 0;
+    for (int i = 1; i <= 10; i++)
+        ev_once(&sim, i, count_cb, NULL);
+    sim.pause_at = 4;
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_PAUSED);
+    ck_assert_int_eq(count_calls, 4);
+    ck_assert_double_eq(sim.now, 4);
+    sim.pause_at = 7;
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_PAUSED);
+    ck_assert_int_eq(count_calls, 7);
+    sim.pause_at = UINT64_MAX;
+    ck_assert_int_eq(ev_run(&sim, INFINITY), EV_RUN_EMPTY);
+    ck_assert_int_eq(count_calls, 10);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ev");
@@ -294,6 +319,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_order_cancel_reschedule);
     tcase_add_test(tc, test_seq_renumbering);
     tcase_add_test(tc, test_limits_stop_oneshot);
+    tcase_add_test(tc, test_pause);
     tcase_add_test(tc, test_heap_bounded_under_churn);
     tcase_add_test(tc, test_pending_and_time);
     tcase_add_test(tc, test_priority_classes);

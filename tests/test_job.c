@@ -286,9 +286,10 @@ END_TEST
 /* ---- faults until the first reset ---------------------------------------------- */
 
 /* Walk the fault log of one thread: count the faults before D first falls
- * (the reset after U reached 0), check D grows by one page per fault, and
- * collect every reset amount O = L - D (which must lie in [P, C]). */
-static long check_resets(const world *w, long job, int idx, double L, double C, tally_t *resets)
+ * (the reset after U reached 0), check D grows by one page (P bytes) per
+ * fault, and collect every reset amount O = L - D (which must lie in [P, C]). */
+static long check_resets_p(const world *w, long job, int idx, double L, double C, double P,
+                           tally_t *resets)
 {
     long k = 0, first = -1;
     double prevD = -1;
@@ -301,10 +302,10 @@ static long check_resets(const world *w, long job, int idx, double L, double C, 
             if (first < 0)
                 first = k;
             double O = L - f->D;
-            ck_assert_msg(O >= PAGE && O <= C, "reset O = %.17g outside [%g, %g]", O, PAGE, C);
+            ck_assert_msg(O >= P && O <= C, "reset O = %.17g outside [%g, %g]", O, P, C);
             tally_add(resets, O);
         } else if (prevD >= 0) {
-            ck_assert_double_eq(f->D, prevD + PAGE);
+            ck_assert_double_eq(f->D, prevD + P);
         } else {
             ck_assert_double_eq(f->D, 0); /* D starts at 0 */
         }
@@ -312,6 +313,12 @@ static long check_resets(const world *w, long job, int idx, double L, double C, 
         k++;
     }
     return first;
+}
+
+/* check_resets_p with the default page of 4096 bytes. */
+static long check_resets(const world *w, long job, int idx, double L, double C, tally_t *resets)
+{
+    return check_resets_p(w, job, idx, L, C, PAGE, resets);
 }
 
 START_TEST(test_faults_until_first_reset)
@@ -402,7 +409,7 @@ static void check_reset_draw(double L, double ram, double size, double C)
     tally_init(&t);
     long below_mid = 0, low_tenth = 0, top_tenth = 0;
     for (int i = 0; i < n; i++) {
-        double x = job_fault_reset(r, L, ram, size);
+        double x = job_fault_reset(r, L, ram, size, PAGE);
         ck_assert_msg(x >= PAGE && x <= C, "draw %.17g outside [%g, %g]", x, PAGE, C);
         tally_add(&t, x);
         if (C > PAGE) {
@@ -1256,6 +1263,299 @@ START_TEST(test_whole_run)
 }
 END_TEST
 
+/* ---- knobs: page size, disk rotation, exponential intervals --------------------------------- */
+
+START_TEST(test_page_size_fault_model)
+{
+    /* test_faults_until_first_reset with P = 16384 B (process.page_size):
+     * RAM 64 MB, one 65 MB thread, L = 1 MB = 64 pages of 16 KB, so exactly
+     * 64 faults before the first reset, D grows by 16384 per fault, every
+     * reset O lies in [16384, C = 1 MB], and each fault costs the disk
+     *     S16 = 0.009 + 30/7200 + 16384/50e6 = 0.0134943466... s
+     * (one thread alone never queues). The first fault interval has U = 1,
+     * mean R*P: with R = 1e-6 the 64 faults of a cycle after a reset take
+     * R*P*64*H(O/P) CPU s; 30 CPU s give several resets. */
+    const double P = 16384;
+    const double S16 = 0.009 + 30.0 / 7200.0 + 16384.0 / 50e6;
+    world w;
+    world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 2);
+    w.cl.mem_access_rate = 1e-6;
+    w.cl.page_bytes = P;
+    pe_set_disk(&w.pes[0], SEEK, RPM, XFER, P, 0.5);
+    ck_assert_near(w.pes[0].disk_service, 0.01349434666667, 1e-13);
+    w.log_faults = true;
+    job_t *j = make_job(&w, 1, 1, NULL, 30, 65);
+    job_run(&w.sim, j, 0);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 1);
+    tally_t resets;
+    tally_init(&resets);
+    ck_assert_int_eq(check_resets_p(&w, 1, 0, MB, MB, P, &resets), 64);
+    ck_assert_uint_ge(resets.n, 2);
+    uint64_t n = j->th[0].faults;
+    ck_assert_near(j->fault_time, (double)n * S16, TOL);
+    ck_assert_near(j->end, 30 + (double)n * S16, TOL);
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(test_page_size_fault_intervals)
+{
+    /* test_fault_intervals_exponential with P = 8192: x = (CPU between
+     * faults) * U / (R*P) must be Exp(1) (mean 1, variance 1), which fails
+     * by a factor 2 if any part of the fault clock still used 4096. */
+    const double P = 8192, R = 1e-7;
+    world w;
+    world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 4);
+    w.cl.mem_access_rate = R;
+    w.cl.page_bytes = P;
+    w.log_faults = true;
+    job_t *j = make_job(&w, 1, 1, NULL, 200, 65);
+    job_run(&w.sim, j, 0);
+    ev_run(&w.sim, INFINITY);
+    tally_t x;
+    tally_init(&x);
+    double prev = 0;
+    for (size_t i = 0; i < w.nfaults; i++) {
+        const fault_rec *f = &w.faults[i];
+        tally_add(&x, (f->cpu - prev) * ((f->L - f->D) / f->L) / (R * P));
+        prev = f->cpu;
+    }
+    double n = (double)x.n;
+    ck_assert_uint_ge(x.n, 3000);
+    ck_assert_near(x.mean, 1, 4 / sqrt(n));
+    ck_assert_near(tally_var(&x), 1, 4 * sqrt(8 / n));
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(test_reset_draw_page_size)
+{
+    /* The reset draw's support follows P: Triangular(P, P, C) with P = 65536,
+     * L = 4 MB, RAM 64 MB, size 65 MB: C = min(L, 1 MB) = 1 MB; mean
+     * (2P + C)/3 = 393216, sd (C - P)/sqrt(18); 20000 draws, 4 standard
+     * errors. A C below P is raised to P: L = 32 KB gives exactly P. */
+    const double P = 65536;
+    rng_t *r = rng_stream(12, "reset", 0);
+    tally_t t;
+    tally_init(&t);
+    for (int i = 0; i < 20000; i++) {
+        double x = job_fault_reset(r, 4 * MB, 64 * MB, 65 * MB, P);
+        ck_assert(x >= P && x <= MB);
+        tally_add(&t, x);
+    }
+    ck_assert_near(t.mean, (2 * P + MB) / 3, 4 * (MB - P) / sqrt(18) / sqrt(20000.0));
+    ck_assert_double_eq(job_fault_reset(r, 32768, 64 * MB, 65 * MB, P), P);
+    rng_free(r);
+}
+END_TEST
+
+/* 8 one-thread jobs on 8 PEs, `cpu` CPU s each, neighbour messages at
+ * `comm` (and synchronisation at `sync`), intervals fixed or exponential;
+ * per-thread neighbour message counts go to counts[]. */
+static void run_intervals(bool expo, double cpu, double comm, double sync, int threads,
+                          uint64_t seed, long counts[8], uint64_t *sync_msgs, double *end)
+{
+    world w;
+    world_init(&w, 8, 64, TOPO_KIND_STAR, BW, seed);
+    rng_t *ir[8];
+    for (int i = 0; i < 8; i++)
+        ir[i] = rng_stream(seed, "interval", (uint64_t)i);
+    w.cl.comm_rate = comm;
+    w.cl.sync_rate = sync;
+    w.cl.interval_exp = expo;
+    w.cl.interval_rng = expo ? ir : NULL;
+    job_t *jobs[8];
+    int njobs = 8 / threads;
+    for (int k = 0; k < njobs; k++) {
+        int pes[8];
+        for (int i = 0; i < threads; i++)
+            pes[i] = k * threads + i;
+        jobs[k] = make_job(&w, k + 1, threads, pes, cpu, 8);
+        job_run(&w.sim, jobs[k], 0);
+    }
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, njobs);
+    for (int k = 0; k < njobs; k++)
+        for (int i = 0; i < threads; i++) {
+            counts[k * threads + i] = jobs[k]->th[i].comm_k - 1;
+            ck_assert_double_eq(jobs[k]->th[i].cpu_done, cpu);
+        }
+    *sync_msgs = w.cl.sync_msgs;
+    *end = jobs[0]->end;
+    ck_assert_uint_eq(w.cl.neighbour_replies, w.cl.neighbour_msgs);
+    ck_assert_uint_eq(net_messages_delivered(w.cl.net), net_messages_sent(w.cl.net));
+    for (int i = 0; i < 8; i++)
+        rng_free(ir[i]);
+    world_free(&w);
+}
+
+START_TEST(test_interval_exponential_comm)
+{
+    /* Neighbour messages every `comm` CPU s on average: with exponential
+     * intervals the count in cpu = 400 s at comm = 1 is Poisson(400) per
+     * thread (a Poisson process's count; the last message at or before
+     * the end counts, as with fixed intervals). Over 8 threads x 5 seeds
+     * (n = 40): mean 400 within 4 sd/sqrt(n) = 12.6, and the sample
+     * variance (400 for Poisson) within a factor of 2 either side, where
+     * fixed intervals give exactly floor(400/1) = 400 with variance 0. */
+    tally_t t;
+    tally_init(&t);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        long c[8];
+        uint64_t sy;
+        double end;
+        run_intervals(true, 400, 1, 0, 1, seed, c, &sy, &end);
+        for (int i = 0; i < 8; i++)
+            tally_add(&t, (double)c[i]);
+    }
+    ck_assert_near(t.mean, 400, 4 * sqrt(400.0 / 40));
+    ck_assert_msg(tally_var(&t) > 200 && tally_var(&t) < 800, "variance %g", tally_var(&t));
+    long c[8];
+    uint64_t sy;
+    double end;
+    run_intervals(false, 400, 1, 0, 1, 1, c, &sy, &end);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(c[i], 400);
+}
+END_TEST
+
+START_TEST(test_interval_exponential_sync)
+{
+    /* Synchronisation with exponential intervals: the job draws each point
+     * once for all its threads, so every barrier gets one message from
+     * each thread (sync messages a multiple of the job's threads) and the
+     * job never deadlocks; the number of barriers in 2000 CPU s at mean 10
+     * is Poisson(200). Two 4-thread jobs x 10 seeds (n = 20): mean within
+     * 4 sd/sqrt(n) = 12.6 of 200. */
+    tally_t t;
+    tally_init(&t);
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        long c[8];
+        uint64_t sy;
+        double end;
+        run_intervals(true, 2000, 0, 10, 4, seed, c, &sy, &end);
+        ck_assert_uint_eq(sy % 4, 0);
+        /* Two jobs; their barrier counts are separate draws. */
+        tally_add(&t, (double)sy / 8);
+    }
+    ck_assert_near(t.mean, 200, 4 * sqrt(200.0 / 20 / 2));
+}
+END_TEST
+
+START_TEST(test_interval_stream_separate)
+{
+    /* The interval draws have their own streams: a paging thread's fault
+     * CPU times (drawn from the fault stream) are the same whether its
+     * neighbour intervals are fixed or exponential. One 65 MB thread on
+     * 64 MB, R = 1e-6, comm every 0.5 CPU s, 20 s. */
+    double cpus[2][4096];
+    size_t nf[2];
+    for (int e = 0; e < 2; e++) {
+        world w;
+        world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 9);
+        rng_t *ir = rng_stream(9, "interval", 0);
+        w.cl.mem_access_rate = 1e-6;
+        w.cl.comm_rate = 0.5;
+        w.cl.interval_exp = e;
+        w.cl.interval_rng = &ir;
+        w.log_faults = true;
+        job_t *j = make_job(&w, 1, 1, NULL, 20, 65);
+        job_run(&w.sim, j, 0);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_uint_le(w.nfaults, 4096);
+        ck_assert_uint_ge(w.nfaults, 100);
+        nf[e] = w.nfaults;
+        for (size_t i = 0; i < w.nfaults; i++)
+            cpus[e][i] = w.faults[i].cpu;
+        rng_free(ir);
+        world_free(&w);
+    }
+    ck_assert_uint_eq(nf[0], nf[1]);
+    for (size_t i = 0; i < nf[0]; i++)
+        ck_assert_double_eq(cpus[0][i], cpus[1][i]);
+}
+END_TEST
+
+/* Run config c (with the overrides in sets) on a one-line SWF trace. */
+static void run_one_line(const char *line, const char *const *sets, run_metrics *m)
+{
+    char path[] = "/tmp/pnrsim-test-job-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s\n", line);
+    fclose(f);
+    config c;
+    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
+    config_defaults(&c);
+    for (int i = 0; sets[i]; i++)
+        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    run_t *run = run_create(&c, NULL, NULL, err);
+    ck_assert_msg(run != NULL, "%s", err);
+    ck_assert_msg(run_execute(run, err) == 0, "%s", err);
+    run_metrics_get(run, m);
+    run_destroy(run);
+    unlink(path);
+}
+
+START_TEST(test_run_disk_rotation_and_page)
+{
+    /* Through the configuration: one PE of 64 MB, one 1-thread job of 65 MB
+     * (66560 KB), 30 s of CPU, R = 1e-6. A thread alone never queues for
+     * its disk, so each fault costs exactly one service time, by hand:
+     *   default (half, 4096 B):  0.009 + 30/7200 + 4096/50e6  = 0.01324858667
+     *   rotation = FULL:         0.009 + 60/7200 + 4096/50e6  = 0.01741525333
+     *   FULL, page_size = 16384: 0.009 + 60/7200 + 16384/50e6 = 0.01766101333 */
+    const char *line = "1 0 -1 30 1 30 66560 1 -1 -1 1 1 1 1 1 1 -1 -1";
+    const char *base[] = {"computer.number=1", "computer.ram=64",
+                          "process.mem_access_rate=0.000001", NULL};
+    const char *full[] = {"computer.number=1", "computer.ram=64",
+                          "process.mem_access_rate=0.000001", "computer.rotation=full", NULL};
+    const char *fullp[] = {"computer.number=1", "computer.ram=64",
+                           "process.mem_access_rate=0.000001", "computer.rotation=FULL",
+                           "process.page_size=16384", NULL};
+    const char *const *sets[] = {base, full, fullp};
+    const double S[] = {0.009 + 30.0 / 7200 + 4096 / 50e6, 0.009 + 60.0 / 7200 + 4096 / 50e6,
+                        0.009 + 60.0 / 7200 + 16384 / 50e6};
+    ck_assert_near(S[1], 0.01741525333333, 1e-13);
+    ck_assert_near(S[2], 0.01766101333333, 1e-13);
+    for (int k = 0; k < 3; k++) {
+        run_metrics m;
+        run_one_line(line, sets[k], &m);
+        ck_assert_int_eq(m.jobs_finished, 1);
+        ck_assert_double_gt(m.page_faults_per_pe, 50);
+        ck_assert_near(m.page_fault_time_per_pe / m.page_faults_per_pe, S[k], 1e-12);
+        ck_assert_near(m.total_time, 30 + m.page_fault_time_per_pe, 1e-9);
+    }
+}
+END_TEST
+
+START_TEST(test_run_page_messages_follow_page_size)
+{
+    /* Network RAM pages are page_size bytes: with page_size = 8192 every
+     * page-out and page-in message carries 8192 B. Two PEs of 64 MB, a
+     * 1-thread 65 MB job on one, CENTRAL: the other PE lends, faults go
+     * remote. */
+    const char *line = "1 0 -1 30 1 30 66560 1 -1 -1 1 1 1 1 1 1 -1 -1";
+    const char *sets[] = {"computer.number=2", "computer.ram=64",
+                          "process.mem_access_rate=0.000001", "process.page_size=8192",
+                          "netram.enabled=yes", NULL};
+    const int out = PNR_MSG_PAGE_OUT - PNR_MSG_REQUEST, in = PNR_MSG_PAGE_IN - PNR_MSG_REQUEST;
+    run_metrics m;
+    run_one_line(line, sets, &m);
+    ck_assert_int_eq(m.jobs_finished, 1);
+    ck_assert_uint_gt(m.pnr_msgs[out], 50);
+    ck_assert_uint_eq(m.pnr_msgs[in], m.pnr_msgs[out]);
+    ck_assert_double_eq(m.pnr_bytes[out], 8192.0 * (double)m.pnr_msgs[out]);
+    ck_assert_double_eq(m.pnr_bytes[in], 8192.0 * (double)m.pnr_msgs[in]);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("job");
@@ -1280,6 +1580,14 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_gang_switch_by_hand);
     tcase_add_test(tc, test_cpu_conserved_gang);
     tcase_add_test(tc, test_whole_run);
+    tcase_add_test(tc, test_page_size_fault_model);
+    tcase_add_test(tc, test_page_size_fault_intervals);
+    tcase_add_test(tc, test_reset_draw_page_size);
+    tcase_add_test(tc, test_interval_exponential_comm);
+    tcase_add_test(tc, test_interval_exponential_sync);
+    tcase_add_test(tc, test_interval_stream_separate);
+    tcase_add_test(tc, test_run_disk_rotation_and_page);
+    tcase_add_test(tc, test_run_page_messages_follow_page_size);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -39,6 +39,15 @@ START_TEST(test_disk_service_time)
     ck_assert_near(pe_disk_service_time(0.009, 7200, 50), 0.01324858666667, 1e-13);
     ck_assert_near(pe_disk_service_time(0.0085, 5400, 12.5), 0.01438323555556, 1e-13);
     ck_assert_near(pe_disk_service_time(0, 15000, 100), 0.00204096, 1e-15);
+    /* A full revolution (computer.rotation = FULL) and other page sizes:
+     *   0.009 + 60/7200 + 4096/50e6    = 0.0174152533...
+     *   0.009 + 30/7200 + 65536/50e6   = 0.0144773866...
+     *   0 + 60/15000 + 512/100e6       = 0.00400512 */
+    ck_assert_near(pe_disk_access_time(0.009, 7200, 50, 4096, 1), 0.01741525333333, 1e-13);
+    ck_assert_near(pe_disk_access_time(0.009, 7200, 50, 65536, 0.5), 0.01447738666667, 1e-13);
+    ck_assert_near(pe_disk_access_time(0, 15000, 100, 512, 1), 0.00400512, 1e-15);
+    ck_assert_double_eq(pe_disk_access_time(0.009, 7200, 50, 4096, 0.5),
+                        pe_disk_service_time(0.009, 7200, 50));
 
     /* pe_init stores it. */
     sim_t sim;

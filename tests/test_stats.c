@@ -73,6 +73,50 @@ START_TEST(test_sampler)
 }
 END_TEST
 
+static sampler_t skip_s;
+static void on_sample_skip(sim_t *sim, void *arg)
+{
+    (void)arg;
+    sample_times[nsamples++] = sim->now;
+    if (nsamples == 1)
+        sampler_skip_before(&skip_s, ev_next_time(sim));
+}
+
+START_TEST(test_sampler_skip)
+{
+    /* Period 2.5, model events at 1 and 100. At the first sample (2.5) the
+     * function skips to the last multiple before the next event at 100:
+     * 97.5, and none at 100 (after the last model event nothing keeps the
+     * sampler alive). A skip target before the normal next call (an event
+     * at 3) changes nothing: 2.5, 5, and none at 7.5 (last event at 6). */
+    sim_t sim;
+    ev_init(&sim);
+    nsamples = 0;
+    ev_once(&sim, 1, noop, NULL);
+    ev_once(&sim, 100, noop, NULL);
+    sampler_start(&sim, &skip_s, 2.5, on_sample_skip, NULL);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(nsamples, 2);
+    ck_assert_double_eq(sample_times[0], 2.5);
+    ck_assert_double_eq(sample_times[1], 97.5);
+    sampler_stop(&sim, &skip_s);
+    ev_destroy(&sim);
+
+    ev_init(&sim);
+    nsamples = 0;
+    ev_once(&sim, 1, noop, NULL);
+    ev_once(&sim, 3, noop, NULL);
+    ev_once(&sim, 6, noop, NULL);
+    sampler_start(&sim, &skip_s, 2.5, on_sample_skip, NULL);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(nsamples, 2);
+    ck_assert_double_eq(sample_times[0], 2.5);
+    ck_assert_double_eq(sample_times[1], 5);
+    sampler_stop(&sim, &skip_s);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("stats");
@@ -80,6 +124,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_tally);
     tcase_add_test(tc, test_timeavg);
     tcase_add_test(tc, test_sampler);
+    tcase_add_test(tc, test_sampler_skip);
     suite_add_tcase(s, tc);
     return s;
 }
