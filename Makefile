@@ -49,7 +49,7 @@ FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_TIME ?= 60
 FUZZ_SMOKE_TIME ?= 4
 
-.PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke
+.PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 all: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 
@@ -123,6 +123,18 @@ bench: deps
 	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g -DNDEBUG" benches
 	@sh bench/run.sh build-bench
 
+# identical: build git revision REV (default HEAD) under build-identical/
+# and the working tree under build-bench/, both as release builds, then
+# bench/identical.sh compares their results byte for byte (exact
+# speed-ups must not change any output).
+REV ?= HEAD
+identical: deps
+	@rm -rf build-identical && mkdir -p build-identical/src
+	git archive $(REV) | tar -x -C build-identical/src
+	@$(MAKE) --no-print-directory -C build-identical/src BUILD=build CFLAGS="-O2 -g -DNDEBUG" build/pnrsim
+	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g -DNDEBUG" build-bench/pnrsim
+	sh bench/identical.sh build-identical/src/build/pnrsim build-bench/pnrsim
+
 # study: the bundled memory-pressure study, with its plots.
 study: deps
 	@sh tools/deps.sh study
@@ -137,6 +149,6 @@ install: all
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 
 clean:
-	rm -rf build build-asan build-bench build-fuzz out
+	rm -rf build build-asan build-bench build-fuzz build-identical out
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -305,6 +305,19 @@ static void kernel_report(run_t *r, const run_metrics *m)
             (unsigned long long)sim->dispatched, (unsigned long long)sim->scheduled,
             (unsigned long long)sim->cancelled, sim->peak_pending, m->wall_seconds,
             m->wall_seconds > 0 ? sim->dispatched / m->wall_seconds : 0, ru.ru_maxrss);
+    /* Per unit of model work (issue 11): all events over all faults (disk
+     * and remote) and over jobs finished; "-" when there are none. */
+    uint64_t faults = m->page_faults_disk + m->page_faults_remote;
+    fprintf(stderr, "        events per page fault ");
+    if (faults)
+        fprintf(stderr, "%.2f", (double)sim->dispatched / (double)faults);
+    else
+        fprintf(stderr, "-");
+    fprintf(stderr, ", events per job ");
+    if (m->jobs_finished > 0)
+        fprintf(stderr, "%.1f\n", (double)sim->dispatched / (double)m->jobs_finished);
+    else
+        fprintf(stderr, "-\n");
 }
 
 int main(int argc, char **argv)

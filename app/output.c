@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -243,6 +244,9 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
         if (m->dropped[k])
             fprintf(f, ", %s %ld", workload_drop_name((wl_drop_reason)k), m->dropped[k]);
     fprintf(f, "\n");
+    if (m->trace_stopped_at)
+        fprintf(f, "trace read to line %ld only: no later record could be kept "
+                   "(max_jobs or submit_max)\n", m->trace_stopped_at);
     if (m->slowdown_excluded)
         fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean\n",
                 m->slowdown_excluded);

@@ -168,6 +168,40 @@ static void arrival(sim_t *sim, void *arg)
 
 /* ---- job ends ------------------------------------------------------------------ */
 
+/* Formatting of jobs.csv rows without printf for the common integral
+ * values (issue 11: printf("%.12g") was a third of a replay). Each put_*
+ * appends to p and returns the new end. */
+static char *put_u64(char *p, unsigned long long x)
+{
+    char tmp[24];
+    int n = 0;
+    do
+        tmp[n++] = (char)('0' + x % 10);
+    while ((x /= 10) != 0);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static char *put_i64(char *p, long long x)
+{
+    if (x < 0) {
+        *p++ = '-';
+        return put_u64(p, 0ull - (unsigned long long)x);
+    }
+    return put_u64(p, (unsigned long long)x);
+}
+
+/* Exactly what printf("%.12g", v) prints: an integral v with |v| < 10^12
+ * has at most 12 digits, so %.12g prints it in plain notation with no
+ * fraction, i.e. as the integer (-0.0, NaN and the rest go to printf). */
+static char *put_g12(char *p, double v)
+{
+    if (fabs(v) < 1e12 && v == (double)(long long)v && !(v == 0 && signbit(v)))
+        return put_i64(p, (long long)v);
+    return p + sprintf(p, "%.12g", v);
+}
+
 static void job_ended_hook(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -196,10 +230,31 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
     } else {
         r->slowdown_excluded++;
     }
-    if (r->jobs_out)
-        fprintf(r->jobs_out, "%ld,%.12g,%.12g,%.12g,%d,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%.12g,%llu,%.12g\n",
-                j->id, j->submit, j->start, j->end, j->threads, wait, response, exec, sld, bsld,
-                j->cpu, j->mem_mb, (unsigned long long)j->faults, j->fault_time);
+    if (r->jobs_out) {
+        /* "%ld,%.12g,%.12g,%.12g,%d,%.12g x 8 (from wait),%llu,%.12g\n":
+         * 14 fields of at most 24 bytes each. */
+        char line[512], *p = line;
+        const double g[] = {wait, response, exec, sld, bsld, j->cpu, j->mem_mb};
+        p = put_i64(p, j->id);
+        *p++ = ',';
+        p = put_g12(p, j->submit);
+        *p++ = ',';
+        p = put_g12(p, j->start);
+        *p++ = ',';
+        p = put_g12(p, j->end);
+        *p++ = ',';
+        p = put_i64(p, j->threads);
+        for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
+            *p++ = ',';
+            p = put_g12(p, g[k]);
+        }
+        *p++ = ',';
+        p = put_u64(p, (unsigned long long)j->faults);
+        *p++ = ',';
+        p = put_g12(p, j->fault_time);
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), r->jobs_out);
+    }
     job_release(sim, j);
     check(r);
 }
@@ -297,9 +352,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cluster_t *cl = &r->cl;
     cl->npes = n;
     cl->pes = calloc((size_t)n, sizeof *cl->pes);
-    cl->fault_rng = calloc((size_t)n, sizeof *cl->fault_rng);
+    rng_set_init(&cl->fault_rng, r->seed, "fault", (size_t)n);
     r->last_busy = calloc((size_t)n, sizeof *r->last_busy);
-    if (!cl->pes || !cl->fault_rng || !r->last_busy)
+    if (!cl->pes || !r->last_busy)
         abort();
     for (int i = 0; i < n; i++) {
         pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
@@ -307,18 +362,13 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         pe_set_disk(&cl->pes[i], c->computer.seek, c->computer.rpm, c->computer.transfer,
                     (double)c->process.page_size,
                     c->computer.rotation == ROTATION_FULL ? 1.0 : 0.5);
-        cl->fault_rng[i] = rng_stream(r->seed, "fault", (uint64_t)i);
     }
     /* Exponential intervals draw from streams of their own, created only
      * when used, so the other streams' sequences do not depend on it. */
     cl->page_bytes = (double)c->process.page_size;
     cl->interval_exp = c->process.interval == INTERVAL_EXPONENTIAL;
     if (cl->interval_exp) {
-        cl->interval_rng = calloc((size_t)n, sizeof *cl->interval_rng);
-        if (!cl->interval_rng)
-            abort();
-        for (int i = 0; i < n; i++)
-            cl->interval_rng[i] = rng_stream(r->seed, "interval", (uint64_t)i);
+        rng_set_init(&cl->interval_rng, r->seed, "interval", (size_t)n);
     }
     static const net_topology topo[] = {
         [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
@@ -482,6 +532,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->slowdown_excluded = r->slowdown_excluded;
     for (int k = 0; k < WL_DROP_N; k++)
         m->dropped[k] = workload_dropped(r->wl, (wl_drop_reason)k);
+    m->trace_stopped_at = workload_stopped_at(r->wl);
     m->neighbour_msgs = r->cl.neighbour_msgs;
     m->neighbour_replies = r->cl.neighbour_replies;
     m->sync_msgs = r->cl.sync_msgs;
@@ -548,13 +599,8 @@ void run_destroy(run_t *r)
         sampler_stop(&r->sim, &r->sampler);
     if (r->net)
         net_destroy(&r->sim, r->net);
-    for (int i = 0; i < r->cl.npes; i++) {
-        rng_free(r->cl.fault_rng[i]);
-        if (r->cl.interval_rng)
-            rng_free(r->cl.interval_rng[i]);
-    }
-    free(r->cl.fault_rng);
-    free(r->cl.interval_rng);
+    rng_set_free(&r->cl.fault_rng);
+    rng_set_free(&r->cl.interval_rng);
     free(r->cl.pes);
     free(r->last_busy);
     workload_close(r->wl);

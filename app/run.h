@@ -41,6 +41,7 @@ typedef struct run_metrics {
     long jobs_submitted, jobs_unfinished, jobs_never_started, jobs_impossible;
     long slowdown_excluded;       /* jobs with execution time 0 */
     long dropped[WL_DROP_N];
+    long trace_stopped_at;     /* workload_stopped_at: 0 = read to the end */
     uint64_t page_faults_disk, page_faults_remote;
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs, messages_killed;
     uint64_t net_messages, net_restarts;

@@ -38,9 +38,15 @@
  *    processors unknown or < 1 (after rounding), wider than max_pes, no CPU
  *    demand, before the window (workload.window W skips the first W x
  *    max_jobs jobs that pass the other filters, counted as "window"),
- *    beyond max_jobs. After max_jobs jobs the reader still reads the
- *    rest of the trace, counting every further record, so the counts and
- *    the syntax check always cover the whole file.
+ *    beyond max_jobs.
+ *  - Reading stops as soon as no later record can be kept (issue 11): once
+ *    max_jobs jobs have been returned (the next record is not read), and at
+ *    the first record submitted after submit_max (that record is counted
+ *    under "window", the rest is not read). Traces are in submit order, so
+ *    nothing that could be kept is lost; in a trace that is not, records
+ *    after that point that lie inside the window are not read either (a
+ *    kept job out of order is an error anyway). Counts and the syntax
+ *    check then cover the records read; workload_stopped_at says where.
  *  - A record with an unknown (negative) submit time is malformed: it cannot
  *    be placed in the arrival schedule.
  *  - Jobs must arrive in nondecreasing submit order. A kept job submitted
@@ -587,6 +593,8 @@ struct workload {
     double first_submit;         /* trace submit time of the first kept job */
     double last_submit;          /* ... and of the last one */
     long last_line;
+    long stopped_at;             /* last line read when reading stopped
+                                  * early (max_jobs, submit_max), else 0 */
 };
 
 workload *workload_open(const char *path, const config *c, int max_pes,
@@ -709,6 +717,12 @@ static wl_drop_reason workload_classify(const workload *w,
 int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
 {
     swf_record rec;
+    if (w->stopped_at)
+        return 0;
+    if (w->max_jobs > 0 && w->kept >= w->max_jobs) {
+        w->stopped_at = w->last_line; /* no later record can be kept */
+        return 0;
+    }
     for (;;) {
         bool malformed;
         int rc = swf_next(w->r, &rec, &malformed, err);
@@ -766,6 +780,10 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         if (why != WL_DROP_N) {
             w->records++;
             w->dropped[why]++;
+            if (why == WL_DROP_WINDOW && w->submit_max > 0 && rec.f[1] > w->submit_max) {
+                w->stopped_at = rec.line; /* every later record is later still */
+                return 0;
+            }
             continue;
         }
         if (w->kept > 0 && rec.f[1] < w->last_submit) {
@@ -827,6 +845,11 @@ const char *workload_drop_name(wl_drop_reason r)
 long workload_records(const workload *w)
 {
     return w->records;
+}
+
+long workload_stopped_at(const workload *w)
+{
+    return w->stopped_at;
 }
 
 const char *workload_header(const workload *w, const char *key)

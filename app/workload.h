@@ -64,6 +64,10 @@ long workload_dropped(const workload *w, wl_drop_reason r);
 const char *workload_drop_name(wl_drop_reason r);
 /* Records read so far (jobs returned + dropped). */
 long workload_records(const workload *w);
+/* 0 when the trace was (or is being) read to its end; else the last line
+ * read when reading stopped because no later record could be kept
+ * (max_jobs reached, or a record submitted after submit_max). */
+long workload_stopped_at(const workload *w);
 /* Header value for key (e.g. "MaxProcs"), or NULL when absent. */
 const char *workload_header(const workload *w, const char *key);
 /* Bytes of the file consumed so far and its size (0 when unknown, e.g.

@@ -18,6 +18,12 @@
 #                                     SimPy is quoted in by peers.md; mixed
 #                                     units, for reference only, no target
 #
+# Last, for every figure listed in bench/baseline.txt (the previous
+# release's), a line
+#   ratio PREFIX KEY baseline=B now=N speedup=S
+# with S > 1 when today's figure is better (lower time, higher rate).
+# bench/identical.sh is not run here (make identical).
+#
 # Environment: SIMPY_CUSTOMERS (default 1000000), SIMPY_REPS (default 3),
 # HOLD_REPS and MM1_REPS (default 3), PYTHON (default /usr/bin/python3).
 # Every figure is the best of its repetitions. Other benchmarks (any other
@@ -33,6 +39,29 @@ MM1_REPS=${MM1_REPS:-3}
 here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Everything below also goes to $tmp/all, from which the ratios against
+# bench/baseline.txt are computed at the end.
+if [ -z "${BENCH_RUN_INNER:-}" ]; then
+    { BENCH_RUN_INNER=1 sh "$0" "$@" && echo 0 > "$tmp/status" || echo $? > "$tmp/status"; } |
+        tee "$tmp/all"
+    st=$(cat "$tmp/status" 2>/dev/null || echo 1)
+    echo "== ratios against bench/baseline.txt (speedup > 1 = better than then)"
+    awk -F'|' '
+        FNR == NR { if ($0 !~ /^#/ && NF == 4) { n++; pre[n] = $1; key[n] = $2; base[n] = $3; dir[n] = $4 } next }
+        { for (i = 1; i <= n; i++)
+              if (!(i in now) && index($0, pre[i] " ") == 1) {
+                  m = split($0, f, " ")
+                  for (k = 1; k <= m; k++)
+                      if (index(f[k], key[i] "=") == 1) { now[i] = substr(f[k], length(key[i]) + 2) }
+              } }
+        END { for (i = 1; i <= n; i++) {
+                  if (!(i in now) || now[i] + 0 <= 0) { printf "ratio %s %s baseline=%s now=missing\n", pre[i], key[i], base[i]; continue }
+                  r = dir[i] == "higher" ? now[i] / base[i] : base[i] / now[i]
+                  printf "ratio %s %s baseline=%s now=%s speedup=%.2f\n", pre[i], key[i], base[i], now[i], r } }
+    ' "$here/baseline.txt" "$tmp/all"
+    exit "$st"
+fi
 
 for x in bench_hold bench_mm1; do
     if [ ! -x "$B/bench/$x" ]; then
@@ -98,7 +127,7 @@ for x in "$B"/bench/*; do
 done
 for x in "$here"/*.sh; do
     case $x in
-    */run.sh) continue ;;
+    */run.sh | */identical.sh) continue ;; # identical.sh: make identical
     esac
     if [ -f "$x" ]; then
         echo "== $(basename "$x")"

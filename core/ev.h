@@ -7,7 +7,8 @@
  *
  * An event is a small record owned by the kernel and named by an ev_id. It
  * carries a callback and an argument; scheduling it puts a 16-byte entry
- * (time, sequence, id) into a 4-ary heap. An event may be scheduled, moved
+ * (time, sequence, id) into a 4-ary heap, or into a one-entry slot in front
+ * of the heap when it is earlier than everything pending. An event may be scheduled, moved
  * (rescheduled) and cancelled any number of times; moving or cancelling
  * leaves the old heap entry behind as "stale", recognised by its sequence
  * number when it surfaces and dropped without being dispatched. Stale entries
@@ -63,6 +64,8 @@ typedef enum {
 
 struct sim {
     double now;                 /* the simulated clock, seconds */
+    ev_entry slot;              /* the earliest entry, when `slotted` */
+    bool slotted;               /* slot holds an entry (<= all others) */
     ev_entry *heap;             /* 4-ary min-heap on (t, seq) */
     size_t n, cap;              /* entries in heap (live + stale), capacity */
     size_t stale;               /* entries whose record has moved on */

@@ -2,7 +2,6 @@
 #include "core/rng.h"
 
 #include <assert.h>
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,41 +38,121 @@ unsigned long rng_stream_seed(uint64_t master, const char *name, uint64_t index)
 
 rng_t *rng_stream(uint64_t master, const char *name, uint64_t index)
 {
-    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    rng_t *g = malloc(sizeof *g);
     if (!g) {
         fprintf(stderr, "pnrsim: out of memory (random stream)\n");
         abort();
     }
-    gsl_rng_set(g, rng_stream_seed(master, name, index));
+    /* GSL's mt_set: Knuth's initialisation of the 1998 reference code,
+     * seed 0 meaning 4357 (rng_stream_seed never gives 0). */
+    unsigned long s = rng_stream_seed(master, name, index);
+    g->mt[0] = (uint32_t)(s ? s : 4357);
+    for (unsigned i = 1; i < 624; i++)
+        g->mt[i] = 1812433253u * (g->mt[i - 1] ^ (g->mt[i - 1] >> 30)) + i;
+    g->mti = 624;
     return g;
+}
+
+void rng_set_init(rng_set *s, uint64_t master, const char *name, size_t n)
+{
+    s->master = master;
+    s->name = name;
+    s->n = n;
+    s->v = calloc(n ? n : 1, sizeof *s->v);
+    if (!s->v) {
+        fprintf(stderr, "pnrsim: out of memory (random streams)\n");
+        abort();
+    }
+}
+
+rng_t *rng_set_make(rng_set *s, size_t i)
+{
+    assert(i < s->n && !s->v[i]);
+    s->v[i] = rng_stream(s->master, s->name, (uint64_t)i);
+    return s->v[i];
+}
+
+void rng_set_free(rng_set *s)
+{
+    if (!s->v)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        rng_free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
 }
 
 void rng_free(rng_t *r)
 {
     if (r)
-        gsl_rng_free(r);
+        free(r);
+}
+
+/* Regenerate the 624 words of state (the reference code's loop). */
+static void mt_refill(rng_t *r)
+{
+    enum { N = 624, M = 397 };
+    uint32_t *mt = r->mt;
+#define MT_MIX(a, b, c) ((c) ^ ((((a) & 0x80000000u) | ((b) & 0x7fffffffu)) >> 1) ^ \
+                         (((b) & 1u) ? 0x9908b0dfu : 0u))
+    unsigned k;
+    for (k = 0; k < N - M; k++)
+        mt[k] = MT_MIX(mt[k], mt[k + 1], mt[k + M]);
+    for (; k < N - 1; k++)
+        mt[k] = MT_MIX(mt[k], mt[k + 1], mt[k + M - N]);
+    mt[N - 1] = MT_MIX(mt[N - 1], mt[0], mt[M - 1]);
+#undef MT_MIX
+    r->mti = 0;
+}
+
+/* The next 32-bit output (GSL's mt_get). */
+static inline uint32_t mt_next(rng_t *r)
+{
+    if (__builtin_expect(r->mti >= 624, 0))
+        mt_refill(r);
+    uint32_t k = r->mt[r->mti++];
+    k ^= k >> 11;
+    k ^= (k << 7) & 0x9d2c5680u;
+    k ^= (k << 15) & 0xefc60000u;
+    k ^= k >> 18;
+    return k;
+}
+
+/* gsl_rng_uniform for mt19937: k / 2^32, in [0, 1). */
+static inline double mt_uniform(rng_t *r)
+{
+    return mt_next(r) / 4294967296.0;
 }
 
 double rng_uniform01(rng_t *r)
 {
-    return gsl_rng_uniform(r);
+    return mt_uniform(r);
 }
 
 double rng_uniform(rng_t *r, double a, double b)
 {
-    return a + (b - a) * gsl_rng_uniform(r);
+    return a + (b - a) * mt_uniform(r);
 }
 
 unsigned long rng_index(rng_t *r, unsigned long n)
 {
     assert(n >= 1);
-    return gsl_rng_uniform_int(r, n);
+    /* gsl_rng_uniform_int: range 0..2^32-1 cut into n bins of
+     * floor((2^32 - 1) / n) values, the rest rejected. */
+    assert(n <= 0xffffffffu);
+    unsigned long scale = 0xffffffffUL / n, k;
+    do
+        k = mt_next(r) / scale;
+    while (k >= n);
+    return k;
 }
 
 double rng_exp(rng_t *r, double mean)
 {
     assert(mean > 0);
-    return gsl_ran_exponential(r, mean);
+    /* gsl_ran_exponential */
+    return -mean * log1p(-mt_uniform(r));
 }
 
 double rng_triangular_icdf(double u, double a, double b, double c)
@@ -89,5 +168,5 @@ double rng_triangular_icdf(double u, double a, double b, double c)
 
 double rng_triangular(rng_t *r, double a, double b, double c)
 {
-    return rng_triangular_icdf(gsl_rng_uniform(r), a, b, c);
+    return rng_triangular_icdf(mt_uniform(r), a, b, c);
 }

@@ -107,8 +107,8 @@ struct pnr {
     int *managers;       /* BACKBONE: manager PEs */
     double control_bytes;
     table_t *tables;     /* per PE, allocated on first use */
-    rng_t **mgr_rng;     /* per PE: worst-fit ties */
-    rng_t **fault_rng;   /* per PE: network or disk, which piece */
+    rng_set mgr_rng;     /* per PE: worst-fit ties */
+    rng_set fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
     pobj objs;
     pnr_stats st;
@@ -532,7 +532,7 @@ static void ask_next(pnr_t *p, round_t *r)
         finish_alloc(p, r);
         return;
     }
-    unsigned long k = ties > 1 ? rng_index(p->mgr_rng[r->manager], (unsigned long)ties) : 0;
+    unsigned long k = ties > 1 ? rng_index(rng_set_get(&p->mgr_rng, (size_t)r->manager), (unsigned long)ties) : 0;
     int chosen = -1;
     for (int s = 0; s < p->npes && chosen < 0; s++)
         if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB && k-- == 0)
@@ -693,7 +693,7 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
     if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
         return false;
     double share = pe->remote_mb / over;
-    rng_t *rg = p->fault_rng[pe->id];
+    rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
     if (rng_uniform01(rg) >= share)
         return false;
     double u = rng_uniform01(rg) * pe->remote_mb;
@@ -899,14 +899,10 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     for (int k = 0; k < p->nmanagers; k++)
         p->managers[k] = (int)((long)k * p->npes / p->nmanagers);
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
-    p->mgr_rng = xcalloc((size_t)p->npes, sizeof *p->mgr_rng);
-    p->fault_rng = xcalloc((size_t)p->npes, sizeof *p->fault_rng);
+    rng_set_init(&p->mgr_rng, seed, "pnr-manager", (size_t)p->npes);
+    rng_set_init(&p->fault_rng, seed, "pnr-fault", (size_t)p->npes);
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
-    for (int i = 0; i < p->npes; i++) {
-        p->mgr_rng[i] = rng_stream(seed, "pnr-manager", (uint64_t)i);
-        p->fault_rng[i] = rng_stream(seed, "pnr-fault", (uint64_t)i);
-    }
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
     p->objs.next = p->objs.prev = &p->objs;
     cl->hooks.thread_starting = hook_thread_starting;
@@ -947,13 +943,11 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     for (int i = 0; i < p->npes; i++) {
         free(p->tables[i].avail);
         free(p->tables[i].stamp);
-        rng_free(p->mgr_rng[i]);
-        rng_free(p->fault_rng[i]);
     }
+    rng_set_free(&p->mgr_rng);
+    rng_set_free(&p->fault_rng);
     rng_free(p->choice_rng);
     free(p->tables);
-    free(p->mgr_rng);
-    free(p->fault_rng);
     free(p->received);
     free(p->claimed);
     free(p->managers);

@@ -61,13 +61,13 @@ static void fault_redraw(sim_t *sim, thread_t *th)
     double O = th->L - th->D;
     if (O <= 0) {
         /* Everything paged in: a locality change (reset, see MODEL.md). */
-        O = job_fault_reset(cl->fault_rng[th->pe->id], th->L, th->pe->ram_mb * MB_BYTES,
+        O = job_fault_reset(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), th->L, th->pe->ram_mb * MB_BYTES,
                             th->size_bytes, P);
         th->D = th->L - O;
     }
     double U = O / th->L;
     double mean = cl->mem_access_rate * P / U;
-    th->fault_at = th->cpu_done + rng_exp(cl->fault_rng[th->pe->id], mean);
+    th->fault_at = th->cpu_done + rng_exp(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), mean);
 }
 
 static double next_target(const thread_t *th)
@@ -121,7 +121,7 @@ static double next_comm_at(thread_t *th, double prev_at)
     if (!(cl->comm_rate > 0))
         return INFINITY;
     if (cl->interval_exp)
-        return prev_at + rng_exp(cl->interval_rng[th->pe->id], cl->comm_rate);
+        return prev_at + rng_exp(rng_set_get(&cl->interval_rng, (size_t)th->pe->id), cl->comm_rate);
     /* Fixed: k * rate, not a running sum, so counts stay exact. */
     return (double)th->comm_k * cl->comm_rate;
 }
@@ -141,7 +141,7 @@ static double next_sync_at(thread_t *th)
      * barrier), so the job holds only the latest point. */
     assert(th->sync_k == j->sync_drawn || th->sync_k == j->sync_drawn + 1);
     if (th->sync_k > j->sync_drawn) {
-        j->sync_point += rng_exp(cl->interval_rng[th->pe->id], cl->sync_rate);
+        j->sync_point += rng_exp(rng_set_get(&cl->interval_rng, (size_t)th->pe->id), cl->sync_rate);
         j->sync_drawn = th->sync_k;
     }
     return j->sync_point;

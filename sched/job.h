@@ -82,10 +82,11 @@ struct cluster {
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */
-    rng_t **fault_rng;        /* one stream per PE */
+    rng_set fault_rng;        /* one stream per PE ("fault", PE id) */
     double page_bytes;        /* P (§4.1.5), bytes; 0 = PE_PAGE_BYTES */
     bool interval_exp;        /* comm/sync intervals exponential (else fixed) */
-    rng_t **interval_rng;     /* one stream per PE, when interval_exp */
+    rng_set interval_rng;     /* one stream per PE ("interval", PE id), when
+                               * interval_exp; each created on first use */
     job_hooks hooks;
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;

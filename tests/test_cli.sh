@@ -218,14 +218,17 @@ else
 fi
 
 # gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time
-# as CPU demand); the first 200 jobs run, the other 18,039 are counted as
-# outside the window.
+# as CPU demand); the first 200 jobs run, and reading stops there (the
+# 200th job is on line 232, after 32 header lines): nothing else is read or
+# counted.
 NASA_ARGS="--set workload.cpu_demand=runtime --set computer.number=128 --set workload.max_jobs=200"
-"$P" -t "$NASA" $NASA_ARGS -o nasa -q > /dev/null 2> nasa.err
+"$P" -t "$NASA" $NASA_ARGS -o nasa -q > nasa.out 2> nasa.err
 check "gzip trace: exit 0" test $? -eq 0
 check "gzip trace: 200 jobs finished" test "$(jval nasa/metrics.json jobs_finished)" = 200
 check "gzip trace: jobs.csv has 200 rows" test "$(lines nasa/jobs.csv)" -eq 201
-check "gzip trace: 18239 - 200 = 18039 dropped by the window" test "$(jdrop nasa/metrics.json window)" = 18039
+check "gzip trace: max_jobs stops reading: none dropped by the window" test "$(jdrop nasa/metrics.json window)" = 0
+check "gzip trace: the summary names the line where reading stopped" \
+    grep -q '^trace read to line 232 only' nasa.out
 check "gzip trace: trace name in metrics.json" \
     test "$(jval nasa/metrics.json trace)" = '"NASA-iPSC-1993-3.1-cln.swf.gz"'
 # Standard input: the decompressed log through a pipe, and the compressed
@@ -542,6 +545,16 @@ check "--configfile/--tracefile aliases: same jobs.csv" cmp -s A-strict/jobs.csv
 "$P" -c e2e.ini -t a.swf -o kr -q --simpack-report --hardware-report > /dev/null 2> kr.err
 check "--simpack-report and --hardware-report: exit 0, reports on stderr" \
     sh -c "test $? -eq 0 && grep -q 'events dispatched' kr.err && grep -q '^PEs: 4' kr.err"
+# Events per page fault and per job: dispatched / (disk + remote faults) and
+# dispatched / jobs finished, recomputed here from metrics.json.
+"$P" -c "$DEFAULT" $SLICE --set computer.ram=64 -o krf -q --kernel-report > /dev/null 2> krf.err
+check "--kernel-report: events per page fault and per job match metrics.json" \
+    awk -v ev="$(jval krf/metrics.json events)" -v fd="$(jval krf/metrics.json page_faults_disk)" \
+        -v fr="$(jval krf/metrics.json page_faults_remote)" -v jobs="$(jval krf/metrics.json jobs_finished)" '
+        /events per page fault/ { line = $0 }
+        END { if (fd + fr == 0 || jobs == 0) exit 1
+              want = sprintf("events per page fault %.2f, events per job %.1f", ev / (fd + fr), ev / jobs)
+              exit index(line, want) == 0 }' krf.err
 
 # ---- signals ---------------------------------------------------------------
 

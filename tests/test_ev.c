@@ -6,6 +6,7 @@
 #include "tests/testutil.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define N_EVENTS 100000
 
@@ -286,6 +287,88 @@ START_TEST(test_large_queue_with_limits)
 }
 END_TEST
 
+/* Dynamic model for test_dynamic_against_reference: events schedule,
+ * move and cancel events from inside callbacks (the pattern of a process
+ * model, where most new events are the next one). A reference list of
+ * pending (time, key) pairs, scanned linearly, names the event that must
+ * fire next. */
+enum { DYN_N = 1200, DYN_STEPS = 60000 };
+static struct dyn {
+    sim_t *sim;
+    rng_t *r;
+    ev_id id[DYN_N];
+    bool pending[DYN_N];
+    double t[DYN_N];
+    long key[DYN_N];
+    long next_key;
+    long fired, bad;
+    long active; /* events 0..active-1 take part (grows, then shrinks) */
+} dyn;
+
+static void dyn_schedule(long i, double t)
+{
+    dyn.t[i] = t;
+    dyn.key[i] = dyn.next_key++;
+    dyn.pending[i] = true;
+    ev_at(dyn.sim, dyn.id[i], t);
+}
+
+static void dyn_fire(sim_t *sim, void *arg)
+{
+    long i = (long)(intptr_t)arg;
+    /* The reference's earliest pending event must be this one. */
+    long best = -1;
+    for (long k = 0; k < DYN_N; k++)
+        if (dyn.pending[k] &&
+            (best < 0 || dyn.t[k] < dyn.t[best] || (dyn.t[k] == dyn.t[best] && dyn.key[k] < dyn.key[best])))
+            best = k;
+    if (best != i || dyn.t[i] != sim->now)
+        dyn.bad++;
+    dyn.pending[i] = false;
+    dyn.fired++;
+    if (dyn.fired == DYN_STEPS / 2)
+        dyn.active = DYN_N / 10; /* shrink: leave the large mode */
+    if (dyn.fired >= DYN_STEPS)
+        return;
+    /* Itself again: mostly soon (often the next event), sometimes now. */
+    unsigned long u = rng_index(dyn.r, 10);
+    if (i < dyn.active)
+        dyn_schedule(i, sim->now + (u < 3 ? 0.0 : u < 8 ? (double)rng_index(dyn.r, 4) * 0.125
+                                                        : (double)rng_index(dyn.r, 200)));
+    /* Another event: moved, cancelled or started. */
+    long o = (long)rng_index(dyn.r, (unsigned long)dyn.active);
+    u = rng_index(dyn.r, 4);
+    if (u == 0) {
+        ev_cancel(sim, dyn.id[o]);
+        dyn.pending[o] = false;
+    } else if (u == 1 || !dyn.pending[o]) {
+        dyn_schedule(o, sim->now + (double)rng_index(dyn.r, 8) * 0.0625);
+    }
+}
+
+START_TEST(test_dynamic_against_reference)
+{
+    sim_t sim;
+    ev_init(&sim);
+    memset(&dyn, 0, sizeof dyn);
+    dyn.sim = &sim;
+    dyn.r = rng_stream(5, "dynamic", 0);
+    dyn.active = DYN_N;
+    for (long i = 0; i < DYN_N; i++)
+        dyn.id[i] = ev_new(&sim, dyn_fire, (void *)(intptr_t)i);
+    for (long i = 0; i < DYN_N; i++)
+        dyn_schedule(i, (double)rng_index(dyn.r, 50));
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(dyn.bad, 0);
+    ck_assert_int_ge(dyn.fired, DYN_STEPS);
+    for (long i = 0; i < DYN_N; i++)
+        ck_assert(!dyn.pending[i]);
+    ck_assert_uint_eq(ev_count(&sim), 0);
+    rng_free(dyn.r);
+    ev_destroy(&sim);
+}
+END_TEST
+
 START_TEST(test_pause)
 {
     /* Ten events at times 1..10; pause_at = 4: ev_run dispatches four and
@@ -324,6 +407,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_pending_and_time);
     tcase_add_test(tc, test_priority_classes);
     tcase_add_test(tc, test_large_queue_with_limits);
+    tcase_add_test(tc, test_dynamic_against_reference);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -143,7 +143,7 @@ static void world_init(world *w, int npes, double ram_mb, net_topology topo, dou
     cl->pes = w->pes;
     cl->net = net_create(&w->sim, topo, npes, bandwidth, LAT, DELAY);
     ck_assert_ptr_nonnull(cl->net);
-    cl->fault_rng = w->rng;
+    cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
     cl->neighbour_bytes = 1024;
     cl->sync_bytes = 64;
     cl->hooks.thread_ended = on_thread_ended;
@@ -1364,7 +1364,7 @@ static void run_intervals(bool expo, double cpu, double comm, double sync, int t
     w.cl.comm_rate = comm;
     w.cl.sync_rate = sync;
     w.cl.interval_exp = expo;
-    w.cl.interval_rng = expo ? ir : NULL;
+    w.cl.interval_rng = (rng_set){seed, "interval", 8, expo ? ir : NULL};
     job_t *jobs[8];
     int njobs = 8 / threads;
     for (int k = 0; k < njobs; k++) {
@@ -1458,7 +1458,7 @@ START_TEST(test_interval_stream_separate)
         w.cl.mem_access_rate = 1e-6;
         w.cl.comm_rate = 0.5;
         w.cl.interval_exp = e;
-        w.cl.interval_rng = &ir;
+        w.cl.interval_rng = (rng_set){9, "interval", 1, &ir};
         w.log_faults = true;
         job_t *j = make_job(&w, 1, 1, NULL, 20, 65);
         job_run(&w.sim, j, 0);

@@ -152,7 +152,7 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     cl->pes = w->pes;
     cl->net = net_create(&w->sim, topo, npes, BW, LAT, DELAY);
     ck_assert_ptr_nonnull(cl->net);
-    cl->fault_rng = w->rng;
+    cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
     cl->mem_access_rate = mem_access_rate;
     cl->hooks.job_ended = on_job_ended;
     cl->hooks.ctx = w;

@@ -4,6 +4,9 @@
 #include "core/stats.h"
 #include "tests/testutil.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 /* Triangular(a, b=mode, c): mean (a+b+c)/3, variance
  * (a²+b²+c²-ab-ac-bc)/18. With n draws, the sample mean has standard error
  * sqrt(var/n); we allow 5 standard errors. The sample variance's standard
@@ -108,6 +111,71 @@ START_TEST(test_stream_independence)
 }
 END_TEST
 
+START_TEST(test_lazy_set_same_draws)
+{
+    /* Streams of an rng_set are created on first use, in any order; each
+     * must draw exactly what an eagerly created stream of the same (master,
+     * name, index) draws, and streams never used are never created. */
+    enum { N = 1000 };
+    rng_set s;
+    rng_set_init(&s, 77, "fault", N);
+    static const size_t order[] = {999, 3, 500, 0, 3, 999, 42};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        size_t i = order[k];
+        bool seen = s.v[i] != NULL;
+        rng_t *a = rng_set_get(&s, i);
+        ck_assert_ptr_eq(rng_set_get(&s, i), a);
+        if (!seen) {
+            rng_t *b = rng_stream(77, "fault", (uint64_t)i);
+            for (int d = 0; d < 100; d++)
+                ck_assert(rng_uniform01(a) == rng_uniform01(b));
+            rng_free(b);
+        }
+    }
+    size_t created = 0;
+    for (size_t i = 0; i < N; i++)
+        created += s.v[i] != NULL;
+    ck_assert_uint_eq(created, 5);
+    rng_set_free(&s);
+    ck_assert_ptr_null(s.v);
+}
+END_TEST
+
+START_TEST(test_same_sequence_as_gsl_mt19937)
+{
+    /* The in-house MT19937 and its distributions must reproduce GSL's
+     * gsl_rng_mt19937 (seeded with rng_stream_seed) bit for bit: uniform,
+     * uniform_int (several n, including ones with rejection), exponential
+     * and triangular, across several state regenerations (624 words). */
+    for (uint64_t idx = 0; idx < 4; idx++) {
+        rng_t *a = rng_stream(2024, "gsl-check", idx);
+        gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(g, rng_stream_seed(2024, "gsl-check", idx));
+        static const unsigned long ns[] = {1, 2, 3, 7, 1000, 3000000000ul};
+        for (int d = 0; d < 5000; d++) {
+            switch (d % 4) {
+            case 0:
+                ck_assert(rng_uniform01(a) == gsl_rng_uniform(g));
+                break;
+            case 1: {
+                unsigned long n = ns[(d / 4) % 6];
+                ck_assert_uint_eq(rng_index(a, n), gsl_rng_uniform_int(g, n));
+                break;
+            }
+            case 2:
+                ck_assert(rng_exp(a, 2.5) == gsl_ran_exponential(g, 2.5));
+                break;
+            default:
+                ck_assert(rng_triangular(a, 1, 2, 5) ==
+                          rng_triangular_icdf(gsl_rng_uniform(g), 1, 2, 5));
+            }
+        }
+        gsl_rng_free(g);
+        rng_free(a);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("rng");
@@ -117,6 +185,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_triangular_degenerate);
     tcase_add_test(tc, test_exponential_mean);
     tcase_add_test(tc, test_stream_independence);
+    tcase_add_test(tc, test_lazy_set_same_draws);
+    tcase_add_test(tc, test_same_sequence_as_gsl_mt19937);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -761,7 +761,8 @@ END_TEST
 
 START_TEST(test_each_drop_reason)
 {
-    /* 16 PEs, CPUTIME, exclude status 5, window [100, 1000], max_jobs 2. */
+    /* 16 PEs, CPUTIME, exclude status 5, window [100, 1000], max_jobs 2.
+     * Reading stops once 2 jobs are kept: lines 10 and 11 are not read. */
     char *p = tmp_swf(
         "1 50 -1 9 1 10 -1 -1 -1 -1 1" TAIL      /* submit < 100: window */
         "2 100 -1 9 0 10 -1 -1 -1 -1 1" TAIL     /* 0 procs: no_procs */
@@ -769,11 +770,11 @@ START_TEST(test_each_drop_reason)
         "4 120 -1 9 32 10 -1 -1 -1 -1 1" TAIL    /* 32 > 16: too_wide */
         "5 130 -1 9 4 -1 -1 -1 -1 -1 1" TAIL     /* cpu -1: no_cpu */
         "6 140 -1 9 4 5 -1 -1 -1 -1 5" TAIL      /* status 5: status */
+        "11 5 -1 9 2 3 -1 -1 -1 -1 5" TAIL       /* status first: status */
         "7 150 -1 9 4 0 -1 -1 -1 -1 1" TAIL      /* kept, cpu 0, t=0 */
         "8 160 -1 9 16 7 -1 -1 -1 -1 1" TAIL     /* kept, 16 = all PEs, t=10 */
-        "9 170 -1 9 2 3 -1 -1 -1 -1 1" TAIL      /* 3rd usable: window */
-        "10 2000 -1 9 2 3 -1 -1 -1 -1 1" TAIL    /* > 1000: window */
-        "11 5 -1 9 2 3 -1 -1 -1 -1 5" TAIL);     /* status first: status */
+        "9 170 -1 9 2 3 -1 -1 -1 -1 1" TAIL      /* 3rd usable: not read */
+        "10 2000 -1 9 2 3 -1 -1 -1 -1 1" TAIL);  /* not read */
     config c;
     cfg_init(&c, CPU_DEMAND_CPUTIME);
     c.workload.exclude_status[0] = 5;
@@ -788,15 +789,18 @@ START_TEST(test_each_drop_reason)
     ck_assert_int_eq(j.id, 7);
     ck_assert_near(j.submit, 0, 0);
     ck_assert_near(j.cpu, 0, 0);
-    ck_assert_int_eq(workload_records(w), 7);    /* 6 dropped + job 7 */
+    ck_assert_int_eq(workload_records(w), 8);    /* 7 dropped + job 7 */
     ck_assert_int_eq(workload_next(w, &j, err), 1);
     ck_assert_int_eq(j.id, 8);
     ck_assert_near(j.submit, 10, 0);
     ck_assert_int_eq(j.threads, 16);
+    ck_assert_int_eq(workload_stopped_at(w), 0);
     ck_assert_int_eq(workload_next(w, &j, err), 0);
-    /* window: jobs 1, 9, 10 = 3; no_procs: 2, 3 = 2; too_wide: 4 = 1;
-     * no_cpu: 5 = 1; status: 6, 11 = 2; 3+2+1+1+2 + 2 kept = 11. */
-    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 3);
+    ck_assert_int_eq(workload_stopped_at(w), 9); /* job 8's line */
+    ck_assert_int_eq(workload_next(w, &j, err), 0);
+    /* window: job 1 = 1; no_procs: 2, 3 = 2; too_wide: 4 = 1; no_cpu: 5 =
+     * 1; status: 6, 11 = 2; 1+2+1+1+2 + 2 kept = 9 read. */
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 1);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_NO_PROCS), 2);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_WIDE), 1);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_NO_CPU), 1);
@@ -804,7 +808,7 @@ START_TEST(test_each_drop_reason)
     ck_assert_int_eq(workload_dropped(w, WL_DROP_MALFORMED), 0);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_NO_MEMORY), 0);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_N), 0);
-    ck_assert_int_eq(workload_records(w), 11);
+    ck_assert_int_eq(workload_records(w), 9);
     workload_close(w);
     tmp_remove(p);
 }
@@ -865,10 +869,11 @@ START_TEST(test_window)
     /* Relative to job 5 (submit 4009): job 6 (4031) arrives at 22. */
     ck_assert_near(t.first.submit, 0, 0);
     ck_assert_near(t.last.submit, 22, 0);
-    ck_assert_int_eq(workload_records(w), 10);
-    ck_assert_int_eq(workload_dropped(w, WL_DROP_WIDE), 3);
-    /* 1, 2 before the window; 7, 8, 10 after it. */
-    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 5);
+    /* Reading stops once max_jobs jobs are kept (issue 11): records 1-6
+     * are read, 1 and 2 are before the window, 3 and 4 too wide. */
+    ck_assert_int_eq(workload_records(w), 6);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WIDE), 2);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 2);
     workload_close(w);
 
     c.workload.window = 3;          /* the last window is short: job 10 */
@@ -913,12 +918,13 @@ START_TEST(test_max_jobs_and_submit_window)
     cfg_init(&c, CPU_DEMAND_CPUTIME);
     c.workload.max_jobs = 3;
     workload *w;
-    /* The first 3 of the 10 LANL jobs; the other 7 are read and counted. */
+    /* The first 3 of the 10 LANL jobs; the other 7 are not read. */
     tally t = read_all(LANL, &c, 1024, &w);
     ck_assert_int_eq(t.jobs, 3);
     ck_assert_int_eq(t.last.id, 3);
-    ck_assert_int_eq(workload_records(w), 10);
-    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 7);
+    ck_assert_int_eq(workload_records(w), 3);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 0);
+    ck_assert_int_gt(workload_stopped_at(w), 0);
     workload_close(w);
 
     /* Window [4000, 4500] on the LANL submits 0 465 1906 3571 4009 4031
@@ -933,7 +939,11 @@ START_TEST(test_max_jobs_and_submit_window)
     ck_assert_near(t.first.submit, 0, 0);
     ck_assert_int_eq(t.last.id, 8);
     ck_assert_near(t.last.submit, 384, 0);
-    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 6);
+    /* Jobs 1-4 before the window, job 9 (4684) after it: reading stops
+     * there, job 10 is not read. */
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 5);
+    ck_assert_int_eq(workload_records(w), 9);
+    ck_assert_int_gt(workload_stopped_at(w), 0);
     workload_close(w);
 
     /* submit_max 0 means no upper bound: all 10. */

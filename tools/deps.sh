@@ -34,6 +34,11 @@ if [ "$1" = bench ]; then
         PKGS="$PKGS python3-simpy"
         missing=1
     fi
+    # bench_trace.sh and bench_pressure.sh time runs with GNU time.
+    if [ ! -x /usr/bin/time ]; then
+        PKGS="$PKGS time"
+        missing=1
+    fi
 fi
 # libFuzzer: clang, and on Debian 12 its runtime libraries (libclang-rt-dev,
 # a separate package since LLVM 14). tests/fuzz/run.sh probe builds a tiny

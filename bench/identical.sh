@@ -1,0 +1,91 @@
+#!/bin/sh
+# bench/identical.sh OLD_PNRSIM NEW_PNRSIM: are two builds' results
+# byte-identical?
+#
+# Exact speed-ups (issue 11) must not change a single output byte. This runs
+# the same scenarios with both binaries and compares jobs.csv, samples.csv
+# and metrics.json byte for byte (cmp); metrics.json includes the number of
+# events dispatched, so a change of event count shows up too. The scenarios,
+# all on the bundled HPC2N slice (configs/default.ini, 600 jobs, 64 MB of
+# RAM per PE so that threads page heavily from about t = 380,000 s, cut at
+# t = 386,000 s to keep each run to a few million events):
+#
+#   disk      disk paging, no network RAM
+#   central   network RAM, CENTRAL strategy (some faults served remotely,
+#   client    requests partly granted and denied), and the same for
+#   manager   CLIENT, MANAGER and BACKBONE (8 managers)
+#   backbone
+#   remote    CENTRAL network RAM on the whole slice with 256 MB per PE, cut
+#             at t = 3,900,000 s: 1.6 M faults, all served from network RAM
+#             (message walks; about 31 M events)
+#   gang      mem-aware gang scheduling, MPL 3, 256 MB of RAM, first 1000
+#             jobs (context switches, messages killed by switches)
+#
+# Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
+# paging runs (later = more faults, much longer runs: at 400000 s a run is
+# ~26 M events); IDENT_REMOTE_TIME (default 3900000) that of the remote
+# run; IDENT_KEEP=1 keeps the output directories.
+#
+# Prints one line per scenario ("same" or "DIFFERENT: file ...") and exits
+# 0 when every scenario is identical, 1 when one differs or a run fails, 2
+# on bad usage. Not part of make check (results change whenever the model
+# does, so there is no fixed reference to compare against); run it by hand
+# or with `make identical REV=<git rev>`, which builds REV beside the tree.
+set -u
+OLD=${1:-}
+NEW=${2:-}
+if [ -z "$OLD" ] || [ -z "$NEW" ] || [ ! -x "$OLD" ] || [ ! -x "$NEW" ]; then
+    echo "usage: sh bench/identical.sh OLD_PNRSIM NEW_PNRSIM (both executable)" >&2
+    exit 2
+fi
+here=$(cd "$(dirname "$0")/.." && pwd)
+T=${IDENT_MAX_TIME:-386000}
+T_REMOTE=${IDENT_REMOTE_TIME:-3900000}
+tmp=$(mktemp -d)
+if [ "${IDENT_KEEP:-0}" = 1 ]; then
+    echo "outputs kept in $tmp"
+else
+    trap 'rm -rf "$tmp"' EXIT INT TERM
+fi
+
+PAGING="--set computer.ram=64 --set workload.max_jobs=600 --set simulation.max_time=$T"
+NET="--set netram.enabled=yes --set netram.managers=8"
+status=0
+run() { # name, extra args...
+    name=$1; shift
+    for side in old new; do
+        if [ $side = old ]; then bin=$OLD; else bin=$NEW; fi
+        mkdir -p "$tmp/$name/$side"
+        if ! "$bin" -c "$here/configs/default.ini" -q -o "$tmp/$name/$side" "$@" \
+                > "$tmp/$name/$side.stdout" 2> "$tmp/$name/$side.stderr"; then
+            echo "identical $name: FAILED ($side binary, see stderr below)"
+            sed 's/^/    /' "$tmp/$name/$side.stderr" | head -5
+            status=1
+            return
+        fi
+    done
+    diff=""
+    for f in jobs.csv samples.csv metrics.json; do
+        cmp -s "$tmp/$name/old/$f" "$tmp/$name/new/$f" || diff="$diff $f"
+    done
+    ev=$(sed -n 's/.*"events": *\([0-9]*\).*/\1/p' "$tmp/$name/new/metrics.json")
+    if [ -z "$diff" ]; then
+        echo "identical $name: same (events=$ev)"
+    else
+        echo "identical $name: DIFFERENT:$diff"
+        status=1
+    fi
+}
+run disk $PAGING
+for s in central client manager backbone; do
+    run "$s" $PAGING $NET --set netram.strategy=$s
+done
+run remote --set computer.ram=256 --set netram.enabled=yes --set simulation.max_time=$T_REMOTE
+run gang --set scheduler.mpl=3 --set scheduler.mem_aware=yes --set computer.ram=256 \
+    --set workload.max_jobs=1000
+if [ $status = 0 ]; then
+    echo "identical: all scenarios byte-identical"
+else
+    echo "identical: DIFFERENCES FOUND"
+fi
+exit $status
