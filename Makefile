@@ -46,12 +46,18 @@ BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+PLOT      := $(BUILD)/pnrsim-plot
+# Manual pages: pnrsim.ini(5) is generated from configs/reference.ini.
+MAN1      := $(patsubst man/%,$(BUILD)/man/%,$(wildcard man/*.1))
+MAN5      := $(BUILD)/man/pnrsim.ini.5
+MANS      := $(MAN1) $(MAN5)
 FUZZ_TIME ?= 60
 FUZZ_SMOKE_TIME ?= 4
 
+.PHONY: demo-plots
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 all: deps
-	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(MANS)
 
 deps:
 	@sh tools/deps.sh
@@ -67,6 +73,19 @@ $(LIB): $(LIB_OBJ)
 $(PROG): $(BUILD)/app/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
+# pnrsim-plot: a shell script around gnuplot (tools/pnrsim-plot.sh).
+$(PLOT): tools/pnrsim-plot.sh
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod 755 $@
+
+$(BUILD)/man/%.1: man/%.1
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(MAN5): configs/reference.ini tools/ini2man.sh
+	@mkdir -p $(dir $@)
+	sh tools/ini2man.sh $< 0.1.0 > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
@@ -78,7 +97,7 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
-tests: $(PROG) $(SWEEP) $(TEST_BIN)
+tests: $(PROG) $(SWEEP) $(PLOT) $(MANS) $(TEST_BIN)
 
 # libFuzzer harnesses (build with CC=clang SAN=fuzz): the library, plus the
 # study reader's objects for fuzz_study.
@@ -94,6 +113,8 @@ test: tests
 
 # check: the plain build, then the AddressSanitizer + UBSan build.
 check: deps
+	@sh tools/deps.sh schedule
+	@sh tools/deps.sh html
 	@$(MAKE) --no-print-directory BUILD=build test
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 	@$(MAKE) --no-print-directory fuzz-smoke
@@ -116,6 +137,22 @@ fuzz-smoke:
 
 demo: all
 	./$(PROG) -c configs/default.ini -o out/demo
+
+# demo-plots: the pictures in the README (docs/demo-gantt.png, a window of
+# the demo's gang matrix, and docs/demo-paging.png, the paging heat map of
+# the demo's first 100 jobs with 127 MB of RAM per PE, where two 64 MB
+# threads on one PE overflow it), with the rest of pnrsim-plot's plots
+# under out/demo-plots/.
+demo-plots: all
+	@sh tools/deps.sh schedule
+	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/demo
+	./$(PLOT) --from 384300 --to 384700 out/demo-plots/demo
+	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/pressure \
+	    --set workload.max_jobs=100 --set computer.ram=127 \
+	    --set simulation.max_time=450000 --set simulation.metrics_period=3600
+	./$(PLOT) --from 370000 --to 440000 out/demo-plots/pressure
+	cp out/demo-plots/demo/plots/gantt.png docs/demo-gantt.png
+	cp out/demo-plots/pressure/plots/paging.png docs/demo-paging.png
 
 # bench: a release build (asserts off) of everything, then bench/run.sh.
 bench: deps
@@ -145,6 +182,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
+	install -m 755 $(PLOT) $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 

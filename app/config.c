@@ -164,6 +164,7 @@ static const struct {
     {"computer", "Each of the identical PEs: CPU, RAM, disk."},
     {"netram", "Parallel network RAM (PNR)."},
     {"network", "Links, switches and message sizes."},
+    {"output", "Optional result files (besides metrics, jobs.csv and samples.csv)."},
 };
 #define N_SECTIONS (sizeof sections / sizeof sections[0])
 
@@ -313,6 +314,9 @@ static const key_def keys[] = {
           NULL, "Size of a synchronisation message."),
     K_DBL("network", "control_msg", network.control_msg, 0, false, 1e9, "64",
           "bytes", NULL, "Size of a PNR control message."),
+
+    K_BOOL("output", "schedule", output.schedule, "no", NULL,
+           "Also write schedule.csv, pes.csv and schedule.paje (same as --schedule)."),
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 

@@ -104,6 +104,9 @@ typedef struct config {
         double sync_msg;             /* bytes of a synchronisation message */
         double control_msg;          /* bytes of a PNR control message */
     } network;
+    struct {
+        bool schedule;               /* schedule.csv, pes.csv, schedule.paje */
+    } output;
 } config;
 
 /* Fill c with the defaults (those of configs/reference.ini). */

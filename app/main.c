@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"
             "  -o, --output DIR         directory for result files (default: .)\n"
             "      --format FMT         what goes to standard output: text, json or csv\n"
+            "      --schedule           also write schedule.csv, pes.csv and schedule.paje\n"
+            "                           (same as --set output.schedule=yes)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
@@ -60,7 +62,7 @@ static void usage(FILE *f)
             "130/143 interrupted (partial results written).\n");
 }
 
-enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL };
+enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE };
 
 typedef struct opts {
     const char *config;
@@ -71,6 +73,7 @@ typedef struct opts {
     const char *outdir;
     int format; /* 0 text, 1 json, 2 csv */
     bool print_config, hw_report, kernel_report, quiet, verbose;
+    bool schedule; /* --schedule */
 } opts;
 
 static bool is_tty_stderr;
@@ -150,6 +153,7 @@ static int parse_args(int argc, char **argv, opts *o)
         {"print-config", no_argument, 0, OPT_PRINT},
         {"hardware-report", no_argument, 0, OPT_HW},
         {"kernel-report", no_argument, 0, OPT_KERNEL},
+        {"schedule", no_argument, 0, OPT_SCHEDULE},
         {"simpack-report", no_argument, 0, OPT_KERNEL},
         {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, 'V'},
@@ -191,6 +195,7 @@ static int parse_args(int argc, char **argv, opts *o)
         case OPT_PRINT: o->print_config = true; break;
         case OPT_HW: o->hw_report = true; break;
         case OPT_KERNEL: o->kernel_report = true; break;
+        case OPT_SCHEDULE: o->schedule = true; break;
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
@@ -278,6 +283,8 @@ static int build_config(const opts *o, config *c)
             return 2;
         }
     }
+    if (o->schedule)
+        c->output.schedule = true;
     /* A trace given relative to the working directory (-t, --set) is made
      * absolute, so the config.ini a run writes can be replayed from
      * anywhere. */
@@ -373,11 +380,16 @@ int main(int argc, char **argv)
     memset(&metrics_json, 0, sizeof metrics_json);
     memset(&metrics_dat, 0, sizeof metrics_dat);
     memset(&cfg_out, 0, sizeof cfg_out);
+    /* --schedule: schedule.csv, pes.csv, schedule.paje (committed with the rest). */
+    out_file sched[3];
+    memset(sched, 0, sizeof sched);
     if (out_open(&jobs, o.outdir, "jobs.csv") != 0 ||
         out_open(&samples, o.outdir, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
         out_abort(&jobs);
         out_abort(&samples);
+        for (int i = 0; i < 3; i++)
+            out_abort(&sched[i]);
         out_rmdirs(o.outdir, created);
         return 2;
     }
@@ -387,14 +399,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: %s\n", err);
         out_abort(&jobs);
         out_abort(&samples);
+        for (int i = 0; i < 3; i++)
+            out_abort(&sched[i]);
         out_rmdirs(o.outdir, created);
         return 2;
+    }
+    if (c.output.schedule) {
+        static const char *const names[3] = {"schedule.csv", "pes.csv", "schedule.paje"};
+        for (int i = 0; i < 3; i++) {
+            if (out_open(&sched[i], o.outdir, names[i]) != 0) {
+                fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
+                out_abort(&jobs);
+                out_abort(&samples);
+                for (int k = 0; k < 3; k++)
+                    out_abort(&sched[k]);
+                out_rmdirs(o.outdir, created);
+                run_destroy(r);
+                return 2;
+            }
+        }
+        run_set_schedule(r, sched[0].f, sched[1].f, sched[2].f);
     }
     if (got_signal) {
         /* Interrupted before anything was simulated: nothing to write. */
         fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
         out_abort(&jobs);
         out_abort(&samples);
+        for (int i = 0; i < 3; i++)
+            out_abort(&sched[i]);
         out_rmdirs(o.outdir, created);
         run_destroy(r);
         return 128 + got_signal;
@@ -432,6 +464,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: %s\n", err);
         out_abort(&jobs);
         out_abort(&samples);
+        for (int i = 0; i < 3; i++)
+            out_abort(&sched[i]);
         out_rmdirs(o.outdir, created);
         run_destroy(r);
         return 2;
@@ -452,8 +486,10 @@ int main(int argc, char **argv)
         out_metrics_json(metrics_json.f, &m, &c, trace);
         out_metrics_table(metrics_dat.f, &m, ' ');
         config_write_ini(&c, cfg_out.f);
-        out_file *all[] = {&jobs, &samples, &metrics_json, &metrics_dat, &cfg_out};
-        if (out_commit_all(all, 5) != 0) {
+        out_file *all[] = {&jobs, &samples, &metrics_json, &metrics_dat, &cfg_out,
+                           &sched[0], &sched[1], &sched[2]};
+        /* Files never opened (no --schedule) are skipped by the commit. */
+        if (out_commit_all(all, c.output.schedule ? 8 : 5) != 0) {
             fprintf(stderr, "pnrsim: %s: writing results failed: %s\n", o.outdir, strerror(errno));
             status = 1;
         }
@@ -461,6 +497,8 @@ int main(int argc, char **argv)
     if (status) {
         out_abort(&jobs);
         out_abort(&samples);
+        for (int i = 0; i < 3; i++)
+            out_abort(&sched[i]);
         out_abort(&metrics_json);
         out_abort(&metrics_dat);
         out_abort(&cfg_out);

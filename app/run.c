@@ -24,6 +24,8 @@
  */
 #include "app/run.h"
 
+#include "app/schedule.h"
+
 #include "core/rng.h"
 #include "core/stats.h"
 #include "hw/pe.h"
@@ -67,6 +69,7 @@ struct run {
     const char *check_failure;
     double wall0, wall_run;
     bool time_limited;
+    schedule_out *sched_out; /* --schedule files, NULL when not asked */
     /* samples.csv (see the top of the file) */
     uint64_t sample_events;   /* sim.dispatched after the previous sample */
     uint64_t sample_k;        /* sampler index of the previous sample */
@@ -305,6 +308,8 @@ static void sample(sim_t *sim, void *arg)
             }
         }
     }
+    if (r->sched_out)
+        schedule_sample(r->sched_out, sim, span);
     /* A period without model events: the state stays as it is until the
      * next model event, so every row before it would repeat this one. */
     if (model_events == 0)
@@ -462,6 +467,8 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     r->sim.pause_at = UINT64_MAX;
     r->wall_run = wall_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
+    if (r->sched_out)
+        schedule_finish(r->sched_out, &r->sim);
     if (r->wl_failed) {
         snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
         return -1;
@@ -566,6 +573,13 @@ void run_metrics_get(run_t *r, run_metrics *m)
     }
 }
 
+void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
+{
+    assert(!r->sched_out);
+    r->sched_out = schedule_open(&r->sim, &r->cl, r->g, r->c.simulation.metrics_period, csv,
+                                 pes, paje);
+}
+
 void run_hardware_report(run_t *r, FILE *out)
 {
     const config *c = &r->c;
@@ -589,6 +603,7 @@ void run_destroy(run_t *r)
 {
     if (!r)
         return;
+    schedule_close(r->sched_out);
     while (r->cl.jobs)
         job_destroy(&r->sim, r->cl.jobs);
     if (r->g)

@@ -69,6 +69,10 @@ typedef struct run_metrics {
  * NULL, receive the CSV rows as the run goes. Returns NULL with a message
  * in err on bad input (trace cannot be opened, ...). */
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX]);
+/* Also write the schedule files (--schedule): schedule.csv, pes.csv and
+ * schedule.paje rows go to these FILEs (any may be NULL) as the run goes.
+ * Call before run_execute, at most once. */
+void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje);
 /* Progress reporting: called every metrics_period simulated seconds. */
 typedef void (*run_progress_fn)(run_t *r, double now, double done_fraction, void *ctx);
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);

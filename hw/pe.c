@@ -45,6 +45,30 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->nusers = 0;
     pe->on_unlend = NULL;
     pe->unlend_ctx = NULL;
+    pe->paging = 0;
+    pe->obs = NULL;
+}
+
+void pe_set_observer(pe_t *pe, const pe_observer *o)
+{
+    pe->obs = o;
+}
+
+void pe_fault_begin(sim_t *sim, pe_t *pe)
+{
+    pe->faults++;
+    pe->paging++;
+    if (pe->obs && pe->obs->paging)
+        pe->obs->paging(sim, pe, pe->obs->ctx);
+}
+
+void pe_fault_end(sim_t *sim, pe_t *pe, double started)
+{
+    assert(pe->paging > 0);
+    pe->fault_time += sim->now - started;
+    pe->paging--;
+    if (pe->obs && pe->obs->paging)
+        pe->obs->paging(sim, pe, pe->obs->ctx);
 }
 
 double pe_overalloc_mb(const pe_t *pe)
@@ -92,6 +116,8 @@ static void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overall
     update_use(sim, pe);
     if (overalloc && pe_overalloc_mb(pe) != before)
         notify(sim, pe);
+    if (pe->obs && pe->obs->mem)
+        pe->obs->mem(sim, pe, pe->obs->ctx);
 }
 
 void pe_alloc(sim_t *sim, pe_t *pe, double mb)

@@ -30,6 +30,16 @@
 
 typedef struct pe pe_t;
 typedef struct pe_user pe_user;
+
+/* Observer (schedule output, tracing), shared by every PE that points to
+ * it: told at the simulated instant a PE's memory amounts change (mem) and
+ * when the number of its threads servicing a page fault changes (paging).
+ * It must not change the PE. Members may be NULL. */
+typedef struct pe_observer {
+    void (*mem)(sim_t *sim, const pe_t *pe, void *ctx);
+    void (*paging)(sim_t *sim, const pe_t *pe, void *ctx);
+    void *ctx;
+} pe_observer;
 /* Called when pe's overallocation changed (sim->now is the time). */
 typedef void (*pe_user_fn)(sim_t *sim, pe_user *u);
 struct pe_user {
@@ -60,6 +70,8 @@ struct pe {
      * the scheduler's, NULL when nobody listens. */
     void (*on_unlend)(sim_t *sim, pe_t *pe, void *ctx);
     void *unlend_ctx;
+    int paging;               /* threads servicing a page fault now */
+    const pe_observer *obs;   /* NULL when nobody observes */
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
@@ -88,6 +100,12 @@ void pe_alloc(sim_t *sim, pe_t *pe, double mb);
 void pe_lend(sim_t *sim, pe_t *pe, double mb);
 /* Change the overallocation of local threads held remotely (+/- mb). */
 void pe_remote(sim_t *sim, pe_t *pe, double mb);
+/* A thread on pe starts servicing a page fault now (counts the fault). */
+void pe_fault_begin(sim_t *sim, pe_t *pe);
+/* ... and has finished it; it began at `started` (adds to fault_time). */
+void pe_fault_end(sim_t *sim, pe_t *pe, double started);
+/* Install the observer (NULL for none). */
+void pe_set_observer(pe_t *pe, const pe_observer *o);
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed);
 void pe_remove_user(pe_t *pe, pe_user *u);
 

@@ -62,6 +62,7 @@ struct gang {
     long placed, running;
     gang_end_fn on_end;
     void *ctx;
+    gang_observer obs;      /* schedule output; members NULL when unused */
 };
 
 /* ---- statistics ------------------------------------------------------------ */
@@ -362,6 +363,8 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     bool charged = j->started || g->p.pcs_first_start;
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
+    if (g->obs.job_run)
+        g->obs.job_run(g->sim, j, slot_index(g, j->slot), j->resume_at, g->obs.ctx);
     return charged;
 }
 
@@ -371,6 +374,8 @@ static void stop_job(gang_t *g, job_t *j)
         return;
     g->running--;
     job_stop(g->sim, j);
+    if (g->obs.job_stop)
+        g->obs.job_stop(g->sim, j, g->obs.ctx);
 }
 
 static void quantum_arm(gang_t *g)
@@ -478,6 +483,8 @@ static void switch_to(gang_t *g, int next)
     }
     if (changed)
         g->pcs++;
+    if (g->obs.slot_switch)
+        g->obs.slot_switch(g->sim, g->cur, g->nslots, g->obs.ctx);
     if (ev_pending(g->sim, g->quantum_ev))
         ev_cancel(g->sim, g->quantum_ev);
     quantum_arm(g);
@@ -708,8 +715,11 @@ void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
     slot_t *s = slot_of(g, j);
     assert(s);
     int si = slot_index(g, s->id);
-    if (j->running)
+    if (j->running) {
         g->running--;
+        if (g->obs.job_stop)
+            g->obs.job_stop(sim, j, g->obs.ctx);
+    }
     slot_take(g, s, j);
     /* Its memory was taken off `reserved` thread by thread (mem_freed). */
     for (int i = 0; i < j->threads; i++)
@@ -880,4 +890,12 @@ const char *gang_check_placement(const gang_t *g)
     snprintf(msg, sizeof msg, "at %.17g queued job %ld (%d PEs, %g MB) fits but was not placed",
              g->sim->now, bad->id, bad->threads, bad->mem_mb);
     return msg;
+}
+
+void gang_set_observer(gang_t *g, const gang_observer *o)
+{
+    if (o)
+        g->obs = *o;
+    else
+        memset(&g->obs, 0, sizeof g->obs);
 }

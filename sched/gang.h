@@ -129,4 +129,22 @@ long gang_passes(const gang_t *g);
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
 int gang_current_slot(const gang_t *g);
 
+/* Observer (schedule output, tracing): told when a job starts or stops
+ * running and when a slot becomes current, at the simulated instant it
+ * happens. The observer must not call back into the scheduler. Any member
+ * may be NULL. */
+typedef struct gang_observer {
+    /* j runs from now in slot index `slot` (0-based, creation order); its
+     * threads compute from `from` (now, or now + pcs when a parallel
+     * context switch was charged). */
+    void (*job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
+    /* j stops running now: descheduled, or ended (j->ended set). */
+    void (*job_stop)(sim_t *sim, const job_t *j, void *ctx);
+    /* Slot index `slot` of `nslots` became current now (a switch). */
+    void (*slot_switch)(sim_t *sim, int slot, int nslots, void *ctx);
+    void *ctx;
+} gang_observer;
+/* Install o (copied; NULL removes the observer). */
+void gang_set_observer(gang_t *g, const gang_observer *o);
+
 #endif

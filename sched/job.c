@@ -285,7 +285,7 @@ static void thread_body(sim_t *sim, proc_t *p)
         if (th->cpu_done >= th->fault_at) {
             th->fault_start = sim->now;
             th->faults++;
-            th->pe->faults++;
+            pe_fault_begin(sim, th->pe);
             if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
                 th->pe->remote_faults++;
                 PROC_YIELD(p); /* woken by thread_fault_done */
@@ -296,7 +296,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 res_release(sim, &th->pe->disk, p);
             }
             th->fault_time += sim->now - th->fault_start;
-            th->pe->fault_time += sim->now - th->fault_start;
+            pe_fault_end(sim, th->pe, th->fault_start);
             j->faults++;
             j->fault_time += sim->now - th->fault_start;
             th->D += job_page_bytes(cl);

@@ -259,6 +259,16 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
         rc = write_summary(L, runs, &t);
     if (!rc && !no_plots && s->nplots)
         sweep_plots(L, &t, err_out);
+    if (!rc) {
+        size_t *done = sweep_xmalloc((s->npoints + 1) * sizeof *done);
+        for (size_t p = 0; p < s->npoints; p++) {
+            done[p] = 0;
+            for (size_t k = 0; k < reps; k++)
+                done[p] += runs[p * reps + k].state == SWEEP_RUN_DONE;
+        }
+        rc = sweep_html(L, &t, done, counts);
+        free(done);
+    }
 
     free(t.st);
     for (size_t c = 0; c < ncols; c++)

@@ -9,6 +9,7 @@
  *              each run (done, failed, missing), the pnrsim argument list
  *   collect.c  results.csv and summary.csv from the run directories
  *   plot.c     gnuplot scripts, data and PNG/SVG plots from the summary
+ *   html.c     index.html: study file, summary table and plots in one page
  *   runner.c   the built-in runner: N local pnrsim processes
  *   emit.c     job lists for GNU parallel and Slurm job-array scripts
  *   main.c     the command line
@@ -232,6 +233,14 @@ typedef struct sweep_table {
  * gnuplot on them (when it is on PATH) to make NAME.png and NAME.svg.
  * Problems are reported on err_out; returns the number of plots made. */
 int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out);
+
+/* ---- html.c ---------------------------------------------------------- */
+
+/* Write OUT/index.html: the study file, the summary table (every point,
+ * done_per_point[p] finished runs each) and the plots that exist. 0 or -1
+ * (message on stderr). */
+int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_per_point,
+               const sweep_collect_counts *counts);
 
 /* ---- runner.c -------------------------------------------------------- */
 

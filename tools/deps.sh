@@ -6,7 +6,8 @@
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
-# gnuplot for the plots.
+# gnuplot for the plots; with "schedule", pajeng and gnuplot (make check,
+# make demo-plots); with "html", chromium, xmllint and groff (make check).
 #
 # With "fuzz" (make fuzz) it also installs clang with libFuzzer and exits 2
 # when it cannot; with "fuzz-smoke" (make check) it installs them when it can
@@ -27,6 +28,46 @@ if [ "$1" = study ]; then
     if ! command -v gnuplot >/dev/null 2>&1; then
         PKGS="$PKGS gnuplot-nox"
         missing=1
+    fi
+fi
+# schedule (make check, make demo-plots): pj_dump (pajeng) validates the
+# Paje traces, gnuplot draws pnrsim-plot's pictures; installed when this
+# runs as root or with sudo, otherwise the tests say they skip.
+if [ "$1" = schedule ]; then
+    opt=""
+    command -v pj_dump >/dev/null 2>&1 || opt="$opt pajeng"
+    command -v gnuplot >/dev/null 2>&1 || opt="$opt gnuplot-nox"
+    if [ -n "$opt" ]; then
+        if [ "$(id -u)" -eq 0 ]; then OSUDO=""
+        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then OSUDO="sudo"
+        else OSUDO=none; fi
+        if [ "$OSUDO" = none ]; then
+            echo "pnrsim: not installing$opt (not root): their tests will skip" >&2
+        else
+            echo "pnrsim: installing$opt" >&2
+            DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2 ||
+                { $OSUDO apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2; } || true
+        fi
+    fi
+fi
+# html (make check): headless Chromium opens a study's index.html and
+# xmllint checks it; installed when possible, otherwise the test skips.
+if [ "$1" = html ]; then
+    opt=""
+    command -v chromium >/dev/null 2>&1 || opt="$opt chromium"
+    command -v xmllint >/dev/null 2>&1 || opt="$opt libxml2-utils"
+    command -v groff >/dev/null 2>&1 || opt="$opt groff-base"
+    if [ -n "$opt" ]; then
+        if [ "$(id -u)" -eq 0 ]; then OSUDO=""
+        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then OSUDO="sudo"
+        else OSUDO=none; fi
+        if [ "$OSUDO" = none ]; then
+            echo "pnrsim: not installing$opt (not root): the page and manual tests will skip" >&2
+        else
+            echo "pnrsim: installing$opt" >&2
+            DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2 ||
+                { $OSUDO apt-get update -qq >&2; DEBIAN_FRONTEND=noninteractive $OSUDO apt-get install -y -qq $opt >&2; } || true
+        fi
     fi
 fi
 if [ "$1" = bench ]; then

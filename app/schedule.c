@@ -1,0 +1,479 @@
+/* app/schedule.c: schedule.csv, pes.csv and schedule.paje (see schedule.h).
+ *
+ * A stretch is the time a job is scheduled in the current slot: it begins
+ * when the scheduler runs the job (job_run observer) and ends when it stops
+ * it or the job ends (job_stop observer). Its `start` is the instant the
+ * job's threads may compute, after the parallel context switch charged to
+ * it (column pcs); the row is written when the stretch ends, one row per
+ * run of consecutive PEs of the job (in the order of its threads' PEs).
+ * The per-stretch state is kept under the job's first PE: one job runs on
+ * a PE at a time, so N entries suffice.
+ *
+ * The Paje trace must be written in time order, but the state change at
+ * the end of a context switch (from "context switch" to "job N") lies in
+ * the future when the switch happens. Those changes wait in a FIFO (they
+ * are all now + pcs, so their times never decrease) and are written before
+ * anything later; a stretch stopped before its switch ended cancels its
+ * entry (per-PE generation numbers). At most one entry per running job.
+ * A PE that goes idle when a job stops is marked so only once the instant
+ * is over (a stack of PEs): at a slot switch the next job's state replaces
+ * it at the same instant and the idle line is never written, which keeps
+ * the trace a third smaller.
+ */
+#include "app/schedule.h"
+
+#include "core/mem.h"
+#include "hw/pe.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pending {
+    double t;        /* when the job's threads start computing */
+    const job_t *j;
+    int pe0;         /* its first PE */
+    unsigned gen;    /* gen[pe0] when queued */
+} pending;
+
+struct schedule_out {
+    cluster_t *cl;
+    gang_t *g;
+    double period;
+    FILE *csv, *pes, *paje;
+    int n;
+    /* current stretch, under the job's first PE */
+    const job_t **run_job;
+    double *run_from, *run_pcs;
+    int *run_slot;
+    unsigned *gen;
+    /* Paje: last variable values written, deferred state changes */
+    double *last_mem, *last_lent;
+    unsigned char *paging_on;
+    pending *q;
+    int qhead, qlen;
+    /* paging ends due: a binary min-heap of PEs by pg_off (pos: index in
+     * the heap, -1 when not in it) */
+    int *pgheap, *pgpos, pglen;
+    double *pg_off;            /* per PE: when its paging state ends, -1 = none due */
+    int *idle;                 /* PEs that went idle at idle_t */
+    unsigned char *idle_pending;
+    int nidle;
+    double idle_t;
+    /* pes.csv: values at the previous sample */
+    double *last_busy, *last_ftime;
+    uint64_t *last_faults;
+    int group;       /* PEs per pes.csv row */
+    gang_observer gobs;
+    pe_observer pobs;
+    double tcache_t;           /* the time last formatted, and its text */
+    char tcache[32];
+};
+
+/* The time t as the trace writes it (%.12g), formatted once per instant:
+ * most lines share their instant with the one before. */
+static const char *tstr(schedule_out *s, double t)
+{
+    if (t != s->tcache_t || !s->tcache[0]) {
+        snprintf(s->tcache, sizeof s->tcache, "%.12g", t);
+        s->tcache_t = t;
+    }
+    return s->tcache;
+}
+
+/* ---- Paje ------------------------------------------------------------------- */
+
+static const char PAJE_HEADER[] =
+    "%EventDef PajeDefineContainerType 0\n%       Alias string\n%       Type string\n"
+    "%       Name string\n%EndEventDef\n"
+    "%EventDef PajeDefineStateType 1\n%       Alias string\n%       Type string\n"
+    "%       Name string\n%EndEventDef\n"
+    "%EventDef PajeDefineEventType 2\n%       Alias string\n%       Type string\n"
+    "%       Name string\n%EndEventDef\n"
+    "%EventDef PajeDefineVariableType 3\n%       Alias string\n%       Type string\n"
+    "%       Name string\n%       Color color\n%EndEventDef\n"
+    "%EventDef PajeDefineEntityValue 4\n%       Alias string\n%       Type string\n"
+    "%       Name string\n%       Color color\n%EndEventDef\n"
+    "%EventDef PajeCreateContainer 5\n%       Time date\n%       Alias string\n"
+    "%       Type string\n%       Container string\n%       Name string\n%EndEventDef\n"
+    "%EventDef PajeDestroyContainer 6\n%       Time date\n%       Type string\n"
+    "%       Name string\n%EndEventDef\n"
+    "%EventDef PajeSetState 7\n%       Time date\n%       Type string\n"
+    "%       Container string\n%       Value string\n%EndEventDef\n"
+    "%EventDef PajePushState 8\n%       Time date\n%       Type string\n"
+    "%       Container string\n%       Value string\n%EndEventDef\n"
+    "%EventDef PajePopState 9\n%       Time date\n%       Type string\n"
+    "%       Container string\n%EndEventDef\n"
+    "%EventDef PajeNewEvent 10\n%       Time date\n%       Type string\n"
+    "%       Container string\n%       Value string\n%EndEventDef\n"
+    "%EventDef PajeSetVariable 11\n%       Time date\n%       Type string\n"
+    "%       Container string\n%       Value double\n%EndEventDef\n"
+    "0 CL 0 \"Cluster\"\n"
+    "0 PE CL \"PE\"\n"
+    "1 RUN PE \"Job\"\n"
+    "1 PG PE \"Paging\"\n"
+    "2 SW CL \"Slot switch\"\n"
+    "3 MEM PE \"Memory in use (MB)\" \"0 0 1\"\n"
+    "3 LENT PE \"Network RAM lent (MB)\" \"1 0 0\"\n"
+    "4 idle RUN \"idle\" \"1 1 1\"\n"
+    "4 pcs RUN \"context switch\" \"0.5 0.5 0.5\"\n"
+    "4 paging PG \"paging\" \"1 0 0\"\n";
+
+static void heap_swap(schedule_out *s, int a, int b)
+{
+    int pa = s->pgheap[a], pb = s->pgheap[b];
+    s->pgheap[a] = pb;
+    s->pgheap[b] = pa;
+    s->pgpos[pb] = a;
+    s->pgpos[pa] = b;
+}
+
+/* Restore the heap order around index i (ties: lower PE first). */
+static void heap_fix(schedule_out *s, int i)
+{
+#define HLESS(a, b)                                                                    \
+    (s->pg_off[s->pgheap[a]] < s->pg_off[s->pgheap[b]] ||                              \
+     (s->pg_off[s->pgheap[a]] == s->pg_off[s->pgheap[b]] && s->pgheap[a] < s->pgheap[b]))
+    while (i > 0 && HLESS(i, (i - 1) / 2)) {
+        heap_swap(s, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->pglen && HLESS(l, m))
+            m = l;
+        if (r < s->pglen && HLESS(r, m))
+            m = r;
+        if (m == i)
+            break;
+        heap_swap(s, i, m);
+        i = m;
+    }
+#undef HLESS
+}
+
+static void heap_remove(schedule_out *s, int pe)
+{
+    int i = s->pgpos[pe];
+    assert(i >= 0);
+    heap_swap(s, i, s->pglen - 1);
+    s->pglen--;
+    s->pgpos[pe] = -1;
+    if (i < s->pglen)
+        heap_fix(s, i);
+}
+
+/* Write the deferred state changes due at or before t (idle marks: of an
+ * earlier instant, or all when `all`). */
+static void paje_flush(schedule_out *s, double t, bool all)
+{
+    if (s->nidle > 0 && (all || s->idle_t < t)) {
+        for (int k = 0; k < s->nidle; k++) {
+            int pe = s->idle[k];
+            if (s->idle_pending[pe])
+                fprintf(s->paje, "7 %s RUN p%d idle\n", tstr(s, s->idle_t), pe);
+            s->idle_pending[pe] = 0;
+        }
+        s->nidle = 0;
+    }
+    /* Pending ends of context switches and of paging, merged in time order
+     * (each FIFO is in time order; both are later than any idle mark). */
+    for (;;) {
+        bool q_due = s->qlen > 0 && s->q[s->qhead].t <= t;
+        bool pg_due = s->pglen > 0 && s->pg_off[s->pgheap[0]] <= t;
+        if (!q_due && !pg_due)
+            break;
+        if (q_due && (!pg_due || s->q[s->qhead].t <= s->pg_off[s->pgheap[0]])) {
+            pending *p = &s->q[s->qhead];
+            if (p->gen == s->gen[p->pe0] && s->run_job[p->pe0] == p->j) {
+                const job_t *j = p->j;
+                for (int i = 0; i < j->threads; i++)
+                    fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, p->t), j->pe_ids[i], j->id);
+            }
+            s->qhead = (s->qhead + 1) % s->n;
+            s->qlen--;
+        } else {
+            int pe = s->pgheap[0];
+            fprintf(s->paje, "9 %s PG p%d\n", tstr(s, s->pg_off[pe]), pe);
+            heap_remove(s, pe);
+            s->pg_off[pe] = -1;
+        }
+    }
+}
+
+static void paje_advance(schedule_out *s, double t)
+{
+    paje_flush(s, t, false);
+}
+
+/* ---- observers -------------------------------------------------------------- */
+
+static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
+{
+    schedule_out *s = ctx;
+    int pe0 = j->pe_ids[0];
+    assert(!s->run_job[pe0]);
+    s->run_job[pe0] = j;
+    s->run_from[pe0] = from;
+    s->run_pcs[pe0] = from - sim->now;
+    s->run_slot[pe0] = slot;
+    s->gen[pe0]++;
+    if (!s->paje)
+        return;
+    paje_advance(s, sim->now);
+    for (int i = 0; i < j->threads; i++)
+        s->idle_pending[j->pe_ids[i]] = 0; /* replaced at this instant */
+    if (from > sim->now) {
+        for (int i = 0; i < j->threads; i++)
+            fprintf(s->paje, "7 %s RUN p%d pcs\n", tstr(s, sim->now), j->pe_ids[i]);
+        assert(s->qlen < s->n);
+        assert(s->qlen == 0 || s->q[(s->qhead + s->qlen - 1) % s->n].t <= from);
+        s->q[(s->qhead + s->qlen) % s->n] = (pending){from, j, pe0, s->gen[pe0]};
+        s->qlen++;
+    } else {
+        for (int i = 0; i < j->threads; i++)
+            fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, sim->now), j->pe_ids[i], j->id);
+    }
+}
+
+/* Write the rows of j's stretch ending at `end` and forget it. */
+static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
+{
+    int pe0 = j->pe_ids[0];
+    assert(s->run_job[pe0] == j);
+    if (s->paje)
+        paje_advance(s, sim->now); /* first: this stretch's own deferred change */
+    double from = s->run_from[pe0];
+    if (s->csv && end > from) {
+        int first = j->pe_ids[0], len = 1;
+        for (int i = 1; i <= j->threads; i++) {
+            if (i < j->threads && j->pe_ids[i] == first + len) {
+                len++;
+                continue;
+            }
+            fprintf(s->csv, "%ld,%d,%.12g,%.12g,%d,%d,%.12g\n", j->id, s->run_slot[pe0], from,
+                    end, first, len, s->run_pcs[pe0]);
+            if (i < j->threads) {
+                first = j->pe_ids[i];
+                len = 1;
+            }
+        }
+    }
+    s->run_job[pe0] = NULL;
+    s->gen[pe0]++;
+    if (s->paje) {
+        s->idle_t = sim->now;
+        for (int i = 0; i < j->threads; i++) {
+            int pe = j->pe_ids[i];
+            if (!s->idle_pending[pe]) {
+                if (s->nidle == s->n) /* only when PEs stop twice in one instant */
+                    paje_flush(s, sim->now, true);
+                s->idle_pending[pe] = 1;
+                s->idle[s->nidle++] = pe;
+            }
+        }
+    }
+}
+
+static void on_stop(sim_t *sim, const job_t *j, void *ctx)
+{
+    stretch_end(ctx, sim, j, sim->now);
+}
+
+static void on_switch(sim_t *sim, int slot, int nslots, void *ctx)
+{
+    schedule_out *s = ctx;
+    if (!s->paje)
+        return;
+    paje_advance(s, sim->now);
+    fprintf(s->paje, "10 %s SW c \"slot %d of %d\"\n", tstr(s, sim->now), slot, nslots);
+}
+
+static void on_mem(sim_t *sim, const pe_t *pe, void *ctx)
+{
+    schedule_out *s = ctx;
+    double mem = pe->alloc_mb + pe->lent_mb;
+    if (mem == s->last_mem[pe->id] && pe->lent_mb == s->last_lent[pe->id])
+        return;
+    paje_advance(s, sim->now);
+    if (mem != s->last_mem[pe->id])
+        fprintf(s->paje, "11 %s MEM p%d %.12g\n", tstr(s, sim->now), pe->id, mem);
+    if (pe->lent_mb != s->last_lent[pe->id])
+        fprintf(s->paje, "11 %s LENT p%d %.12g\n", tstr(s, sim->now), pe->id, pe->lent_mb);
+    s->last_mem[pe->id] = mem;
+    s->last_lent[pe->id] = pe->lent_mb;
+}
+
+/* The PE's paging state is on while at least one thread services a page
+ * fault, and stays on for SCHEDULE_PAGING_GAP s after the last one ended:
+ * a PE that pages keeps one state instead of one per fault (a fault every
+ * few milliseconds would make the trace gigabytes long). */
+static void on_paging(sim_t *sim, const pe_t *pe, void *ctx)
+{
+    schedule_out *s = ctx;
+    bool on = pe->paging > 0;
+    if (on == (bool)s->paging_on[pe->id])
+        return;
+    s->paging_on[pe->id] = on;
+    paje_advance(s, sim->now);
+    if (on) {
+        if (s->pg_off[pe->id] >= 0) { /* still on: the pending end is cancelled */
+            heap_remove(s, pe->id);
+            s->pg_off[pe->id] = -1;
+        } else
+            fprintf(s->paje, "8 %s PG p%d paging\n", tstr(s, sim->now), pe->id);
+    } else {
+        assert(s->pgpos[pe->id] < 0 && s->pglen < s->n);
+        s->pg_off[pe->id] = sim->now + SCHEDULE_PAGING_GAP;
+        s->pgheap[s->pglen] = pe->id;
+        s->pgpos[pe->id] = s->pglen++;
+        heap_fix(s, s->pglen - 1);
+    }
+}
+
+/* ---- life cycle ---------------------------------------------------------------- */
+
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
+                            FILE *pes, FILE *paje)
+{
+    schedule_out *s = xcalloc(1, sizeof *s);
+    int n = cl->npes;
+    s->cl = cl;
+    s->g = g;
+    s->period = period;
+    s->csv = csv;
+    s->pes = pes;
+    s->paje = paje;
+    s->n = n;
+    s->run_job = xcalloc((size_t)n, sizeof *s->run_job);
+    s->run_from = xcalloc((size_t)n, sizeof *s->run_from);
+    s->run_pcs = xcalloc((size_t)n, sizeof *s->run_pcs);
+    s->run_slot = xcalloc((size_t)n, sizeof *s->run_slot);
+    s->gen = xcalloc((size_t)n, sizeof *s->gen);
+    s->last_mem = xcalloc((size_t)n, sizeof *s->last_mem);
+    s->last_lent = xcalloc((size_t)n, sizeof *s->last_lent);
+    s->q = xcalloc((size_t)n, sizeof *s->q);
+    s->paging_on = xcalloc((size_t)n, 1);
+    s->idle = xcalloc((size_t)n, sizeof *s->idle);
+    s->pgheap = xcalloc((size_t)n, sizeof *s->pgheap);
+    s->pgpos = xcalloc((size_t)n, sizeof *s->pgpos);
+    s->pg_off = xcalloc((size_t)n, sizeof *s->pg_off);
+    for (int i = 0; i < n; i++) {
+        s->pg_off[i] = -1;
+        s->pgpos[i] = -1;
+    }
+    s->idle_pending = xcalloc((size_t)n, 1);
+    s->last_busy = xcalloc((size_t)n, sizeof *s->last_busy);
+    s->last_ftime = xcalloc((size_t)n, sizeof *s->last_ftime);
+    s->last_faults = xcalloc((size_t)n, sizeof *s->last_faults);
+    s->group = (n + SCHEDULE_PE_ROWS - 1) / SCHEDULE_PE_ROWS;
+    for (int i = 0; i < n; i++) {
+        const pe_t *pe = &cl->pes[i];
+        s->last_mem[i] = pe->alloc_mb + pe->lent_mb;
+        s->last_lent[i] = pe->lent_mb;
+        s->last_busy[i] = res_busy_time(sim, &pe->cpu);
+        s->last_ftime[i] = pe->fault_time;
+        s->last_faults[i] = pe->faults;
+    }
+    if (csv)
+        fprintf(csv, "job,slot,start,end,first_pe,pes,pcs\n");
+    if (pes)
+        fprintf(pes, "time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,"
+                     "netram_held_mb,page_faults,paging_time,cpu_busy\n");
+    if (paje) {
+        fputs(PAJE_HEADER, paje);
+        fprintf(paje, "5 %.12g c CL 0 \"cluster\"\n", sim->now);
+        for (int i = 0; i < n; i++) {
+            const pe_t *pe = &cl->pes[i];
+            fprintf(paje, "5 %.12g p%d PE c \"%s\"\n", sim->now, i, pe->name);
+            fprintf(paje, "7 %.12g RUN p%d idle\n", sim->now, i);
+            fprintf(paje, "11 %.12g MEM p%d %.12g\n", sim->now, i, s->last_mem[i]);
+            fprintf(paje, "11 %.12g LENT p%d %.12g\n", sim->now, i, s->last_lent[i]);
+        }
+    }
+    s->gobs = (gang_observer){.job_run = on_run, .job_stop = on_stop, .ctx = s};
+    if (paje) {
+        s->gobs.slot_switch = on_switch;
+        s->pobs = (pe_observer){.mem = on_mem, .paging = on_paging, .ctx = s};
+        for (int i = 0; i < n; i++)
+            pe_set_observer(&cl->pes[i], &s->pobs);
+    }
+    gang_set_observer(g, &s->gobs);
+    return s;
+}
+
+void schedule_sample(schedule_out *s, sim_t *sim, double span)
+{
+    if (!s->pes)
+        return;
+    int n = s->n, k = s->group;
+    for (int first = 0; first < n; first += k) {
+        int last = first + k < n ? first + k - 1 : n - 1;
+        double mem = 0, over = 0, lent = 0, held = 0, ftime = 0, busy = 0;
+        uint64_t faults = 0;
+        for (int i = first; i <= last; i++) {
+            const pe_t *pe = &s->cl->pes[i];
+            mem += pe->alloc_mb + pe->lent_mb;
+            over += pe_overalloc_mb(pe);
+            lent += pe->lent_mb;
+            held += pe->remote_mb;
+            faults += pe->faults - s->last_faults[i];
+            s->last_faults[i] = pe->faults;
+            ftime += pe->fault_time - s->last_ftime[i];
+            s->last_ftime[i] = pe->fault_time;
+            double b = res_busy_time(sim, &pe->cpu);
+            busy += b - s->last_busy[i];
+            s->last_busy[i] = b;
+        }
+        /* Means over the group's PEs (one PE when N <= SCHEDULE_PE_ROWS). */
+        double m = last - first + 1;
+        fprintf(s->pes, "%.12g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", sim->now, first, last,
+                mem / m, over / m, lent / m, held / m, (double)faults / m, ftime / m,
+                busy / (m * span));
+    }
+}
+
+void schedule_finish(schedule_out *s, sim_t *sim)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->run_job[i])
+            stretch_end(s, sim, s->run_job[i], sim->now);
+    if (s->paje) {
+        paje_flush(s, sim->now, true);
+        /* Paging states still on end with the run. */
+        for (int i = 0; i < s->n; i++)
+            if (s->pgpos[i] >= 0 || s->paging_on[i])
+                fprintf(s->paje, "9 %s PG p%d\n", tstr(s, sim->now), i);
+        for (int i = 0; i < s->n; i++)
+            fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
+        fprintf(s->paje, "6 %s CL c\n", tstr(s, sim->now));
+    }
+}
+
+void schedule_close(schedule_out *s)
+{
+    if (!s)
+        return;
+    gang_set_observer(s->g, NULL);
+    for (int i = 0; i < s->n; i++)
+        if (s->cl->pes[i].obs == &s->pobs)
+            pe_set_observer(&s->cl->pes[i], NULL);
+    free(s->run_job);
+    free(s->run_from);
+    free(s->run_pcs);
+    free(s->run_slot);
+    free(s->gen);
+    free(s->last_mem);
+    free(s->last_lent);
+    free(s->q);
+    free(s->paging_on);
+    free(s->idle);
+    free(s->pgheap);
+    free(s->pgpos);
+    free(s->pg_off);
+    free(s->idle_pending);
+    free(s->last_busy);
+    free(s->last_ftime);
+    free(s->last_faults);
+    free(s);
+}

@@ -1,0 +1,52 @@
+/* app/schedule.h: the schedule and PE-state files of a run (--schedule or
+ * [output] schedule = yes): schedule.csv, pes.csv and schedule.paje.
+ *
+ * The writer listens to the scheduler (gang_observer) and to the PEs
+ * (pe_observer) and streams every row as the run goes: its memory is a few
+ * arrays of N entries (N = PEs), whatever the length of the trace. The
+ * formats are described in docs/METRICS.md ("Schedule files").
+ *
+ *   schedule.csv   job,slot,start,end,first_pe,pes,pcs: one row per stretch
+ *                  a job ran on one contiguous run of PEs, written when the
+ *                  stretch ends (rows are in order of their end).
+ *   pes.csv        per metrics_period sample and PE (or group of PEs when
+ *                  N > SCHEDULE_PE_ROWS): memory, paging, CPU busy.
+ *   schedule.paje  a Paje trace (pj_dump, ViTE): PE containers, job,
+ *                  context-switch and paging states, memory variables,
+ *                  slot-switch events.
+ */
+#ifndef PNRSIM_APP_SCHEDULE_H
+#define PNRSIM_APP_SCHEDULE_H
+
+#include "core/ev.h"
+#include "sched/gang.h"
+#include "sched/job.h"
+
+#include <stdio.h>
+
+/* pes.csv has at most this many rows per sample: with more PEs, rows are
+ * groups of ceil(N / SCHEDULE_PE_ROWS) consecutive PEs. */
+#define SCHEDULE_PE_ROWS 256
+
+/* Paje: a PE's paging state lasts until this many seconds after its last
+ * page fault ended (faults closer together than this make one state). */
+#define SCHEDULE_PAGING_GAP 1.0
+
+typedef struct schedule_out schedule_out;
+
+/* Start writing for the cluster cl scheduled by g: headers are written and
+ * the observers installed. Any FILE may be NULL (not written). period is
+ * the sample period (s). Never NULL (aborts when out of memory). */
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
+                            FILE *pes, FILE *paje);
+/* One pes.csv sample, at sim->now (call at every sample); span is the
+ * simulated time since the previous sample (s, > 0): figures "in the
+ * period" are over it. */
+void schedule_sample(schedule_out *s, sim_t *sim, double span);
+/* The run is over (at sim->now): stretches still running end now (their
+ * rows are written), and the Paje containers are destroyed. */
+void schedule_finish(schedule_out *s, sim_t *sim);
+/* Remove the observers and free the writer (not the FILEs). */
+void schedule_close(schedule_out *s);
+
+#endif

@@ -1,0 +1,164 @@
+/* study/html.c: OUT/index.html, the study as a page to read.
+ *
+ * One self-contained HTML file beside results.csv: the study's name and run
+ * counts, the study file verbatim, the summary table (one row per parameter
+ * point, class "point": its parameter values, the number of finished runs,
+ * then per metric the mean and the 95% confidence interval of the mean,
+ * "mean [lo, hi]", or the mean alone with one run), and the plots. Images
+ * are referenced beside the page (plots/NAME.png), only those that exist,
+ * so a page never shows a broken image; no script, no style sheet or font
+ * from the network. Written atomically (sweep_write_file).
+ */
+#include "study/sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s with &, <, >, " escaped. */
+static void esc(sweep_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': sweep_buf_puts(b, "&amp;"); break;
+        case '<': sweep_buf_puts(b, "&lt;"); break;
+        case '>': sweep_buf_puts(b, "&gt;"); break;
+        case '"': sweep_buf_puts(b, "&quot;"); break;
+        default: sweep_buf_add(b, s, 1);
+        }
+    }
+}
+
+static void num(sweep_buf *b, double v)
+{
+    if (isfinite(v))
+        sweep_buf_printf(b, "%.6g", v);
+    else
+        sweep_buf_puts(b, "&ndash;");
+}
+
+int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_per_point,
+               const sweep_collect_counts *counts)
+{
+    const study *s = L->s;
+    sweep_buf b = {0};
+    sweep_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                       "<title>pnrsim study ");
+    esc(&b, s->name);
+    sweep_buf_puts(&b, "</title>\n<style>\n"
+                       "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
+                       "pre { background: #f4f4f4; padding: 0.8em; overflow-x: auto; }\n"
+                       "table { border-collapse: collapse; font-size: 0.85em; }\n"
+                       "th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; "
+                       "white-space: nowrap; }\n"
+                       "th { background: #eee; } td.p { text-align: left; }\n"
+                       ".wide { overflow-x: auto; }\n"
+                       "div.fig { display: inline-block; margin: 0.5em; }\n"
+                       "img { max-width: 100%; border: 1px solid #ddd; }\n"
+                       "</style>\n</head>\n<body>\n<h1>Study ");
+    esc(&b, s->name);
+    sweep_buf_printf(&b, "</h1>\n<p>%zu parameter points &times; %ld replications = %zu runs: "
+                         "%zu finished, %zu failed, %zu missing. Files: "
+                         "<a href=\"results.csv\">results.csv</a> (one row per run), "
+                         "<a href=\"summary.csv\">summary.csv</a>.</p>\n",
+                     s->npoints, s->replications, s->nruns, counts->done, counts->failed,
+                     counts->missing);
+
+    sweep_buf_puts(&b, "<h2>Study file</h2>\n<p><code>");
+    esc(&b, s->path);
+    sweep_buf_puts(&b, "</code></p>\n<pre>");
+    size_t len = 0;
+    char *text = sweep_read_file(s->path, &len);
+    if (text) {
+        /* NUL bytes (rejected by the reader anyway) would cut the text. */
+        for (size_t i = 0; i < len; i++)
+            if (!text[i])
+                text[i] = ' ';
+        esc(&b, text);
+        free(text);
+    } else {
+        sweep_buf_puts(&b, "(could not be read again)");
+    }
+    sweep_buf_puts(&b, "</pre>\n");
+
+    sweep_buf_puts(&b, "<h2>Summary</h2>\n<p>Per parameter point: the number of finished runs "
+                       "<i>n</i> and, per metric, the mean over the runs with the 95% confidence "
+                       "interval of the mean in brackets (Student's <i>t</i>; none with one "
+                       "run).</p>\n<div class=\"wide\"><table>\n<tr>");
+    for (size_t i = 0; i < s->nvary; i++) {
+        sweep_buf_puts(&b, "<th>");
+        esc(&b, s->vary[i].key);
+        sweep_buf_puts(&b, "</th>");
+    }
+    sweep_buf_puts(&b, "<th>n</th>");
+    for (size_t c = 0; c < t->nmetric; c++) {
+        sweep_buf_puts(&b, "<th>");
+        esc(&b, t->metric[c]);
+        sweep_buf_puts(&b, "</th>");
+    }
+    sweep_buf_puts(&b, "</tr>\n");
+    for (size_t p = 0; p < s->npoints; p++) {
+        sweep_buf_puts(&b, "<tr class=\"point\">");
+        for (size_t i = 0; i < s->nvary; i++) {
+            sweep_buf_puts(&b, "<td class=\"p\">");
+            esc(&b, study_value(s, p, i));
+            sweep_buf_puts(&b, "</td>");
+        }
+        sweep_buf_printf(&b, "<td>%zu</td>", done_per_point[p]);
+        for (size_t c = 0; c < t->nmetric; c++) {
+            const sweep_stats *st = &t->st[p * t->nmetric + c];
+            sweep_buf_puts(&b, "<td>");
+            num(&b, st->mean);
+            if (isfinite(st->lo) && isfinite(st->hi)) {
+                sweep_buf_puts(&b, " [");
+                num(&b, st->lo);
+                sweep_buf_puts(&b, ", ");
+                num(&b, st->hi);
+                sweep_buf_puts(&b, "]");
+            }
+            sweep_buf_puts(&b, "</td>");
+        }
+        sweep_buf_puts(&b, "</tr>\n");
+    }
+    sweep_buf_puts(&b, "</table></div>\n");
+
+    if (s->nplots) {
+        sweep_buf_puts(&b, "<h2>Plots</h2>\n");
+        size_t shown = 0;
+        for (size_t i = 0; i < s->nplots; i++) {
+            const study_plot *pl = &s->plots[i];
+            char *png = sweep_xasprintf("%s/plots/%s.png", L->out, pl->name);
+            bool have = sweep_is_file(png);
+            free(png);
+            if (!have)
+                continue;
+            shown++;
+            sweep_buf_puts(&b, "<div class=\"fig\"><img src=\"plots/");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, ".png\" alt=\"");
+            esc(&b, pl->metric);
+            sweep_buf_puts(&b, " against ");
+            esc(&b, pl->x);
+            sweep_buf_puts(&b, "\"><br>");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, " (<a href=\"plots/");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, ".svg\">SVG</a>)</div>\n");
+        }
+        if (shown < s->nplots)
+            sweep_buf_printf(&b, "<p>%zu of %zu plots were not drawn (gnuplot missing, "
+                                 "--no-plots, or no data).</p>\n",
+                             s->nplots - shown, s->nplots);
+    }
+    sweep_buf_puts(&b, "</body>\n</html>\n");
+
+    char *path = sweep_xasprintf("%s/index.html", L->out);
+    char err[512];
+    int rc = sweep_write_file(path, b.p, b.n, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+    free(path);
+    sweep_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,116 @@
+#!/bin/sh
+# tests/test_html.sh BUILD: the index.html pnrsim-sweep writes in a study
+# directory, read as a reader would.
+#
+# A 2 x 3 study (2 replications, a [plot] with lines, a value with '<' and
+# '&' in the study's comment) on the ten-job LANL CM-5 sample:
+#   - index.html is well-formed HTML (xmllint --html, no message) and lists
+#     every point: one <tr class="point"> per point with its values, the
+#     finished-run count and "mean [lo, hi]" cells; the study file's text
+#     is there, escaped;
+#   - it refers only to files beside it (no http:, https: or //) and every
+#     image it refers to exists;
+#   - headless Chromium (Debian chromium; tools/deps.sh html installs it)
+#     loads it from disk, takes a screenshot (a PNG), reports no console
+#     error, and a copy of the page with a small script that writes each
+#     image's load status into the DOM (dumped with --dump-dom) shows every
+#     image loaded (naturalWidth > 0).
+# The Chromium part skips with a message when chromium is not installed;
+# the image part needs gnuplot (else: skip). Prints "N passed, N failed".
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+SWEEP=$build/pnrsim-sweep
+TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+finish() { echo "test_html: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+[ -x "$SWEEP" ] || { bad "$SWEEP exists"; finish; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_html.XXXXXX") || exit 1
+[ "${KEEP:-0}" = 1 ] && echo "files in $T" || trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+cat > base.ini <<EOT
+[computer]
+number = 16
+[scheduler]
+mpl = 2
+EOT
+cat > s.ini <<EOT
+; a <small> study & its page
+[study]
+name = page
+base = base.ini
+trace = $TRACE
+replications = 2
+metrics = total_time, response_time_mean, bounded_slowdown_mean
+[set]
+workload.max_jobs = 10
+[vary]
+computer.ram = 16, 64
+scheduler.quantum = 10, 60, 600
+[plot response]
+metric = response_time_mean
+x = scheduler.quantum
+lines = computer.ram
+logx = yes
+EOT
+"$SWEEP" -q -j 2 -o st s.ini > sweep.log 2>&1
+check "study: exit 0" test $? -eq 0
+H=st/index.html
+check "index.html written" test -s $H
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --html --noout $H > xl.out 2>&1
+    check "xmllint --html: well-formed, no message" test $? -eq 0 -a ! -s xl.out
+else
+    echo "skip xmllint not installed (Debian libxml2-utils)"
+fi
+check "one <tr class=\"point\"> per point (6)" test "$(grep -c '<tr class="point">' $H)" -eq 6
+missing=""
+for ram in 16 64; do
+    for q in 10 60 600; do
+        grep -q "<tr class=\"point\"><td class=\"p\">$ram</td><td class=\"p\">$q</td><td>2</td><td>[0-9.e+-]* \[[0-9.e+-]*, [0-9.e+-]*\]</td>" $H || missing="$missing $ram/$q"
+    done
+done
+check "every point listed with its values, n = 2 and mean [lo, hi]${missing:+: missing$missing}" test -z "$missing"
+check "the study file is in the page, escaped" grep -q '; a &lt;small&gt; study &amp; its page' $H
+check "no reference to the network" sh -c "! grep -Eq 'https?:|src=\"//|href=\"//' $H"
+imgs=$(sed -n 's/.*<img src="\([^"]*\)".*/\1/p' $H)
+if command -v gnuplot >/dev/null 2>&1; then
+    check "the plot is shown" test "$(echo "$imgs" | grep -c 'plots/response.png')" -eq 1
+else
+    echo "skip gnuplot not installed: no plot in the page"
+fi
+nf=0
+for i in $imgs; do [ -s "st/$i" ] || nf=$((nf + 1)); done
+check "every image referred to exists" test $nf -eq 0
+
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+if [ -z "$CHROME" ]; then
+    echo "skip Chromium not installed (Debian chromium; tools/deps.sh html installs it): page not opened in a browser"
+    finish
+fi
+# The flags keep it from the network and from the user's profile.
+chrome() {
+    prof=$(mktemp -d "$T/prof.XXXXXX")
+    timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --disable-dev-shm-usage --user-data-dir="$prof" "$@"
+}
+chrome --enable-logging=stderr --v=0 --window-size=1280,1600 --screenshot="$T/shot.png" \
+    "file://$T/$H" > shot.out 2> shot.err
+check "Chromium: screenshot of index.html taken (PNG)" \
+    sh -c "head -c 8 shot.png | od -An -c | grep -q 'P   N   G'"
+cerr=$(grep -m1 -E 'CONSOLE|Failed to load|ERR_FILE_NOT_FOUND' shot.err | cut -c1-120)
+check "Chromium: no console error or failed load${cerr:+: $cerr}" test -z "$cerr"
+# The same page with a script that records each image's state.
+sed 's|</body>|<script>window.addEventListener("load", function () { var s = ""; for (var i = 0; i < document.images.length; i++) { var m = document.images[i]; s += m.getAttribute("src") + "=" + (m.complete \&\& m.naturalWidth > 0 ? "loaded" : "broken") + ";"; } document.body.setAttribute("data-images", s + "end"); });</script></body>|' \
+    $H > st/check.html
+chrome --virtual-time-budget=5000 --dump-dom "file://$T/st/check.html" > dom.html 2> dom.err
+st=$(sed -n 's/.*data-images="\([^"]*\)".*/\1/p' dom.html)
+nimg=$(echo "$imgs" | grep -c .)
+nok=$(echo "$st" | tr ';' '\n' | grep -c '=loaded')
+check "Chromium: every image of the page loaded (${st:-no status in the DOM})" \
+    sh -c "test -n '$st' && ! echo '$st' | grep -q broken && test $nok -eq $nimg"
+finish

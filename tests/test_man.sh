@@ -1,0 +1,65 @@
+#!/bin/sh
+# tests/test_man.sh BUILD: the manual pages. Each of pnrsim(1),
+# pnrsim-sweep(1), pnrsim-plot(1) and pnrsim.ini(5) (generated from
+# configs/reference.ini) renders with groff -man -Tutf8 -ww without a
+# warning; every SECTION and KEY that `pnrsim --print-config` prints appears
+# in pnrsim.ini(5) (so a key added to the program but not to reference.ini
+# fails here); every option of `pnrsim --help` is in pnrsim(1); make install
+# puts the pages under PREFIX/share/man. Skips rendering (with a message)
+# when groff is missing. Prints "N passed, N failed" last.
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+M=$build/man
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_man.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+for p in pnrsim.1 pnrsim-sweep.1 pnrsim-plot.1 pnrsim.ini.5; do
+    if [ ! -s "$M/$p" ]; then bad "$p built in $M"; continue; fi
+    if command -v groff >/dev/null 2>&1; then
+        groff -man -Tutf8 -ww "$M/$p" > "$T/$p.txt" 2> "$T/$p.err"
+        check "$p renders without warnings$( [ -s "$T/$p.err" ] && printf ': %s' "$(head -2 "$T/$p.err" | tr '\n' ' ')")" \
+            test $? -eq 0 -a ! -s "$T/$p.err" -a -s "$T/$p.txt"
+    else
+        echo "skip $p: groff not installed (Debian groff-base)"
+    fi
+done
+# Every section and key of --print-config in pnrsim.ini(5), as ".SS [section]"
+# and "\fBkey\fR =" under it.
+"$build/pnrsim" --print-config > "$T/cfg.ini"
+missing=$(awk '
+    FNR == NR { if ($0 ~ /^\.SS \[/) { sec = $2; gsub(/[\[\]]/, "", sec) }
+                else if ($0 ~ /^\\fB[A-Za-z_]+\\fR =/) { k = $0; sub(/^\\fB/, "", k); sub(/\\fR.*/, "", k); have[sec "." k] = 1 }
+                next }
+    /^\[/ { sec = $0; gsub(/[\[\] ]/, "", sec); next }
+    /^[A-Za-z_]+ *=/ { k = $0; sub(/ *=.*/, "", k); n++; if (!((sec "." k) in have)) printf "%s.%s ", sec, k }
+    END { if (n < 40) printf "(only %d keys read) ", n }
+' "$M/pnrsim.ini.5" "$T/cfg.ini")
+check "every key of --print-config is in pnrsim.ini(5)${missing:+: missing $missing}" test -z "$missing"
+# Every long option of --help in pnrsim(1) (written \-\-name in roff).
+"$build/pnrsim" --help > "$T/help"
+missing=""
+for o in $(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u); do
+    r=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+    grep -q -- "$r" "$M/pnrsim.1" || missing="$missing $o"
+done
+check "every option of pnrsim --help is in pnrsim(1)${missing:+: missing$missing}" test -z "$missing"
+# make install puts the pages where man finds them (from the plain build
+# only: the sanitizer build's objects are not for installing).
+if [ "$(basename "$build")" != build ]; then
+    echo "skip make install check for $build (done for the plain build)"
+elif make -C "$top" --no-print-directory -s install BUILD="$build" PREFIX=/usr DESTDIR="$T/root" > "$T/install.log" 2>&1; then
+    n=0
+    for p in man1/pnrsim.1 man1/pnrsim-sweep.1 man1/pnrsim-plot.1 man5/pnrsim.ini.5; do
+        [ -s "$T/root/usr/share/man/$p" ] && n=$((n + 1))
+    done
+    check "make install: the 4 pages under PREFIX/share/man and pnrsim-plot in PREFIX/bin" \
+        test $n -eq 4 -a -x "$T/root/usr/bin/pnrsim-plot"
+else
+    bad "make install DESTDIR=...: $(tail -2 "$T/install.log" | tr '\n' ' ')"
+fi
+echo "test_man: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,252 @@
+#!/bin/sh
+# tests/test_schedule.sh BUILD: the schedule files (--schedule) and
+# pnrsim-plot, end to end.
+#
+#   - a hand-worked gang run (2 jobs of 4 threads on 4 PEs, MPL 2, quantum
+#     10 s, PCS 1 s, no paging or messages): every schedule.csv row, the
+#     Paje trace's job and context-switch states per PE and its slot-switch
+#     events, worked out on paper (see the comments below);
+#   - a job on non-contiguous PEs gets one row per run of PEs (hand-worked);
+#   - a prefix of the demo trace: schedule rows reproduce jobs.csv (first
+#     start, last end; without messages or paging the running time per job
+#     equals its CPU demand, and execution - running time = the time it was
+#     switched out, PCS included), rows never overlap on a PE, the Paje
+#     trace passes pj_dump and its job states per PE sum to the CPU busy
+#     time pnrsim reports per PE (--hardware-report);
+#   - a paging 1-job run: paging states in the Paje trace cover the job's
+#     fault time;
+#   - --schedule changes no other file; only asked for; [output] schedule;
+#   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
+#     1-job run; without gnuplot it says so, exits 2 and writes nothing.
+# pj_dump (Debian pajeng) and gnuplot checks skip with a message when the
+# program is missing. Prints "N passed, N failed" last.
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+P=$build/pnrsim
+PLOT=$build/pnrsim-plot
+PY=/usr/bin/python3
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+skipped() { skip=$((skip + 1)); echo "skip $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+finish() { echo "test_schedule: $pass passed, $fail failed ($skip skipped)"; [ "$fail" -eq 0 ]; exit $?; }
+[ -x "$P" ] || { bad "$P exists"; finish; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_schedule.XXXXXX") || exit 1
+[ "${KEEP:-0}" = 1 ] && echo "files in $T" || trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+have_pj=0; command -v pj_dump >/dev/null 2>&1 && have_pj=1
+have_gp=0; command -v gnuplot >/dev/null 2>&1 && have_gp=1
+
+# ---- hand-worked gang run ------------------------------------------------------
+# Jobs 1 (25 s CPU) and 2 (12 s), 4 threads each, both submitted at 0.
+#   0..10   job 1 (slot 0), first start: no PCS
+#   10..20  job 2 (slot 1), first start: no PCS
+#   20..21  PCS; 21..30 job 1 (19 s done)
+#   30..31  PCS; 31..33 job 2 ends (12 s done); its slot is removed and
+#   33..34  PCS; 34..40 job 1 ends (25 s done).
+# Slot switches at 10, 20, 30, 33. CPU busy per PE: 25 + 12 = 37 s.
+cat > gang.swf <<'EOF'
+1 0 0 25 4 25 -1 4 -1 -1 1 1 1 1 1 1 -1 -1
+2 0 0 12 4 12 -1 4 -1 -1 1 1 1 1 1 1 -1 -1
+EOF
+cat > gang.ini <<'EOF'
+[simulation]
+metrics_period = 5
+[workload]
+trace = gang.swf
+[scheduler]
+mpl = 2
+quantum = 10
+pcs = 1
+packing = FIRSTFIT
+[computer]
+number = 4
+ram = 1000
+EOF
+"$P" -c gang.ini -q -o g --schedule --hardware-report > /dev/null 2> g.hw
+check "hand-worked run: exit 0" test $? -eq 0
+cat > g.expect <<'EOF'
+job,slot,start,end,first_pe,pes,pcs
+1,0,0,10,0,4,0
+2,1,10,20,0,4,0
+1,0,21,30,0,4,1
+2,1,31,33,0,4,1
+1,0,34,40,0,4,1
+EOF
+check "hand-worked run: schedule.csv is exactly the worked-out rows" cmp -s g.expect g/schedule.csv
+# Samples at 5, 10, ..., 35 (none at 40: the run ends then).
+check "pes.csv: header and one row per PE per sample (7 samples x 4 PEs)" \
+    test "$(sed -n 1p g/pes.csv)" = "time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,netram_held_mb,page_faults,paging_time,cpu_busy" -a "$(wc -l < g/pes.csv)" -eq 29
+# CPU busy in (5, 10]: job 1 computes 5..10 on every PE -> 1; in (20, 25]: PCS 20..21 -> 0.8
+check "pes.csv: CPU busy fractions of two periods (1 and 0.8, worked out)" \
+    test "$(awk -F, '$1 == 10 && $2 == 2 { print $10 }' g/pes.csv) $(awk -F, '$1 == 25 && $2 == 3 { print $10 }' g/pes.csv)" = "1 0.8"
+
+# Per-PE totals of one Paje state value from pj_dump output.
+pj_sum() { # FILE STATE-TYPE VALUE-REGEX -> "container total" lines
+    awk -F', ' -v t="$2" -v v="$3" '$1 == "State" && $3 == t && $8 ~ v { s[$2] += $6 } END { for (c in s) printf "%s %.9f\n", c, s[c] }' "$1" | sort
+}
+if [ $have_pj = 1 ]; then
+    pj_dump g/schedule.paje > g.dump 2> g.pjerr
+    check "hand-worked run: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s g.pjerr
+    check "hand-worked run: job 1 ran 25 s on each of the 4 PEs" \
+        test "$(pj_sum g.dump Job '^job 1$' | awk '$2 == 25' | wc -l)" -eq 4
+    check "hand-worked run: job 2 ran 12 s on each of the 4 PEs" \
+        test "$(pj_sum g.dump Job '^job 2$' | awk '$2 == 12' | wc -l)" -eq 4
+    check "hand-worked run: 3 context switches of 1 s per PE" \
+        test "$(pj_sum g.dump Job '^context switch$' | awk '$2 == 3' | wc -l)" -eq 4
+    check "hand-worked run: slot switches at 10, 20, 30, 33" \
+        test "$(awk -F', ' '$1 == "Event" { printf "%g ", $4 }' g.dump)" = "10 20 30 33 "
+    # --hardware-report: "Node0  cpu busy 37 s ..."
+    check "hand-worked run: job states per PE = CPU busy per PE (37 s) from --hardware-report" \
+        test "$(awk '/cpu busy/ { print $4 }' g.hw | sort -u)" = 37
+else
+    skipped "pj_dump not installed (Debian pajeng; tools/deps.sh schedule installs it): Paje checks of the hand-worked run"
+fi
+
+# ---- non-contiguous PEs --------------------------------------------------------
+# MPL 1, 4 PEs: jobs 1-3 (1 thread) on PEs 0, 1, 2 at 0; job 4 (2 threads,
+# submitted at 1) waits for job 2's end at 10 and gets PEs 1 and 3: two rows.
+cat > nc.swf <<'EOF'
+1 0 0 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1
+2 0 0 10 1 10 -1 1 -1 -1 1 1 1 1 1 1 -1 -1
+3 0 0 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1
+4 1 0 5 2 5 -1 2 -1 -1 1 1 1 1 1 1 -1 -1
+EOF
+"$P" -t nc.swf -q -o nc --schedule --set computer.number=4 --set scheduler.mpl=1 > /dev/null
+check "non-contiguous job: rows 4,0,10,15,1,1,0 and 4,0,10,15,3,1,0" \
+    test "$(grep '^4,' nc/schedule.csv | tr '\n' ' ')" = "4,0,10,15,1,1,0 4,0,10,15,3,1,0 "
+
+# ---- demo prefix -------------------------------------------------------------------
+DEMO="-c $top/configs/default.ini --set workload.max_jobs=200"
+"$P" $DEMO -q -o d0 > /dev/null
+"$P" $DEMO -q -o d1 --schedule > /dev/null
+check "--schedule changes no other file (jobs.csv, samples.csv, metrics.json, metrics.dat)" \
+    sh -c 'for f in jobs.csv samples.csv metrics.json metrics.dat; do cmp -s d0/$f d1/$f || exit 1; done'
+check "without --schedule no schedule file is written" \
+    sh -c '! ls d0/schedule.csv d0/pes.csv d0/schedule.paje 2>/dev/null'
+check "no temporary file left" test -z "$(find d0 d1 -name '*.tmp')"
+printf '[output]\nschedule = yes\n' > sched.ini
+"$P" $DEMO -c sched.ini -q -o d2 > /dev/null 2>&1 || "$P" -c sched.ini -t "$top/traces/lanl-cm5-techreport-sample10.swf" -q -o d2 > /dev/null
+check "[output] schedule = yes writes the three files" test -s d2/schedule.csv -a -s d2/pes.csv -a -s d2/schedule.paje
+"$P" -c "$top/configs/default.ini" --set output.schedule=maybe -q -o d3 > /dev/null 2> d3.err
+check "output.schedule=maybe: exit 2 naming the key" sh -c "test $? -eq 2 && grep -q schedule d3.err"
+
+# Schedule rows against jobs.csv; overlap per PE. Checked in Python: prints
+# one line per violated property (none expected).
+verify() { # DIR EXACT(1: running time == CPU demand)
+    $PY - "$1" "$2" <<'EOF'
+import csv, sys, collections
+d, exact = sys.argv[1], sys.argv[2] == "1"
+jobs = {int(r["job"]): r for r in csv.DictReader(open(d + "/jobs.csv"))}
+rows = list(csv.DictReader(open(d + "/schedule.csv")))
+st = collections.defaultdict(dict)          # job -> {(start,end): pcs}
+pes = collections.defaultdict(list)         # PE -> [(start,end,pcs,job)]
+for r in rows:
+    j, s, e, p = int(r["job"]), float(r["start"]), float(r["end"]), float(r["pcs"])
+    st[j][(s, e)] = p
+    for pe in range(int(r["first_pe"]), int(r["first_pe"]) + int(r["pes"])):
+        pes[pe].append((s, e, p, j))
+bad = []
+for j, r in jobs.items():
+    if j not in st:
+        bad.append("job %d has no row" % j); continue
+    ss = sorted(st[j])
+    start, end, ex, cpu = float(r["start"]), float(r["end"]), float(r["execution"]), float(r["cpu_demand"])
+    if abs(ss[0][0] - start) > 1e-6: bad.append("job %d first start %r != %r" % (j, ss[0][0], start))
+    if abs(max(e for s, e in ss) - end) > 1e-6: bad.append("job %d last end != %r" % (j, end))
+    run = sum(e - s for s, e in ss)
+    gaps = sum(ss[k + 1][0] - ss[k][1] for k in range(len(ss) - 1))
+    if abs(ex - run - gaps) > 1e-6 * max(1, ex): bad.append("job %d: execution %r != running %r + switched out %r" % (j, ex, run, gaps))
+    for k in range(1, len(ss)):
+        if ss[k][0] - ss[k - 1][1] < st[j][ss[k]] - 1e-9: bad.append("job %d: gap shorter than its PCS" % j)
+    if exact and abs(run - cpu) > 1e-6 * max(1, cpu): bad.append("job %d: running %r != CPU demand %r" % (j, run, cpu))
+    if not exact and run < cpu - 1e-6: bad.append("job %d: running %r < CPU demand %r" % (j, run, cpu))
+for pe, iv in pes.items():
+    iv.sort()
+    for a, b in zip(iv, iv[1:]):
+        if b[0] - b[2] < a[1] - 1e-9: bad.append("PE %d: rows of jobs %d and %d overlap" % (pe, a[3], b[3]))
+print("\n".join(bad[:10]))
+EOF
+}
+out=$(verify d1 0)
+check "demo prefix: rows reproduce jobs.csv (first start, last end, execution = running + switched out), no overlap on a PE${out:+: $out}" test -z "$out"
+"$P" $DEMO --set process.comm_rate=0 --set process.sync_rate=0 -q -o d4 --schedule --hardware-report > /dev/null 2> d4.hw
+out=$(verify d4 1)
+check "demo prefix without messages: running time per job = CPU demand${out:+: $out}" test -z "$out"
+check "demo prefix: schedule.csv rows are in order of their end" \
+    sh -c "awk -F, 'NR > 2 && \$4 + 0 < last { exit 1 } NR > 1 { last = \$4 + 0 }' d4/schedule.csv"
+if [ $have_pj = 1 ]; then
+    pj_dump d1/schedule.paje > /dev/null 2> d1.pjerr
+    check "demo prefix: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s d1.pjerr
+    pj_dump d4/schedule.paje > d4.dump 2> /dev/null
+    pj_sum d4.dump Job '^job ' > d4.pj
+    awk '/cpu busy/ { printf "%s %.9f\n", $1, $4 }' d4.hw | sort > d4.busy
+    out=$($PY - d4.pj d4.busy <<'EOF'
+import sys
+a = dict(l.split() for l in open(sys.argv[1]))
+b = dict(l.split() for l in open(sys.argv[2]))
+# --hardware-report prints 6 significant digits
+bad = [pe for pe in b if abs(float(a.get(pe, 0)) - float(b[pe])) > 5e-6 * max(1, float(b[pe]))]
+print(" ".join(bad[:5]) if bad or not b else "", end="")
+print("" if b else "no PEs", end="")
+EOF
+)
+    check "demo prefix: Paje job states per PE sum to the CPU busy time per PE (--hardware-report)${out:+: $out}" test -z "$out"
+    tot=$(awk '{ s += $2 } END { printf "%.6f", s }' d4.pj)
+    busy=$(sed -n 's/^ *"cpu_busy_total": \(.*\),$/\1/p' d4/metrics.json)
+    check "demo prefix: Paje job states of all PEs sum to cpu_busy_total of metrics.json ($tot, $busy)" \
+        awk -v a="$tot" -v b="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
+else
+    skipped "pj_dump not installed: Paje checks of the demo prefix"
+fi
+
+# ---- a paging 1-job run ------------------------------------------------------------------
+# One thread of 40 MB (SWF field 7 is in KB) on 32 MB of RAM for 2 s of
+# CPU: it pages.
+echo "1 0 0 2 1 2 40960 1 -1 -1 1 1 1 1 1 1 -1 -1" > one.swf
+"$P" -t one.swf -q -o one --schedule --set computer.number=2 --set simulation.metrics_period=0.5 > /dev/null
+check "1-job run: one row, PE 0, slot 0" test "$(awk -F, 'NR > 1 { print $1, $2, $5, $6 }' one/schedule.csv)" = "1 0 0 1"
+if [ $have_pj = 1 ]; then
+    pj_dump one/schedule.paje > one.dump 2> one.pjerr
+    check "1-job run: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s one.pjerr
+    ft=$(awk -F, 'NR > 1 { print $14 }' one/jobs.csv)
+    pg=$(pj_sum one.dump Paging paging | awk '{ print $2 }')
+    check "1-job run: paging states cover the job's fault time ($pg >= $ft > 0)" \
+        awk -v a="$pg" -v b="$ft" 'BEGIN { exit !(b > 0 && a + 1e-9 >= b) }'
+else
+    skipped "pj_dump not installed: Paje checks of the 1-job run"
+fi
+
+# ---- pnrsim-plot ------------------------------------------------------------------------------
+if [ ! -x "$PLOT" ]; then
+    bad "$PLOT exists"
+elif [ $have_gp = 0 ]; then
+    skipped "gnuplot not installed (Debian gnuplot-nox): plots not drawn"
+else
+    for d in d1 one; do
+        "$PLOT" "$d" > /dev/null 2> $d.plot.err
+        n=0
+        for p in gantt paging overalloc memory queue; do
+            head -c 8 "$d/plots/$p.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' && grep -q '<svg' "$d/plots/$p.svg" 2>/dev/null && n=$((n + 1))
+        done
+        check "pnrsim-plot $d: the 5 plots as PNG and SVG" test $n -eq 5
+    done
+    "$PLOT" --from 384300 --to 384700 --format png -o win d1 > /dev/null 2>&1
+    check "pnrsim-plot --from/--to -o: windowed plots written" test -s win/gantt.png
+    check "pnrsim-plot: no temporary directory left" test -z "$(find d1/plots one/plots win -name '.plot.*')"
+fi
+if [ -x "$PLOT" ]; then
+    mkdir -p nogp
+    for t in sh awk sed mkdir mktemp rm mv cat wc sort od head tr touch; do
+        p=$(command -v $t) && ln -sf "$p" nogp/$t
+    done
+    PATH=$T/nogp /bin/sh "$PLOT" -o nogp-out d1 > /dev/null 2> nogp.err
+    rc=$?
+    check "pnrsim-plot without gnuplot: exit 2, says gnuplot, writes nothing" \
+        sh -c "test $rc -eq 2 && grep -q gnuplot nogp.err && test ! -e nogp-out"
+    "$PLOT" nowhere > /dev/null 2>&1
+    check "pnrsim-plot on a missing directory: exit 2" test $? -eq 2
+fi
+finish

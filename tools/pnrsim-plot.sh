@@ -1,0 +1,258 @@
+#!/bin/sh
+# pnrsim-plot: draw the pictures of one pnrsim run with gnuplot.
+#
+#   pnrsim-plot [--from T] [--to T] [--format png|svg|both] [-o DIR] OUTDIR
+#
+# OUTDIR is a pnrsim output directory. From samples.csv, and from the files
+# of --schedule (schedule.csv, pes.csv, schedule.paje) when present, it
+# writes into DIR (default OUTDIR/plots), each as PNG and SVG:
+#   gantt      the gang matrix: PEs up, time across, one colour per job
+#              (the same job always gets the same colour: it is a function
+#              of the job number), parallel context switches in black,
+#              slot switches as dotted vertical lines (when at most 400 fall
+#              in the window); --from/--to choose the window (s; default the
+#              whole run)
+#   paging     heat map: paging time per PE (s per metrics period)
+#   overalloc  heat map: memory overallocated per PE (MB)
+#   memory     memory in use per PE and network RAM lent per PE (MB)
+#   queue      queue length (jobs) and multiprogramming level (slots)
+# --from/--to apply to every plot.
+# A plot whose data file is missing (no --schedule) is not drawn and this
+# is said. Images are drawn under temporary names and renamed only when
+# every plot succeeded: nothing half-written is left. Exit status: 0,
+# 2 for bad usage, a missing directory or gnuplot missing, 1 when gnuplot
+# failed.
+set -u
+prog=pnrsim-plot
+usage() {
+    echo "usage: $prog [--from T] [--to T] [--format png|svg|both] [-o DIR] OUTDIR" >&2
+    exit 2
+}
+from="" to="" fmt=both outdir="" dir=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --from) [ $# -ge 2 ] || usage; from=$2; shift 2 ;;
+    --to) [ $# -ge 2 ] || usage; to=$2; shift 2 ;;
+    --format) [ $# -ge 2 ] || usage; fmt=$2; shift 2 ;;
+    -o|--output) [ $# -ge 2 ] || usage; outdir=$2; shift 2 ;;
+    -h|--help)
+        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0 ;;
+    -*) echo "$prog: unknown option $1" >&2; usage ;;
+    *) [ -z "$dir" ] || { echo "$prog: one output directory only" >&2; usage; }; dir=$1; shift ;;
+    esac
+done
+[ -n "$dir" ] || usage
+case $fmt in png|svg|both) ;; *) echo "$prog: --format $fmt: expected png, svg or both" >&2; exit 2 ;; esac
+for v in "$from" "$to"; do
+    case $v in
+    "") ;;
+    *[!0-9.eE+-]*|.|-) echo "$prog: --from/--to \"$v\": expected a time in seconds" >&2; exit 2 ;;
+    esac
+done
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "$prog: gnuplot is not installed (Debian: apt-get install gnuplot-nox); nothing drawn" >&2
+    exit 2
+fi
+if [ ! -f "$dir/samples.csv" ]; then
+    echo "$prog: $dir: no samples.csv here: not a pnrsim output directory" >&2
+    exit 2
+fi
+[ -n "$outdir" ] || outdir=$dir/plots
+mkdir -p "$outdir" || { echo "$prog: cannot create $outdir" >&2; exit 2; }
+work=$(mktemp -d "$outdir/.plot.XXXXXX") || { echo "$prog: cannot write in $outdir" >&2; exit 2; }
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Terminals: pngcairo when gnuplot has it, png otherwise.
+if echo 'set terminal pngcairo' | gnuplot >/dev/null 2>&1; then png='pngcairo size 1200,700 font ",11"'
+else png='png size 1200,700'; fi
+svg='svg size 1200,700 dynamic font ",11"'
+terms=""
+case $fmt in png) terms=png ;; svg) terms=svg ;; both) terms="png svg" ;; esac
+
+# draw NAME SCRIPT: run the gnuplot script once per format.
+drawn=""
+draw() {
+    for t in $terms; do
+        if [ $t = png ]; then term=$png; else term=$svg; fi
+        { echo "set terminal $term"; echo "set output '$work/$1.$t'"; cat "$2"; } > "$work/$1.$t.gp"
+        if ! gnuplot "$work/$1.$t.gp" 2> "$work/err"; then
+            echo "$prog: gnuplot failed on $1:" >&2
+            cat "$work/err" >&2
+            exit 1
+        fi
+        drawn="$drawn $1.$t"
+    done
+}
+
+# Seconds or hours on the time axis of whole-run plots.
+span=$(awk -F, 'NR > 1 { t = $1 } END { print t + 0 }' "$dir/samples.csv")
+if awk -v s="$span" 'BEGIN { exit !(s > 36000) }'; then tdiv=3600 tunit=h; else tdiv=1 tunit=s; fi
+
+# ---- Gantt chart ---------------------------------------------------------------
+if [ -f "$dir/schedule.csv" ]; then
+    # Rows clipped to the window; colour from the job number (golden-ratio
+    # hues, two lightness levels), so it is the same in every picture.
+    awk -F, -v from="$from" -v to="$to" '
+        function hsv(h, s, v,   i, f, p, q, t, r, g, b) {
+            i = int(h * 6); f = h * 6 - i; p = v * (1 - s); q = v * (1 - f * s); t = v * (1 - (1 - f) * s)
+            i = i % 6
+            if (i == 0) { r = v; g = t; b = p } else if (i == 1) { r = q; g = v; b = p }
+            else if (i == 2) { r = p; g = v; b = t } else if (i == 3) { r = p; g = q; b = v }
+            else if (i == 4) { r = t; g = p; b = v } else { r = v; g = p; b = q }
+            return int(r * 255) * 65536 + int(g * 255) * 256 + int(b * 255)
+        }
+        NR == 1 { next }
+        {
+            s = $3 - $7; e = $4
+            if (from != "" && e < from + 0) next
+            if (to != "" && s > to + 0) next
+            cs = $3; if (from != "" && cs < from + 0) cs = from + 0
+            ce = e; if (to != "" && ce > to + 0) ce = to + 0
+            h = ($1 * 0.6180339887) % 1
+            col = hsv(h, ($1 % 2) ? 0.55 : 0.85, ($1 % 3 == 0) ? 0.75 : 0.95)
+            if (ce > cs) print cs, ce, $5 - 0.5, $5 + $6 - 0.5, col, $1 > (dir "/jobs.dat")
+            if ($7 > 0) {
+                ps = s; pe = $3
+                if (from != "" && ps < from + 0) ps = from + 0
+                if (to != "" && pe > to + 0) pe = to + 0
+                if (pe > ps) print ps, pe, $5 - 0.5, $5 + $6 - 0.5 > (dir "/pcs.dat")
+            }
+            if (lo == "" || cs < lo) lo = cs
+            if (ce > hi) hi = ce
+        }
+        END { printf "%s %s\n", (lo == "" ? 0 : lo), hi + 0 > (dir "/range") }
+    ' dir="$work" "$dir/schedule.csv"
+    touch "$work/jobs.dat" "$work/pcs.dat"
+    read lo hi < "$work/range"
+    lo=$(awk -v v="$lo" 'BEGIN { printf "%.10g", v }'); hi=$(awk -v v="$hi" 'BEGIN { printf "%.10g", v }')
+    [ -n "$from" ] && lo=$from
+    [ -n "$to" ] && hi=$to
+    # Context switches are drawn at least 0.3% of the window wide, so that
+    # switches of a few milliseconds show on a window of minutes.
+    awk -v lo="$lo" -v hi="$hi" '{ w = (hi - lo) * 0.003; if ($2 - $1 < w) $1 = $2 - w; print }' \
+        "$work/pcs.dat" > "$work/pcs2.dat" && mv "$work/pcs2.dat" "$work/pcs.dat"
+    npes=$(awk -F, 'NR > 1 && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "${dir}/pes.csv" 2>/dev/null)
+    [ -n "$npes" ] && [ "$npes" -gt 1 ] 2>/dev/null || npes=$(awk -F, 'NR > 1 && $5 + $6 > m { m = $5 + $6 } END { print m + 0 }' "$dir/schedule.csv")
+    : > "$work/switch.dat"
+    nsw=0
+    if [ -f "$dir/schedule.paje" ]; then
+        awk -v lo="$lo" -v hi="$hi" '$1 == 10 && $3 == "SW" && $2 >= lo + 0 && $2 <= hi + 0 { print $2 }' \
+            "$dir/schedule.paje" > "$work/switch.dat"
+        nsw=$(wc -l < "$work/switch.dat")
+    fi
+    swnote=""
+    if [ "$nsw" -gt 400 ]; then swnote=" ($nsw slot switches not drawn: narrow the window)"; : > "$work/switch.dat"; fi
+    njobs=$(awk '{ print $6 }' "$work/jobs.dat" | sort -u | wc -l)
+    cat > "$work/gantt.gp" <<EOF
+set title "Gang matrix: $njobs jobs on $npes PEs, t = $lo .. $hi s$swnote" noenhanced
+set xlabel "time (s)"
+set ylabel "PE"
+set xrange [$lo:$hi]
+set yrange [-0.5:$npes - 0.5]
+set key outside top center horizontal box
+set style fill solid 1.0 noborder
+set grid xtics lc rgb "#dddddd"
+set format x "%.10g"
+plot "$work/jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable title "job running (colour = job)", \
+     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (drawn >= 0.3% of the window wide)", \
+     "$work/switch.dat" using 1:(-0.5):(0):($npes) with vectors nohead dt 3 lc rgb "#444444" title "slot switch"
+EOF
+    # Empty data files make gnuplot stop; give them one point outside the view.
+    for f in jobs pcs; do [ -s "$work/$f.dat" ] || echo "-1e300 -1e300 -1 -1 0 0" > "$work/$f.dat"; done
+    [ -s "$work/switch.dat" ] || echo "-1e300" > "$work/switch.dat"
+    draw gantt "$work/gantt.gp"
+else
+    echo "$prog: $dir has no schedule.csv (run pnrsim with --schedule): no Gantt chart" >&2
+fi
+
+# The window, in the whole-run plots' time unit (whole run when fewer than
+# two samples fall in it: the plot would be empty).
+xr="set autoscale xfix"
+inwin=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && (f == "" || $1 >= f + 0) && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
+if [ -n "$from$to" ] && [ "$inwin" -lt 2 ]; then
+    echo "$prog: fewer than two samples between --from and --to: plots against time show the whole run" >&2
+elif [ -n "$from$to" ]; then
+    xr="set xrange [$(awk -v v="$from" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }'):$(awk -v v="$to" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }')]"
+fi
+
+# ---- heat maps ------------------------------------------------------------------
+if [ -f "$dir/pes.csv" ] && [ "$(wc -l < "$dir/pes.csv")" -gt 1 ]; then
+    period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
+    group=$(awk -F, 'NR == 2 { print $3 - $2 + 1; exit }' "$dir/pes.csv")
+    hn=$(awk -F, 'NR > 1 && $3 + 0 >= m { m = $3 + 1 } END { print m + 0 }' "$dir/pes.csv")
+    pes_label="PE"
+    [ "$group" -gt 1 ] && pes_label="PE (rows of $group PEs, means)"
+    heat() { # NAME COLUMN TITLE CBLABEL
+        cat > "$work/$1.gp" <<EOF
+set title "$3" noenhanced
+set xlabel "time ($tunit)"
+set ylabel "$pes_label"
+set cblabel "$4" noenhanced
+set datafile separator ","
+set palette defined (0 "white", 1 "#fdd49e", 2 "#fc8d59", 3 "#d7301f", 4 "#7f0000")
+set cbrange [0:*]
+set key off
+set tics out
+set yrange [-0.5:$hn - 0.5]
+$xr
+plot "$dir/pes.csv" every ::1 using ((\$1 - $period / 2.0) / $tdiv):((\$2 + \$3) / 2.0):$2 with image title "$4"
+EOF
+        draw "$1" "$work/$1.gp"
+    }
+    heat paging 9 "Paging: time threads spent servicing page faults, per PE and metrics period" "paging time per PE (s per period)"
+    heat overalloc 5 "Memory overallocation per PE (memory on disk or in network RAM), at each sample" "overallocated memory (MB)"
+else
+    echo "$prog: $dir has no pes.csv samples (run pnrsim with --schedule): no heat maps" >&2
+fi
+
+# ---- against time ---------------------------------------------------------------
+# samples.csv: time,running,queued,placed,mpl,cpu,mem_alloc_mean,...
+if [ -f "$dir/pes.csv" ]; then
+    awk -F, -v OFS=, 'NR > 1 { s[$1] += $6 * ($3 - $2 + 1); n[$1] += $3 - $2 + 1; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+             END { for (i = 1; i <= k; i++) print order[i], s[order[i]] / n[order[i]] }' "$dir/pes.csv" > "$work/lent.dat"
+fi
+[ -s "$work/lent.dat" ] || awk -F, -v OFS=, 'NR > 1 { print $1, 0 }' "$dir/samples.csv" > "$work/lent.dat"
+[ -s "$work/lent.dat" ] || echo "0,0" > "$work/lent.dat"
+if [ "$(wc -l < "$dir/samples.csv")" -gt 1 ]; then
+    cat > "$work/memory.gp" <<EOF
+set title "Memory in use and network RAM lent (means over PEs, at each sample)"
+set xlabel "time ($tunit)"
+set ylabel "MB per PE"
+$xr
+set key outside top center horizontal box
+set grid
+set datafile separator ","
+plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):7 with lines lw 2 lc rgb "#1f77b4" title "memory in use", \
+     "$work/lent.dat" using (\$1 / $tdiv):2 with lines lw 2 lc rgb "#d62728" title "network RAM lent"
+EOF
+    draw memory "$work/memory.gp"
+    cat > "$work/queue.gp" <<EOF
+set title "Queue length and multiprogramming level (at each sample)"
+set xlabel "time ($tunit)"
+set ylabel "queued jobs"
+$xr
+set y2label "MPL (slots in use)"
+set ytics nomirror
+set y2tics
+set yrange [0:*]
+set y2range [0:*]
+set key outside top center horizontal box
+set grid
+set datafile separator ","
+plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
+     "$dir/samples.csv" every ::1 using (\$1 / $tdiv):5 axes x1y2 with steps lw 2 dt 2 lc rgb "#9467bd" title "MPL"
+EOF
+    draw queue "$work/queue.gp"
+else
+    echo "$prog: $dir/samples.csv has no samples (the run was shorter than metrics_period): no plots against time" >&2
+fi
+
+# Every plot drawn: move them into place.
+for f in $drawn; do
+    mv -f "$work/$f" "$outdir/$f" || { echo "$prog: cannot write $outdir/$f" >&2; exit 1; }
+done
+n=$(echo $drawn | wc -w)
+echo "$prog: $n images in $outdir:$drawn"
