@@ -87,6 +87,9 @@ static const char *const packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", N
 static const char *const sched_names[] = {"GANG", NULL};
 static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
                                              "BACKBONE", NULL};
+static const char *const release_names[] = {"EXCESS", "ALL", NULL};
+static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
+                                              "RANDOM", NULL};
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
@@ -100,6 +103,9 @@ _Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, ""
 _Static_assert(SCHED_GANG == 0, "");
 _Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
                PNR_BACKBONE == 3, "");
+_Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
+_Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
+               PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
 _Static_assert(TOPO_STAR == 0 && TOPO_BUS == 1 && TOPO_WHEEL == 2 &&
                TOPO_CONNECTED == 3, "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
@@ -297,6 +303,15 @@ static const key_def keys[] = {
           "Free RAM a server keeps: it lends only what is above this."),
     K_ENUM("netram", "packing", netram.packing, packing_names, "FIRSTFIT",
            "NetRamPacking", "Network RAM packing; unused, as in PNRSim."),
+    K_ENUM("netram", "release", netram.release, release_names, "EXCESS", NULL,
+           "At a thread's end its node frees: EXCESS = only network RAM beyond its "
+           "remaining overallocation (report 5.1.3), ALL = the thread's whole grant."),
+    K_ENUM("netram", "server_selection", netram.server_selection, selection_names,
+           "RANDOM_WORSTFIT", NULL,
+           "Server a manager asks next (report 5.2.2): RANDOM_WORSTFIT = most free RAM, "
+           "ties at random; WORSTFIT = most free, ties to the lowest PE; BESTFIT = least "
+           "free that covers the rest of the request (else most free), ties to the lowest "
+           "PE; RANDOM = any with room."),
 
     K_ENUM("network", "topology", network.topology, topology_names, "STAR",
            "Network",

@@ -27,6 +27,8 @@ typedef sched_priority cfg_priority;
 typedef sched_packing cfg_packing;
 typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
+typedef pnr_release cfg_release;
+typedef pnr_selection cfg_selection;
 typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
@@ -94,6 +96,8 @@ typedef struct config {
         int managers;                /* BACKBONE: 1..number */
         double server_threshold;     /* MB of free RAM a server keeps */
         cfg_packing packing;         /* unused, as in PNRSim */
+        cfg_release release;         /* what a node frees at a thread's end */
+        cfg_selection server_selection; /* how a manager picks a server */
     } netram;
     struct {
         cfg_topology topology;

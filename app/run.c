@@ -331,6 +331,8 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->managers = c->netram.managers;
     p->server_threshold = c->netram.server_threshold;
     p->control_bytes = c->network.control_msg;
+    p->release = c->netram.release;
+    p->selection = c->netram.server_selection;
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])

@@ -85,16 +85,37 @@ struct jstate { /* per job */
     creq_t **creqs;     /* one per thread, freed as threads end */
 };
 
-typedef struct table { /* a manager's availability table */
-    double *avail;      /* free MB per server as last heard */
-    double *stamp;      /* when it was true */
-} table_t;
+/* Availability tables (§5.2, §5.2.6). Every servent has one: per server,
+ * the free MB last heard of and when it was true. Stored so that memory is
+ * O(N) plus what differs, not N tables of N entries (N^2: 1.7 GB at 10,000
+ * PEs under MANAGER, where broadcasts fill every table): a table is a
+ * shared base - the last broadcast snapshot it received, or none (every
+ * server at its installed RAM, heard at time -1) - plus a sorted list of
+ * the entries where it differs from that base (news it heard directly, or
+ * older news the snapshot's sender lacked). The values read are exactly
+ * those of full tables; only the storage is shared. */
+typedef struct entry {
+    double avail;       /* free MB as last heard */
+    double stamp;       /* when it was true (-1: never heard) */
+} entry_t;
 
-typedef struct snapshot { /* a broadcast table shared by its messages */
+typedef struct snapshot { /* a broadcast table, shared by its messages and
+                           * by the tables it is the base of */
     pobj link;
     int refs;
-    double *avail, *stamp;
+    entry_t *e;         /* npes entries */
 } snapshot_t;
+
+typedef struct override {
+    int pe;
+    entry_t v;
+} override_t;
+
+typedef struct table {
+    snapshot_t *base;   /* NULL: installed RAM, stamp -1 */
+    override_t *o;      /* entries that differ from the base, by pe */
+    int n, cap;
+} table_t;
 
 struct pnr {
     sim_t *sim;
@@ -106,8 +127,16 @@ struct pnr {
     int nmanagers;
     int *managers;       /* BACKBONE: manager PEs */
     double control_bytes;
-    table_t *tables;     /* per PE, allocated on first use */
-    rng_set mgr_rng;     /* per PE: worst-fit ties */
+    pnr_release release;
+    pnr_selection selection;
+    pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
+                          * holds (grants join it when they arrive) */
+    double *asking;      /* release EXCESS: per PE, MB its clients asked for
+                          * and have not been answered yet */
+    table_t *tables;     /* per PE (see table_t) */
+    override_t *scratch; /* a spare override list for merges */
+    int scratch_cap;
+    rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
     pobj objs;
@@ -118,6 +147,8 @@ struct pnr {
     char check_msg[200];
     uint64_t *received;  /* test hook: per PE and kind, messages received */
     double *claimed;     /* check(): per server, MB accounted for */
+    entry_t *shadow;     /* checking: full N x N tables kept the plain way,
+                          * to compare the shared ones with */
 };
 
 static void track(pnr_t *p, pobj *o, void (*destroy)(pobj *))
@@ -154,7 +185,18 @@ static void add_piece(pieces_t *ps, int server, double mb)
 }
 
 const pnr_stats *pnr_get_stats(const pnr_t *p) { return &p->st; }
-void pnr_set_checking(pnr_t *p, bool on) { p->checking = on; }
+void pnr_set_checking(pnr_t *p, bool on)
+{
+    p->checking = on;
+    if (on && !p->shadow) {
+        /* Only before anything was heard (tests turn checks on at once). */
+        size_t n = (size_t)p->npes;
+        p->shadow = xcalloc(n * n, sizeof *p->shadow);
+        for (size_t x = 0; x < n; x++)
+            for (size_t i = 0; i < n; i++)
+                p->shadow[x * n + i] = (entry_t){p->cl->pes[i].ram_mb, -1};
+    }
+}
 const char *pnr_check_failure(const pnr_t *p) { return p->check_failure; }
 
 void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit)
@@ -230,6 +272,8 @@ static void check(pnr_t *p)
                     claim(p, &js->creqs[i]->pieces);
         }
     }
+    for (int pe = 0; pe < p->npes; pe++)
+        claim(p, &p->node[pe]);
     for (int s = 0; s < p->npes; s++) {
         double l = p->cl->pes[s].lent_mb;
         if (l < -1e-9 || fabs(l - p->claimed[s]) > 1e-6 * (1 + l)) {
@@ -252,16 +296,80 @@ const char *pnr_kind_name(int kind)
 
 static table_t *table_of(pnr_t *p, int pe)
 {
-    table_t *t = &p->tables[pe];
-    if (!t->avail) {
-        t->avail = xcalloc((size_t)p->npes, sizeof *t->avail);
-        t->stamp = xcalloc((size_t)p->npes, sizeof *t->stamp);
-        for (int i = 0; i < p->npes; i++) {
-            t->avail[i] = p->cl->pes[i].ram_mb; /* installed RAM (§5.2) */
-            t->stamp[i] = -1;
+    return &p->tables[pe];
+}
+
+/* Position of pe's override in t (or where it would go), by binary search. */
+static int override_pos(const table_t *t, int pe)
+{
+    int lo = 0, hi = t->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->o[mid].pe < pe)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static entry_t base_entry(const pnr_t *p, const table_t *t, int i)
+{
+    if (t->base)
+        return t->base->e[i];
+    return (entry_t){p->cl->pes[i].ram_mb, -1}; /* installed RAM (§5.2) */
+}
+
+/* Table t's entry for server i. */
+static entry_t table_get(const pnr_t *p, const table_t *t, int i)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i)
+        return t->o[k].v;
+    return base_entry(p, t, i);
+}
+
+static void grow_overrides(override_t **o, int *cap, int need)
+{
+    if (need <= *cap)
+        return;
+    int c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    *o = xrealloc(*o, (size_t)c * sizeof **o);
+    *cap = c;
+}
+
+/* Set table t's entry for server i to v. */
+static void table_set(table_t *t, int i, entry_t v)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i) {
+        t->o[k].v = v;
+        return;
+    }
+    grow_overrides(&t->o, &t->cap, t->n + 1);
+    memmove(t->o + k + 1, t->o + k, (size_t)(t->n - k) * sizeof *t->o);
+    t->o[k] = (override_t){i, v};
+    t->n++;
+}
+
+static void snapshot_release(snapshot_t *s);
+
+/* Checking: the table of PE x must read exactly as its plain copy. */
+static void shadow_compare(pnr_t *p, int x)
+{
+    const entry_t *sh = p->shadow + (size_t)x * (size_t)p->npes;
+    const table_t *t = &p->tables[x];
+    for (int i = 0; i < p->npes; i++) {
+        entry_t v = table_get(p, t, i);
+        if (v.avail != sh[i].avail || v.stamp != sh[i].stamp) {
+            check_fail(p, "PE %d's table reads %.17g MB at %.17g for server %d, the plain "
+                          "table %.17g at %.17g", x, v.avail, v.stamp, i, sh[i].avail,
+                       sh[i].stamp);
+            return;
         }
     }
-    return t;
 }
 
 /* The load piggybacked on a message updates the receiver's table
@@ -269,9 +377,16 @@ static table_t *table_of(pnr_t *p, int pe)
 static void hear(pnr_t *p, int receiver, const msg_t *m)
 {
     table_t *t = table_of(p, receiver);
-    if (m->sent_at >= t->stamp[m->src]) {
-        t->avail[m->src] = m->value;
-        t->stamp[m->src] = m->sent_at;
+    if (m->sent_at >= table_get(p, t, m->src).stamp)
+        table_set(t, m->src, (entry_t){m->value, m->sent_at});
+    if (p->checking && p->shadow) {
+        entry_t *e = &p->shadow[(size_t)receiver * (size_t)p->npes + (size_t)m->src];
+        if (m->sent_at >= e->stamp)
+            *e = (entry_t){m->value, m->sent_at};
+        entry_t v = table_get(p, t, m->src);
+        if (v.avail != e->avail || v.stamp != e->stamp)
+            check_fail(p, "PE %d's table entry for %d differs from the plain table", receiver,
+                       m->src);
     }
 }
 
@@ -326,29 +441,43 @@ static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
 static void snapshot_destroy(pobj *o)
 {
     snapshot_t *s = (snapshot_t *)o;
-    free(s->avail);
-    free(s->stamp);
+    free(s->e);
     free(s);
 }
 
-/* MANAGER and BACKBONE: after an allocation or deallocation the manager
- * sends its table to every other servent (MANAGER) or manager (BACKBONE).
- * The message is control_msg + 16 bytes per PE (value and time stamp). */
-static void broadcast(pnr_t *p, int manager)
+/* Drop one reference (a message delivered, or a table's base replaced). */
+static void snapshot_release(snapshot_t *s)
+{
+    if (s && --s->refs == 0) {
+        untrack(&s->link);
+        snapshot_destroy(&s->link);
+    }
+}
+
+/* MANAGER and BACKBONE: after a round that allocated or deallocated
+ * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
+ * been allocated or deallocated"; `changed` says whether this round did)
+ * the manager sends its table to every other servent (MANAGER) or to the
+ * other managers (BACKBONE; the broadcaster is always one of them). The
+ * message is control_msg + 16 bytes per PE (value and time stamp). */
+static void broadcast(pnr_t *p, int manager, bool changed)
 {
     if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
+        return;
+    if (!changed)
         return;
     int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
     if (targets <= 0)
         return;
     table_t *t = table_of(p, manager);
     snapshot_t *s = xcalloc(1, sizeof *s);
-    s->avail = xcalloc((size_t)p->npes, sizeof *s->avail);
-    s->stamp = xcalloc((size_t)p->npes, sizeof *s->stamp);
-    memcpy(s->avail, t->avail, (size_t)p->npes * sizeof *s->avail);
-    memcpy(s->stamp, t->stamp, (size_t)p->npes * sizeof *s->stamp);
-    s->avail[manager] = pe_free_mb(&p->cl->pes[manager]); /* its own load, now */
-    s->stamp[manager] = p->sim->now;
+    s->e = xcalloc((size_t)p->npes, sizeof *s->e);
+    for (int i = 0; i < p->npes; i++)
+        s->e[i] = base_entry(p, t, i);
+    for (int k = 0; k < t->n; k++)
+        s->e[t->o[k].pe] = t->o[k].v;
+    /* its own load, now */
+    s->e[manager] = (entry_t){pe_free_mb(&p->cl->pes[manager]), p->sim->now};
     s->refs = targets;
     track(p, &s->link, snapshot_destroy);
     double bytes = p->control_bytes + 16.0 * p->npes;
@@ -413,7 +542,7 @@ static double believed_free(pnr_t *p, int manager, int s)
 {
     if (p->global || s == manager)
         return pe_free_mb(&p->cl->pes[s]);
-    return table_of(p, manager)->avail[s];
+    return table_get(p, table_of(p, manager), s).avail;
 }
 
 /* Fair share (§5.2.3) by water-filling: every asker gets min(ask, level),
@@ -499,15 +628,110 @@ static void finish_alloc(pnr_t *p, round_t *r)
              c, got, 0);
     }
     check(p);
-    broadcast(p, r->manager);
+    if (r->granted > EPS_MB)
+        p->st.alloc_rounds_changed++;
+    broadcast(p, r->manager, r->granted > EPS_MB);
     if (r->js && r->js->alloc == r)
         r->js->alloc = NULL;
     round_free(r);
 }
 
-/* Ask the next server (randomized worst fit: the most free RAM as the
- * manager believes, ties at random), or finish when the need is covered or
- * no unasked server is believed to have more than the threshold. */
+/* Whether server s may be asked in round r: not asked yet and believed to
+ * have more than the threshold free; *f gets what it is believed to have. */
+static bool candidate(pnr_t *p, const round_t *r, int s, double *f)
+{
+    if (r->asked[s])
+        return false;
+    *f = believed_free(p, r->manager, s);
+    return *f > p->threshold + 2 * EPS_MB;
+}
+
+/* The lowest-numbered candidate with the most believed free RAM, or -1. */
+static int worst_fit(pnr_t *p, const round_t *r)
+{
+    int chosen = -1;
+    double best = 0, f;
+    for (int s = 0; s < p->npes; s++)
+        if (candidate(p, r, s, &f) && (chosen < 0 || f > best + EPS_MB)) {
+            chosen = s;
+            best = f;
+        }
+    return chosen;
+}
+
+/* The next server to ask in round r for `remaining` MB (§5.2.2), by
+ * `netram.server_selection`, over the candidates (above), or -1 when there
+ * is none:
+ *   RANDOM_WORSTFIT  the most free RAM, ties at random (the report);
+ *   WORSTFIT         the most free RAM, ties to the lowest PE number;
+ *   BESTFIT          the least free RAM that still covers the remaining
+ *                    request (free - threshold >= remaining), ties to the
+ *                    lowest PE; when none covers it, WORSTFIT;
+ *   RANDOM           a candidate drawn uniformly.
+ * Ties are within EPS_MB. The random choices draw from the manager's
+ * stream, and only when there is more than one choice. */
+static int select_server(pnr_t *p, const round_t *r, double remaining)
+{
+    double f;
+    switch (p->selection) {
+    case PNR_SELECT_RANDOM_WORSTFIT: {
+        double best = p->threshold + EPS_MB;
+        int ties = 0;
+        for (int s = 0; s < p->npes; s++) {
+            if (r->asked[s])
+                continue;
+            f = believed_free(p, r->manager, s);
+            if (f > best + EPS_MB) {
+                best = f;
+                ties = 1;
+            } else if (ties > 0 && fabs(f - best) <= EPS_MB) {
+                ties++;
+            }
+        }
+        if (ties == 0)
+            return -1;
+        rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
+        unsigned long k = ties > 1 ? rng_index(rg, (unsigned long)ties) : 0;
+        for (int s = 0; s < p->npes; s++)
+            if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB &&
+                k-- == 0)
+                return s;
+        assert(0 && "a tie vanished");
+        return -1;
+    }
+    case PNR_SELECT_WORSTFIT:
+        return worst_fit(p, r);
+    case PNR_SELECT_BESTFIT: {
+        int chosen = -1;
+        double best = 0;
+        for (int s = 0; s < p->npes; s++)
+            if (candidate(p, r, s, &f) && f - p->threshold >= remaining - EPS_MB &&
+                (chosen < 0 || f < best - EPS_MB)) {
+                chosen = s;
+                best = f;
+            }
+        return chosen >= 0 ? chosen : worst_fit(p, r);
+    }
+    case PNR_SELECT_RANDOM: {
+        unsigned long n = 0;
+        for (int s = 0; s < p->npes; s++)
+            n += candidate(p, r, s, &f);
+        if (n == 0)
+            return -1;
+        rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
+        unsigned long k = n > 1 ? rng_index(rg, n) : 0;
+        for (int s = 0; s < p->npes; s++)
+            if (candidate(p, r, s, &f) && k-- == 0)
+                return s;
+        assert(0 && "a candidate vanished");
+        return -1;
+    }
+    }
+    return -1;
+}
+
+/* Ask the next server (select_server), or finish when the need is covered
+ * or no server is left to ask. */
 static void ask_next(pnr_t *p, round_t *r)
 {
     double remaining = r->total_ask - r->granted;
@@ -515,29 +739,11 @@ static void ask_next(pnr_t *p, round_t *r)
         finish_alloc(p, r);
         return;
     }
-    double best = p->threshold + EPS_MB;
-    int ties = 0;
-    for (int s = 0; s < p->npes; s++) {
-        if (r->asked[s])
-            continue;
-        double f = believed_free(p, r->manager, s);
-        if (f > best + EPS_MB) {
-            best = f;
-            ties = 1;
-        } else if (ties > 0 && fabs(f - best) <= EPS_MB) {
-            ties++;
-        }
-    }
-    if (ties == 0) {
+    int chosen = select_server(p, r, remaining);
+    if (chosen < 0) {
         finish_alloc(p, r);
         return;
     }
-    unsigned long k = ties > 1 ? rng_index(rng_set_get(&p->mgr_rng, (size_t)r->manager), (unsigned long)ties) : 0;
-    int chosen = -1;
-    for (int s = 0; s < p->npes && chosen < 0; s++)
-        if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB && k-- == 0)
-            chosen = s;
-    assert(chosen >= 0);
     r->asked[chosen] = 1;
     send(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
 }
@@ -578,7 +784,20 @@ static bool hook_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     js->creqs[th->idx] = c;
     c->th = th;
     th->pnr = c;
-    c->ask = th->L >= job_page_bytes(p->cl) ? th->L / MB_BYTES : 0;
+    double page = job_page_bytes(p->cl);
+    if (p->release == PNR_RELEASE_ALL) {
+        c->ask = th->L >= page ? th->L / MB_BYTES : 0;
+    } else {
+        /* The node asks for the part of its overallocation that neither
+         * its network RAM nor its requests in progress cover: its
+         * overallocation grew by this thread (§5.1.1 "when it is
+         * determined that the allocation will use disk"). */
+        pe_t *pe = th->pe;
+        int id = pe->id;
+        double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
+        c->ask = diff * MB_BYTES >= page ? diff : 0;
+        p->asking[id] += c->ask;
+    }
     c->t_asked = sim->now;
     round_t *r;
     if (p->strategy == PNR_CLIENT) {
@@ -615,12 +834,48 @@ static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
     for (int i = 1; i < ps->n; i++) {
         piece_t x = ps->v[i];
         int k = i;
-        while (k > 0 && t->avail[ps->v[k - 1].server] > t->avail[x.server]) {
+        while (k > 0 && table_get(p, t, ps->v[k - 1].server).avail >
+                            table_get(p, t, x.server).avail) {
             ps->v[k] = ps->v[k - 1];
             k--;
         }
         ps->v[k] = x;
     }
+}
+
+/* Release EXCESS (§5.1.3): at a thread's end (its memory already freed)
+ * the node keeps the network RAM its remaining overallocation needs and
+ * gives back the rest, from the servers its own table shows most loaded
+ * first (splitting a piece where the excess ends). Moves the freed pieces
+ * into *out and returns their MB (0: nothing to free). */
+static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
+{
+    pieces_t *ps = &p->node[pe->id];
+    double excess = pe->remote_mb - pe_overalloc_mb(pe);
+    if (excess <= EPS_MB || ps->n == 0)
+        return 0;
+    sort_pieces(p, pe->id, ps);
+    double left = excess;
+    int k = 0;
+    while (k < ps->n && left > EPS_MB) {
+        piece_t *x = &ps->v[k];
+        if (x->mb <= left + EPS_MB) { /* the whole piece */
+            add_piece(out, x->server, x->mb);
+            left -= x->mb;
+            k++;
+        } else { /* part of it: the node keeps the rest */
+            add_piece(out, x->server, left);
+            x->mb -= left;
+            left = 0;
+        }
+    }
+    /* Drop the freed pieces from the front, keeping the order. */
+    memmove(ps->v, ps->v + k, (size_t)(ps->n - k) * sizeof *ps->v);
+    ps->n -= k;
+    double freed = 0;
+    for (int i = 0; i < out->n; i++)
+        freed += out->v[i].mb;
+    return freed;
 }
 
 static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
@@ -630,11 +885,21 @@ static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     jstate_t *js = j->pnr;
     creq_t *c = th->pnr;
     round_t *r = NULL;
-    double mb = c ? c->granted : 0;
+    double mb;
+    pieces_t out = {0}; /* the pieces the notice names */
+    if (p->release == PNR_RELEASE_ALL) {
+        mb = c ? c->granted : 0;
+        if (c) {
+            out = c->pieces;
+            c->pieces = (pieces_t){0};
+        }
+    } else {
+        mb = release_excess(p, th->pe, &out);
+    }
     if (mb > EPS_MB)
         pe_remote(sim, th->pe, -mb);
     if (p->strategy == PNR_CLIENT) {
-        if (c && c->pieces.n > 0)
+        if (out.n > 0)
             r = round_new(p, true, NULL, th->pe->id, 1);
     } else if (js) {
         if (!js->dealloc)
@@ -644,16 +909,16 @@ static void hook_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     if (r) {
         /* The notice carries the client's pieces, most loaded first. */
         int slot = p->strategy == PNR_CLIENT ? 0 : th->idx;
-        if (c) {
-            sort_pieces(p, th->pe->id, &c->pieces);
-            r->incoming[slot] = c->pieces;
-            c->pieces = (pieces_t){0};
-        }
+        if (p->release == PNR_RELEASE_ALL)
+            sort_pieces(p, th->pe->id, &out);
+        r->incoming[slot] = out;
+        out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
         send(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
              p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
     }
+    free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
         js->creqs[th->idx] = NULL;
         free(c->pieces.v);
@@ -698,6 +963,14 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
         return false;
     double u = rng_uniform01(rg) * pe->remote_mb;
     int server = -1;
+    /* The node's pieces (release EXCESS), then its threads' (ALL). */
+    const pieces_t *np = &p->node[pe->id];
+    for (int k = 0; k < np->n && server < 0; k++) {
+        if (u < np->v[k].mb)
+            server = np->v[k].server;
+        else
+            u -= np->v[k].mb;
+    }
     for (pe_user *x = pe->users.next; x != &pe->users && server < 0; x = x->next) {
         creq_t *c = user_thread(x)->pnr;
         if (!c || c->granted <= EPS_MB)
@@ -710,6 +983,8 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
             server = -1;
         }
     }
+    if (server < 0 && np->n > 0)
+        server = np->v[np->n - 1].server; /* rounding: u just past the end */
     if (server < 0) {
         /* Rounding left u just past the last piece: take the last one. */
         for (pe_user *x = pe->users.prev; x != &pe->users && server < 0; x = x->prev) {
@@ -727,10 +1002,13 @@ static bool hook_fault(sim_t *sim, thread_t *th, void *ctx)
 
 /* ---- message arrivals ---------------------------------------------------------------- */
 
-static void dealloc_done(pnr_t *p, round_t *r)
+/* `freed`: the round told some server to free memory. */
+static void dealloc_done(pnr_t *p, round_t *r, bool freed)
 {
     check(p);
-    broadcast(p, r->manager);
+    if (freed)
+        p->st.dealloc_rounds_changed++;
+    broadcast(p, r->manager, freed);
     if (r->js && r->js->dealloc == r)
         r->js->dealloc = NULL;
     round_free(r);
@@ -798,6 +1076,17 @@ static void on_arrival(sim_t *sim, msg_t *m)
         p->transit -= amount;
         p->held += amount;
         c->granted = amount;
+        if (p->release == PNR_RELEASE_EXCESS) {
+            /* The grant is the node's (§5.1: the client allocates network
+             * RAM on behalf of its node). */
+            int id = th->pe->id;
+            p->asking[id] -= c->ask;
+            if (p->asking[id] < 1e-9)
+                p->asking[id] = 0;
+            for (int i = 0; i < c->pieces.n; i++)
+                add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
+            c->pieces.n = 0;
+        }
         if (amount > EPS_MB)
             pe_remote(sim, th->pe, amount);
         p->st.alloc_wait += sim->now - c->t_asked;
@@ -827,7 +1116,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
                  r->got.v[i].mb, 0);
         }
         if (r->acks_pending == 0)
-            dealloc_done(p, r);
+            dealloc_done(p, r, false);
         return;
     }
     case PNR_MSG_FREE: {
@@ -844,21 +1133,65 @@ static void on_arrival(sim_t *sim, msg_t *m)
     case PNR_MSG_ACK: {
         round_t *r = ctx;
         if (--r->acks_pending == 0)
-            dealloc_done(p, r);
+            dealloc_done(p, r, true);
         return;
     }
     case PNR_MSG_BROADCAST: {
+        /* Entry by entry the newer news wins (the table's own on equal
+         * stamps). The result becomes a table based on s, with overrides
+         * where the old table's entry won and differs from s's. */
         snapshot_t *s = ctx;
         table_t *t = table_of(p, dst);
-        for (int i = 0; i < p->npes; i++)
-            if (s->stamp[i] > t->stamp[i]) {
-                t->avail[i] = s->avail[i];
-                t->stamp[i] = s->stamp[i];
+        const entry_t *se = s->e;
+        const entry_t *be = t->base ? t->base->e : NULL;
+        int n = 0, k = 0, i = 0;
+        while (i < p->npes) {
+            /* Entries up to the next override come from the base: a tight
+             * loop, since most of them equal s's (shared history). */
+            int end = k < t->n ? t->o[k].pe : p->npes;
+            while (i < end) {
+                /* Blocks equal bit for bit need no look inside. */
+                if (be && end - i >= 32 && !memcmp(be + i, se + i, 32 * sizeof *se)) {
+                    i += 32;
+                    continue;
+                }
+                for (int stop = end - i > 32 ? i + 32 : end; i < stop; i++) {
+                    entry_t cur = be ? be[i] : (entry_t){p->cl->pes[i].ram_mb, -1};
+                    if (se[i].stamp > cur.stamp ||
+                        (cur.avail == se[i].avail && cur.stamp == se[i].stamp))
+                        continue; /* s's entry */
+                    grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+                    p->scratch[n++] = (override_t){i, cur};
+                }
             }
-        if (--s->refs == 0) {
-            untrack(&s->link);
-            snapshot_destroy(&s->link);
+            if (i == p->npes)
+                break;
+            entry_t cur = t->o[k++].v; /* the override at i */
+            if (!(se[i].stamp > cur.stamp) &&
+                !(cur.avail == se[i].avail && cur.stamp == se[i].stamp)) {
+                grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+                p->scratch[n++] = (override_t){i, cur};
+            }
+            i++;
         }
+        /* Swap the override lists; the old one becomes the spare. */
+        override_t *o = t->o;
+        int cap = t->cap;
+        t->o = p->scratch;
+        t->cap = p->scratch_cap;
+        t->n = n;
+        p->scratch = o;
+        p->scratch_cap = cap;
+        snapshot_t *old = t->base;
+        t->base = s; /* the message's reference passes to the table */
+        if (p->checking && p->shadow) {
+            entry_t *sh = p->shadow + (size_t)dst * (size_t)p->npes;
+            for (int j = 0; j < p->npes; j++)
+                if (se[j].stamp > sh[j].stamp)
+                    sh[j] = se[j];
+            shadow_compare(p, dst);
+        }
+        snapshot_release(old);
         return;
     }
     case PNR_MSG_PAGE_OUT:
@@ -892,6 +1225,10 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->threshold = c->server_threshold;
     p->npes = cl->npes;
     p->control_bytes = c->control_bytes;
+    p->release = c->release;
+    p->selection = c->selection;
+    p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
+    p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
     if (p->nmanagers > p->npes)
         p->nmanagers = p->npes;
@@ -941,15 +1278,19 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
         o->destroy(o);
     }
     for (int i = 0; i < p->npes; i++) {
-        free(p->tables[i].avail);
-        free(p->tables[i].stamp);
+        free(p->node[i].v);
+        free(p->tables[i].o); /* bases: freed with the tracked objects */
     }
     rng_set_free(&p->mgr_rng);
     rng_set_free(&p->fault_rng);
     rng_free(p->choice_rng);
     free(p->tables);
+    free(p->scratch);
+    free(p->node);
+    free(p->asking);
     free(p->received);
     free(p->claimed);
+    free(p->shadow);
     free(p->managers);
     free(p);
 }

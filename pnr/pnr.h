@@ -3,11 +3,16 @@
  * on the simulated network.
  *
  * Client (§5.1)  At thread start every client of a job sends its manager a
- *                request for the thread's overallocated amount (0 when the
- *                thread fits in RAM: coordinated managers must count every
- *                thread); a thread that asked for more than 0 waits for the
- *                answer. At thread end it sends a deallocation notice listing
- *                its pieces, most loaded server first.
+ *                request (0 MB when nothing is to be asked: coordinated
+ *                managers must count every thread); a thread that asked
+ *                for more than 0 waits for the answer. Release EXCESS (the
+ *                report, §5.1.3): network RAM is the node's; the request
+ *                asks for the node's overallocation not yet covered by its
+ *                network RAM or requests in progress; at thread end the
+ *                node frees only what exceeds its remaining
+ *                overallocation, most loaded servers first, and the notice
+ *                lists that (maybe nothing). Release ALL: the thread asks
+ *                its own L and its whole grant is freed at its end.
  * Manager (§5.2) Keeps an availability table (free RAM per server as last
  *                heard, with the time it was heard), updated from the load
  *                piggybacked on every message it receives; its own PE's
@@ -24,7 +29,7 @@
  *                less than asked, maybe nothing); lent memory counts
  *                against its own RAM; frees on request and acknowledges.
  * Paging (§5.4)  Per node: at each fault of a thread on a PE, a uniform
- *                draw against (network RAM held by the PE's threads) / (the
+ *                draw against (network RAM held by the node) / (the
  *                PE's overallocation) chooses network or disk; a network
  *                fault is a round trip to a server holding the PE's pages
  *                (page out, page in).
@@ -33,9 +38,10 @@
  * (each client's local manager acts for it alone at once, no sharing),
  * MANAGER (per job start and per job end a random PE of the job is the
  * manager; it broadcasts its table to all N-1 other servents after each
- * allocation and deallocation), BACKBONE (`managers` well-known managers
- * on PEs floor(k*N/M); a job's clients use one chosen at random; broadcasts
- * go to the other managers only).
+ * round that allocated or freed network RAM, §5.2.6; rounds of 0 MB do not
+ * broadcast), BACKBONE (`managers` well-known managers on PEs
+ * floor(k*N/M); a job's clients use one chosen at random; broadcasts, after
+ * the same rounds, go to the M-1 other managers only).
  */
 #ifndef PNRSIM_PNR_PNR_H
 #define PNRSIM_PNR_PNR_H
@@ -72,6 +78,9 @@ typedef struct pnr_stats {
     uint64_t remote_faults;
     double lent_area;           /* for the time average of lent memory */
     uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
+    /* rounds finished that granted / freed network RAM (the rounds after
+     * which MANAGER and BACKBONE broadcast, §5.2.6) */
+    uint64_t alloc_rounds_changed, dealloc_rounds_changed;
 } pnr_stats;
 
 /* Create the PNR layer for cluster cl with parameters c, master seed
@@ -86,7 +95,9 @@ int pnr_job_manager(const pnr_t *p, const job_t *j);
  * network RAM is conserved (in total: lent == held by clients + in transit
  * + pending at managers; per server: lent == the pieces naming it in
  * clients' lists, rounds and messages), that no grant leaves a server
- * below server_threshold, and that no client gets more than it asked;
+ * below server_threshold, that no client gets more than it asked, and
+ * that every availability table reads as a plain N x N copy kept beside
+ * it (N^2 memory: call before the run starts, for tests only);
  * NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);

@@ -8,12 +8,25 @@
 
 typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy;
 
+/* What a node gives back when one of its threads ends (§5.1.3): EXCESS =
+ * only what exceeds its remaining overallocation (the report); ALL = the
+ * ending thread's whole grant. */
+typedef enum { PNR_RELEASE_EXCESS, PNR_RELEASE_ALL } pnr_release;
+
+/* How a manager picks the next server to ask (§5.2.2; see pnr.c's
+ * select_server). */
+typedef enum {
+    PNR_SELECT_RANDOM_WORSTFIT, PNR_SELECT_WORSTFIT, PNR_SELECT_BESTFIT, PNR_SELECT_RANDOM
+} pnr_selection;
+
 typedef struct pnr_params {
     pnr_strategy strategy;
     bool global_knowledge;     /* managers see true free memory */
     int managers;              /* BACKBONE: number of managers */
     double server_threshold;   /* MB of free RAM a server keeps */
     double control_bytes;      /* size of a PNR control message */
+    pnr_release release;
+    pnr_selection selection;
 } pnr_params;
 
 #endif

@@ -494,6 +494,9 @@ static const err_case ini_errors[] = {
     {"[workload]\ncpu_demand = WALL\n", 2, "expected one of CPUTIME, RUNTIME, AUTO"},
     {"[network]\ntopology = RING\n", 2, "expected one of STAR, BUS, WHEEL, CONNECTED"},
     {"[scheduler]\ntype = EASY\n", 2, "expected one of GANG"},
+    {"[netram]\nrelease = SOME\n", 2, "expected one of EXCESS, ALL"},
+    {"[netram]\nserver_selection = FIRSTFIT\n", 2,
+     "expected one of RANDOM_WORSTFIT, WORSTFIT, BESTFIT, RANDOM"},
     /* bad boolean */
     {"[scheduler]\nmem_aware = maybe\n", 2, "[scheduler] mem_aware = \"maybe\": expected "
                                            "a boolean: yes, no, true, false, on, off, 1 or 0"},

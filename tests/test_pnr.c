@@ -6,14 +6,18 @@
  *   - conservation at every allocation and deallocation step of a whole run
  *     with every strategy (and global knowledge): lent == held + in transit
  *     + pending in total and per server, no grant below the threshold, no
- *     client above its ask; at the end nothing is lent, held or in transit;
+ *     client above its ask, every availability table (stored shared, see
+ *     pnr.c) reads exactly as a plain N x N copy kept beside it; at the end
+ *     nothing is lent, held or in transit;
  *     the same under a run stopped part way (leaks, under ASan);
  *   - CENTRAL: every request goes to PE 0; CLIENT: a thread waits for one
  *     round trip to a server only, never for its job's other threads;
  *     MANAGER: the manager is one of the job's PEs, chosen the same way for
- *     the same seed, and broadcasts go to the N-1 others after every round;
+ *     the same seed, and broadcasts go to the N-1 others after every round
+ *     that allocated or freed network RAM, never after a 0 MB round;
  *     BACKBONE: requests only to the managers, broadcasts to the M-1 others;
  *     with one manager it is CENTRAL, job for job;
+ *   - every message kind counted on a hand-worked case per strategy;
  *   - the fair share end to end: a 4-thread job's clients asking 10, 20,
  *     30 and 60 MB when a server lends 80 hold 10, 20, 25 and 25;
  *   - paging: a thread covered by network RAM never uses the disk and each
@@ -121,6 +125,7 @@ typedef struct world {
         bool ended;
         double start, end, waited_alloc, fault_time;
         uint64_t faults;
+        uint64_t remote[NPE_MAX], disk[NPE_MAX]; /* every PE's faults then */
     } rec[16];
 } world;
 
@@ -130,7 +135,11 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     w->jobs_ended++;
     ck_assert(j->id >= 0 && j->id < 16);
     w->rec[j->id] = (struct jrec){true, j->start, j->end, j->waited_alloc, j->fault_time,
-                                  j->faults};
+                                  j->faults, {0}, {0}};
+    for (int i = 0; i < w->cl.npes; i++) {
+        w->rec[j->id].remote[i] = w->pes[i].remote_faults;
+        w->rec[j->id].disk[i] = w->pes[i].disk_faults;
+    }
     job_release(sim, j);
 }
 
@@ -487,9 +496,13 @@ START_TEST(test_manager_choice)
      * after 50 MB threads on PEs 1 and 2 so that two of its threads ask).
      * Its manager is one of PEs 1-3; all three requests arrive there;
      * all three deallocation notices arrive at one PE of the job (drawn
-     * again at the job's end); after the allocation and after the
-     * deallocation the manager broadcasts to the N - 1 = 3 others, so every
-     * PE but the manager receives one broadcast per round. The same seed
+     * again at the job's end). The single-thread jobs fit (ask 0) and their
+     * rounds change nothing: no broadcast (§5.2.6). The 3-thread job's
+     * threads on PEs 1 and 2 overallocate by 50 + 70 - 100 = 20 MB each and
+     * get 40 MB from PE 0 (the only server with room), so after its
+     * allocation and after its deallocation the manager broadcasts to the
+     * N - 1 = 3 others: 6 broadcasts, every PE but that round's manager
+     * receiving one per round. The same seed
      * gives the same manager; across seeds every PE of the job serves. */
     bool seen[4] = {false, false, false, false};
     int first = -1;
@@ -516,7 +529,9 @@ START_TEST(test_manager_choice)
             ck_assert_uint_eq(st->alloc_rounds, 3);
             ck_assert_uint_eq(st->dealloc_rounds, 3);
             ck_assert_uint_eq(st->requests, 2);
-            ck_assert_uint_eq(sent(&w, PNR_MSG_BROADCAST), 3 * 6);
+            ck_assert_uint_eq(st->alloc_rounds_changed, 1);
+            ck_assert_uint_eq(st->dealloc_rounds_changed, 1);
+            ck_assert_uint_eq(sent(&w, PNR_MSG_BROADCAST), 3 * 2);
             /* The 3-thread job's deallocation notices went to one PE. */
             int dm = -1;
             for (int pe = 1; pe <= 3; pe++) {
@@ -529,12 +544,12 @@ START_TEST(test_manager_choice)
             ck_assert_int_ge(dm, 1);
             ck_assert_uint_eq(received(&w, 0, PNR_MSG_DEALLOC), 0);
             ck_assert_uint_eq(received(&w, 0, PNR_MSG_REQUEST), 0);
-            /* PE 0 is in no job: it hears every broadcast. */
-            ck_assert_uint_eq(received(&w, 0, PNR_MSG_BROADCAST), 6);
-            /* Everyone else hears every round it did not manage itself. */
+            /* PE 0 is in no job: it hears both broadcasts. */
+            ck_assert_uint_eq(received(&w, 0, PNR_MSG_BROADCAST), 2);
+            /* The job's PEs hear each one they did not send. */
             for (int pe = 1; pe <= 3; pe++) {
-                int managed = (pe <= 2 ? 2 : 0) + (m == pe) + (dm == pe);
-                ck_assert_uint_eq(received(&w, pe, PNR_MSG_BROADCAST), 6 - managed);
+                int managed = (m == pe) + (dm == pe);
+                ck_assert_uint_eq(received(&w, pe, PNR_MSG_BROADCAST), 2 - managed);
             }
             if (seed == 1 && rep == 0)
                 first = m;
@@ -545,6 +560,261 @@ START_TEST(test_manager_choice)
         }
     }
     ck_assert(seen[1] && seen[2] && seen[3]);
+}
+END_TEST
+
+/* Messages of every kind on one hand-worked case, per strategy. 4 PEs of
+ * 100 MB on the star. t = 0: job 1, two 50 MB threads on PEs 0 and 1
+ * (they fit: asks 0). t = 1: job 2, one 120 MB thread on PE 3, which
+ * overallocates by 20 MB and asks for 20. Every server it may be sent to
+ * (PE 0 or 1: 50 MB free; PE 2: 100) has more than 20 + 0.1 MB, so the
+ * first ASK is granted in full whatever the table says: 1 ASK, 1 GRANT,
+ * 1 REPLY; at job 2's end its whole 20 MB is freed (PE 3 is no longer
+ * overallocated): 1 FREE, 1 ACK.
+ *   CENTRAL:  REQUEST 3 (every thread), DEALLOC 3, BROADCAST 0.
+ *   CLIENT:   REQUEST 1 (only the asking thread), DEALLOC 1, BROADCAST 0.
+ *   MANAGER:  REQUEST 3, DEALLOC 3; 4 rounds (2 per job) of which 2 (job
+ *             2's) change allocations: 2 x (N-1) = 6 BROADCASTs (every
+ *             round broadcasting would have made 12).
+ *   BACKBONE (2 managers, PEs 0 and 2): REQUEST 3, DEALLOC 3; 2 changing
+ *             rounds x (M-1) = 2 BROADCASTs (4 if every round did). */
+static void counts_case(const char *strategy, const char *const *sets, const uint64_t *want)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        world w;
+        world_init(&w, 4, RAM100, 1e-3, strategy, sets, seed);
+        start_at(&w, 0, make_job(&w, 1, 2, (int[]){0, 1}, 20, 50));
+        start_at(&w, 1, make_job(&w, 2, 1, (int[]){3}, 10, 120));
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(w.jobs_ended, 2);
+        assert_settled(w.pnr);
+        for (int k = PNR_MSG_REQUEST; k <= PNR_MSG_BROADCAST; k++)
+            ck_assert_msg(sent(&w, k) == want[k - PNR_MSG_REQUEST], "%s seed %llu: %s %llu, want %llu",
+                          strategy, (unsigned long long)seed, pnr_kind_name(k),
+                          (unsigned long long)sent(&w, k),
+                          (unsigned long long)want[k - PNR_MSG_REQUEST]);
+        ck_assert_uint_eq(pnr_get_stats(w.pnr)->satisfied, 1);
+        ck_assert_uint_eq(w.pes[3].disk_faults, 0);
+        world_free(&w);
+    }
+}
+
+START_TEST(test_message_counts)
+{
+    /* REQUEST, ASK, GRANT, REPLY, DEALLOC, FREE, ACK, BROADCAST */
+    counts_case("CENTRAL", NULL, (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 0});
+    counts_case("CLIENT", NULL, (const uint64_t[]){1, 1, 1, 1, 1, 1, 1, 0});
+    counts_case("MANAGER", NULL, (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 6});
+    counts_case("BACKBONE", (const char *[]){"netram.managers=2", NULL},
+                (const uint64_t[]){3, 1, 1, 1, 3, 1, 1, 2});
+}
+END_TEST
+
+/* The issue's case of §5.1.3 (3 PEs of 32 MB, CENTRAL): jobs of two 24 MB
+ * threads on PEs 0 and 1, submitted at 0 (2000 s of CPU), 1 (100 s) and
+ * 2 (2000 s); here they all run at once (no gang scheduler), sharing the
+ * CPUs. Job 1 fits (24 < 32). Job 2 overallocates each PE by 48 - 32 =
+ * 16 MB; the manager (PE 0) asks PE 2, the most free RAM in its table
+ * (its installed 32 MB), which lends 32 - 0.1 = 31.9 MB: 15.95 MB each.
+ * Job 3 makes it 40 MB each; nobody has room (PE 2 is at its threshold),
+ * so it gets nothing. Until job 2 ends, a fault goes to network RAM with
+ * probability 15.95 / 40. When job 2 ends each PE is overallocated by 16:
+ *   release ALL:    job 2's 15.95 MB per PE are freed: every later fault
+ *                   goes to disk;
+ *   release EXCESS: 15.95 <= 16 is all still needed: nothing is freed and
+ *                   a fault goes to network RAM with probability
+ *                   15.95 / 16 = 0.996875, until job 1's or job 3's thread
+ *                   ends (then the PE is no longer overallocated and
+ *                   frees everything). */
+static void keep_case(const char *release, uint64_t *after_remote, uint64_t *after_disk,
+                      uint64_t *mid_remote, uint64_t *mid_disk)
+{
+    static const double ram[3] = {32, 32, 32};
+    char set[64];
+    snprintf(set, sizeof set, "netram.release=%s", release);
+    world w;
+    world_init(&w, 3, ram, 2.4e-7, "CENTRAL", (const char *[]){set, NULL}, 5);
+    start_at(&w, 0, make_job(&w, 1, 2, (int[]){0, 1}, 2000, 24));
+    start_at(&w, 1, make_job(&w, 2, 2, (int[]){0, 1}, 100, 24));
+    start_at(&w, 2, make_job(&w, 3, 2, (int[]){0, 1}, 2000, 24));
+    ev_run(&w.sim, 3);
+    for (int pe = 0; pe < 2; pe++) {
+        ck_assert_near(w.pes[pe].remote_mb, 15.95, 1e-9);
+        ck_assert_near(pe_overalloc_mb(&w.pes[pe]), 40, 1e-9);
+    }
+    ck_assert_near(w.pes[2].lent_mb, 31.9, 1e-9);
+    /* From t = 3 to 300 (job 2's threads still run: 72 MB on each PE). */
+    uint64_t r3 = w.pes[0].remote_faults + w.pes[1].remote_faults;
+    uint64_t d3 = w.pes[0].disk_faults + w.pes[1].disk_faults;
+    ev_run(&w.sim, 300);
+    ck_assert_near(w.pes[0].alloc_mb + w.pes[1].alloc_mb, 144, 1e-9);
+    *mid_remote = w.pes[0].remote_faults + w.pes[1].remote_faults - r3;
+    *mid_disk = w.pes[0].disk_faults + w.pes[1].disk_faults - d3;
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 3);
+    const pnr_stats *st = pnr_get_stats(w.pnr);
+    ck_assert_uint_eq(st->requests, 4);
+    ck_assert_uint_eq(st->satisfied, 0);
+    ck_assert_uint_eq(st->partial, 2);
+    ck_assert_uint_eq(st->denied, 2);
+    struct jrec *j2 = &w.rec[2];
+    ck_assert(j2->end < w.rec[1].end && j2->end < w.rec[3].end);
+    *after_remote = *after_disk = 0;
+    for (int pe = 0; pe < 2; pe++) {
+        *after_remote += w.pes[pe].remote_faults - j2->remote[pe];
+        *after_disk += w.pes[pe].disk_faults - j2->disk[pe];
+    }
+    ck_assert_uint_eq(w.pes[2].faults, 0);
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+
+START_TEST(test_node_keeps_what_it_needs)
+{
+    uint64_t ar, ad, mr, md, mr2, md2;
+    /* ALL: nothing remote after job 2's end. */
+    keep_case("all", &ar, &ad, &mr, &md);
+    ck_assert_uint_eq(ar, 0);
+    ck_assert_uint_gt(ad, 10000);
+    /* From t = 3 to 300 a fault is remote with probability 15.95 / 40:
+     * Binomial(n, 0.39875), 5 standard deviations. */
+    double n = (double)(mr + md), q = 15.95 / 40;
+    ck_assert_msg(n > 10000, "%.0f faults", n);
+    ck_assert_msg(fabs((double)mr - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote, expected %.1f", (unsigned long long)mr, n, n * q);
+    /* EXCESS: the same until job 2's threads end (job 3 asks 40 - 15.95 =
+     * 24.05 instead of 24 and is denied all the same: the same messages,
+     * the same draws); after job 2's end, Binomial(n, 15.95 / 16). */
+    keep_case("excess", &ar, &ad, &mr2, &md2);
+    ck_assert_uint_eq(mr2, mr);
+    ck_assert_uint_eq(md2, md);
+    n = (double)(ar + ad);
+    q = 15.95 / 16;
+    ck_assert_msg(n > 10000, "%.0f faults", n);
+    ck_assert_msg(fabs((double)ar - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote, expected %.1f", (unsigned long long)ar, n, n * q);
+}
+END_TEST
+
+/* A node asks for the difference when its overallocation grows (§5.1.1,
+ * §5.1.3). 3 PEs of 100 MB, CENTRAL (manager PE 0). t = 0: 95 MB threads
+ * on PEs 0 and 2 (50 s of CPU) leave each 5 MB free. t = 1: job A, 120 MB
+ * on PE 1 (1000 s), asks 20 MB and gets 4.9 + 4.9 = 9.8 (partial). The
+ * 95 MB threads end at about 50 s; then both servers have 95.1 MB free.
+ * t = 200: job B, 10 MB on PE 1 (300 s): PE 1 is overallocated by 30 MB.
+ *   ALL:    B asks its own L = min(30, 10) = 10 MB: the node holds 19.8
+ *           of 30 MB and a fault goes to disk with probability 1/3.
+ *   EXCESS: B's client asks for the node's difference, 30 - 9.8 = 20.2 MB,
+ *           gets it, and the node's 30 MB cover all of its overallocation:
+ *           no fault goes to disk while B runs. */
+static void grow_case(const char *release, double *asked, uint64_t *disk_after,
+                      uint64_t *faults_after)
+{
+    char set[64];
+    snprintf(set, sizeof set, "netram.release=%s", release);
+    world w;
+    world_init(&w, 3, RAM100, 1e-4, "CENTRAL", (const char *[]){set, NULL}, 6);
+    start_at(&w, 0, make_job(&w, 1, 1, (int[]){0}, 50, 95));
+    start_at(&w, 0, make_job(&w, 2, 1, (int[]){2}, 50, 95));
+    start_at(&w, 1, make_job(&w, 3, 1, (int[]){1}, 1000, 120));
+    start_at(&w, 200, make_job(&w, 4, 1, (int[]){1}, 300, 10));
+    ev_run(&w.sim, 2);
+    ck_assert_near(w.pes[1].remote_mb, 9.8, 1e-9);
+    ev_run(&w.sim, 201);
+    ck_assert(w.rec[1].ended && w.rec[2].ended && !w.rec[4].ended);
+    uint64_t d0 = w.pes[1].disk_faults, f0 = w.pes[1].faults;
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 4);
+    *asked = pnr_get_stats(w.pnr)->asked_mb;
+    *disk_after = w.rec[4].disk[1] - d0;
+    *faults_after = w.rec[4].remote[1] + w.rec[4].disk[1] - f0;
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+
+START_TEST(test_node_asks_the_difference)
+{
+    double asked;
+    uint64_t disk, n;
+    grow_case("all", &asked, &disk, &n);
+    ck_assert_near(asked, 20 + 10, 1e-9);
+    ck_assert_msg(n > 1000, "%llu", (unsigned long long)n);
+    double q = 1.0 / 3;
+    ck_assert_msg(fabs((double)disk - (double)n * q) < 5 * sqrt((double)n * q * (1 - q)),
+                  "%llu of %llu faults on disk", (unsigned long long)disk, (unsigned long long)n);
+    grow_case("excess", &asked, &disk, &n);
+    ck_assert_near(asked, 20 + 20.2, 1e-9);
+    ck_assert_msg(n > 1000, "%llu", (unsigned long long)n);
+    ck_assert_uint_eq(disk, 0);
+}
+END_TEST
+
+/* Server selection (§5.2.2, netram.server_selection) on 4 PEs of 100 MB,
+ * CENTRAL with global knowledge (the manager, PE 0, sees true free RAM).
+ * t = 0: threads of 40, 75 and 40 MB on PEs 1, 2 and 3 leave 60, 25 and
+ * 60 MB free (lendable above the 0.1 MB threshold: 59.9, 24.9, 59.9).
+ * t = 1: a thread of 100 + need MB on PE 0 asks for `need` MB and gets it
+ * all. Returns a bit mask of the PEs asked; lent[pe] = MB each lent. */
+static int select_case(const char *sel, double need, uint64_t seed, double *lent)
+{
+    char set[64];
+    snprintf(set, sizeof set, "netram.server_selection=%s", sel);
+    world w;
+    world_init(&w, 4, RAM100, 1e-3, "CENTRAL",
+               (const char *[]){set, "netram.global_knowledge=yes", NULL}, seed);
+    start_at(&w, 0, make_job(&w, 1, 1, (int[]){1}, 10, 40));
+    start_at(&w, 0, make_job(&w, 2, 1, (int[]){2}, 10, 75));
+    start_at(&w, 0, make_job(&w, 3, 1, (int[]){3}, 10, 40));
+    start_at(&w, 1, make_job(&w, 4, 1, (int[]){0}, 1, 100 + need));
+    ev_run(&w.sim, 2);
+    int mask = 0;
+    for (int pe = 0; pe < 4; pe++) {
+        if (received(&w, pe, PNR_MSG_ASK))
+            mask |= 1 << pe;
+        lent[pe] = w.pes[pe].lent_mb;
+    }
+    ck_assert_near(w.pes[0].remote_mb, need, 1e-9);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 4);
+    assert_settled(w.pnr);
+    world_free(&w);
+    return mask;
+}
+
+START_TEST(test_server_selection)
+{
+    double lent[4];
+    /* 20 MB: WORSTFIT asks PE 1 (60 free, tied with PE 3: lowest PE);
+     * BESTFIT asks PE 2 (the least free RAM that covers 20: 24.9 >= 20). */
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        ck_assert_int_eq(select_case("WORSTFIT", 20, seed, lent), 1 << 1);
+        ck_assert_near(lent[1], 20, 1e-9);
+        ck_assert_int_eq(select_case("BESTFIT", 20, seed, lent), 1 << 2);
+        ck_assert_near(lent[2], 20, 1e-9);
+    }
+    /* RANDOM_WORSTFIT: PE 1 or PE 3 (the tie, at random), never PE 2;
+     * RANDOM: any of the three. Over 40 seeds each possible choice occurs
+     * (a given one is missed with probability (1/2)^40 or (2/3)^40). */
+    int seen_rw = 0, seen_r = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        int m = select_case("RANDOM_WORSTFIT", 20, seed, lent);
+        ck_assert(m == 1 << 1 || m == 1 << 3);
+        seen_rw |= m;
+        m = select_case("RANDOM", 20, seed, lent);
+        ck_assert(m == 1 << 1 || m == 1 << 2 || m == 1 << 3);
+        seen_r |= m;
+    }
+    ck_assert_int_eq(seen_rw, (1 << 1) | (1 << 3));
+    ck_assert_int_eq(seen_r, (1 << 1) | (1 << 2) | (1 << 3));
+    /* 70 MB: nobody covers it. BESTFIT falls back to the most free (PE 1,
+     * lends 59.9), then 10.1 MB remain, which PE 2 (24.9) and PE 3 (59.9)
+     * cover: the least free, PE 2. WORSTFIT: PE 1, then PE 3. */
+    ck_assert_int_eq(select_case("BESTFIT", 70, 1, lent), (1 << 1) | (1 << 2));
+    ck_assert_near(lent[1], 59.9, 1e-9);
+    ck_assert_near(lent[2], 10.1, 1e-9);
+    ck_assert_int_eq(select_case("WORSTFIT", 70, 1, lent), (1 << 1) | (1 << 3));
+    ck_assert_near(lent[1], 59.9, 1e-9);
+    ck_assert_near(lent[3], 10.1, 1e-9);
 }
 END_TEST
 
@@ -785,26 +1055,53 @@ END_TEST
 
 START_TEST(test_run_manager)
 {
-    /* MANAGER: one round per job start and one per job end, each followed
-     * by a broadcast to the N-1 = 239 other servents. */
-    trace_result t;
-    trace_run(&t, "MANAGER", NULL, 0);
-    assert_complete(&t, "MANAGER");
-    long threads = trace_threads(&t);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_REQUEST), (uint64_t)threads);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_DEALLOC), (uint64_t)threads);
-    ck_assert_uint_eq(t.st.alloc_rounds, NJOBS);
-    ck_assert_uint_eq(t.st.dealloc_rounds, NJOBS);
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * 2 * NJOBS);
-    trace_result_free(&t);
+    /* MANAGER: one round per job start and one per job end; each round
+     * that granted or freed network RAM, and only those, is followed by a
+     * broadcast to the N-1 = 239 other servents (§5.2.6); each changing
+     * allocation round answered at least one client with something
+     * (satisfied or partial), and most rounds (jobs that fit) change
+     * nothing. With release = ALL every job that got network RAM frees
+     * all of it in its one deallocation round, so as many deallocation
+     * rounds change allocations as allocation rounds do; with EXCESS
+     * (the default) a job's deallocation may free RAM another job's thread
+     * asked for, or nothing, so the two counts differ. */
+    for (int rel = 0; rel < 2; rel++) {
+        const char *extra[] = {rel ? "netram.release=all" : "netram.release=excess", NULL};
+        trace_result t;
+        trace_run(&t, "MANAGER", extra, 0);
+        assert_complete(&t, extra[0]);
+        long threads = trace_threads(&t);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_REQUEST), (uint64_t)threads);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_DEALLOC), (uint64_t)threads);
+        ck_assert_uint_eq(t.st.alloc_rounds, NJOBS);
+        ck_assert_uint_eq(t.st.dealloc_rounds, NJOBS);
+        uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
+        ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
+        ck_assert_uint_gt(t.st.dealloc_rounds_changed, 0);
+        ck_assert_uint_le(t.st.alloc_rounds_changed, t.st.satisfied + t.st.partial);
+        ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 239u * changed);
+        if (rel)
+            ck_assert_uint_eq(t.st.dealloc_rounds_changed, t.st.alloc_rounds_changed);
+        /* Every PE hears every broadcast it did not send. */
+        uint64_t heard = 0;
+        for (int pe = 0; pe < 240; pe++) {
+            ck_assert_uint_le(t_received(&t, pe, PNR_MSG_BROADCAST), changed);
+            heard += t_received(&t, pe, PNR_MSG_BROADCAST);
+        }
+        ck_assert_uint_eq(heard, 239u * changed);
+        trace_result_free(&t);
+    }
 }
 END_TEST
 
 START_TEST(test_run_backbone)
 {
     /* BACKBONE with 4 managers on PEs 0, 60, 120, 180: requests and
-     * deallocations arrive only there; each round is followed by a
-     * broadcast to the 3 other managers, and only managers receive them. */
+     * deallocations arrive only there; each round that granted or freed
+     * network RAM is followed by a broadcast to the 3 other managers (the
+     * broadcaster is always a backbone manager, so M - 1 targets), and
+     * only managers receive them. */
     const char *extra[] = {"netram.managers=4", NULL};
     trace_result t;
     trace_run(&t, "BACKBONE", extra, 0);
@@ -820,7 +1117,10 @@ START_TEST(test_run_backbone)
     ck_assert_uint_eq(req, (uint64_t)threads);
     ck_assert_uint_eq(dea, (uint64_t)threads);
     ck_assert_uint_eq(bc, t_sent(&t, PNR_MSG_BROADCAST));
-    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 3u * 2 * NJOBS);
+    uint64_t changed = t.st.alloc_rounds_changed + t.st.dealloc_rounds_changed;
+    ck_assert_uint_gt(t.st.alloc_rounds_changed, 0);
+    ck_assert_uint_lt(changed, t.st.alloc_rounds + t.st.dealloc_rounds);
+    ck_assert_uint_eq(t_sent(&t, PNR_MSG_BROADCAST), 3u * changed);
     trace_result_free(&t);
 }
 END_TEST
@@ -888,6 +1188,11 @@ static const char *const stress_variants[][3] = {
     {"netram.strategy=BACKBONE", "netram.managers=3", NULL},
     {"netram.strategy=MANAGER", "netram.global_knowledge=yes", NULL},
     {"netram.strategy=CLIENT", "netram.global_knowledge=yes", NULL},
+    {"netram.strategy=CENTRAL", "netram.release=all", NULL},
+    {"netram.strategy=CLIENT", "netram.release=all", NULL},
+    {"netram.strategy=MANAGER", "netram.release=all", NULL},
+    {"netram.strategy=CENTRAL", "process.mem_release=job", NULL},
+    {"netram.strategy=CLIENT", "process.mem_release=job", NULL},
 };
 #define N_STRESS (int)(sizeof stress_variants / sizeof stress_variants[0])
 
@@ -995,6 +1300,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
     tcase_add_test(tc, test_manager_choice);
+    tcase_add_test(tc, test_message_counts);
+    tcase_add_test(tc, test_node_keeps_what_it_needs);
+    tcase_add_test(tc, test_node_asks_the_difference);
+    tcase_add_test(tc, test_server_selection);
     tcase_add_test(tc, test_global_knowledge);
     tcase_add_test(tc, test_run_central);
     tcase_add_test(tc, test_run_client);
