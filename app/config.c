@@ -210,6 +210,10 @@ static const key_def keys[] = {
           NULL, "Divides the gaps between submissions: 2 = twice the offered load."),
     K_LONG("workload", "max_jobs", workload.max_jobs, 0, 1e9, "0", "jobs", NULL,
            "Simulate at most this many jobs of the trace; 0 = all."),
+    K_LONG("workload", "window", workload.window, 0, 1e9, "0", "window number",
+           NULL, "Window W of max_jobs jobs: skip the first W x max_jobs jobs "
+           "that pass every other filter (counted as dropped: window); "
+           "0 = from the first. Needs max_jobs > 0 when > 0."),
     K_DBL("workload", "submit_min", workload.submit_min, 0, false, 1e12, "0", "s",
           NULL, "Drop jobs submitted before this time (trace clock)."),
     K_DBL("workload", "submit_max", workload.submit_max, 0, false, 1e12, "0", "s",
@@ -1481,6 +1485,12 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
         fail_config(err, "[workload] submit_max = %g is below submit_min = %g: "
                          "expected submit_max >= submit_min (or 0 = no bound)",
                     c->workload.submit_max, c->workload.submit_min);
+        return -1;
+    }
+    if (c->workload.window > 0 && c->workload.max_jobs <= 0) {
+        fail_config(err, "[workload] window = %ld needs max_jobs > 0 (a window "
+                         "is max_jobs jobs long): set max_jobs or window = 0",
+                    c->workload.window);
         return -1;
     }
     if (c->scheduler.pcs >= c->scheduler.quantum) {

@@ -9,6 +9,8 @@
  *   trace        = ../../traces/x.swf     ; pnrsim -t (optional)
  *   replications = 3                      ; seeds per point (default 1)
  *   seed_base    = 1                      ; seeds seed_base.. (default 1)
+ *   windows      = 5                      ; also replicate over 5 trace
+ *                                         ; windows of max_jobs jobs
  *   metrics      = response_time_mean, bounded_slowdown_mean
  *                                         ; default: every numeric metric
  *   [set]                                 ; fixed --set overrides
@@ -532,6 +534,7 @@ typedef struct pending_path {
 typedef struct study_keys {
     pending_path base, trace;
     long reps_line, seed_line;
+    long windows_line;
 } study_keys;
 
 static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
@@ -566,6 +569,14 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
                         "%ld (pnrsim takes seed 0 as 'from the clock')",
                         value, (long)INT32_MAX, (long)INT32_MAX);
         k->seed_line = line;
+    } else if (!strcmp(key, "windows")) {
+        if (!parse_long(value, &s->windows) || s->windows < 1 ||
+            s->windows > 100000)
+            return fail(c, line, key,
+                        "'%s': need an integer from 1 to 100000 (trace "
+                        "windows of workload.max_jobs jobs per point)", value);
+        k->windows_line = line;
+        s->windows_line = line;
     } else if (!strcmp(key, "metrics")) {
         if (s->nmetrics)
             return fail(c, line, key, "given twice");
@@ -581,7 +592,7 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
     } else {
         return fail(c, line, key,
                     "unknown key in [study] (name, base, trace, replications, "
-                    "seed_base, metrics)");
+                    "seed_base, windows, metrics)");
     }
     return 0;
 }
@@ -1136,7 +1147,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     free(d);
     s->replications = 1;
     s->seed_base = 1;
-    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0};
+    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0, 0};
     raw_plot *plots = NULL, *bases = NULL;
     size_t nplots = 0, nbases = 0;
     int rc = parse_lines(&c, f, &k, &plots, &nplots, &bases, &nbases);
@@ -1172,8 +1183,25 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
             rc = fail(&c, s->set[i].line, s->set[i].key,
                       "both in [set] and in [vary] (line %ld)",
                       s->vary[study_param_index(s, s->set[i].key)].line);
+    /* [study] windows sets workload.window for every run. */
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nset; i++)
+        if (!strcmp(s->set[i].key, "workload.window"))
+            rc = fail(&c, s->set[i].line, s->set[i].key,
+                      "set by [study] windows (line %ld) for every run",
+                      s->windows_line);
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, "workload.window"))
+            rc = fail(&c, s->vary[i].line, s->vary[i].key,
+                      "set by [study] windows (line %ld) for every run",
+                      s->windows_line);
     if (!rc)
         rc = build_baselines(&c, bases, nbases, plots, nplots);
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nbaselines; i++)
+        for (size_t j = 0; !rc && j < s->baselines[i].nset; j++)
+            if (!strcmp(s->baselines[i].set[j].key, "workload.window"))
+                rc = fail(&c, s->baselines[i].set[j].line, "workload.window",
+                          "set by [study] windows (line %ld) for every run",
+                          s->windows_line);
     if (!rc) {
         s->npoints = 1;
         for (size_t i = 0; i < s->nvary && !rc; i++) {
@@ -1183,11 +1211,16 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
             else
                 s->npoints *= s->vary[i].nvalues;
         }
-        if (!rc && s->npoints > STUDY_MAX_RUNS / (size_t)s->replications)
-            rc = fail(&c, k.reps_line ? k.reps_line : 1, "replications",
+        s->nrep = (size_t)(s->windows > 0 ? s->windows : 1) *
+                  (size_t)s->replications;
+        if (!rc && s->npoints > STUDY_MAX_RUNS / s->nrep)
+            rc = fail(&c, k.reps_line ? k.reps_line
+                          : k.windows_line ? k.windows_line : 1,
+                      k.reps_line || !k.windows_line ? "replications"
+                                                     : "windows",
                       "more than %lu runs",
                       STUDY_MAX_RUNS);
-        s->nruns = s->npoints * (size_t)s->replications;
+        s->nruns = s->npoints * s->nrep;
     }
     if (!rc && s->seed_base > (long)INT32_MAX - (s->replications - 1))
         rc = fail(&c, k.seed_line ? k.seed_line : 1, "seed_base",
@@ -1301,6 +1334,23 @@ size_t study_point_of(const study *s, const size_t *idx)
 long study_seed(const study *s, size_t rep)
 {
     return s->seed_base + (long)rep;
+}
+
+size_t study_run_point(const study *s, size_t run)
+{
+    return run / s->nrep;
+}
+
+long study_run_window(const study *s, size_t run)
+{
+    if (s->windows <= 0)
+        return -1;
+    return (long)((run % s->nrep) / (size_t)s->replications);
+}
+
+long study_run_seed(const study *s, size_t run)
+{
+    return study_seed(s, run % (size_t)s->replications);
 }
 
 long study_param_index(const study *s, const char *key)

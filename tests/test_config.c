@@ -61,6 +61,7 @@ static void weird(config *c)
     c->workload.memory_scale = 0;
     c->workload.load_scale = 2.75;
     c->workload.max_jobs = 1000000;
+    c->workload.window = 3;
     c->workload.submit_min = 5;
     c->workload.submit_max = 1e9;
     c->workload.exclude_status[0] = 0;
