@@ -56,6 +56,7 @@ FUZZ_SMOKE_TIME ?= 4
 
 .PHONY: demo-plots
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
+.PHONY: check-slurm check-valgrind
 all: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(MANS)
 
@@ -111,13 +112,15 @@ benches: $(PROG) $(BENCH_BIN)
 test: tests
 	@sh tools/runtests.sh $(BUILD) $(TEST_BIN) $(TEST_SH)
 
-# check: the plain build, then the AddressSanitizer + UBSan build.
+# check: the plain build, then the AddressSanitizer + UBSan build, then
+# check-slurm (about 15 s; it skips where Slurm cannot run).
 check: deps
 	@sh tools/deps.sh schedule
 	@sh tools/deps.sh html
 	@$(MAKE) --no-print-directory BUILD=build test
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
 	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory check-slurm
 
 # fuzz: every libFuzzer target for FUZZ_TIME seconds each (one at a time),
 # from seeds cut from configs/ and traces/; findings go to build-fuzz/fuzz/.
@@ -134,6 +137,20 @@ fuzz-smoke:
 	    $(MAKE) --no-print-directory BUILD=build-fuzz CC=clang SAN=fuzz fuzzers && \
 	    sh tests/fuzz/run.sh build-fuzz $(FUZZ_SMOKE_TIME) smoke; \
 	else echo "fuzz-smoke: skipped: clang cannot build libFuzzer programs here (make fuzz installs clang)"; fi
+
+# check-slurm: pnrsim-sweep --emit-slurm through a real one-node Slurm
+# (tools/slurm-local.sh, as root), results byte-identical to a direct run.
+# Skips with a message where Slurm cannot be installed or started.
+check-slurm: deps
+	@$(MAKE) --no-print-directory BUILD=build build/pnrsim $(if $(SWEEP_SRC),build/pnrsim-sweep)
+	@if sh tools/deps.sh slurm; then sh tests/check_slurm.sh build; \
+	 else echo "check_slurm: SKIPPED: Slurm could not be installed (tools/deps.sh slurm)"; fi
+
+# check-valgrind: the unit tests and two whole runs under valgrind memcheck.
+check-valgrind: deps
+	@sh tools/deps.sh valgrind
+	@$(MAKE) --no-print-directory BUILD=build tests
+	@sh tests/check_valgrind.sh build
 
 demo: all
 	./$(PROG) -c configs/default.ini -o out/demo

@@ -35,6 +35,7 @@
  * Not thread-safe (inih's settings are globals).
  */
 #include "app/config.h"
+#include "core/mem.h"
 
 #include <ini.h>
 
@@ -49,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* ---------------------------------------------------------------------- */
 /* The table                                                               */
@@ -217,6 +219,10 @@ static const key_def keys[] = {
           NULL, "Divides the gaps between submissions: 2 = twice the offered load."),
     K_LONG("workload", "max_jobs", workload.max_jobs, 0, 1e9, "0", "jobs", NULL,
            "Simulate at most this many jobs of the trace; 0 = all."),
+    K_LONG("workload", "window", workload.window, 0, 1e9, "0", "window number",
+           NULL, "Window W of max_jobs jobs: skip the first W x max_jobs jobs "
+           "that pass every other filter (counted as dropped: window); "
+           "0 = from the first. Needs max_jobs > 0 when > 0."),
     K_DBL("workload", "submit_min", workload.submit_min, 0, false, 1e12, "0", "s",
           NULL, "Drop jobs submitted before this time (trace clock)."),
     K_DBL("workload", "submit_max", workload.submit_max, 0, false, 1e12, "0", "s",
@@ -253,7 +259,7 @@ static const key_def keys[] = {
            "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
            "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
     K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
-           "THREAD", NULL,
+           "JOB", NULL,
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
            "job's last thread ends."),
 
@@ -1038,6 +1044,71 @@ const char *config_estimate_name(cfg_estimate v) { return name_of(estimate_names
 const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names, (int)v); }
 
 /* ---------------------------------------------------------------------- */
+/* Reading a file whole                                                    */
+/* ---------------------------------------------------------------------- */
+
+/* Largest configuration file accepted: far more than every key with a full
+ * path needs; it stops `-c /dev/zero` and the like from filling memory. */
+#define CFG_FILE_MAX (1L << 20)
+
+/* Read path whole into a new NUL-terminated buffer (*text, to free; *len
+ * bytes before the NUL), with one pass over the file, so pipes and
+ * process substitutions can be parsed after the format is detected.
+ * 0, or -1 with err "PATH: cannot open: ...", "PATH: is a directory, not a
+ * configuration file", "... larger than 1 MiB" or "PATH: read error: ...". */
+static int read_whole(const char *path, char **text, size_t *len, char err[CFG_ERR_MAX])
+{
+    *text = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f) {
+        if (err)
+            snprintf(err, CFG_ERR_MAX, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (err)
+            snprintf(err, CFG_ERR_MAX, "%s: is a directory, not a configuration file", path);
+        fclose(f);
+        return -1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = xrealloc(NULL, cap);
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (n > (size_t)CFG_FILE_MAX) {
+            if (err)
+                snprintf(err, CFG_ERR_MAX,
+                         "%s: larger than 1 MiB: not a configuration file", path);
+            free(buf);
+            fclose(f);
+            return -1;
+        }
+        if (got == 0 || feof(f) || ferror(f))
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno ? errno : EIO;
+        if (err)
+            snprintf(err, CFG_ERR_MAX, "%s: read error: %s", path, strerror(e));
+        free(buf);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
 /* INI files through inih                                                  */
 /* ---------------------------------------------------------------------- */
 
@@ -1046,9 +1117,7 @@ const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names
 
 typedef struct ini_state {
     config *c;               /* the scratch copy being filled */
-    FILE *f;
-    char *line;              /* getline buffer */
-    size_t cap;
+    const char *pos, *end;   /* the rest of the file's text, in memory */
     where w;                 /* file and current line */
     long set_on[N_KEYS];     /* line where each key was set, 0 = not yet */
     bool failed;
@@ -1090,40 +1159,35 @@ static int check_header(ini_state *st, const char *line)
     return 0;
 }
 
-/* inih reader: hand over exactly one file line per call, counting lines.
- * Refuses (stopping the parse) lines that do not fit inih's buffer of num
- * bytes, lines with NUL bytes and bad section headers. */
+/* inih reader: hand over exactly one file line per call from the text in
+ * memory, counting lines. Refuses (stopping the parse) lines that do not fit
+ * inih's buffer of num bytes, lines with NUL bytes and bad section headers. */
 static char *cfg_ini_reader(char *str, int num, void *stream)
 {
     ini_state *st = stream;
-    if (st->failed)
+    if (st->failed || st->pos >= st->end)
         return NULL;
-    errno = 0;
-    ssize_t n = getline(&st->line, &st->cap, st->f);
-    if (n < 0) {
-        if (ferror(st->f)) {
-            st->w.line++;
-            fail(st->err, &st->w, "read error: %s", strerror(errno ? errno : EIO));
-            st->failed = true;
-        }
-        return NULL;
-    }
+    const char *nl = memchr(st->pos, '\n', (size_t)(st->end - st->pos));
+    size_t n = nl ? (size_t)(nl - st->pos) + 1 : (size_t)(st->end - st->pos);
+    const char *line = st->pos;
+    st->pos += n;
     st->w.line++;
-    if (strlen(st->line) != (size_t)n) {
+    if (memchr(line, '\0', n)) {
         fail(st->err, &st->w, "NUL byte in line");
         st->failed = true;
         return NULL;
     }
-    if (n + 1 > num) {
+    if (n + 1 > (size_t)num) {
         fail(st->err, &st->w, "line too long: at most %d characters", num - 2);
         st->failed = true;
         return NULL;
     }
-    if (check_header(st, st->line)) {
+    memcpy(str, line, n);
+    str[n] = '\0';
+    if (check_header(st, str)) {
         st->failed = true;
         return NULL;
     }
-    memcpy(str, st->line, (size_t)n + 1);
     return str;
 }
 
@@ -1206,27 +1270,22 @@ static void ini_settings_set(const ini_settings *s)
     ini_start_comment_prefixes = s->start_prefixes;
 }
 
-/* Read an INI file onto *c; on error *c is unchanged. */
-int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
+/* Parse INI text (len bytes, NUL-terminated) read from path onto *c; on
+ * error *c is unchanged. 0 or -1 + err. */
+static int parse_ini_text(config *c, const char *path, const char *text, size_t len,
+                          char err[CFG_ERR_MAX])
 {
     static char inline_prefixes[] = ";";
     static char start_prefixes[] = ";#";
     config scratch = *c;
-    ini_state st = {.c = &scratch, .w = {.file = path}, .err = err};
-    st.f = fopen(path, "r");
-    if (!st.f) {
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
+    ini_state st = {.c = &scratch, .pos = text, .end = text + len, .w = {.file = path},
+                    .err = err};
     ini_settings saved = ini_settings_get();
     ini_settings mine = {INI_LINE_MAX, true,  false, true, true, false, true,
                          false,        inline_prefixes, start_prefixes};
     ini_settings_set(&mine);
     int r = ini_parse_stream(cfg_ini_reader, &st, cfg_ini_handler, &st);
     ini_settings_set(&saved);
-    free(st.line);
-    fclose(st.f);
     if (st.failed)
         return -1;
     if (r != 0) {
@@ -1238,30 +1297,40 @@ int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
     return 0;
 }
 
+/* Read an INI file onto *c; on error *c is unchanged. */
+int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    char *text;
+    size_t len;
+    if (read_whole(path, &text, &len, err) != 0)
+        return -1;
+    int rc = parse_ini_text(c, path, text, len, err);
+    free(text);
+    return rc;
+}
+
 /* ---------------------------------------------------------------------- */
 /* PNRSim's "Name value" files                                             */
 /* ---------------------------------------------------------------------- */
 
-/* Read a PNRSim file onto *c; on error *c is unchanged. */
-int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
+/* Parse PNRSim "Name value" text (len bytes, NUL-terminated, modified in
+ * place) read from path onto *c; on error *c is unchanged. 0 or -1 + err. */
+static int parse_pnrsim_text(config *c, const char *path, char *text, size_t len,
+                             char err[CFG_ERR_MAX])
 {
     config scratch = *c;
     long set_on[N_KEYS] = {0};
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    char *pos = text, *text_end = text + len;
     where w = {.file = path};
     int rc = 0;
-    while (rc == 0 && (errno = 0, n = getline(&line, &cap, f)) >= 0) {
+    while (rc == 0 && pos < text_end) {
+        char *line = pos, *nl = memchr(pos, '\n', (size_t)(text_end - pos));
+        size_t n = nl ? (size_t)(nl - pos) : (size_t)(text_end - pos);
+        pos += n + (nl != NULL);
+        line[n] = '\0'; /* the newline, or the terminating NUL */
         w.line++;
         char *p = line;
-        if (strlen(line) != (size_t)n) {
+        if (strlen(line) != n) {
             fail(err, &w, "NUL byte in line");
             rc = -1;
             break;
@@ -1308,14 +1377,20 @@ int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
         }
         w.alias = NULL;
     }
-    if (rc == 0 && ferror(f)) {
-        fail(err, &w, "read error: %s", strerror(errno ? errno : EIO));
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
     if (rc == 0)
         *c = scratch;
+    return rc;
+}
+
+/* Read a PNRSim file onto *c; on error *c is unchanged. */
+int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    char *text;
+    size_t len;
+    if (read_whole(path, &text, &len, err) != 0)
+        return -1;
+    int rc = parse_pnrsim_text(c, path, text, len, err);
+    free(text);
     return rc;
 }
 
@@ -1323,33 +1398,34 @@ int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
 /* Format detection, --set, validation                                     */
 /* ---------------------------------------------------------------------- */
 
-/* Read a file, INI when its first significant line starts with '['. */
+/* Read a file, INI when its first significant line starts with '['. The
+ * file is read once, so a pipe (-c /dev/stdin, -c <(...)) is detected and
+ * parsed from the same bytes. */
 int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: cannot open: %s", path, strerror(errno));
+    char *text;
+    size_t len;
+    if (read_whole(path, &text, &len, err) != 0)
         return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    bool ini = false, first = true;
-    while (getline(&line, &cap, f) >= 0) {
-        char *p = line;
-        if (first && !strncmp(p, "\xEF\xBB\xBF", 3))
-            p += 3;
-        first = false;
-        while (isspace((unsigned char)*p))
+    bool ini = false;
+    const char *p = text, *stop = text + len;
+    if (len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    while (p < stop) {
+        while (p < stop && isspace((unsigned char)*p))
             p++;
-        if (!*p || *p == '#' || *p == ';')
+        if (p < stop && (*p == '#' || *p == ';')) {
+            const char *nl = memchr(p, '\n', (size_t)(stop - p));
+            p = nl ? nl + 1 : stop;
             continue;
-        ini = *p == '[';
+        }
+        ini = p < stop && *p == '[';
         break;
     }
-    free(line);
-    fclose(f);
-    return ini ? config_load_ini(c, path, err) : config_load_pnrsim(c, path, err);
+    int rc = ini ? parse_ini_text(c, path, text, len, err)
+                 : parse_pnrsim_text(c, path, text, len, err);
+    free(text);
+    return rc;
 }
 
 /* Apply "section.key=value"; on error *c is unchanged. */
@@ -1431,6 +1507,12 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
         fail_config(err, "[workload] submit_max = %g is below submit_min = %g: "
                          "expected submit_max >= submit_min (or 0 = no bound)",
                     c->workload.submit_max, c->workload.submit_min);
+        return -1;
+    }
+    if (c->workload.window > 0 && c->workload.max_jobs <= 0) {
+        fail_config(err, "[workload] window = %ld needs max_jobs > 0 (a window "
+                         "is max_jobs jobs long): set max_jobs or window = 0",
+                    c->workload.window);
         return -1;
     }
     if (c->scheduler.pcs >= c->scheduler.quantum) {

@@ -55,6 +55,7 @@ typedef struct config {
         double memory_scale;         /* multiplies every thread's memory */
         double load_scale;           /* divides inter-arrival gaps */
         long max_jobs;               /* 0 = all */
+        long window;                 /* skip window * max_jobs kept jobs */
         double submit_min;           /* s; jobs submitted earlier are dropped */
         double submit_max;           /* s; 0 = no upper bound */
         int exclude_status[CFG_MAX_STATUS]; /* SWF status values to drop */

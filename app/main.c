@@ -5,12 +5,16 @@
  *          [--hardware-report] [--kernel-report] [-q] [-v] [-h] [-V]
  *
  * Order of precedence: defaults < configuration file < -t/-s < --set (in
- * the order given). Exit status: 0 success, 1 failure during the run, 2 bad
- * usage or bad input, 130/143 interrupted by SIGINT/SIGTERM (results so far
- * are written and marked partial).
+ * the order given). Exit status: 0 success, 1 failure during the run
+ * (writing results or standard output), 2 bad usage or bad input (also:
+ * another pnrsim is writing into the -o directory), 3 the run completed but
+ * no job finished (empty trace, every job dropped, ...: results written,
+ * means over jobs n/a), 130/143 interrupted by SIGINT/SIGTERM (results so
+ * far are written and marked partial). Result files: app/resultset.h.
  */
 #include "app/config.h"
 #include "app/output.h"
+#include "app/resultset.h"
 #include "app/run.h"
 #include "core/ev.h"
 
@@ -27,12 +31,53 @@
 
 #define PNRSIM_VERSION "0.1.0"
 
+/* Seconds after the first SIGINT/SIGTERM during which repeats are absorbed
+ * (coreutils timeout sends SIGTERM twice at once; an impatient Ctrl-C
+ * comes twice): the run stops within an event, so 3 s leaves the results
+ * ample time to be written. A repeat later than that, while the run has
+ * still not stopped, ends the program at once (leaving its staging
+ * directory to the next run). While the results are being written
+ * SIGINT/SIGTERM are blocked: only SIGKILL can lose them then. */
+#define SIGNAL_GRACE 3.0
+
 static volatile sig_atomic_t got_signal = 0;
+static struct timespec first_signal;
 
 static void on_signal(int sig)
 {
-    got_signal = sig;
-    ev_stop_flag = 1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+    if (!got_signal) {
+        got_signal = sig;
+        first_signal = now;
+        ev_stop_flag = 1;
+        return;
+    }
+    double since = (double)(now.tv_sec - first_signal.tv_sec) +
+                   (now.tv_nsec - first_signal.tv_nsec) * 1e-9;
+    if (since >= SIGNAL_GRACE) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+/* Block (true) or unblock SIGINT and SIGTERM. */
+static void block_stop_signals(bool block)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/* The line that marks a file of partial results (CSV and metrics.dat take
+ * it as a '#' comment, config.ini as a ';' comment). */
+static void partial_mark(FILE *f, char comment, int sig, double t)
+{
+    if (f)
+        fprintf(f, "%c PARTIAL results: run interrupted by %s at t=%.6g s\n", comment,
+                sig == SIGINT ? "SIGINT" : "SIGTERM", t);
 }
 
 static void usage(FILE *f)
@@ -58,7 +103,8 @@ static void usage(FILE *f)
             "                           the end, on standard error\n"
             "  -h, --help               this help\n"
             "  -V, --version            version\n\n"
-            "Exit status: 0 success, 1 failure during the run, 2 bad usage or input,\n"
+            "Exit status: 0 success, 1 failure during the run, 2 bad usage or input\n"
+            "(or another pnrsim writing into DIR), 3 no job finished (means n/a),\n"
             "130/143 interrupted (partial results written).\n");
 }
 
@@ -333,6 +379,11 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) {
         free(o.sets);
+        /* --help and --version succeed only when their text got out. */
+        if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+            fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
+            return 1;
+        }
         return rc;
     }
     config c;
@@ -355,81 +406,69 @@ int main(int argc, char **argv)
     }
     /* From here on SIGINT/SIGTERM stop the run at the next event (no
      * SA_RESTART: a blocking read of the trace returns EINTR and the trace
-     * ends there). */
+     * ends there; no SA_RESETHAND: see SIGNAL_GRACE). */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
-    sigemptyset(&sa.sa_mask);
+    sigemptyset(&sa.sa_mask); /* the handler never interrupts itself */
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    /* Nothing is left behind on bad input: directories created here are
-     * removed again (when still empty) on every failure below. */
-    size_t created;
-    if (out_mkdirs(o.outdir, &created) != 0) {
-        fprintf(stderr, "pnrsim: \"%s\": cannot create output directory: %s\n", o.outdir,
-                strerror(errno));
-        out_rmdirs(o.outdir, created);
+    /* The result set (app/resultset.h): lock, staging directory. Nothing is
+     * left behind on bad input: the staging directory and directories
+     * created here are removed again on every failure below. */
+    char err[CFG_ERR_MAX];
+    rset_t set;
+    if (rset_begin(&set, o.outdir, err, sizeof err) != 0) {
+        fprintf(stderr, "pnrsim: %s\n", err);
         return 2;
     }
-    /* All zeroed: out_abort must be safe on files never opened (a failed
-     * out_open leaves the ones after it untouched). */
-    out_file jobs, samples, metrics_json, metrics_dat, cfg_out;
+    /* All zeroed: rset_file_abort must be safe on files never opened. */
+    rset_file jobs, samples, metrics_json, metrics_dat, cfg_out;
     memset(&jobs, 0, sizeof jobs);
     memset(&samples, 0, sizeof samples);
     memset(&metrics_json, 0, sizeof metrics_json);
     memset(&metrics_dat, 0, sizeof metrics_dat);
     memset(&cfg_out, 0, sizeof cfg_out);
     /* --schedule: schedule.csv, pes.csv, schedule.paje (committed with the rest). */
-    out_file sched[3];
+    rset_file sched[3];
     memset(sched, 0, sizeof sched);
-    if (out_open(&jobs, o.outdir, "jobs.csv") != 0 ||
-        out_open(&samples, o.outdir, "samples.csv") != 0) {
+    rset_file *all[] = {&cfg_out, &jobs,     &samples,  &metrics_dat,
+                        &sched[0], &sched[1], &sched[2], &metrics_json};
+    enum { NALL = sizeof all / sizeof all[0] };
+    if (rset_open(&set, &jobs, "jobs.csv") != 0 ||
+        rset_open(&set, &samples, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
-        out_abort(&jobs);
-        out_abort(&samples);
-        for (int i = 0; i < 3; i++)
-            out_abort(&sched[i]);
-        out_rmdirs(o.outdir, created);
+        for (int i = 0; i < NALL; i++)
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         return 2;
     }
-    char err[CFG_ERR_MAX];
     run_t *r = run_create(&c, jobs.f, samples.f, err);
-    if (!r) {
-        fprintf(stderr, "pnrsim: %s\n", err);
-        out_abort(&jobs);
-        out_abort(&samples);
-        for (int i = 0; i < 3; i++)
-            out_abort(&sched[i]);
-        out_rmdirs(o.outdir, created);
-        return 2;
-    }
-    if (c.output.schedule) {
+    if (r && c.output.schedule) {
         static const char *const names[3] = {"schedule.csv", "pes.csv", "schedule.paje"};
-        for (int i = 0; i < 3; i++) {
-            if (out_open(&sched[i], o.outdir, names[i]) != 0) {
-                fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
-                out_abort(&jobs);
-                out_abort(&samples);
-                for (int k = 0; k < 3; k++)
-                    out_abort(&sched[k]);
-                out_rmdirs(o.outdir, created);
+        for (int i = 0; i < 3 && r; i++) {
+            if (rset_open(&set, &sched[i], names[i]) != 0) {
+                snprintf(err, sizeof err, "%s: cannot write: %s", o.outdir, strerror(errno));
                 run_destroy(r);
-                return 2;
+                r = NULL;
             }
         }
-        run_set_schedule(r, sched[0].f, sched[1].f, sched[2].f);
+        if (r)
+            run_set_schedule(r, sched[0].f, sched[1].f, sched[2].f);
     }
-    if (got_signal) {
-        /* Interrupted before anything was simulated: nothing to write. */
-        fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
-        out_abort(&jobs);
-        out_abort(&samples);
-        for (int i = 0; i < 3; i++)
-            out_abort(&sched[i]);
-        out_rmdirs(o.outdir, created);
-        run_destroy(r);
-        return 128 + got_signal;
+    if (!r || got_signal) {
+        if (!r)
+            fprintf(stderr, "pnrsim: %s\n", err);
+        else /* interrupted before anything was simulated: nothing to write */
+            fprintf(stderr, "pnrsim: interrupted before the run started; nothing written\n");
+        for (int i = 0; i < NALL; i++)
+            rset_file_abort(all[i]);
+        rset_abort(&set);
+        if (r)
+            run_destroy(r);
+        return r ? 128 + got_signal : 2;
     }
     run_metrics m;
     if (c.simulation.seed == 0) {
@@ -462,14 +501,14 @@ int main(int argc, char **argv)
         if (!o.quiet && is_tty_stderr)
             fputc('\n', stderr);
         fprintf(stderr, "pnrsim: %s\n", err);
-        out_abort(&jobs);
-        out_abort(&samples);
-        for (int i = 0; i < 3; i++)
-            out_abort(&sched[i]);
-        out_rmdirs(o.outdir, created);
+        for (int i = 0; i < NALL; i++)
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         run_destroy(r);
         return 2;
     }
+    /* From here to the exit, SIGINT/SIGTERM wait: the results get written. */
+    block_stop_signals(true);
     if (!o.quiet && is_tty_stderr)
         fputc('\n', stderr);
     run_metrics_get(r, &m);
@@ -477,31 +516,38 @@ int main(int argc, char **argv)
     const char *trace = run_trace_name(r);
 
     int status = 0;
-    if (out_open(&metrics_json, o.outdir, "metrics.json") != 0 ||
-        out_open(&metrics_dat, o.outdir, "metrics.dat") != 0 ||
-        out_open(&cfg_out, o.outdir, "config.ini") != 0) {
+    if (rset_open(&set, &metrics_json, "metrics.json") != 0 ||
+        rset_open(&set, &metrics_dat, "metrics.dat") != 0 ||
+        rset_open(&set, &cfg_out, "config.ini") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
+        for (int i = 0; i < NALL; i++)
+            rset_file_abort(all[i]);
+        rset_abort(&set);
         status = 1;
     } else {
+        if (m.partial) {
+            /* Every file says it is partial (metrics.json by its key). */
+            partial_mark(jobs.f, '#', got_signal, m.total_time);
+            partial_mark(samples.f, '#', got_signal, m.total_time);
+            partial_mark(cfg_out.f, ';', got_signal, m.total_time);
+        }
         out_metrics_json(metrics_json.f, &m, &c, trace);
         out_metrics_table(metrics_dat.f, &m, ' ');
-        config_write_ini(&c, cfg_out.f);
-        out_file *all[] = {&jobs, &samples, &metrics_json, &metrics_dat, &cfg_out,
-                           &sched[0], &sched[1], &sched[2]};
-        /* Files never opened (no --schedule) are skipped by the commit. */
-        if (out_commit_all(all, c.output.schedule ? 8 : 5) != 0) {
-            fprintf(stderr, "pnrsim: %s: writing results failed: %s\n", o.outdir, strerror(errno));
-            status = 1;
+        if (m.partial) {
+            partial_mark(metrics_dat.f, '#', got_signal, m.total_time);
+            for (int i = 0; i < 3; i++) /* --schedule's files: '#' comments too */
+                partial_mark(sched[i].f, '#', got_signal, m.total_time);
         }
-    }
-    if (status) {
-        out_abort(&jobs);
-        out_abort(&samples);
-        for (int i = 0; i < 3; i++)
-            out_abort(&sched[i]);
-        out_abort(&metrics_json);
-        out_abort(&metrics_dat);
-        out_abort(&cfg_out);
+        config_write_ini(&c, cfg_out.f);
+        bool replacing = m.partial && rset_has_complete(o.outdir);
+        /* Files never opened (no --schedule) are not part of the set. */
+        if (rset_commit(&set, all, NALL, err, sizeof err) != 0) {
+            fprintf(stderr, "pnrsim: %s\n", err);
+            status = 1;
+        } else if (replacing) {
+            fprintf(stderr, "pnrsim: %s: the complete results of an earlier run there were "
+                            "replaced by these PARTIAL ones\n", o.outdir);
+        }
     }
     FILE *res = m.partial ? stderr : stdout;
     if (o.format == 1)
@@ -524,9 +570,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",
                 got_signal == SIGINT ? "SIGINT" : "SIGTERM", m.total_time,
                 status ? "" : ", files written to ", status ? "" : o.outdir);
+    if (m.jobs_finished == 0) {
+        long dropped = 0;
+        for (int k = 0; k < WL_DROP_N; k++)
+            dropped += m.dropped[k];
+        fprintf(stderr, "pnrsim: warning: no job finished (%ld submitted, %ld trace records "
+                        "dropped): the means over jobs are n/a%s\n",
+                m.jobs_submitted, dropped, got_signal || status ? "" : "; exit status 3");
+        if (!status)
+            status = 3;
+    }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
-        if (!status)
+        if (!status || status == 3)
             status = 1;
     }
     run_destroy(r);

@@ -1,172 +1,11 @@
-/* app/output.c: result files and metric formats (see output.h). */
+/* app/output.c: metric formats (see output.h). */
 #include "app/output.h"
 
 #include "pnr/pnr.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-int out_mkdirs(const char *dir, size_t *created)
-{
-    char buf[CFG_PATH_MAX + 64];
-    size_t first = strlen(dir) + 1;
-    if (created)
-        *created = first;
-    if (!dir[0]) {
-        errno = ENOENT;
-        return -1;
-    }
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1;; p++) {
-        if (*p && *p != '/')
-            continue;
-        if (p[-1] != '/') { /* a component ends here ("a//b", "a/" end one only once) */
-            char save = *p;
-            *p = 0;
-            if (mkdir(buf, 0777) == 0) {
-                if (first > strlen(dir))
-                    first = (size_t)(p - buf);
-            } else if (errno != EEXIST) {
-                if (created)
-                    *created = first;
-                return -1;
-            }
-            *p = save;
-        }
-        if (!*p)
-            break;
-    }
-    if (created)
-        *created = first;
-    struct stat st;
-    if (stat(buf, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
-void out_rmdirs(const char *dir, size_t created)
-{
-    char buf[CFG_PATH_MAX + 64];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
-        return;
-    size_t len = strlen(buf);
-    for (;;) {
-        while (len > 1 && buf[len - 1] == '/')
-            buf[--len] = 0;
-        if (len < created || len == 0)
-            return;
-        if (rmdir(buf) != 0)
-            return;
-        while (len > 0 && buf[len - 1] != '/')
-            len--;
-        buf[len] = 0;
-    }
-}
-
-int out_open(out_file *o, const char *dir, const char *name)
-{
-    memset(o, 0, sizeof *o);
-    if (snprintf(o->path, sizeof o->path, "%s/%s", dir, name) >= (int)sizeof o->path ||
-        snprintf(o->tmp, sizeof o->tmp, "%s/.%s.XXXXXX.tmp", dir, name) >= (int)sizeof o->tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    /* A unique temporary name: two runs sharing an output directory never
-     * write into each other's files. */
-    int fd = mkstemps(o->tmp, 4);
-    if (fd < 0)
-        return -1;
-    fchmod(fd, 0644);
-    o->f = fdopen(fd, "w");
-    if (!o->f) {
-        int e = errno;
-        close(fd);
-        unlink(o->tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
-}
-
-int out_close(out_file *o)
-{
-    if (!o->f)
-        return 0;
-    int bad = fflush(o->f) != 0 || ferror(o->f);
-    int e = errno;
-    if (fclose(o->f) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    o->f = NULL;
-    o->closed = true;
-    if (bad) {
-        errno = e ? e : EIO;
-        return -1;
-    }
-    return 0;
-}
-
-int out_rename(out_file *o)
-{
-    if (!o->closed)
-        return 0;
-    if (rename(o->tmp, o->path) != 0)
-        return -1;
-    o->closed = false;
-    return 0;
-}
-
-int out_commit_all(out_file **files, int n)
-{
-    int rc = 0, e = 0;
-    /* Every file must be complete on disk before any takes its name. */
-    for (int i = 0; i < n; i++)
-        if (out_close(files[i]) != 0 && rc == 0) {
-            rc = -1;
-            e = errno;
-        }
-    for (int i = 0; i < n && rc == 0; i++)
-        if (out_rename(files[i]) != 0) {
-            rc = -1;
-            e = errno;
-        }
-    if (rc != 0) {
-        for (int i = 0; i < n; i++)
-            out_abort(files[i]);
-        errno = e;
-    }
-    return rc;
-}
-
-int out_commit(out_file *o)
-{
-    out_file *one[1] = {o};
-    return out_commit_all(one, 1);
-}
-
-void out_abort(out_file *o)
-{
-    if (o->f) {
-        fclose(o->f);
-        o->f = NULL;
-        unlink(o->tmp);
-    } else if (o->closed) {
-        unlink(o->tmp);
-        o->closed = false;
-    }
-}
 
 /* The 19 metrics, in the techreport's order. */
 typedef struct metric_def {
@@ -229,8 +68,12 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
     fprintf(f, "%s: %s, seed %llu, trace %s\n", c->simulation.system,
             m->partial ? "PARTIAL results (interrupted)" : "results",
             (unsigned long long)m->seed, trace);
-    for (int i = 0; i < 19; i++)
-        fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+    for (int i = 0; i < 19; i++) {
+        if (isfinite(v[i]))
+            fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+        else /* undefined: a mean over no jobs, a rate over no time */
+            fprintf(f, "%2d  %-50s %16s %s\n", i + 1, METRICS[i].label, "n/a", METRICS[i].unit);
+    }
     fprintf(f, "jobs: %ld submitted, %ld finished, %ld unfinished, %ld never started",
             m->jobs_submitted, m->jobs_finished, m->jobs_unfinished, m->jobs_never_started);
     if (m->jobs_impossible)
@@ -248,8 +91,9 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
         fprintf(f, "trace read to line %ld only: no later record could be kept "
                    "(max_jobs or submit_max)\n", m->trace_stopped_at);
     if (m->slowdown_excluded)
-        fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean\n",
-                m->slowdown_excluded);
+        fprintf(f, "slowdown: %ld zero-length jobs excluded from the mean%s\n",
+                m->slowdown_excluded,
+                m->jobs_finished == m->slowdown_excluded ? " (all of them: n/a)" : "");
     fprintf(f, "page faults: %llu from disk, %llu from network RAM; messages: %llu neighbour, "
                "%llu replies, %llu sync, %llu killed by context switches\n",
             (unsigned long long)m->page_faults_disk, (unsigned long long)m->page_faults_remote,
@@ -280,17 +124,60 @@ static void json_num(FILE *f, const char *key, double v, bool comma)
         fprintf(f, "  \"%s\": null%s\n", key, comma ? "," : "");
 }
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when the byte at s
+ * does not start one. */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* s as a JSON string: quotes, backslashes and control characters escaped,
+ * every byte that is not part of well-formed UTF-8 replaced by U+FFFD, so
+ * the output is always valid JSON (RFC 8259 requires UTF-8). */
 static void json_str(FILE *f, const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
+    while (*p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(f, "\\%c", *p++);
+        } else if (*p < 0x20) {
+            fprintf(f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
+        }
     }
     fputc('"', f);
 }
@@ -358,6 +245,10 @@ void out_metrics_table(FILE *f, const run_metrics *m, char sep)
     metric_values(m, v);
     for (int i = 0; i < 19; i++)
         fprintf(f, "%s%c", METRICS[i].key, i < 18 ? sep : '\n');
-    for (int i = 0; i < 19; i++)
-        fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
+    for (int i = 0; i < 19; i++) {
+        if (isfinite(v[i]))
+            fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
+        else
+            fprintf(f, "n/a%c", i < 18 ? sep : '\n');
+    }
 }

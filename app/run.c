@@ -524,13 +524,19 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->comm_busy_time = net_busy_time(sim, r->net);
     pe_spread(r, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
     pe_spread(r, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
-    m->response_time_mean = r->response.n ? r->response.mean : 0;
-    m->wait_time_mean = r->wait.n ? r->wait.mean : 0;
-    m->execution_time_mean = r->exec.n ? r->exec.mean : 0;
-    m->slowdown_mean = r->slowdown.n ? r->slowdown.mean : 0;
-    m->bounded_slowdown_mean = r->bsld.n ? r->bsld.mean : 0;
+    /* A mean over no jobs is undefined, not 0: NAN, written as "n/a" (text,
+     * tables) or null (JSON). So is a rate over no time. */
+    m->response_time_mean = r->response.n ? r->response.mean : NAN;
+    m->wait_time_mean = r->wait.n ? r->wait.mean : NAN;
+    m->execution_time_mean = r->exec.n ? r->exec.mean : NAN;
+    m->slowdown_mean = r->slowdown.n ? r->slowdown.mean : NAN;
+    m->bounded_slowdown_mean = r->bsld.n ? r->bsld.mean : NAN;
+    if (T <= 0) {
+        m->throughput = NAN;
+        m->cpu_utilization = NAN;
+    }
     m->mpl_max = gang_mpl_max(r->g);
-    m->mpl_mean = gang_mpl_mean(r->g, T);
+    m->mpl_mean = r->submitted ? gang_mpl_mean(r->g, T) : NAN;
     m->pcs_count = (long)gang_pcs_count(r->g);
     m->seed = r->seed;
     m->jobs_submitted = r->submitted;

@@ -5,8 +5,9 @@
  * run_create builds everything and validates what depends on both the
  * configuration and the trace; run_execute runs the event loop; the run's
  * metrics are then read with run_metrics. Output files are written by
- * app/output.c; the run only streams jobs.csv and samples.csv rows to the
- * FILEs it is given.
+ * app/output.c and app/resultset.c; the run only streams jobs.csv and
+ * samples.csv rows to the FILEs it is given. Means over no jobs (and rates
+ * over no time) are NAN in run_metrics: undefined, written as n/a or null.
  */
 #ifndef PNRSIM_APP_RUN_H
 #define PNRSIM_APP_RUN_H

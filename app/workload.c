@@ -40,7 +40,9 @@
  *  - Drop reasons are tested in this order, and a record counts once, under
  *    the first that applies: excluded status, outside submit_min/submit_max,
  *    processors unknown or < 1 (after rounding), wider than max_pes, no CPU
- *    demand, beyond max_jobs.
+ *    demand, before the window (workload.window W skips the first W x
+ *    max_jobs jobs that pass the other filters, counted as "window"),
+ *    beyond max_jobs.
  *  - Reading stops as soon as no later record can be kept (issue 11): once
  *    max_jobs jobs have been returned (the next record is not read), and at
  *    the first record submitted after submit_max (that record is counted
@@ -167,6 +169,11 @@ static bool swf_read_error(const swf_reader *r, char *err)
     return true;
 }
 
+/* The longest line the reader accepts (header notes included): far above
+ * any real SWF line, low enough that an endless line is an error, not an
+ * out-of-memory abort. */
+#define SWF_LINE_MAX (1 << 20)
+
 /* Append the n bytes at s to the line in r->buf, growing it. */
 static void swf_line_add(swf_reader *r, const char *s, size_t n)
 {
@@ -221,6 +228,13 @@ static int swf_read_line(swf_reader *r, char *err)
         size_t avail = r->in_len - r->in_pos;
         const char *nl = memchr(s, '\n', avail);
         size_t take = nl ? (size_t)(nl - s) : avail;
+        if (r->len + take > SWF_LINE_MAX) {
+            /* No SWF line is anywhere near this long: a binary or
+             * endless input (e.g. /dev/zero) must not exhaust memory. */
+            swf_err(err, "%s:%ld: line longer than %d bytes (SWF is short text "
+                    "lines; is this a binary file?)", r->path, r->line + 1, SWF_LINE_MAX);
+            return -1;
+        }
         swf_line_add(r, s, take);
         r->in_pos += take + (nl ? 1 : 0);
         newline = nl != NULL;
@@ -583,6 +597,7 @@ struct workload {
     cfg_cpu_demand cpu_demand;
     double default_memory, memory_scale, load_scale;
     long max_jobs;
+    long skip;                   /* jobs still to skip: window * max_jobs */
     double submit_min, submit_max;
     int exclude_status[CFG_MAX_STATUS];
     int n_exclude_status;
@@ -649,6 +664,15 @@ workload *workload_open(const char *path, const config *c, int max_pes,
                 tmp.max_jobs);
         return NULL;
     }
+    if (c->workload.window < 0 ||
+        (c->workload.window > 0 &&
+         (tmp.max_jobs <= 0 || c->workload.window > LONG_MAX / tmp.max_jobs))) {
+        swf_err(err, "%s: workload.window = %ld needs max_jobs > 0 and "
+                "window x max_jobs within range (max_jobs = %ld)", shown,
+                c->workload.window, tmp.max_jobs);
+        return NULL;
+    }
+    tmp.skip = c->workload.window * tmp.max_jobs;
     if (tmp.cpu_demand != CPU_DEMAND_CPUTIME &&
         tmp.cpu_demand != CPU_DEMAND_RUNTIME &&
         tmp.cpu_demand != CPU_DEMAND_AUTO) {
@@ -765,6 +789,12 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         }
         double cpu = 0;
         wl_drop_reason why = workload_classify(w, &rec, &cpu);
+        /* Window W: the first W x max_jobs jobs that pass every other
+         * filter are dropped as outside the window (before max_jobs). */
+        if (why == WL_DROP_N && w->skip > 0) {
+            w->skip--;
+            why = WL_DROP_WINDOW;
+        }
         if (why == WL_DROP_N && w->max_jobs > 0 && w->kept >= w->max_jobs)
             why = WL_DROP_WINDOW;
         if (why != WL_DROP_N) {

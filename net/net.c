@@ -15,7 +15,22 @@
  * the k-th element of the route src -> dst is a constant-time formula on
  * (src, dst, k), fixed when the network is created, so nothing is searched
  * or allocated per message and CONNECTED with large N costs no N^2 route
- * table on top of its N(N-1) links.
+ * table.
+ *
+ * CONNECTED links are created on first use. N(N-1) links of about 150
+ * bytes each made 3,000 PEs cost 1.4 GB and 50,000 PEs impossible, while
+ * a run only ever uses the pairs its jobs talk over (neighbours in a ring,
+ * the PNR servers). So a CONNECTED link exists once a route has asked for
+ * it (or net_elem_at has): it is allocated in chunks of NET_LINK_CHUNK
+ * (never moved, never freed before net_destroy), found through a hash
+ * table keyed by its index (open addressing, at most half full), and
+ * listed in `created`, sorted by index when statistics ask for it. A link
+ * created at time t is initialised as if it had existed, idle and with an
+ * empty queue, since the network's creation (its queue statistics start
+ * at that time, t0), so every figure is the same as with all links made
+ * up front, and summing over the created links in index order adds the
+ * same numbers in the same order (the others add exact zeros). Memory is
+ * O(N + links used).
  *   STAR       links 0..N-1 (link i joins PE i to the switch), switch N.
  *              Route: src, N, dst.
  *   BUS        link 0. Route: 0.
@@ -61,7 +76,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NET_CHUNK_MIN = 16, NET_CHUNK_MAX = 4096 };
+enum { NET_CHUNK_MIN = 16, NET_CHUNK_MAX = 4096, NET_LINK_CHUNK = 256 };
+
+/* One block of lazily created CONNECTED links. */
+typedef struct link_chunk {
+    struct link_chunk *next;
+    net_elem elem[NET_LINK_CHUNK];
+} link_chunk;
 
 /* One block of pool messages. */
 typedef struct msg_chunk {
@@ -74,9 +95,19 @@ struct net {
     net_topology topo;
     int n;                  /* PEs */
     double bandwidth, latency, delay;
-    net_elem *elem;         /* links, then the switch */
-    int nelem, nlinks;
-    int sw;                 /* index of the switch, -1 when none */
+    net_elem *elem;         /* links, then the switch; NULL for CONNECTED */
+    long nelem, nlinks;
+    long sw;                /* index of the switch, -1 when none */
+    /* CONNECTED: links created on first use (see the top of the file) */
+    sim_t *sim;
+    double t0;              /* creation time: start of every queue statistic */
+    link_chunk *lchunks;    /* newest first */
+    int lchunk_used;        /* links used in the newest chunk */
+    net_elem **slot;        /* hash table by index; NULL: empty */
+    size_t nslots;          /* a power of two, or 0 */
+    net_elem **created;     /* every created link */
+    long ncreated, cap_created;
+    bool created_sorted;    /* created is in index order */
     /* pool */
     msg_chunk *chunks;
     msg_t *free_list;
@@ -113,15 +144,16 @@ static long net_link_count(net_topology topo, int n)
 }
 
 /* Index of the CONNECTED link from src to dst (src != dst). */
-static inline int net_connected_link(int n, int src, int dst)
+static inline long net_connected_link(int n, int src, int dst)
 {
-    return src * (n - 1) + (dst < src ? dst : dst - 1);
+    return (long)src * (n - 1) + (dst < src ? dst : dst - 1);
 }
 
-/* Initialise element i as a link or switch named name. */
-static void net_elem_init(sim_t *sim, net_t *net, int i, int is_switch, const char *name)
+/* Initialise e, element i, as a link or switch named name. */
+static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_switch,
+                          const char *name)
 {
-    net_elem *e = &net->elem[i];
+    e->index = i;
     e->is_switch = is_switch;
     e->latency = is_switch ? 0 : net->latency;
     e->bandwidth = is_switch ? 0 : net->bandwidth;
@@ -134,6 +166,85 @@ static void net_elem_init(sim_t *sim, net_t *net, int i, int is_switch, const ch
     memcpy(e->name, name, len);
     e->name[len] = '\0';
     res_init(sim, &e->res, e->name);
+    timeavg_init(&e->res.queue, net->t0, 0); /* as if there since t0 */
+}
+
+/* Slot of link index i in the hash table: where it is, or the empty slot
+ * where it would go. nslots > 0. */
+static size_t net_slot_of(const net_t *net, long i)
+{
+    size_t mask = net->nslots - 1;
+    size_t h = (size_t)((uint64_t)i * 0x9E3779B97F4A7C15ULL >> 17) & mask;
+    while (net->slot[h] && net->slot[h]->index != i)
+        h = (h + 1) & mask;
+    return h;
+}
+
+/* The CONNECTED link with index i, created (idle since t0) when it does
+ * not exist yet. Aborts when out of memory, like the message pool. */
+static net_elem *net_link_get(net_t *net, long i)
+{
+    assert(!net->elem && i >= 0 && i < net->nlinks);
+    if (net->nslots) {
+        net_elem *e = net->slot[net_slot_of(net, i)];
+        if (e)
+            return e;
+    }
+    if (2 * (size_t)(net->ncreated + 1) > net->nslots) { /* grow the table */
+        size_t n = net->nslots ? 2 * net->nslots : 64;
+        net_elem **slot = calloc(n, sizeof *slot);
+        if (!slot)
+            goto oom;
+        free(net->slot);
+        net->slot = slot;
+        net->nslots = n;
+        for (long k = 0; k < net->ncreated; k++)
+            net->slot[net_slot_of(net, net->created[k]->index)] = net->created[k];
+    }
+    if (net->ncreated == net->cap_created) {
+        long cap = net->cap_created ? 2 * net->cap_created : 64;
+        net_elem **c = realloc(net->created, (size_t)cap * sizeof *c);
+        if (!c)
+            goto oom;
+        net->created = c;
+        net->cap_created = cap;
+    }
+    if (!net->lchunks || net->lchunk_used == NET_LINK_CHUNK) {
+        link_chunk *c = calloc(1, sizeof *c);
+        if (!c)
+            goto oom;
+        c->next = net->lchunks;
+        net->lchunks = c;
+        net->lchunk_used = 0;
+    }
+    net_elem *e = &net->lchunks->elem[net->lchunk_used++];
+    char name[48];
+    int src = (int)(i / (net->n - 1)), j = (int)(i % (net->n - 1));
+    snprintf(name, sizeof name, "link %d->%d", src, j < src ? j : j + 1);
+    net_elem_init(net->sim, net, e, i, 0, name);
+    net->slot[net_slot_of(net, i)] = e;
+    net->created[net->ncreated++] = e;
+    net->created_sorted = net->ncreated == 1 ||
+                          (net->created_sorted && net->created[net->ncreated - 2]->index < i);
+    return e;
+oom:
+    fprintf(stderr, "pnrsim: out of memory (network links)\n");
+    abort();
+}
+
+static int net_elem_cmp(const void *a, const void *b)
+{
+    long x = (*(net_elem *const *)a)->index, y = (*(net_elem *const *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* Put the created CONNECTED links in index order (statistics only). */
+static void net_sort_created(net_t *net)
+{
+    if (!net->created_sorted) {
+        qsort(net->created, (size_t)net->ncreated, sizeof *net->created, net_elem_cmp);
+        net->created_sorted = true;
+    }
 }
 
 net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
@@ -143,8 +254,6 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
     assert(bandwidth > 0 && latency >= 0 && delay >= 0);
     long nlinks = net_link_count(topo, n);
     int has_switch = topo == TOPO_KIND_STAR || topo == TOPO_KIND_WHEEL;
-    if (nlinks + has_switch > INT32_MAX)
-        return NULL;
     net_t *net = calloc(1, sizeof *net);
     if (!net)
         return NULL;
@@ -153,10 +262,14 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
     net->bandwidth = bandwidth;
     net->latency = latency;
     net->delay = delay;
-    net->nlinks = (int)nlinks;
-    net->nelem = (int)nlinks + has_switch;
-    net->sw = has_switch ? (int)nlinks : -1;
-    net->elem = calloc(net->nelem ? (size_t)net->nelem : 1, sizeof *net->elem);
+    net->nlinks = nlinks;
+    net->nelem = nlinks + has_switch;
+    net->sw = has_switch ? nlinks : -1;
+    net->sim = sim;
+    net->t0 = sim->now;
+    if (topo == TOPO_KIND_CONNECTED)
+        return net; /* links come on first use */
+    net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
     if (!net->elem) {
         free(net);
         return NULL;
@@ -166,33 +279,27 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
     case TOPO_KIND_STAR:
         for (int i = 0; i < n; i++) {
             snprintf(name, sizeof name, "link %d", i);
-            net_elem_init(sim, net, i, 0, name);
+            net_elem_init(sim, net, &net->elem[i], i, 0, name);
         }
         break;
     case TOPO_KIND_BUS:
-        net_elem_init(sim, net, 0, 0, "bus");
+        net_elem_init(sim, net, &net->elem[0], 0, 0, "bus");
         break;
     case TOPO_KIND_WHEEL:
         for (int i = 0; i < n; i++) {
             snprintf(name, sizeof name, "spoke %d", i);
-            net_elem_init(sim, net, i, 0, name);
+            net_elem_init(sim, net, &net->elem[i], i, 0, name);
         }
         for (int k = 0; k < n / 2; k++) {
             snprintf(name, sizeof name, "rim %d-%d", 2 * k, 2 * k + 1);
-            net_elem_init(sim, net, n + k, 0, name);
+            net_elem_init(sim, net, &net->elem[n + k], n + k, 0, name);
         }
         break;
     case TOPO_KIND_CONNECTED:
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++)
-                if (i != j) {
-                    snprintf(name, sizeof name, "link %d->%d", i, j);
-                    net_elem_init(sim, net, net_connected_link(n, i, j), 0, name);
-                }
         break;
     }
     if (has_switch)
-        net_elem_init(sim, net, net->sw, 1, "switch");
+        net_elem_init(sim, net, &net->elem[net->sw], net->sw, 1, "switch");
     return net;
 }
 
@@ -211,7 +318,7 @@ int net_route_len(const net_t *net, int src, int dst)
 }
 
 /* Index of the k-th element of the route src -> dst (0 <= k < length). */
-static int net_route_index(const net_t *net, int src, int dst, int k)
+static long net_route_index(const net_t *net, int src, int dst, int k)
 {
     assert(k >= 0 && k < net_route_len(net, src, dst));
     switch (net->topo) {
@@ -231,7 +338,10 @@ static int net_route_index(const net_t *net, int src, int dst, int k)
 
 net_elem *net_route_elem(const net_t *net, int src, int dst, int k)
 {
-    return &net->elem[net_route_index(net, src, dst, k)];
+    long i = net_route_index(net, src, dst, k);
+    /* Creating a CONNECTED link on first use changes no observable state
+     * (it is idle since t0 either way), hence the cast. */
+    return net->elem ? &net->elem[i] : net_link_get((net_t *)net, i);
 }
 
 double net_elem_time(const net_elem *e, double bytes)
@@ -250,21 +360,39 @@ double net_idle_time(const net_t *net, int src, int dst, double bytes)
 
 int net_pe_count(const net_t *net) { return net->n; }
 net_topology net_topology_kind(const net_t *net) { return net->topo; }
-int net_elem_count(const net_t *net) { return net->nelem; }
+long net_elem_count(const net_t *net) { return net->nelem; }
 
-net_elem *net_elem_at(net_t *net, int i)
+net_elem *net_elem_at(net_t *net, long i)
 {
     assert(i >= 0 && i < net->nelem);
-    return &net->elem[i];
+    return net->elem ? &net->elem[i] : net_link_get(net, i);
+}
+
+long net_elem_live_count(const net_t *net)
+{
+    return net->elem ? net->nelem : net->ncreated;
+}
+
+net_elem *net_elem_live_at(net_t *net, long k)
+{
+    assert(k >= 0 && k < net_elem_live_count(net));
+    if (net->elem)
+        return &net->elem[k];
+    net_sort_created(net);
+    return net->created[k];
 }
 
 /* ---- statistics ----------------------------------------------------------- */
 
 double net_busy_time(const sim_t *sim, const net_t *net)
 {
+    /* In index order over the elements that exist: the same sum as over
+     * all of them (a link never created adds an exact 0). Sorting the
+     * created list changes nothing observable, hence the cast. */
+    net_t *nt = (net_t *)net;
     double t = 0;
-    for (int i = 0; i < net->nelem; i++)
-        t += res_busy_time(sim, &net->elem[i].res);
+    for (long k = 0; k < net_elem_live_count(net); k++)
+        t += res_busy_time(sim, &net_elem_live_at(nt, k)->res);
     return t;
 }
 
@@ -429,6 +557,12 @@ void net_destroy(sim_t *sim, net_t *net)
             proc_destroy(sim, &c->msgs[i].p);
         free(c);
     }
+    for (link_chunk *c = net->lchunks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    free(net->slot);
+    free(net->created);
     free(net->elem);
     free(net);
 }

@@ -13,7 +13,9 @@
  *   WHEEL      N spoke links and one switch as in STAR, plus N/2 rim links
  *              joining PEs 2k and 2k+1; a pair joined by a rim link uses it
  *              (one hop), every other pair goes through the switch.
- *   CONNECTED  N(N-1) one-way links, one per ordered pair: one hop.
+ *   CONNECTED  N(N-1) one-way links, one per ordered pair: one hop. A
+ *              link is created on first use (idle since the network's
+ *              creation), so memory grows with the pairs that talk, not N^2.
  * Links of STAR, BUS and WHEEL carry both directions (one message at a
  * time in total); CONNECTED links are one-way. A message to its own PE has
  * an empty route and arrives at the current instant. Routes are not
@@ -73,6 +75,7 @@ struct msg {
 /* One network element on a route. */
 typedef struct net_elem {
     res_t res;
+    long index;         /* its number: 0 .. net_elem_count - 1 */
     int is_switch;
     double latency;     /* links: seconds per crossing */
     double bandwidth;   /* links: bytes per second */
@@ -83,7 +86,8 @@ typedef struct net_elem {
 } net_elem;
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
- * seconds. Returns NULL when out of memory. */
+ * seconds. Returns NULL when out of memory. Keeps sim, which must outlive
+ * the network (CONNECTED links are made on first use). */
 net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
                   double latency, double delay);
 /* Free the network, its elements and every message of its pool (in flight
@@ -121,9 +125,15 @@ net_topology net_topology_kind(const net_t *net);
 /* "star", "bus", "wheel" or "connected". */
 const char *net_topology_name(net_topology topo);
 
-/* All elements (links then switches), for statistics. */
-int net_elem_count(const net_t *net);
-net_elem *net_elem_at(net_t *net, int i);
+/* All elements (links then switches): their number, and element i (a
+ * CONNECTED link is created if it does not exist yet). */
+long net_elem_count(const net_t *net);
+net_elem *net_elem_at(net_t *net, long i);
+/* The elements that exist, in index order, for statistics and reports:
+ * all of them, except for CONNECTED, whose links not yet used do not
+ * exist (they are idle, with zero counts). k from 0 to count - 1. */
+long net_elem_live_count(const net_t *net);
+net_elem *net_elem_live_at(net_t *net, long k);
 /* Sum of the busy times of all links and switches up to now: the metric
  * "cumulative time communication units were in use". */
 double net_busy_time(const sim_t *sim, const net_t *net);

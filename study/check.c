@@ -18,13 +18,19 @@
  *     assignments into an invalid one), or base when the base alone is
  *     invalid; the point is named in the message;
  *   - no trace at all, or a trace file that does not exist: the line that
- *     gave the trace (workload.trace, [study] trace, or base).
+ *     gave the trace (workload.trace, [study] trace, or base);
+ *   - [study] windows = K with max_jobs = 0, or with fewer than K x
+ *     max_jobs jobs in the trace that pass the point's filters (the trace
+ *     is read once per distinct trace and filter settings): the windows
+ *     line.
  * Points are checked in run order and the first problem is reported.
  */
 #include "study/sweep.h"
 
 #include "app/config.h"
+#include "app/workload.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +91,104 @@ static int build_base(const study *s, config *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Jobs of a trace that pass the workload filters of a configuration
+ * (max_jobs and window aside), remembered per trace and filters so that
+ * points that differ only in other keys read the trace once. */
+typedef struct jobs_cache {
+    char **key;
+    long *jobs;
+    size_t n;
+} jobs_cache;
+
+/* The filters that decide which jobs pass, as a text. */
+static char *filter_key(const config *c)
+{
+    sweep_buf b = {0};
+    sweep_buf_printf(&b, "%s|%d|%.17g|%.17g|%d|%d|%d", c->workload.trace,
+                     (int)c->workload.cpu_demand, c->workload.submit_min,
+                     c->workload.submit_max, c->computer.number,
+                     (int)c->workload.lenient, c->workload.n_exclude_status);
+    for (int i = 0; i < c->workload.n_exclude_status; i++)
+        sweep_buf_printf(&b, "|%d", c->workload.exclude_status[i]);
+    return b.p;
+}
+
+/* With [study] windows = K, every point needs max_jobs > 0 and a trace
+ * with at least K x max_jobs jobs that pass its filters, so that each
+ * window holds max_jobs jobs. 0 or -1 (err). */
+static int check_windows(const study *s, const config *pc, size_t point,
+                         jobs_cache *cache, char *err, size_t errlen)
+{
+    char *label = sweep_run_label(s, point * s->nrep);
+    char *at = strstr(label, "window=");
+    if (at)
+        *(at > label ? at - 1 : at) = '\0';
+    const char *open = *label ? " (at " : "", *close = *label ? ")" : "";
+    long m = pc->workload.max_jobs;
+    int rc = 0;
+    if (m <= 0) {
+        snprintf(err, errlen,
+                 "%s:%ld: windows: a window is workload.max_jobs jobs long: "
+                 "set workload.max_jobs > 0%s%s%s", s->path, s->windows_line,
+                 open, label, close);
+        rc = -1;
+    } else if (s->windows > LONG_MAX / m) {
+        snprintf(err, errlen, "%s:%ld: windows: %ld windows of %ld jobs: "
+                 "too many jobs", s->path, s->windows_line, s->windows, m);
+        rc = -1;
+    }
+    if (rc || !strcmp(pc->workload.trace, "-")) {
+        free(label);
+        return rc;
+    }
+    char *key = filter_key(pc);
+    long jobs = -1;
+    for (size_t i = 0; i < cache->n && jobs < 0; i++)
+        if (!strcmp(cache->key[i], key))
+            jobs = cache->jobs[i];
+    if (jobs < 0) {
+        config c = *pc;
+        c.workload.max_jobs = 0;
+        c.workload.window = 0;
+        char e[CFG_ERR_MAX];
+        workload *w = workload_open(c.workload.trace, &c, c.computer.number, e);
+        wl_job job;
+        int r = 0;
+        jobs = 0;
+        while (w && (r = workload_next(w, &job, e)) == 1)
+            jobs++;
+        if (w)
+            workload_close(w);
+        if (!w || r < 0) {
+            snprintf(err, errlen, "%s:%ld: windows: reading the trace: %s%s%s%s",
+                     s->path, s->windows_line, e, open, label, close);
+            free(key);
+            free(label);
+            return -1;
+        }
+        cache->key = sweep_xrealloc(cache->key, (cache->n + 1) * sizeof *cache->key);
+        cache->jobs = sweep_xrealloc(cache->jobs, (cache->n + 1) * sizeof *cache->jobs);
+        cache->key[cache->n] = key;
+        cache->jobs[cache->n++] = jobs;
+        key = NULL;
+    }
+    free(key);
+    if (jobs < s->windows * m) {
+        snprintf(err, errlen,
+                 "%s:%ld: windows: %ld windows of max_jobs = %ld jobs need "
+                 "%ld jobs, but only %ld of the trace pass the filters "
+                 "(submit_min/max, statuses, width)%s%s%s", s->path,
+                 s->windows_line, s->windows, m, s->windows * m, jobs, open,
+                 label, close);
+        rc = -1;
+    }
+    free(label);
+    return rc;
+}
+
 /* Check one point. 0 or -1 (err). */
 static int check_point(const study *s, const config *base, size_t point,
-                       char *err, size_t errlen)
+                       jobs_cache *cache, char *err, size_t errlen)
 {
     sweep_assign *a;
     size_t n = sweep_point_assigns(s, point, &a);
@@ -105,8 +206,8 @@ static int check_point(const study *s, const config *base, size_t point,
         size_t k = n;
         while (k > 0 && !prefix_valid(base, a, k - 1))
             k--;
-        char *label = sweep_run_label(s, point * (size_t)s->replications);
-        char *at = strstr(label, "seed=");
+        char *label = sweep_run_label(s, point * s->nrep);
+        char *at = strstr(label, s->windows > 0 ? "window=" : "seed=");
         if (at)
             *(at > label ? at - 1 : at) = '\0';
         if (k == 0)
@@ -120,8 +221,10 @@ static int check_point(const study *s, const config *base, size_t point,
         free(label);
         rc = -1;
     }
+    const char *why = NULL;
     if (!rc && strcmp(c.workload.trace, "-") != 0 &&
-        (!c.workload.trace[0] || !sweep_is_file(c.workload.trace))) {
+        (!c.workload.trace[0] ||
+         (why = sweep_file_problem(c.workload.trace)) != NULL)) {
         /* Who gave the trace: the last workload.trace assignment, else
          * [study] trace, else the base file. */
         long line = s->trace ? s->trace_line : s->base_line;
@@ -140,14 +243,18 @@ static int check_point(const study *s, const config *base, size_t point,
                      "base configuration", s->path, s->base_line);
         else if (value)
             snprintf(err, errlen,
-                     "%s:%ld: %s: '%s' (%s): no such file (relative paths "
-                     "are taken from the study file's directory)", s->path,
-                     line, key, value, c.workload.trace);
+                     "%s:%ld: %s: '%s' (%s): %s%s", s->path, line, key,
+                     value, c.workload.trace, why,
+                     value[0] == '/' ? ""
+                                     : " (relative paths are taken from the "
+                                       "study file's directory)");
         else
-            snprintf(err, errlen, "%s:%ld: %s: trace %s: no such file",
-                     s->path, line, key, c.workload.trace);
+            snprintf(err, errlen, "%s:%ld: %s: trace %s: %s",
+                     s->path, line, key, c.workload.trace, why);
         rc = -1;
     }
+    if (!rc && s->windows > 0)
+        rc = check_windows(s, &c, point, cache, err, errlen);
     sweep_assign_free(a, n);
     return rc;
 }
@@ -157,8 +264,13 @@ int sweep_check_configs(const study *s, char *err, size_t errlen)
     config base;
     if (build_base(s, &base, err, errlen) != 0)
         return -1;
-    for (size_t p = 0; p < s->npoints; p++)
-        if (check_point(s, &base, p, err, errlen) != 0)
-            return -1;
-    return 0;
+    jobs_cache cache = {NULL, NULL, 0};
+    int rc = 0;
+    for (size_t p = 0; p < s->npoints && !rc; p++)
+        rc = check_point(s, &base, p, &cache, err, errlen);
+    for (size_t i = 0; i < cache.n; i++)
+        free(cache.key[i]);
+    free(cache.key);
+    free(cache.jobs);
+    return rc;
 }

@@ -6,7 +6,8 @@
  * of these, and whatever order they finished in.
  *
  * results.csv: one row per run of the study, in run order (parameter point
- * in cross-product order, then seed): the varied parameters, seed, status
+ * in cross-product order, then trace window, then seed): the varied
+ * parameters, window (only in a study with [study] windows), seed, status
  * (ok, failed, missing) and one column per metric: the study's metrics
  * list, or else every key that is a number in at least one finished run
  * (in order of first appearance, run order; "seed" excluded as it has its
@@ -14,7 +15,9 @@
  * missing runs have empty metric cells.
  *
  * summary.csv: one row per parameter point: the varied parameters, n (the
- * finished runs at the point) and, for each metric, M_mean, M_sd, M_ci95
+ * finished runs at the point: every window and seed, so the intervals
+ * cover the workload's variation as well as the random draws) and, for
+ * each metric, M_mean, M_sd, M_ci95
  * (half-width of the 95% Student-t interval), M_ci95_lo and M_ci95_hi, over
  * the finished runs whose value is a finite number; undefined statistics
  * (sd and interval with one run, everything with none) are empty fields.
@@ -58,12 +61,13 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
                          size_t ncols)
 {
     const study *s = L->s;
-    size_t reps = (size_t)s->replications;
     sweep_buf b = {0};
     for (size_t i = 0; i < s->nvary; i++) {
         sweep_csv_field(&b, s->vary[i].key);
         sweep_buf_puts(&b, ",");
     }
+    if (s->windows > 0)
+        sweep_buf_puts(&b, "window,");
     sweep_buf_puts(&b, "seed,status");
     for (size_t c = 0; c < ncols; c++) {
         sweep_buf_puts(&b, ",");
@@ -72,10 +76,12 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
     sweep_buf_puts(&b, "\n");
     for (size_t r = 0; r < s->nruns; r++) {
         for (size_t i = 0; i < s->nvary; i++) {
-            sweep_csv_field(&b, study_value(s, r / reps, i));
+            sweep_csv_field(&b, study_value(s, study_run_point(s, r), i));
             sweep_buf_puts(&b, ",");
         }
-        sweep_buf_printf(&b, "%ld,%s", study_seed(s, r % reps),
+        if (s->windows > 0)
+            sweep_buf_printf(&b, "%ld,", study_run_window(s, r));
+        sweep_buf_printf(&b, "%ld,%s", study_run_seed(s, r),
                          runs[r].state == SWEEP_RUN_DONE     ? "ok"
                          : runs[r].state == SWEEP_RUN_FAILED ? "failed"
                                                              : "missing");
@@ -104,7 +110,7 @@ static int write_summary(const sweep_layout *L, const crun *runs,
                          const sweep_table *t)
 {
     const study *s = L->s;
-    size_t reps = (size_t)s->replications;
+    size_t reps = s->nrep;
     sweep_buf b = {0};
     for (size_t i = 0; i < s->nvary; i++) {
         sweep_csv_field(&b, s->vary[i].key);
@@ -154,7 +160,7 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
                   FILE *err_out, sweep_collect_counts *counts)
 {
     const study *s = L->s;
-    size_t reps = (size_t)s->replications;
+    size_t reps = s->nrep; /* runs per point: windows x seeds */
     crun *runs = sweep_xmalloc(s->nruns * sizeof *runs);
     memset(counts, 0, sizeof *counts);
     for (size_t r = 0; r < s->nruns; r++) {

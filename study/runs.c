@@ -1,7 +1,9 @@
 /* study/runs.c: where a study's runs live and what state each one is in.
  *
- * Run r (point r / replications, seed seed_base + r % replications) lives
- * in OUT/runs/POINT/seed-S, POINT being study_point_dirname: the name is
+ * Run r (point r / nrep, seed seed_base + r % replications) lives in
+ * OUT/runs/POINT/seed-S, or OUT/runs/POINT/window-W/seed-S in a study with
+ * trace windows (run with --set workload.window=W after the point's
+ * assignments), POINT being study_point_dirname: the name is
  * made of the parameter values, not of indices, so adding values or seeds
  * to a study later keeps the runs already made (a baseline's value is
  * written @NAME; its runs get the baseline's overrides instead of --set for
@@ -15,9 +17,15 @@
  *   done     seed-S/metrics.json is a complete JSON object without
  *            "partial": true
  *   failed   seed-S.part/ holds an exit-status file (written by the
- *            built-in runner) or a non-empty stderr.txt, or seed-S/ holds
- *            an incomplete or partial metrics.json
- *   missing  anything else (never started, or interrupted)
+ *            built-in runner and by the job-list commands) that is not an
+ *            interruption, or seed-S/ holds an incomplete or partial
+ *            metrics.json
+ *   missing  anything else: never started, still running, or interrupted:
+ *            a seed-S.part/ without exit-status (the built-in runner
+ *            writes none for the runs it stops), or whose exit-status says
+ *            pnrsim was interrupted (exit 129, 130 or 143: 128 + the number
+ *            of SIGHUP, SIGINT or SIGTERM, or killed by one of these
+ *            signals: a job-list run stopped by GNU parallel or Slurm)
  */
 #include "study/sweep.h"
 
@@ -51,9 +59,14 @@ void sweep_layout_free(sweep_layout *L)
 
 char *sweep_run_dir(const sweep_layout *L, size_t run, bool part)
 {
-    size_t reps = (size_t)L->s->replications;
-    return sweep_xasprintf("%s/seed-%ld%s", L->pointdir[run / reps],
-                           study_seed(L->s, run % reps), part ? ".part" : "");
+    const study *s = L->s;
+    long w = study_run_window(s, run);
+    if (w >= 0)
+        return sweep_xasprintf("%s/window-%ld/seed-%ld%s",
+                               L->pointdir[study_run_point(s, run)], w,
+                               study_run_seed(s, run), part ? ".part" : "");
+    return sweep_xasprintf("%s/seed-%ld%s", L->pointdir[study_run_point(s, run)],
+                           study_run_seed(s, run), part ? ".part" : "");
 }
 
 /* The last non-empty line of a file, trimmed, or NULL. */
@@ -72,6 +85,20 @@ static char *last_line(const char *path)
     char *line = *start ? sweep_xstrdup(start) : NULL;
     free(text);
     return line;
+}
+
+/* True when an exit-status line says the run was interrupted rather than
+ * failed: "exit 130" / "exit 143" (pnrsim stopped by SIGINT / SIGTERM) or
+ * "killed by signal N" for SIGHUP, SIGINT, SIGTERM. */
+static bool interrupted(const char *status)
+{
+    static const char *const words[] = {
+        "exit 129", "exit 130", "exit 143", "killed by signal 1", "killed by signal 2",
+        "killed by signal 15"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strcmp(status, words[i]))
+            return true;
+    return false;
 }
 
 sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
@@ -105,12 +132,15 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
     char *spath = sweep_xasprintf("%s/stderr.txt", part);
     char *status = last_line(epath);
     char *msg = last_line(spath);
-    if (st == SWEEP_RUN_MISSING && (status || msg)) {
+    if (st == SWEEP_RUN_MISSING && status && !interrupted(status)) {
         st = SWEEP_RUN_FAILED;
         if (why)
-            *why = sweep_xasprintf("%s%s%s (%s)", status ? status : "",
-                                   status && msg ? ": " : "", msg ? msg : "",
-                                   spath);
+            *why = sweep_xasprintf("%s%s%s (%s)", status, msg ? ": " : "",
+                                   msg ? msg : "", spath);
+    } else if (st == SWEEP_RUN_MISSING && (status || msg) && why) {
+        *why = sweep_xasprintf("interrupted%s%s%s%s (%s)",
+                               status ? ", " : "", status ? status : "",
+                               msg ? ": " : "", msg ? msg : "", spath);
     }
     free(status);
     free(msg);
@@ -122,13 +152,15 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
 
 char *sweep_run_label(const study *s, size_t run)
 {
-    size_t reps = (size_t)s->replications, point = run / reps;
+    size_t point = study_run_point(s, run);
     sweep_buf b = {0};
     for (size_t i = 0; i < s->nvary; i++)
         sweep_buf_printf(&b, "%s=%s%s ", s->vary[i].key,
                          study_value_baseline(s, point, i) ? "@" : "",
                          study_value(s, point, i));
-    sweep_buf_printf(&b, "seed=%ld", study_seed(s, run % reps));
+    if (study_run_window(s, run) >= 0)
+        sweep_buf_printf(&b, "window=%ld ", study_run_window(s, run));
+    sweep_buf_printf(&b, "seed=%ld", study_run_seed(s, run));
     return b.p;
 }
 
@@ -200,10 +232,10 @@ void sweep_assign_free(sweep_assign *a, size_t n)
 char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
                       const char *outdir)
 {
-    size_t reps = (size_t)s->replications, point = run / reps;
+    size_t point = study_run_point(s, run);
     sweep_assign *as;
     size_t nas = sweep_point_assigns(s, point, &as);
-    size_t cap = 12 + 2 * nas, n = 0;
+    size_t cap = 14 + 2 * nas, n = 0;
     char **argv = sweep_xmalloc(cap * sizeof *argv);
     argv[n++] = sweep_xstrdup(pnrsim);
     argv[n++] = sweep_xstrdup("-c");
@@ -213,13 +245,18 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
         argv[n++] = sweep_xstrdup(s->trace);
     }
     argv[n++] = sweep_xstrdup("-s");
-    argv[n++] = sweep_xasprintf("%ld", study_seed(s, run % reps));
+    argv[n++] = sweep_xasprintf("%ld", study_run_seed(s, run));
     for (size_t i = 0; i < nas; i++) {
         argv[n++] = sweep_xstrdup("--set");
         argv[n++] = as[i].arg;
         as[i].arg = NULL;
     }
     sweep_assign_free(as, nas);
+    if (study_run_window(s, run) >= 0) {
+        argv[n++] = sweep_xstrdup("--set");
+        argv[n++] = sweep_xasprintf("workload.window=%ld",
+                                    study_run_window(s, run));
+    }
     argv[n++] = sweep_xstrdup("-q");
     argv[n++] = sweep_xstrdup("-o");
     argv[n++] = sweep_xstrdup(outdir);

@@ -9,6 +9,8 @@
  *   trace        = ../../traces/x.swf     ; pnrsim -t (optional)
  *   replications = 3                      ; seeds per point (default 1)
  *   seed_base    = 1                      ; seeds seed_base.. (default 1)
+ *   windows      = 5                      ; also replicate over 5 trace
+ *                                         ; windows of max_jobs jobs
  *   metrics      = response_time_mean, bounded_slowdown_mean
  *                                         ; default: every numeric metric
  *   [set]                                 ; fixed --set overrides
@@ -61,6 +63,7 @@
 #include "study/study.h"
 #include "study/sweep.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -83,6 +86,15 @@ typedef struct parse_ctx {
 
 static int fail(parse_ctx *c, long line, const char *key, const char *fmt,
                 ...) __attribute__((format(printf, 4, 5)));
+
+/* A hint for a file that is not there: relative paths are resolved from
+ * the study file's directory ("" for an absolute path). */
+static const char *path_hint(const char *value)
+{
+    return value[0] == '/' ? ""
+                           : " (relative paths are taken from the study "
+                             "file's directory)";
+}
 
 /* Format "FILE:LINE: KEY: message" into c->err; returns -1. */
 static int fail(parse_ctx *c, long line, const char *key, const char *fmt,
@@ -234,20 +246,123 @@ static bool parse_bool(const char *t, bool *out)
     return false;
 }
 
-/* Append a value to a parameter, rejecting duplicates. */
-static int add_value(parse_ctx *c, study_param *p, const char *v)
+/* The values of the [vary] key being read, for duplicate checks in
+ * constant time (a range such as 1:2:1e-5 has 100,001 values): an
+ * open-addressing hash table of indices into p->values (SIZE_MAX: empty
+ * slot), at most half full, and the capacity of p->values, which doubles. */
+typedef struct value_set {
+    size_t *slot;
+    size_t nslots;
+    size_t cap;
+} value_set;
+
+static size_t value_hash(const char *v)
 {
-    for (size_t i = 0; i < p->nvalues; i++)
-        if (!strcmp(p->values[i], v))
-            return fail(c, p->line, p->key, "value '%s' given twice", v);
-    p->values = sweep_xrealloc(p->values, (p->nvalues + 1) * sizeof *p->values);
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *v; v++)
+        h = (h ^ (unsigned char)*v) * 1099511628211ULL;
+    return (size_t)h;
+}
+
+/* Index of v among p's values, or -1. */
+static long find_value(const value_set *vs, const study_param *p,
+                       const char *v)
+{
+    if (!vs->nslots)
+        return -1;
+    for (size_t i = value_hash(v) & (vs->nslots - 1);;
+         i = (i + 1) & (vs->nslots - 1)) {
+        if (vs->slot[i] == SIZE_MAX)
+            return -1;
+        if (!strcmp(p->values[vs->slot[i]], v))
+            return (long)vs->slot[i];
+    }
+}
+
+/* Append v (not yet among p's values) to p. */
+static void push_value(value_set *vs, study_param *p, const char *v)
+{
+    assert(find_value(vs, p, v) < 0);
+    if (p->nvalues == vs->cap) {
+        vs->cap = vs->cap ? 2 * vs->cap : 8;
+        p->values = sweep_xrealloc(p->values, vs->cap * sizeof *p->values);
+    }
     p->values[p->nvalues++] = sweep_xstrdup(v);
+    if (2 * p->nvalues > vs->nslots) { /* rehash into twice the slots */
+        free(vs->slot);
+        vs->nslots = vs->nslots ? 2 * vs->nslots : 16;
+        while (2 * p->nvalues > vs->nslots)
+            vs->nslots *= 2;
+        vs->slot = sweep_xmalloc(vs->nslots * sizeof *vs->slot);
+        for (size_t i = 0; i < vs->nslots; i++)
+            vs->slot[i] = SIZE_MAX;
+        for (size_t k = 0; k < p->nvalues; k++) {
+            size_t i = value_hash(p->values[k]) & (vs->nslots - 1);
+            while (vs->slot[i] != SIZE_MAX)
+                i = (i + 1) & (vs->nslots - 1);
+            vs->slot[i] = k;
+        }
+        return;
+    }
+    size_t i = value_hash(v) & (vs->nslots - 1);
+    while (vs->slot[i] != SIZE_MAX)
+        i = (i + 1) & (vs->nslots - 1);
+    vs->slot[i] = p->nvalues - 1;
+}
+
+/* Append a plain value to a parameter, rejecting duplicates. */
+static int add_value(parse_ctx *c, study_param *p, value_set *vs,
+                     const char *v)
+{
+    if (find_value(vs, p, v) >= 0)
+        return fail(c, p->line, p->key, "value '%s' given twice", v);
+    push_value(vs, p, v);
     return 0;
+}
+
+/* Append value v of range item (whose values start at index first) to p.
+ * Two values of one range that print alike with %.10g mean a step below
+ * the 10 significant digits values are written with. */
+static int add_range_value(parse_ctx *c, study_param *p, value_set *vs,
+                           const char *item, size_t first, const char *v)
+{
+    long dup = find_value(vs, p, v);
+    if (dup >= (long)first)
+        return fail(c, p->line, p->key,
+                    "range '%s': its step is too fine for the 10 significant "
+                    "digits values are written with (%%.10g): '%s' would "
+                    "come twice", item, v);
+    if (dup >= 0)
+        return fail(c, p->line, p->key,
+                    "value '%s' (of range '%s') given twice", v, item);
+    push_value(vs, p, v);
+    return 0;
+}
+
+/* Why a range bound or step t (which looks like a number) is refused:
+ * NULL when it is a finite number that parse_num takes. */
+static const char *bad_number(const char *t)
+{
+    double v;
+    if (parse_num(t, &v))
+        return NULL;
+    char *end;
+    errno = 0;
+    v = strtod(t, &end);
+    if (isnan(v))
+        return "not a number";
+    if (isinf(v))
+        return "infinite or too large for a double";
+    if (errno == ERANGE)
+        return "too close to zero (below 2.2e-308) to be written to 10 "
+               "significant digits";
+    return "not a finite number";
 }
 
 /* Expand a:b, a:b:s or a:b:*k into p. Returns 1 when item is a range and
  * was added, 0 when item is not a range, -1 on error. */
-static int add_range(parse_ctx *c, study_param *p, const char *item)
+static int add_range(parse_ctx *c, study_param *p, value_set *vs,
+                     const char *item)
 {
     char *copy = sweep_xstrdup(item);
     char *f[4];
@@ -269,11 +384,17 @@ static int add_range(parse_ctx *c, study_param *p, const char *item)
         free(copy);
         return 0; /* not a range: a plain value (e.g. a time 00:10) */
     }
-    if (!parse_num(f[0], &a) || !parse_num(f[1], &b)) {
-        free(copy);
-        return fail(c, p->line, p->key,
-                    "range '%s': the bounds must be finite numbers", item);
+    for (int i = 0; i < 2; i++) {
+        const char *why = bad_number(f[i]);
+        if (why) {
+            int rc = fail(c, p->line, p->key,
+                          "range '%s': bound '%s' is %s", item, f[i], why);
+            free(copy);
+            return rc;
+        }
     }
+    parse_num(f[0], &a);
+    parse_num(f[1], &b);
     if (nf == 3) {
         const char *st = f[2];
         if (*st == '*') {
@@ -281,24 +402,37 @@ static int add_range(parse_ctx *c, study_param *p, const char *item)
             st = trim((char *)st + 1);
         }
         if (!parse_num(st, &step)) {
+            const char *why = looks_numeric(st) ? bad_number(st)
+                                                : "not a number";
+            int rc = fail(c, p->line, p->key,
+                          "range '%s': the step must be a finite number "
+                          "('%s' is %s)", item, st, why);
             free(copy);
-            return fail(c, p->line, p->key,
-                        "range '%s': the step must be a finite number", item);
+            return rc;
         }
     }
     free(copy);
     char buf[64];
+    size_t first = p->nvalues;
     if (geometric) {
         if (!(a > 0) || !(step > 1) || b < a)
             return fail(c, p->line, p->key,
                         "range '%s': a:b:*k needs 0 < a <= b and k > 1", item);
+        /* log_k(b/a) + 1 values: refuse a k so close to 1 that there
+         * would be too many before generating any. */
+        double count = floor(log(b / a) / log(step) + 1e-9) + 1;
+        if (count > STUDY_MAX_RANGE)
+            return fail(c, p->line, p->key,
+                        "range '%s': too many values (%.4g; at most %ld): "
+                        "k is too close to 1", item, count, STUDY_MAX_RANGE);
         double v = a;
         for (long i = 0; v <= b * (1 + 1e-9); i++, v *= step) {
             if (i >= STUDY_MAX_RANGE)
-                return fail(c, p->line, p->key, "range '%s': too many values",
-                            item);
+                return fail(c, p->line, p->key,
+                            "range '%s': too many values (at most %ld)", item,
+                            STUDY_MAX_RANGE);
             snprintf(buf, sizeof buf, "%.10g", v);
-            if (add_value(c, p, buf) != 0)
+            if (add_range_value(c, p, vs, item, first, buf) != 0)
                 return -1;
         }
         return 1;
@@ -309,14 +443,16 @@ static int add_range(parse_ctx *c, study_param *p, const char *item)
                     "towards %g", item, a, b);
     double span = (b - a) / step;
     if (span > STUDY_MAX_RANGE)
-        return fail(c, p->line, p->key, "range '%s': too many values", item);
+        return fail(c, p->line, p->key,
+                    "range '%s': too many values (%.4g; at most %ld)", item,
+                    floor(span) + 1, STUDY_MAX_RANGE);
     long n = (long)floor(span + 1e-9) + 1;
     for (long i = 0; i < n; i++) {
         double v = a + (double)i * step;
         if (fabs(v) < fabs(step) * 1e-12)
             v = 0; /* avoid "-0" and 1e-17 from rounding */
         snprintf(buf, sizeof buf, "%.10g", v);
-        if (add_value(c, p, buf) != 0)
+        if (add_range_value(c, p, vs, item, first, buf) != 0)
             return -1;
     }
     return 1;
@@ -337,6 +473,8 @@ static int parse_vary(parse_ctx *c, const char *key, char *value, long line)
     p->key = sweep_xstrdup(key);
     p->line = line;
     size_t items = 0;
+    value_set vs = {NULL, 0, 0};
+    int rc = 0;
     /* Walk by hand (strtok would merge ",,") to catch empty items. */
     char *q = value;
     for (;;) {
@@ -344,21 +482,24 @@ static int parse_vary(parse_ctx *c, const char *key, char *value, long line)
         if (comma)
             *comma = '\0';
         char *item = trim(q);
-        if (!*item)
-            return fail(c, line, key, "empty value in the list");
+        if (!*item) {
+            rc = fail(c, line, key, "empty value in the list");
+            break;
+        }
         items++;
-        int r = add_range(c, p, item);
-        if (r < 0)
-            return -1;
-        if (r == 0 && add_value(c, p, item) != 0)
-            return -1;
+        int r = add_range(c, p, &vs, item);
+        if (r < 0 || (r == 0 && add_value(c, p, &vs, item) != 0)) {
+            rc = -1;
+            break;
+        }
         if (!comma)
             break;
         q = comma + 1;
     }
-    if (!items || !p->nvalues)
-        return fail(c, line, key, "no values");
-    return 0;
+    free(vs.slot);
+    if (!rc && (!items || !p->nvalues))
+        rc = fail(c, line, key, "no values");
+    return rc;
 }
 
 static int parse_list(parse_ctx *c, const char *key, char *value, long line,
@@ -393,6 +534,7 @@ typedef struct pending_path {
 typedef struct study_keys {
     pending_path base, trace;
     long reps_line, seed_line;
+    long windows_line;
 } study_keys;
 
 static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
@@ -427,6 +569,14 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
                         "%ld (pnrsim takes seed 0 as 'from the clock')",
                         value, (long)INT32_MAX, (long)INT32_MAX);
         k->seed_line = line;
+    } else if (!strcmp(key, "windows")) {
+        if (!parse_long(value, &s->windows) || s->windows < 1 ||
+            s->windows > 100000)
+            return fail(c, line, key,
+                        "'%s': need an integer from 1 to 100000 (trace "
+                        "windows of workload.max_jobs jobs per point)", value);
+        k->windows_line = line;
+        s->windows_line = line;
     } else if (!strcmp(key, "metrics")) {
         if (s->nmetrics)
             return fail(c, line, key, "given twice");
@@ -442,7 +592,7 @@ static int parse_study_key(parse_ctx *c, study_keys *k, const char *key,
     } else {
         return fail(c, line, key,
                     "unknown key in [study] (name, base, trace, replications, "
-                    "seed_base, metrics)");
+                    "seed_base, windows, metrics)");
     }
     return 0;
 }
@@ -637,15 +787,25 @@ typedef struct lline {
 /* Read the file into logical lines (blank and comment lines dropped). An
  * indented line without '=' that follows a key = value line continues it
  * (joined with a space), so long lists can be split over lines. Returns
- * the count, or -1 on a read error (reported). */
+ * the count, or -1 on a read error or a NUL byte (reported). */
 static long read_lines(parse_ctx *c, FILE *f, lline **out)
 {
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0, n = 0;
     *out = NULL;
-    while (getline(&line, &cap, f) >= 0) {
+    ssize_t len;
+    bool nul = false;
+    while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        /* A NUL byte would silently end the line's text here: refuse it. */
+        const char *z = memchr(line, '\0', (size_t)len);
+        if (z) {
+            fail(c, lineno, NULL, "a NUL byte (column %ld): not a text file?",
+                 (long)(z - line) + 1);
+            nul = true;
+            break;
+        }
         if (lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
             memmove(line, line + 3, strlen(line + 3) + 1);
         bool indented = line[0] == ' ' || line[0] == '\t';
@@ -665,8 +825,9 @@ static long read_lines(parse_ctx *c, FILE *f, lline **out)
         (*out)[n++] = (lline){sweep_xstrdup(p), lineno};
     }
     free(line);
-    if (ferror(f)) {
-        fail(c, lineno, NULL, "read error");
+    if (nul || ferror(f)) {
+        if (!nul)
+            fail(c, lineno, NULL, "read error");
         for (long i = 0; i < n; i++)
             free((*out)[i].text);
         free(*out);
@@ -986,7 +1147,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     free(d);
     s->replications = 1;
     s->seed_base = 1;
-    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0};
+    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0, 0};
     raw_plot *plots = NULL, *bases = NULL;
     size_t nplots = 0, nbases = 0;
     int rc = parse_lines(&c, f, &k, &plots, &nplots, &bases, &nbases);
@@ -1004,26 +1165,43 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     if (!rc) {
         s->base = sweep_abspath(k.base.value, s->dir);
         s->base_line = k.base.line;
-        if (!sweep_is_file(s->base))
-            rc = fail(&c, k.base.line, "base",
-                      "'%s' (%s): no such file (relative paths are taken from "
-                      "the study file's directory)", k.base.value, s->base);
+        const char *why = sweep_file_problem(s->base);
+        if (why)
+            rc = fail(&c, k.base.line, "base", "'%s' (%s): %s%s", k.base.value,
+                      s->base, why, path_hint(k.base.value));
     }
     if (!rc && k.trace.value) {
         s->trace = sweep_abspath(k.trace.value, s->dir);
         s->trace_line = k.trace.line;
-        if (!sweep_is_file(s->trace))
-            rc = fail(&c, k.trace.line, "trace",
-                      "'%s' (%s): no such file (relative paths are taken from "
-                      "the study file's directory)", k.trace.value, s->trace);
+        const char *why = sweep_file_problem(s->trace);
+        if (why)
+            rc = fail(&c, k.trace.line, "trace", "'%s' (%s): %s%s", k.trace.value,
+                      s->trace, why, path_hint(k.trace.value));
     }
     for (size_t i = 0; !rc && i < s->nset; i++)
         if (study_param_index(s, s->set[i].key) >= 0)
             rc = fail(&c, s->set[i].line, s->set[i].key,
                       "both in [set] and in [vary] (line %ld)",
                       s->vary[study_param_index(s, s->set[i].key)].line);
+    /* [study] windows sets workload.window for every run. */
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nset; i++)
+        if (!strcmp(s->set[i].key, "workload.window"))
+            rc = fail(&c, s->set[i].line, s->set[i].key,
+                      "set by [study] windows (line %ld) for every run",
+                      s->windows_line);
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, "workload.window"))
+            rc = fail(&c, s->vary[i].line, s->vary[i].key,
+                      "set by [study] windows (line %ld) for every run",
+                      s->windows_line);
     if (!rc)
         rc = build_baselines(&c, bases, nbases, plots, nplots);
+    for (size_t i = 0; !rc && s->windows > 0 && i < s->nbaselines; i++)
+        for (size_t j = 0; !rc && j < s->baselines[i].nset; j++)
+            if (!strcmp(s->baselines[i].set[j].key, "workload.window"))
+                rc = fail(&c, s->baselines[i].set[j].line, "workload.window",
+                          "set by [study] windows (line %ld) for every run",
+                          s->windows_line);
     if (!rc) {
         s->npoints = 1;
         for (size_t i = 0; i < s->nvary && !rc; i++) {
@@ -1033,11 +1211,16 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
             else
                 s->npoints *= s->vary[i].nvalues;
         }
-        if (!rc && s->npoints > STUDY_MAX_RUNS / (size_t)s->replications)
-            rc = fail(&c, k.reps_line ? k.reps_line : 1, "replications",
+        s->nrep = (size_t)(s->windows > 0 ? s->windows : 1) *
+                  (size_t)s->replications;
+        if (!rc && s->npoints > STUDY_MAX_RUNS / s->nrep)
+            rc = fail(&c, k.reps_line ? k.reps_line
+                          : k.windows_line ? k.windows_line : 1,
+                      k.reps_line || !k.windows_line ? "replications"
+                                                     : "windows",
                       "more than %lu runs",
                       STUDY_MAX_RUNS);
-        s->nruns = s->npoints * (size_t)s->replications;
+        s->nruns = s->npoints * s->nrep;
     }
     if (!rc && s->seed_base > (long)INT32_MAX - (s->replications - 1))
         rc = fail(&c, k.seed_line ? k.seed_line : 1, "seed_base",
@@ -1151,6 +1334,23 @@ size_t study_point_of(const study *s, const size_t *idx)
 long study_seed(const study *s, size_t rep)
 {
     return s->seed_base + (long)rep;
+}
+
+size_t study_run_point(const study *s, size_t run)
+{
+    return run / s->nrep;
+}
+
+long study_run_window(const study *s, size_t run)
+{
+    if (s->windows <= 0)
+        return -1;
+    return (long)((run % s->nrep) / (size_t)s->replications);
+}
+
+long study_run_seed(const study *s, size_t run)
+{
+    return study_seed(s, run % (size_t)s->replications);
 }
 
 long study_param_index(const study *s, const char *key)

@@ -10,7 +10,9 @@
  *
  * Points are numbered in the order of the cross product, the first [vary]
  * key outermost and each key's values in the order written; runs are
- * numbered point * replications + replication. Every output of the sweep
+ * numbered (point * W + window) * replications + replication, W being the
+ * number of trace windows ([study] windows, 1 when the trace is not
+ * sliced). Every output of the sweep
  * (results.csv, summary.csv, job lists) follows this order, so it does not
  * depend on which run finished first.
  */
@@ -80,6 +82,11 @@ typedef struct study {
     long replications;   /* >= 1 */
     long seed_base;      /* seeds are seed_base .. seed_base+reps-1, all in
                             1 .. INT32_MAX */
+    long windows;        /* [study] windows: trace windows per point
+                            (workload.window 0 .. windows-1); 0 = the
+                            trace is not sliced */
+    size_t nrep;         /* runs per point: max(windows, 1) * replications */
+    long windows_line;   /* of [study] windows (0 when not given) */
     char **metrics;      /* metrics of interest; nmetrics = 0: all numeric */
     size_t nmetrics;
     study_param *vary;
@@ -93,7 +100,7 @@ typedef struct study {
     study_kv *slurm;     /* [slurm] options, in file order */
     size_t nslurm;
     size_t npoints;      /* product of the value counts (1 with no [vary]) */
-    size_t nruns;        /* npoints * replications */
+    size_t nruns;        /* npoints * nrep */
 } study;
 
 /* Read the study file at path into s (which is overwritten). Returns 0, or
@@ -121,6 +128,13 @@ size_t study_point_of(const study *s, const size_t *idx);
 
 /* The seed of replication rep (0-based). */
 long study_seed(const study *s, size_t rep);
+
+/* Run r of the study: its point (r / nrep), its trace window (0 ..
+ * windows-1, or -1 when the study has no windows) and its seed. Runs are
+ * ordered by point, then window, then seed. */
+size_t study_run_point(const study *s, size_t run);
+long study_run_window(const study *s, size_t run);
+long study_run_seed(const study *s, size_t run);
 
 /* Index of the varied parameter named key, or -1. */
 long study_param_index(const study *s, const char *key);

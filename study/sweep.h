@@ -70,6 +70,10 @@ int sweep_rmtree(const char *path);
 /* True when path exists and is a directory / a regular file. */
 bool sweep_is_dir(const char *path);
 bool sweep_is_file(const char *path);
+/* Why path cannot serve as a study's base or trace file: NULL when it is a
+ * readable regular file, else "no such file", "a directory, not a file",
+ * "a device, not a regular file ...", or strerror's text. */
+const char *sweep_file_problem(const char *path);
 
 /* An absolute form of path: relative paths are taken from dir (the current
  * directory when dir is NULL); "." and ".." components are resolved

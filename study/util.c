@@ -252,6 +252,23 @@ bool sweep_is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+const char *sweep_file_problem(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? "no such file"
+                                                   : strerror(errno);
+    if (S_ISDIR(st.st_mode))
+        return "a directory, not a file";
+    if (!S_ISREG(st.st_mode))
+        return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+                   ? "a device, not a regular file (every run reads it anew)"
+                   : "not a regular file (every run reads it anew)";
+    if (access(path, R_OK) != 0)
+        return strerror(errno);
+    return NULL;
+}
+
 /* ---- paths ------------------------------------------------------------ */
 
 char *sweep_abspath(const char *path, const char *dir)

@@ -194,10 +194,11 @@ check "lenient: jobs.csv has the 4 good jobs (1 3 5 6)" \
     test "$(cut -d, -f1 len/jobs.csv | sed 1d | sort -n | tr '\n' ' ')" = "1 3 5 6 "
 # Every data line of the MetaCentrum file is malformed (21+ fields);
 # lenient skips and counts them all: as many as its non-comment lines (20).
+# No job is left: exit status 3 (results written, means n/a).
 nmeta=$(grep -vc '^[[:space:]]*;' "$META")
 "$P" -t "$META" --set workload.lenient=yes -o meta-len -q > /dev/null 2>&1
-check "metacentrum lenient: exit 0, all $nmeta lines counted malformed" \
-    sh -c "test $? -eq 0 && test $nmeta -eq 20 && test \"\$(sed -n 's/.*\"malformed\": \\([0-9]*\\).*/\\1/p' meta-len/metrics.json)\" = $nmeta"
+check "metacentrum lenient: exit 3 (no job), all $nmeta lines counted malformed" \
+    sh -c "test $? -eq 3 && test $nmeta -eq 20 && test \"\$(sed -n 's/.*\"malformed\": \\([0-9]*\\).*/\\1/p' meta-len/metrics.json)\" = $nmeta"
 
 # The first SIGINT stops a run that is still reading its header: here an
 # endless one (yes repeats "; Note: x" for ever, through a pipe that is never
@@ -216,6 +217,12 @@ else
     check "SIGINT during header parsing: exit 130, nothing written" \
         sh -c "test $? -eq 130 && test ! -e hdr-int"
 fi
+
+# An endless line (/dev/zero) is an input error, not an out-of-memory abort
+# (the old unbounded line buffer grew until it failed; timeout guards that).
+timeout 60 "$P" -t /dev/zero -o zero-out -q > zero.out 2> zero.err
+check "endless trace line: exit 2 naming line 1, nothing written" \
+    sh -c "test $? -eq 2 && grep -q '/dev/zero:1: line longer than' zero.err && test ! -e zero-out"
 
 # gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time
 # as CPU demand); the first 200 jobs run, and reading stops there (the
@@ -684,7 +691,9 @@ check "runaway: exit 2 naming max_event_rate, nothing written" \
            test ! -e chat"
 "$P" $CHAT --set simulation.max_event_rate=0 --set simulation.max_time=1 -q -o chat0 \
     > /dev/null 2>&1
-check "runaway: the same run without the guard goes on (to max_time)" test $? -eq 0
+# (exit status 3: max_time = 1 s ends the run before the 100 s job finishes)
+check "runaway: the same run without the guard goes on (to max_time)" \
+    sh -c "test $? -eq 3 && grep -q '\"time_limited\": true' chat0/metrics.json"
 # Nonsense values: exit 2 naming key, value and range.
 for kv in computer.rpm=1e300 scheduler.quantum=1e-9 process.comm_rate=1e-9 \
           workload.load_scale=1e-9 network.sync_msg=1e300 computer.seek=1e-320; do
@@ -694,6 +703,15 @@ for kv in computer.rpm=1e300 scheduler.quantum=1e-9 process.comm_rate=1e-9 \
         sh -c "test $rc -eq 2 && grep -q \"\\[${key%%.*}\\] ${key#*.} = \" nonsense.err &&
                grep -Eq 'out of range: expected|subnormal' nonsense.err && test ! -e nonsense"
 done
+
+# ---- scale: connected networks ---------------------------------------------
+
+# CONNECTED with 50,000 PEs aborted (N(N-1) links did not fit an int; 3,000
+# PEs took 1.7 GB): links now come on first use.
+"$P" -c "$top/configs/default.ini" -q -o conn50k --set computer.number=50000 \
+    --set network.topology=connected --set workload.max_jobs=20 > /dev/null 2> conn50k.err
+check "connected with 50,000 PEs runs (exit 0, 20 jobs)" \
+    sh -c "test $? -eq 0 && grep -q '\"jobs_finished\": 20' conn50k/metrics.json"
 
 # ---- help and version ------------------------------------------------------
 

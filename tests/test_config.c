@@ -61,6 +61,7 @@ static void weird(config *c)
     c->workload.memory_scale = 0;
     c->workload.load_scale = 2.75;
     c->workload.max_jobs = 1000000;
+    c->workload.window = 3;
     c->workload.submit_min = 5;
     c->workload.submit_max = 1e9;
     c->workload.exclude_status[0] = 0;
@@ -76,7 +77,7 @@ static void weird(config *c)
     c->process.interval = INTERVAL_EXPONENTIAL;
     c->simulation.max_samples = 0;
     c->simulation.max_event_rate = 0;
-    c->process.mem_release = MEM_RELEASE_JOB;
+    c->process.mem_release = MEM_RELEASE_THREAD;
     c->scheduler.priority = PRIO_WORSTFIT;
     c->scheduler.packing = PACK_WORSTFIT;
     c->scheduler.mpl = 0;
@@ -151,7 +152,7 @@ START_TEST(test_defaults)
     ck_assert(!c.scheduler.mem_aware);
     ck_assert(c.scheduler.strict_order);
     ck_assert(!c.scheduler.pcs_first_start);
-    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_JOB);
     ck_assert_str_eq(c.computer.name, "Node");
     ck_assert_int_eq(c.computer.number, 64);
     ck_assert_double_eq(c.computer.ram, 32);

@@ -267,7 +267,8 @@ START_TEST(test_routes)
                         net_elem *a = net_route_elem(net, s, d, 0);
                         ck_assert(!a->is_switch);
                         ck_assert_near(net_idle_time(net, s, d, BYTES), L_HOP, TOL);
-                        int idx = (int)(a - net_elem_at(net, 0));
+                        int idx = (int)a->index;
+                        ck_assert_ptr_eq(a, net_elem_at(net, idx));
                         ck_assert(idx >= 0 && idx < 64);
                         used[idx]++;
                         if (rim) {
@@ -319,6 +320,90 @@ START_TEST(test_connected_both_ways)
     ck_assert_double_eq(net_route_elem(net, 2, 0, 0)->res.queue.max, 0);
     ck_assert_double_eq(net_route_elem(net, 0, 2, 0)->res.queue.max, 1);
     ck_assert_near(net_busy_time(&sim, net), 4 * L_HOP, TOL);
+    teardown(&sim, net);
+}
+END_TEST
+
+/* A message with tag 9 arriving sends two 2 -> 3 messages (tags 10, 11). */
+static void on_arrive_then_send(sim_t *sim, msg_t *m)
+{
+    net_t *net = m->net;
+    long tag = m->tag;
+    on_arrive(sim, m);
+    if (tag == 9) {
+        send(sim, net, 2, 3, 10);
+        send(sim, net, 2, 3, 11);
+    }
+}
+
+START_TEST(test_connected_lazy_links)
+{
+    /* CONNECTED links exist once used, with the statistics they would have
+     * had from the start. N = 5: 20 links, none there at first. Ten 0 -> 1
+     * messages at t = 0 queue on one link: arrivals at L, 2L, ..., 10L;
+     * 9 wait at first, one less after each L, so the queue's area is
+     * (9 + 8 + ... + 1) L = 45 L. The 10th sends two 2 -> 3 at 10 L: that
+     * link is created then, arrivals 11 L and 12 L, one waiting over
+     * [10 L, 11 L]. Over [0, 12 L]: link 0->1 busy 10 L, utilisation 10/12,
+     * mean queue 45/12, max 9; link 2->3 busy 2 L, utilisation 2/12 (not
+     * 2/2: it counts from the network's creation like every element),
+     * mean queue 1/12, max 1; total busy 12 L; 2 links exist. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_CONNECTED, 5, BW, LAT, DELAY);
+    ck_assert_int_eq(net_elem_count(net), 20);
+    ck_assert_int_eq(net_elem_live_count(net), 0);
+    for (int i = 0; i < 10; i++)
+        send(&sim, net, 0, 1, i)->done = on_arrive_then_send;
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(arrivals, 12);
+    ck_assert_near(arrive[9], 10 * L_HOP, 1e-14);
+    ck_assert_near(arrive[10], 11 * L_HOP, 1e-14);
+    ck_assert_near(arrive[11], 12 * L_HOP, 1e-14);
+    ck_assert_int_eq(net_elem_live_count(net), 2);
+    net_elem *a = net_elem_live_at(net, 0), *b = net_elem_live_at(net, 1);
+    ck_assert_str_eq(a->name, "link 0->1");
+    ck_assert_str_eq(b->name, "link 2->3");
+    ck_assert_int_eq(a->index, 0);         /* 0 * 4 + 0 */
+    ck_assert_int_eq(b->index, 2 * 4 + 2); /* dst 3 > src 2: j' = 2 */
+    ck_assert_ptr_eq(b, net_route_elem(net, 2, 3, 0));
+    ck_assert_near(res_utilization(&sim, &a->res), 10.0 / 12, 1e-12);
+    ck_assert_near(res_utilization(&sim, &b->res), 2.0 / 12, 1e-12);
+    ck_assert_near(timeavg_mean(&a->res.queue, sim.now), 45.0 / 12, 1e-12);
+    ck_assert_near(timeavg_mean(&b->res.queue, sim.now), 1.0 / 12, 1e-12);
+    ck_assert_double_eq(a->res.queue.max, 9);
+    ck_assert_double_eq(b->res.queue.max, 1);
+    ck_assert_near(net_busy_time(&sim, net), 12 * L_HOP, 1e-14);
+    ck_assert_uint_eq(b->messages, 2);
+    ck_assert_int_eq(net_elem_live_count(net), 2); /* statistics made none */
+    teardown(&sim, net);
+}
+END_TEST
+
+START_TEST(test_connected_50000)
+{
+    /* 50,000 PEs fully connected: 2,499,950,000 links (more than an int
+     * counts), of which a run uses only those it sends over. 49999 -> 0
+     * and 0 -> 49999 at once take one hop of L each on their own links;
+     * the two links are the only ones created. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_CONNECTED, 50000, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    ck_assert(net_elem_count(net) == 50000L * 49999L);
+    send(&sim, net, 49999, 0, 0);
+    send(&sim, net, 0, 49999, 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], L_HOP, TOL);
+    ck_assert_near(arrive[1], L_HOP, TOL);
+    ck_assert_int_eq(net_elem_live_count(net), 2);
+    net_elem *e = net_route_elem(net, 49999, 0, 0);
+    ck_assert_str_eq(e->name, "link 49999->0");
+    ck_assert(e->index == 49999L * 49999L); /* src (N-1) * (N-1) + j' 0 */
+    ck_assert_str_eq(net_elem_live_at(net, 0)->name, "link 0->49999");
+    ck_assert_near(net_busy_time(&sim, net), 2 * L_HOP, TOL);
     teardown(&sim, net);
 }
 END_TEST
@@ -744,6 +829,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_star_contention);
     tcase_add_test(tc, test_routes);
     tcase_add_test(tc, test_connected_both_ways);
+    tcase_add_test(tc, test_connected_lazy_links);
+    tcase_add_test(tc, test_connected_50000);
     tcase_add_test(tc, test_self_and_single_pe);
     tcase_add_test(tc, test_kill_holding_bus);
     tcase_add_test(tc, test_kill_at_switch);

@@ -20,6 +20,11 @@
 #     problem, a missing trace, a missing --pnrsim exit 2 with FILE:LINE:
 #     KEY and create nothing; ranges with nan/inf and a too-large seed_base
 #     are refused;
+#   - hostile study files: a range step below %.10g, k next to 1, a
+#     subnormal bound, a NUL byte, trace = /dev/null get messages that say
+#     what is wrong (exit 2); 200,002 range values are read in linear time;
+#   - --list and collect: interrupted runs (stopped by the runner, exit
+#     143 or SIGINT under a job list) are missing, real failures failed;
 #   - a metric (list or [plot]) that no run reports: exit 1, named;
 #   - SIGKILL of the sweep leaves no pnrsim of it running, and the next
 #     invocation can take the lock and run;
@@ -33,6 +38,9 @@
 #     over [set]) and no netram.strategy override, one more plot line;
 #     adding a baseline keeps the runs, changing one is refused; bad
 #     baselines exit 2 with FILE:LINE: KEY.
+#   - trace windows ([study] windows = 3 of max_jobs = 3 jobs): which jobs
+#     each window holds, the window column, summary statistics over windows
+#     and seeds against hand numbers, bad windows settings exit 2.
 # Prints "N passed, N failed" and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
@@ -316,6 +324,45 @@ badcfg "seed_base too large names the real limit" \
     'cfg.ini:5: seed_base: .*need an integer from 1 to 2147483645' \
     'replications = 3\nseed_base = 2147483647'
 
+# ---- the study-file reader: hostile values -------------------------------
+
+# A step finer than the 10 significant digits values are written with: the
+# range itself is blamed, not a "value given twice".
+badcfg "range step below %.10g: named as such" \
+    "cfg.ini:5: network.latency: range '1000000:1000000.0001:0.00001': its step is too fine" \
+    '[vary]\nnetwork.latency = 1000000:1000000.0001:0.00001'
+badcfg "a:b:*k with k next to 1: too many values, not a duplicate" \
+    "cfg.ini:5: network.latency: range '1:2:\\*1.0000000001': too many values .*k is too close to 1" \
+    '[vary]\nnetwork.latency = 1:2:*1.0000000001'
+badcfg "a subnormal bound is not called infinite" \
+    "cfg.ini:5: network.latency: range '1e-320:1:\\*2': bound '1e-320' is too close to zero" \
+    '[vary]\nnetwork.latency = 1e-320:1:*2'
+badcfg "a duplicate across items still says given twice" \
+    "cfg.ini:5: scheduler.mpl: value '1' (of range '1:2') given twice" \
+    '[vary]\nscheduler.mpl = 1, 1:2'
+# A NUL byte would have ended the value there ("1, 2" read as "1").
+printf '[study]\nbase = base.ini\ntrace = %s\n[vary]\nscheduler.mpl = 1\000, 2\n' "$TRACE" > nul.ini
+"$SWEEP" --list -o nulout nul.ini > nul.log 2>&1
+check "a NUL byte in a study file: exit 2, line and column" \
+    sh -c "test $? -eq 2 && grep -q 'nul.ini:5: a NUL byte (column 18)' nul.log"
+# /dev/null exists: it is refused as a device, not as "no such file".
+printf '[study]\nbase = base.ini\ntrace = /dev/null\n' > devnull.ini
+"$SWEEP" --list -o dnout devnull.ini > devnull.log 2>&1
+check "trace = /dev/null: exit 2, a device, not 'no such file'" \
+    sh -c "test $? -eq 2 && grep -q \"devnull.ini:3: trace: '/dev/null' (/dev/null): a device, not a regular file\" devnull.log && ! grep -q 'no such file' devnull.log"
+printf '[study]\nbase = base.ini\n[set]\nworkload.trace = /dev/null\n' > devnull2.ini
+"$SWEEP" -o dnout devnull2.ini > devnull2.log 2>&1
+check "workload.trace = /dev/null: exit 2, a device" \
+    sh -c "test $? -eq 2 && grep -q \"devnull2.ini:4: workload.trace: '/dev/null' (/dev/null): a device\" devnull2.log"
+# Duplicate checks in constant time: two ranges of 100,001 values each
+# (quadratic checking took 23 s for one of them, about 90 s for both; now
+# well under a second). The bound is a watchdog against that quadratic
+# loop, 60 times the linear reader's time here, not a speed measurement.
+printf '[study]\nbase = base.ini\ntrace = %s\n[vary]\nnetwork.latency = 1:2:1e-5, 3:4:1e-5\n' "$TRACE" > big.ini
+timeout 60 "$SWEEP" --list -o bigout big.ini > big.log 2>&1
+check "200,002 range values: --list within the 60 s watchdog, one line per run" \
+    sh -c "test $? -eq 0 && test \$(wc -l < big.log) -eq 200002"
+
 # ---- metrics that no run reports -----------------------------------------
 
 cat > m.ini <<EOF
@@ -483,6 +530,121 @@ check "SIGINT: finished runs kept ($kept)" test "$kept" -ge 2 -a "$kept" -lt 12
 "$SWEEP" -j 2 -o int s.ini > int2.log 2>&1
 check "after SIGINT: the rest runs" grep -q "ran $((12 - kept)), skipped $kept, failed 0" int2.log
 check "after SIGINT: identical results.csv" cmp -s j1/results.csv int/results.csv
+
+# ---- --list: interrupted runs are missing, not failed -----------------------
+
+# Run directories as runners leave them: a run the built-in runner stopped
+# (pnrsim said so on stderr, no exit-status), one stopped by SIGTERM under
+# GNU parallel or Slurm (the job-list command wrote "exit 143"), one
+# killed by SIGINT, and a real failure.
+cat > li.ini <<EOF
+[study]
+base = base.ini
+trace = $TRACE
+replications = 4
+[vary]
+scheduler.mpl = 1
+EOF
+mkdir -p li-out/runs/scheduler.mpl=1/seed-1.part li-out/runs/scheduler.mpl=1/seed-2.part \
+         li-out/runs/scheduler.mpl=1/seed-3.part li-out/runs/scheduler.mpl=1/seed-4.part
+echo 'pnrsim: interrupted by SIGTERM at t=12 s: PARTIAL results' > li-out/runs/scheduler.mpl=1/seed-1.part/stderr.txt
+echo 'pnrsim: interrupted by SIGTERM at t=12 s: PARTIAL results' > li-out/runs/scheduler.mpl=1/seed-2.part/stderr.txt
+echo 'exit 143' > li-out/runs/scheduler.mpl=1/seed-2.part/exit-status
+echo 'killed by signal 2' > li-out/runs/scheduler.mpl=1/seed-3.part/exit-status
+echo 'pnrsim: t.swf:2: expected 18 numeric fields' > li-out/runs/scheduler.mpl=1/seed-4.part/stderr.txt
+echo 'exit 2' > li-out/runs/scheduler.mpl=1/seed-4.part/exit-status
+"$SWEEP" --list -o li-out li.ini > li.log 2>&1
+check "--list: a run stopped by the runner is missing (interrupted)" \
+    grep -q '^missing scheduler.mpl=1 seed=1: interrupted: pnrsim: interrupted by SIGTERM' li.log
+check "--list: exit 143 (job list under Slurm/parallel) is missing" \
+    grep -q '^missing scheduler.mpl=1 seed=2: interrupted, exit 143' li.log
+check "--list: killed by SIGINT is missing" grep -q '^missing scheduler.mpl=1 seed=3: interrupted' li.log
+check "--list: a real failure is failed" grep -q '^failed  scheduler.mpl=1 seed=4: exit 2: pnrsim: t.swf:2' li.log
+"$SWEEP" collect --no-plots -o li-out li.ini > licol.log 2>&1
+check "collect: 3 missing, 1 failed" \
+    sh -c "test \$(grep -c ',missing\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed\$' li-out/results.csv) -eq 1"
+
+# ---- trace windows ----------------------------------------------------------
+
+# [study] windows = 3 with max_jobs = 3 on the LANL sample (64 PEs, all ten
+# jobs fit at once, no memory pressure: response = CPU demand, field 6, or
+# field 4 for job 9 whose field 6 is 0): window 0 holds jobs 1-3 (CPU 3436,
+# 489, 516: mean response 1480.333333), window 1 jobs 4-6 (484, 2605, 476:
+# 1188.333333), window 2 jobs 7-9 (64, 534, 25: 207.6666667). Two seeds per
+# window: n = 6, mean 958.7777778, SD over the six (each window twice)
+# computed below from these hand numbers.
+cat > win.ini <<EOF
+[study]
+name = win
+base = base.ini
+trace = $TRACE
+replications = 2
+windows = 3
+metrics = jobs_finished, response_time_mean
+[set]
+workload.max_jobs = 3
+[vary]
+computer.ram = 32, 64
+EOF
+"$SWEEP" -q -j 2 -o win win.ini > win.log 2>&1
+check "windows: 2 points x 3 windows x 2 seeds run" test $? -eq 0
+check "windows: 12 result rows" test "$(rows win/results.csv)" -eq 12
+check "windows: results.csv has a window column before seed" \
+    test "$(sed -n 1p win/results.csv)" = "computer.ram,window,seed,status,jobs_finished,response_time_mean"
+check "windows: rows in point, window, seed order" \
+    test "$(awk -F, 'NR > 1 && NR < 8 { printf "%s:%s ", $2, $3 }' win/results.csv)" = "0:1 0:2 1:1 1:2 2:1 2:2 "
+jobs_of() { tail -n +2 "$1/jobs.csv" | cut -d, -f1 | sort -n | tr '\n' ' '; }
+check "windows: window 0 holds jobs 1 2 3" test "$(jobs_of win/runs/computer.ram=32/window-0/seed-1)" = "1 2 3 "
+check "windows: window 1 holds jobs 4 5 6" test "$(jobs_of win/runs/computer.ram=32/window-1/seed-2)" = "4 5 6 "
+check "windows: window 2 holds jobs 7 8 9" test "$(jobs_of win/runs/computer.ram=64/window-2/seed-1)" = "7 8 9 "
+c=$(col win/results.csv response_time_mean)
+check "windows: window 1 mean response (484 + 2605 + 476) / 3" near "$(field win/results.csv "$c" 4)" 1188.333333
+c=$(col win/summary.csv n)
+check "windows: summary n = 6 (3 windows x 2 seeds)" test "$(field win/summary.csv "$c" 2)" = 6
+sd=$(awk 'BEGIN { a = 4441 / 3; b = 3565 / 3; c = 623 / 3; m = (a + b + c) / 3;
+       printf "%.9f", sqrt(2 * ((a-m)^2 + (b-m)^2 + (c-m)^2) / 5) }')
+c=$(col win/summary.csv response_time_mean_mean)
+check "windows: summary mean over windows and seeds (958.7777778)" near "$(field win/summary.csv "$c" 2)" 958.7777778
+c=$(col win/summary.csv response_time_mean_sd)
+check "windows: summary SD over windows and seeds ($sd)" \
+    awk -v a="$(field win/summary.csv "$c" 3)" -v b="$sd" 'BEGIN { d = a - b; exit !(a != "" && d < 1e-6 && d > -1e-6) }'
+"$SWEEP" --list -o win win.ini > winlist.log 2>&1
+check "windows: --list names the window" grep -q 'computer.ram=64 window=2 seed=2' winlist.log
+"$SWEEP" --emit-joblist winjobs.txt --all -o win win.ini > /dev/null 2>&1
+check "windows: the job list passes workload.window" \
+    sh -c "grep -c 'workload.window=2 ' winjobs.txt | grep -qx 4"
+sed 's/^replications = 2/replications = 3/' win.ini > win3.ini
+"$SWEEP" -j 2 -o win win3.ini > win3.log 2>&1
+check "windows: a third seed keeps the runs made (ran 6)" grep -q 'ran 6, skipped 12, failed 0' win3.log
+# Ten jobs make three windows of 3, not four.
+sed 's/^windows = 3/windows = 4/' win.ini > win4.ini
+"$SWEEP" -o win4 win4.ini > win4.log 2>&1
+check "windows: 4 windows of 3 jobs in a 10-job trace exit 2" test $? -eq 2
+check "windows: ... naming the line and the job count" grep -q 'win4.ini:6: windows: .*need 12 jobs, but only 10' win4.log
+check "windows: ... and nothing is written" test ! -e win4
+sed '/^workload.max_jobs/d' win.ini > win0.ini
+"$SWEEP" -o win0 win0.ini > win0.log 2>&1
+check "windows without max_jobs exit 2 naming the line" \
+    sh -c "test $? -eq 2 && grep -q 'win0.ini:6: windows: .*max_jobs' win0.log"
+printf 'workload.window = 1\n' >> win.ini
+"$SWEEP" -o winw win.ini > winw.log 2>&1
+check "windows and workload.window both set: exit 2" \
+    sh -c "test $? -eq 2 && grep -q 'win.ini:12: workload.window: set by \[study\] windows (line 6)' winw.log"
+printf '[study]\nbase = base.ini\ntrace = %s\nwindows = 0\n' "$TRACE" > winbad.ini
+"$SWEEP" -o winbad winbad.ini > winbad.log 2>&1
+check "windows = 0 exit 2" sh -c "test $? -eq 2 && grep -q 'winbad.ini:4: windows:' winbad.log"
+
+# tools/paired.py: differences paired by window and seed. By hand: a = 2
+# minus a = 1 is 3 - 2, 7 - 4, 9 - 9 = 1, 3, 0: mean 4/3, SD sqrt(7/3),
+# half-width t(0.975, 2) sqrt(7/3) / sqrt(3) = 4.303 * 0.8819171 = 3.795.
+if command -v python3 > /dev/null 2>&1; then
+    printf 'a,window,seed,status,m\n1,0,1,ok,2\n1,0,2,ok,4\n1,1,1,ok,9\n1,1,2,failed,\n2,0,1,ok,3\n2,0,2,ok,7\n2,1,1,ok,9\n2,1,2,ok,100\n' > paired.csv
+    python3 "$top/tools/paired.py" paired.csv a 1 m > paired.out 2>&1
+    check "paired.py: mean and half-width by hand (failed run unpaired)" \
+        grep -qx '2 - 1: m: +1.33333 +- 3.79 (n = 3)' paired.out
+else
+    echo "skip paired.py: python3 not installed"
+fi
 
 # ---- SIGKILL -------------------------------------------------------------
 

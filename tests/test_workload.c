@@ -850,6 +850,68 @@ START_TEST(test_scales)
 }
 END_TEST
 
+/* workload.window W with max_jobs M keeps the jobs W*M+1 .. (W+1)*M of
+ * those that pass every other filter. The LANL sample's widths are 8 2 32
+ * 32 8 2 2 2 32 8 (jobs 1..10): on 16 PEs jobs 3, 4 and 9 are too wide, so
+ * the jobs that pass are 1 2 5 6 7 8 10 and the windows of M = 2 are
+ * {1,2} {5,6} {7,8} {10}. */
+START_TEST(test_window)
+{
+    config c;
+    workload *w;
+    cfg_init(&c, CPU_DEMAND_CPUTIME);
+    c.workload.max_jobs = 2;
+    c.workload.window = 1;
+    tally t = read_all(LANL, &c, 16, &w);
+    ck_assert_int_eq(t.jobs, 2);
+    ck_assert_int_eq(t.first.id, 5);
+    ck_assert_int_eq(t.last.id, 6);
+    /* Relative to job 5 (submit 4009): job 6 (4031) arrives at 22. */
+    ck_assert_near(t.first.submit, 0, 0);
+    ck_assert_near(t.last.submit, 22, 0);
+    /* Reading stops once max_jobs jobs are kept (issue 11): records 1-6
+     * are read, 1 and 2 are before the window, 3 and 4 too wide. */
+    ck_assert_int_eq(workload_records(w), 6);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WIDE), 2);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 2);
+    workload_close(w);
+
+    c.workload.window = 3;          /* the last window is short: job 10 */
+    t = read_all(LANL, &c, 16, &w);
+    ck_assert_int_eq(t.jobs, 1);
+    ck_assert_int_eq(t.first.id, 10);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 6);
+    workload_close(w);
+
+    c.workload.window = 4;          /* beyond the trace: nothing */
+    t = read_all(LANL, &c, 16, &w);
+    ck_assert_int_eq(t.jobs, 0);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WINDOW), 7);
+    workload_close(w);
+
+    /* With submit_min 4000 the windows start at job 5: {5,6} {7,8} {10}. */
+    c.workload.submit_min = 4000;
+    c.workload.window = 1;
+    t = read_all(LANL, &c, 16, &w);
+    ck_assert_int_eq(t.jobs, 2);
+    ck_assert_int_eq(t.first.id, 7);
+    ck_assert_int_eq(t.last.id, 8);
+    workload_close(w);
+
+    /* A window without max_jobs is refused. */
+    cfg_init(&c, CPU_DEMAND_CPUTIME);
+    c.workload.window = 1;
+    char err[CFG_ERR_MAX] = "";
+    ck_assert_ptr_null(workload_open(LANL, &c, 16, err));
+    ck_assert_ptr_nonnull(strstr(err, "max_jobs"));
+    config_defaults(&c);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    c.workload.window = 1;
+    ck_assert_int_ne(config_validate(&c, err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "window"));
+}
+END_TEST
+
 START_TEST(test_max_jobs_and_submit_window)
 {
     config c;
@@ -1346,6 +1408,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_each_drop_reason);
     tcase_add_test(tc, test_scales);
     tcase_add_test(tc, test_max_jobs_and_submit_window);
+    tcase_add_test(tc, test_window);
     tcase_add_test(tc, test_open_errors);
     tcase_add_test(tc, test_long_lines);
     tcase_add_test(tc, test_line_endings_and_empty_files);

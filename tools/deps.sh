@@ -7,7 +7,9 @@
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
 # gnuplot for the plots; with "schedule", pajeng and gnuplot (make check,
-# make demo-plots); with "html", chromium, xmllint and groff (make check).
+# make demo-plots); with "html", chromium, xmllint and groff (make check);
+# with "slurm", Slurm and munge for a one-node cluster (tools/slurm-local.sh,
+# make check-slurm); with "valgrind", valgrind (make check-valgrind).
 #
 # With "fuzz" (make fuzz) it also installs clang with libFuzzer and exits 2
 # when it cannot; with "fuzz-smoke" (make check) it installs them when it can
@@ -78,6 +80,21 @@ if [ "$1" = bench ]; then
     # bench_trace.sh and bench_pressure.sh time runs with GNU time.
     if [ ! -x /usr/bin/time ]; then
         PKGS="$PKGS time"
+        missing=1
+    fi
+fi
+if [ "$1" = slurm ]; then
+    for c in slurmctld slurmd sbatch munged; do
+        if ! PATH="$PATH:/usr/sbin:/sbin" command -v $c >/dev/null 2>&1; then
+            PKGS="$PKGS slurmctld slurmd slurm-client munge"
+            missing=1
+            break
+        fi
+    done
+fi
+if [ "$1" = valgrind ]; then
+    if ! command -v valgrind >/dev/null 2>&1; then
+        PKGS="$PKGS valgrind"
         missing=1
     fi
 fi

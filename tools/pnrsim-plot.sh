@@ -88,7 +88,7 @@ draw() {
 }
 
 # Seconds or hours on the time axis of whole-run plots.
-span=$(awk -F, 'NR > 1 { t = $1 } END { print t + 0 }' "$dir/samples.csv")
+span=$(awk -F, 'NR > 1 && !/^#/ { t = $1 } END { print t + 0 }' "$dir/samples.csv")
 if awk -v s="$span" 'BEGIN { exit !(s > 36000) }'; then tdiv=3600 tunit=h; else tdiv=1 tunit=s; fi
 
 # ---- Gantt chart ---------------------------------------------------------------
@@ -104,7 +104,7 @@ if [ -f "$dir/schedule.csv" ]; then
             else if (i == 4) { r = t; g = p; b = v } else { r = v; g = p; b = q }
             return int(r * 255) * 65536 + int(g * 255) * 256 + int(b * 255)
         }
-        NR == 1 { next }
+        NR == 1 || /^#/ { next }
         {
             s = $3 - $7; e = $4
             if (from != "" && e < from + 0) next
@@ -134,8 +134,8 @@ if [ -f "$dir/schedule.csv" ]; then
     # switches of a few milliseconds show on a window of minutes.
     awk -v lo="$lo" -v hi="$hi" '{ w = (hi - lo) * 0.003; if ($2 - $1 < w) $1 = $2 - w; print }' \
         "$work/pcs.dat" > "$work/pcs2.dat" && mv "$work/pcs2.dat" "$work/pcs.dat"
-    npes=$(awk -F, 'NR > 1 && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "${dir}/pes.csv" 2>/dev/null)
-    [ -n "$npes" ] && [ "$npes" -gt 1 ] 2>/dev/null || npes=$(awk -F, 'NR > 1 && $5 + $6 > m { m = $5 + $6 } END { print m + 0 }' "$dir/schedule.csv")
+    npes=$(awk -F, 'NR > 1 && !/^#/ && $3 + 0 > m { m = $3 + 0 } END { print m + 1 }' "${dir}/pes.csv" 2>/dev/null)
+    [ -n "$npes" ] && [ "$npes" -gt 1 ] 2>/dev/null || npes=$(awk -F, 'NR > 1 && !/^#/ && $5 + $6 > m { m = $5 + $6 } END { print m + 0 }' "$dir/schedule.csv")
     : > "$work/switch.dat"
     nsw=0
     if [ -f "$dir/schedule.paje" ]; then
@@ -171,7 +171,7 @@ fi
 # The window, in the whole-run plots' time unit (whole run when fewer than
 # two samples fall in it: the plot would be empty).
 xr="set autoscale xfix"
-inwin=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && (f == "" || $1 >= f + 0) && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
+inwin=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && !/^#/ && (f == "" || $1 >= f + 0) && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
 if [ -n "$from$to" ] && [ "$inwin" -lt 2 ]; then
     echo "$prog: fewer than two samples between --from and --to: plots against time show the whole run" >&2
 elif [ -n "$from$to" ]; then
@@ -182,7 +182,7 @@ fi
 if [ -f "$dir/pes.csv" ] && [ "$(wc -l < "$dir/pes.csv")" -gt 1 ]; then
     period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
     group=$(awk -F, 'NR == 2 { print $3 - $2 + 1; exit }' "$dir/pes.csv")
-    hn=$(awk -F, 'NR > 1 && $3 + 0 >= m { m = $3 + 1 } END { print m + 0 }' "$dir/pes.csv")
+    hn=$(awk -F, 'NR > 1 && !/^#/ && $3 + 0 >= m { m = $3 + 1 } END { print m + 0 }' "$dir/pes.csv")
     pes_label="PE"
     [ "$group" -gt 1 ] && pes_label="PE (rows of $group PEs, means)"
     heat() { # NAME COLUMN TITLE CBLABEL
@@ -211,10 +211,10 @@ fi
 # ---- against time ---------------------------------------------------------------
 # samples.csv: time,running,queued,placed,mpl,cpu,mem_alloc_mean,...
 if [ -f "$dir/pes.csv" ]; then
-    awk -F, -v OFS=, 'NR > 1 { s[$1] += $6 * ($3 - $2 + 1); n[$1] += $3 - $2 + 1; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+    awk -F, -v OFS=, 'NR > 1 && !/^#/ { s[$1] += $6 * ($3 - $2 + 1); n[$1] += $3 - $2 + 1; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
              END { for (i = 1; i <= k; i++) print order[i], s[order[i]] / n[order[i]] }' "$dir/pes.csv" > "$work/lent.dat"
 fi
-[ -s "$work/lent.dat" ] || awk -F, -v OFS=, 'NR > 1 { print $1, 0 }' "$dir/samples.csv" > "$work/lent.dat"
+[ -s "$work/lent.dat" ] || awk -F, -v OFS=, 'NR > 1 && !/^#/ { print $1, 0 }' "$dir/samples.csv" > "$work/lent.dat"
 [ -s "$work/lent.dat" ] || echo "0,0" > "$work/lent.dat"
 if [ "$(wc -l < "$dir/samples.csv")" -gt 1 ]; then
     cat > "$work/memory.gp" <<EOF

@@ -94,7 +94,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!overflow) {
         FUZZ_CHECK(s.npoints == points, "npoints %zu, product %zu", s.npoints, points);
-        FUZZ_CHECK(s.nruns == s.npoints * (size_t)s.replications, "nruns %zu", s.nruns);
+        /* Runs per point: every trace window ([study] windows) x seed. */
+        FUZZ_CHECK(s.nrep == (size_t)(s.windows > 0 ? s.windows : 1) *
+                                 (size_t)s.replications,
+                   "nrep %zu, windows %ld, replications %ld", s.nrep,
+                   s.windows, s.replications);
+        FUZZ_CHECK(s.nruns == s.npoints * s.nrep, "nruns %zu", s.nruns);
+        for (size_t r = 0; r < s.nruns && r < 64; r++) {
+            long w = study_run_window(&s, r);
+            FUZZ_CHECK(study_run_point(&s, r) < s.npoints, "run %zu point", r);
+            FUZZ_CHECK(s.windows > 0 ? w >= 0 && w < s.windows : w == -1,
+                       "run %zu window %ld", r, w);
+        }
     }
     for (size_t i = 0; i < s.nplots; i++)
         for (size_t k = 0; k < s.nvary; k++) {

@@ -1,0 +1,480 @@
+/* app/resultset.c: the result files of a run, committed all or nothing
+ * (see resultset.h). */
+#include "app/resultset.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int rset_mkdirs(const char *dir, size_t *created)
+{
+    char buf[CFG_PATH_MAX + 64];
+    size_t first = strlen(dir) + 1;
+    if (created)
+        *created = first;
+    if (!dir[0]) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        if (p[-1] != '/') { /* a component ends here ("a//b", "a/" end one only once) */
+            char save = *p;
+            *p = 0;
+            if (mkdir(buf, 0777) == 0) {
+                if (first > strlen(dir))
+                    first = (size_t)(p - buf);
+            } else if (errno != EEXIST) {
+                if (created)
+                    *created = first;
+                return -1;
+            }
+            *p = save;
+        }
+        if (!*p)
+            break;
+    }
+    if (created)
+        *created = first;
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+void rset_rmdirs(const char *dir, size_t created)
+{
+    char buf[CFG_PATH_MAX + 64];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return;
+    size_t len = strlen(buf);
+    for (;;) {
+        while (len > 1 && buf[len - 1] == '/')
+            buf[--len] = 0;
+        if (len < created || len == 0)
+            return;
+        if (rmdir(buf) != 0)
+            return;
+        while (len > 0 && buf[len - 1] != '/')
+            len--;
+        buf[len] = 0;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* The result set: staging directory, lock, commit, debris of dead runs     */
+/* ---------------------------------------------------------------------- */
+
+/* The files a run may write, in commit order: metrics.json, the mark that
+ * the set is complete, goes last (and is removed first). schedule.csv,
+ * pes.csv and schedule.paje are written with --schedule only. */
+static const char *const SET_NAMES[] = {"config.ini",   "jobs.csv", "samples.csv",
+                                        "metrics.dat",  "schedule.csv", "pes.csv",
+                                        "schedule.paje", "metrics.json"};
+#define SET_N ((int)(sizeof SET_NAMES / sizeof SET_NAMES[0]))
+
+/* "dir/name" into buf of n bytes; false (errno ENAMETOOLONG) when too long. */
+static bool join(char *buf, size_t n, const char *dir, const char *name)
+{
+    if (snprintf(buf, n, "%s/%s", dir, name) >= (int)n) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    return true;
+}
+
+/* This machine's name as it goes into staging names: letters, digits, '-'
+ * and '.' only (anything else becomes '_'), at most 63 characters. */
+static void host_name(char out[64])
+{
+    if (gethostname(out, 64) != 0)
+        snprintf(out, 64, "localhost");
+    out[63] = '\0';
+    if (!out[0])
+        snprintf(out, 64, "localhost");
+    for (char *p = out; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.')
+            *p = '_';
+}
+
+/* Parse a staging name ".pnrsim-PID@HOST.tmp" or "...commit": 1 when name
+ * is one (pid, host and whether it is a commit filled in), else 0. */
+static int parse_stage_name(const char *name, long *pid, char host[64], bool *commit)
+{
+    if (strncmp(name, ".pnrsim-", 8) != 0)
+        return 0;
+    const char *p = name + 8;
+    char *end;
+    errno = 0;
+    long v = strtol(p, &end, 10);
+    if (end == p || *end != '@' || errno || v <= 0)
+        return 0;
+    const char *h = end + 1, *dot = strrchr(h, '.');
+    if (!dot || dot == h || dot - h > 63)
+        return 0;
+    if (strcmp(dot, ".tmp") == 0)
+        *commit = false;
+    else if (strcmp(dot, ".commit") == 0)
+        *commit = true;
+    else
+        return 0;
+    memcpy(host, h, (size_t)(dot - h));
+    host[dot - h] = '\0';
+    *pid = v;
+    return 1;
+}
+
+/* True when process pid on this machine is provably gone. */
+static bool pid_dead(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Remove directory d and the plain files in it (a staging directory holds
+ * nothing else). 0 or -1 + errno. */
+static int remove_flat_dir(const char *d)
+{
+    DIR *dp = opendir(d);
+    if (!dp)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *e;
+    char path[RSET_PATH_MAX];
+    while ((e = readdir(dp)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (join(path, sizeof path, d, e->d_name))
+            unlink(path);
+    }
+    closedir(dp);
+    return rmdir(d);
+}
+
+/* Move what is left in commit directory cd (a complete result set whose
+ * commit was cut short) into dir, metrics.json last, then remove cd.
+ * 0 or -1 + errno. */
+static int roll_forward(const char *cd, const char *dir)
+{
+    char from[RSET_PATH_MAX], to[RSET_PATH_MAX];
+    for (int i = 0; i < SET_N; i++) {
+        if (!join(from, sizeof from, cd, SET_NAMES[i]) ||
+            !join(to, sizeof to, dir, SET_NAMES[i]))
+            return -1;
+        if (rename(from, to) != 0 && errno != ENOENT)
+            return -1;
+    }
+    return remove_flat_dir(cd);
+}
+
+/* With the lock held: clear what dead runs left in s->dir (see resultset.h),
+ * with a line on stderr for what is done or left alone. */
+static void clean_stale(const rset_t *s)
+{
+    DIR *dp = opendir(s->dir);
+    if (!dp)
+        return;
+    char me[64], host[64], path[RSET_PATH_MAX];
+    host_name(me);
+    long legacy = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        long pid;
+        bool commit;
+        if (parse_stage_name(e->d_name, &pid, host, &commit)) {
+            if (strcmp(host, me) != 0 || !pid_dead(pid))
+                continue; /* another machine's, or alive: cannot prove it dead */
+            if (!join(path, sizeof path, s->dir, e->d_name))
+                continue;
+            if (commit) {
+                if (roll_forward(path, s->dir) == 0)
+                    fprintf(stderr, "pnrsim: %s: completed the commit of the results of "
+                                    "pnrsim pid %ld, killed while committing them\n",
+                            s->dir, pid);
+                else
+                    fprintf(stderr, "pnrsim: %s: cannot complete the commit left by "
+                                    "pnrsim pid %ld: %s\n", path, pid, strerror(errno));
+            } else if (remove_flat_dir(path) != 0) {
+                fprintf(stderr, "pnrsim: %s: cannot remove the files of dead run %ld: %s\n",
+                        path, pid, strerror(errno));
+            }
+            continue;
+        }
+        /* ".jobs.csv.XXXXXX.tmp" etc.: temporary files of pnrsim before
+         * 0.2, without a pid in the name: they cannot be proved dead. */
+        for (int i = 0; i < SET_N; i++) {
+            size_t n = strlen(SET_NAMES[i]), len = strlen(e->d_name);
+            if (e->d_name[0] == '.' && len == n + 12 &&
+                !strncmp(e->d_name + 1, SET_NAMES[i], n) && e->d_name[n + 1] == '.' &&
+                !strcmp(e->d_name + len - 4, ".tmp"))
+                legacy++;
+        }
+    }
+    closedir(dp);
+    if (legacy)
+        fprintf(stderr, "pnrsim: %s: %ld hidden .*.tmp file%s of an older pnrsim left alone "
+                        "(no process id in the name); remove them when no run writes here\n",
+                s->dir, legacy, legacy > 1 ? "s" : "");
+}
+
+/* Take the lock file of s->dir: 0, 1 when another process holds it (its
+ * "pid@host" in holder), -1 + errno on failure. The file is re-checked
+ * after locking, because a finishing run unlinks it. */
+static int take_lock(rset_t *s, char *holder, size_t n)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = open(s->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return -1;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            if (e == EWOULDBLOCK) {
+                ssize_t got = read(fd, holder, n - 1);
+                holder[got > 0 ? got : 0] = '\0';
+                holder[strcspn(holder, "\n")] = '\0';
+                if (!holder[0])
+                    snprintf(holder, n, "unknown");
+            }
+            close(fd);
+            errno = e;
+            return e == EWOULDBLOCK ? 1 : -1;
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(s->lock, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            char me[64], line[96];
+            host_name(me);
+            int len = snprintf(line, sizeof line, "%ld@%s\n", (long)getpid(), me);
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)len, 0) != len) {
+                /* the pid in the lock file only improves a message */
+            }
+            s->lockfd = fd;
+            return 0;
+        }
+        close(fd); /* unlinked by its last holder meanwhile: take the new one */
+    }
+    errno = EAGAIN;
+    return -1;
+}
+
+/* A name of the set that exists in dir as something rename cannot replace
+ * (a directory): its name, else NULL. */
+static const char *blocked_name(const char *dir)
+{
+    char path[RSET_PATH_MAX];
+    struct stat st;
+    for (int i = 0; i < SET_N; i++)
+        if (join(path, sizeof path, dir, SET_NAMES[i]) && lstat(path, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            return SET_NAMES[i];
+    return NULL;
+}
+
+int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->lockfd = -1;
+    if (snprintf(s->dir, sizeof s->dir, "%s", dir) >= (int)sizeof s->dir) {
+        snprintf(err, n, "\"%.100s...\": output directory name too long", dir);
+        return -1;
+    }
+    if (rset_mkdirs(dir, &s->created) != 0) {
+        snprintf(err, n, "\"%s\": cannot create output directory: %s", dir, strerror(errno));
+        rset_rmdirs(dir, s->created);
+        return -1;
+    }
+    char me[64], holder[96], stage_name[128];
+    host_name(me);
+    snprintf(stage_name, sizeof stage_name, ".pnrsim-%ld@%s.tmp", (long)getpid(), me);
+    if (!join(s->lock, sizeof s->lock, dir, ".pnrsim.lock") ||
+        !join(s->stage, sizeof s->stage, dir, stage_name)) {
+        snprintf(err, n, "\"%s\": output directory name too long", dir);
+        rset_rmdirs(dir, s->created);
+        return -1;
+    }
+    int rc = take_lock(s, holder, sizeof holder);
+    if (rc != 0) {
+        if (rc == 1)
+            snprintf(err, n, "%s: another pnrsim (%s) is writing its results into this "
+                             "directory; give each run its own -o directory", dir, holder);
+        else
+            snprintf(err, n, "%s: cannot write: %s", dir, strerror(errno));
+        rset_rmdirs(dir, s->created);
+        return -1;
+    }
+    clean_stale(s);
+    const char *b = blocked_name(dir);
+    if (b) {
+        snprintf(err, n, "%s/%s: is a directory: cannot write the results there", dir, b);
+        rset_abort(s);
+        return -1;
+    }
+    if (mkdir(s->stage, 0777) != 0) {
+        snprintf(err, n, "%s: cannot write: %s", dir, strerror(errno));
+        rset_abort(s);
+        return -1;
+    }
+    return 0;
+}
+
+int rset_open(rset_t *s, rset_file *o, const char *name)
+{
+    memset(o, 0, sizeof *o);
+    if (!join(o->path, sizeof o->path, s->dir, name) ||
+        !join(o->tmp, sizeof o->tmp, s->stage, name))
+        return -1;
+    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int rset_close(rset_file *o)
+{
+    if (!o->f)
+        return 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (fclose(o->f) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    o->closed = true;
+    if (bad) {
+        errno = e ? e : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* Release and remove the lock file (still holding it while unlinking, so a
+ * waiting process re-checks and takes a fresh one). */
+static void release_lock(rset_t *s)
+{
+    if (s->lockfd < 0)
+        return;
+    unlink(s->lock);
+    close(s->lockfd);
+    s->lockfd = -1;
+}
+
+int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
+{
+    assert(s->lockfd >= 0);
+    for (int i = 0; i < n; i++)
+        if (rset_close(files[i]) != 0) {
+            snprintf(err, errn, "%s: writing results failed: %s", s->dir, strerror(errno));
+            rset_abort(s);
+            return -1;
+        }
+    const char *b = blocked_name(s->dir);
+    if (b) {
+        snprintf(err, errn, "%s/%s: is a directory: cannot write the results there; "
+                            "nothing replaced", s->dir, b);
+        rset_abort(s);
+        return -1;
+    }
+    /* The complete set takes the .commit name in one rename: from here a
+     * run that finds it with its writer dead moves the rest into place. */
+    char commit[RSET_PATH_MAX], from[RSET_PATH_MAX], to[RSET_PATH_MAX];
+    size_t sl = strlen(s->stage);
+    if (snprintf(commit, sizeof commit, "%.*s.commit", (int)(sl - 4), s->stage) >=
+            (int)sizeof commit ||
+        rename(s->stage, commit) != 0) {
+        snprintf(err, errn, "%s: writing results failed: %s", s->dir, strerror(errno));
+        rset_abort(s);
+        return -1;
+    }
+    /* metrics.json out first, in last: while it is absent the set in the
+     * directory is visibly incomplete. */
+    if (join(to, sizeof to, s->dir, "metrics.json") && unlink(to) != 0 && errno != ENOENT) {
+        snprintf(err, errn, "%s: cannot replace metrics.json: %s; nothing replaced", s->dir,
+                 strerror(errno));
+        if (rename(commit, s->stage) == 0)
+            rset_abort(s);
+        return -1;
+    }
+    /* A name of the set this run did not write (schedule.csv without
+     * --schedule) must not stay behind from an earlier run. */
+    struct stat st;
+    for (int i = 0; i < SET_N; i++)
+        if (join(from, sizeof from, commit, SET_NAMES[i]) && lstat(from, &st) != 0 &&
+            errno == ENOENT && join(to, sizeof to, s->dir, SET_NAMES[i]))
+            unlink(to);
+    for (int i = 0; i < SET_N; i++) {
+        if (!join(from, sizeof from, commit, SET_NAMES[i]) ||
+            !join(to, sizeof to, s->dir, SET_NAMES[i]) ||
+            (rename(from, to) != 0 && errno != ENOENT)) {
+            snprintf(err, errn, "%s: committing %s failed: %s; metrics.json is absent and "
+                                "%s holds the rest (the next run here completes it)",
+                     s->dir, SET_NAMES[i], strerror(errno), commit);
+            release_lock(s);
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        files[i]->closed = false;
+    rmdir(commit);
+    release_lock(s);
+    return 0;
+}
+
+void rset_file_abort(rset_file *o)
+{
+    if (o->f) {
+        fclose(o->f);
+        o->f = NULL;
+    }
+    if (o->tmp[0])
+        unlink(o->tmp);
+    o->closed = false;
+}
+
+void rset_abort(rset_t *s)
+{
+    if (s->stage[0])
+        remove_flat_dir(s->stage);
+    release_lock(s);
+    rset_rmdirs(s->dir, s->created);
+}
+
+bool rset_has_complete(const char *dir)
+{
+    char path[RSET_PATH_MAX];
+    if (!join(path, sizeof path, dir, "metrics.json"))
+        return false;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char line[256];
+    bool complete = false;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "\"partial\": false"))
+            complete = true;
+    fclose(f);
+    return complete;
+}

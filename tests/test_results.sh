@@ -1,0 +1,380 @@
+#!/bin/sh
+# tests/test_results.sh BUILD: how pnrsim reads its configuration and
+# writes its results, under the conditions that used to lose data
+# (issue 12 items 3, 5, 6, 7, 8, 11 and 13):
+#   - a configuration read from a pipe (-c /dev/stdin, -c <(...)) is read,
+#     not replaced by the defaults; a directory as configuration is a clear
+#     error, not "line 0";
+#   - --help and -V fail when standard output cannot be written;
+#   - non-UTF-8 bytes in [simulation] system leave metrics.json valid JSON;
+#   - zero-job runs (empty trace, every job too wide, every line malformed
+#     under lenient): exit status 3, a warning, means n/a / null; a slowdown
+#     mean over zero-length jobs only is null, not 0;
+#   - result sets all or nothing: metrics.json blocked by a directory
+#     replaces nothing; a second pnrsim into a busy directory is refused;
+#     concurrent runs never leave files from two runs;
+#   - debris: a SIGKILLed run's staging directory is removed by the next
+#     run, a cut commit is completed, live or foreign ones are left alone;
+#   - coreutils timeout (SIGTERM twice): partial results written, every file
+#     marked (--schedule's too), earlier complete results replaced only with
+#     a word on stderr.
+#   - a run without --schedule into a directory holding an earlier run's
+#     schedule files removes them (the set is never mixed).
+# Prints "N passed, N failed" last and exits non-zero when a check failed.
+# KEEP=1 keeps the temporary directory.
+
+build=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $build in /*) ;; *) build=$top/$build ;; esac
+P=$build/pnrsim
+DEFAULT=$top/configs/default.ini
+LUBLIN=$top/traces/lublin-256-synthetic.swf
+PY=/usr/bin/python3
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+check() { # check NAME COMMAND...: passes when the command succeeds
+    name=$1; shift
+    if "$@"; then ok "$name"; else bad "$name"; fi
+}
+skip() { echo "skip $1"; }
+finish() {
+    echo "test_results: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+if [ ! -x "$P" ]; then
+    bad "$P exists (build it first)"
+    finish
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_results.XXXXXX") || exit 1
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "test_results: files in $T"
+else
+    trap 'rm -rf "$T"' EXIT
+fi
+cd "$T" || exit 1
+
+# Top-level scalar "key": value of a metrics.json (one key per line).
+jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
+# Valid JSON (strict UTF-8)?
+valid_json() { "$PY" -c 'import json,sys; json.loads(open(sys.argv[1], "rb").read())' "$1" 2>/dev/null; }
+# Number of hidden staging entries and temporary files under $1.
+debris() { find "$1" -name '.*.tmp' -o -name '.*.commit' | wc -l | tr -d ' '; }
+# A pid that is provably dead: a finished child's.
+dead_pid() { sh -c 'echo $$' ; }
+# This machine's name as pnrsim writes it into staging names.
+HOST=$(hostname 2>/dev/null | tr -c 'A-Za-z0-9.\n-' '_' | cut -c1-63)
+[ -n "$HOST" ] || HOST=localhost
+
+# 4 PEs, no messages, small jobs.
+cat > small.ini <<'EOF'
+[simulation]
+metrics_period = 100000
+[process]
+comm_rate = 0
+sync_rate = 0
+[computer]
+number = 4
+ram = 32
+EOF
+cat > four.swf <<'EOF'
+1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 -1 2 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 5 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 9 -1 -1 4 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+
+# ---- item 3: configuration from a pipe ---------------------------------------
+
+printf '; from a pipe\n[computer]\nnumber = 7\n' > seven.ini
+cat seven.ini | "$P" -c /dev/stdin --print-config > pipe-ini.out 2> pipe-ini.err
+check "INI through a pipe (-c /dev/stdin): number = 7, not the default" \
+    sh -c "test $? -eq 0 && grep -qx 'number = 7' pipe-ini.out"
+printf '# PNRSim format\nNumber 5\nMPL 3\n' | "$P" -c /dev/stdin --print-config > pipe-cfg.out 2>&1
+check "PNRSim format through a pipe: number = 5, mpl = 3" \
+    sh -c "grep -qx 'number = 5' pipe-cfg.out && grep -qx 'mpl = 3' pipe-cfg.out"
+printf '[computer]\nnumber = x\n' | "$P" -c /dev/stdin --print-config > /dev/null 2> pipe-bad.err
+check "a bad value through a pipe: exit 2 naming /dev/stdin:2" \
+    sh -c "test $? -eq 2 && grep -q '/dev/stdin:2: \\[computer\\] number' pipe-bad.err"
+if command -v bash > /dev/null 2>&1; then
+    bash -c "'$P' -c <(cat seven.ini) --print-config" > procsub.out 2>&1
+    check "-c <(...) (process substitution): number = 7" grep -qx 'number = 7' procsub.out
+else
+    skip "-c <(...): no bash"
+fi
+# A whole run with the scenario from a pipe equals the run from the file.
+"$P" -c small.ini -t four.swf -q -o from-file > /dev/null 2>&1
+cat small.ini | "$P" -c /dev/stdin -t four.swf -q -o from-pipe > /dev/null 2>&1
+check "a run configured through a pipe: same jobs.csv as from the file" \
+    cmp -s from-file/jobs.csv from-pipe/jobs.csv
+
+# ---- item 13: directory as config, --help/-V on a full stdout, JSON bytes ----
+
+mkdir cfgdir
+"$P" -c cfgdir -t four.swf -o dir-cfg > /dev/null 2> dir-cfg.err
+rc=$?
+check "directory as config: exit 2, 'is a directory', no 'line 0', nothing written" \
+    sh -c "test $rc -eq 2 && grep -q 'cfgdir: is a directory' dir-cfg.err && ! grep -q ':0:' dir-cfg.err && test ! -e dir-cfg"
+if [ -w /dev/full ]; then
+    "$P" --help > /dev/full 2> full-help.err
+    check "--help >/dev/full: non-zero exit and a message" \
+        sh -c "test $? -ne 0 && grep -q 'standard output' full-help.err"
+    "$P" -V > /dev/full 2> /dev/null
+    check "-V >/dev/full: non-zero exit" test $? -ne 0
+    "$P" --print-config > /dev/full 2> /dev/null
+    check "--print-config >/dev/full: non-zero exit" test $? -ne 0
+else
+    skip "--help/-V on a full stdout: no /dev/full"
+fi
+"$P" --help > /dev/null 2>&1
+check "--help to a writable stdout: exit 0" test $? -eq 0
+
+# Bytes that are not UTF-8 (a lone 0xFF, a truncated sequence, an overlong
+# '/', a UTF-16 surrogate) and valid ones (e-acute, a 4-byte emoji).
+sys=$(printf 'a\377b\303c\300\257d\355\240\200e-\303\251-\360\237\230\200')
+"$P" -c small.ini -t four.swf --set "simulation.system=$sys" -q --format json -o utf > utf.json 2> utf.err
+check "non-UTF-8 system: run succeeds" test $? -eq 0
+check "non-UTF-8 system: metrics.json is valid JSON" valid_json utf/metrics.json
+check "non-UTF-8 system: --format json on stdout is valid JSON" valid_json utf.json
+check "non-UTF-8 system: bad bytes become U+FFFD, good UTF-8 is kept" "$PY" -c '
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read())
+want = "a\ufffdb\ufffdc\ufffd\ufffdd\ufffd\ufffd\ufffde-\u00e9-\U0001F600"
+sys.exit(0 if d["system"] == want else 1)' utf/metrics.json
+
+# ---- item 11: zero-job runs ---------------------------------------------------
+
+# zero_case NAME ARGS...: exit 3, a warning on stderr, means null in
+# metrics.json (valid JSON), n/a in the text summary and in metrics.dat.
+zero_case() {
+    zn=$1; shift
+    "$P" -c small.ini "$@" -o "$zn" > "$zn.out" 2> "$zn.err"
+    rc=$?
+    check "$zn: exit status 3" test $rc -eq 3
+    check "$zn: warning on stderr" grep -q 'warning: no job finished' "$zn.err"
+    check "$zn: metrics.json valid JSON" valid_json "$zn/metrics.json"
+    check "$zn: the five job means are null" sh -c "
+        for k in response_time_mean wait_time_mean execution_time_mean slowdown_mean bounded_slowdown_mean; do
+            test \"\$(sed -n \"s/^ *\\\"\$k\\\": \\(.*\\),\\\$/\\1/p\" '$zn/metrics.json')\" = null || exit 1
+        done"
+    check "$zn: text summary says n/a for the response time, not 0" \
+        grep -q 'Average process response time  *n/a' "$zn.out"
+    check "$zn: metrics.dat has n/a, no nan" \
+        sh -c "grep -q 'n/a' '$zn/metrics.dat' && ! grep -qi 'nan' '$zn/metrics.dat'"
+}
+printf '; no jobs at all\n' > empty.swf
+zero_case zero-empty -t empty.swf
+printf '1 0 -1 -1 8 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 1 -1 -1 9 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > wide.swf
+zero_case zero-too-wide -t wide.swf
+printf '1 0 -1 -1 1 10\n2 x -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > malformed.swf
+zero_case zero-malformed -t malformed.swf --set workload.lenient=yes
+# Only zero-length jobs (CPU time 0): they finish, the slowdown of each is
+# undefined, so their mean is too (the bounded slowdown is defined).
+printf '1 0 -1 -1 1 0 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 -1 2 0 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > zerolen.swf
+"$P" -c small.ini -t zerolen.swf -o zerolen -q > zerolen.out 2>&1
+check "zero-length jobs only: exit 0 (jobs finished)" test $? -eq 0
+check "zero-length jobs only: slowdown_mean null, not 0" test "$(jval zerolen/metrics.json slowdown_mean)" = null
+check "zero-length jobs only: 2 excluded, bounded slowdown 1" \
+    test "$(jval zerolen/metrics.json slowdown_excluded) $(jval zerolen/metrics.json bounded_slowdown_mean)" = "2 1"
+
+# ---- item 5: all or nothing ----------------------------------------------------
+
+# metrics.json blocked by a directory: nothing of an earlier run replaced.
+mkdir -p blocked/metrics.json
+echo "earlier jobs" > blocked/jobs.csv
+echo "earlier samples" > blocked/samples.csv
+"$P" -c small.ini -t four.swf -q -o blocked > /dev/null 2> blocked.err
+rc=$?
+check "metrics.json is a directory: run fails (exit $rc), naming it" \
+    sh -c "test $rc -ne 0 && grep -q 'metrics.json' blocked.err"
+check "metrics.json is a directory: jobs.csv and samples.csv not replaced" \
+    sh -c "test \"\$(cat blocked/jobs.csv)\" = 'earlier jobs' && test \"\$(cat blocked/samples.csv)\" = 'earlier samples'"
+check "metrics.json is a directory: no config.ini, metrics.dat, debris" \
+    sh -c "test ! -e blocked/config.ini && test ! -e blocked/metrics.dat && test $(debris blocked) -eq 0 && test ! -e blocked/.pnrsim.lock"
+
+# A slow run: the default scenario with a neighbour message every CPU
+# second; started in the background, it writes progress to $1.err.
+slow_start() {
+    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set simulation.metrics_period=600 \
+        -o "$1" > "$1.out" 2> "$1.err" &
+    slow_pid=$!
+    i=0
+    while [ ! -s "$1.err" ] && [ $i -lt 100 ] && kill -0 $slow_pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+}
+slow_wait() {
+    i=0
+    while kill -0 $slow_pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -0 $slow_pid 2>/dev/null && kill -KILL $slow_pid 2>/dev/null
+    wait $slow_pid
+}
+
+# The same block appearing while the run goes: still nothing replaced.
+mkdir late
+echo "earlier jobs" > late/jobs.csv
+slow_start late
+mkdir late/metrics.json
+kill -INT $slow_pid
+slow_wait
+check "metrics.json blocked during the run: jobs.csv not replaced, no debris" \
+    sh -c "test \"\$(cat late/jobs.csv)\" = 'earlier jobs' && test $(debris late) -eq 0"
+
+# A second pnrsim into a directory being written: refused at once, exit 2,
+# nothing of it in the directory; the first run's files are its own.
+slow_start busy
+"$P" -c small.ini -t four.swf -q -s 99 -o busy > busy2.out 2> busy2.err
+rc=$?
+kill -INT $slow_pid
+slow_wait
+check "second writer into a busy directory: exit 2, 'another pnrsim'" \
+    sh -c "test $rc -eq 2 && grep -q 'another pnrsim' busy2.err"
+check "busy directory: the files are the first run's (seed 1 in metrics.json and config.ini)" \
+    sh -c "test '$(jval busy/metrics.json seed)' = 1 && grep -qx 'seed = 1' busy/config.ini"
+check "busy directory: no lock or staging left" \
+    sh -c "test ! -e busy/.pnrsim.lock && test $(debris busy) -eq 0"
+
+# Concurrent runs into one directory, each with its own max_jobs: whoever
+# commits, jobs.csv rows = jobs_finished in metrics.json = max_jobs in
+# config.ini = the metrics.dat column.
+for round in 1 2 3; do
+    for k in 1 2 3 4 5 6 7 8; do
+        "$P" -t "$LUBLIN" --set computer.number=256 --set workload.max_jobs=$((k * 5)) \
+            -q -o conc > /dev/null 2>&1 &
+    done
+    wait
+    rows=$(($(grep -vc '^#' conc/jobs.csv) - 1))
+    fin=$(jval conc/metrics.json jobs_finished)
+    mj=$(sed -n 's/^max_jobs = //p' conc/config.ini)
+    dat=$(awk 'NR == 2 { print $2 }' conc/metrics.dat)
+    check "concurrent runs, round $round: one run's files ($rows rows, $fin finished, max_jobs $mj, dat $dat)" \
+        sh -c "test -n '$fin' && test '$rows' = '$fin' && test '$fin' = '$mj' && test '$dat' = '$fin' && test $(debris conc) -eq 0"
+done
+
+# An earlier run's --schedule files do not stay beside a later run's files.
+"$P" -c small.ini -t four.swf --schedule -q -o mixed > /dev/null 2>&1
+"$P" -c small.ini -t four.swf -q -o mixed > /dev/null 2>&1
+check "schedule files of an earlier run removed by a run without --schedule" \
+    sh -c "test -s mixed/metrics.json && test ! -e mixed/schedule.csv && test ! -e mixed/pes.csv && test ! -e mixed/schedule.paje"
+
+# ---- item 6: debris of dead runs ----------------------------------------------
+
+# A SIGKILLed run leaves its staging directory; the next run removes it.
+slow_start killed
+kill -KILL $slow_pid
+wait $slow_pid 2>/dev/null
+left=$(debris killed)
+"$P" -c small.ini -t four.swf -q -o killed > /dev/null 2>&1
+check "SIGKILLed run: its temporary files ($left) removed by the next run" \
+    sh -c "test $left -gt 0 && test $(debris killed) -eq 0 && test -s killed/metrics.json"
+# Hand-made debris: a dead pid's staging (removed), a live pid's and
+# another machine's (kept), a dead pid's cut commit (completed).
+mkdir -p deb
+dead=$(dead_pid)
+sleep 60 &
+live=$!
+mkdir "deb/.pnrsim-$dead@$HOST.tmp" "deb/.pnrsim-$live@$HOST.tmp" "deb/.pnrsim-$dead@elsewhere.example.tmp"
+head -c 100000 /dev/zero > "deb/.pnrsim-$dead@$HOST.tmp/jobs.csv"
+"$P" -c small.ini -t four.swf -q -o deb > /dev/null 2> deb.err
+check "dead run's staging directory removed" test ! -e "deb/.pnrsim-$dead@$HOST.tmp"
+check "live run's and another host's staging directories kept" \
+    sh -c "test -d 'deb/.pnrsim-$live@$HOST.tmp' && test -d 'deb/.pnrsim-$dead@elsewhere.example.tmp'"
+kill $live 2>/dev/null
+wait $live 2>/dev/null
+mkdir -p cut "cut/.pnrsim-$dead@$HOST.commit"
+echo '{ "partial": false }' > "cut/.pnrsim-$dead@$HOST.commit/metrics.json"
+echo 'cut dat' > "cut/.pnrsim-$dead@$HOST.commit/metrics.dat"
+"$P" -c small.ini -t nonexistent.swf -q -o cut > /dev/null 2> cut.err
+check "a cut commit is completed by the next run (metrics.dat, metrics.json moved in)" \
+    sh -c "test \"\$(cat cut/metrics.dat)\" = 'cut dat' && test -s cut/metrics.json && test ! -e 'cut/.pnrsim-$dead@$HOST.commit' && grep -q 'completed the commit' cut.err"
+# Files of an older pnrsim (no pid in the name): left, with a word.
+mkdir -p legacy
+echo x > legacy/.jobs.csv.AbC123.tmp
+"$P" -c small.ini -t four.swf -q -o legacy > /dev/null 2> legacy.err
+check "older pnrsim's temporary file: left alone, mentioned on stderr" \
+    sh -c "test -e legacy/.jobs.csv.AbC123.tmp && grep -q 'older pnrsim' legacy.err"
+
+# ---- items 7 and 8: coreutils timeout, partial marks ------------------------
+
+if command -v timeout > /dev/null 2>&1; then
+    head -n 3000 "$LUBLIN" > part.swf
+    # A complete run first, then the same trace through a pipe kept open
+    # and `timeout 2` (SIGTERM to pnrsim, then to its process group).
+    "$P" -t part.swf --set computer.number=256 -q -o to > /dev/null 2>&1
+    check "complete run before: exit 0, not partial" test "$(jval to/metrics.json partial)" = false
+    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \
+        > to.out 2> to.err
+    rc=$?
+    check "timeout (SIGTERM twice): timeout's status 124, not killed by the signal" test $rc -eq 124
+    check "timeout: partial results written (metrics.json partial true)" \
+        test "$(jval to/metrics.json partial)" = true
+    check "timeout: metrics.json valid JSON" valid_json to/metrics.json
+    check "timeout: no debris" test "$(debris to)" -eq 0
+    check "timeout: jobs.csv, samples.csv, metrics.dat end with a # PARTIAL line" \
+        sh -c "tail -1 to/jobs.csv | grep -q '^# PARTIAL' && tail -1 to/samples.csv | grep -q '^# PARTIAL' && tail -1 to/metrics.dat | grep -q '^# PARTIAL'"
+    check "timeout: config.ini says ; PARTIAL and still loads" \
+        sh -c "grep -q '^; PARTIAL' to/config.ini && '$P' -c to/config.ini --print-config > /dev/null"
+    check "timeout: stderr says earlier complete results were replaced by PARTIAL ones" \
+        grep -q 'complete results of an earlier run there were replaced by these PARTIAL' to.err
+    (cat part.swf; sleep 5) | timeout --preserve-status -s INT 2 "$P" -t - \
+        --set computer.number=256 -q -o to-int > /dev/null 2>&1
+    check "timeout -s INT --preserve-status: exit 130, partial results" \
+        test "$? $(jval to-int/metrics.json partial)" = "130 true"
+    # timeout's two SIGTERMs usually arrive together (one pending signal);
+    # when the run has already taken the first, the second must be
+    # absorbed too: send them 0.1 s apart.
+    for sig in TERM INT; do
+        (cat part.swf; sleep 5) | "$P" -t - --set computer.number=256 -q -o twice-$sig \
+            > /dev/null 2> twice-$sig.err &
+        pid=$!  # the last command of the pipeline: pnrsim
+        sleep 1.5
+        kill -$sig "$pid"; sleep 0.1; kill -$sig "$pid" 2>/dev/null
+        wait
+        check "$sig twice, 0.1 s apart: partial results written, no debris" \
+            sh -c "test -n '$pid' && test '$(jval twice-$sig/metrics.json partial)' = true && test $(debris twice-$sig) -eq 0 && grep -q PARTIAL twice-$sig.err"
+    done
+    # The same while the run is still busy before its first event (a long
+    # SWF header: 30,000 "; Key: value" lines): the second signal must not
+    # kill it; it says it was interrupted and leaves no debris.
+    awk 'BEGIN { for (i = 0; i < 30000; i++) printf "; Key%d: value\n", i
+                 print "1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1" }' > hdr.swf
+    (cat hdr.swf; sleep 5) | "$P" -t - -q -o hdr > /dev/null 2> hdr.err &
+    pid=$!
+    sleep 0.5
+    kill -TERM "$pid"; sleep 0.1; kill -TERM "$pid" 2>/dev/null
+    wait
+    hd=0
+    [ -d hdr ] && hd=$(debris hdr)
+    check "TERM twice during a long SWF header: not killed (says interrupted), no debris" \
+        sh -c "grep -q 'interrupted' hdr.err && test ! -e hdr/.pnrsim.lock && test $hd -eq 0"
+    # With --schedule the three extra files are marked too, and still read
+    # by pj_dump and pnrsim-plot (when installed).
+    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 --schedule -q \
+        -o to-sched > /dev/null 2>&1
+    check "timeout --schedule: schedule.csv, pes.csv, schedule.paje end with # PARTIAL" \
+        sh -c "for f in schedule.csv pes.csv schedule.paje; do tail -1 to-sched/\$f | grep -q '^# PARTIAL' || exit 1; done"
+    if command -v pj_dump > /dev/null 2>&1; then
+        check "timeout --schedule: the partial schedule.paje passes pj_dump" \
+            sh -c "pj_dump to-sched/schedule.paje > /dev/null 2>&1"
+    else
+        skip "pj_dump not installed"
+    fi
+    if [ -x "$build/pnrsim-plot" ] && command -v gnuplot > /dev/null 2>&1; then
+        "$build/pnrsim-plot" to-sched > plot.out 2>&1
+        check "timeout --schedule: pnrsim-plot draws the partial run" test $? -eq 0
+    else
+        skip "pnrsim-plot or gnuplot missing"
+    fi
+    # A partial run replacing partial results: no "replaced complete" line.
+    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \
+        > /dev/null 2> to2.err
+    check "partial over partial: no 'replaced complete' message" \
+        sh -c "! grep -q 'complete results of an earlier run' to2.err"
+else
+    skip "coreutils timeout not installed"
+fi
+
+finish
