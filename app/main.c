@@ -471,10 +471,13 @@ int main(int argc, char **argv)
         return r ? 128 + got_signal : 2;
     }
     run_metrics m;
-    if (c.simulation.seed == 0) {
+    bool clock_seed = c.simulation.seed == 0;
+    if (clock_seed) {
         run_metrics_get(r, &m);
         if (!o.quiet)
             fprintf(stderr, "pnrsim: seed 0: using seed %llu\n", (unsigned long long)m.seed);
+        /* config.ini records the seed actually used, so it replays the run. */
+        c.simulation.seed = m.seed;
     }
     is_tty_stderr = isatty(STDERR_FILENO);
     if (o.verbose) {
@@ -491,7 +494,7 @@ int main(int argc, char **argv)
                 c.netram.enabled ? config_strategy_name(c.netram.strategy) : "off",
                 c.netram.enabled && c.netram.global_knowledge ? " (global knowledge)" : "",
                 c.workload.trace, (unsigned long long)c.simulation.seed,
-                c.simulation.seed ? "" : " (from the clock)");
+                clock_seed ? " (from the clock)" : "");
         o.kernel_report = true;
     }
     if (!o.quiet)

@@ -224,6 +224,13 @@ timeout 60 "$P" -t /dev/zero -o zero-out -q > zero.out 2> zero.err
 check "endless trace line: exit 2 naming line 1, nothing written" \
     sh -c "test $? -eq 2 && grep -q '/dev/zero:1: line longer than' zero.err && test ! -e zero-out"
 
+# Seed 0 takes the seed from the clock; config.ini must record the seed
+# actually used (not 0), so that running it again replays the run.
+"$P" -t "$top/tests/data/issue10-placement.swf" -s 0 -q -o seed0 > /dev/null 2>&1
+s0=$(sed -n 's/^seed = //p' seed0/config.ini)
+check "seed 0: config.ini records the clock seed metrics.json reports" \
+    sh -c "test -n '$s0' && test '$s0' != 0 && grep -q '\"seed\": $s0,' seed0/metrics.json"
+
 # gzip: the NASA iPSC log (18,239 jobs, 128 nodes, no CPU time: run time
 # as CPU demand); the first 200 jobs run, and reading stops there (the
 # 200th job is on line 232, after 32 header lines): nothing else is read or
