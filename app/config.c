@@ -84,7 +84,8 @@ typedef struct key_def {
     bool zero_off;            /* KT_DOUBLE: 0 (= off) is allowed too */
 } key_def;
 
-static const char *const priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", NULL};
+static const char *const priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
+                                             "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
 static const char *const packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
 static const char *const sched_names[] = {"GANG", NULL};
 static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
@@ -98,6 +99,8 @@ static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NUL
 static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
 static const char *const rotation_names[] = {"HALF", "FULL", NULL};
 static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
+static const char *const estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
+static const char *const backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 
 /* The name arrays are indexed by the enum values. */
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
@@ -117,6 +120,12 @@ _Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
 _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
                sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
+_Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
+               PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
+_Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
+_Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
+_Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
+               "enums must be int-sized");
 _Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
 /* Enums are read and written as int. */
 _Static_assert(sizeof(cfg_priority) == sizeof(int) &&
@@ -226,6 +235,11 @@ static const key_def keys[] = {
      "comma-separated; empty = keep all.", NULL, false},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
+    K_ENUM("workload", "estimate", workload.estimate, estimate_names, "REQUESTED", NULL,
+           "A job's run-time estimate (backfilling, SJF...): REQUESTED = SWF field 9 when "
+           "> 0, else the job's CPU demand; RUNTIME = its CPU demand (exact estimates)."),
+    K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, 1e6, "1", "factor", NULL,
+          "Multiplies every estimate (never how long a job runs)."),
 
     K_STR("process", "name", process.name, 1, "Process", "text", "Process",
           "Base name of the processes, used in output only."),
@@ -254,7 +268,9 @@ static const key_def keys[] = {
     K_ENUM("scheduler", "priority", scheduler.priority, priority_names, "FCFS",
            "Priority",
            "Queue order: FCFS = arrival, BESTFIT = widest job first, "
-           "WORSTFIT = narrowest first."),
+           "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
+           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
+           "(docs/SCHEDULING.md); ties by trace order."),
     K_ENUM("scheduler", "packing", scheduler.packing, packing_names, "FIRSTFIT",
            "Packing",
            "Slot for a new job: FIRSTFIT = first that fits, BESTFIT = fewest "
@@ -268,9 +284,13 @@ static const key_def keys[] = {
     K_BOOL("scheduler", "mem_aware", scheduler.mem_aware, "no", "MemAware",
            "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
     K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
-           "A queued job that cannot start blocks the jobs behind it."),
+           "A queued job that cannot start blocks the jobs behind it "
+           "(ignored when backfill is not NONE)."),
     K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
            "A job's first start costs a parallel context switch (pcs) too."),
+    K_ENUM("scheduler", "backfill", scheduler.backfill, backfill_names, "NONE", NULL,
+           "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
+           "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
@@ -1020,6 +1040,8 @@ const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_name
 const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }
 const char *config_rotation_name(cfg_rotation v) { return name_of(rotation_names, (int)v); }
 const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
+const char *config_estimate_name(cfg_estimate v) { return name_of(estimate_names, (int)v); }
+const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names, (int)v); }
 
 /* ---------------------------------------------------------------------- */
 /* Reading a file whole                                                    */

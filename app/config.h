@@ -34,6 +34,9 @@ typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef sched_mem_release cfg_mem_release;
+/* A job's estimate: SWF field 9 (requested time), or its run time. */
+typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
+typedef sched_backfill cfg_backfill;
 
 typedef struct config {
     struct {
@@ -58,6 +61,8 @@ typedef struct config {
         int exclude_status[CFG_MAX_STATUS]; /* SWF status values to drop */
         int n_exclude_status;
         bool lenient;                /* skip (and count) malformed lines */
+        cfg_estimate estimate;       /* field 9 when > 0, else run time; or run time */
+        double estimate_scale;       /* multiplies every estimate, > 0 */
     } workload;
     struct {
         char name[CFG_NAME_MAX];
@@ -78,6 +83,7 @@ typedef struct config {
         bool mem_aware;
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
+        cfg_backfill backfill;       /* none, EASY, conservative */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];
@@ -153,5 +159,7 @@ const char *config_sched_type_name(cfg_sched_type v);
 const char *config_interval_name(cfg_interval v);
 const char *config_rotation_name(cfg_rotation v);
 const char *config_mem_release_name(cfg_mem_release v);
+const char *config_estimate_name(cfg_estimate v);
+const char *config_backfill_name(cfg_backfill v);
 
 #endif

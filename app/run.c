@@ -92,6 +92,7 @@ static double wall_now(void)
 }
 
 sim_t *run_sim(run_t *r) { return &r->sim; }
+struct gang *run_gang(run_t *r) { return r->g; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
@@ -160,6 +161,7 @@ static void arrival(sim_t *sim, void *arg)
     while (r->have_next && r->next.submit <= sim->now) {
         wl_job *w = &r->next;
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
+        j->estimate = w->estimate;
         r->submitted++;
         gang_submit(sim, r->g, j);
         fetch_next(r);
@@ -402,6 +404,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_aware = c->scheduler.mem_aware,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
+        .backfill = c->scheduler.backfill,
     };
     r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
     if (c->netram.enabled) {

@@ -29,6 +29,10 @@
  *  - CPU demand: CPUTIME uses field 6, RUNTIME field 4, AUTO field 6 when it
  *    is > 0, else field 4 when it is >= 0, else field 6 when it is exactly 0.
  *    Any negative value is "unknown". A demand of 0 is a real job and kept.
+ *  - Estimate (scheduler.backfill, SJF...): field 9 (requested time) when it
+ *    is > 0 and estimate = REQUESTED, else the CPU demand (what the job runs
+ *    for without paging or time sharing: field 4 under cpu_demand RUNTIME);
+ *    times estimate_scale. It never changes how long a job runs.
  *  - Memory per thread: field 7 (KB) / 1024 MB, or default_memory MB when
  *    field 7 is negative; memory_scale multiplies both. A job with unknown
  *    memory and default_memory 0 runs with 0 MB, so WL_DROP_NO_MEMORY is
@@ -598,6 +602,8 @@ struct workload {
     int exclude_status[CFG_MAX_STATUS];
     int n_exclude_status;
     bool lenient;
+    cfg_estimate estimate;
+    double estimate_scale;
     int max_pes;
     long records;                /* records read (returned + dropped) */
     long kept;                   /* jobs returned */
@@ -616,6 +622,8 @@ workload *workload_open(const char *path, const config *c, int max_pes,
     workload tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.cpu_demand = c->workload.cpu_demand;
+    tmp.estimate = c->workload.estimate;
+    tmp.estimate_scale = c->workload.estimate_scale;
     tmp.default_memory = c->workload.default_memory;
     tmp.memory_scale = c->workload.memory_scale;
     tmp.load_scale = c->workload.load_scale;
@@ -825,6 +833,10 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
             return -1;
         }
         job->runtime = rec.f[3];
+        /* The estimate (issue 14): field 9 when > 0 (REQUESTED), else the
+         * job's CPU demand, the time it runs without paging or sharing. */
+        job->estimate = (w->estimate == ESTIMATE_REQUESTED && rec.f[8] > 0 ? rec.f[8] : cpu) *
+                        w->estimate_scale;
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
         job->line = rec.line;

@@ -44,6 +44,7 @@ typedef struct wl_job {
     double cpu;          /* CPU demand per thread, s */
     double mem_mb;       /* memory per thread, MB (field 7 KB / 1024 * memory_scale) */
     double runtime;      /* field 4, for reference (-1 unknown) */
+    double estimate;     /* s: field 9 or the CPU demand, x estimate_scale */
     int status;          /* field 11 */
     long line;           /* line in the trace */
 } wl_job;

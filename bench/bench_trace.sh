@@ -8,6 +8,12 @@
 #    shifted submit times (written to BUILD_DIR, not kept in the repository):
 #    peak memory (maximum resident set) for the first 100,000 jobs and for
 #    all of them; streaming means the two are about equal.
+# 3. Backfilling (issue 14): the complete NASA trace with EASY and with
+#    conservative backfilling (estimates: NASA has no requested times, so
+#    the exact run times), then HPC2N (first 3,171 jobs, 240 PEs, requested
+#    times) and the Lublin model (10,000 jobs, 256 PEs) with none, EASY and
+#    conservative (memory_scale 0: no paging, so the figures are the
+#    scheduler's): wall time and jobs per second.
 set -e
 B=${1:-build}
 P=$B/pnrsim
@@ -24,6 +30,16 @@ measure() { # label, extra args...
         'BEGIN { printf "trace %-28s jobs=%d wall_s=%.3f jobs_per_s=%.0f peak_rss_kb=%d\n", l, j, w, (w > 0 ? j / w : 0), r }'
 }
 measure "nasa-full" -t $NASA
+measure "nasa-full-easy" -t $NASA --set scheduler.backfill=easy
+measure "nasa-full-conservative" -t $NASA --set scheduler.backfill=conservative
+for bf in none easy conservative; do
+    measure "hpc2n-$bf" -t traces/hpc2n-seth-first3171.swf --set computer.number=240 \
+        --set workload.memory_scale=0 \
+        --set scheduler.backfill=$bf
+    measure "lublin-$bf" -t traces/lublin-256-synthetic.swf --set computer.number=256 \
+        --set workload.memory_scale=0 \
+        --set scheduler.backfill=$bf
+done
 BIG=$B/million.swf
 if [ ! -s "$BIG" ]; then
     zcat $NASA | awk '!/^;/ && NF >= 18 { n++; line[n] = $0; if ($2 > last) last = $2 }

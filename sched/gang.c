@@ -16,6 +16,8 @@
 #include "sched/gang.h"
 
 #include "core/mem.h"
+#include "sched/backfill.h"
+#include "sched/priority.h"
 
 #include <assert.h>
 #include <math.h>
@@ -63,6 +65,12 @@ struct gang {
     gang_end_fn on_end;
     void *ctx;
     gang_observer obs;      /* schedule output; members NULL when unused */
+    /* priority functions and backfilling (sched/backfill.c): the pass is
+     * delegated to bf when set; pf_* filter the slots place() may use */
+    bf_t *bf;
+    int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
+    bool pf_new;            /* place() may open a new slot */
+    bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
 };
 
 /* ---- statistics ------------------------------------------------------------ */
@@ -196,6 +204,8 @@ static job_t *queue_head(const gang_t *g)
             if (g->bhead[w])
                 return g->bhead[w];
         return NULL;
+    default: /* keyed orders go through sched/backfill.c */
+        return NULL;
     }
     return NULL;
 }
@@ -222,6 +232,8 @@ static job_t *queue_first_fitting(const gang_t *g, int maxw)
         for (int w = 1; w <= maxw; w++)
             if ((best = bucket_first(g, w)))
                 return best;
+        return NULL;
+    default: /* keyed orders go through sched/backfill.c */
         return NULL;
     }
     return NULL;
@@ -512,7 +524,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     slot_t *best = NULL;
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
-        if (s->nfree < j->threads)
+        if (s->nfree < j->threads || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
@@ -528,6 +540,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     bool fresh = false;
     if (!best) {
         if (g->p.mpl != 0 && g->nslots >= g->p.mpl)
+            return false;
+        if (!g->pf_new || g->pf_not == g->nslots || (g->pf_only >= 0 && g->pf_only != g->nslots))
             return false;
         if (j->threads > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
             return false;
@@ -546,8 +560,30 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         *charged = true;
     if (fresh)
         quantum_arm(g);
+    if (g->bf)
+        bf_placed(g->bf, j, g->sim->now);
     return true;
 }
+
+bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new)
+{
+    g->pf_only = only;
+    g->pf_not = not;
+    g->pf_new = allow_new;
+    bool charged = false;
+    bool ok = place(g, j, &charged);
+    g->pf_only = g->pf_not = -1;
+    g->pf_new = true;
+    if (charged)
+        g->pf_charged = true;
+    return ok;
+}
+
+job_t *gang_queue_first(const gang_t *g) { return g->qhead; }
+int gang_npes(const gang_t *g) { return g->npes; }
+const gang_params *gang_get_params(const gang_t *g) { return &g->p; }
+int gang_slot_nfree(const gang_t *g, int s) { return g->slots[s]->nfree; }
+const bf_t *gang_bf(const gang_t *g) { return g->bf; }
 
 static int max_fit(const gang_t *g)
 {
@@ -571,6 +607,15 @@ static void pass(sim_t *sim, void *arg)
     bool charged = false;
     g->pass_pending = false;
     g->pass_no++;
+    if (g->bf) {
+        /* Priority functions and backfilling: sched/backfill.c. */
+        g->pf_charged = false;
+        bf_pass(g->bf, g, g->sim->now);
+        if (g->pf_charged)
+            g->pcs++;
+        acted(g);
+        return;
+    }
     for (;;) {
         int maxw = max_fit(g);
         job_t *j;
@@ -652,6 +697,10 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->last_t = sim->now;
     g->on_end = on_end;
     g->ctx = ctx;
+    g->pf_only = g->pf_not = -1;
+    g->pf_new = true;
+    if (!prio_is_bucketed(p->priority) || p->backfill != BF_NONE)
+        g->bf = bf_create(g);
     cl->hooks.mem_freed = mem_freed;
     cl->hooks.mem_ctx = g;
     if (p->mem_aware)
@@ -686,6 +735,8 @@ void gang_destroy(sim_t *sim, gang_t *g)
         }
     ev_free(sim, g->pass_ev);
     ev_free(sim, g->quantum_ev);
+    if (g->bf)
+        bf_destroy(g->bf);
     free(g);
 }
 
@@ -720,6 +771,8 @@ void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
         if (g->obs.job_stop)
             g->obs.job_stop(sim, j, g->obs.ctx);
     }
+    if (g->bf)
+        bf_ended(g->bf, j);
     slot_take(g, s, j);
     /* Its memory was taken off `reserved` thread by thread (mem_freed). */
     for (int i = 0; i < j->threads; i++)
@@ -875,7 +928,29 @@ const char *gang_check_placement(const gang_t *g)
     const job_t *bad = NULL;
     if (g->pass_pending)
         return NULL; /* a pass is due at this instant */
-    if (g->p.strict_order) {
+    if (g->bf) {
+        /* Keyed orders and backfilling: the first job in priority order
+         * (the head) must not fit; with no backfilling and no strict order,
+         * no queued job may fit (as below). */
+        const job_t *h = NULL;
+        double hk = 0;
+        for (const job_t *j = g->qhead; j; j = j->qnext) {
+            /* The keys of the last pass: every queued job was in it (an
+             * arrival asks for a pass), and a time-dependent order may
+             * have changed since without any room appearing. */
+            double k = j->prio_key;
+            if (!h || k < hk || (k == hk && j->order < h->order)) {
+                h = j;
+                hk = k;
+            }
+        }
+        if (h && fits_now(g, h))
+            bad = h;
+        if (!bad && !g->p.strict_order && g->p.backfill == BF_NONE)
+            for (const job_t *j = g->qhead; j && !bad; j = j->qnext)
+                if (fits_now(g, j))
+                    bad = j;
+    } else if (g->p.strict_order) {
         /* Only the head in priority order may start. */
         const job_t *h = queue_head(g);
         if (h && fits_now(g, h))

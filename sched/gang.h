@@ -52,6 +52,12 @@
  * comes before it). After a pass no queued job that the priority order and
  * strict_order allow fits anywhere (gang_check_placement).
  *
+ * Priority functions and backfilling (issue 14): with one of the keyed
+ * orders of sched/priority.h (SJF ... F1) or scheduler.backfill EASY or
+ * CONSERVATIVE, the placement pass is sched/backfill.c's (see
+ * backfill.h); it places jobs through gang_place_where, which applies the
+ * packing rule above within the slots it is allowed.
+ *
  * Memory accounting (mem_aware): a thread's memory counts against its PE
  * from the job's placement until the job layer frees it (hooks.mem_freed,
  * installed by gang_create).
@@ -74,6 +80,7 @@ typedef struct gang_params {
     bool mem_aware;
     bool strict_order;
     bool pcs_first_start;   /* a job's first start costs pcs too */
+    sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
 } gang_params;
 
 typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);

@@ -161,6 +161,11 @@ struct job {
     job_t *anext, *aprev;     /* cluster's list of live jobs */
     bool queued;
     long tried_pass;          /* scheduler pass that last failed to place it */
+    /* estimates and backfilling (sched/priority.c, sched/backfill.c) */
+    double estimate;          /* expected run time, s (job_create: cpu) */
+    double prio_key;          /* priority key of the current pass */
+    double bf_first_res;      /* first reservation / shadow time, -1 none */
+    double bf_end;            /* expected end used by the pass (MPL 1: start + estimate) */
     void *sched_data;
     void *pnr;                /* PNR job state, owned by pnr/ */
 };

@@ -3,8 +3,14 @@
 #ifndef PNRSIM_SCHED_POLICY_H
 #define PNRSIM_SCHED_POLICY_H
 
-/* Queue order: FCFS; BESTFIT = most PEs first; WORSTFIT = fewest first. */
-typedef enum { PRIO_FCFS, PRIO_BESTFIT, PRIO_WORSTFIT } sched_priority;
+/* Queue order: FCFS; BESTFIT = most PEs first; WORSTFIT = fewest first;
+ * the rest are the priority functions of sched/priority.h (issue 14). */
+typedef enum {
+    PRIO_FCFS, PRIO_BESTFIT, PRIO_WORSTFIT,
+    PRIO_SJF, PRIO_LJF, PRIO_SAF, PRIO_LAF, PRIO_WFP3, PRIO_UNICEP, PRIO_F1
+} sched_priority;
+/* Backfilling (sched/backfill.h): none, EASY, conservative. */
+typedef enum { BF_NONE, BF_EASY, BF_CONSERVATIVE } sched_backfill;
 /* Slot choice: the first, the fullest or the emptiest slot that fits. */
 typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
 /* When a thread's memory is freed (§4.3.1 "at process termination"): when

@@ -136,8 +136,8 @@ printf '[computer]\nnumber = 4x\n' > bad-number.ini
 err_case malformed-number 'bad-number.ini:2: [computer] number = "4x": malformed number' -c bad-number.ini -t $GOOD
 printf '[computer]\nram = -1\n' > bad-range.ini
 err_case out-of-range 'bad-range.ini:2: [computer] ram = "-1": out of range' -c bad-range.ini -t $GOOD
-printf '[scheduler]\npriority = SJF\n' > bad-enum.ini
-err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SJF": expected one of FCFS, BESTFIT, WORSTFIT' -c bad-enum.ini -t $GOOD
+printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
+err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
 err_case bad-boolean 'bad-bool.ini:2: [scheduler] strict_order = "maybe": expected a boolean' -c bad-bool.ini -t $GOOD
 printf 'NumberOfComputers 4\n' > bad-name.cfg

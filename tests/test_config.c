@@ -543,7 +543,7 @@ START_TEST(test_ini_exact_messages)
     load_text(config_load_ini, &c, "[scheduler]\n\n\n\n\n\n\n\n\n\n\npriority = FIFO\n",
               path, err);
     snprintf(want, sizeof want, "%s:12: [scheduler] priority = \"FIFO\": expected one "
-             "of FCFS, BESTFIT, WORSTFIT", path);
+             "of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1", path);
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
@@ -837,7 +837,7 @@ START_TEST(test_validate_stored_values)
     ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
                           "expected a number >= 0.01 and <= 1e+08");
     config_defaults(&c);
-    c.scheduler.priority = (cfg_priority)7;
+    c.scheduler.priority = (cfg_priority)10; /* one past F1 */
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS"));
     config_defaults(&c);

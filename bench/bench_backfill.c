@@ -1,0 +1,133 @@
+/* bench/bench_backfill.c: the cost of the backfilling passes (issue 14).
+ *
+ * Replays the bundled traces in space sharing (MPL 1) with FCFS and WFP3
+ * under no backfilling, EASY and conservative backfilling, with the run
+ * times as CPU demand and no memory (memory_scale 0), so the figures are
+ * the scheduler's and the event kernel's, not paging. For each run it
+ * prints the wall time and jobs per second, and what the passes did: how
+ * many there were, the queue length they sorted (mean and most), and for
+ * conservative the jobs reserved per pass before the pass could stop (mean
+ * and most: "k" of sched/backfill.h, whose cost per pass is O(k (r + k)))
+ * and the mean profile length. Lublin is also run at twice its load
+ * (load_scale 2, FCFS only), where queues are much longer, to show how the
+ * cost per pass grows with the queue.
+ *
+ * Usage: bench_backfill [-r reps]   (run from the repository root; every
+ * figure is the best of reps wall times, default 1)
+ * Output, one line per run:
+ *   backfill lublin fcfs/conservative jobs=10000 wall_s=... jobs_per_s=...
+ *     passes=... queue_mean=... queue_max=... reserved_mean=...
+ *     reserved_max=... steps_mean=... us_per_pass=...
+ */
+#include "app/config.h"
+#include "app/run.h"
+#include "sched/backfill.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct trace {
+    const char *name, *path, *pes, *load;
+} trace;
+
+/* One run; returns 0 or prints the error and returns -1. */
+static int one(const trace *t, const char *prio, const char *bf, int reps)
+{
+    double best = 0;
+    bf_stats st;
+    run_metrics m;
+    memset(&st, 0, sizeof st);
+    for (int rep = 0; rep < reps; rep++) {
+        config c;
+        char err[CFG_ERR_MAX], set[300];
+        config_defaults(&c);
+        const char *sets[] = {"workload.cpu_demand=runtime", "workload.memory_scale=0",
+                              "simulation.metrics_period=1e12", "scheduler.mpl=1", NULL};
+        for (int i = 0; sets[i]; i++)
+            if (config_set(&c, sets[i], err) != 0)
+                goto bad;
+        snprintf(set, sizeof set, "workload.trace=%s", t->path);
+        if (config_set(&c, set, err) != 0)
+            goto bad;
+        snprintf(set, sizeof set, "computer.number=%s", t->pes);
+        if (config_set(&c, set, err) != 0)
+            goto bad;
+        snprintf(set, sizeof set, "workload.load_scale=%s", t->load);
+        if (config_set(&c, set, err) != 0)
+            goto bad;
+        snprintf(set, sizeof set, "scheduler.priority=%s", prio);
+        if (config_set(&c, set, err) != 0)
+            goto bad;
+        snprintf(set, sizeof set, "scheduler.backfill=%s", bf);
+        if (config_set(&c, set, err) != 0 || config_validate(&c, err) != 0)
+            goto bad;
+        run_t *r = run_create(&c, NULL, NULL, err);
+        if (!r)
+            goto bad;
+        double t0 = now();
+        if (run_execute(r, err) != 0) {
+            run_destroy(r);
+            goto bad;
+        }
+        double w = now() - t0;
+        if (rep == 0 || w < best)
+            best = w;
+        run_metrics_get(r, &m);
+        const bf_t *b = gang_bf(run_gang(r));
+        if (b)
+            bf_get_stats(b, &st);
+        run_destroy(r);
+        continue;
+    bad:
+        fprintf(stderr, "bench_backfill: %s %s/%s: %s\n", t->name, prio, bf, err);
+        return -1;
+    }
+    double p = st.passes > 0 ? (double)st.passes : 1;
+    long cons_passes = strcmp(bf, "conservative") == 0 ? st.passes : 0;
+    double cp = cons_passes > 0 ? (double)cons_passes : 1;
+    printf("backfill %s%s %s/%s jobs=%ld wall_s=%.3f jobs_per_s=%.0f passes=%ld "
+           "queue_mean=%.1f queue_max=%ld reserved_mean=%.1f reserved_max=%ld "
+           "steps_mean=%.1f us_per_pass=%.2f\n",
+           t->name, strcmp(t->load, "1") ? "-x2" : "", prio, bf, m.jobs_finished, best,
+           best > 0 ? (double)m.jobs_finished / best : 0, st.passes, (double)st.queued_sum / p,
+           st.queued_max, cons_passes ? (double)st.reserved_sum / cp : 0, st.reserved_max,
+           cons_passes ? (double)st.steps_sum / cp : 0, st.passes ? 1e6 * best / p : 0);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 1, opt;
+    while ((opt = getopt(argc, argv, "r:")) != -1) {
+        if (opt == 'r' && atoi(optarg) > 0) {
+            reps = atoi(optarg);
+        } else {
+            fprintf(stderr, "usage: bench_backfill [-r reps]\n");
+            return 2;
+        }
+    }
+    static const trace traces[] = {
+        {"nasa", "traces/NASA-iPSC-1993-3.1-cln.swf.gz", "128", "1"},
+        {"hpc2n", "traces/hpc2n-seth-first3171.swf", "240", "1"},
+        {"lublin", "traces/lublin-256-synthetic.swf", "256", "1"},
+        {"lublin", "traces/lublin-256-synthetic.swf", "256", "2"},
+    };
+    static const char *const prios[] = {"fcfs", "wfp3"};
+    static const char *const modes[] = {"none", "easy", "conservative"};
+    int failed = 0;
+    for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++)
+        for (int p = 0; p < (t == 3 ? 1 : 2); p++) /* twice Lublin's load: FCFS only */
+            for (int k = 0; k < 3; k++)
+                failed |= one(&traces[t], prios[p], modes[k], reps) != 0;
+    return failed ? 1 : 0;
+}

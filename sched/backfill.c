@@ -1,0 +1,444 @@
+/* sched/backfill.c: the placement pass for the priority functions and for
+ * EASY and conservative backfilling (see backfill.h for the rules).
+ *
+ * Data structures (all reused from pass to pass: no allocation in steady
+ * state once the arrays have grown to the largest queue and machine seen):
+ *   q        the queued jobs of this pass, sorted by the priority key.
+ *   run      at MPL 1, the placed jobs sorted by (expected end, trace
+ *            order), kept up to date at every start and end (binary search
+ *            and a move of at most r pointers), so a pass never sorts them.
+ *   prof     one profile per slot (existing slots, then the slots that may
+ *            still be opened): steps (t[i], f[i]) meaning f[i] PEs are free
+ *            from t[i] to t[i+1] (the last step to infinity; it always has
+ *            every PE free). t[0] is now.
+ */
+#include "sched/backfill.h"
+
+#include "core/mem.h"
+#include "sched/priority.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct prof {
+    double *t;
+    int *f;
+    double *m;              /* the moment of step i: t[i], or for an instant just
+                             * after a moment (see just_after), that moment */
+    int n, cap;
+    int real;               /* slot index, or -1 for a slot not opened yet */
+} prof_t;
+
+struct bf {
+    gang_t *g;
+    int npes;
+    job_t **q;
+    size_t qcap;
+    job_t **run;            /* MPL 1: placed jobs by expected end */
+    size_t nrun, runcap;
+    job_t **tmp;            /* MPL > 1: one slot's placed jobs */
+    size_t tmpcap;
+    int *sufmin;            /* narrowest job in q[i..] */
+    size_t sufcap;
+    prof_t *pr;
+    int npr, prcap;
+    bf_stats st;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c *= 2;
+    p = xrealloc(p, c * size);
+    *cap = c;
+    return p;
+}
+
+bf_t *bf_create(gang_t *g)
+{
+    bf_t *b = xcalloc(1, sizeof *b);
+    b->g = g;
+    b->npes = gang_npes(g);
+    return b;
+}
+
+void bf_destroy(bf_t *b)
+{
+    for (int i = 0; i < b->prcap; i++) {
+        free(b->pr[i].t);
+        free(b->pr[i].f);
+        free(b->pr[i].m);
+    }
+    free(b->pr);
+    free(b->q);
+    free(b->run);
+    free(b->tmp);
+    free(b->sufmin);
+    free(b);
+}
+
+void bf_get_stats(const bf_t *b, bf_stats *s) { *s = b->st; }
+
+static bool mpl1(const bf_t *b) { return gang_get_params(b->g)->mpl == 1; }
+
+/* Order of the run array: expected end, then trace order. */
+static bool run_before(const job_t *a, const job_t *x)
+{
+    return a->bf_end < x->bf_end || (a->bf_end == x->bf_end && a->order < x->order);
+}
+
+/* First index of run whose job does not come before j. */
+static size_t run_lower(const bf_t *b, const job_t *j)
+{
+    size_t lo = 0, hi = b->nrun;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (run_before(b->run[mid], j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void bf_placed(bf_t *b, job_t *j, double now)
+{
+    j->bf_end = now + j->estimate;
+    if (!mpl1(b))
+        return;
+    b->run = grow(b->run, &b->runcap, b->nrun + 1, sizeof *b->run);
+    size_t i = run_lower(b, j);
+    memmove(b->run + i + 1, b->run + i, (b->nrun - i) * sizeof *b->run);
+    b->run[i] = j;
+    b->nrun++;
+}
+
+void bf_ended(bf_t *b, job_t *j)
+{
+    if (!mpl1(b))
+        return;
+    size_t i = run_lower(b, j);
+    assert(i < b->nrun && b->run[i] == j);
+    memmove(b->run + i, b->run + i + 1, (b->nrun - i - 1) * sizeof *b->run);
+    b->nrun--;
+}
+
+/* ---- profiles ------------------------------------------------------------------ */
+
+/* An instant "just after" t: the same moment, after the jobs that hold PEs
+ * only at t (zero-length jobs, and running jobs that outlived their
+ * estimate, expected to end an instant after now). Such a step keeps t as
+ * its moment (m): an interval that starts there ends at t + d, as it would
+ * if it started at t once those jobs are gone; instants after instants
+ * keep the same moment. Without this, a second pass at the
+ * same instant (after the zero-length jobs end) would see every end moved
+ * by one unit in the last place and could reorder reservations. */
+static double just_after(double t) { return nextafter(t, INFINITY); }
+
+static void prof_push(prof_t *p, double t, int f, double moment)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 16;
+        p->t = xrealloc(p->t, (size_t)p->cap * sizeof *p->t);
+        p->f = xrealloc(p->f, (size_t)p->cap * sizeof *p->f);
+        p->m = xrealloc(p->m, (size_t)p->cap * sizeof *p->m);
+    }
+    p->t[p->n] = t;
+    p->f[p->n] = f;
+    p->m[p->n] = moment;
+    p->n++;
+}
+
+/* Profile k, emptied, with nfree PEs free now; real = its slot or -1. */
+static prof_t *prof_reset(bf_t *b, int k, double now, int nfree, int real)
+{
+    if (k >= b->prcap) {
+        int c = b->prcap ? 2 * b->prcap : 4;
+        while (c <= k)
+            c *= 2;
+        b->pr = xrealloc(b->pr, (size_t)c * sizeof *b->pr);
+        memset(b->pr + b->prcap, 0, (size_t)(c - b->prcap) * sizeof *b->pr);
+        b->prcap = c;
+    }
+    prof_t *p = &b->pr[k];
+    p->n = 0;
+    p->real = real;
+    prof_push(p, now, nfree, now);
+    return p;
+}
+
+/* Release a placed job's PEs at its expected end (ends come in order). */
+static void prof_release(prof_t *p, double end, int threads, double moment)
+{
+    assert(end >= p->t[p->n - 1]);
+    if (end == p->t[p->n - 1] && p->n > 1)
+        p->f[p->n - 1] += threads;
+    else
+        prof_push(p, end, p->f[p->n - 1] + threads, moment);
+}
+
+/* End of an interval of d seconds starting at step i: t + d (from the
+ * step's moment); a zero-length job holds its PEs
+ * for the instant only (just after its start), and so does an estimate too
+ * small to move the time. */
+static double end_of(const prof_t *p, int i, double d, bool *point)
+{
+    double t = p->t[i];
+    double e = p->m[i] + d;
+    *point = !(e > t);
+    return *point ? just_after(t) : e;
+}
+
+/* The first step at which n PEs are free for d seconds. */
+static int prof_earliest(const prof_t *p, int n, double d)
+{
+    int i = 0;
+    while (i < p->n) {
+        if (p->f[i] < n) {
+            i++;
+            continue;
+        }
+        bool point;
+        double end = end_of(p, i, d, &point);
+        int k = i;
+        bool ok = true;
+        while (k + 1 < p->n && p->t[k + 1] < end) {
+            k++;
+            if (p->f[k] < n) {
+                ok = false;
+                break;
+            }
+        }
+        if (ok)
+            return i;
+        i = k + 1;
+    }
+    assert(!"the last step has every PE free");
+    return p->n - 1;
+}
+
+/* Take n PEs from step i for d seconds. */
+static void prof_reserve(prof_t *p, int i, int n, double d)
+{
+    bool point;
+    double end = end_of(p, i, d, &point);
+    int k = i;
+    while (k + 1 < p->n && p->t[k + 1] < end)
+        k++;
+    if (k + 1 == p->n || p->t[k + 1] > end) {
+        prof_push(p, 0, 0, 0); /* room for one more step */
+        size_t m = (size_t)(p->n - k - 2);
+        memmove(p->t + k + 2, p->t + k + 1, m * sizeof *p->t);
+        memmove(p->f + k + 2, p->f + k + 1, m * sizeof *p->f);
+        memmove(p->m + k + 2, p->m + k + 1, m * sizeof *p->m);
+        p->t[k + 1] = end;
+        p->f[k + 1] = p->f[k];
+        p->m[k + 1] = point ? p->m[i] : end;
+    }
+    for (int s = i; s <= k; s++) {
+        p->f[s] -= n;
+        assert(p->f[s] >= 0);
+    }
+}
+
+static int cmp_end(const void *a, const void *b)
+{
+    const job_t *x = *(job_t *const *)a, *y = *(job_t *const *)b;
+    if (x->bf_end != y->bf_end)
+        return x->bf_end < y->bf_end ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Wall time expected for r seconds of work at MPL > 1, with m slots
+ * sharing the PEs in turns of quantum q of which pcs is lost to the
+ * context switch: the job's slot comes round within m q, and each of its
+ * turns does q - pcs of work, so r takes at most m q ceil(r / (q - pcs)) + q
+ * (the + q: the turn under way when it is placed). An upper bound, so that
+ * a reservation holds while the number of slots stays the same. At MPL 1
+ * (or one slot and MPL 1) it is r itself. */
+static double wall(const gang_t *g, double r)
+{
+    const gang_params *gp = gang_get_params(g);
+    if (gp->mpl == 1 || r <= 0)
+        return r > 0 ? r : 0;
+    int m = gang_slots(g) > 1 ? gang_slots(g) : 1;
+    double q = gp->quantum, useful = gp->quantum - gp->pcs;
+    if (!(useful > 0))
+        return INFINITY;
+    return m * q * ceil(r / useful) + q;
+}
+
+/* Build the profiles of the existing slots and of nvirt slots that may
+ * still be opened; returns how many. */
+static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
+{
+    double after = nextafter(now, INFINITY);
+    int ns = gang_slots(g);
+    if (mpl1(b)) {
+        assert(ns <= 1);
+        if (ns == 1) {
+            prof_t *p = prof_reset(b, 0, now, gang_slot_nfree(g, 0), 0);
+            for (size_t i = 0; i < b->nrun; i++) {
+                double e = b->run[i]->bf_end;
+                prof_release(p, e > now ? e : after, b->run[i]->threads, e > now ? e : now);
+            }
+        }
+    } else {
+        for (int s = 0; s < ns; s++) {
+            prof_t *p = prof_reset(b, s, now, gang_slot_nfree(g, s), s);
+            size_t k = 0;
+            b->tmp = grow(b->tmp, &b->tmpcap, (size_t)b->npes, sizeof *b->tmp);
+            for (int pe = 0; pe < b->npes; pe++) {
+                job_t *j = gang_slot_job(g, s, pe);
+                if (!j || j->pe_ids[0] != pe)
+                    continue;
+                double done = j->th ? j->th[0].cpu_done : 0;
+                double e = now + wall(g, j->estimate - done);
+                j->bf_end = e > now ? e : after;
+                b->tmp[k++] = j;
+            }
+            qsort(b->tmp, k, sizeof *b->tmp, cmp_end);
+            for (size_t i = 0; i < k; i++)
+                prof_release(p, b->tmp[i]->bf_end, b->tmp[i]->threads,
+                             b->tmp[i]->bf_end == after ? now : b->tmp[i]->bf_end);
+        }
+    }
+    for (int v = 0; v < nvirt; v++)
+        prof_reset(b, ns + v, now, b->npes, -1);
+    b->npr = ns + nvirt;
+    return b->npr;
+}
+
+/* Slots that may still be opened (one stands for any number when the MPL
+ * is unlimited). */
+static int virtual_slots(const gang_t *g)
+{
+    int mpl = gang_get_params(g)->mpl, ns = gang_slots(g);
+    return mpl == 0 ? 1 : mpl - ns;
+}
+
+/* ---- the modes -------------------------------------------------------------------- */
+
+static void easy(bf_t *b, gang_t *g, size_t n, double now)
+{
+    size_t i = 0;
+    while (i < n && gang_place_where(g, b->q[i], -1, -1, true))
+        i++;
+    if (i == n)
+        return;
+    job_t *h = b->q[i];
+    int np = build_profiles(b, g, now, virtual_slots(g) > 0 ? 1 : 0);
+    int r = -1, extra = 0;
+    double S = INFINITY;
+    for (int k = 0; k < np; k++) {
+        prof_t *p = &b->pr[k];
+        int s = 0;
+        while (p->f[s] < h->threads)
+            s++; /* the last step has every PE free */
+        if (p->t[s] < S) {
+            S = p->t[s];
+            r = k;
+            extra = p->f[s] - h->threads;
+        }
+    }
+    assert(r >= 0);
+    if (h->bf_first_res < 0)
+        h->bf_first_res = S;
+    for (size_t k = i + 1; k < n; k++) {
+        job_t *j = b->q[k];
+        bool rnew = r == gang_slots(g); /* the reserved slot is not open yet */
+        if (now + wall(g, j->estimate) <= S) {
+            gang_place_where(g, j, -1, -1, rnew);
+        } else if (!gang_place_where(g, j, -1, r, false) && j->threads <= extra &&
+                   gang_place_where(g, j, r, -1, rnew)) {
+            extra -= j->threads;
+        }
+    }
+}
+
+static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+{
+    int np = build_profiles(b, g, now, virtual_slots(g));
+    b->sufmin = grow(b->sufmin, &b->sufcap, n + 1, sizeof *b->sufmin);
+    b->sufmin[n] = b->npes + 1;
+    for (size_t i = n; i-- > 0;)
+        b->sufmin[i] = b->q[i]->threads < b->sufmin[i + 1] ? b->q[i]->threads : b->sufmin[i + 1];
+    long reserved = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* Stop once no remaining job could start now. */
+        int now_free = 0;
+        for (int k = 0; k < np; k++)
+            if (b->pr[k].f[0] > now_free)
+                now_free = b->pr[k].f[0];
+        if (now_free < b->sufmin[i])
+            break;
+        job_t *j = b->q[i];
+        double d = wall(g, j->estimate);
+        int best = -1, bs = 0;
+        double bt = INFINITY;
+        for (int k = 0; k < np; k++) {
+            int s = prof_earliest(&b->pr[k], j->threads, d);
+            if (b->pr[k].t[s] < bt) {
+                bt = b->pr[k].t[s];
+                best = k;
+                bs = s;
+            }
+        }
+        prof_t *p = &b->pr[best];
+        prof_reserve(p, bs, j->threads, d);
+        reserved++;
+        if (j->bf_first_res < 0)
+            j->bf_first_res = bt;
+        if (bs != 0)
+            continue;
+        if (p->real >= 0) {
+            gang_place_where(g, j, p->real, -1, false);
+        } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
+            p->real = gang_slots(g) - 1;
+            if (gang_get_params(g)->mpl == 0 && best == np - 1) {
+                /* Unlimited MPL: another slot may always be opened. */
+                prof_reset(b, np, now, b->npes, -1);
+                b->npr = ++np;
+            }
+        }
+    }
+    b->st.reserved_sum += reserved;
+    if (reserved > b->st.reserved_max)
+        b->st.reserved_max = reserved;
+    for (int k = 0; k < np; k++)
+        b->st.steps_sum += b->pr[k].n;
+}
+
+void bf_pass(bf_t *b, gang_t *g, double now)
+{
+    const gang_params *gp = gang_get_params(g);
+    size_t n = (size_t)gang_queued(g);
+    b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
+    size_t k = 0;
+    for (job_t *j = gang_queue_first(g); j; j = j->qnext)
+        b->q[k++] = j;
+    assert(k == n);
+    b->st.passes++;
+    b->st.queued_sum += (long long)n;
+    if ((long)n > b->st.queued_max)
+        b->st.queued_max = (long)n;
+    prio_sort(b->q, n, gp->priority, now);
+    switch (gp->backfill) {
+    case BF_NONE:
+        for (size_t i = 0; i < n; i++)
+            if (!gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)
+                break;
+        break;
+    case BF_EASY:
+        easy(b, g, n, now);
+        break;
+    case BF_CONSERVATIVE:
+        conservative(b, g, n, now);
+        break;
+    }
+}

@@ -1,0 +1,101 @@
+/* sched/backfill.h: the placement pass for the priority functions and for
+ * backfilling (scheduler.backfill = none|easy|conservative, issue 14).
+ *
+ * The gang scheduler (gang.c) hands its pass to this module when the queue
+ * order is one of the keyed orders of sched/priority.h or backfilling is on.
+ * A pass sorts the queue by the order's key at this instant (ties by trace
+ * order), then:
+ *   NONE          places jobs in that order; under strict_order it stops at
+ *                 the first that does not fit ("blocking SJF" with SJF),
+ *                 otherwise it tries every job once.
+ *   EASY          places jobs in order while they fit; the first that does
+ *                 not (the head) gets a reservation at the shadow time S, the
+ *                 earliest expected end at which enough PEs are free (running
+ *                 jobs released in order of expected end, equal ends
+ *                 together); extra = PEs free at S - the head's threads. Each
+ *                 later job that fits now starts if now + e <= S (extra
+ *                 unchanged) or else if its threads <= extra (extra -= them).
+ *   CONSERVATIVE  builds a profile of free PEs over time from the running
+ *                 jobs' expected ends and gives every queued job in order the
+ *                 earliest start >= now at which it fits for its whole
+ *                 estimate, reserving that space; jobs whose start is now
+ *                 start. The pass stops early once no remaining job could
+ *                 start now (free PEs now < the narrowest remaining job):
+ *                 the remaining reservations could only affect jobs that
+ *                 cannot start now either.
+ * strict_order is ignored when backfilling.
+ *
+ * Expected ends: at MPL 1 a running job is expected to end at start +
+ * estimate; one that has outlived its estimate an instant after now
+ * (nextafter(now, +inf)). A job with a zero estimate holds its PEs for that
+ * instant.
+ *
+ * MPL > 1 (gang-aware variant, after Zhang, Franke, Moreira and
+ * Sivasubramaniam 2003): every slot is a machine of N PEs of its own, and
+ * the slots not yet opened (up to the MPL) are empty machines. With m =
+ * the number of slots at the pass (at least 1), a placed job is expected to
+ * end at now + m * (estimate - CPU time done by its thread 0) (an instant
+ * after now if that is not positive), and a queued job is expected to take
+ * m * estimate. EASY: the greedy phase places jobs by the packing rule as
+ * usual; the head's reservation is the slot with the earliest shadow time
+ * (ties: the lowest slot, existing slots before new ones); a later job may
+ * be placed in any existing slot other than the reserved one, or in the
+ * reserved slot under the two conditions above (with m * e); it never opens
+ * a new slot unless that new slot is the reserved one. CONSERVATIVE: each
+ * job gets the earliest start over all slots' profiles (ties: the lowest
+ * slot) and starts when that is now, in that slot.
+ *
+ * mem_aware: "fits" means fits by PEs and by memory (the gang scheduler's
+ * placement). Reservations are computed from PEs alone: a head blocked only
+ * by memory has its shadow time now (extra = free PEs - its threads), and a
+ * conservative reservation at now that memory refuses stays in the profile.
+ *
+ * Cost per pass, with q queued jobs and r placed jobs: the sort O(q log q);
+ * at MPL 1 the running jobs are kept sorted by expected end incrementally
+ * (O(r) per start or end, no sort per pass); at MPL > 1 they are sorted per
+ * pass (O(r log r), r <= MPL x N). EASY: O(q + r) after the sort.
+ * CONSERVATIVE: O(k (r + k)) for the k jobs reserved before the pass stops
+ * early (each reservation scans and splits a profile of at most r + 2k
+ * steps); see docs/SCHEDULING.md for k on the bundled traces.
+ */
+#ifndef PNRSIM_SCHED_BACKFILL_H
+#define PNRSIM_SCHED_BACKFILL_H
+
+#include "sched/gang.h"
+
+typedef struct bf bf_t;
+
+bf_t *bf_create(gang_t *g);
+void bf_destroy(bf_t *b);
+/* A job was placed now (from gang.c's place). */
+void bf_placed(bf_t *b, job_t *j, double now);
+/* A placed job ended (from gang_job_ended, before it leaves its slot). */
+void bf_ended(bf_t *b, job_t *j);
+/* One placement pass at now. */
+void bf_pass(bf_t *b, gang_t *g, double now);
+/* Work done by the passes, for benchmarks: passes, queued jobs seen
+ * (sum, most in one pass), jobs reserved by conservative passes (sum, most
+ * in one pass) and profile steps scanned or moved while reserving. */
+typedef struct bf_stats {
+    long passes;
+    long long queued_sum, reserved_sum, steps_sum;
+    long queued_max, reserved_max;
+} bf_stats;
+void bf_get_stats(const bf_t *b, bf_stats *s);
+
+/* ---- gang.c's side, for this module only ---- */
+/* Place queued job j now if it fits: only in slot index `only` (-1: any),
+ * never in slot `not` (-1: none); index gang_slots(g) means a new slot,
+ * which is opened only if allow_new and the MPL allows. True when placed. */
+bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
+/* The first queued job in arrival order (follow job->qnext). */
+job_t *gang_queue_first(const gang_t *g);
+int gang_npes(const gang_t *g);
+const gang_params *gang_get_params(const gang_t *g);
+/* Free PEs of slot index s (0 <= s < gang_slots(g)). */
+int gang_slot_nfree(const gang_t *g, int s);
+/* The scheduler's backfill module, or NULL when the pass is gang.c's own
+ * (PNRSim's orders without backfilling). */
+const bf_t *gang_bf(const gang_t *g);
+
+#endif
