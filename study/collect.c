@@ -96,14 +96,7 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
         }
         sweep_buf_puts(&b, "\n");
     }
-    char *path = sweep_xasprintf("%s/results.csv", L->out);
-    char err[512];
-    int rc = sweep_write_file(path, b.p, b.n, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "pnrsim-sweep: %s\n", err);
-    free(path);
-    sweep_buf_free(&b);
-    return rc;
+    return sweep_write_buf(L->out, "results.csv", &b);
 }
 
 static int write_summary(const sweep_layout *L, const crun *runs,
@@ -146,14 +139,7 @@ static int write_summary(const sweep_layout *L, const crun *runs,
         }
         sweep_buf_puts(&b, "\n");
     }
-    char *path = sweep_xasprintf("%s/summary.csv", L->out);
-    char err[512];
-    int rc = sweep_write_file(path, b.p, b.n, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "pnrsim-sweep: %s\n", err);
-    free(path);
-    sweep_buf_free(&b);
-    return rc;
+    return sweep_write_buf(L->out, "summary.csv", &b);
 }
 
 int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,

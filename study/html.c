@@ -153,12 +153,5 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
     }
     sweep_buf_puts(&b, "</body>\n</html>\n");
 
-    char *path = sweep_xasprintf("%s/index.html", L->out);
-    char err[512];
-    int rc = sweep_write_file(path, b.p, b.n, err, sizeof err);
-    if (rc)
-        fprintf(stderr, "pnrsim-sweep: %s\n", err);
-    free(path);
-    sweep_buf_free(&b);
-    return rc;
+    return sweep_write_buf(L->out, "index.html", &b);
 }

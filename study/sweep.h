@@ -63,6 +63,10 @@ char *sweep_read_file(const char *path, size_t *len);
 int sweep_write_file(const char *path, const char *data, size_t len,
                      char *err, size_t errlen);
 
+/* Write b's contents to DIR/NAME with sweep_write_file, say why on stderr
+ * when that fails, and free b. 0 or -1. */
+int sweep_write_buf(const char *dir, const char *name, sweep_buf *b);
+
 /* mkdir -p. 0 or -1 with errno. */
 int sweep_mkdirs(const char *path);
 /* rm -r (no error when path does not exist). 0 or -1 with errno. */

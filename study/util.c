@@ -145,6 +145,18 @@ char *sweep_read_file(const char *path, size_t *len)
     return b.p;
 }
 
+int sweep_write_buf(const char *dir, const char *name, sweep_buf *b)
+{
+    char *path = sweep_xasprintf("%s/%s", dir, name);
+    char err[512];
+    int rc = sweep_write_file(path, b->p, b->n, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+    free(path);
+    sweep_buf_free(b);
+    return rc;
+}
+
 int sweep_write_file(const char *path, const char *data, size_t len,
                      char *err, size_t errlen)
 {
