@@ -373,10 +373,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     if (cl->interval_exp) {
         rng_set_init(&cl->interval_rng, r->seed, "interval", (size_t)n);
     }
-    static const net_topology topo[] = {
-        [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
-        [TOPO_WHEEL] = TOPO_KIND_WHEEL, [TOPO_CONNECTED] = TOPO_KIND_CONNECTED};
-    r->net = net_create(&r->sim, topo[c->network.topology], n, c->network.bandwidth * MBPS_BYTES,
+    r->net = net_create(&r->sim, c->network.topology, n, c->network.bandwidth * MBPS_BYTES,
                         c->network.latency, c->network.delay);
     if (!r->net)
         abort();
