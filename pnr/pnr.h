@@ -76,7 +76,6 @@ typedef struct pnr_stats {
     double asked_mb, granted_mb;
     double alloc_wait;          /* s threads waited for allocation */
     uint64_t remote_faults;
-    double lent_area;           /* for the time average of lent memory */
     uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
     /* rounds finished that granted / freed network RAM (the rounds after
      * which MANAGER and BACKBONE broadcast, §5.2.6) */
