@@ -197,8 +197,7 @@ static void assert_settled(const pnr_t *p)
 
 static void world_free(world *w)
 {
-    while (w->cl.jobs)
-        job_destroy(&w->sim, w->cl.jobs);
+    job_destroy_all(&w->sim, &w->cl);
     pnr_destroy(&w->sim, w->pnr);
     /* PNR removed the hooks it installed. */
     ck_assert_ptr_null(w->cl.hooks.thread_starting);
