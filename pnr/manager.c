@@ -22,6 +22,8 @@
 
 #include <stdlib.h>
 
+/* Free a round and what it holds (the tracker's destructor: o must be
+ * untracked already). */
 static void round_destroy(pobj *o)
 {
     round_t *r = container_of(o, round_t, link);
@@ -66,6 +68,8 @@ round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int ex
     return r;
 }
 
+/* Free a job's state and its remaining client records (the tracker's
+ * destructor: o must be untracked already). */
 static void jstate_destroy(pobj *o)
 {
     jstate_t *js = container_of(o, jstate_t, link);
