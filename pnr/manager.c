@@ -169,7 +169,7 @@ void pnr_ask_next(pnr_t *p, round_t *r)
         return;
     }
     r->asked[chosen] = 1;
-    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
+    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, r, remaining);
 }
 
 /* REQUEST from a client (a zero request names no client and is answered
@@ -236,8 +236,7 @@ void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
         p->pending -= r->got.v[i].mb;
         p->transit += r->got.v[i].mb;
         r->acks_pending++;
-        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
-                       r->got.v[i].mb, 0);
+        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, r, r->got.v[i].mb);
     }
     if (r->acks_pending == 0)
         dealloc_done(p, r, false);
