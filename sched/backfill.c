@@ -11,6 +11,12 @@
  *            still be opened): steps (t[i], f[i]) meaning f[i] PEs are free
  *            from t[i] to t[i+1] (the last step to infinity; it always has
  *            every PE free). t[0] is now.
+ *   resv     conservative at MPL 1 with a static order: the jobs reserved
+ *            by the last pass but not started, with their reservations, in
+ *            queue order; with pr[0] they are kept for the next pass when
+ *            it can be proved that a rebuild would give the same
+ *            (incremental), so a pass reserves only the jobs not reserved
+ *            yet instead of the whole queue.
  */
 #include "sched/backfill.h"
 
@@ -44,6 +50,14 @@ struct bf {
     size_t sufcap;
     prof_t *pr;
     int npr, prcap;
+    /* Conservative at MPL 1 with a static order: the reservations of the
+     * last pass, kept for the next (see keep_valid and incremental). */
+    bool kept;              /* pr[0] and resv are what a rebuild would give */
+    bool dirty;             /* a job ended off its expected end since */
+    bool rebuild_always;    /* test and bench hook */
+    job_t **resv;           /* reserved queued jobs, in queue order */
+    double *resv_t;         /* their reserved starts */
+    size_t nresv, resvcap, resvtcap;
     bf_stats st;
 };
 
@@ -79,6 +93,8 @@ void bf_destroy(bf_t *b)
     free(b->run);
     free(b->tmp);
     free(b->sufmin);
+    free(b->resv);
+    free(b->resv_t);
     free(b);
 }
 
@@ -122,6 +138,12 @@ void bf_ended(bf_t *b, job_t *j)
 {
     if (!mpl1(b))
         return;
+    /* A kept profile released j's PEs at its expected end (a zero-length
+     * job's just after its start): an end anywhere else makes it stale.
+     * (incremental's check of the PEs free now catches such ends too; this
+     * is the cheap first guard.) */
+    if (!(j->end == j->bf_end && j->bf_end > j->start))
+        b->dirty = true;
     size_t i = run_lower(b, j);
     assert(i < b->nrun && b->run[i] == j);
     memmove(b->run + i, b->run + i + 1, (b->nrun - i - 1) * sizeof *b->run);
@@ -361,15 +383,25 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
-static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+/* Reserve q[from..n) in order in the profiles (built, or kept from the
+ * last pass), placing each job whose reservation is now, until no
+ * remaining job could start now. Jobs reserved but not started are appended
+ * to resv when keep. Returns false if a job reserved now could not be
+ * placed (memory). */
+static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, double now, bool keep)
 {
-    int np = build_profiles(b, g, now, virtual_slots(g));
+    int np = b->npr;
     b->sufmin = grow(b->sufmin, &b->sufcap, n + 1, sizeof *b->sufmin);
     b->sufmin[n] = b->npes + 1;
-    for (size_t i = n; i-- > 0;)
+    for (size_t i = n; i-- > from;)
         b->sufmin[i] = b->q[i]->threads < b->sufmin[i + 1] ? b->q[i]->threads : b->sufmin[i + 1];
+    if (keep) {
+        b->resv = grow(b->resv, &b->resvcap, b->nresv + (n - from), sizeof *b->resv);
+        b->resv_t = grow(b->resv_t, &b->resvtcap, b->nresv + (n - from), sizeof *b->resv_t);
+    }
     long reserved = 0;
-    for (size_t i = 0; i < n; i++) {
+    bool all_placed = true;
+    for (size_t i = from; i < n; i++) {
         /* Stop once no remaining job could start now. */
         int now_free = 0;
         for (int k = 0; k < np; k++)
@@ -394,17 +426,24 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
-        if (bs != 0)
-            continue;
-        if (p->real >= 0) {
-            gang_place_where(g, j, p->real, -1, false);
-        } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
-            p->real = gang_slots(g) - 1;
-            if (gang_get_params(g)->mpl == 0 && best == np - 1) {
-                /* Unlimited MPL: another slot may always be opened. */
-                prof_reset(b, np, now, b->npes, -1);
-                b->npr = ++np;
+        bool placed = false;
+        if (bs == 0) {
+            if (p->real >= 0) {
+                placed = gang_place_where(g, j, p->real, -1, false);
+            } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
+                placed = true;
+                p->real = gang_slots(g) - 1;
+                if (gang_get_params(g)->mpl == 0 && best == np - 1) {
+                    /* Unlimited MPL: another slot may always be opened. */
+                    prof_reset(b, np, now, b->npes, -1);
+                    b->npr = ++np;
+                }
             }
+            all_placed &= placed;
+        }
+        if (keep && !placed) {
+            b->resv[b->nresv] = j;
+            b->resv_t[b->nresv++] = bt;
         }
     }
     b->st.reserved_sum += reserved;
@@ -412,6 +451,88 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         b->st.reserved_max = reserved;
     for (int k = 0; k < np; k++)
         b->st.steps_sum += b->pr[k].n;
+    return all_placed;
+}
+
+/* Whether the reservations of the last pass may be kept: conservative, MPL
+ * 1, an order whose keys do not change with time (not WFP3, UNICEP). */
+static bool keepable(const bf_t *b, const gang_t *g)
+{
+    sched_priority pr = gang_get_params(g)->priority;
+    return mpl1(b) && pr != PRIO_WFP3 && pr != PRIO_UNICEP && !b->rebuild_always;
+}
+
+/* The incremental pass: when nothing happened since the last pass but
+ * time passing, jobs starting at their reservations, jobs ending exactly at
+ * their expected ends and arrivals that come after every reserved job in
+ * the queue order, a rebuild would give every reserved job the reservation
+ * it has (the same profile, the same jobs in the same order, earliest
+ * starts taken in the same order). So the kept profile is moved to now,
+ * the jobs reserved for now start, and only the jobs not reserved yet are
+ * reserved. Returns false, having changed nothing, when the kept state
+ * cannot be proved equal to a rebuild; the caller then rebuilds. */
+static bool incremental(bf_t *b, gang_t *g, size_t n, double now)
+{
+    prof_t *p = &b->pr[0];
+    if (!b->kept || b->dirty || gang_slots(g) != 1 || b->npr != 1 || p->real != 0)
+        return false;
+    if (b->nrun > 0 && !(b->run[0]->bf_end > now))
+        return false; /* a running job is due now or outlived its estimate */
+    if (b->nresv > n)
+        return false;
+    int starting = 0; /* threads of the jobs reserved for now */
+    for (size_t i = 0; i < b->nresv; i++) {
+        if (b->q[i] != b->resv[i] || b->resv_t[i] < now)
+            return false; /* an arrival came before a reserved job, or a
+                           * job missed its reservation */
+        if (b->resv_t[i] == now)
+            starting += b->resv[i]->threads;
+    }
+    int z = 0;
+    while (z + 1 < p->n && p->t[z + 1] <= now)
+        z++;
+    if ((p->t[z] == now && p->m[z] != now) || p->f[z] + starting != gang_slot_nfree(g, 0))
+        return false; /* not the profile a rebuild would start from */
+    /* Move the profile to now: the steps before now go. */
+    if (z > 0) {
+        size_t m = (size_t)(p->n - z);
+        memmove(p->t, p->t + z, m * sizeof *p->t);
+        memmove(p->f, p->f + z, m * sizeof *p->f);
+        memmove(p->m, p->m + z, m * sizeof *p->m);
+        p->n -= z;
+    }
+    p->t[0] = p->m[0] = now;
+    /* The jobs reserved for now start, in queue order. */
+    bool all_placed = true;
+    size_t k = 0;
+    for (size_t i = 0; i < b->nresv; i++) {
+        job_t *j = b->resv[i];
+        if (b->resv_t[i] == now && gang_place_where(g, j, 0, -1, false))
+            continue;
+        all_placed &= b->resv_t[i] != now;
+        b->resv[k] = j;
+        b->resv_t[k++] = b->resv_t[i];
+    }
+    size_t from = b->nresv;
+    b->nresv = k;
+    all_placed &= reserve_from(b, g, from, n, now, true);
+    b->st.kept_passes++;
+    b->kept = all_placed;
+    return true;
+}
+
+static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+{
+    bool keep = keepable(b, g);
+    if (keep && incremental(b, g, n, now)) {
+        b->dirty = false;
+        return;
+    }
+    build_profiles(b, g, now, virtual_slots(g));
+    b->nresv = 0;
+    bool all_placed = reserve_from(b, g, 0, n, now, keep);
+    b->kept = keep && all_placed && gang_slots(g) == 1 && b->npr == 1 && b->pr[0].real == 0;
+    b->dirty = false;
 }
 
 void bf_pass(bf_t *b, gang_t *g, double now)
@@ -441,4 +562,10 @@ void bf_pass(bf_t *b, gang_t *g, double now)
         conservative(b, g, n, now);
         break;
     }
+}
+
+void bf_set_rebuild_always(bf_t *b, bool on)
+{
+    b->rebuild_always = on;
+    b->kept = false;
 }

@@ -23,6 +23,7 @@
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/backfill.h"
 #include "sched/gang.h"
 #include "sched/job.h"
 #include "sched/priority.h"
@@ -586,6 +587,57 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* Conservative keeps its reservations from pass to pass when it can prove
+ * a rebuild would give the same (sched/backfill.c, incremental): the kept
+ * and the always-rebuilt passes must start every job at the same time, on
+ * loads that exercise both paths: exact estimates (passes kept), over- and
+ * under-estimates (early and late ends: rebuilds), zero-length jobs, and
+ * static orders where arrivals come before reserved jobs (SJF, SAF). */
+static void cons_run(tc_t *t, sched_priority prio, bool exact, uint64_t seed, bool rebuild,
+                     long *kept)
+{
+    gang_params gp = params(prio, BF_CONSERVATIVE, 1, true);
+    tc_init(t, 16, &gp);
+    bf_t *b = (bf_t *)gang_bf(t->g);
+    ck_assert_ptr_nonnull(b);
+    bf_set_rebuild_always(b, rebuild);
+    random_load(t, 400, 16, exact, seed);
+    tc_run(t);
+    check_all_ran(t);
+    bf_stats st;
+    bf_get_stats(b, &st);
+    *kept = st.kept_passes;
+}
+
+START_TEST(test_conservative_kept_equals_rebuilt)
+{
+    static const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_SAF, PRIO_F1};
+    long kept_total = 0;
+    for (int exact = 0; exact <= 1; exact++) {
+        for (int pi = 0; pi < 4; pi++) {
+            for (uint64_t seed = 1; seed <= 4; seed++) {
+                static tc_t a, r;
+                long kept, kept_r;
+                cons_run(&a, prios[pi], exact, seed * 7 + (uint64_t)pi, false, &kept);
+                cons_run(&r, prios[pi], exact, seed * 7 + (uint64_t)pi, true, &kept_r);
+                ck_assert_int_eq(kept_r, 0);
+                for (int id = 1; id <= a.njobs; id++)
+                    ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
+                                  "order %d exact %d seed %d: J%d kept [%.17g, %.17g), "
+                                  "rebuilt [%.17g, %.17g)", (int)prios[pi], exact, (int)seed,
+                                  id, a.start[id], a.end[id], r.start[id], r.end[id]);
+                kept_total += kept;
+                tc_free(&a);
+                tc_free(&r);
+            }
+        }
+        /* Exact estimates: most passes keep the reservations. */
+        if (exact)
+            ck_assert_int_gt(kept_total, 1000);
+    }
+}
+END_TEST
+
 /* ---- whole runs through the configuration -------------------------------------------- */
 
 static void trace_run(const char *const extra[], run_metrics *m)
@@ -674,6 +726,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tr, 120);
     tcase_add_test(tr, test_random_easy_exact);
     tcase_add_test(tr, test_random_conservative_exact);
+    tcase_add_test(tr, test_conservative_kept_equals_rebuilt);
     tcase_add_loop_test(tr, test_random_invariants, 0, 54);
     tcase_add_test(tr, test_trace_modes);
     suite_add_tcase(s, tr);
