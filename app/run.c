@@ -207,12 +207,6 @@ static char *put_g12(char *p, double v)
     return p + sprintf(p, "%.12g", v);
 }
 
-static void job_ended_hook(sim_t *sim, job_t *j, void *ctx)
-{
-    run_t *r = ctx;
-    gang_job_ended(sim, r->g, j);
-}
-
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -390,8 +384,6 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cl->neighbour_bytes = c->network.neighbour_msg;
     cl->sync_bytes = c->network.sync_msg;
     cl->mem_release = c->process.mem_release;
-    cl->hooks.job_ended = job_ended_hook;
-    cl->hooks.ctx = r;
     gang_params gp = {
         .priority = c->scheduler.priority,
         .packing = c->scheduler.packing,
