@@ -20,10 +20,12 @@
  */
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 #include "sched/job.h"
 #include "sched/priority.h"
 #include "tests/testcluster.h"
@@ -415,6 +417,7 @@ START_TEST(test_prio_keys)
 {
     cluster_t cl;
     memset(&cl, 0, sizeof cl);
+    list_init(&cl.jobs); /* all job_create needs of a cluster */
     job_t *j = job_create(&cl, 1, 1, 0, 1, 10, 1);
     ck_assert_double_eq(prio_key(PRIO_SJF, j, 50), 10);
     ck_assert_double_eq(prio_key(PRIO_LAF, j, 50), -10);
