@@ -366,6 +366,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_aware = c->scheduler.mem_aware,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
+        .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
     };
     cluster_params cp = {
@@ -532,7 +533,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->jobs_submitted = r->submitted;
     m->jobs_unfinished = r->submitted - r->finished - gang_impossible(r->g);
     long unstarted = 0; /* queued, or placed in a slot that never came round */
-    for (job_t *j = r->cl.jobs; j; j = j->anext)
+    for (job_t *j = job_first(&r->cl); j; j = job_next(&r->cl, j))
         if (!j->started && !j->ended)
             unstarted++;
     m->jobs_never_started = unstarted; /* includes the impossible ones */
