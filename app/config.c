@@ -39,6 +39,7 @@
 
 #include <ini.h>
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -65,6 +66,7 @@ typedef enum {
     KT_BOOL,    /* bool */
     KT_ENUM,    /* int-sized enum, index into names */
     KT_STATUS,  /* int[size] + int count at count_offset; items in [min, max] */
+    KT_RAM,     /* computer.ram: one MB value in [min, max], or COUNTxMB groups */
 } key_type;
 
 typedef struct key_def {
@@ -298,8 +300,10 @@ static const key_def keys[] = {
           "Number of PEs (identical computers)."),
     K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
           "CPU speed; unused, as in PNRSim."),
-    K_DBL("computer", "ram", computer.ram, 0.01, false, 1e8, "32", "MB", "RAM",
-          "Physical RAM of each PE."),
+    {"computer", "ram", KT_RAM, OFF_T(computer.ram, double), 0, 0, 0.01, 1e8, false,
+     NULL, "32", "MB", "Physical RAM of each PE; or groups in PE order, COUNTxMB "
+     "separated by commas (e.g. 200x1024, 40x4096), whose counts add up to number.",
+     "RAM", false},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
@@ -309,6 +313,11 @@ static const key_def keys[] = {
     K_ENUM("computer", "rotation", computer.rotation, rotation_names, "HALF", NULL,
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
+    K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
+          NULL, "Memory servers: PEs numbered after the compute PEs that run no "
+          "threads and only lend their RAM as network RAM; 0 = none."),
+    K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
+          "1024", "MB", NULL, "RAM of each memory server."),
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
@@ -605,6 +614,9 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
                  kd->size, kd->min, kd->max);
         break;
+    case KT_RAM: /* groups have messages of their own (parse_ram) */
+        snprintf(buf, n, "a number >= %g and <= %g", kd->min, kd->max);
+        break;
     }
 }
 
@@ -686,6 +698,7 @@ static int parse_bool(const char *s, bool *v)
 
 /* Check the value of kd stored in c against the table. Returns 0, or -1 with
  * the problem in why ("out of range: expected ..."). */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n);
 static int check_stored(const key_def *kd, const config *c, char *why, size_t n)
 {
     switch (kd->type) {
@@ -762,6 +775,89 @@ static int check_stored(const key_def *kd, const config *c, char *why, size_t n)
             }
         return 0;
     }
+    case KT_RAM:
+        return check_ram(kd, c, why, n);
+    }
+    return 0;
+}
+
+/* Parse computer.ram: one number (every PE), or comma-separated groups
+ * COUNTxMB in PE order (n_ram_groups, ram_groups; ram = the first group's
+ * MB). Whether the counts add up to computer.number is a cross-key rule
+ * (config_validate). Returns 0, or -1 with the problem in why. */
+static int parse_ram(const key_def *kd, const char *text, config *c, char *why, size_t n)
+{
+    if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
+        double v;
+        int r = parse_number(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected a decimal number such as 32, "
+                             "or groups COUNTxMB such as 200x1024, 40x4096");
+            return -1;
+        }
+        if (r == -2) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        c->computer.ram = v;
+        c->computer.n_ram_groups = 0;
+        return 0;
+    }
+    int k = 0;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, ",");
+        char item[64], *x;
+        long long count = 0;
+        double mb = 0;
+        if (!trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        *x = '\0';
+        char cs[64], ms[64];
+        if (!trim_copy(cs, sizeof cs, item, strlen(item)) ||
+            !trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
+            parse_number(ms, &mb) == -1) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        if (count < 1 || count > INT_MAX) {
+            snprintf(why, n, "group %d: count %s: expected an integer >= 1", k + 1, cs);
+            return -1;
+        }
+        if (!(mb >= kd->min && mb <= kd->max)) {
+            snprintf(why, n, "group %d: %s MB out of range: expected >= %g and <= %g",
+                     k + 1, ms, kd->min, kd->max);
+            return -1;
+        }
+        if (k >= CFG_MAX_RAM_GROUPS) {
+            snprintf(why, n, "more than %d groups", CFG_MAX_RAM_GROUPS);
+            return -1;
+        }
+        c->computer.ram_groups[k++] = (cfg_ram_group){(int)count, mb};
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    c->computer.n_ram_groups = k;
+    c->computer.ram = c->computer.ram_groups[0].mb;
+    return 0;
+}
+
+/* Check a stored computer.ram. 0, or -1 with the problem in why. */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n)
+{
+    int k = c->computer.n_ram_groups;
+    if (k < 0 || k > CFG_MAX_RAM_GROUPS) {
+        why_range(kd, why, n);
+        return -1;
+    }
+    for (int i = 0; i <= k; i++) {
+        double v = i < k ? c->computer.ram_groups[i].mb : c->computer.ram;
+        if (!isfinite(v) || v < kd->min || v > kd->max || (i < k && c->computer.ram_groups[i].count < 1)) {
+            why_range(kd, why, n);
+            return -1;
+        }
     }
     return 0;
 }
@@ -897,6 +993,10 @@ static int parse_value(const key_def *kd, const char *text, config *c, char *why
         if (parse_status_list(kd, text, c, why, n))
             return -1;
         break;
+    case KT_RAM:
+        if (parse_ram(kd, text, c, why, n))
+            return -1;
+        break;
     }
     return check_stored(kd, c, why, n);
 }
@@ -953,6 +1053,18 @@ static void format_value(const key_def *kd, const config *c, char *buf, size_t n
             appendf(buf, n, "%s%d", i ? "," : "", v[i]);
         break;
     }
+    case KT_RAM:
+        if (c->computer.n_ram_groups == 0) {
+            format_double(buf, n, c->computer.ram);
+            break;
+        }
+        buf[0] = '\0';
+        for (int i = 0; i < c->computer.n_ram_groups && i < CFG_MAX_RAM_GROUPS; i++) {
+            char mb[40];
+            format_double(mb, sizeof mb, c->computer.ram_groups[i].mb);
+            appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
+        }
+        break;
     }
 }
 
@@ -981,6 +1093,16 @@ static bool value_equal(const key_def *kd, const config *a, const config *b)
         if (na < 0 || (size_t)na > kd->size)
             return true; /* equally broken */
         return !memcmp(cfield(a, kd), cfield(b, kd), (size_t)na * sizeof(int));
+    }
+    case KT_RAM: {
+        int na = a->computer.n_ram_groups;
+        if (na != b->computer.n_ram_groups || a->computer.ram != b->computer.ram)
+            return false;
+        for (int i = 0; i < na && i < CFG_MAX_RAM_GROUPS; i++)
+            if (a->computer.ram_groups[i].count != b->computer.ram_groups[i].count ||
+                a->computer.ram_groups[i].mb != b->computer.ram_groups[i].mb)
+                return false;
+        return true;
     }
     }
     return false;
@@ -1521,13 +1643,52 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
                     c->scheduler.pcs, c->scheduler.quantum);
         return -1;
     }
-    if (c->netram.enabled && c->netram.server_threshold >= c->computer.ram) {
+    if (c->computer.n_ram_groups > 0) {
+        long sum = 0;
+        for (int i = 0; i < c->computer.n_ram_groups; i++)
+            sum += c->computer.ram_groups[i].count;
+        if (sum != c->computer.number) {
+            fail_config(err, "[computer] ram: the group counts add up to %ld PEs, but "
+                             "[computer] number = %d: expected groups COUNTxMB whose counts "
+                             "add up to number",
+                        sum, c->computer.number);
+            return -1;
+        }
+    }
+    double ram_min = config_ram_min(c);
+    if (c->computer.memory_servers > 0 && c->computer.memory_server_ram < ram_min)
+        ram_min = c->computer.memory_server_ram;
+    if (c->netram.enabled && c->netram.server_threshold >= ram_min) {
         fail_config(err, "[netram] server_threshold = %g MB is not below [computer] "
                          "ram = %g MB: no server could ever lend RAM",
-                    c->netram.server_threshold, c->computer.ram);
+                    c->netram.server_threshold, ram_min);
         return -1;
     }
     return 0;
+}
+
+double config_pe_ram(const config *c, int i)
+{
+    assert(i >= 0 && i < c->computer.number + c->computer.memory_servers);
+    if (i >= c->computer.number)
+        return c->computer.memory_server_ram;
+    if (c->computer.n_ram_groups == 0)
+        return c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++) {
+        if (i < c->computer.ram_groups[g].count)
+            return c->computer.ram_groups[g].mb;
+        i -= c->computer.ram_groups[g].count;
+    }
+    return c->computer.ram_groups[c->computer.n_ram_groups - 1].mb; /* not validated */
+}
+
+double config_ram_min(const config *c)
+{
+    double m = c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++)
+        if (c->computer.ram_groups[g].mb < m)
+            m = c->computer.ram_groups[g].mb;
+    return m;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1568,6 +1729,9 @@ static void describe_terse(const key_def *kd, char *buf, size_t n)
         break;
     case KT_STATUS:
         snprintf(buf, n, "%.0f..%.0f, at most %zu", kd->min, kd->max, kd->size);
+        break;
+    case KT_RAM:
+        snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
         break;
     }
 }

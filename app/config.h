@@ -20,6 +20,13 @@
 #define CFG_PATH_MAX 1024
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
+#define CFG_MAX_RAM_GROUPS 64
+
+/* One group of computer.ram: `count` consecutive PEs with `mb` MB each. */
+typedef struct cfg_ram_group {
+    int count;
+    double mb;
+} cfg_ram_group;
 
 /* Policy enums live with the layers that use them (sched/, pnr/); the
  * configuration names them. */
@@ -89,7 +96,11 @@ typedef struct config {
         char name[CFG_NAME_MAX];
         int number;                  /* PEs, >= 1 */
         double cpu;                  /* unused, as in PNRSim */
-        double ram;                  /* MB per PE, > 0 */
+        double ram;                  /* MB per PE, > 0 (with groups: the first group's) */
+        int n_ram_groups;            /* 0 = every PE has `ram` MB; else groups in PE order */
+        cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
+        int memory_servers;          /* memory-only PEs after the compute PEs; 0 = none */
+        double memory_server_ram;    /* MB per memory server, > 0 */
         double rpm;                  /* disk revolutions per minute, > 0 */
         double seek;                 /* s, average seek, >= 0 */
         double transfer;             /* MB/s, > 0 */
@@ -148,6 +159,12 @@ void config_write_ini(const config *c, FILE *out);
 
 /* True when a and b hold the same values (field by field). */
 bool config_equal(const config *a, const config *b);
+
+/* RAM in MB of PE i (0 .. number + memory_servers - 1): its group's, or
+ * memory_server_ram for a memory server. */
+double config_pe_ram(const config *c, int i);
+/* Smallest RAM of any compute PE, MB. */
+double config_ram_min(const config *c);
 
 /* Names of enum values, as written in files (upper case). */
 const char *config_priority_name(cfg_priority v);

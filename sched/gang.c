@@ -53,6 +53,7 @@ struct gang {
     void *hook_ctx;
     ev_id quantum_ev;
     double *reserved;
+    double *ram_desc;  /* compute PEs' RAM, largest first */
     /* jobs that can never be placed */
     job_t *impossible;
     long nimpossible;
@@ -679,6 +680,13 @@ static void unlent(sim_t *sim, pe_t *pe, void *ctx)
     acted(ctx);
 }
 
+/* qsort order: larger doubles first. */
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
                     void *ctx)
 {
@@ -686,12 +694,18 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->sim = sim;
     g->cl = cl;
     g->p = *p;
-    g->npes = cl->npes;
+    g->npes = cluster_compute_pes(cl); /* memory servers get no threads */
     g->cur = -1;
     g->bhead = xcalloc((size_t)g->npes + 1, sizeof *g->bhead);
     g->btail = xcalloc((size_t)g->npes + 1, sizeof *g->btail);
     g->bcount = xcalloc((size_t)g->npes + 1, sizeof *g->bcount);
     g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
+    /* RAM of the compute PEs, largest first: a job of w threads of m MB can
+     * ever be placed under mem_aware only if ram_desc[w - 1] >= m. */
+    g->ram_desc = xcalloc((size_t)g->npes, sizeof *g->ram_desc);
+    for (int i = 0; i < g->npes; i++)
+        g->ram_desc[i] = cl->pes[i].ram_mb;
+    qsort(g->ram_desc, (size_t)g->npes, sizeof *g->ram_desc, cmp_desc);
     g->pass_ev = ev_new(sim, pass, g);
     g->quantum_ev = ev_new(sim, quantum_end, g);
     g->last_t = sim->now;
@@ -704,7 +718,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     cl->hooks.mem_freed = mem_freed;
     cl->hooks.mem_ctx = g;
     if (p->mem_aware)
-        for (int i = 0; i < cl->npes; i++) {
+        for (int i = 0; i < g->npes; i++) {
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
@@ -724,6 +738,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->btail);
     free(g->bcount);
     free(g->reserved);
+    free(g->ram_desc);
     if (g->cl->hooks.mem_ctx == g) {
         g->cl->hooks.mem_freed = NULL;
         g->cl->hooks.mem_ctx = NULL;
@@ -744,9 +759,9 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
     if (j->threads > g->npes ||
-        (g->p.mem_aware && j->mem_mb > g->cl->pes[0].ram_mb + 1e-9)) {
-        /* A job wider than the machine, or (mem_aware) whose thread is
-         * larger than a PE's RAM, can never be placed. (The width check
+        (g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
+        /* A job wider than the machine, or (mem_aware) whose threads do
+         * not fit in the RAM of as many PEs, can never be placed. (The width check
          * also keeps the queue's per-width buckets, 1..npes, in range.) */
         j->qnext = g->impossible;
         g->impossible = j;

@@ -136,6 +136,10 @@ printf '[computer]\nnumber = 4x\n' > bad-number.ini
 err_case malformed-number 'bad-number.ini:2: [computer] number = "4x": malformed number' -c bad-number.ini -t $GOOD
 printf '[computer]\nram = -1\n' > bad-range.ini
 err_case out-of-range 'bad-range.ini:2: [computer] ram = "-1": out of range' -c bad-range.ini -t $GOOD
+printf '[computer]\nnumber = 8\nram = 4x64, 0x128\n' > bad-ram-group.ini
+err_case ram-group-zero 'bad-ram-group.ini:3: [computer] ram = "4x64, 0x128": group 2: count 0' -c bad-ram-group.ini -t $GOOD
+printf '[computer]\nnumber = 8\nram = 4x64, 3x128\n' > bad-ram-sum.ini
+err_case ram-group-sum '[computer] ram: the group counts add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
