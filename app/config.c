@@ -95,7 +95,8 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const release_names[] = {"EXCESS", "ALL", NULL};
 static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                               "RANDOM", NULL};
-static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED",
+static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
+static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
 static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
@@ -114,7 +115,9 @@ _Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
 _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
 _Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
-               TOPO_KIND_CONNECTED == 3, "");
+               TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
+_Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
+               sizeof(cfg_server_placement) == sizeof(int), "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
 _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
@@ -347,7 +350,19 @@ static const key_def keys[] = {
     K_ENUM("network", "topology", network.topology, topology_names, "STAR",
            "Network",
            "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
-           "1 switch, CONNECTED = N(N-1) links."),
+           "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
+           "top-of-rack switches joined by a core switch over uplinks."),
+    K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
+          "TREE: PEs per rack (compute PE p is in rack p / rack_size)."),
+    K_ENUM("network", "memory_server_placement", network.memory_server_placement,
+           placement_names, "SPREAD", NULL,
+           "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "
+           "compute racks) or in RACKS of their own after them."),
+    K_DBL0("network", "uplink_bandwidth", network.uplink_bandwidth, 1e-3, 1e6, "0",
+           "MB/s", NULL, "TREE: bandwidth of each rack's uplink to the core switch; "
+           "0 = the link bandwidth."),
+    K_DBL("network", "uplink_latency", network.uplink_latency, 0, false, 1, "0.00000005",
+          "s", NULL, "TREE: time for data to cross an uplink."),
     K_DBL("network", "bandwidth", network.bandwidth, 1e-3, false, 1e6, "12.5", "MB/s",
           "Bandwidth", "Bandwidth of each link (MB = 10^6 bytes here)."),
     K_DBL("network", "latency", network.latency, 0, false, 1, "0.00000005", "s",
@@ -1157,6 +1172,10 @@ const char *config_priority_name(cfg_priority v) { return name_of(priority_names
 const char *config_packing_name(cfg_packing v) { return name_of(packing_names, (int)v); }
 const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
+const char *config_server_placement_name(cfg_server_placement v)
+{
+    return name_of(placement_names, (int)v);
+}
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
 const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }

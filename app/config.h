@@ -38,6 +38,7 @@ typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
 typedef net_topology cfg_topology;
+typedef net_server_placement cfg_server_placement;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
@@ -119,6 +120,10 @@ typedef struct config {
     } netram;
     struct {
         cfg_topology topology;
+        int rack_size;               /* TREE: PEs per rack, >= 1 */
+        cfg_server_placement memory_server_placement; /* TREE: spread or own racks */
+        double uplink_bandwidth;     /* TREE: MB/s per uplink; 0 = bandwidth */
+        double uplink_latency;       /* TREE: s per uplink crossing, >= 0 */
         double bandwidth;            /* MB/s per link, > 0 */
         double latency;              /* s per link crossing, >= 0 */
         double delay;                /* s per switch pass, >= 0 */
@@ -172,6 +177,7 @@ const char *config_priority_name(cfg_priority v);
 const char *config_packing_name(cfg_packing v);
 const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
+const char *config_server_placement_name(cfg_server_placement v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
 const char *config_interval_name(cfg_interval v);

@@ -375,8 +375,22 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     if (cl->interval_exp) {
         rng_set_init(&cl->interval_rng, r->seed, "interval", (size_t)n);
     }
-    r->net = net_create(&r->sim, c->network.topology, n, c->network.bandwidth * MBPS_BYTES,
-                        c->network.latency, c->network.delay);
+    if (c->network.topology == TOPO_KIND_TREE) {
+        net_tree tree = {
+            .ncompute = c->computer.number,
+            .rack_size = c->network.rack_size,
+            .servers = c->network.memory_server_placement,
+            .uplink_bandwidth = (c->network.uplink_bandwidth > 0 ? c->network.uplink_bandwidth
+                                                                 : c->network.bandwidth) *
+                                MBPS_BYTES,
+            .uplink_latency = c->network.uplink_latency,
+        };
+        r->net = net_create_tree(&r->sim, &tree, n, c->network.bandwidth * MBPS_BYTES,
+                                 c->network.latency, c->network.delay);
+    } else {
+        r->net = net_create(&r->sim, c->network.topology, n, c->network.bandwidth * MBPS_BYTES,
+                            c->network.latency, c->network.delay);
+    }
     if (!r->net)
         abort();
     cl->net = r->net;

@@ -103,6 +103,10 @@ static void weird(config *c)
     c->netram.server_threshold = 0;
     c->netram.packing = PACK_BESTFIT;
     c->network.topology = TOPO_KIND_CONNECTED;
+    c->network.rack_size = 5;
+    c->network.memory_server_placement = NET_SERVERS_RACKS;
+    c->network.uplink_bandwidth = 3;
+    c->network.uplink_latency = 0.25;
     c->network.bandwidth = 1e-3;
     c->network.latency = 0;
     c->network.delay = 0;
