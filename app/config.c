@@ -95,6 +95,7 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const release_names[] = {"EXCESS", "ALL", NULL};
 static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                               "RANDOM", NULL};
+static const char *const locality_names[] = {"NONE", "RACK", NULL};
 static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
                                              NULL};
@@ -116,6 +117,8 @@ _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
 _Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
                TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
+_Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
+               sizeof(cfg_locality) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
                sizeof(cfg_server_placement) == sizeof(int), "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
@@ -346,6 +349,12 @@ static const key_def keys[] = {
            "ties at random; WORSTFIT = most free, ties to the lowest PE; BESTFIT = least "
            "free that covers the rest of the request (else most free), ties to the lowest "
            "PE; RANDOM = any with room."),
+    K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", NULL,
+          "Fixed extra time of every remote page access (a device behind the network: "
+          "CXL pool, RDMA NIC), added when the page is back; 0 = none."),
+    K_ENUM("netram", "locality", netram.locality, locality_names, "NONE", NULL,
+           "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
+           "requesting threads first, then the others (needs network.topology = TREE)."),
 
     K_ENUM("network", "topology", network.topology, topology_names, "STAR",
            "Network",
@@ -1660,6 +1669,12 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
         fail_config(err, "[scheduler] pcs = %g is not below quantum = %g: a time "
                          "slice would be all context switch",
                     c->scheduler.pcs, c->scheduler.quantum);
+        return -1;
+    }
+    if (c->netram.locality == PNR_LOCALITY_RACK && c->network.topology != TOPO_KIND_TREE) {
+        fail_config(err, "[netram] locality = RACK needs racks: set [network] topology = "
+                         "TREE (it is %s)",
+                    config_topology_name(c->network.topology));
         return -1;
     }
     if (c->computer.n_ram_groups > 0) {

@@ -37,6 +37,7 @@ typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
+typedef pnr_locality cfg_locality;
 typedef net_topology cfg_topology;
 typedef net_server_placement cfg_server_placement;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
@@ -117,6 +118,8 @@ typedef struct config {
         cfg_packing packing;         /* unused, as in PNRSim */
         cfg_release release;         /* what a node frees at a thread's end */
         cfg_selection server_selection; /* how a manager picks a server */
+        double access_latency;       /* s added to each remote page access */
+        cfg_locality locality;       /* servers in the clients' racks first */
     } netram;
     struct {
         cfg_topology topology;

@@ -330,6 +330,8 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->control_bytes = c->network.control_msg;
     p->release = c->netram.release;
     p->selection = c->netram.server_selection;
+    p->access_latency = c->netram.access_latency;
+    p->locality = c->netram.locality;
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])

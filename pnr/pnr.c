@@ -71,6 +71,8 @@ typedef struct round { /* one allocation or deallocation at a manager */
     pieces_t got;       /* alloc: grants; dealloc: amounts per server */
     pieces_t *incoming; /* dealloc: pieces on their way, by thread */
     unsigned char *asked; /* alloc: servers asked (npes) */
+    unsigned char *racks; /* alloc, locality RACK: racks of its clients */
+    bool in_rack;         /* select_server's first pass: only those racks */
     int grant_server;   /* alloc: the GRANT in flight (at most one) ... */
     double grant_mb;    /* ... and the MB it carries */
     int acks_pending;
@@ -129,6 +131,8 @@ struct pnr {
     double control_bytes;
     pnr_release release;
     pnr_selection selection;
+    double access_latency; /* s a remote fault waits after its page arrived */
+    pnr_locality locality;
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */
     double *asking;      /* release EXCESS: per PE, MB its clients asked for
@@ -504,6 +508,7 @@ static void round_destroy(pobj *o)
         free(r->incoming);
     }
     free(r->asked);
+    free(r->racks);
     free(r);
 }
 
@@ -638,9 +643,16 @@ static void finish_alloc(pnr_t *p, round_t *r)
 
 /* Whether server s may be asked in round r: not asked yet and believed to
  * have more than the threshold free; *f gets what it is believed to have. */
+/* Server s is not to be asked now: asked already, or (the first pass of
+ * rack locality) outside the racks of the round's clients. */
+static inline bool skip(const pnr_t *p, const round_t *r, int s)
+{
+    return r->asked[s] || (r->in_rack && !r->racks[net_rack_of(p->cl->net, s)]);
+}
+
 static bool candidate(pnr_t *p, const round_t *r, int s, double *f)
 {
-    if (r->asked[s])
+    if (skip(p, r, s))
         return false;
     *f = believed_free(p, r->manager, s);
     return *f > p->threshold + 2 * EPS_MB;
@@ -670,7 +682,7 @@ static int worst_fit(pnr_t *p, const round_t *r)
  *   RANDOM           a candidate drawn uniformly.
  * Ties are within EPS_MB. The random choices draw from the manager's
  * stream, and only when there is more than one choice. */
-static int select_server(pnr_t *p, const round_t *r, double remaining)
+static int select_rule(pnr_t *p, const round_t *r, double remaining)
 {
     double f;
     switch (p->selection) {
@@ -678,7 +690,7 @@ static int select_server(pnr_t *p, const round_t *r, double remaining)
         double best = p->threshold + EPS_MB;
         int ties = 0;
         for (int s = 0; s < p->npes; s++) {
-            if (r->asked[s])
+            if (skip(p, r, s))
                 continue;
             f = believed_free(p, r->manager, s);
             if (f > best + EPS_MB) {
@@ -693,7 +705,7 @@ static int select_server(pnr_t *p, const round_t *r, double remaining)
         rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
         unsigned long k = ties > 1 ? rng_index(rg, (unsigned long)ties) : 0;
         for (int s = 0; s < p->npes; s++)
-            if (!r->asked[s] && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB &&
+            if (!skip(p, r, s) && fabs(believed_free(p, r->manager, s) - best) <= EPS_MB &&
                 k-- == 0)
                 return s;
         assert(0 && "a tie vanished");
@@ -728,6 +740,25 @@ static int select_server(pnr_t *p, const round_t *r, double remaining)
     }
     }
     return -1;
+}
+
+/* The next server to ask (select_rule), with netram.locality = RACK first
+ * among the servers in the racks of the round's clients (every rack that
+ * holds one of its requesting threads), then among all the others. */
+static int select_server(pnr_t *p, round_t *r, double remaining)
+{
+    if (p->locality != PNR_LOCALITY_RACK)
+        return select_rule(p, r, remaining);
+    if (!r->racks) {
+        r->racks = xcalloc((size_t)net_rack_count(p->cl->net), 1);
+        for (int i = 0; i < r->nreqs; i++)
+            if (r->reqs[i])
+                r->racks[net_rack_of(p->cl->net, r->reqs[i]->th->pe->id)] = 1;
+    }
+    r->in_rack = true;
+    int s = select_rule(p, r, remaining);
+    r->in_rack = false;
+    return s >= 0 ? s : select_rule(p, r, remaining);
 }
 
 /* Ask the next server (select_server), or finish when the need is covered
@@ -1014,6 +1045,12 @@ static void dealloc_done(pnr_t *p, round_t *r, bool freed)
     round_free(r);
 }
 
+/* The remote page access of thread arg is over (netram.access_latency). */
+static void page_access_done(sim_t *sim, void *arg)
+{
+    thread_fault_done(sim, arg);
+}
+
 static void on_arrival(sim_t *sim, msg_t *m)
 {
     pnr_t *p = m->agent;
@@ -1199,7 +1236,13 @@ static void on_arrival(sim_t *sim, msg_t *m)
         send(p, PNR_MSG_PAGE_IN, dst, src, job_page_bytes(p->cl), ctx, 0, 0);
         return;
     case PNR_MSG_PAGE_IN:
-        thread_fault_done(sim, ctx);
+        /* netram.access_latency (issue 15): the remote device's fixed
+         * access time, added when the page is back, so it delays the
+         * faulting thread and not the network. */
+        if (p->access_latency > 0)
+            ev_once(sim, sim->now + p->access_latency, page_access_done, ctx);
+        else
+            thread_fault_done(sim, ctx);
         return;
     default:
         assert(0 && "unknown PNR message");
@@ -1227,6 +1270,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->control_bytes = c->control_bytes;
     p->release = c->release;
     p->selection = c->selection;
+    p->access_latency = c->access_latency;
+    p->locality = c->locality;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;

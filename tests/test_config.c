@@ -102,6 +102,7 @@ static void weird(config *c)
     c->netram.managers = 7;
     c->netram.server_threshold = 0;
     c->netram.packing = PACK_BESTFIT;
+    c->netram.access_latency = 0.5;
     c->network.topology = TOPO_KIND_CONNECTED;
     c->network.rack_size = 5;
     c->network.memory_server_placement = NET_SERVERS_RACKS;
@@ -830,6 +831,14 @@ START_TEST(test_validate_cross_keys)
     c.netram.enabled = true;
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+
+    /* Rack locality needs racks. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "netram.locality=rack", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[netram] locality = RACK needs racks"));
+    ck_assert_int_eq(config_set(&c, "network.topology=tree", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), 0);
 }
 END_TEST
 

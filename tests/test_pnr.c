@@ -143,6 +143,9 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     job_release(sim, j);
 }
 
+/* The shape world_init_topo gives a TREE network (tests set it). */
+static net_tree world_tree;
+
 /* npes PEs of ram[i] MB on the topology (world_init: a star), PNR with
  * `strategy` (CENTRAL, ...) and the extra settings, checks on. */
 static void world_init_topo(world *w, net_topology topo, int npes, const double *ram,
@@ -159,7 +162,9 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     cluster_t *cl = &w->cl;
     cl->npes = npes;
     cl->pes = w->pes;
-    cl->net = net_create(&w->sim, topo, npes, BW, LAT, DELAY);
+    cl->net = topo == TOPO_KIND_TREE
+                  ? net_create_tree(&w->sim, &world_tree, npes, BW, LAT, DELAY)
+                  : net_create(&w->sim, topo, npes, BW, LAT, DELAY);
     ck_assert_ptr_nonnull(cl->net);
     cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
     cl->mem_access_rate = mem_access_rate;
@@ -292,6 +297,76 @@ START_TEST(test_remote_faults_round_trip)
     assert_settled(w.pnr);
     ck_assert_double_eq(w.pes[1].remote_mb, 0);
     world_free(&w);
+}
+END_TEST
+
+START_TEST(test_access_latency)
+{
+    /* The case above with netram.access_latency = 2 ms (issue 15): every
+     * remote fault costs the round trip plus exactly 2 ms, the faults
+     * themselves (drawn in CPU time) are the same ones, and the job ends
+     * faults x 2 ms later. */
+    uint64_t faults[2];
+    double end[2];
+    for (int v = 0; v < 2; v++) {
+        world w;
+        const char *sets[] = {v ? "netram.access_latency=0.002" : "netram.access_latency=0",
+                              NULL};
+        world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1];
+        double wait = T_MSG(CTRL) + T_MSG(CTRL + 12);
+        ck_assert_uint_eq(w.pes[1].remote_faults, r->faults);
+        ck_assert_near(r->fault_time / (double)r->faults, 2 * T_MSG(PAGE) + (v ? 0.002 : 0),
+                       1e-15);
+        ck_assert_near(r->end, 1 + wait + 50 + r->fault_time, 1e-9);
+        faults[v] = r->faults;
+        end[v] = r->end;
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+    ck_assert_uint_gt(faults[0], 300);
+    ck_assert_uint_eq(faults[0], faults[1]);
+    ck_assert_near(end[1] - end[0], 0.002 * (double)faults[0], 1e-9);
+}
+END_TEST
+
+START_TEST(test_rack_locality)
+{
+    /* CENTRAL (manager PE 0), WORSTFIT selection (ties to the lowest PE),
+     * 8 PEs of 100 MB in racks of 4 (rack 0: PEs 0-3, rack 1: PEs 4-7),
+     * threshold 0.1 MB, so a server lends at most 99.9 MB. One thread of
+     * 450 MB on PE 5 needs 350 MB. The manager's table shows every other
+     * PE at 100 MB.
+     *   locality NONE: PEs 0, 1, 2 lend 99.9 each (lowest first), PE 3 the
+     *     last 50.3.
+     *   locality RACK: PE 5's rack first: PEs 4, 6, 7 lend 99.9 each, then
+     *     the rest: PE 0 lends 50.3.
+     * With RACK the pages then stay in rack 1 except those held on PE 0. */
+    static const double want[2][8] = {{99.9, 99.9, 99.9, 50.3, 0, 0, 0, 0},
+                                      {50.3, 0, 0, 0, 99.9, 0, 99.9, 99.9}};
+    world_tree = (net_tree){.ncompute = 8, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                            .uplink_bandwidth = BW, .uplink_latency = LAT};
+    for (int v = 0; v < 2; v++) {
+        world w;
+        const char *sets[] = {"netram.server_selection=WORSTFIT",
+                              v ? "netram.locality=RACK" : "netram.locality=NONE", NULL};
+        world_init_topo(&w, TOPO_KIND_TREE, 8, RAM100, 0, "CENTRAL", sets, 3);
+        job_t *j = make_job(&w, 1, 1, (int[]){5}, 1, 450);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, 1.5);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(fabs(w.pes[i].lent_mb - want[v][i]) < 1e-9,
+                          "locality %d: PE %d lent %g, expected %g", v, i, w.pes[i].lent_mb,
+                          want[v][i]);
+        ck_assert_near(w.pes[5].remote_mb, 350, 1e-9);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(w.jobs_ended, 1);
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
 }
 END_TEST
 
@@ -1296,6 +1371,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_fair_share_end_to_end);
     tcase_add_test(tc, test_remote_faults_round_trip);
     tcase_add_test(tc, test_partial_cover);
+    tcase_add_test(tc, test_access_latency);
+    tcase_add_test(tc, test_rack_locality);
     tcase_add_test(tc, test_server_pages_for_its_loan);
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
