@@ -95,6 +95,7 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const release_names[] = {"EXCESS", "ALL", NULL};
 static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                               "RANDOM", NULL};
+static const char *const mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
 static const char *const locality_names[] = {"NONE", "RACK", NULL};
 static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
@@ -117,6 +118,8 @@ _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
 _Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
                TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
+_Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 2 &&
+               sizeof(cfg_mem_aware) == sizeof(int), "");
 _Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
                sizeof(cfg_locality) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
@@ -289,8 +292,10 @@ static const key_def keys[] = {
           "Overhead of one parallel context switch."),
     K_DBL("scheduler", "quantum", scheduler.quantum, 1e-3, false, 1e6, "60", "s",
           "Quantum", "Length of a time slice."),
-    K_BOOL("scheduler", "mem_aware", scheduler.mem_aware, "no", "MemAware",
-           "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
+    K_ENUM("scheduler", "mem_aware", scheduler.mem_aware, mem_aware_names, "NO", "MemAware",
+           "Queue a job whose memory does not fit, even if PEs are free: NO; LOCAL (or "
+           "yes) = each thread must fit its PE's free RAM; GLOBAL = or what its threads "
+           "would overallocate fits the network RAM still available in the cluster."),
     K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
            "A queued job that cannot start blocks the jobs behind it "
            "(ignored when backfill is not NONE)."),
@@ -633,6 +638,8 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "one of ");
         for (size_t i = 0; kd->names[i]; i++)
             appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
+        if (kd->names == mem_aware_names)
+            appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
         break;
     case KT_STATUS:
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
@@ -1004,6 +1011,9 @@ static int parse_value(const key_def *kd, const char *text, config *c, char *why
         for (int i = 0; kd->names[i]; i++)
             if (!strcasecmp(text, kd->names[i]))
                 v = i;
+        bool b;
+        if (v < 0 && kd->names == mem_aware_names && parse_bool(text, &b) == 0)
+            v = b ? MEM_AWARE_LOCAL : MEM_AWARE_NO; /* the report's Yes/No */
         if (v < 0) {
             char allowed[160];
             describe_allowed(kd, allowed, sizeof allowed);

@@ -44,6 +44,7 @@ typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef sched_mem_release cfg_mem_release;
+typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
 typedef sched_backfill cfg_backfill;
@@ -90,7 +91,7 @@ typedef struct config {
         int mpl;                     /* max slots; 0 = unlimited */
         double pcs;                  /* s per parallel context switch */
         double quantum;              /* s per time slice, > 0 */
-        bool mem_aware;
+        cfg_mem_aware mem_aware;     /* NO, LOCAL (yes), GLOBAL */
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
         cfg_backfill backfill;       /* none, EASY, conservative */

@@ -14,6 +14,7 @@
  *              their slot counts).
  */
 #include "sched/gang.h"
+#include "sched/admit.h"
 
 #include "core/mem.h"
 #include "sched/backfill.h"
@@ -54,6 +55,11 @@ struct gang {
     ev_id quantum_ev;
     double *reserved;
     double *ram_desc;  /* compute PEs' RAM, largest first */
+    /* mem_global (sched/admit.h): network RAM available, as of pass
+     * avail_pass and the placements since; all the cluster could lend */
+    double avail;
+    long avail_pass;
+    double total_lendable;
     /* jobs that can never be placed */
     job_t *impossible;
     long nimpossible;
@@ -332,10 +338,47 @@ static bool pes_free_in(const slot_t *s, const job_t *j)
     return true;
 }
 
+static admit_view admit_of(const gang_t *g)
+{
+    return (admit_view){g->cl, g->npes, g->reserved, g->p.netram_threshold, g->p.netram};
+}
+
+/* mem_global: PEs for j among the free PEs of pe_job (NULL: an empty
+ * slot), into pe_ids, and whether it may be admitted there: its threads
+ * fit, or what they need from network RAM (with the lendable memory their
+ * PEs lose) is at most `avail`. *cost gets that amount. */
+static bool global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
+                       double avail, double *cost)
+{
+    admit_view v = admit_of(g);
+    double need;
+    if (!admit_choose(&v, pe_job, j, pe_ids))
+        return false;
+    *cost = admit_cost(&v, j, pe_ids, &need);
+    return need <= 1e-9 || *cost <= avail + 1e-9;
+}
+
+/* mem_global: the network RAM available in this pass (computed at its
+ * first use, then kept up to date by place). */
+static double pass_avail(gang_t *g)
+{
+    if (g->avail_pass != g->pass_no) {
+        admit_view v = admit_of(g);
+        g->avail = admit_available(&v);
+        g->avail_pass = g->pass_no;
+    }
+    return g->avail;
+}
+
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
- * mem_aware: that have room). Fills pe_ids; returns false if impossible. */
+ * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
+ * returns false if impossible. */
 static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 {
+    if (g->p.mem_global) {
+        double cost;
+        return global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
+    }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
@@ -351,8 +394,12 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 }
 
 /* True when j would fit in an empty slot under mem_aware. */
-static bool fits_empty(const gang_t *g, const job_t *j)
+static bool fits_empty(gang_t *g, const job_t *j)
 {
+    if (g->p.mem_global) {
+        double cost;
+        return global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
+    }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
@@ -551,6 +598,11 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     }
     queue_remove(g, j);
     choose_pes(g, best, j);
+    if (g->p.mem_global) {
+        admit_view v = admit_of(g);
+        double need;
+        g->avail -= admit_cost(&v, j, j->pe_ids, &need); /* before reserving */
+    }
     slot_put(g, best, j);
     for (int i = 0; i < j->threads; i++)
         g->reserved[j->pe_ids[i]] += j->mem_mb;
@@ -720,8 +772,15 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     cl->hooks.job_ended = job_ended;
     cl->hooks.mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
+    g->avail_pass = -1;
+    if (p->mem_global) {
+        admit_view v = admit_of(g);
+        g->total_lendable = admit_total_lendable(&v);
+    }
+    /* Lent memory coming back makes room (LOCAL: on the PE; GLOBAL: network
+     * RAM anywhere, memory servers included). */
     if (p->mem_aware)
-        for (int i = 0; i < g->npes; i++) {
+        for (int i = 0; i < (p->mem_global ? cl->npes : g->npes); i++) {
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
@@ -762,8 +821,10 @@ void gang_destroy(sim_t *sim, gang_t *g)
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
+    admit_view v = admit_of(g);
     if (j->threads > g->npes ||
-        (g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
+        (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
+                         : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
         /* A job wider than the machine, or (mem_aware) whose threads do
          * not fit in the RAM of as many PEs, can never be placed. (The width check
          * also keeps the queue's per-width buckets, 1..npes, in range.) */
@@ -888,7 +949,8 @@ const char *gang_check(const gang_t *g)
     for (int pe = 0; pe < g->npes && !bad; pe++) {
         if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
             bad = "reserved memory does not match the placed jobs";
-        else if (g->p.mem_aware && g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
+        else if (g->p.mem_aware && !g->p.mem_global &&
+                 g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
             bad = "mem_aware placement overcommits a PE";
     }
     free(sum);
@@ -936,6 +998,20 @@ static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
 /* True when j could be placed now: in an existing slot, or in a new one. */
 static bool fits_now(const gang_t *g, const job_t *j)
 {
+    if (g->p.mem_global) {
+        /* The admission rule with the network RAM available now. */
+        admit_view v = admit_of(g);
+        double avail = admit_available(&v), cost;
+        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
+        bool fits = false;
+        for (int i = 0; i < g->nslots && !fits; i++)
+            fits = g->slots[i]->nfree >= j->threads &&
+                   global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
+        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
+            fits = global_fit(g, NULL, j, ids, avail, &cost);
+        free(ids);
+        return fits;
+    }
     for (int i = 0; i < g->nslots; i++)
         if (pes_with_room(g, g->slots[i], j->mem_mb) >= j->threads)
             return true;

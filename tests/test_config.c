@@ -83,7 +83,7 @@ static void weird(config *c)
     c->scheduler.mpl = 0;
     c->scheduler.pcs = 0;
     c->scheduler.quantum = 1e-3;
-    c->scheduler.mem_aware = true;
+    c->scheduler.mem_aware = MEM_AWARE_GLOBAL;
     c->scheduler.strict_order = false;
     c->scheduler.pcs_first_start = true;
     snprintf(c->computer.name, CFG_NAME_MAX, "n");
@@ -505,8 +505,11 @@ static const err_case ini_errors[] = {
     {"[netram]\nserver_selection = FIRSTFIT\n", 2,
      "expected one of RANDOM_WORSTFIT, WORSTFIT, BESTFIT, RANDOM"},
     /* bad boolean */
+    {"[output]\nschedule = maybe\n", 2, "[output] schedule = \"maybe\": expected "
+                                        "a boolean: yes, no, true, false, on, off, 1 or 0"},
     {"[scheduler]\nmem_aware = maybe\n", 2, "[scheduler] mem_aware = \"maybe\": expected "
-                                           "a boolean: yes, no, true, false, on, off, 1 or 0"},
+                                           "one of NO, LOCAL, GLOBAL, or a boolean (yes = LOCAL, "
+                                           "no = NO)"},
     {"[netram]\nenabled = 2\n", 2, "expected a boolean"},
     /* strings */
     {"[simulation]\nsystem = 0123456789012345678901234567890123456789012345678901234567890123\n",

@@ -1362,6 +1362,104 @@ START_TEST(test_run_stopped)
 }
 END_TEST
 
+/* Run the SWF lines `trace` with the settings, checks on; job starts and
+ * ends by job number (1..4) and the metrics. */
+static void run_text(const char *trace, const char *const *sets, double start[5],
+                     double end[5], run_metrics *m, uint64_t disk_faults[4])
+{
+    char path[] = "/tmp/pnrsim-test-pnr-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(trace, f);
+    fclose(f);
+    config c;
+    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
+    config_defaults(&c);
+    for (int i = 0; sets[i]; i++)
+        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *jobs = open_memstream(&csv, &len);
+    run_t *r = run_create(&c, jobs, NULL, err);
+    ck_assert_msg(r != NULL, "%s", err);
+    run_set_checking(r, true);
+    ck_assert_msg(run_execute(r, err) == 0, "%s", err);
+    ck_assert_msg(run_check_failure(r) == NULL, "%s", run_check_failure(r));
+    run_metrics_get(r, m);
+    for (int i = 0; i < 4; i++)
+        disk_faults[i] = run_cluster(r)->pes[i].disk_faults;
+    run_destroy(r);
+    fclose(jobs);
+    for (int i = 0; i < 5; i++)
+        start[i] = end[i] = -1;
+    /* jobs.csv: job,submit,start,end,... */
+    for (const char *q = strchr(csv, '\n'); q && q[1]; q = strchr(q + 1, '\n')) {
+        long id;
+        double sub, st, en;
+        ck_assert_int_eq(sscanf(q + 1, "%ld,%lf,%lf,%lf", &id, &sub, &st, &en), 4);
+        ck_assert(id >= 1 && id <= 4);
+        start[id] = st;
+        end[id] = en;
+    }
+    free(csv);
+    unlink(path);
+}
+
+START_TEST(test_mem_aware_global)
+{
+    /* scheduler.mem_aware = GLOBAL on a hand-worked trace (issue 15). Four
+     * PEs of 100 MB, CENTRAL, threshold 0.1 MB (a PE lends at most 99.9
+     * MB), MPL 1, no messages, R = 0.01 s.
+     *   J1 at 0: 2 threads of 150 MB, 100 s. PEs 0, 1 (lowest free) would
+     *     overallocate by 50 MB each. Available network RAM: 4 x 99.9 =
+     *     399.6 MB; J1 needs 100 and its PEs lose their 2 x 99.9 lendable:
+     *     299.8 <= 399.6: admitted at 0. The manager gets 100 MB from PEs
+     *     2 and 3 (99.9 from one, 0.1 from the other).
+     *   J2 at 1: 2 threads of 150 MB, 50 s, on the free PEs 2, 3. Available:
+     *     only 99.8 MB (what PEs 2, 3 have left); J2 needs 100 + the
+     *     lendable its PEs lose (99.8): 299.8 > 99.8: it waits (it would
+     *     page to disk).
+     *   J1 ends at 100 + its fault time; its memory is freed and its network
+     *     RAM deallocated (DEALLOC to the manager, FREE to the servers).
+     *     Only when the servers have their lent memory back is there
+     *     enough (399.6 >= 299.8): J2 starts then, a few control messages
+     *     after J1's end, and pages only to network RAM.
+     * Controls: NO starts J2 at 1 and PEs 2, 3 page to disk; LOCAL (= yes)
+     * can never admit a 150 MB thread on 100 MB PEs: both impossible. */
+    const char *trace = "1 0 -1 100 2 100 153600 2 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                        "2 1 -1 50 2 50 153600 2 -1 -1 1 1 1 1 1 1 -1 -1\n";
+    const char *base[] = {"computer.number=4", "computer.ram=100", "netram.enabled=yes",
+                          "scheduler.mpl=1", "process.mem_access_rate=0.01",
+                          "process.comm_rate=0", "process.sync_rate=0", NULL, NULL};
+    double st[5], en[5];
+    run_metrics m;
+    uint64_t disk[4];
+    base[7] = "scheduler.mem_aware=global";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert_double_eq(st[1], 0);
+    ck_assert_double_gt(en[1], 100);
+    ck_assert_double_gt(st[2], en[1]);            /* waited for network RAM */
+    ck_assert_double_lt(st[2], en[1] + 0.01);     /* ... a few messages */
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(disk[i], 0);            /* never paged to disk */
+    ck_assert_uint_gt(m.page_faults_remote, 0);
+    base[7] = "scheduler.mem_aware=no";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert_double_eq(st[2], 1);
+    ck_assert_uint_gt(disk[2] + disk[3], 0);
+    base[7] = "scheduler.mem_aware=yes";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 0);
+    ck_assert_int_eq(m.jobs_impossible, 2);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr");
@@ -1373,6 +1471,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_partial_cover);
     tcase_add_test(tc, test_access_latency);
     tcase_add_test(tc, test_rack_locality);
+    tcase_add_test(tc, test_mem_aware_global);
     tcase_add_test(tc, test_server_pages_for_its_loan);
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
