@@ -1011,7 +1011,7 @@ static void trace_run(trace_result *t, const char *strategy, const char *const *
     pnr_t *p = created;
     ck_assert_ptr_nonnull(p);
     t->st = *pnr_get_stats(p);
-    t->npes = c.computer.number;
+    t->npes = c.computer.number + c.computer.memory_servers;
     t->received = calloc((size_t)t->npes * PNR_NKINDS, sizeof *t->received);
     ck_assert_ptr_nonnull(t->received);
     for (int pe = 0; pe < t->npes; pe++)
@@ -1461,6 +1461,59 @@ START_TEST(test_mem_aware_global)
 }
 END_TEST
 
+START_TEST(test_run_racks_servers)
+{
+    /* Issue 15's machine on the trace runs above, conservation checked at
+     * every allocation and deallocation step: racks of 16 (TREE), RAM in
+     * two groups, 6 memory servers of 300 MB (PEs 240-245) spread over the
+     * racks or in a rack of their own, rack locality, an access latency,
+     * every strategy. Then: the run ends with nothing lent, held or in
+     * transit, every message sent arrived, memory servers received no
+     * request as clients (CLIENT: a thread asks its own PE) yet served
+     * pages, and a second run gives byte-identical jobs.csv. */
+    static const char *const names[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE"};
+    for (int v = 0; v < 4; v++) {
+        const char *extra[] = {"network.topology=tree", "network.rack_size=16",
+                               "computer.ram=120x100, 120x110", "computer.memory_servers=6",
+                               "computer.memory_server_ram=300", "netram.locality=rack",
+                               "netram.access_latency=0.0005", "netram.managers=3",
+                               v % 2 ? "network.memory_server_placement=racks"
+                                     : "network.memory_server_placement=spread",
+                               NULL};
+        trace_result t, u;
+        trace_run(&t, names[v], extra, 0);
+        ck_assert_int_eq(t.npes, 246);
+        ck_assert_msg(t.m.jobs_finished == NJOBS && t.m.jobs_unfinished == 0, "%s", names[v]);
+        ck_assert_msg(fabs(t.lent) < 1e-6 && fabs(t.held) < 1e-6 && fabs(t.transit) < 1e-6,
+                      "%s: lent %g held %g transit %g", names[v], t.lent, t.held, t.transit);
+        ck_assert_uint_gt(t.m.page_faults_remote, 0);
+        ck_assert_uint_eq(t.st.requests, t.st.denied + t.st.partial + t.st.satisfied);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_GRANT), t_sent(&t, PNR_MSG_ASK));
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_PAGE_OUT), t.m.page_faults_remote);
+        uint64_t served = 0;
+        for (int pe = 240; pe < 246; pe++) {
+            served += t_received(&t, pe, PNR_MSG_PAGE_OUT);
+            if (v == 1)
+                ck_assert_uint_eq(t_received(&t, pe, PNR_MSG_REQUEST), 0);
+        }
+        ck_assert_uint_gt(served, 0);
+        for (int k = PNR_MSG_REQUEST; k < PNR_MSG_KINDS_END; k++) {
+            uint64_t got = 0;
+            for (int pe = 0; pe < t.npes; pe++)
+                got += t_received(&t, pe, k);
+            ck_assert_uint_eq(got, t_sent(&t, k));
+        }
+        trace_run(&u, names[v], extra, 0);
+        ck_assert_uint_eq(t.jobs_len, u.jobs_len);
+        ck_assert_msg(memcmp(t.jobs_csv, u.jobs_csv, t.jobs_len) == 0, "%s: not deterministic",
+                      names[v]);
+        ck_assert_uint_eq(t.m.events, u.m.events);
+        trace_result_free(&t);
+        trace_result_free(&u);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr");
@@ -1473,6 +1526,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_access_latency);
     tcase_add_test(tc, test_rack_locality);
     tcase_add_test(tc, test_mem_aware_global);
+    tcase_add_test(tc, test_run_racks_servers);
     tcase_add_test(tc, test_server_pages_for_its_loan);
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
