@@ -23,6 +23,7 @@
  * explodes would otherwise run for ever).
  */
 #include "app/run.h"
+#include "app/run_check.h"
 
 #include "app/schedule.h"
 
@@ -34,6 +35,7 @@
 #include "pnr/pnr.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 #include "sched/job.h"
 
 #include <assert.h>
@@ -599,8 +601,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
 void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
-    r->sched_out = schedule_open(&r->sim, &r->cl, r->g, r->c.simulation.metrics_period, csv,
-                                 pes, paje);
+    r->sched_out =
+        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period, csv, pes, paje);
 }
 
 void run_hardware_report(run_t *r, FILE *out)
