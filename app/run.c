@@ -372,6 +372,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .netram_threshold = c->netram.server_threshold,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
+        .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);

@@ -79,13 +79,11 @@ void pnr_post(pnr_t *p, pnr_msg *h)
     net_send(p->sim, p->cl->net, &h->m);
 }
 
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t *r, double mb,
-                    int slot)
+void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb)
 {
-    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, bytes);
+    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, p->control_bytes);
     a->round = r;
     a->mb = mb;
-    a->slot = slot;
     pnr_post(p, &a->h);
 }
 
@@ -210,6 +208,13 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     (void)sim;
     if (!p)
         return;
+    job_hooks *h = &p->cl->hooks;
+    if (h->pnr_ctx == p) { /* the hooks pnr_create installed */
+        h->thread_starting = NULL;
+        h->thread_ended = NULL;
+        h->fault = NULL;
+        h->pnr_ctx = NULL;
+    }
     /* Protocol objects still alive (a run stopped part way). */
     for (list_t *n; (n = list_first(&p->objs));) {
         pobj *o = container_of(n, pobj, node);

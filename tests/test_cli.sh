@@ -139,7 +139,7 @@ err_case out-of-range 'bad-range.ini:2: [computer] ram = "-1": out of range' -c 
 printf '[computer]\nnumber = 8\nram = 4x64, 0x128\n' > bad-ram-group.ini
 err_case ram-group-zero 'bad-ram-group.ini:3: [computer] ram = "4x64, 0x128": group 2: count 0' -c bad-ram-group.ini -t $GOOD
 printf '[computer]\nnumber = 8\nram = 4x64, 3x128\n' > bad-ram-sum.ini
-err_case ram-group-sum '[computer] ram: the group counts add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
+err_case ram-group-sum '[computer] ram = 4x64, 3x128 has group counts that add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
