@@ -498,6 +498,7 @@ msg_t *net_msg_alloc(sim_t *sim, net_t *net)
     m->p.body = keep.body;
     m->p.ev = keep.ev;
     m->p.state = PROC_IDLE;
+    list_init(&m->p.qlink);
     m->net = net;
     return m;
 }
@@ -546,7 +547,7 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
             (void)found;
         }
     }
-    assert(m->p.qnext == NULL);
+    assert(!list_linked(&m->p.qlink));
     m->holding = false;
     m->killed = true;
     m->p.state = PROC_IDLE;

@@ -484,7 +484,7 @@ START_TEST(test_kill_holding_bus)
     ck_assert(!net_msg_in_flight(m1));
     ck_assert_int_eq(m1->hop, 0);
     ck_assert_int_eq(net_in_flight(net), 1);
-    ck_assert_uint_eq(bus->res.qlen, 0);
+    ck_assert_uint_eq(bus->res.q.n, 0);
     /* The bus is M2's from the kill instant (it was granted at L/2). */
     ck_assert_ptr_nonnull(bus->res.holder);
     ck_assert_ptr_ne(bus->res.holder, &m1->p);
@@ -525,7 +525,7 @@ START_TEST(test_kill_at_switch)
     net_elem *sw = net_elem_at(net, 4);
     ck_assert_ptr_nonnull(sw->res.holder);
     ck_assert_ptr_ne(sw->res.holder, &a->p);
-    ck_assert_uint_eq(sw->res.qlen, 0);
+    ck_assert_uint_eq(sw->res.q.n, 0);
     ev_once(&sim, 0.01, restart_cb, a);
     ev_run(&sim, INFINITY);
     ck_assert_near(arrive[1], 7.7546e-4, TOL);
@@ -591,8 +591,8 @@ START_TEST(test_kill_queued_and_granted)
     ev_run(&sim, 0.5 * L_HOP);
     net_elem *bus = net_elem_at(net, 0);
     ck_assert(m2->killed);
-    ck_assert_uint_eq(bus->res.qlen, 1);
-    ck_assert_ptr_eq(bus->res.head, &m3->p);
+    ck_assert_uint_eq(bus->res.q.n, 1);
+    ck_assert_ptr_eq(waitq_first(&bus->res.q), &m3->p);
     ck_assert_int_eq(net_in_flight(net), 2);
     ev_run(&sim, 1.5 * L_HOP);
     ck_assert_near(arrive[1], L_HOP, TOL);
