@@ -209,7 +209,9 @@ static void msg_arrived(sim_t *sim, msg_t *mm)
 static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes, int kind)
 {
     cluster_t *cl = j->cl;
-    job_msg *m = container_of(net_pool_alloc(sim, NET_POOL_FOR(cl->net, job_msg, m)), job_msg, m);
+    if (!cl->msg_pool)
+        cl->msg_pool = NET_POOL_FOR(cl->net, job_msg, m);
+    job_msg *m = container_of(net_pool_alloc(sim, cl->msg_pool), job_msg, m);
     m->m.src = src_pe;
     m->m.dst = dst_pe;
     m->m.bytes = bytes;
@@ -407,10 +409,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     waitq_init(&j->resume_q);
     list_init(&j->msgs);
     list_init(&j->killed);
-    j->anext = cl->jobs;
-    if (cl->jobs)
-        cl->jobs->aprev = j;
-    cl->jobs = j;
+    list_add_head(&cl->jobs, &j->alink);
     cl->jobs_alive++;
     return j;
 }
@@ -463,15 +462,26 @@ void job_destroy(sim_t *sim, job_t *j)
         free(j->th);
     }
     cluster_t *cl = j->cl;
-    if (j->aprev)
-        j->aprev->anext = j->anext;
-    else
-        cl->jobs = j->anext;
-    if (j->anext)
-        j->anext->aprev = j->aprev;
+    list_del(&j->alink);
     cl->jobs_alive--;
     free(j->pe_ids);
     free(j);
+}
+
+/* The job whose alink is n, or NULL at the head (past the end). */
+static job_t *alive_at(const cluster_t *cl, const list_t *n)
+{
+    return n == &cl->jobs ? NULL : container_of(n, job_t, alink);
+}
+
+job_t *job_first(const cluster_t *cl) { return alive_at(cl, cl->jobs.next); }
+job_t *job_next(const cluster_t *cl, const job_t *j) { return alive_at(cl, j->alink.next); }
+
+void job_destroy_all(sim_t *sim, cluster_t *cl)
+{
+    job_t *j;
+    while ((j = job_first(cl)))
+        job_destroy(sim, j);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)
