@@ -288,6 +288,11 @@ static const key_def keys[] = {
            "(ignored when backfill is not NONE)."),
     K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
            "A job's first start costs a parallel context switch (pcs) too."),
+    K_BOOL("scheduler", "alternative", scheduler.alternative, "yes", NULL,
+           "Alternative scheduling (techreport 4.4.2): jobs of other slots whose PEs are idle "
+           "in the current slot run there, move back, and emptied slots unify. no: jobs "
+           "stay in their slot (the condition of the backfilling guarantees at MPL > 1, "
+           "docs/SCHEDULING.md)."),
     K_ENUM("scheduler", "backfill", scheduler.backfill, backfill_names, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),

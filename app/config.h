@@ -84,6 +84,7 @@ typedef struct config {
         bool mem_aware;
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
+        bool alternative;            /* alternative scheduling, §4.4.2 */
         cfg_backfill backfill;       /* none, EASY, conservative */
     } scheduler;
     struct {

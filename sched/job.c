@@ -398,6 +398,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->cpu = cpu;
     j->estimate = cpu; /* exact unless the workload sets one */
     j->bf_first_res = -1;
+    j->bf_head_res = -1;
     j->mem_mb = mem_mb;
     j->cl = cl;
     j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
