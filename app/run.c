@@ -26,6 +26,7 @@
 #include "app/run_check.h"
 
 #include "app/schedule.h"
+#include "app/util.h"
 
 #include "core/mem.h"
 #include "core/rng.h"
@@ -87,13 +88,6 @@ struct run {
  * enough that no legitimate burst at one instant (every job of a trace
  * submitted together starts a few events each) fills it. */
 #define RUN_GUARD_WINDOW ((uint64_t)1 << 24)
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 sim_t *run_sim(run_t *r) { return &r->sim; }
 struct gang *run_gang(run_t *r) { return r->g; }
@@ -423,7 +417,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
 
 int run_execute(run_t *r, char err[CFG_ERR_MAX])
 {
-    r->wall0 = wall_now();
+    r->wall0 = util_now();
     fetch_next(r);
     if (r->wl_failed) {
         snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
@@ -447,7 +441,7 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
             break;
         double dt = r->sim.now - t0;
         if ((double)RUN_GUARD_WINDOW > limit * dt) {
-            r->wall_run = wall_now() - r->wall0;
+            r->wall_run = util_now() - r->wall0;
             snprintf(err, CFG_ERR_MAX,
                      "runaway run stopped at t=%.9g s: %llu events in the last %.3g simulated s "
                      "(%.3g events per simulated second per PE) exceed [simulation] "
@@ -461,7 +455,7 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         }
     }
     r->sim.pause_at = UINT64_MAX;
-    r->wall_run = wall_now() - r->wall0;
+    r->wall_run = util_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
     if (r->sched_out)
         schedule_finish(r->sched_out, &r->sim);

@@ -60,7 +60,8 @@
  * the msg_t), on the short list net->pools (a job's messages, PNR's, the
  * tests' plain ones: three at most today). A pool's messages come in chunks
  * (16, 32, ... up to 4096 messages), chained for net_destroy, each slot
- * `stride` bytes (the size rounded up to the alignment of max_align_t);
+ * `stride` bytes (the size rounded up to the type's alignment; a chunk's
+ * slots start at the alignment of max_align_t);
  * free messages are kept on the pool's list through msg_t.link, taken and
  * given back at its head. Each message gets its process (and so its event
  * record) once, when its chunk is created; alloc, send, delivery and free
@@ -99,8 +100,10 @@ typedef struct msg_chunk {
 struct net_pool {
     net_pool *next;         /* the net's pools */
     net_t *net;
-    size_t size, offset;    /* the typed struct, and its msg_t in it */
-    size_t stride;          /* bytes per slot */
+    size_t size, align;     /* the typed struct */
+    size_t offset;          /* its msg_t in it */
+    size_t stride;          /* bytes per slot: size rounded up to align */
+    void *owner;            /* the layer its messages belong to */
     msg_chunk *chunks;
     list_t free;            /* free messages, through msg_t.link */
     size_t count;           /* messages created */
@@ -485,20 +488,21 @@ bool net_msg_in_flight(const msg_t *m)
 
 /* ---- the pool ----------------------------------------------------------- */
 
-net_pool *net_pool_for(net_t *net, size_t size, size_t offset)
+net_pool *net_pool_for(net_t *net, size_t size, size_t align, size_t offset)
 {
     assert(offset + sizeof(msg_t) <= size);
+    assert(align > 0 && (align & (align - 1)) == 0 && align <= _Alignof(max_align_t));
     for (net_pool *pl = net->pools; pl; pl = pl->next)
-        if (pl->size == size && pl->offset == offset)
+        if (pl->size == size && pl->align == align && pl->offset == offset)
             return pl;
     net_pool *pl = calloc(1, sizeof *pl);
     if (!pl) {
         fprintf(stderr, "pnrsim: out of memory (message pool)\n");
         abort();
     }
-    size_t align = sizeof(max_align_t);
     pl->net = net;
     pl->size = size;
+    pl->align = align;
     pl->offset = offset;
     pl->stride = (size + align - 1) / align * align;
     list_init(&pl->free);
@@ -552,8 +556,12 @@ msg_t *net_pool_alloc(sim_t *sim, net_pool *pl)
 
 msg_t *net_msg_alloc(sim_t *sim, net_t *net)
 {
-    return net_pool_alloc(sim, net_pool_for(net, sizeof(msg_t), 0));
+    return net_pool_alloc(sim, NET_POOL_FOR(net, msg_t, p));
 }
+
+void net_pool_set_owner(net_pool *pl, void *owner) { pl->owner = owner; }
+
+void *net_msg_owner(const msg_t *m) { return m->pool->owner; }
 
 void net_msg_free(net_t *net, msg_t *m)
 {

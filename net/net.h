@@ -95,14 +95,19 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
 void net_destroy(sim_t *sim, net_t *net);
 
 /* The net's pool of messages of one type: `size` bytes each (sizeof the
- * typed struct), the msg_t at `offset` in it (offsetof the member). Made
- * on the first call for that (size, offset), the same pool after (a scan
- * of the net's few pools); owned by the net and freed by net_destroy. A
- * pool grows in chunks and never shrinks, so allocation is free of
- * malloc in steady state. Aborts when out of memory. */
-net_pool *net_pool_for(net_t *net, size_t size, size_t offset);
+ * typed struct), aligned to `align` (its _Alignof, a power of two), the
+ * msg_t at `offset` in it (offsetof the member). Made on the first call
+ * for that type, the same pool after (a scan of the net's few pools);
+ * owned by the net and freed by net_destroy. A pool grows in chunks and
+ * never shrinks, so allocation is free of malloc in steady state; a slot
+ * takes `size` rounded up to `align`. Aborts when out of memory. */
+net_pool *net_pool_for(net_t *net, size_t size, size_t align, size_t offset);
 #define NET_POOL_FOR(net, type, member)                                        \
-    net_pool_for((net), sizeof(type), offsetof(type, member))
+    net_pool_for((net), sizeof(type), _Alignof(type), offsetof(type, member))
+/* The layer a pool's messages belong to (NULL until set), so that its
+ * messages need not each carry it: set by that layer, read on arrival. */
+void net_pool_set_owner(net_pool *pool, void *owner);
+void *net_msg_owner(const msg_t *m);
 /* A message from pool: the whole typed struct zeroed, m->net and m->pool
  * set, m->link unlinked. */
 msg_t *net_pool_alloc(sim_t *sim, net_pool *pool);

@@ -148,10 +148,9 @@ typedef struct table {
  * They come from one net pool of slots of the union pnr_msg_u (the kinds
  * differ by a pointer or two, so one pool wastes little and keeps a slot
  * for any kind ready), allocated once and reused: no malloc per message in
- * steady state. */
-typedef struct pnr_msg {
+ * steady state. A slot is 184 bytes on x86-64, as an untyped message was. */
+typedef struct pnr_msg { /* the PNR layer is the pool's owner (net.h) */
     msg_t m;
-    pnr_t *p;
     int kind;           /* PNR_MSG_* */
     double load;        /* the sender's free MB when it sent (§5.2.6) */
 } pnr_msg;

@@ -738,9 +738,13 @@ START_TEST(test_pool_reuse)
      * plain messages, whose first chunk adds 16; every message of both
      * owns one event record. */
     ck_assert_ptr_eq(NET_POOL_FOR(net, tmsg, m), NET_POOL_FOR(net, tmsg, m));
-    ck_assert_ptr_ne(NET_POOL_FOR(net, tmsg, m), net_pool_for(net, sizeof(msg_t), 0));
+    ck_assert_ptr_ne(NET_POOL_FOR(net, tmsg, m), NET_POOL_FOR(net, msg_t, p));
     msg_t *plain = net_msg_alloc(&sim, net);
-    ck_assert_ptr_eq(plain->pool, net_pool_for(net, sizeof(msg_t), 0));
+    ck_assert_ptr_eq(plain->pool, NET_POOL_FOR(net, msg_t, p));
+    /* A pool's owner reaches its messages without their carrying it. */
+    ck_assert_ptr_null(net_msg_owner(plain));
+    net_pool_set_owner(NET_POOL_FOR(net, msg_t, p), &sim);
+    ck_assert_ptr_eq(net_msg_owner(plain), &sim);
     ck_assert_uint_eq(net_msg_pool_size(net), 256 + 16);
     ck_assert_uint_eq(sim.live_records, 256 + 16);
     teardown(&sim, net);
