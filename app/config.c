@@ -111,8 +111,8 @@ _Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
 _Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
 _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
-_Static_assert(TOPO_STAR == 0 && TOPO_BUS == 1 && TOPO_WHEEL == 2 &&
-               TOPO_CONNECTED == 3, "");
+_Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
+               TOPO_KIND_CONNECTED == 3, "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
 _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");

@@ -9,6 +9,7 @@
 #ifndef PNRSIM_APP_CONFIG_H
 #define PNRSIM_APP_CONFIG_H
 
+#include "net/topology.h"
 #include "pnr/strategy.h"
 #include "sched/policy.h"
 
@@ -21,7 +22,7 @@
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
 
-/* Policy enums live with the layers that use them (sched/, pnr/); the
+/* Policy enums live with the layers that use them (sched/, pnr/, net/); the
  * configuration names them. */
 typedef sched_priority cfg_priority;
 typedef sched_packing cfg_packing;
@@ -29,7 +30,7 @@ typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
-typedef enum { TOPO_STAR, TOPO_BUS, TOPO_WHEEL, TOPO_CONNECTED } cfg_topology;
+typedef net_topology cfg_topology;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;

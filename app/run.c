@@ -207,12 +207,6 @@ static char *put_g12(char *p, double v)
     return p + sprintf(p, "%.12g", v);
 }
 
-static void job_ended_hook(sim_t *sim, job_t *j, void *ctx)
-{
-    run_t *r = ctx;
-    gang_job_ended(sim, r->g, j);
-}
-
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -379,10 +373,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     if (cl->interval_exp) {
         rng_set_init(&cl->interval_rng, r->seed, "interval", (size_t)n);
     }
-    static const net_topology topo[] = {
-        [TOPO_STAR] = TOPO_KIND_STAR, [TOPO_BUS] = TOPO_KIND_BUS,
-        [TOPO_WHEEL] = TOPO_KIND_WHEEL, [TOPO_CONNECTED] = TOPO_KIND_CONNECTED};
-    r->net = net_create(&r->sim, topo[c->network.topology], n, c->network.bandwidth * MBPS_BYTES,
+    r->net = net_create(&r->sim, c->network.topology, n, c->network.bandwidth * MBPS_BYTES,
                         c->network.latency, c->network.delay);
     if (!r->net)
         abort();
@@ -393,8 +384,6 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cl->neighbour_bytes = c->network.neighbour_msg;
     cl->sync_bytes = c->network.sync_msg;
     cl->mem_release = c->process.mem_release;
-    cl->hooks.job_ended = job_ended_hook;
-    cl->hooks.ctx = r;
     gang_params gp = {
         .priority = c->scheduler.priority,
         .packing = c->scheduler.packing,

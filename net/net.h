@@ -37,13 +37,12 @@
 
 #include "core/proc.h"
 #include "core/res.h"
+#include "net/topology.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-typedef enum { TOPO_KIND_STAR, TOPO_KIND_BUS, TOPO_KIND_WHEEL, TOPO_KIND_CONNECTED } net_topology;
 
 typedef struct msg msg_t;
 typedef struct net net_t;

@@ -69,7 +69,7 @@ bf_t *bf_create(gang_t *g);
 void bf_destroy(bf_t *b);
 /* A job was placed now (from gang.c's place). */
 void bf_placed(bf_t *b, job_t *j, double now);
-/* A placed job ended (from gang_job_ended, before it leaves its slot). */
+/* A placed job ended (from gang.c's job_ended hook, before it leaves its slot). */
 void bf_ended(bf_t *b, job_t *j);
 /* One placement pass at now. */
 void bf_pass(bf_t *b, gang_t *g, double now);

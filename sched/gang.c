@@ -679,6 +679,8 @@ static void unlent(sim_t *sim, pe_t *pe, void *ctx)
     acted(ctx);
 }
 
+static void job_ended(sim_t *sim, job_t *j, void *ctx);
+
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
                     void *ctx)
 {
@@ -701,8 +703,9 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->pf_new = true;
     if (!prio_is_bucketed(p->priority) || p->backfill != BF_NONE)
         g->bf = bf_create(g);
+    cl->hooks.job_ended = job_ended;
     cl->hooks.mem_freed = mem_freed;
-    cl->hooks.mem_ctx = g;
+    cl->hooks.sched_ctx = g;
     if (p->mem_aware)
         for (int i = 0; i < cl->npes; i++) {
             cl->pes[i].on_unlend = unlent;
@@ -724,9 +727,10 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->btail);
     free(g->bcount);
     free(g->reserved);
-    if (g->cl->hooks.mem_ctx == g) {
+    if (g->cl->hooks.sched_ctx == g) {
+        g->cl->hooks.job_ended = NULL;
         g->cl->hooks.mem_freed = NULL;
-        g->cl->hooks.mem_ctx = NULL;
+        g->cl->hooks.sched_ctx = NULL;
     }
     for (int i = 0; i < g->cl->npes; i++)
         if (g->cl->pes[i].unlend_ctx == g) {
@@ -761,8 +765,11 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
     acted(g);
 }
 
-void gang_job_ended(sim_t *sim, gang_t *g, job_t *j)
+/* The job layer's job_ended hook (installed by gang_create): every thread
+ * of j has finished. The job leaves the matrix, then goes to on_end. */
+static void job_ended(sim_t *sim, job_t *j, void *ctx)
 {
+    gang_t *g = ctx;
     slot_t *s = slot_of(g, j);
     assert(s);
     int si = slot_index(g, s->id);

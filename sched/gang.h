@@ -88,14 +88,17 @@ typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);
 /* Called when a job has ended (its end time is set); the callee owns it. */
 typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
 
+/* Create the scheduler of cluster cl and install its hooks in cl (job
+ * ended, memory freed: cl->hooks' scheduler half), as pnr_create installs
+ * PNR's. When a job has ended and left the matrix, on_end(sim, j, ctx)
+ * is called; it owns the job from then on (job_release). */
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
                     void *ctx);
-/* Free the scheduler (not the jobs: they live on the cluster's list). */
+/* Free the scheduler and remove its hooks (not the jobs: they live on the
+ * cluster's list). */
 void gang_destroy(sim_t *sim, gang_t *g);
 /* A job arrives now. */
 void gang_submit(sim_t *sim, gang_t *g, job_t *j);
-/* The job layer's job_ended hook must call this. */
-void gang_job_ended(sim_t *sim, gang_t *g, job_t *j);
 
 /* State for metrics and samples. */
 int gang_slots(const gang_t *g);

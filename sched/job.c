@@ -342,7 +342,7 @@ static void thread_free_mem(sim_t *sim, thread_t *th)
     pe_alloc(sim, th->pe, -th->job->mem_mb);
     th->mem_freed = true;
     if (cl->hooks.mem_freed)
-        cl->hooks.mem_freed(sim, th, cl->hooks.mem_ctx);
+        cl->hooks.mem_freed(sim, th, cl->hooks.sched_ctx);
     if (cl->hooks.thread_ended)
         cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
 }
@@ -375,7 +375,7 @@ static void thread_end(sim_t *sim, thread_t *th)
         /* The scheduler's hook still sees the job as running (it counts
          * running jobs); the hook must not free j (job_release defers). */
         if (cl->hooks.job_ended)
-            cl->hooks.job_ended(sim, j, cl->hooks.ctx);
+            cl->hooks.job_ended(sim, j, cl->hooks.sched_ctx);
         j->running = false;
     }
 }

@@ -52,8 +52,19 @@ typedef struct cluster cluster_t;
  * wake-up (thread_fault_done), or return false to let the disk serve it. */
 typedef bool (*fault_hook)(sim_t *sim, thread_t *th, void *ctx);
 
-/* Hooks the job layer calls into the layer above (the scheduler / PNR). */
+/* Hooks the job layer calls into the layers above. Each layer installs
+ * its own when it is created on the cluster: the scheduler's by
+ * gang_create, PNR's by pnr_create (a test that plays a layer sets them
+ * itself). */
 typedef struct job_hooks {
+    /* The scheduler's, called with sched_ctx. */
+    /* Every thread of the job has finished. */
+    void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
+    /* A thread's memory was just freed on its PE (the scheduler's memory
+     * accounting). */
+    void (*mem_freed)(sim_t *sim, thread_t *th, void *ctx);
+    void *sched_ctx;
+    /* PNR's, called with pnr_ctx. */
     /* A thread is about to start for the first time: return true when the
      * thread must wait (e.g. for network RAM) before computing; the waiter
      * then calls thread_proceed. */
@@ -62,15 +73,8 @@ typedef struct job_hooks {
      * JOB: called for every thread at its job's end, after the memory of
      * that thread was freed, before job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
-    /* Every thread of the job has finished. */
-    void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
     fault_hook fault;
-    /* A thread's memory was just freed on its PE (the scheduler's memory
-     * accounting); installed by the scheduler, called with mem_ctx. */
-    void (*mem_freed)(sim_t *sim, thread_t *th, void *ctx);
-    void *mem_ctx;
-    void *ctx;       /* passed to job_ended */
-    void *pnr_ctx;   /* passed to thread_starting, thread_ended and fault */
+    void *pnr_ctx;
 } job_hooks;
 
 /* The model's shared parameters and hardware. */

@@ -100,7 +100,7 @@ static void weird(config *c)
     c->netram.managers = 7;
     c->netram.server_threshold = 0;
     c->netram.packing = PACK_BESTFIT;
-    c->network.topology = TOPO_CONNECTED;
+    c->network.topology = TOPO_KIND_CONNECTED;
     c->network.bandwidth = 1e-3;
     c->network.latency = 0;
     c->network.delay = 0;
@@ -161,7 +161,7 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.netram.strategy, PNR_CENTRAL);
     ck_assert_int_eq(c.netram.managers, 1);
     ck_assert_double_eq(c.netram.server_threshold, 0.1);
-    ck_assert_int_eq(c.network.topology, TOPO_STAR);
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_STAR);
     ck_assert_double_eq(c.network.bandwidth, 12.5);
     ck_assert_double_eq(c.network.latency, 0.00000005);
     ck_assert_double_eq(c.network.delay, 0.00008);
@@ -220,7 +220,7 @@ START_TEST(test_appendix_cfg_values)
     ck_assert(c.netram.enabled);
     ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
     ck_assert_int_eq(c.netram.managers, 4);
-    ck_assert_int_eq(c.network.topology, TOPO_STAR); /* "star" */
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_STAR); /* "star" */
     ck_assert_double_eq(c.network.latency, 0.00000005);
     ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
 }
@@ -621,7 +621,7 @@ START_TEST(test_pnrsim_syntax)
     ck_assert_int_eq(c.netram.managers, 2);
     ck_assert_double_eq(c.process.sync_rate, 3);
     ck_assert(c.scheduler.mem_aware);
-    ck_assert_int_eq(c.network.topology, TOPO_WHEEL);
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_WHEEL);
 }
 END_TEST
 
@@ -860,7 +860,7 @@ START_TEST(test_enum_names)
     ck_assert_str_eq(config_priority_name(PRIO_BESTFIT), "BESTFIT");
     ck_assert_str_eq(config_packing_name(PACK_WORSTFIT), "WORSTFIT");
     ck_assert_str_eq(config_strategy_name(PNR_BACKBONE), "BACKBONE");
-    ck_assert_str_eq(config_topology_name(TOPO_CONNECTED), "CONNECTED");
+    ck_assert_str_eq(config_topology_name(TOPO_KIND_CONNECTED), "CONNECTED");
     ck_assert_str_eq(config_cpu_demand_name(CPU_DEMAND_AUTO), "AUTO");
     ck_assert_str_eq(config_sched_type_name(SCHED_GANG), "GANG");
     ck_assert_str_eq(config_topology_name((cfg_topology)9), "?");

@@ -93,12 +93,6 @@ static void sched_acted(sim_t *sim, gang_t *g, void *ctx)
         t->bad = gang_check_placement(g);
 }
 
-static void hook_job_ended(sim_t *sim, job_t *j, void *ctx)
-{
-    tc_t *t = ctx;
-    gang_job_ended(sim, t->g, j);
-}
-
 static void on_end(sim_t *sim, job_t *j, void *ctx)
 {
     tc_t *t = ctx;
@@ -178,8 +172,6 @@ static void tc_init(tc_t *t, int npes, double ram_mb, const gang_params *gp)
     cl->net = t->net;
     cl->mem_access_rate = 0; /* no paging */
     cl->comm_rate = cl->sync_rate = 0; /* no messages */
-    cl->hooks.job_ended = hook_job_ended;
-    cl->hooks.ctx = t;
     t->g = gang_create(&t->sim, cl, gp, on_end, t);
     gang_set_hook(t->g, sched_acted, t);
     for (int i = 0; i <= MAXJ; i++)

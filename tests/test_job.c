@@ -93,6 +93,8 @@ static void on_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     w->tend[w->ntend++] = (tend_rec){th->job->id, th->idx, sim->now};
 }
 
+/* A job ended: the world's job_ended hook when no scheduler is created,
+ * else the scheduler's on_end (gang_create installs its own hook). */
 static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
 {
     world *w = ctx;
@@ -100,15 +102,6 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     ck_assert(j->ended);
     ck_assert_int_eq(j->finished_threads, j->threads);
     ck_assert_double_eq(j->end, sim->now);
-    if (w->g)
-        gang_job_ended(sim, w->g, j); /* calls gang_end below */
-    else if (w->release_on_end)
-        job_release(sim, j);
-}
-
-static void gang_end(sim_t *sim, job_t *j, void *ctx)
-{
-    world *w = ctx;
     if (w->release_on_end)
         job_release(sim, j);
 }
@@ -149,7 +142,7 @@ static void world_init(world *w, int npes, double ram_mb, net_topology topo, dou
     cl->hooks.thread_ended = on_thread_ended;
     cl->hooks.job_ended = on_job_ended;
     cl->hooks.fault = on_fault;
-    cl->hooks.ctx = w;
+    cl->hooks.sched_ctx = w;
     cl->hooks.pnr_ctx = w;
 }
 
@@ -1077,7 +1070,7 @@ static gang_t *make_gang(world *w, int mpl, double quantum, double pcs)
                       .quantum = quantum,
                       .mem_aware = false,
                       .strict_order = false};
-    w->g = gang_create(&w->sim, &w->cl, &gp, gang_end, w);
+    w->g = gang_create(&w->sim, &w->cl, &gp, on_job_ended, w);
     return w->g;
 }
 

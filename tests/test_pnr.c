@@ -164,7 +164,7 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
     cl->mem_access_rate = mem_access_rate;
     cl->hooks.job_ended = on_job_ended;
-    cl->hooks.ctx = w;
+    cl->hooks.sched_ctx = w;
     char err[CFG_ERR_MAX], buf[128];
     config_defaults(&w->c);
     snprintf(buf, sizeof buf, "computer.number=%d", npes);
