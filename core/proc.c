@@ -24,6 +24,7 @@ void proc_init(sim_t *sim, proc_t *p, proc_body body)
     p->state = PROC_IDLE;
     p->wake_at = 0;
     p->remaining = 0;
+    p->sig = PROC_OK;
     p->qnext = NULL;
 }
 
@@ -45,6 +46,7 @@ void proc_start(sim_t *sim, proc_t *p, double delay)
 void proc_wake(sim_t *sim, proc_t *p)
 {
     p->state = PROC_READY;
+    p->sig = PROC_OK;
     ev_at(sim, p->ev, sim->now);
 }
 
@@ -52,26 +54,46 @@ void proc_hold(sim_t *sim, proc_t *p, double dt)
 {
     assert(dt >= 0 && !isnan(dt));
     p->state = PROC_HOLDING;
+    p->sig = PROC_OK;
     p->wake_at = sim->now + dt;
     ev_at(sim, p->ev, p->wake_at);
 }
 
-bool proc_interrupt(sim_t *sim, proc_t *p)
+/* Cancel a holding p's wake-up and keep the hold time it still had. */
+static void hold_cut(sim_t *sim, proc_t *p)
 {
-    if (p->state != PROC_HOLDING)
-        return false;
     ev_cancel(sim, p->ev);
     p->remaining = p->wake_at - sim->now;
     if (p->remaining < 0)
         p->remaining = 0;
-    p->state = PROC_INTERRUPTED;
+}
+
+bool proc_interrupt(sim_t *sim, proc_t *p, int sig)
+{
+    assert(sig != PROC_OK);
+    if (p->state != PROC_HOLDING)
+        return false;
+    hold_cut(sim, p);
+    p->state = PROC_READY;
+    p->sig = sig;
+    ev_at(sim, p->ev, sim->now);
+    return true;
+}
+
+bool proc_suspend(sim_t *sim, proc_t *p)
+{
+    if (p->state != PROC_HOLDING)
+        return false;
+    hold_cut(sim, p);
+    p->state = PROC_SUSPENDED;
     return true;
 }
 
 void proc_resume(sim_t *sim, proc_t *p)
 {
-    assert(p->state == PROC_INTERRUPTED);
+    assert(p->state == PROC_SUSPENDED);
     p->state = PROC_HOLDING;
+    p->sig = PROC_OK;
     p->wake_at = sim->now + p->remaining;
     p->remaining = 0;
     ev_at(sim, p->ev, p->wake_at);
@@ -81,7 +103,7 @@ double proc_hold_left(const sim_t *sim, const proc_t *p)
 {
     if (p->state == PROC_HOLDING)
         return p->wake_at - sim->now;
-    if (p->state == PROC_INTERRUPTED)
+    if (p->state == PROC_SUSPENDED || p->sig != PROC_OK)
         return p->remaining;
     return 0;
 }

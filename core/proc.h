@@ -24,11 +24,20 @@
  * Each process owns one event record (its wake-up), created by proc_init and
  * released by proc_destroy, so holding and waking allocate nothing.
  *
- * Interruption: a process that is holding can be interrupted
- * (proc_interrupt); it keeps the time it still had to hold and, when
- * resumed (proc_resume), wakes exactly that much later, continuing after
- * its PROC_HOLD as if nothing happened. This is how gang scheduling and
- * resource preemption stop and restart work.
+ * Signals (after Cimba's cmb_process_hold): every hold ends with a signal
+ * value, which the body reads in p->sig just after its PROC_HOLD: PROC_OK
+ * (0) when the hold ran its course, or the value another party passed to
+ * proc_interrupt, which ends the hold at once. The hold time left is kept
+ * (proc_hold_left) and the body decides what to do with it. This is how
+ * gang scheduling stops work: job_stop (sched/job.c) interrupts each
+ * computing thread with PROC_STOPPED; the thread's hold returns that
+ * signal and the thread waits for its job to run again.
+ *
+ * Suspension: a holding process can instead be suspended (proc_suspend);
+ * it keeps the time it still had to hold and, when resumed (proc_resume),
+ * wakes exactly that much later, continuing after its PROC_HOLD as if
+ * nothing happened (its hold returns PROC_OK). This is how resource
+ * preemption (res_preempt) pauses service and restarts it.
  */
 #ifndef PNRSIM_CORE_PROC_H
 #define PNRSIM_CORE_PROC_H
@@ -36,13 +45,18 @@
 #include "core/ev.h"
 
 typedef struct proc proc_t;
+
+/* Signal values a hold ends with (p->sig). Models may use other nonzero
+ * values of their own. */
+#define PROC_OK 0           /* the hold ran its course (or a normal wake) */
+#define PROC_STOPPED (-3)   /* the process's work was descheduled (job_stop) */
 typedef void (*proc_body)(sim_t *sim, proc_t *p);
 
 typedef enum {
     PROC_IDLE,         /* created, not started, or finished */
     PROC_READY,        /* wake-up scheduled at the current instant or later */
     PROC_HOLDING,      /* in PROC_HOLD, wake-up scheduled at wake_at */
-    PROC_INTERRUPTED,  /* hold suspended; `remaining` seconds left */
+    PROC_SUSPENDED,    /* hold suspended; `remaining` seconds left */
     PROC_WAITING,      /* queued on a resource or wait queue */
     PROC_RUNNING,      /* its body is executing */
     PROC_DONE          /* reached PROC_END */
@@ -54,7 +68,10 @@ struct proc {
     int pc;             /* resume point inside body (0 = start) */
     proc_state state;
     double wake_at;     /* when HOLDING: time the hold ends */
-    double remaining;   /* when INTERRUPTED: hold time still owed */
+    double remaining;   /* when SUSPENDED, or after an interrupted hold:
+                           hold time still owed */
+    int sig;            /* how the last hold or wake ended: PROC_OK, or the
+                           signal passed to proc_interrupt */
     proc_t *qnext;      /* intrusive link for resource and wait queues */
     void *owner;        /* free for the model (e.g. the thread's job) */
 };
@@ -66,18 +83,29 @@ void proc_destroy(sim_t *sim, proc_t *p);
 /* Start (or restart from the top) at now + delay. */
 void proc_start(sim_t *sim, proc_t *p, double delay);
 /* Make a waiting process runnable at the current instant; it runs after
- * events already scheduled for this instant (FIFO). */
+ * events already scheduled for this instant (FIFO). p->sig becomes
+ * PROC_OK. */
 void proc_wake(sim_t *sim, proc_t *p);
 
-/* Begin a hold of dt seconds (used by PROC_HOLD). */
+/* Begin a hold of dt seconds (used by PROC_HOLD); p->sig becomes PROC_OK.
+ * Calling it again on a holding process moves the end of the hold. */
 void proc_hold(sim_t *sim, proc_t *p, double dt);
-/* Interrupt a holding process. Returns true and keeps the remaining hold
- * time if p was holding; false (no effect) otherwise. */
-bool proc_interrupt(sim_t *sim, proc_t *p);
-/* Resume an interrupted process: it wakes after its remaining hold time. */
+/* End p's hold now with signal sig (nonzero): p's wake-up is cancelled, the
+ * hold time it still had is kept in p->remaining, and p is woken at the
+ * current instant, after events already scheduled for it (FIFO); its
+ * PROC_HOLD then returns with p->sig == sig. Returns true when p was
+ * holding; false (no effect) otherwise. */
+bool proc_interrupt(sim_t *sim, proc_t *p, int sig);
+/* Suspend a holding process: its wake-up is cancelled and the remaining
+ * hold time kept; its body does not run until proc_resume. Returns true
+ * when p was holding; false (no effect) otherwise. */
+bool proc_suspend(sim_t *sim, proc_t *p);
+/* Resume a suspended process: it wakes after its remaining hold time, its
+ * hold returning PROC_OK. */
 void proc_resume(sim_t *sim, proc_t *p);
 /* Seconds of hold left: wake_at - now when holding, remaining when
- * interrupted, 0 otherwise. */
+ * suspended or just after an interrupted hold (p->sig != PROC_OK), 0
+ * otherwise. */
 double proc_hold_left(const sim_t *sim, const proc_t *p);
 
 #define PROC_BEGIN(p) switch ((p)->pc) { case 0:
@@ -94,6 +122,8 @@ double proc_hold_left(const sim_t *sim, const proc_t *p);
         return;                                                                \
     case __LINE__:;                                                            \
     } while (0)
+/* Hold dt seconds of simulated time; afterwards p->sig says how the hold
+ * ended (PROC_OK, or the signal of proc_interrupt). */
 #define PROC_HOLD(sim, p, dt)                                                  \
     do {                                                                       \
         proc_hold((sim), (p), (dt));                                           \
@@ -109,5 +139,11 @@ double proc_hold_left(const sim_t *sim, const proc_t *p);
         waitq_wait((sim), (q), (p));                                           \
         PROC_YIELD(p);                                                         \
     } while (0)
+/* Wait on q until cond holds: cond is tested first (no wait when it already
+ * holds) and again after every wake-up, so a wake with cond still false
+ * waits again. */
+#define PROC_WAIT_UNTIL(sim, p, q, cond)                                       \
+    while (!(cond))                                                            \
+    PROC_WAIT(sim, p, q)
 
 #endif

@@ -64,9 +64,9 @@ void res_release(sim_t *sim, res_t *r, proc_t *p)
     r->qlen--;
     timeavg_set(&r->queue, sim->now, r->qlen);
     grant(sim, r, next);
-    /* A preempted holder continues its interrupted service; any other
+    /* A preempted holder continues its suspended service; any other
      * waiter continues after its PROC_REQUEST. */
-    if (next->state == PROC_INTERRUPTED)
+    if (next->state == PROC_SUSPENDED)
         proc_resume(sim, next);
     else
         proc_wake(sim, next);
@@ -84,7 +84,7 @@ void res_preempt(sim_t *sim, res_t *r, proc_t *p)
     set_idle(sim, r);
     /* The old holder must be serving (holding); it keeps what it still
      * owes and waits at the head of the queue. */
-    bool was_holding = proc_interrupt(sim, old);
+    bool was_holding = proc_suspend(sim, old);
     assert(was_holding);
     (void)was_holding;
     old->qnext = r->head;

@@ -5,7 +5,7 @@
  * at once when it is free, otherwise it joins the tail of the queue and is
  * woken, owning the server, when its turn comes. The owner gives it back
  * with res_release. res_preempt hands the server to another process at
- * once: the owner, which must be holding (serving), is interrupted, keeps
+ * once: the owner, which must be holding (serving), is suspended, keeps
  * its remaining service time and goes to the head of the queue; when it gets
  * the server back its hold simply continues.
  *
@@ -40,8 +40,8 @@ void res_init(sim_t *sim, res_t *r, const char *name);
 bool res_request(sim_t *sim, res_t *r, proc_t *p);
 /* p, the holder, gives r back; the head of the queue (if any) gets it. */
 void res_release(sim_t *sim, res_t *r, proc_t *p);
-/* p takes r now. A holding holder is interrupted and queued at the head;
- * an idle r is simply granted. p must not already be queued on r. */
+/* p takes r now. A holding holder is suspended (proc_suspend) and queued
+ * at the head; an idle r is simply granted. p must not already be queued on r. */
 void res_preempt(sim_t *sim, res_t *r, proc_t *p);
 /* Remove a queued p from r's queue (e.g. its job was descheduled).
  * Returns true when p was found. O(queue length). */

@@ -9,9 +9,11 @@
  * exact when the numbers are.
  *
  * Interruptions from outside the thread:
- *   job_stop        cancels a computing burst, credits the CPU time done,
- *                   releases the CPU and wakes the thread, which sees the
- *                   `interrupted` flag, loops and parks on resume_q;
+ *   job_stop        credits a computing burst's CPU time done, releases
+ *                   the CPU and interrupts the thread's hold with
+ *                   PROC_STOPPED (proc_interrupt); the hold returns that
+ *                   signal, and the thread loops to its one wait for the
+ *                   job to run (resume_q);
  *   memory change   recomputes the fault clock and moves the burst's end
  *                   (proc_hold on the same wake-up event).
  */
@@ -82,15 +84,22 @@ static double next_target(const thread_t *th)
     return t;
 }
 
+/* Credit the CPU time of the burst under way up to now (never beyond its
+ * end); the burst continues from now. */
+static void burst_credit(sim_t *sim, thread_t *th)
+{
+    th->cpu_done += sim->now - th->burst_start;
+    if (th->cpu_done > th->target)
+        th->cpu_done = th->target;
+    th->burst_start = sim->now;
+}
+
 void thread_mem_changed(sim_t *sim, thread_t *th)
 {
     if (th->finished || !th->started)
         return;
     if (th->computing) {
-        th->cpu_done += sim->now - th->burst_start;
-        if (th->cpu_done > th->target)
-            th->cpu_done = th->target;
-        th->burst_start = sim->now;
+        burst_credit(sim, th);
         fault_redraw(sim, th);
         th->target = next_target(th);
         proc_hold(sim, &th->p, th->target - th->cpu_done);
@@ -244,15 +253,15 @@ static void thread_body(sim_t *sim, proc_t *p)
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
 
+    th->target = next_target(th);
     for (;;) {
-        th->target = next_target(th);
-        /* One burst, possibly cut into pieces by job_stop. */
-        while (th->cpu_done < th->target) {
-            while (!j->running) {
-                th->parked = true;
-                PROC_WAIT(sim, p, &j->resume_q);
-                th->parked = false;
-            }
+        /* A stopped job's threads wait here, whatever their next step: a
+         * burst that ended at the very instant its job was stopped leaves
+         * what the clocks call for (fault, message, synchronisation, the
+         * end) until the job runs again. */
+        PROC_WAIT_UNTIL(sim, p, &j->resume_q, j->running);
+        if (th->cpu_done < th->target) {
+            /* One piece of the burst; job_stop may cut it short. */
             if (j->resume_at > sim->now) {
                 /* Parallel context switch: the PE does no useful work. */
                 PROC_HOLD(sim, p, j->resume_at - sim->now);
@@ -266,21 +275,13 @@ static void thread_body(sim_t *sim, proc_t *p)
             th->computing = true;
             th->burst_start = sim->now;
             PROC_HOLD(sim, p, th->target - th->cpu_done);
-            if (th->interrupted) {
-                th->interrupted = false; /* job_stop released the CPU */
-                continue;
-            }
+            if (p->sig == PROC_STOPPED)
+                continue; /* job_stop credited the CPU time and took the CPU */
+            assert(p->sig == PROC_OK);
             th->computing = false;
             res_release(sim, &th->pe->cpu, p);
             th->cpu_done = th->target;
-        }
-        /* A burst that ended at the very instant its job was stopped: what
-         * the clocks call for (fault, message, synchronisation, the end)
-         * happens only when the job runs again. */
-        while (!j->running) {
-            th->parked = true;
-            PROC_WAIT(sim, p, &j->resume_q);
-            th->parked = false;
+            continue;
         }
         if (th->cpu_done >= th->fault_at) {
             th->fault_start = sim->now;
@@ -326,6 +327,7 @@ static void thread_body(sim_t *sim, proc_t *p)
         }
         if (th->cpu_done >= j->cpu)
             break;
+        th->target = next_target(th);
     }
     thread_end(sim, th);
     PROC_END(sim, p);
@@ -514,14 +516,15 @@ void job_stop(sim_t *sim, job_t *j)
         thread_t *th = &j->th[i];
         if (!th->computing)
             continue;
-        ev_cancel(sim, th->p.ev);
-        th->cpu_done += sim->now - th->burst_start;
-        if (th->cpu_done > th->target)
-            th->cpu_done = th->target;
+        /* The CPU time done so far counts now (the PE's memory may change
+         * before the thread runs again), the CPU goes to its next waiter,
+         * and the thread's hold returns PROC_STOPPED. */
+        burst_credit(sim, th);
         th->computing = false;
-        th->interrupted = true;
         res_release(sim, &th->pe->cpu, &th->p);
-        proc_wake(sim, &th->p);
+        bool was_holding = proc_interrupt(sim, &th->p, PROC_STOPPED);
+        assert(was_holding);
+        (void)was_holding;
     }
     while (j->msgs) {
         msg_t *m = j->msgs;

@@ -24,7 +24,8 @@
  *
  * The scheduler controls threads through job_run (start or resume the
  * job's threads on their PEs) and job_stop (deschedule: computing threads
- * are interrupted and give back their CPU, keeping their remaining work;
+ * give back their CPU and their hold is interrupted through the process
+ * API, returning PROC_STOPPED (core/proc.h); they keep their remaining work;
  * in-flight neighbour and synchronisation messages are killed, to be sent
  * again from the start when the job runs again, §4.4.2). A thread that is
  * paging or waiting when its job is stopped finishes that activity and then
@@ -115,8 +116,6 @@ struct thread {
     double fault_at, comm_at, sync_at;
     double burst_start;       /* sim time the current burst started */
     bool computing;           /* holding the CPU in a burst */
-    bool interrupted;         /* burst cut short by job_stop */
-    bool parked;              /* waiting for its job to run again */
     bool finished;
     bool started;
     bool mem_freed;           /* its memory was given back to the PE */

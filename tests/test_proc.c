@@ -1,5 +1,6 @@
 /* tests/test_proc.c: processes, resources, wait queues and barriers:
- * interruption keeps the remaining hold time; FIFO service and preemption
+ * a signal ends a hold early and the hold returns it; suspension keeps the
+ * remaining hold time; FIFO service and preemption
  * match schedules worked out by hand; an M/M/1 built from processes agrees
  * with queueing theory. */
 #include "core/proc.h"
@@ -27,10 +28,10 @@ static void hold_body(sim_t *sim, proc_t *p)
 }
 
 static struct holder *victim;
-static void do_interrupt(sim_t *sim, void *arg)
+static void do_suspend(sim_t *sim, void *arg)
 {
     (void)arg;
-    ck_assert(proc_interrupt(sim, &victim->p));
+    ck_assert(proc_suspend(sim, &victim->p));
 }
 static void do_resume(sim_t *sim, void *arg)
 {
@@ -38,24 +39,132 @@ static void do_resume(sim_t *sim, void *arg)
     proc_resume(sim, &victim->p);
 }
 
-START_TEST(test_interrupt_resume)
+START_TEST(test_suspend_resume)
 {
-    /* Hold 10 from t=0; interrupted at 3 (7 left); resumed at 7.5:
-     * ends at 7.5 + 7 = 14.5. */
+    /* Hold 10 from t=0; suspended at 3 (7 left); resumed at 7.5:
+     * ends at 7.5 + 7 = 14.5, its hold returning PROC_OK. */
     sim_t sim;
     ev_init(&sim);
     struct holder h = {.dt = 10, .done_at = -1};
     victim = &h;
     proc_init(&sim, &h.p, hold_body);
     proc_start(&sim, &h.p, 0);
-    ev_once(&sim, 3, do_interrupt, NULL);
+    ev_once(&sim, 3, do_suspend, NULL);
     ev_once(&sim, 7.5, do_resume, NULL);
     ev_run(&sim, INFINITY);
     ck_assert_double_eq(h.done_at, 14.5);
     ck_assert_int_eq(h.p.state, PROC_DONE);
-    /* Interrupting a process that is not holding does nothing. */
-    ck_assert(!proc_interrupt(&sim, &h.p));
+    ck_assert_int_eq(h.p.sig, PROC_OK);
+    /* Suspending or interrupting a process that is not holding does
+     * nothing. */
+    ck_assert(!proc_suspend(&sim, &h.p));
+    ck_assert(!proc_interrupt(&sim, &h.p, PROC_STOPPED));
     proc_destroy(&sim, &h.p);
+    ck_assert_uint_eq(sim.live_records, 0);
+    ev_destroy(&sim);
+}
+END_TEST
+
+/* ---- signals ------------------------------------------------------------- */
+
+/* A worker owes `work` seconds of holding. When a hold returns a signal it
+ * notes it and waits on `resume` until `go` is set, then holds what it
+ * still owed: the pattern of a gang-scheduled thread (sched/job.c). */
+struct worker {
+    proc_t p;
+    double work;
+    bool go;
+    waitq_t resume;
+    int sigs;             /* holds that returned a signal */
+    int last_sig;
+    double sig_at, left_at_sig;
+    bool saw_marker;      /* the event queued before the wake had run */
+    int wakes;            /* returns from the wait */
+    double done_at;
+};
+static struct worker *wk;
+static bool marker;
+
+static void worker_body(sim_t *sim, proc_t *p)
+{
+    struct worker *w = (struct worker *)p;
+    PROC_BEGIN(p);
+    for (;;) {
+        PROC_HOLD(sim, p, w->work);
+        if (p->sig == PROC_OK)
+            break;
+        w->sigs++;
+        w->last_sig = p->sig;
+        w->sig_at = sim->now;
+        w->left_at_sig = proc_hold_left(sim, p);
+        w->saw_marker = marker;
+        w->work = w->left_at_sig;
+        w->go = false;
+        PROC_WAIT_UNTIL(sim, p, &w->resume, w->go);
+        w->wakes++;
+    }
+    w->done_at = sim->now;
+    PROC_END(sim, p);
+}
+
+static void do_signal(sim_t *sim, void *arg)
+{
+    ck_assert(proc_interrupt(sim, &wk->p, (int)(intptr_t)arg));
+    ck_assert_int_eq(wk->p.state, PROC_READY);
+}
+static void set_marker(sim_t *sim, void *arg)
+{
+    (void)sim;
+    (void)arg;
+    marker = true;
+}
+static void do_wake(sim_t *sim, void *arg)
+{
+    wk->go = arg != NULL;
+    ck_assert_ptr_nonnull(waitq_signal(sim, &wk->resume));
+}
+
+START_TEST(test_interrupt_signal)
+{
+    /* Work 10 s from t=0. At 3 a signal 5 ends the hold: the hold returns
+     * 5 at t=3 with 10 - 3 = 7 s left, after the event already queued for
+     * t=3 (FIFO). The worker waits for `go`: woken at 4 without it, it
+     * waits again; woken at 6 with it, it holds the 7 s left. At 8 a
+     * PROC_STOPPED ends that hold with 13 - 8 = 5 s left; woken at 9 with
+     * go, it holds 5 s and ends at 14 with PROC_OK. */
+    sim_t sim;
+    ev_init(&sim);
+    struct worker w = {.work = 10, .done_at = -1};
+    wk = &w;
+    marker = false;
+    waitq_init(&w.resume);
+    proc_init(&sim, &w.p, worker_body);
+    proc_start(&sim, &w.p, 0);
+    ev_once(&sim, 3, do_signal, (void *)(intptr_t)5);
+    ev_once(&sim, 3, set_marker, NULL);
+    ev_once(&sim, 4, do_wake, NULL);
+    ev_once(&sim, 6, do_wake, &w);
+    ev_run(&sim, 7);
+    ck_assert_int_eq(w.sigs, 1);
+    ck_assert_int_eq(w.last_sig, 5);
+    ck_assert_double_eq(w.sig_at, 3);
+    ck_assert_double_eq(w.left_at_sig, 7);
+    ck_assert(w.saw_marker);
+    ck_assert_int_eq(w.wakes, 1); /* the wake at 4 found go unset */
+    ck_assert_int_eq(w.p.state, PROC_HOLDING);
+    ck_assert_double_eq(proc_hold_left(&sim, &w.p), 6); /* 13 - 7 */
+    ev_once(&sim, 8, do_signal, (void *)(intptr_t)PROC_STOPPED);
+    ev_once(&sim, 9, do_wake, &w);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(w.sigs, 2);
+    ck_assert_int_eq(w.last_sig, PROC_STOPPED);
+    ck_assert_double_eq(w.sig_at, 8);
+    ck_assert_double_eq(w.left_at_sig, 5);
+    ck_assert_int_eq(w.wakes, 2);
+    ck_assert_double_eq(w.done_at, 14);
+    ck_assert_int_eq(w.p.state, PROC_DONE);
+    ck_assert_int_eq(w.p.sig, PROC_OK);
+    proc_destroy(&sim, &w.p);
     ck_assert_uint_eq(sim.live_records, 0);
     ev_destroy(&sim);
 }
@@ -244,7 +353,8 @@ static Suite *make_suite(void)
     Suite *s = suite_create("proc");
     TCase *tc = tcase_create("processes");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_interrupt_resume);
+    tcase_add_test(tc, test_suspend_resume);
+    tcase_add_test(tc, test_interrupt_signal);
     tcase_add_test(tc, test_fifo_resource);
     tcase_add_test(tc, test_preempt);
     tcase_add_test(tc, test_barrier);
