@@ -24,6 +24,7 @@
 
 #include "core/mem.h"
 #include "hw/pe.h"
+#include "net/net.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -66,16 +67,20 @@ struct schedule_out {
     int group;       /* PEs per pes.csv row */
     gang_observer gobs;
     pe_observer pobs;
+    net_observer nobs;         /* links and switches (Paje only) */
+    net_t *net;
     double tcache_t;           /* the time last formatted, and its text */
     char tcache[32];
 };
 
-/* The time t as the trace writes it (%.12g), formatted once per instant:
+/* The time t as the trace writes it (%.15g: a link holds a message for
+ * some 80 us at times of 10^6 s, so 12 digits would round its states by
+ * 1 %), formatted once per instant:
  * most lines share their instant with the one before. */
 static const char *tstr(schedule_out *s, double t)
 {
     if (t != s->tcache_t || !s->tcache[0]) {
-        snprintf(s->tcache, sizeof s->tcache, "%.12g", t);
+        snprintf(s->tcache, sizeof s->tcache, "%.15g", t);
         s->tcache_t = t;
     }
     return s->tcache;
@@ -110,14 +115,20 @@ static const char PAJE_HEADER[] =
     "%       Container string\n%       Value double\n%EndEventDef\n"
     "0 CL 0 \"Cluster\"\n"
     "0 PE CL \"PE\"\n"
+    "0 LK CL \"Link\"\n"
+    "0 SWT CL \"Switch\"\n"
     "1 RUN PE \"Job\"\n"
     "1 PG PE \"Paging\"\n"
+    "1 LS LK \"Transfer\"\n"
+    "1 SS SWT \"Forwarding\"\n"
     "2 SW CL \"Slot switch\"\n"
     "3 MEM PE \"Memory in use (MB)\" \"0 0 1\"\n"
     "3 LENT PE \"Network RAM lent (MB)\" \"1 0 0\"\n"
     "4 idle RUN \"idle\" \"1 1 1\"\n"
     "4 pcs RUN \"context switch\" \"0.5 0.5 0.5\"\n"
-    "4 paging PG \"paging\" \"1 0 0\"\n";
+    "4 paging PG \"paging\" \"1 0 0\"\n"
+    "4 xfer LS \"transferring\" \"0 0.6 0\"\n"
+    "4 fwd SS \"forwarding\" \"0 0.6 0\"\n";
 
 static void heap_swap(schedule_out *s, int a, int b)
 {
@@ -331,6 +342,36 @@ static void on_paging(sim_t *sim, const pe_t *pe, void *ctx)
     }
 }
 
+/* Links and switches: a container per element (alias n<index>), created
+ * with the run or, for a CONNECTED link, when the network creates it on
+ * first use; a "transferring"/"forwarding" state pushed while a message
+ * holds it (net_observer tells exactly when it becomes busy and idle, so
+ * these states sum to its busy time, the comm_busy_time metric). */
+static void paje_elem_create(schedule_out *s, double t, const net_elem *e)
+{
+    fprintf(s->paje, "5 %s n%ld %s c \"%s\"\n", tstr(s, t), e->index, e->is_switch ? "SWT" : "LK",
+            e->name);
+}
+
+static void on_net_created(sim_t *sim, const net_elem *e, void *ctx)
+{
+    schedule_out *s = ctx;
+    paje_advance(s, sim->now);
+    paje_elem_create(s, sim->now, e);
+}
+
+static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+{
+    schedule_out *s = ctx;
+    paje_advance(s, sim->now);
+    if (busy)
+        fprintf(s->paje, "8 %s %s n%ld %s\n", tstr(s, sim->now), e->is_switch ? "SS" : "LS",
+                e->index, e->is_switch ? "fwd" : "xfer");
+    else
+        fprintf(s->paje, "9 %s %s n%ld\n", tstr(s, sim->now), e->is_switch ? "SS" : "LS",
+                e->index);
+}
+
 /* ---- life cycle ---------------------------------------------------------------- */
 
 schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
@@ -382,14 +423,23 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period,
                      "netram_held_mb,page_faults,paging_time,cpu_busy\n");
     if (paje) {
         fputs(PAJE_HEADER, paje);
-        fprintf(paje, "5 %.12g c CL 0 \"cluster\"\n", sim->now);
+        fprintf(paje, "5 %.15g c CL 0 \"cluster\"\n", sim->now);
         for (int i = 0; i < n; i++) {
             const pe_t *pe = &cl->pes[i];
-            fprintf(paje, "5 %.12g p%d PE c \"%s\"\n", sim->now, i, pe->name);
-            fprintf(paje, "7 %.12g RUN p%d idle\n", sim->now, i);
-            fprintf(paje, "11 %.12g MEM p%d %.12g\n", sim->now, i, s->last_mem[i]);
-            fprintf(paje, "11 %.12g LENT p%d %.12g\n", sim->now, i, s->last_lent[i]);
+            fprintf(paje, "5 %.15g p%d PE c \"%s\"\n", sim->now, i, pe->name);
+            fprintf(paje, "7 %.15g RUN p%d idle\n", sim->now, i);
+            fprintf(paje, "11 %.15g MEM p%d %.12g\n", sim->now, i, s->last_mem[i]);
+            fprintf(paje, "11 %.15g LENT p%d %.12g\n", sim->now, i, s->last_lent[i]);
         }
+        s->net = cl->net;
+        for (long k = 0; k < net_elem_live_count(s->net); k++) {
+            const net_elem *e = net_elem_live_at(s->net, k);
+            paje_elem_create(s, sim->now, e);
+            if (e->res.holder) /* busy already (not with pnrsim: nothing runs before) */
+                on_net_busy(sim, e, true, s);
+        }
+        s->nobs = (net_observer){.busy = on_net_busy, .created = on_net_created, .ctx = s};
+        net_set_observer(s->net, &s->nobs);
     }
     s->gobs = (gang_observer){.job_run = on_run, .job_stop = on_stop, .ctx = s};
     if (paje) {
@@ -446,6 +496,14 @@ void schedule_finish(schedule_out *s, sim_t *sim)
                 fprintf(s->paje, "9 %s PG p%d\n", tstr(s, sim->now), i);
         for (int i = 0; i < s->n; i++)
             fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
+        /* Links and switches: those still busy end with the run. */
+        for (long k = 0; k < net_elem_live_count(s->net); k++) {
+            const net_elem *e = net_elem_live_at(s->net, k);
+            if (e->res.holder)
+                on_net_busy(sim, e, false, s);
+            fprintf(s->paje, "6 %s %s n%ld\n", tstr(s, sim->now), e->is_switch ? "SWT" : "LK",
+                    e->index);
+        }
         fprintf(s->paje, "6 %s CL c\n", tstr(s, sim->now));
     }
 }
@@ -455,6 +513,8 @@ void schedule_close(schedule_out *s)
     if (!s)
         return;
     gang_set_observer(s->g, NULL);
+    if (s->net)
+        net_set_observer(s->net, NULL);
     for (int i = 0; i < s->n; i++)
         if (s->cl->pes[i].obs == &s->pobs)
             pe_set_observer(&s->cl->pes[i], NULL);

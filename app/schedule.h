@@ -1,9 +1,10 @@
 /* app/schedule.h: the schedule and PE-state files of a run (--schedule or
  * [output] schedule = yes): schedule.csv, pes.csv and schedule.paje.
  *
- * The writer listens to the scheduler (gang_observer) and to the PEs
- * (pe_observer) and streams every row as the run goes: its memory is a few
- * arrays of N entries (N = PEs), whatever the length of the trace. The
+ * The writer listens to the scheduler (gang_observer), to the PEs
+ * (pe_observer) and to the network (net_observer) and streams every row as
+ * the run goes: its memory is a few arrays of N entries (N = PEs), whatever
+ * the length of the trace. The
  * formats are described in docs/METRICS.md ("Schedule files").
  *
  *   schedule.csv   job,slot,start,end,first_pe,pes,pcs: one row per stretch
@@ -13,7 +14,8 @@
  *                  N > SCHEDULE_PE_ROWS): memory, paging, CPU busy.
  *   schedule.paje  a Paje trace (pj_dump, ViTE): PE containers, job,
  *                  context-switch and paging states, memory variables,
- *                  slot-switch events.
+ *                  slot-switch events; link and switch containers with a
+ *                  state while a message holds them.
  */
 #ifndef PNRSIM_APP_SCHEDULE_H
 #define PNRSIM_APP_SCHEDULE_H

@@ -25,7 +25,7 @@ void proc_init(sim_t *sim, proc_t *p, proc_body body)
     p->wake_at = 0;
     p->remaining = 0;
     p->sig = PROC_OK;
-    p->qnext = NULL;
+    list_init(&p->qlink);
 }
 
 void proc_destroy(sim_t *sim, proc_t *p)

@@ -43,6 +43,7 @@
 #define PNRSIM_CORE_PROC_H
 
 #include "core/ev.h"
+#include "core/list.h"
 
 typedef struct proc proc_t;
 
@@ -72,7 +73,8 @@ struct proc {
                            hold time still owed */
     int sig;            /* how the last hold or wake ended: PROC_OK, or the
                            signal passed to proc_interrupt */
-    proc_t *qnext;      /* intrusive link for resource and wait queues */
+    list_t qlink;       /* its place in a wait queue (core/sync.h), or
+                           unlinked */
     void *owner;        /* free for the model (e.g. the thread's job) */
 };
 

@@ -8,8 +8,7 @@ void res_init(sim_t *sim, res_t *r, const char *name)
 {
     r->name = name;
     r->holder = NULL;
-    r->head = r->tail = NULL;
-    r->qlen = 0;
+    waitq_init(&r->q);
     r->busy_since = 0;
     r->busy = 0;
     r->requests = r->completions = r->preemptions = 0;
@@ -36,15 +35,8 @@ bool res_request(sim_t *sim, res_t *r, proc_t *p)
         return true;
     }
     assert(r->holder != p);
-    p->qnext = NULL;
-    if (r->tail)
-        r->tail->qnext = p;
-    else
-        r->head = p;
-    r->tail = p;
-    r->qlen++;
-    timeavg_set(&r->queue, sim->now, r->qlen);
-    p->state = PROC_WAITING;
+    waitq_wait(sim, &r->q, p);
+    timeavg_set(&r->queue, sim->now, r->q.n);
     return false;
 }
 
@@ -54,15 +46,10 @@ void res_release(sim_t *sim, res_t *r, proc_t *p)
     (void)p;
     r->completions++;
     set_idle(sim, r);
-    proc_t *next = r->head;
+    proc_t *next = waitq_pop(&r->q);
     if (!next)
         return;
-    r->head = next->qnext;
-    if (!r->head)
-        r->tail = NULL;
-    next->qnext = NULL;
-    r->qlen--;
-    timeavg_set(&r->queue, sim->now, r->qlen);
+    timeavg_set(&r->queue, sim->now, r->q.n);
     grant(sim, r, next);
     /* A preempted holder continues its suspended service; any other
      * waiter continues after its PROC_REQUEST. */
@@ -87,30 +74,16 @@ void res_preempt(sim_t *sim, res_t *r, proc_t *p)
     bool was_holding = proc_suspend(sim, old);
     assert(was_holding);
     (void)was_holding;
-    old->qnext = r->head;
-    r->head = old;
-    if (!r->tail)
-        r->tail = old;
-    r->qlen++;
-    timeavg_set(&r->queue, sim->now, r->qlen);
+    waitq_push_head(&r->q, old);
+    timeavg_set(&r->queue, sim->now, r->q.n);
     grant(sim, r, p);
 }
 
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p)
 {
-    proc_t **pp = &r->head, *prev = NULL;
-    while (*pp && *pp != p) {
-        prev = *pp;
-        pp = &(*pp)->qnext;
-    }
-    if (!*pp)
+    if (!waitq_remove(&r->q, p))
         return false;
-    *pp = p->qnext;
-    if (r->tail == p)
-        r->tail = prev;
-    p->qnext = NULL;
-    r->qlen--;
-    timeavg_set(&r->queue, sim->now, r->qlen);
+    timeavg_set(&r->queue, sim->now, r->q.n);
     return true;
 }
 

@@ -11,22 +11,22 @@
  *
  * Statistics: busy time (utilisation = busy / elapsed), completions
  * (releases), requests, and the queue length as a time average with its
- * maximum. The queue is an intrusive list through proc_t.qnext: no
- * allocation.
+ * maximum. The queue is a wait queue (core/sync.h) embedded in the
+ * resource: no allocation, O(1) removal from the middle.
  */
 #ifndef PNRSIM_CORE_RES_H
 #define PNRSIM_CORE_RES_H
 
 #include "core/proc.h"
 #include "core/stats.h"
+#include "core/sync.h"
 
 #include <stdint.h>
 
 typedef struct res {
     const char *name;
     proc_t *holder;           /* NULL when idle */
-    proc_t *head, *tail;      /* waiting processes, FIFO */
-    uint32_t qlen;
+    waitq_t q;                /* waiting processes, FIFO (q.n of them) */
     double busy_since;        /* when holder != NULL */
     double busy;              /* accumulated busy time until busy_since */
     uint64_t requests, completions, preemptions;
@@ -43,8 +43,8 @@ void res_release(sim_t *sim, res_t *r, proc_t *p);
 /* p takes r now. A holding holder is suspended (proc_suspend) and queued
  * at the head; an idle r is simply granted. p must not already be queued on r. */
 void res_preempt(sim_t *sim, res_t *r, proc_t *p);
-/* Remove a queued p from r's queue (e.g. its job was descheduled).
- * Returns true when p was found. O(queue length). */
+/* Remove p from r's queue (e.g. its message was killed). p must be on r's
+ * queue or on none; returns true when it was on r's. O(1). */
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p);
 /* Busy time up to now. */
 double res_busy_time(const sim_t *sim, const res_t *r);

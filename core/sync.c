@@ -1,38 +1,51 @@
 /* core/sync.c: wait queues and barriers (see sync.h). */
 #include "core/sync.h"
 
+#include <assert.h>
 #include <stddef.h>
 
 void waitq_init(waitq_t *q)
 {
-    q->head = q->tail = NULL;
+    list_init(&q->head);
     q->n = 0;
 }
 
 void waitq_wait(sim_t *sim, waitq_t *q, proc_t *p)
 {
     (void)sim;
-    p->qnext = NULL;
-    if (q->tail)
-        q->tail->qnext = p;
-    else
-        q->head = p;
-    q->tail = p;
+    assert(!list_linked(&p->qlink));
+    list_add_tail(&q->head, &p->qlink);
     q->n++;
     p->state = PROC_WAITING;
 }
 
+void waitq_push_head(waitq_t *q, proc_t *p)
+{
+    assert(!list_linked(&p->qlink));
+    list_add_head(&q->head, &p->qlink);
+    q->n++;
+}
+
+proc_t *waitq_first(const waitq_t *q)
+{
+    list_t *n = list_first(&q->head);
+    return n ? container_of(n, proc_t, qlink) : NULL;
+}
+
+proc_t *waitq_pop(waitq_t *q)
+{
+    list_t *n = list_pop_head(&q->head);
+    if (!n)
+        return NULL;
+    q->n--;
+    return container_of(n, proc_t, qlink);
+}
+
 proc_t *waitq_signal(sim_t *sim, waitq_t *q)
 {
-    proc_t *p = q->head;
-    if (!p)
-        return NULL;
-    q->head = p->qnext;
-    if (!q->head)
-        q->tail = NULL;
-    q->n--;
-    p->qnext = NULL;
-    proc_wake(sim, p);
+    proc_t *p = waitq_pop(q);
+    if (p)
+        proc_wake(sim, p);
     return p;
 }
 
@@ -46,17 +59,10 @@ uint32_t waitq_broadcast(sim_t *sim, waitq_t *q)
 
 bool waitq_remove(waitq_t *q, proc_t *p)
 {
-    proc_t **pp = &q->head, *prev = NULL;
-    while (*pp && *pp != p) {
-        prev = *pp;
-        pp = &(*pp)->qnext;
-    }
-    if (!*pp)
+    if (!list_linked(&p->qlink))
         return false;
-    *pp = p->qnext;
-    if (q->tail == p)
-        q->tail = prev;
-    p->qnext = NULL;
+    assert(q->n > 0);
+    list_del(&p->qlink);
     q->n--;
     return true;
 }

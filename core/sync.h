@@ -1,8 +1,10 @@
 /* core/sync.h: wait queues and barriers, for processes that wait for each
  * other: a job's threads meeting at a global synchronisation, an agent
- * waiting for a reply.
+ * waiting for a reply, and the queue of every resource (core/res.h).
  *
- * waitq_t is a FIFO of waiting processes (intrusive, through proc_t.qnext).
+ * waitq_t is a FIFO of waiting processes, a core/list.h list through
+ * proc_t.qlink: a process is on at most one queue, and joining, leaving
+ * and removal from the middle cost O(1) and allocate nothing.
  * PROC_WAIT(sim, p, q) parks p on q; waitq_signal wakes the longest waiter,
  * waitq_broadcast wakes all of them in the order they arrived. A woken
  * process runs at the current instant, after events already scheduled for
@@ -15,23 +17,33 @@
 #ifndef PNRSIM_CORE_SYNC_H
 #define PNRSIM_CORE_SYNC_H
 
+#include "core/list.h"
 #include "core/proc.h"
 
 #include <stdint.h>
 
 typedef struct waitq {
-    proc_t *head, *tail;
-    uint32_t n;
+    list_t head;        /* processes through proc_t.qlink, FIFO */
+    uint32_t n;         /* how many */
 } waitq_t;
 
 void waitq_init(waitq_t *q);
-/* Append p to q (used by PROC_WAIT). */
+/* Append p to q and mark it waiting (used by PROC_WAIT). p must be on no
+ * queue. */
 void waitq_wait(sim_t *sim, waitq_t *q, proc_t *p);
+/* Put p at the head of q without changing its state (a preempted holder
+ * goes first). p must be on no queue. */
+void waitq_push_head(waitq_t *q, proc_t *p);
+/* The first waiter, or NULL when q is empty. */
+proc_t *waitq_first(const waitq_t *q);
+/* Take the first waiter off q without waking it; NULL when q is empty. */
+proc_t *waitq_pop(waitq_t *q);
 /* Wake the first waiter; returns it, or NULL when q is empty. */
 proc_t *waitq_signal(sim_t *sim, waitq_t *q);
 /* Wake every waiter in FIFO order; returns how many. */
 uint32_t waitq_broadcast(sim_t *sim, waitq_t *q);
-/* Remove p from q without waking it; true if it was there. */
+/* Remove p from q without waking it. p must be on q or on no queue;
+ * returns true when it was on q. O(1). */
 bool waitq_remove(waitq_t *q, proc_t *p);
 
 typedef struct barrier {

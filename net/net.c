@@ -116,6 +116,7 @@ struct net {
     long in_flight;
     uint64_t sent, delivered, restarts;
     double bytes_sent;
+    const net_observer *obs; /* NULL when nobody observes */
 };
 
 /* ---- topology and routes ------------------------------------------------ */
@@ -226,6 +227,8 @@ static net_elem *net_link_get(net_t *net, long i)
     net->created[net->ncreated++] = e;
     net->created_sorted = net->ncreated == 1 ||
                           (net->created_sorted && net->created[net->ncreated - 2]->index < i);
+    if (net->obs && net->obs->created)
+        net->obs->created(net->sim, e, net->obs->ctx);
     return e;
 oom:
     fprintf(stderr, "pnrsim: out of memory (network links)\n");
@@ -405,6 +408,18 @@ size_t net_msg_pool_size(const net_t *net) { return net->pool_size; }
 
 /* ---- the message process ---------------------------------------------- */
 
+void net_set_observer(net_t *net, const net_observer *o) { net->obs = o; }
+
+/* Tell the observer, when e has no holder, that it becomes busy (called
+ * just before a request, which res_request then grants at once) or that it
+ * became idle (called just after a release that left nobody to hand it
+ * to). With a holder, nothing changes and nothing is told. */
+static inline void net_tell_busy(sim_t *sim, const net_t *net, const net_elem *e, bool busy)
+{
+    if (net->obs && net->obs->busy && !e->res.holder)
+        net->obs->busy(sim, e, busy, net->obs->ctx);
+}
+
 /* The coroutine: cross every element of the route, then reach PROC_END. */
 static void msg_walk(sim_t *sim, proc_t *p)
 {
@@ -413,6 +428,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
     net_elem *e;
     PROC_BEGIN(p);
     for (m->hop = 0; m->hop < net_route_len(net, m->src, m->dst); m->hop++) {
+        net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), true);
         PROC_REQUEST(sim, p, &net_route_elem(net, m->src, m->dst, m->hop)->res);
         m->holding = true;
         PROC_HOLD(sim, p, net_elem_time(net_route_elem(net, m->src, m->dst, m->hop), m->bytes));
@@ -421,6 +437,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
         e->bytes += m->bytes;
         m->holding = false;
         res_release(sim, &e->res, p);
+        net_tell_busy(sim, net, e, false);
     }
     PROC_END(sim, p);
 }
@@ -481,6 +498,7 @@ msg_t *net_msg_alloc(sim_t *sim, net_t *net)
     m->p.body = keep.body;
     m->p.ev = keep.ev;
     m->p.state = PROC_IDLE;
+    list_init(&m->p.qlink);
     m->net = net;
     return m;
 }
@@ -522,13 +540,14 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
         res_t *r = &net_route_elem(net, m->src, m->dst, m->hop)->res;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
+            net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), false);
         } else if (m->p.state == PROC_WAITING) {
             bool found = res_cancel(sim, r, &m->p);
             assert(found);
             (void)found;
         }
     }
-    assert(m->p.qnext == NULL);
+    assert(!list_linked(&m->p.qlink));
     m->holding = false;
     m->killed = true;
     m->p.state = PROC_IDLE;

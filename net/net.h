@@ -150,4 +150,20 @@ size_t net_msg_pool_size(const net_t *net);
  * length histogram and a few examples), for --hardware-report. */
 void net_report(const sim_t *sim, const net_t *net, FILE *out);
 
+/* Observer (schedule output, tracing): told at the simulated instant an
+ * element becomes busy (a message starts holding it while it was idle)
+ * and idle (its holder releases it, or is killed, with nobody waiting; a
+ * hand-over to a waiting message keeps it busy and is not told), so busy
+ * and idle alternate for each element, starting idle, and the busy
+ * stretches told sum to res_busy_time. Also told when a CONNECTED link is
+ * created on first use (created). It must not change the network. Members
+ * may be NULL. */
+typedef struct net_observer {
+    void (*busy)(sim_t *sim, const net_elem *e, bool busy, void *ctx);
+    void (*created)(sim_t *sim, const net_elem *e, void *ctx);
+    void *ctx;
+} net_observer;
+/* Install o (not copied: it must outlive its installation; NULL removes). */
+void net_set_observer(net_t *net, const net_observer *o);
+
 #endif

@@ -1,7 +1,8 @@
 /* tests/test_net.c: the interconnect (net/): message times on idle and
  * busy networks worked out by hand, route lengths for every ordered pair of
  * every topology on small N, killing and restarting messages in each state
- * they can be in, busy-time accounting, the message pool and the report.
+ * they can be in, busy-time accounting, the message pool, the report and
+ * the observer (busy and idle told exactly when they change).
  *
  * Unless a test says otherwise the parameters are those of the report's
  * appendix: 12.5e6 B/s links, 5e-8 s latency, 8e-5 s switch delay, and
@@ -483,7 +484,7 @@ START_TEST(test_kill_holding_bus)
     ck_assert(!net_msg_in_flight(m1));
     ck_assert_int_eq(m1->hop, 0);
     ck_assert_int_eq(net_in_flight(net), 1);
-    ck_assert_uint_eq(bus->res.qlen, 0);
+    ck_assert_uint_eq(bus->res.q.n, 0);
     /* The bus is M2's from the kill instant (it was granted at L/2). */
     ck_assert_ptr_nonnull(bus->res.holder);
     ck_assert_ptr_ne(bus->res.holder, &m1->p);
@@ -524,7 +525,7 @@ START_TEST(test_kill_at_switch)
     net_elem *sw = net_elem_at(net, 4);
     ck_assert_ptr_nonnull(sw->res.holder);
     ck_assert_ptr_ne(sw->res.holder, &a->p);
-    ck_assert_uint_eq(sw->res.qlen, 0);
+    ck_assert_uint_eq(sw->res.q.n, 0);
     ev_once(&sim, 0.01, restart_cb, a);
     ev_run(&sim, INFINITY);
     ck_assert_near(arrive[1], 7.7546e-4, TOL);
@@ -590,8 +591,8 @@ START_TEST(test_kill_queued_and_granted)
     ev_run(&sim, 0.5 * L_HOP);
     net_elem *bus = net_elem_at(net, 0);
     ck_assert(m2->killed);
-    ck_assert_uint_eq(bus->res.qlen, 1);
-    ck_assert_ptr_eq(bus->res.head, &m3->p);
+    ck_assert_uint_eq(bus->res.q.n, 1);
+    ck_assert_ptr_eq(waitq_first(&bus->res.q), &m3->p);
     ck_assert_int_eq(net_in_flight(net), 2);
     ev_run(&sim, 1.5 * L_HOP);
     ck_assert_near(arrive[1], L_HOP, TOL);
@@ -820,6 +821,115 @@ START_TEST(test_report)
 }
 END_TEST
 
+/* ---- observer ---------------------------------------------------------------- */
+
+enum { MAXOBS = 32 };
+typedef struct obs_rec {
+    double t;
+    long index;
+    int what; /* 1 busy, 0 idle, 2 created */
+} obs_rec;
+static obs_rec obs_log[MAXOBS];
+static int nobs;
+
+static void obs_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+{
+    ck_assert_ptr_eq(ctx, &nobs);
+    ck_assert_int_lt(nobs, MAXOBS);
+    obs_log[nobs++] = (obs_rec){sim->now, e->index, busy};
+}
+
+static void obs_created(sim_t *sim, const net_elem *e, void *ctx)
+{
+    ck_assert_ptr_eq(ctx, &nobs);
+    ck_assert_int_lt(nobs, MAXOBS);
+    obs_log[nobs++] = (obs_rec){sim->now, e->index, 2};
+}
+
+/* Send from PE arg / 10 to PE arg % 10, tagged arg. */
+static void send_cb(sim_t *sim, void *arg)
+{
+    long a = (long)(intptr_t)arg;
+    send(sim, kill_net, (int)(a / 10), (int)(a % 10), a);
+}
+
+static msg_t *m3;
+static void send_m3(sim_t *sim, void *arg)
+{
+    (void)arg;
+    m3 = send(sim, kill_net, 0, 1, 3);
+}
+
+START_TEST(test_observer)
+{
+    /* 4-PE bus, as in test_kill_holding_bus: M1 and M2 at 0 (M1 holds, M2
+     * waits), M1 killed at L/2 (the bus goes to M2 at once: no change, not
+     * told), M2 done at 1.5 L (idle), M1 restarted at 5 L (busy) and done
+     * at 6 L (idle); M3 sent at 8 L on an idle bus and killed at 8.25 L
+     * with nobody waiting (idle). Told: busy 0, idle 1.5 L, busy 5 L,
+     * idle 6 L, busy 8 L, idle 8.25 L: busy 1.5 L + L + 0.25 L = 2.75 L,
+     * the bus's busy time. */
+    reset_arrivals();
+    nobs = 0;
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_BUS, 4, BW, LAT, DELAY);
+    kill_net = net;
+    net_observer o = {.busy = obs_busy, .created = obs_created, .ctx = &nobs};
+    net_set_observer(net, &o);
+    msg_t *m1 = send(&sim, net, 0, 1, 1);
+    send(&sim, net, 2, 3, 2);
+    ev_once(&sim, 0.5 * L_HOP, kill_cb, m1);
+    ev_once(&sim, 5 * L_HOP, restart_cb, m1);
+    ev_once(&sim, 8 * L_HOP, send_m3, NULL);
+    ev_run(&sim, 8.1 * L_HOP);
+    ev_once(&sim, 8.25 * L_HOP, kill_cb, m3);
+    ev_run(&sim, INFINITY);
+    static const double t[] = {0, 1.5, 5, 6, 8, 8.25};
+    ck_assert_int_eq(nobs, 6);
+    double busy = 0;
+    for (int i = 0; i < 6; i++) {
+        ck_assert_near(obs_log[i].t, t[i] * L_HOP, TOL);
+        ck_assert_int_eq(obs_log[i].index, 0);
+        ck_assert_int_eq(obs_log[i].what, i % 2 == 0);
+        busy += i % 2 ? obs_log[i].t : -obs_log[i].t;
+    }
+    ck_assert_near(busy, 2.75 * L_HOP, TOL);
+    ck_assert_near(busy, net_busy_time(&sim, net), TOL);
+    net_msg_free(net, m3);
+    teardown(&sim, net);
+
+    /* 3-PE CONNECTED, links made on first use: 0 -> 2 at 0 (link index
+     * 0 * 2 + 1 = 1), 0 -> 1 at 10 L (index 0), 1 -> 0 at 20 L (index
+     * 1 * 2 + 0 = 2): each link is told created, then busy, then idle L
+     * later. Removing the observer stops the telling. */
+    reset_arrivals();
+    nobs = 0;
+    ev_init(&sim);
+    net = net_create(&sim, TOPO_KIND_CONNECTED, 3, BW, LAT, DELAY);
+    kill_net = net;
+    net_set_observer(net, &o);
+    send(&sim, net, 0, 2, 2);
+    ev_once(&sim, 10 * L_HOP, send_cb, (void *)(intptr_t)1);  /* 0 -> 1 */
+    ev_once(&sim, 20 * L_HOP, send_cb, (void *)(intptr_t)10); /* 1 -> 0 */
+    ev_run(&sim, INFINITY);
+    static const obs_rec want[] = {{0, 1, 2},  {0, 1, 1},  {1, 1, 0},  {10, 0, 2}, {10, 0, 1},
+                                   {11, 0, 0}, {20, 2, 2}, {20, 2, 1}, {21, 2, 0}};
+    ck_assert_int_eq(nobs, 9);
+    for (int i = 0; i < 9; i++) {
+        ck_assert_near(obs_log[i].t, want[i].t * L_HOP, TOL);
+        ck_assert_int_eq(obs_log[i].index, want[i].index);
+        ck_assert_int_eq(obs_log[i].what, want[i].what);
+    }
+    net_set_observer(net, NULL);
+    send(&sim, net, 2, 1, 21);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(nobs, 9);
+    ck_assert_int_eq(arrivals, 4);
+    teardown(&sim, net);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("net");
@@ -840,6 +950,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_resend_from_done);
     tcase_add_test(tc, test_destroy_in_flight);
     tcase_add_test(tc, test_report);
+    tcase_add_test(tc, test_observer);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -219,6 +219,50 @@ START_TEST(test_fifo_resource)
 }
 END_TEST
 
+static struct job *cancelled;
+static void do_cancel(sim_t *sim, void *arg)
+{
+    (void)arg;
+    ck_assert(res_cancel(sim, &cpu, &cancelled->p));
+    /* Not queued any more: a second cancel finds nothing. */
+    ck_assert(!res_cancel(sim, &cpu, &cancelled->p));
+}
+
+START_TEST(test_cancel_middle)
+{
+    /* A, B, C, D of 2 s each arrive at t=0 (A holds; B, C, D wait); at
+     * t=1 C, in the middle of the queue, is taken off it: A 0-2, B 2-4,
+     * D 4-6, C never starts. Queue length 3 in [0,1), 2 in [1,2), 1 in
+     * [2,4), 0 after: area 3 + 2 + 2 = 7 over 6 s, max 3. */
+    sim_t sim;
+    ev_init(&sim);
+    res_init(&sim, &cpu, "cpu");
+    struct job j[4];
+    for (int i = 0; i < 4; i++) {
+        j[i] = (struct job){.service = 2, .start = -1, .end = -1};
+        proc_init(&sim, &j[i].p, job_body);
+        proc_start(&sim, &j[i].p, 0);
+    }
+    cancelled = &j[2];
+    ev_once(&sim, 1, do_cancel, NULL);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(j[0].end, 2);
+    ck_assert_double_eq(j[1].start, 2);
+    ck_assert_double_eq(j[1].end, 4);
+    ck_assert_double_eq(j[2].start, -1);
+    ck_assert_double_eq(j[3].start, 4);
+    ck_assert_double_eq(j[3].end, 6);
+    ck_assert_uint_eq(cpu.q.n, 0);
+    ck_assert_ptr_null(waitq_first(&cpu.q));
+    ck_assert_double_eq_tol(timeavg_mean(&cpu.queue, sim.now), 7.0 / 6, 1e-12);
+    ck_assert_double_eq(cpu.queue.max, 3);
+    ck_assert_uint_eq(cpu.completions, 3);
+    for (int i = 0; i < 4; i++)
+        proc_destroy(&sim, &j[i].p);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static struct job *preemptor;
 static void do_preempt(sim_t *sim, void *arg)
 {
@@ -356,6 +400,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_suspend_resume);
     tcase_add_test(tc, test_interrupt_signal);
     tcase_add_test(tc, test_fifo_resource);
+    tcase_add_test(tc, test_cancel_middle);
     tcase_add_test(tc, test_preempt);
     tcase_add_test(tc, test_barrier);
     tcase_add_test(tc, test_mm1_rho05);

@@ -83,6 +83,32 @@ check "pes.csv: header and one row per PE per sample (7 samples x 4 PEs)" \
 check "pes.csv: CPU busy fractions of two periods (1 and 0.8, worked out)" \
     test "$(awk -F, '$1 == 10 && $2 == 2 { print $10 }' g/pes.csv) $(awk -F, '$1 == 25 && $2 == 3 { print $10 }' g/pes.csv)" = "1 0.8"
 
+# Link and switch states of a pj_dump -l 12 output against metrics.json:
+# prints what is wrong (nothing when right). Times are written with 15
+# significant digits, so each state may be off by one unit of the 15th
+# digit of its time: the bound allowed (plus 1e-12 per printed duration).
+net_check() { # DUMP METRICS.JSON CONTAINERS(expected link + switch containers)
+    $PY - "$1" "$2" "$3" <<'EOF'
+import sys, json, math
+dump, met, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+busy = json.load(open(met))["comm_busy_time"]
+tot = bound = 0.0; n = 0; cont = 0
+for l in open(dump):
+    f = l.rstrip("\n").split(", ")
+    if f[0] == "Container" and f[2] in ("Link", "Switch"):
+        cont += 1
+    if f[0] == "State" and f[2] in ("Transfer", "Forwarding"):
+        t, d = float(f[3]), float(f[5])
+        tot += d; n += 1
+        bound += 10 ** (math.floor(math.log10(max(t, 1))) + 1 - 15) + 1e-12
+bad = []
+if cont != want: bad.append("%d containers, expected %d" % (cont, want))
+if n == 0 or busy <= 0: bad.append("no busy state or no communication")
+if abs(tot - busy) > bound: bad.append("states sum to %.12g, comm_busy_time %.12g (bound %.3g)" % (tot, busy, bound))
+print("; ".join(bad), end="")
+EOF
+}
+
 # Per-PE totals of one Paje state value from pj_dump output.
 pj_sum() { # FILE STATE-TYPE VALUE-REGEX -> "container total" lines
     awk -F', ' -v t="$2" -v v="$3" '$1 == "State" && $3 == t && $8 ~ v { s[$2] += $6 } END { for (c in s) printf "%s %.9f\n", c, s[c] }' "$1" | sort
@@ -178,8 +204,14 @@ check "demo prefix without messages: running time per job = CPU demand${out:+: $
 check "demo prefix: schedule.csv rows are in order of their end" \
     sh -c "awk -F, 'NR > 2 && \$4 + 0 < last { exit 1 } NR > 1 { last = \$4 + 0 }' d4/schedule.csv"
 if [ $have_pj = 1 ]; then
-    pj_dump d1/schedule.paje > /dev/null 2> d1.pjerr
+    pj_dump -l 12 d1/schedule.paje > d1.dump 2> d1.pjerr
     check "demo prefix: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s d1.pjerr
+    # Links and switches: one container each (star: 240 links + 1 switch),
+    # and their busy states sum to comm_busy_time (metrics.json), which the
+    # network sums from its resources' busy times.
+    out=$(net_check d1.dump d1/metrics.json 241)
+    check "demo prefix: 241 link and switch containers; their busy states sum to comm_busy_time${out:+: $out}" \
+        test -z "$out"
     pj_dump d4/schedule.paje > d4.dump 2> /dev/null
     pj_sum d4.dump Job '^job ' > d4.pj
     awk '/cpu busy/ { printf "%s %.9f\n", $1, $4 }' d4.hw | sort > d4.busy
@@ -200,6 +232,66 @@ EOF
         awk -v a="$tot" -v b="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
 else
     skipped "pj_dump not installed: Paje checks of the demo prefix"
+fi
+
+# ---- links and switches, worked out from message counts --------------------------
+# MPL 1 (no job is switched out, so no message is killed mid-crossing;
+# "restarted 0" is checked): a message holds a link for latency +
+# bytes / bandwidth and the switch for its delay, so the trace's busy time
+# per element must be messages * latency + bytes / bandwidth (a link) or
+# messages * delay (the switch), from the counts of --hardware-report
+# (integers, printed exactly); an element it does not list is idle. Every
+# topology, each element a container (CONNECTED: each link created, on
+# first use).
+if [ $have_pj = 1 ]; then
+    for topo in star bus wheel connected; do
+        "$P" -c "$top/configs/default.ini" --set workload.max_jobs=40 --set scheduler.mpl=1 \
+            --set network.topology=$topo --set network.bandwidth=12.5 --set network.latency=0.00000005 \
+            --set network.delay=0.00008 -q -o n-$topo --schedule --hardware-report > /dev/null 2> n-$topo.hw
+        pj_dump -l 12 n-$topo/schedule.paje > n-$topo.dump 2> n-$topo.pjerr
+        rc=$?
+        out=$($PY - n-$topo.dump n-$topo.hw <<'EOF'
+import sys, math, collections
+dump, hw = sys.argv[1], sys.argv[2]
+LAT, BW, DELAY = 0.00000005, 12.5e6, 0.00008
+want, rows, restarted, nelem = {}, False, None, None
+for l in open(hw):
+    if l.startswith("network: "):   # "network: star, 240 PEs, 240 links, 1 switch"
+        f = l.replace(",", "").split()
+        if f[1] != "connected": nelem = int(f[4]) + int(f[6])
+    if l.startswith("  element "): rows = True; continue
+    if not l.startswith("  ") or l.startswith("  total busy") or l.startswith("  ("):
+        rows = False
+    if l.startswith("  total busy") and "restarted 0;" in l: restarted = 0
+    if rows:
+        f = l.split(); name = " ".join(f[:-6]); msgs, byts = int(f[-6]), float(f[-5])
+        want[name] = msgs * DELAY if name == "switch" else msgs * LAT + byts / BW
+got, bound, cont = collections.defaultdict(float), collections.defaultdict(float), set()
+for l in open(dump):
+    f = l.rstrip("\n").split(", ")
+    if f[0] == "Container" and f[2] in ("Link", "Switch"): cont.add(f[-1])
+    if f[0] == "State" and f[2] in ("Transfer", "Forwarding"):
+        got[f[1]] += float(f[5])
+        bound[f[1]] += 10 ** (math.floor(math.log10(max(float(f[3]), 1))) + 1 - 15) + 1e-12
+bad = []
+if restarted != 0: bad.append("messages were restarted (or no summary line)")
+if not want or sum(want.values()) <= 0: bad.append("no element or no communication")
+# Elements not listed are idle: (STAR, BUS, WHEEL) all have a container,
+# CONNECTED links those created; every listed one has a container.
+if nelem is not None and len(cont) != nelem: bad.append("%d containers, %d elements" % (len(cont), nelem))
+if not set(want) <= cont: bad.append("elements without a container: %s" % sorted(set(want) - cont)[:3])
+for e in cont - set(want): want[e] = 0.0
+for e in sorted(want):
+    if abs(got[e] - want[e]) > bound[e] + 1e-12 * want[e]:
+        bad.append("%s: states %.12g s, worked out %.12g s" % (e, got[e], want[e]))
+print("; ".join(bad[:4]), end="")
+EOF
+)
+        check "$topo, MPL 1: pj_dump accepts the trace; busy states per link/switch = messages x latency + bytes / bandwidth (x delay for the switch)${out:+: $out}" \
+            test $rc -eq 0 -a ! -s n-$topo.pjerr -a -z "$out"
+    done
+else
+    skipped "pj_dump not installed: link and switch states"
 fi
 
 # ---- a paging 1-job run ------------------------------------------------------------------
