@@ -76,7 +76,6 @@ typedef struct pnr_stats {
     double asked_mb, granted_mb;
     double alloc_wait;          /* s threads waited for allocation */
     uint64_t remote_faults;
-    double lent_area;           /* for the time average of lent memory */
     uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
     /* rounds finished that granted / freed network RAM (the rounds after
      * which MANAGER and BACKBONE broadcast, §5.2.6) */
@@ -92,25 +91,14 @@ const char *pnr_kind_name(int kind);
 /* The manager PE a job's clients use for allocation (after it started). */
 int pnr_job_manager(const pnr_t *p, const job_t *j);
 /* Test hook: check after every allocation and deallocation step that
- * network RAM is conserved (in total: lent == held by clients + in transit
- * + pending at managers; per server: lent == the pieces naming it in
- * clients' lists, rounds and messages), that no grant leaves a server
- * below server_threshold, that no client gets more than it asked, and
- * that every availability table reads as a plain N x N copy kept beside
- * it (N^2 memory: call before the run starts, for tests only);
- * NULL or the first violation. */
+ * network RAM is conserved, that no grant leaves a server below
+ * server_threshold, that no client gets more than it asked, and that
+ * every availability table reads as a plain N x N copy kept beside it
+ * (N^2 memory: call before the run starts, for tests only); the checker
+ * itself is pnr/check.c, behind the private pnr/check.h.
+ * pnr_check_failure: NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);
-/* The fair share of §5.2.3 (water-filling): given n asks and a total
- * granted <= sum of asks, share[i] = min(ask[i], level) with the level
- * chosen so the shares add up to granted. */
-void pnr_fair_share(const double *asks, int n, double granted, double *share);
-/* Current totals: MB lent by servers, MB held by clients, MB in transit or
- * pending at managers (granted and not yet shared out, or gathered for
- * freeing). */
-void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit);
-/* Test hook: PNR messages of `kind` (PNR_MSG_*) that arrived at PE pe. */
-uint64_t pnr_received(const pnr_t *p, int pe, int kind);
 /* Test hook: fn(p, ctx) runs at the end of every pnr_create (NULL: none),
  * so a test can reach the PNR layer of a run built by app/run.c. Process
  * global; not for concurrent use. */

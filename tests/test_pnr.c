@@ -1,4 +1,4 @@
-/* tests/test_pnr.c: parallel network RAM (pnr/pnr.c, techreport §5).
+/* tests/test_pnr.c: parallel network RAM (pnr/, techreport §5).
  *
  * Hand-built cases on small clusters (2-4 PEs) and randomised whole runs on
  * the HPC2N trace:
@@ -41,6 +41,7 @@
 #include "app/config.h"
 #include "app/run.h"
 #include "core/rng.h"
+#include "pnr/check.h" /* private: the checker, totals, fair share */
 #include "pnr/pnr.h"
 #include "sched/job.h"
 #include "tests/testutil.h"

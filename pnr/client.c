@@ -1,0 +1,286 @@
+/* pnr/client.c: the client (techreport §5.1) and paging to network RAM
+ * (§5.4): the three hooks pnr_create installs in the cluster and the
+ * messages a client receives.
+ *
+ * Thread start: the client sends its manager a REQUEST (0 MB when nothing
+ * is to be asked, so coordinated managers count every thread); a thread
+ * that asked for more than 0 waits for the REPLY. Under release EXCESS the
+ * request is the node's overallocation not yet covered by its network RAM
+ * or by requests in progress, and a grant joins the node's pieces; under
+ * release ALL the thread asks its own L and holds its grant itself.
+ * Thread end: the node gives back what exceeds its remaining
+ * overallocation (EXCESS, most loaded servers first by its own table) or
+ * the thread's whole grant (ALL), in a DEALLOC notice to the job's
+ * deallocation round (every thread sends one under the coordinated
+ * strategies, maybe empty; under CLIENT only a thread with something to
+ * free). Faults: a uniform draw against (network RAM the node holds) /
+ * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
+ * round trip to a server drawn in proportion to what it holds for the node.
+ */
+#include "pnr/check.h"
+
+#include "core/list.h"
+#include "core/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    job_t *j = th->job;
+    jstate_t *js = pnr_jstate_of(p, j);
+    creq_t *c = xcalloc(1, sizeof *c);
+    js->creqs[th->idx] = c;
+    c->th = th;
+    th->pnr = c;
+    double page = job_page_bytes(p->cl);
+    if (p->release == PNR_RELEASE_ALL) {
+        c->ask = th->L >= page ? th->L / MB_BYTES : 0;
+    } else {
+        /* The node asks for the part of its overallocation that neither
+         * its network RAM nor its requests in progress cover: its
+         * overallocation grew by this thread (§5.1.1 "when it is
+         * determined that the allocation will use disk"). */
+        pe_t *pe = th->pe;
+        int id = pe->id;
+        double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
+        c->ask = diff * MB_BYTES >= page ? diff : 0;
+        p->asking[id] += c->ask;
+    }
+    c->t_asked = sim->now;
+    round_t *r;
+    if (p->strategy == PNR_CLIENT) {
+        if (c->ask <= EPS_MB)
+            return false; /* nothing to ask, nobody to tell */
+        r = pnr_round_new(p, false, NULL, th->pe->id, 1);
+    } else {
+        if (!js->alloc) {
+            js->alloc_manager = pnr_choose_manager(p, j, th);
+            js->alloc = pnr_round_new(p, false, js, js->alloc_manager, j->threads);
+        }
+        r = js->alloc;
+    }
+    if (c->ask > EPS_MB) {
+        p->st.requests++;
+        p->st.asked_mb += c->ask;
+    }
+    /* An asker's request names its client (which waits, so stays alive);
+     * a zero request names only the round: nothing is sent back to it. */
+    if (c->ask > EPS_MB) {
+        c->round = r;
+        pnr_send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, c, c->ask, 1);
+    } else {
+        pnr_send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, r, 0, 0);
+    }
+    return c->ask > EPS_MB;
+}
+
+/* Sort a client's pieces most loaded server first, by its servent's own
+ * table (§5.1.3). Stable (insertion sort). */
+static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
+{
+    table_t *t = &p->tables[pe];
+    for (int i = 1; i < ps->n; i++) {
+        piece_t x = ps->v[i];
+        int k = i;
+        while (k > 0 && pnr_table_get(p, t, ps->v[k - 1].server).avail >
+                            pnr_table_get(p, t, x.server).avail) {
+            ps->v[k] = ps->v[k - 1];
+            k--;
+        }
+        ps->v[k] = x;
+    }
+}
+
+/* Release EXCESS (§5.1.3): at a thread's end (its memory already freed)
+ * the node keeps the network RAM its remaining overallocation needs and
+ * gives back the rest, from the servers its own table shows most loaded
+ * first (splitting a piece where the excess ends). Moves the freed pieces
+ * into *out and returns their MB (0: nothing to free). */
+static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
+{
+    pieces_t *ps = &p->node[pe->id];
+    double excess = pe->remote_mb - pe_overalloc_mb(pe);
+    if (excess <= EPS_MB || ps->n == 0)
+        return 0;
+    sort_pieces(p, pe->id, ps);
+    double left = excess;
+    int k = 0;
+    while (k < ps->n && left > EPS_MB) {
+        piece_t *x = &ps->v[k];
+        if (x->mb <= left + EPS_MB) { /* the whole piece */
+            pnr_add_piece(out, x->server, x->mb);
+            left -= x->mb;
+            k++;
+        } else { /* part of it: the node keeps the rest */
+            pnr_add_piece(out, x->server, left);
+            x->mb -= left;
+            left = 0;
+        }
+    }
+    /* Drop the freed pieces from the front, keeping the order. */
+    memmove(ps->v, ps->v + k, (size_t)(ps->n - k) * sizeof *ps->v);
+    ps->n -= k;
+    double freed = 0;
+    for (int i = 0; i < out->n; i++)
+        freed += out->v[i].mb;
+    return freed;
+}
+
+void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    job_t *j = th->job;
+    jstate_t *js = j->pnr;
+    creq_t *c = th->pnr;
+    round_t *r = NULL;
+    double mb;
+    pieces_t out = {0}; /* the pieces the notice names */
+    if (p->release == PNR_RELEASE_ALL) {
+        mb = c ? c->granted : 0;
+        if (c) {
+            out = c->pieces;
+            c->pieces = (pieces_t){0};
+        }
+    } else {
+        mb = release_excess(p, th->pe, &out);
+    }
+    if (mb > EPS_MB)
+        pe_remote(sim, th->pe, -mb);
+    if (p->strategy == PNR_CLIENT) {
+        if (out.n > 0)
+            r = pnr_round_new(p, true, NULL, th->pe->id, 1);
+    } else if (js) {
+        if (!js->dealloc)
+            js->dealloc = pnr_round_new(p, true, js, pnr_choose_manager(p, j, th), j->threads);
+        r = js->dealloc;
+    }
+    if (r) {
+        /* The notice carries the client's pieces, most loaded first. */
+        int slot = p->strategy == PNR_CLIENT ? 0 : th->idx;
+        if (p->release == PNR_RELEASE_ALL)
+            sort_pieces(p, th->pe->id, &out);
+        r->incoming[slot] = out;
+        out = (pieces_t){0};
+        p->held -= mb;
+        p->transit += mb;
+        pnr_send(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+                 p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
+    }
+    free(out.v); /* CLIENT with nothing to free: no notice */
+    if (c) {
+        js->creqs[th->idx] = NULL;
+        free(c->pieces.v);
+        free(c);
+        th->pnr = NULL;
+    }
+    if (js && ++js->threads_ended == j->threads) {
+        /* Every thread has ended: rounds still in progress go on alone. */
+        if (js->alloc)
+            js->alloc->js = NULL;
+        if (js->dealloc)
+            js->dealloc->js = NULL;
+        j->pnr = NULL;
+        pnr_jstate_free(js);
+    }
+    pnr_check(p);
+}
+
+/* The thread a PE user record belongs to. */
+static thread_t *user_thread(pe_user *u)
+{
+    return container_of(u, thread_t, mem_user);
+}
+
+/* Paging to network RAM (§5.4, §5.1.1): the node uses the network RAM its
+ * clients hold as additional virtual memory, as it would the disk. At a
+ * fault of any thread on the PE, u ~ U(0,1) below (network RAM held by the
+ * PE's threads) / (PE overallocation) sends it to the network; the server
+ * is drawn in proportion to what each holds for this PE. */
+bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    (void)sim;
+    pe_t *pe = th->pe;
+    double over = pe_overalloc_mb(pe);
+    if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
+        return false;
+    double share = pe->remote_mb / over;
+    rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
+    if (rng_uniform01(rg) >= share)
+        return false;
+    double u = rng_uniform01(rg) * pe->remote_mb;
+    int server = -1;
+    /* The node's pieces (release EXCESS), then its threads' (ALL). */
+    const pieces_t *np = &p->node[pe->id];
+    for (int k = 0; k < np->n && server < 0; k++) {
+        if (u < np->v[k].mb)
+            server = np->v[k].server;
+        else
+            u -= np->v[k].mb;
+    }
+    for (pe_user *x = pe->users.next; x != &pe->users && server < 0; x = x->next) {
+        creq_t *c = user_thread(x)->pnr;
+        if (!c || c->granted <= EPS_MB)
+            continue; /* nothing held yet (its reply may be on its way) */
+        for (int k = 0; k < c->pieces.n; k++) {
+            server = c->pieces.v[k].server;
+            if (u < c->pieces.v[k].mb)
+                break;
+            u -= c->pieces.v[k].mb;
+            server = -1;
+        }
+    }
+    if (server < 0 && np->n > 0)
+        server = np->v[np->n - 1].server; /* rounding: u just past the end */
+    if (server < 0) {
+        /* Rounding left u just past the last piece: take the last one. */
+        for (pe_user *x = pe->users.prev; x != &pe->users && server < 0; x = x->prev) {
+            creq_t *c = user_thread(x)->pnr;
+            if (c && c->granted > EPS_MB && c->pieces.n)
+                server = c->pieces.v[c->pieces.n - 1].server;
+        }
+        if (server < 0)
+            return false;
+    }
+    p->st.remote_faults++;
+    pnr_send(p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl), th, 0, 0);
+    return true;
+}
+
+/* REPLY from the manager to client ctx: amount = MB granted (its pieces
+ * are already in the client's list). The thread proceeds. */
+void pnr_on_reply(pnr_t *p, const msg_t *m)
+{
+    sim_t *sim = p->sim;
+    creq_t *c = m->ctx;
+    double amount = m->value2;
+    thread_t *th = c->th;
+    p->transit -= amount;
+    p->held += amount;
+    c->granted = amount;
+    if (p->release == PNR_RELEASE_EXCESS) {
+        /* The grant is the node's (§5.1: the client allocates network
+         * RAM on behalf of its node). */
+        int id = th->pe->id;
+        p->asking[id] -= c->ask;
+        if (p->asking[id] < 1e-9)
+            p->asking[id] = 0;
+        for (int i = 0; i < c->pieces.n; i++)
+            pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
+        c->pieces.n = 0;
+    }
+    if (amount > EPS_MB)
+        pe_remote(sim, th->pe, amount);
+    p->st.alloc_wait += sim->now - c->t_asked;
+    th->job->waited_alloc += sim->now - c->t_asked;
+    pnr_check(p);
+    thread_proceed(sim, th);
+}
+
+/* PAGE_IN from a server (ctx: the faulting thread): the fault is served. */
+void pnr_on_page_in(pnr_t *p, const msg_t *m)
+{
+    thread_fault_done(p->sim, m->ctx);
+}

@@ -1,0 +1,248 @@
+/* pnr/internal.h: what the files of pnr/ share, private to pnr/ (and to
+ * tests/test_pnr.c, which checks the pieces directly). Nothing outside pnr/
+ * includes it: the public face of the layer is pnr/pnr.h.
+ *
+ * The layer is driven by message arrivals: pnr.c sends every PNR message
+ * (pnr_send) and, when one arrives, updates the receiver's availability
+ * table from the load it carries, counts it, and hands it to the handler of
+ * its kind. The handlers live with the agent that receives the message:
+ *   client.c   the client (§5.1): thread start and end hooks, paging to
+ *              network RAM (§5.4); receives REPLY and PAGE_IN.
+ *   manager.c  the manager (§5.2): allocation and deallocation rounds,
+ *              fair sharing of a grant, broadcasts (§5.2.6); receives
+ *              REQUEST, GRANT, DEALLOC and ACK.
+ *   select.c   the manager's policies: the fair share (§5.2.3) and which
+ *              server to ask next (§5.2.2).
+ *   server.c   the server (§5.3); receives ASK, FREE and PAGE_OUT.
+ *   table.c    availability tables and broadcast snapshots (§5.2, §5.2.6);
+ *              receives BROADCAST.
+ *   check.c    the conservation checker (pnr/check.h), a test hook.
+ *
+ * Protocol objects (allocation and deallocation rounds, per-job state,
+ * broadcast snapshots) are tracked on p->objs from creation to their end,
+ * so a run stopped part way frees them all, and the checker can walk them.
+ *
+ * Accounting: every MB a server has lent is, at any instant, exactly one
+ * of: held by a client (pieces it was told of, or the node's pieces under
+ * release EXCESS), in transit in a message (GRANT, REPLY, DEALLOC or FREE),
+ * or pending at a manager (granted and not yet shared out, or gathered for
+ * freeing). p->held, p->transit and p->pending are those totals.
+ */
+#ifndef PNRSIM_PNR_INTERNAL_H
+#define PNRSIM_PNR_INTERNAL_H
+
+#include "pnr/pnr.h"
+
+#include "core/rng.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* MB below which an amount counts as nothing (rounding of shares). */
+#define EPS_MB 1e-9
+
+typedef struct piece {
+    int server;
+    double mb;
+} piece_t;
+
+typedef struct pieces { /* a growable list of pieces, one per server */
+    piece_t *v;
+    int n, cap;
+} pieces_t;
+
+/* The kinds of tracked protocol objects. */
+typedef enum { POBJ_ROUND, POBJ_JSTATE, POBJ_SNAPSHOT } pobj_kind;
+
+/* Tracked allocation: every protocol object is on p->objs until it is
+ * freed (pnr_track / pnr_untrack). */
+typedef struct pobj {
+    struct pobj *next, *prev;
+    pobj_kind kind;
+    void (*destroy)(struct pobj *o);
+} pobj;
+
+typedef struct round round_t;
+typedef struct jstate jstate_t;
+
+typedef struct creq { /* the client side of one thread */
+    thread_t *th;
+    double ask;        /* MB asked */
+    double granted;    /* MB held */
+    pieces_t pieces;
+    double t_asked;
+    round_t *round;    /* its allocation round, while it waits */
+} creq_t;
+
+struct round { /* one allocation or deallocation at a manager */
+    pobj link;
+    bool dealloc;
+    jstate_t *js;       /* the job's state while the job lives, else NULL */
+    int manager;
+    int expected, received;
+    creq_t **reqs;      /* alloc: askers (NULL for zero requests), by arrival */
+    double *asks;
+    int nreqs;
+    double total_ask;
+    double granted;     /* alloc: MB granted by servers so far */
+    pieces_t got;       /* alloc: grants; dealloc: amounts per server */
+    pieces_t *incoming; /* dealloc: pieces on their way, by thread */
+    unsigned char *asked; /* alloc: servers asked (npes) */
+    int grant_server;   /* alloc: the GRANT in flight (at most one) ... */
+    double grant_mb;    /* ... and the MB it carries */
+    int acks_pending;
+};
+
+struct jstate { /* per job */
+    pobj link;
+    int threads, threads_ended;
+    round_t *alloc;     /* coordinated strategies: the job's rounds */
+    round_t *dealloc;
+    int alloc_manager;
+    creq_t **creqs;     /* one per thread, freed as threads end */
+};
+
+/* Availability tables (§5.2, §5.2.6). Every servent has one: per server,
+ * the free MB last heard of and when it was true. Stored so that memory is
+ * O(N) plus what differs, not N tables of N entries (N^2: 1.7 GB at 10,000
+ * PEs under MANAGER, where broadcasts fill every table): a table is a
+ * shared base - the last broadcast snapshot it received, or none (every
+ * server at its installed RAM, heard at time -1) - plus a sorted list of
+ * the entries where it differs from that base (news it heard directly, or
+ * older news the snapshot's sender lacked). The values read are exactly
+ * those of full tables; only the storage is shared. */
+typedef struct entry {
+    double avail;       /* free MB as last heard */
+    double stamp;       /* when it was true (-1: never heard) */
+} entry_t;
+
+typedef struct snapshot { /* a broadcast table, shared by its messages and
+                           * by the tables it is the base of */
+    pobj link;
+    int refs;
+    entry_t *e;         /* npes entries */
+} snapshot_t;
+
+typedef struct override {
+    int pe;
+    entry_t v;
+} override_t;
+
+typedef struct table {
+    snapshot_t *base;   /* NULL: installed RAM, stamp -1 */
+    override_t *o;      /* entries that differ from the base, by pe */
+    int n, cap;
+} table_t;
+
+struct pnr {
+    sim_t *sim;
+    cluster_t *cl;
+    pnr_strategy strategy;
+    bool global;
+    double threshold;
+    int npes;
+    int nmanagers;
+    int *managers;       /* BACKBONE: manager PEs */
+    double control_bytes;
+    pnr_release release;
+    pnr_selection selection;
+    pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
+                          * holds (grants join it when they arrive) */
+    double *asking;      /* release EXCESS: per PE, MB its clients asked for
+                          * and have not been answered yet */
+    table_t *tables;     /* per PE (see table_t) */
+    override_t *scratch; /* a spare override list for merges */
+    int scratch_cap;
+    rng_set mgr_rng;     /* per PE: server selection draws */
+    rng_set fault_rng;   /* per PE: network or disk, which piece */
+    rng_t *choice_rng;   /* which manager a job uses */
+    pobj objs;
+    pnr_stats st;
+    double held, transit, pending;
+    bool checking;
+    const char *check_failure;
+    char check_msg[200];
+    uint64_t *received;  /* test hook: per PE and kind, messages received */
+    double *claimed;     /* check(): per server, MB accounted for */
+    entry_t *shadow;     /* checking: full N x N tables kept the plain way,
+                          * to compare the shared ones with */
+};
+
+/* ---- pnr.c: objects, pieces, sending ------------------------------------ */
+
+/* Put o on p->objs (kind and destructor given); pnr_untrack takes it off.
+ * The destructor frees the object without untracking it. */
+void pnr_track(pnr_t *p, pobj *o, pobj_kind kind, void (*destroy)(pobj *));
+void pnr_untrack(pobj *o);
+/* Add mb held on server to a piece list (merging per server). */
+void pnr_add_piece(pieces_t *ps, int server, double mb);
+/* Send a PNR message of `kind` from src to dst now; it piggybacks src's
+ * free RAM. ctx, amount and tag are the receiver's (see each handler). */
+void pnr_send(pnr_t *p, int kind, int src, int dst, double bytes, void *ctx, double amount,
+              long tag);
+/* The manager for a job's allocation or deallocation (§5.5). */
+int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
+
+/* ---- message handlers: one per kind, called with the arrived message
+ * (already given back to the pool: a copy whose src, dst, sent_at and model
+ * fields are valid), after its load was heard ------------------------------ */
+void pnr_on_request(pnr_t *p, const msg_t *m);   /* manager.c */
+void pnr_on_grant(pnr_t *p, const msg_t *m);     /* manager.c */
+void pnr_on_dealloc(pnr_t *p, const msg_t *m);   /* manager.c */
+void pnr_on_ack(pnr_t *p, const msg_t *m);       /* manager.c */
+void pnr_on_ask(pnr_t *p, const msg_t *m);       /* server.c */
+void pnr_on_free(pnr_t *p, const msg_t *m);      /* server.c */
+void pnr_on_page_out(pnr_t *p, const msg_t *m);  /* server.c */
+void pnr_on_reply(pnr_t *p, const msg_t *m);     /* client.c */
+void pnr_on_page_in(pnr_t *p, const msg_t *m);   /* client.c */
+void pnr_on_broadcast(pnr_t *p, const msg_t *m); /* table.c */
+
+/* ---- client.c ------------------------------------------------------------- */
+
+/* The hooks pnr_create installs in the cluster (see job_hooks). */
+bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx);
+void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx);
+bool pnr_fault(sim_t *sim, thread_t *th, void *ctx);
+
+/* ---- manager.c ------------------------------------------------------------ */
+
+/* A new allocation (dealloc false) or deallocation round at `manager`,
+ * expecting `expected` requests or notices; js: its job's state or NULL. */
+round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int expected);
+/* Job j's PNR state, created (and tracked) at its first thread's start. */
+jstate_t *pnr_jstate_of(pnr_t *p, job_t *j);
+/* Untrack and free a job's state (its remaining client records too). */
+void pnr_jstate_free(jstate_t *js);
+/* Ask the next server of an allocation round, or finish the round (share
+ * the grant, answer the clients) when the need is covered or no server is
+ * left to ask. */
+void pnr_ask_next(pnr_t *p, round_t *r);
+
+/* ---- select.c --------------------------------------------------------------- */
+
+/* The fair share of §5.2.3 (water-filling): given n asks and a total
+ * granted <= sum of asks, share[i] = min(ask[i], level) with the level
+ * chosen so the shares add up to granted (asks of EPS_MB or less get 0). */
+void pnr_fair_share(const double *asks, int n, double granted, double *share);
+/* The next server to ask in round r for `remaining` MB (§5.2.2, by
+ * p->selection), or -1 when no server is left that may be asked. */
+int pnr_select_server(pnr_t *p, const round_t *r, double remaining);
+
+/* ---- table.c ---------------------------------------------------------------- */
+
+/* Table t's entry for server i. */
+entry_t pnr_table_get(const pnr_t *p, const table_t *t, int i);
+/* Free MB the manager believes server s has (its table; its own PE and
+ * global knowledge: the truth). */
+double pnr_believed_free(pnr_t *p, int manager, int s);
+/* The load piggybacked on a message (src's free MB when it was sent at
+ * sent_at) updates the receiver's table (§5.2.6), unless the table already
+ * holds newer news of src. */
+void pnr_hear(pnr_t *p, int receiver, int src, double load, double sent_at);
+/* MANAGER and BACKBONE, after a round that changed network RAM: send the
+ * manager's table to the other servents or managers (§5.2.6). */
+void pnr_broadcast(pnr_t *p, int manager, bool changed);
+/* Drop one reference to a snapshot (freed at the last; NULL is ignored). */
+void pnr_snapshot_release(snapshot_t *s);
+
+#endif

@@ -1,0 +1,247 @@
+/* pnr/manager.c: the manager (techreport §5.2).
+ *
+ * A manager works in rounds. An allocation round collects the requests of
+ * a job's clients (all its threads, zero requests included, so the round
+ * knows when it has them all; under CLIENT one thread's alone), then asks
+ * servers one at a time (ASK, answered by GRANT) in the order select.c
+ * chooses, until the total is granted or no server is left, then shares
+ * the grant fairly and answers every client that asked for something
+ * (REPLY). A deallocation round collects the job's notices (DEALLOC, each
+ * carrying the pieces its node gives back), then tells every server
+ * concerned what to free (FREE) and ends when all have acknowledged (ACK).
+ * After a round that allocated or freed network RAM, MANAGER and BACKBONE
+ * broadcast the manager's table (table.c). The manager's work is instant
+ * when a message arrives; only the network costs time.
+ *
+ * Per job, pnr_jstate_of keeps the job's rounds and its clients' records;
+ * a round outlives its job's state when the job ends first (js = NULL).
+ */
+#include "pnr/check.h"
+
+#include "core/mem.h"
+
+#include <stdlib.h>
+
+static void round_destroy(pobj *o)
+{
+    round_t *r = (round_t *)o;
+    free(r->reqs);
+    free(r->asks);
+    free(r->got.v);
+    if (r->incoming) {
+        for (int i = 0; i < r->expected; i++)
+            free(r->incoming[i].v);
+        free(r->incoming);
+    }
+    free(r->asked);
+    free(r);
+}
+
+/* Untrack and free a finished round. */
+static void round_free(round_t *r)
+{
+    pnr_untrack(&r->link);
+    round_destroy(&r->link);
+}
+
+round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int expected)
+{
+    round_t *r = xcalloc(1, sizeof *r);
+    r->dealloc = dealloc;
+    r->js = js;
+    r->manager = manager;
+    r->expected = expected;
+    if (dealloc)
+        p->st.dealloc_rounds++;
+    else
+        p->st.alloc_rounds++;
+    if (dealloc) {
+        r->incoming = xcalloc((size_t)expected, sizeof *r->incoming);
+    } else {
+        r->reqs = xcalloc((size_t)expected, sizeof *r->reqs);
+        r->asks = xcalloc((size_t)expected, sizeof *r->asks);
+        r->asked = xcalloc((size_t)p->npes, 1);
+    }
+    pnr_track(p, &r->link, POBJ_ROUND, round_destroy);
+    return r;
+}
+
+static void jstate_destroy(pobj *o)
+{
+    jstate_t *js = (jstate_t *)o;
+    for (int i = 0; i < js->threads; i++)
+        if (js->creqs[i]) {
+            free(js->creqs[i]->pieces.v);
+            free(js->creqs[i]);
+        }
+    free(js->creqs);
+    free(js);
+}
+
+void pnr_jstate_free(jstate_t *js)
+{
+    pnr_untrack(&js->link);
+    jstate_destroy(&js->link);
+}
+
+jstate_t *pnr_jstate_of(pnr_t *p, job_t *j)
+{
+    if (!j->pnr) {
+        jstate_t *js = xcalloc(1, sizeof *js);
+        js->threads = j->threads;
+        js->creqs = xcalloc((size_t)j->threads, sizeof *js->creqs);
+        js->alloc_manager = -1;
+        pnr_track(p, &js->link, POBJ_JSTATE, jstate_destroy);
+        j->pnr = js;
+    }
+    return j->pnr;
+}
+
+/* ---- allocation ------------------------------------------------------------ */
+
+/* Share the grant and answer every client that asked for something. */
+static void finish_alloc(pnr_t *p, round_t *r)
+{
+    int n = r->nreqs;
+    double share[n > 0 ? n : 1];
+    pnr_fair_share(r->asks, n, r->granted, share);
+    /* Hand out the granted pieces in order, splitting where a share ends
+     * (what is handed out leaves r->got). */
+    int pi = 0;
+    for (int i = 0; i < n; i++) {
+        creq_t *c = r->reqs[i];
+        if (!c)
+            continue; /* asked for nothing, waits for nothing */
+        double need = share[i];
+        double got = 0;
+        while (need > EPS_MB && pi < r->got.n) {
+            piece_t *g = &r->got.v[pi];
+            double take = need < g->mb ? need : g->mb;
+            pnr_add_piece(&c->pieces, g->server, take);
+            need -= take;
+            got += take;
+            g->mb -= take;
+            if (g->mb <= EPS_MB)
+                pi++;
+        }
+        if (p->checking && got > c->ask + 1e-6)
+            pnr_check_fail(p, "client on PE %d got %.9g MB, asked %.9g", c->th->pe->id, got,
+                           c->ask);
+        p->pending -= got;
+        p->transit += got;
+        p->st.granted_mb += got;
+        if (got <= EPS_MB)
+            p->st.denied++;
+        else if (got + 1e-6 < c->ask)
+            p->st.partial++;
+        else
+            p->st.satisfied++;
+        c->round = NULL;
+        pnr_send(p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
+                 p->control_bytes + 12.0 * c->pieces.n, c, got, 0);
+    }
+    pnr_check(p);
+    if (r->granted > EPS_MB)
+        p->st.alloc_rounds_changed++;
+    pnr_broadcast(p, r->manager, r->granted > EPS_MB);
+    if (r->js && r->js->alloc == r)
+        r->js->alloc = NULL;
+    round_free(r);
+}
+
+void pnr_ask_next(pnr_t *p, round_t *r)
+{
+    double remaining = r->total_ask - r->granted;
+    if (remaining <= EPS_MB) {
+        finish_alloc(p, r);
+        return;
+    }
+    int chosen = pnr_select_server(p, r, remaining);
+    if (chosen < 0) {
+        finish_alloc(p, r);
+        return;
+    }
+    r->asked[chosen] = 1;
+    pnr_send(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
+}
+
+/* REQUEST from a client: amount = MB asked; tag 1: ctx is the asking
+ * client (which waits for its REPLY), tag 0: ctx is the round (a zero
+ * request, answered by nothing). The last request starts the asking. */
+void pnr_on_request(pnr_t *p, const msg_t *m)
+{
+    creq_t *c = m->tag ? m->ctx : NULL;
+    round_t *r = c ? c->round : m->ctx;
+    r->asks[r->nreqs] = m->value2;
+    r->reqs[r->nreqs] = c;
+    r->nreqs++;
+    r->total_ask += m->value2;
+    if (++r->received == r->expected)
+        pnr_ask_next(p, r);
+}
+
+/* GRANT from server m->src for round ctx: amount = MB lent (maybe 0). */
+void pnr_on_grant(pnr_t *p, const msg_t *m)
+{
+    round_t *r = m->ctx;
+    double amount = m->value2;
+    r->grant_mb = 0;
+    if (amount > 0) {
+        p->transit -= amount;
+        p->pending += amount;
+        r->granted += amount;
+        pnr_add_piece(&r->got, m->src, amount);
+    }
+    pnr_ask_next(p, r);
+}
+
+/* ---- deallocation ------------------------------------------------------------ */
+
+/* The end of a deallocation round; `freed`: it told some server to free
+ * memory. */
+static void dealloc_done(pnr_t *p, round_t *r, bool freed)
+{
+    pnr_check(p);
+    if (freed)
+        p->st.dealloc_rounds_changed++;
+    pnr_broadcast(p, r->manager, freed);
+    if (r->js && r->js->dealloc == r)
+        r->js->dealloc = NULL;
+    round_free(r);
+}
+
+/* DEALLOC from a client for round ctx: amount = MB it gives back, tag =
+ * its slot in r->incoming, where its pieces wait. With the last notice,
+ * a FREE goes to every server concerned. */
+void pnr_on_dealloc(pnr_t *p, const msg_t *m)
+{
+    round_t *r = m->ctx;
+    p->transit -= m->value2;
+    p->pending += m->value2;
+    pieces_t *in = &r->incoming[m->tag];
+    for (int i = 0; i < in->n; i++)
+        pnr_add_piece(&r->got, in->v[i].server, in->v[i].mb);
+    free(in->v);
+    *in = (pieces_t){0};
+    if (++r->received < r->expected)
+        return;
+    for (int i = 0; i < r->got.n; i++) {
+        if (r->got.v[i].mb <= EPS_MB)
+            continue;
+        p->pending -= r->got.v[i].mb;
+        p->transit += r->got.v[i].mb;
+        r->acks_pending++;
+        pnr_send(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
+                 r->got.v[i].mb, 0);
+    }
+    if (r->acks_pending == 0)
+        dealloc_done(p, r, false);
+}
+
+/* ACK from a server for round ctx: the last one ends the round. */
+void pnr_on_ack(pnr_t *p, const msg_t *m)
+{
+    round_t *r = m->ctx;
+    if (--r->acks_pending == 0)
+        dealloc_done(p, r, true);
+}

@@ -1,0 +1,58 @@
+/* pnr/server.c: the server (techreport §5.3) and the remote end of paging
+ * (§5.4).
+ *
+ * A server grants what it can of an ASK: up to its free RAM above
+ * server_threshold, maybe less than asked, maybe nothing (a GRANT of 0
+ * still answers). What it lends counts against its own RAM (pe_lend), so
+ * its own threads may later page because of it. It frees on request and
+ * acknowledges. A page request is answered at once with the page.
+ */
+#include "pnr/check.h"
+
+/* ASK from manager m->src for round ctx: amount = MB still needed. */
+void pnr_on_ask(pnr_t *p, const msg_t *m)
+{
+    round_t *r = m->ctx;
+    int dst = m->dst;
+    double amount = m->value2;
+    pe_t *pe = &p->cl->pes[dst];
+    double can = pe_free_mb(pe) - p->threshold;
+    double grant = can > 0 ? (amount < can ? amount : can) : 0;
+    if (grant > EPS_MB) {
+        pe_lend(p->sim, pe, grant);
+        p->transit += grant;
+        /* A grant never takes a server below its threshold (its own
+         * threads may later do so; that is not lending). */
+        if (p->checking && pe_free_mb(pe) < p->threshold - 1e-9)
+            pnr_check_fail(p, "server %d lent %.9g MB and kept %.9g MB free, below the "
+                              "threshold %.9g", dst, grant, pe_free_mb(pe), p->threshold);
+    } else {
+        grant = 0;
+    }
+    r->grant_server = dst;
+    r->grant_mb = grant;
+    pnr_check(p);
+    pnr_send(p, PNR_MSG_GRANT, dst, m->src, p->control_bytes, r, grant, 0);
+}
+
+/* FREE from manager m->src for round ctx: amount = MB to give back. */
+void pnr_on_free(pnr_t *p, const msg_t *m)
+{
+    round_t *r = m->ctx;
+    int dst = m->dst;
+    double amount = m->value2;
+    for (int i = 0; i < r->got.n; i++)
+        if (r->got.v[i].server == dst)
+            r->got.v[i].mb = 0; /* freed */
+    pe_lend(p->sim, &p->cl->pes[dst], -amount);
+    p->transit -= amount;
+    pnr_check(p);
+    pnr_send(p, PNR_MSG_ACK, dst, m->src, p->control_bytes, r, amount, 0);
+}
+
+/* PAGE_OUT from a client (ctx: the faulting thread): the remote memory
+ * answers instantly with the page (§5.4). */
+void pnr_on_page_out(pnr_t *p, const msg_t *m)
+{
+    pnr_send(p, PNR_MSG_PAGE_IN, m->dst, m->src, job_page_bytes(p->cl), m->ctx, 0, 0);
+}

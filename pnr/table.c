@@ -1,0 +1,201 @@
+/* pnr/table.c: availability tables and broadcasts (techreport §5.2,
+ * §5.2.6).
+ *
+ * Every servent keeps a table: per server, the free MB last heard of and
+ * when it was true. A table is stored as a shared base (the last broadcast
+ * snapshot it merged, or none: installed RAM heard at time -1) plus a list
+ * of overrides sorted by PE where it differs from the base (internal.h
+ * explains why). Two things change a table: the load piggybacked on every
+ * message the servent receives (pnr_hear: newer news wins), and a
+ * broadcast (pnr_on_broadcast: entry by entry the newer news wins, the
+ * table's own on equal stamps). A broadcast sends one snapshot, shared by
+ * reference count between its N-1 (or M-1) messages and the tables that
+ * adopt it as their base.
+ */
+#include "pnr/check.h"
+
+#include "core/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Position of pe's override in t (or where it would go), by binary search. */
+static int override_pos(const table_t *t, int pe)
+{
+    int lo = 0, hi = t->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->o[mid].pe < pe)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Table t's base entry for server i. */
+static entry_t base_entry(const pnr_t *p, const table_t *t, int i)
+{
+    if (t->base)
+        return t->base->e[i];
+    return (entry_t){p->cl->pes[i].ram_mb, -1}; /* installed RAM (§5.2) */
+}
+
+entry_t pnr_table_get(const pnr_t *p, const table_t *t, int i)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i)
+        return t->o[k].v;
+    return base_entry(p, t, i);
+}
+
+/* Make room for `need` overrides in *o (capacity *cap, doubling). */
+static void grow_overrides(override_t **o, int *cap, int need)
+{
+    if (need <= *cap)
+        return;
+    int c = *cap ? *cap : 8;
+    while (c < need)
+        c *= 2;
+    *o = xrealloc(*o, (size_t)c * sizeof **o);
+    *cap = c;
+}
+
+/* Set table t's entry for server i to v. */
+static void table_set(table_t *t, int i, entry_t v)
+{
+    int k = override_pos(t, i);
+    if (k < t->n && t->o[k].pe == i) {
+        t->o[k].v = v;
+        return;
+    }
+    grow_overrides(&t->o, &t->cap, t->n + 1);
+    memmove(t->o + k + 1, t->o + k, (size_t)(t->n - k) * sizeof *t->o);
+    t->o[k] = (override_t){i, v};
+    t->n++;
+}
+
+void pnr_hear(pnr_t *p, int receiver, int src, double load, double sent_at)
+{
+    table_t *t = &p->tables[receiver];
+    if (sent_at >= pnr_table_get(p, t, src).stamp)
+        table_set(t, src, (entry_t){load, sent_at});
+    pnr_check_heard(p, receiver, src, load, sent_at);
+}
+
+double pnr_believed_free(pnr_t *p, int manager, int s)
+{
+    /* The manager knows its own load as its broadcasts do (manager and
+     * server are parts of the same servent). */
+    if (p->global || s == manager)
+        return pe_free_mb(&p->cl->pes[s]);
+    return pnr_table_get(p, &p->tables[manager], s).avail;
+}
+
+static void snapshot_destroy(pobj *o)
+{
+    snapshot_t *s = (snapshot_t *)o;
+    free(s->e);
+    free(s);
+}
+
+void pnr_snapshot_release(snapshot_t *s)
+{
+    if (s && --s->refs == 0) {
+        pnr_untrack(&s->link);
+        snapshot_destroy(&s->link);
+    }
+}
+
+/* MANAGER and BACKBONE: after a round that allocated or deallocated
+ * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
+ * been allocated or deallocated"; `changed` says whether this round did)
+ * the manager sends its table to every other servent (MANAGER) or to the
+ * other managers (BACKBONE; the broadcaster is always one of them). The
+ * message is control_msg + 16 bytes per PE (value and time stamp). */
+void pnr_broadcast(pnr_t *p, int manager, bool changed)
+{
+    if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
+        return;
+    if (!changed)
+        return;
+    int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
+    if (targets <= 0)
+        return;
+    table_t *t = &p->tables[manager];
+    snapshot_t *s = xcalloc(1, sizeof *s);
+    s->e = xcalloc((size_t)p->npes, sizeof *s->e);
+    for (int i = 0; i < p->npes; i++)
+        s->e[i] = base_entry(p, t, i);
+    for (int k = 0; k < t->n; k++)
+        s->e[t->o[k].pe] = t->o[k].v;
+    /* its own load, now */
+    s->e[manager] = (entry_t){pe_free_mb(&p->cl->pes[manager]), p->sim->now};
+    s->refs = targets;
+    pnr_track(p, &s->link, POBJ_SNAPSHOT, snapshot_destroy);
+    double bytes = p->control_bytes + 16.0 * p->npes;
+    if (p->strategy == PNR_MANAGER) {
+        for (int pe = 0; pe < p->npes; pe++)
+            if (pe != manager)
+                pnr_send(p, PNR_MSG_BROADCAST, manager, pe, bytes, s, 0, 0);
+    } else {
+        for (int k = 0; k < p->nmanagers; k++)
+            if (p->managers[k] != manager)
+                pnr_send(p, PNR_MSG_BROADCAST, manager, p->managers[k], bytes, s, 0, 0);
+    }
+}
+
+/* BROADCAST arrived at m->dst (ctx: the snapshot, whose reference passes
+ * to the receiver's table). Entry by entry the newer news wins (the
+ * table's own on equal stamps). The result becomes a table based on s,
+ * with overrides where the old table's entry won and differs from s's. */
+void pnr_on_broadcast(pnr_t *p, const msg_t *m)
+{
+    snapshot_t *s = m->ctx;
+    int dst = m->dst;
+    table_t *t = &p->tables[dst];
+    const entry_t *se = s->e;
+    const entry_t *be = t->base ? t->base->e : NULL;
+    int n = 0, k = 0, i = 0;
+    while (i < p->npes) {
+        /* Entries up to the next override come from the base: a tight
+         * loop, since most of them equal s's (shared history). */
+        int end = k < t->n ? t->o[k].pe : p->npes;
+        while (i < end) {
+            /* Blocks equal bit for bit need no look inside. */
+            if (be && end - i >= 32 && !memcmp(be + i, se + i, 32 * sizeof *se)) {
+                i += 32;
+                continue;
+            }
+            for (int stop = end - i > 32 ? i + 32 : end; i < stop; i++) {
+                entry_t cur = be ? be[i] : (entry_t){p->cl->pes[i].ram_mb, -1};
+                if (se[i].stamp > cur.stamp ||
+                    (cur.avail == se[i].avail && cur.stamp == se[i].stamp))
+                    continue; /* s's entry */
+                grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+                p->scratch[n++] = (override_t){i, cur};
+            }
+        }
+        if (i == p->npes)
+            break;
+        entry_t cur = t->o[k++].v; /* the override at i */
+        if (!(se[i].stamp > cur.stamp) &&
+            !(cur.avail == se[i].avail && cur.stamp == se[i].stamp)) {
+            grow_overrides(&p->scratch, &p->scratch_cap, n + 1);
+            p->scratch[n++] = (override_t){i, cur};
+        }
+        i++;
+    }
+    /* Swap the override lists; the old one becomes the spare. */
+    override_t *o = t->o;
+    int cap = t->cap;
+    t->o = p->scratch;
+    t->cap = p->scratch_cap;
+    t->n = n;
+    p->scratch = o;
+    p->scratch_cap = cap;
+    snapshot_t *old = t->base;
+    t->base = s; /* the message's reference passes to the table */
+    pnr_check_merged(p, dst, se);
+    pnr_snapshot_release(old);
+}
