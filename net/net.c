@@ -55,12 +55,17 @@
  * Per-element message and byte counts grow when a message completes its
  * hop (a killed partial crossing adds busy time only).
  *
- * The pool. Messages come in chunks (16, 32, ... up to 4096 messages),
- * chained for net_destroy; free messages are kept on a list through
- * msg_t.next. Each message gets its process (and so its event record) once,
- * when its chunk is created; alloc, send, delivery and free allocate
- * nothing, so the number of live event records the network owns is the
- * pool size.
+ * The pools. Every layer's messages are typed structs that embed a msg_t
+ * (net.h); the net keeps one pool per type, told apart by (size, offset of
+ * the msg_t), on the short list net->pools (a job's messages, PNR's, the
+ * tests' plain ones: three at most today). A pool's messages come in chunks
+ * (16, 32, ... up to 4096 messages), chained for net_destroy, each slot
+ * `stride` bytes (the size rounded up to the alignment of max_align_t);
+ * free messages are kept on the pool's list through msg_t.link, taken and
+ * given back at its head. Each message gets its process (and so its event
+ * record) once, when its chunk is created; alloc, send, delivery and free
+ * allocate nothing, so the number of live event records the network owns
+ * is the sum of the pool sizes.
  *
  * Killing. Outside its body a message in flight is in exactly one of these
  * situations, and net_kill undoes each: its wake-up is pending (start,
@@ -84,12 +89,22 @@ typedef struct link_chunk {
     net_elem elem[NET_LINK_CHUNK];
 } link_chunk;
 
-/* One block of pool messages. */
+/* One block of pool messages: n slots of the pool's stride. */
 typedef struct msg_chunk {
     struct msg_chunk *next;
     size_t n;
-    msg_t msgs[];
+    max_align_t slots[];
 } msg_chunk;
+
+struct net_pool {
+    net_pool *next;         /* the net's pools */
+    net_t *net;
+    size_t size, offset;    /* the typed struct, and its msg_t in it */
+    size_t stride;          /* bytes per slot */
+    msg_chunk *chunks;
+    list_t free;            /* free messages, through msg_t.link */
+    size_t count;           /* messages created */
+};
 
 struct net {
     net_topology topo;
@@ -108,10 +123,7 @@ struct net {
     net_elem **created;     /* every created link */
     long ncreated, cap_created;
     bool created_sorted;    /* created is in index order */
-    /* pool */
-    msg_chunk *chunks;
-    msg_t *free_list;
-    size_t pool_size;
+    net_pool *pools;        /* message pools, one per type */
     /* totals */
     long in_flight;
     uint64_t sent, delivered, restarts;
@@ -404,7 +416,13 @@ uint64_t net_messages_sent(const net_t *net) { return net->sent; }
 double net_bytes_sent(const net_t *net) { return net->bytes_sent; }
 uint64_t net_messages_delivered(const net_t *net) { return net->delivered; }
 uint64_t net_restarts(const net_t *net) { return net->restarts; }
-size_t net_msg_pool_size(const net_t *net) { return net->pool_size; }
+size_t net_msg_pool_size(const net_t *net)
+{
+    size_t n = 0;
+    for (const net_pool *pl = net->pools; pl; pl = pl->next)
+        n += pl->count;
+    return n;
+}
 
 /* ---- the message process ---------------------------------------------- */
 
@@ -467,48 +485,83 @@ bool net_msg_in_flight(const msg_t *m)
 
 /* ---- the pool ----------------------------------------------------------- */
 
-msg_t *net_msg_alloc(sim_t *sim, net_t *net)
+net_pool *net_pool_for(net_t *net, size_t size, size_t offset)
 {
-    if (!net->free_list) {
-        size_t n = net->pool_size < NET_CHUNK_MIN ? NET_CHUNK_MIN
-                   : net->pool_size > NET_CHUNK_MAX ? NET_CHUNK_MAX
-                                                    : net->pool_size;
-        msg_chunk *c = calloc(1, sizeof *c + n * sizeof(msg_t));
+    assert(offset + sizeof(msg_t) <= size);
+    for (net_pool *pl = net->pools; pl; pl = pl->next)
+        if (pl->size == size && pl->offset == offset)
+            return pl;
+    net_pool *pl = calloc(1, sizeof *pl);
+    if (!pl) {
+        fprintf(stderr, "pnrsim: out of memory (message pool)\n");
+        abort();
+    }
+    size_t align = sizeof(max_align_t);
+    pl->net = net;
+    pl->size = size;
+    pl->offset = offset;
+    pl->stride = (size + align - 1) / align * align;
+    list_init(&pl->free);
+    pl->next = net->pools;
+    net->pools = pl;
+    return pl;
+}
+
+/* The msg_t of slot i of chunk c in pool pl. */
+static msg_t *slot_msg(const net_pool *pl, msg_chunk *c, size_t i)
+{
+    return (msg_t *)((char *)c->slots + i * pl->stride + pl->offset);
+}
+
+msg_t *net_pool_alloc(sim_t *sim, net_pool *pl)
+{
+    if (list_empty(&pl->free)) {
+        size_t n = pl->count < NET_CHUNK_MIN ? NET_CHUNK_MIN
+                   : pl->count > NET_CHUNK_MAX ? NET_CHUNK_MAX
+                                               : pl->count;
+        msg_chunk *c = calloc(1, sizeof *c + n * pl->stride);
         if (!c) {
             fprintf(stderr, "pnrsim: out of memory (message pool)\n");
             abort();
         }
         c->n = n;
-        c->next = net->chunks;
-        net->chunks = c;
+        c->next = pl->chunks;
+        pl->chunks = c;
         /* Push in reverse so the pool hands messages out in address order. */
         for (size_t i = n; i-- > 0;) {
-            msg_t *m = &c->msgs[i];
+            msg_t *m = slot_msg(pl, c, i);
             proc_init(sim, &m->p, msg_body);
-            m->net = net;
-            m->next = net->free_list;
-            net->free_list = m;
+            m->net = pl->net;
+            m->pool = pl;
+            list_add_head(&pl->free, &m->link);
         }
-        net->pool_size += n;
+        pl->count += n;
     }
-    msg_t *m = net->free_list;
-    net->free_list = m->next;
+    msg_t *m = container_of(list_pop_head(&pl->free), msg_t, link);
     proc_t keep = m->p;
-    memset(m, 0, sizeof *m);
+    memset((char *)m - pl->offset, 0, pl->size);
     m->p.body = keep.body;
     m->p.ev = keep.ev;
     m->p.state = PROC_IDLE;
     list_init(&m->p.qlink);
-    m->net = net;
+    m->net = pl->net;
+    m->pool = pl;
+    list_init(&m->link);
     return m;
+}
+
+msg_t *net_msg_alloc(sim_t *sim, net_t *net)
+{
+    return net_pool_alloc(sim, net_pool_for(net, sizeof(msg_t), 0));
 }
 
 void net_msg_free(net_t *net, msg_t *m)
 {
-    assert(m->net == net);
+    assert(m->net == net && m->pool->net == net);
     assert(!net_msg_in_flight(m));
-    m->next = net->free_list;
-    net->free_list = m;
+    assert(!list_linked(&m->link));
+    (void)net;
+    list_add_head(&m->pool->free, &m->link);
 }
 
 /* ---- sending, killing ------------------------------------------------- */
@@ -570,11 +623,15 @@ void net_destroy(sim_t *sim, net_t *net)
 {
     if (!net)
         return;
-    for (msg_chunk *c = net->chunks, *next; c; c = next) {
-        next = c->next;
-        for (size_t i = 0; i < c->n; i++)
-            proc_destroy(sim, &c->msgs[i].p);
-        free(c);
+    for (net_pool *pl = net->pools, *pnext; pl; pl = pnext) {
+        pnext = pl->next;
+        for (msg_chunk *c = pl->chunks, *next; c; c = next) {
+            next = c->next;
+            for (size_t i = 0; i < c->n; i++)
+                proc_destroy(sim, &slot_msg(pl, c, i)->p);
+            free(c);
+        }
+        free(pl);
     }
     for (link_chunk *c = net->lchunks, *next; c; c = next) {
         next = c->next;

@@ -25,7 +25,7 @@
  * A message is a process that walks its route hop by hop: request the
  * element, hold it for its service time, release it, go on. When it has
  * crossed its last hop its `done` callback runs at the destination. A
- * broadcast is N-1 point-to-point messages. Messages come from a pool owned
+ * broadcast is N-1 point-to-point messages. Messages come from pools owned
  * by the network (no allocation in steady state).
  *
  * Killing (gang context switches, §4.4.2): net_kill stops a message where it
@@ -35,6 +35,7 @@
 #ifndef PNRSIM_NET_NET_H
 #define PNRSIM_NET_NET_H
 
+#include "core/list.h"
 #include "core/proc.h"
 #include "core/res.h"
 #include "net/topology.h"
@@ -46,29 +47,29 @@
 
 typedef struct msg msg_t;
 typedef struct net net_t;
+typedef struct net_pool net_pool;
 /* Called when m has arrived at m->dst (sim->now is the arrival time). The
  * callback owns m: it must net_msg_free it or reuse it. */
 typedef void (*msg_fn)(sim_t *sim, msg_t *m);
 
+/* The network's part of a message. A layer that sends messages embeds a
+ * msg_t in its own typed struct (a job's neighbour or sync message, a PNR
+ * request, ...), takes it from a pool of that type (net_pool_for), and on
+ * arrival gets its struct back with container_of (core/list.h): the
+ * network sees a size, the receiver a typed message. */
 struct msg {
     proc_t p;           /* first member: the message is a process */
     net_t *net;
+    net_pool *pool;     /* the pool it came from */
     int src, dst;       /* PE numbers */
     double bytes;
-    int kind;           /* free for the model (neighbour, sync, PNR kinds) */
     int hop;            /* index of the element on its route being used */
     bool holding;       /* holds route element `hop` */
     bool killed;
     double sent_at;     /* time of the latest (re)send */
     msg_fn done;
-    void *ctx;          /* free for the model (thread, agent, job) */
-    long tag;           /* free for the model */
-    double value;       /* free for the model (e.g. piggybacked load, MB) */
-    double value2;      /* free for the model */
-    void *agent;        /* free for the model (the layer that sent it) */
-    msg_t *next;        /* free for the model while in flight (per-job
-                           lists); pool link while free */
-    msg_t *prev;
+    list_t link;        /* the owner's while allocated (e.g. a job's list
+                           of its messages); the pool's while free */
 };
 
 /* One network element on a route. */
@@ -89,15 +90,28 @@ typedef struct net_elem {
  * the network (CONNECTED links are made on first use). */
 net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
                   double latency, double delay);
-/* Free the network, its elements and every message of its pool (in flight
+/* Free the network, its elements and every message of its pools (in flight
  * or not). Call it before ev_destroy(sim). */
 void net_destroy(sim_t *sim, net_t *net);
 
-/* A message from the pool, fields zeroed except net. */
+/* The net's pool of messages of one type: `size` bytes each (sizeof the
+ * typed struct), the msg_t at `offset` in it (offsetof the member). Made
+ * on the first call for that (size, offset), the same pool after (a scan
+ * of the net's few pools); owned by the net and freed by net_destroy. A
+ * pool grows in chunks and never shrinks, so allocation is free of
+ * malloc in steady state. Aborts when out of memory. */
+net_pool *net_pool_for(net_t *net, size_t size, size_t offset);
+#define NET_POOL_FOR(net, type, member)                                        \
+    net_pool_for((net), sizeof(type), offsetof(type, member))
+/* A message from pool: the whole typed struct zeroed, m->net and m->pool
+ * set, m->link unlinked. */
+msg_t *net_pool_alloc(sim_t *sim, net_pool *pool);
+/* A plain msg_t (no typed struct around it) from the net's pool of them. */
 msg_t *net_msg_alloc(sim_t *sim, net_t *net);
-/* Give m back to the pool. m must not be in flight. */
+/* Give m back to its pool. m must not be in flight, and m->link must not
+ * be on the owner's list any more. */
 void net_msg_free(net_t *net, msg_t *m);
-/* Send m (src, dst, bytes, done, ctx set by the caller) now. src == dst
+/* Send m (src, dst, bytes, done set by the caller) now. src == dst
  * arrives at once (done is called at the current instant, through an
  * event). A NULL done gives m back to the pool on arrival. */
 void net_send(sim_t *sim, net_t *net, msg_t *m);
@@ -144,7 +158,7 @@ uint64_t net_messages_sent(const net_t *net);
 double net_bytes_sent(const net_t *net);
 uint64_t net_messages_delivered(const net_t *net);
 uint64_t net_restarts(const net_t *net);
-/* Messages the pool has created (each owns one event record for good). */
+/* Messages the pools have created (each owns one event record for good). */
 size_t net_msg_pool_size(const net_t *net);
 /* Print links, switches (with statistics) and a summary of routes (route
  * length histogram and a few examples), for --hardware-report. */

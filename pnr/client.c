@@ -19,7 +19,6 @@
  */
 #include "pnr/check.h"
 
-#include "core/list.h"
 #include "core/mem.h"
 
 #include <stdlib.h>
@@ -67,12 +66,15 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     }
     /* An asker's request names its client (which waits, so stays alive);
      * a zero request names only the round: nothing is sent back to it. */
+    pnr_request_msg *q = PNR_MSG_NEW(pnr_request_msg, p, PNR_MSG_REQUEST, th->pe->id,
+                                     r->manager, p->control_bytes);
+    q->round = r;
     if (c->ask > EPS_MB) {
         c->round = r;
-        pnr_send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, c, c->ask, 1);
-    } else {
-        pnr_send(p, PNR_MSG_REQUEST, th->pe->id, r->manager, p->control_bytes, r, 0, 0);
+        q->client = c;
+        q->mb = c->ask;
     }
+    pnr_post(p, &q->h);
     return c->ask > EPS_MB;
 }
 
@@ -165,8 +167,8 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
-        pnr_send(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
-                 p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
+        pnr_send_round(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+                       p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
     }
     free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
@@ -245,17 +247,20 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
             return false;
     }
     p->st.remote_faults++;
-    pnr_send(p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl), th, 0, 0);
+    pnr_page_msg *o =
+        PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl));
+    o->th = th;
+    pnr_post(p, &o->h);
     return true;
 }
 
-/* REPLY from the manager to client ctx: amount = MB granted (its pieces
- * are already in the client's list). The thread proceeds. */
-void pnr_on_reply(pnr_t *p, const msg_t *m)
+/* REPLY from the manager: the client's grant (its pieces are already in
+ * its list). The thread proceeds. */
+void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m)
 {
     sim_t *sim = p->sim;
-    creq_t *c = m->ctx;
-    double amount = m->value2;
+    creq_t *c = m->client;
+    double amount = m->mb;
     thread_t *th = c->th;
     p->transit -= amount;
     p->held += amount;
@@ -279,8 +284,8 @@ void pnr_on_reply(pnr_t *p, const msg_t *m)
     thread_proceed(sim, th);
 }
 
-/* PAGE_IN from a server (ctx: the faulting thread): the fault is served. */
-void pnr_on_page_in(pnr_t *p, const msg_t *m)
+/* PAGE_IN from a server: the thread's fault is served. */
+void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m)
 {
-    thread_fault_done(p->sim, m->ctx);
+    thread_fault_done(p->sim, m->th);
 }

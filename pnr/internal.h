@@ -33,6 +33,7 @@
 
 #include "pnr/pnr.h"
 
+#include "core/list.h"
 #include "core/rng.h"
 
 #include <stdbool.h>
@@ -134,8 +135,69 @@ typedef struct table {
     int n, cap;
 } table_t;
 
+/* ---- messages ----------------------------------------------------------------
+ * Every PNR message is a typed struct that embeds the network's msg_t
+ * through its header pnr_msg; the kind says which struct it is:
+ *   REQUEST             pnr_request_msg  client -> manager
+ *   ASK, GRANT, DEALLOC,
+ *   FREE, ACK           pnr_round_msg    about one round (mb: see each)
+ *   REPLY               pnr_reply_msg    manager -> client
+ *   BROADCAST           pnr_broadcast_msg manager -> servents
+ *   PAGE_OUT, PAGE_IN   pnr_page_msg     client <-> server
+ * They come from one net pool of slots of the union pnr_msg_u (the kinds
+ * differ by a pointer or two, so one pool wastes little and keeps a slot
+ * for any kind ready), allocated once and reused: no malloc per message in
+ * steady state. */
+typedef struct pnr_msg {
+    msg_t m;
+    pnr_t *p;
+    int kind;           /* PNR_MSG_* */
+    double load;        /* the sender's free MB when it sent (§5.2.6) */
+} pnr_msg;
+
+typedef struct pnr_request_msg {
+    pnr_msg h;
+    round_t *round;     /* the allocation round it joins */
+    creq_t *client;     /* the asker, which waits; NULL: a zero request */
+    double mb;          /* MB asked */
+} pnr_request_msg;
+
+typedef struct pnr_round_msg {
+    pnr_msg h;
+    round_t *round;
+    double mb;          /* ASK: still needed; GRANT: lent (maybe 0);
+                         * DEALLOC: given back; FREE: to free; ACK: freed */
+    int slot;           /* DEALLOC: where its pieces wait (r->incoming) */
+} pnr_round_msg;
+
+typedef struct pnr_reply_msg {
+    pnr_msg h;
+    creq_t *client;     /* its pieces are already in client->pieces */
+    double mb;          /* MB granted */
+} pnr_reply_msg;
+
+typedef struct pnr_broadcast_msg {
+    pnr_msg h;
+    snapshot_t *snap;   /* one reference, passed to the receiver's table */
+} pnr_broadcast_msg;
+
+typedef struct pnr_page_msg {
+    pnr_msg h;
+    thread_t *th;       /* the faulting thread */
+} pnr_page_msg;
+
+typedef union pnr_msg_u {
+    pnr_msg h;
+    pnr_request_msg request;
+    pnr_round_msg round;
+    pnr_reply_msg reply;
+    pnr_broadcast_msg broadcast;
+    pnr_page_msg page;
+} pnr_msg_u;
+
 struct pnr {
     sim_t *sim;
+    net_pool *pool;      /* slots of pnr_msg_u */
     cluster_t *cl;
     pnr_strategy strategy;
     bool global;
@@ -176,26 +238,36 @@ void pnr_track(pnr_t *p, pobj *o, pobj_kind kind, void (*destroy)(pobj *));
 void pnr_untrack(pobj *o);
 /* Add mb held on server to a piece list (merging per server). */
 void pnr_add_piece(pieces_t *ps, int server, double mb);
-/* Send a PNR message of `kind` from src to dst now; it piggybacks src's
- * free RAM. ctx, amount and tag are the receiver's (see each handler). */
-void pnr_send(pnr_t *p, int kind, int src, int dst, double bytes, void *ctx, double amount,
-              long tag);
+/* A new PNR message of `kind` (a zeroed slot big enough for any kind,
+ * returned as its header) from src to dst, of `bytes`; the caller fills in
+ * its typed part and sends it with pnr_post. */
+pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
+/* The same, as the typed struct `type` (pnr_round_msg, ...). */
+#define PNR_MSG_NEW(type, p, kind, src, dst, bytes)                            \
+    container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
+/* Send h now, piggybacking src's free RAM, and count it. */
+void pnr_post(pnr_t *p, pnr_msg *h);
+/* The common round messages (ASK, GRANT, DEALLOC, FREE, ACK) of
+ * control_bytes (DEALLOC: its size is given), in one call. */
+void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t *r, double mb,
+                    int slot);
 /* The manager for a job's allocation or deallocation (§5.5). */
 int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
 
-/* ---- message handlers: one per kind, called with the arrived message
- * (already given back to the pool: a copy whose src, dst, sent_at and model
- * fields are valid), after its load was heard ------------------------------ */
-void pnr_on_request(pnr_t *p, const msg_t *m);   /* manager.c */
-void pnr_on_grant(pnr_t *p, const msg_t *m);     /* manager.c */
-void pnr_on_dealloc(pnr_t *p, const msg_t *m);   /* manager.c */
-void pnr_on_ack(pnr_t *p, const msg_t *m);       /* manager.c */
-void pnr_on_ask(pnr_t *p, const msg_t *m);       /* server.c */
-void pnr_on_free(pnr_t *p, const msg_t *m);      /* server.c */
-void pnr_on_page_out(pnr_t *p, const msg_t *m);  /* server.c */
-void pnr_on_reply(pnr_t *p, const msg_t *m);     /* client.c */
-void pnr_on_page_in(pnr_t *p, const msg_t *m);   /* client.c */
-void pnr_on_broadcast(pnr_t *p, const msg_t *m); /* table.c */
+/* ---- message handlers: one per kind, each with the agent that receives
+ * it. Each gets a copy of the arrived message (the original is already
+ * back in the pool, so the handler may send at once), after the receiver
+ * heard the load it carries ------------------------------------------------- */
+void pnr_on_request(pnr_t *p, const pnr_request_msg *m);     /* manager.c */
+void pnr_on_grant(pnr_t *p, const pnr_round_msg *m);         /* manager.c */
+void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m);       /* manager.c */
+void pnr_on_ack(pnr_t *p, const pnr_round_msg *m);           /* manager.c */
+void pnr_on_ask(pnr_t *p, const pnr_round_msg *m);           /* server.c */
+void pnr_on_free(pnr_t *p, const pnr_round_msg *m);          /* server.c */
+void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m);       /* server.c */
+void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m);         /* client.c */
+void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m);        /* client.c */
+void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m); /* table.c */
 
 /* ---- client.c ------------------------------------------------------------- */
 

@@ -137,8 +137,11 @@ static void finish_alloc(pnr_t *p, round_t *r)
         else
             p->st.satisfied++;
         c->round = NULL;
-        pnr_send(p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
-                 p->control_bytes + 12.0 * c->pieces.n, c, got, 0);
+        pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
+                                       p->control_bytes + 12.0 * c->pieces.n);
+        a->client = c;
+        a->mb = got;
+        pnr_post(p, &a->h);
     }
     pnr_check(p);
     if (r->granted > EPS_MB)
@@ -162,35 +165,33 @@ void pnr_ask_next(pnr_t *p, round_t *r)
         return;
     }
     r->asked[chosen] = 1;
-    pnr_send(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
+    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
 }
 
-/* REQUEST from a client: amount = MB asked; tag 1: ctx is the asking
- * client (which waits for its REPLY), tag 0: ctx is the round (a zero
- * request, answered by nothing). The last request starts the asking. */
-void pnr_on_request(pnr_t *p, const msg_t *m)
+/* REQUEST from a client (a zero request names no client and is answered
+ * by nothing). The last request of the round starts the asking. */
+void pnr_on_request(pnr_t *p, const pnr_request_msg *m)
 {
-    creq_t *c = m->tag ? m->ctx : NULL;
-    round_t *r = c ? c->round : m->ctx;
-    r->asks[r->nreqs] = m->value2;
-    r->reqs[r->nreqs] = c;
+    round_t *r = m->round;
+    r->asks[r->nreqs] = m->mb;
+    r->reqs[r->nreqs] = m->client;
     r->nreqs++;
-    r->total_ask += m->value2;
+    r->total_ask += m->mb;
     if (++r->received == r->expected)
         pnr_ask_next(p, r);
 }
 
-/* GRANT from server m->src for round ctx: amount = MB lent (maybe 0). */
-void pnr_on_grant(pnr_t *p, const msg_t *m)
+/* GRANT from server m->h.m.src: mb = MB lent (maybe 0). */
+void pnr_on_grant(pnr_t *p, const pnr_round_msg *m)
 {
-    round_t *r = m->ctx;
-    double amount = m->value2;
+    round_t *r = m->round;
+    double amount = m->mb;
     r->grant_mb = 0;
     if (amount > 0) {
         p->transit -= amount;
         p->pending += amount;
         r->granted += amount;
-        pnr_add_piece(&r->got, m->src, amount);
+        pnr_add_piece(&r->got, m->h.m.src, amount);
     }
     pnr_ask_next(p, r);
 }
@@ -210,15 +211,15 @@ static void dealloc_done(pnr_t *p, round_t *r, bool freed)
     round_free(r);
 }
 
-/* DEALLOC from a client for round ctx: amount = MB it gives back, tag =
- * its slot in r->incoming, where its pieces wait. With the last notice,
- * a FREE goes to every server concerned. */
-void pnr_on_dealloc(pnr_t *p, const msg_t *m)
+/* DEALLOC from a client: mb = MB it gives back, its pieces wait in
+ * r->incoming[slot]. With the last notice, a FREE goes to every server
+ * concerned. */
+void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
 {
-    round_t *r = m->ctx;
-    p->transit -= m->value2;
-    p->pending += m->value2;
-    pieces_t *in = &r->incoming[m->tag];
+    round_t *r = m->round;
+    p->transit -= m->mb;
+    p->pending += m->mb;
+    pieces_t *in = &r->incoming[m->slot];
     for (int i = 0; i < in->n; i++)
         pnr_add_piece(&r->got, in->v[i].server, in->v[i].mb);
     free(in->v);
@@ -231,17 +232,17 @@ void pnr_on_dealloc(pnr_t *p, const msg_t *m)
         p->pending -= r->got.v[i].mb;
         p->transit += r->got.v[i].mb;
         r->acks_pending++;
-        pnr_send(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
-                 r->got.v[i].mb, 0);
+        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
+                       r->got.v[i].mb, 0);
     }
     if (r->acks_pending == 0)
         dealloc_done(p, r, false);
 }
 
-/* ACK from a server for round ctx: the last one ends the round. */
-void pnr_on_ack(pnr_t *p, const msg_t *m)
+/* ACK from a server: the last one ends the round. */
+void pnr_on_ack(pnr_t *p, const pnr_round_msg *m)
 {
-    round_t *r = m->ctx;
+    round_t *r = m->round;
     if (--r->acks_pending == 0)
         dealloc_done(p, r, true);
 }

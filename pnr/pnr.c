@@ -1,15 +1,15 @@
 /* pnr/pnr.c: the PNR layer's frame (pnr.h): creation and destruction,
  * protocol-object tracking, sending, and the arrival of every PNR message.
  *
- * A PNR message is a network message whose `ctx` points at the protocol
- * object it belongs to (an allocation round, a deallocation round, a
- * broadcast snapshot, a client, or a thread for page traffic), `value`
- * carries the sender's piggybacked load (its free RAM in MB when it sent)
- * and `value2` the amount the message is about. When one arrives, on_arrival
- * lets the receiver hear the load (table.c), gives the message back to the
- * pool, counts it, and calls the handler of its kind, which lives with the
- * agent that receives it (client.c, manager.c, server.c, table.c; see
- * internal.h for the map of the layer).
+ * A PNR message is a typed struct (internal.h) embedding the network's
+ * msg_t: a header with its kind and the sender's piggybacked load (its
+ * free RAM in MB when it sent), then what its kind is about (the round,
+ * client, snapshot or thread it belongs to, and an amount in MB). When one
+ * arrives, on_arrival lets the receiver hear the load (table.c), gives the
+ * message back to the pool, counts it, and calls the handler of its kind
+ * with the typed message; each handler lives with the agent that receives
+ * it (client.c, manager.c, server.c, table.c; see internal.h for the map
+ * of the layer).
  */
 #include "pnr/check.h"
 
@@ -63,45 +63,63 @@ const char *pnr_kind_name(int kind)
 
 static void on_arrival(sim_t *sim, msg_t *m);
 
-void pnr_send(pnr_t *p, int kind, int src, int dst, double bytes, void *ctx, double amount,
-              long tag)
+pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes)
 {
-    msg_t *m = net_msg_alloc(p->sim, p->cl->net);
-    m->src = src;
-    m->dst = dst;
-    m->bytes = bytes;
-    m->kind = kind;
-    m->done = on_arrival;
-    m->ctx = ctx;
-    m->agent = p;
-    m->value = pe_free_mb(&p->cl->pes[src]);
-    m->value2 = amount;
-    m->tag = tag;
-    p->st.msgs[kind - PNR_MSG_REQUEST]++;
-    p->st.bytes[kind - PNR_MSG_REQUEST] += bytes;
-    net_send(p->sim, p->cl->net, m);
+    assert(kind >= PNR_MSG_REQUEST && kind < PNR_MSG_KINDS_END);
+    pnr_msg *h = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg, m);
+    h->m.src = src;
+    h->m.dst = dst;
+    h->m.bytes = bytes;
+    h->m.done = on_arrival;
+    h->p = p;
+    h->kind = kind;
+    return h;
 }
 
-/* The handler of each kind, by kind - PNR_MSG_REQUEST. */
-static void (*const handlers[PNR_NKINDS])(pnr_t *p, const msg_t *m) = {
-    pnr_on_request, pnr_on_ask,       pnr_on_grant,     pnr_on_reply,    pnr_on_dealloc,
-    pnr_on_free,    pnr_on_ack,       pnr_on_broadcast, pnr_on_page_out, pnr_on_page_in,
-};
+void pnr_post(pnr_t *p, pnr_msg *h)
+{
+    h->load = pe_free_mb(&p->cl->pes[h->m.src]);
+    p->st.msgs[h->kind - PNR_MSG_REQUEST]++;
+    p->st.bytes[h->kind - PNR_MSG_REQUEST] += h->m.bytes;
+    net_send(p->sim, p->cl->net, &h->m);
+}
+
+void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t *r, double mb,
+                    int slot)
+{
+    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, bytes);
+    a->round = r;
+    a->mb = mb;
+    a->slot = slot;
+    pnr_post(p, &a->h);
+}
 
 /* Every PNR message arrives here: the receiver hears the sender's load,
- * the message goes back to the pool (the handler reads a copy, and may
- * send at once), then its kind's handler runs. */
+ * the message goes back to the pool (its handler reads a copy, and may
+ * send at once), then the handler of its kind runs. */
 static void on_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;
-    pnr_t *p = m->agent;
-    msg_t copy = *m;
-    int k = copy.kind - PNR_MSG_REQUEST;
-    assert(k >= 0 && k < PNR_NKINDS && "unknown PNR message");
-    pnr_hear(p, copy.dst, copy.src, copy.value, copy.sent_at);
+    pnr_msg_u u = *container_of(m, pnr_msg_u, h.m);
+    pnr_t *p = u.h.p;
+    int dst = m->dst;
+    int k = u.h.kind - PNR_MSG_REQUEST;
+    pnr_hear(p, dst, m->src, u.h.load, m->sent_at);
     net_msg_free(p->cl->net, m);
-    p->received[(size_t)copy.dst * PNR_NKINDS + (size_t)k]++;
-    handlers[k](p, &copy);
+    p->received[(size_t)dst * PNR_NKINDS + (size_t)k]++;
+    switch (u.h.kind) {
+    case PNR_MSG_REQUEST: pnr_on_request(p, &u.request); return;
+    case PNR_MSG_ASK: pnr_on_ask(p, &u.round); return;
+    case PNR_MSG_GRANT: pnr_on_grant(p, &u.round); return;
+    case PNR_MSG_REPLY: pnr_on_reply(p, &u.reply); return;
+    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u.round); return;
+    case PNR_MSG_FREE: pnr_on_free(p, &u.round); return;
+    case PNR_MSG_ACK: pnr_on_ack(p, &u.round); return;
+    case PNR_MSG_BROADCAST: pnr_on_broadcast(p, &u.broadcast); return;
+    case PNR_MSG_PAGE_OUT: pnr_on_page_out(p, &u.page); return;
+    case PNR_MSG_PAGE_IN: pnr_on_page_in(p, &u.page); return;
+    }
+    assert(0 && "unknown PNR message");
 }
 
 /* ---- managers ---------------------------------------------------------------------- */
@@ -181,6 +199,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
     p->objs.next = p->objs.prev = &p->objs;
+    p->pool = NET_POOL_FOR(cl->net, pnr_msg_u, h.m);
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
     cl->hooks.fault = pnr_fault;

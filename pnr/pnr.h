@@ -53,7 +53,8 @@
 
 typedef struct pnr pnr_t;
 
-/* Message kinds (msg_t.kind) and their sizes. */
+/* Message kinds (pnr_msg.kind; each kind is a typed message, see
+ * pnr/internal.h). */
 enum {
     PNR_MSG_REQUEST = 100, /* client -> manager: need (MB) */
     PNR_MSG_ASK,           /* manager -> server: please lend (MB) */

@@ -9,12 +9,12 @@
  */
 #include "pnr/check.h"
 
-/* ASK from manager m->src for round ctx: amount = MB still needed. */
-void pnr_on_ask(pnr_t *p, const msg_t *m)
+/* ASK from manager m->h.m.src: mb = MB still needed. */
+void pnr_on_ask(pnr_t *p, const pnr_round_msg *m)
 {
-    round_t *r = m->ctx;
-    int dst = m->dst;
-    double amount = m->value2;
+    round_t *r = m->round;
+    int dst = m->h.m.dst;
+    double amount = m->mb;
     pe_t *pe = &p->cl->pes[dst];
     double can = pe_free_mb(pe) - p->threshold;
     double grant = can > 0 ? (amount < can ? amount : can) : 0;
@@ -32,27 +32,30 @@ void pnr_on_ask(pnr_t *p, const msg_t *m)
     r->grant_server = dst;
     r->grant_mb = grant;
     pnr_check(p);
-    pnr_send(p, PNR_MSG_GRANT, dst, m->src, p->control_bytes, r, grant, 0);
+    pnr_send_round(p, PNR_MSG_GRANT, dst, m->h.m.src, p->control_bytes, r, grant, 0);
 }
 
-/* FREE from manager m->src for round ctx: amount = MB to give back. */
-void pnr_on_free(pnr_t *p, const msg_t *m)
+/* FREE from manager m->h.m.src: mb = MB to give back. */
+void pnr_on_free(pnr_t *p, const pnr_round_msg *m)
 {
-    round_t *r = m->ctx;
-    int dst = m->dst;
-    double amount = m->value2;
+    round_t *r = m->round;
+    int dst = m->h.m.dst;
+    double amount = m->mb;
     for (int i = 0; i < r->got.n; i++)
         if (r->got.v[i].server == dst)
             r->got.v[i].mb = 0; /* freed */
     pe_lend(p->sim, &p->cl->pes[dst], -amount);
     p->transit -= amount;
     pnr_check(p);
-    pnr_send(p, PNR_MSG_ACK, dst, m->src, p->control_bytes, r, amount, 0);
+    pnr_send_round(p, PNR_MSG_ACK, dst, m->h.m.src, p->control_bytes, r, amount, 0);
 }
 
-/* PAGE_OUT from a client (ctx: the faulting thread): the remote memory
- * answers instantly with the page (§5.4). */
-void pnr_on_page_out(pnr_t *p, const msg_t *m)
+/* PAGE_OUT from a client: the remote memory answers instantly with the
+ * page (§5.4). */
+void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m)
 {
-    pnr_send(p, PNR_MSG_PAGE_IN, m->dst, m->src, job_page_bytes(p->cl), m->ctx, 0, 0);
+    pnr_page_msg *in = PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_IN, m->h.m.dst, m->h.m.src,
+                                   job_page_bytes(p->cl));
+    in->th = m->th;
+    pnr_post(p, &in->h);
 }

@@ -107,6 +107,15 @@ void pnr_snapshot_release(snapshot_t *s)
     }
 }
 
+/* One BROADCAST of snapshot s (one of its references) to PE dst. */
+static void send_snapshot(pnr_t *p, int manager, int dst, double bytes, snapshot_t *s)
+{
+    pnr_broadcast_msg *b =
+        PNR_MSG_NEW(pnr_broadcast_msg, p, PNR_MSG_BROADCAST, manager, dst, bytes);
+    b->snap = s;
+    pnr_post(p, &b->h);
+}
+
 /* MANAGER and BACKBONE: after a round that allocated or deallocated
  * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
  * been allocated or deallocated"; `changed` says whether this round did)
@@ -137,22 +146,22 @@ void pnr_broadcast(pnr_t *p, int manager, bool changed)
     if (p->strategy == PNR_MANAGER) {
         for (int pe = 0; pe < p->npes; pe++)
             if (pe != manager)
-                pnr_send(p, PNR_MSG_BROADCAST, manager, pe, bytes, s, 0, 0);
+                send_snapshot(p, manager, pe, bytes, s);
     } else {
         for (int k = 0; k < p->nmanagers; k++)
             if (p->managers[k] != manager)
-                pnr_send(p, PNR_MSG_BROADCAST, manager, p->managers[k], bytes, s, 0, 0);
+                send_snapshot(p, manager, p->managers[k], bytes, s);
     }
 }
 
-/* BROADCAST arrived at m->dst (ctx: the snapshot, whose reference passes
- * to the receiver's table). Entry by entry the newer news wins (the
+/* BROADCAST arrived at m->h.m.dst (its snapshot's reference passes to
+ * the receiver's table). Entry by entry the newer news wins (the
  * table's own on equal stamps). The result becomes a table based on s,
  * with overrides where the old table's entry won and differs from s's. */
-void pnr_on_broadcast(pnr_t *p, const msg_t *m)
+void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m)
 {
-    snapshot_t *s = m->ctx;
-    int dst = m->dst;
+    snapshot_t *s = m->snap;
+    int dst = m->h.m.dst;
     table_t *t = &p->tables[dst];
     const entry_t *se = s->e;
     const entry_t *be = t->base ? t->base->e : NULL;

@@ -158,49 +158,49 @@ static double next_sync_at(thread_t *th)
 
 /* ---- messages -------------------------------------------------------------- */
 
-static void job_msg_link(job_t *j, msg_t *m)
+/* Put m at the head of j's in-flight messages (newest first). */
+static void job_msg_link(job_t *j, job_msg *m)
 {
-    m->prev = NULL;
-    m->next = j->msgs;
-    if (j->msgs)
-        j->msgs->prev = m;
-    j->msgs = m;
+    list_add_head(&j->msgs, &m->m.link);
 }
 
-static void job_msg_unlink(job_t *j, msg_t *m)
+/* Take m off the list it is on (in flight or killed). */
+static void job_msg_unlink(job_msg *m)
 {
-    if (m->prev)
-        m->prev->next = m->next;
-    else
-        j->msgs = m->next;
-    if (m->next)
-        m->next->prev = m->prev;
-    m->next = m->prev = NULL;
+    list_del(&m->m.link);
+}
+
+/* The first message of list l, or NULL. */
+static job_msg *job_msg_first(list_t *l)
+{
+    list_t *n = list_first(l);
+    return n ? container_of(n, job_msg, m.link) : NULL;
 }
 
 static void maybe_destroy(sim_t *sim, job_t *j);
 static void sync_arrived(sim_t *sim, job_t *j);
 
-static void msg_arrived(sim_t *sim, msg_t *m)
+static void msg_arrived(sim_t *sim, msg_t *mm)
 {
-    job_t *j = m->ctx;
+    job_msg *m = container_of(mm, job_msg, m);
+    job_t *j = m->j;
     cluster_t *cl = j->cl;
-    job_msg_unlink(j, m);
+    job_msg_unlink(m);
     if (m->kind == MSG_NEIGHBOUR) {
         /* The neighbour answers at once (§4.3.2), even when the job has
          * just ended (the message was sent before): every neighbour
          * message gets its reply. */
-        int s = m->src;
-        m->src = m->dst;
-        m->dst = s;
+        int s = mm->src;
+        mm->src = mm->dst;
+        mm->dst = s;
         m->kind = MSG_NEIGHBOUR_REPLY;
         cl->neighbour_replies++;
         job_msg_link(j, m);
-        net_send(sim, cl->net, m);
+        net_send(sim, cl->net, mm);
         return;
     }
     int kind = m->kind;
-    net_msg_free(cl->net, m);
+    net_msg_free(cl->net, mm);
     if (kind == MSG_SYNC)
         sync_arrived(sim, j);
     maybe_destroy(sim, j);
@@ -209,15 +209,15 @@ static void msg_arrived(sim_t *sim, msg_t *m)
 static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes, int kind)
 {
     cluster_t *cl = j->cl;
-    msg_t *m = net_msg_alloc(sim, cl->net);
-    m->src = src_pe;
-    m->dst = dst_pe;
-    m->bytes = bytes;
+    job_msg *m = container_of(net_pool_alloc(sim, NET_POOL_FOR(cl->net, job_msg, m)), job_msg, m);
+    m->m.src = src_pe;
+    m->m.dst = dst_pe;
+    m->m.bytes = bytes;
+    m->m.done = msg_arrived;
+    m->j = j;
     m->kind = kind;
-    m->done = msg_arrived;
-    m->ctx = j;
     job_msg_link(j, m);
-    net_send(sim, cl->net, m);
+    net_send(sim, cl->net, &m->m);
 }
 
 /* The master received one synchronisation message; with all of them the
@@ -368,11 +368,10 @@ static void thread_end(sim_t *sim, thread_t *th)
         /* A stop at the very instant the last barrier opened (before the
          * threads woke) leaves killed messages that no job_run will send
          * again: send them now, so every message sent is delivered. */
-        while (j->killed) {
-            msg_t *m = j->killed;
-            j->killed = m->next;
+        for (job_msg *m; (m = job_msg_first(&j->killed));) {
+            job_msg_unlink(m);
             job_msg_link(j, m);
-            net_restart(sim, cl->net, m);
+            net_restart(sim, cl->net, &m->m);
         }
         /* The scheduler's hook still sees the job as running (it counts
          * running jobs); the hook must not free j (job_release defers). */
@@ -404,6 +403,8 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->slot = j->home_slot = -1;
     barrier_init(&j->sync, (uint32_t)threads);
     waitq_init(&j->resume_q);
+    list_init(&j->msgs);
+    list_init(&j->killed);
     j->anext = cl->jobs;
     if (cl->jobs)
         cl->jobs->aprev = j;
@@ -426,7 +427,7 @@ static void destroy_cb(sim_t *sim, void *arg)
  * through an event, never from inside one of its own threads' bodies. */
 static void maybe_destroy(sim_t *sim, job_t *j)
 {
-    if (j->released && !j->destroy_scheduled && j->msgs == NULL) {
+    if (j->released && !j->destroy_scheduled && list_empty(&j->msgs)) {
         j->destroy_scheduled = true;
         ev_once(sim, sim->now, destroy_cb, j);
     }
@@ -441,16 +442,14 @@ void job_release(sim_t *sim, job_t *j)
 
 void job_destroy(sim_t *sim, job_t *j)
 {
-    while (j->msgs) {
-        msg_t *m = j->msgs;
-        job_msg_unlink(j, m);
-        net_kill(sim, j->cl->net, m);
-        net_msg_free(j->cl->net, m);
+    for (job_msg *m; (m = job_msg_first(&j->msgs));) {
+        job_msg_unlink(m);
+        net_kill(sim, j->cl->net, &m->m);
+        net_msg_free(j->cl->net, &m->m);
     }
-    while (j->killed) {
-        msg_t *m = j->killed;
-        j->killed = m->next;
-        net_msg_free(j->cl->net, m);
+    for (job_msg *m; (m = job_msg_first(&j->killed));) {
+        job_msg_unlink(m);
+        net_msg_free(j->cl->net, &m->m);
     }
     if (j->th) {
         for (int i = 0; i < j->threads; i++) {
@@ -498,11 +497,10 @@ void job_run(sim_t *sim, job_t *j, double delay)
     j->resume_at = sim->now + delay;
     waitq_broadcast(sim, &j->resume_q);
     /* Killed messages start again from the beginning (§4.4.2). */
-    while (j->killed) {
-        msg_t *m = j->killed;
-        j->killed = m->next;
+    for (job_msg *m; (m = job_msg_first(&j->killed));) {
+        job_msg_unlink(m);
         job_msg_link(j, m);
-        net_restart(sim, cl->net, m);
+        net_restart(sim, cl->net, &m->m);
     }
 }
 
@@ -526,13 +524,13 @@ void job_stop(sim_t *sim, job_t *j)
         assert(was_holding);
         (void)was_holding;
     }
-    while (j->msgs) {
-        msg_t *m = j->msgs;
-        job_msg_unlink(j, m);
-        net_kill(sim, cl->net, m);
+    /* Newest first, each to the head of killed: killed ends up oldest
+     * first, the order in which they are sent again. */
+    for (job_msg *m; (m = job_msg_first(&j->msgs));) {
+        job_msg_unlink(m);
+        net_kill(sim, cl->net, &m->m);
         cl->messages_killed++;
-        m->next = j->killed;
-        j->killed = m;
+        list_add_head(&j->killed, &m->m.link);
     }
 }
 

@@ -104,6 +104,16 @@ struct cluster {
 
 enum { MSG_NEIGHBOUR = 1, MSG_NEIGHBOUR_REPLY = 2, MSG_SYNC = 3 };
 
+/* A job's message: a neighbour message, its reply, or a synchronisation
+ * message to the master (§4.3.2, §4.3.3). It embeds the network's msg_t
+ * and comes from the net's pool of job messages; while allocated, m.link
+ * is on its job's list j->msgs (in flight) or j->killed (killed). */
+typedef struct job_msg {
+    msg_t m;
+    job_t *j;
+    int kind;                 /* MSG_* */
+} job_msg;
+
 struct thread {
     proc_t p;                 /* first member: the thread is a process */
     job_t *job;
@@ -151,8 +161,9 @@ struct job {
     long sync_drawn;          /* interval_exp: index of the drawn sync point */
     double sync_point;        /* interval_exp: CPU time of that point */
     waitq_t resume_q;         /* parked threads */
-    msg_t *msgs;              /* in-flight messages (killed on job_stop) */
-    msg_t *killed;            /* killed messages to send again */
+    list_t msgs;              /* in-flight job_msgs, newest first (killed
+                               * on job_stop) */
+    list_t killed;            /* killed job_msgs to send again, in order */
     uint64_t faults;
     double fault_time;
     double waited_alloc;      /* s threads waited for network RAM */

@@ -616,7 +616,7 @@ static void check_counts(int threads, double cpu, double comm, double sync, long
     ck_assert_uint_eq(net_messages_sent(w.cl.net), total);
     ck_assert_uint_eq(net_messages_delivered(w.cl.net), total);
     ck_assert_int_eq(net_in_flight(w.cl.net), 0);
-    ck_assert_ptr_null(j->msgs);
+    ck_assert(list_empty(&j->msgs));
     for (int i = 0; i < threads; i++)
         ck_assert_double_eq(j->th[i].cpu_done, cpu);
     world_free(&w);
@@ -861,8 +861,10 @@ static void probe_cb(sim_t *sim, void *arg)
 {
     probe *pr = arg;
     net_t *net = pr->w->cl.net;
-    for (msg_t *m = pr->j->msgs; m; m = m->next) {
-        if (m->kind == MSG_SYNC && m->src != m->dst && m->p.state == PROC_HOLDING &&
+    list_for_each(it, &pr->j->msgs) {
+        const job_msg *jm = container_of(it, job_msg, m.link);
+        const msg_t *m = &jm->m;
+        if (jm->kind == MSG_SYNC && m->src != m->dst && m->p.state == PROC_HOLDING &&
             m->hop == net_route_len(net, m->src, m->dst) - 1) {
             pr->stop_at = m->p.wake_at;
             at(pr->w, pr->stop_at, pr->j, ACT_STOP, 0);

@@ -37,25 +37,40 @@ static void reset_arrivals(void)
     arrivals = 0;
 }
 
+/* The tests' typed message: the network's part and a tag. */
+typedef struct tmsg {
+    long tag;
+    msg_t m;            /* not first, so container_of has work to do */
+} tmsg;
+
+static tmsg *tmsg_of(msg_t *m) { return container_of(m, tmsg, m); }
+
+/* A tagged message from the net's pool of them. */
+static msg_t *talloc(sim_t *sim, net_t *net)
+{
+    return net_pool_alloc(sim, NET_POOL_FOR(net, tmsg, m));
+}
+
 /* done: record the arrival time under the message's tag, free it. */
 static void on_arrive(sim_t *sim, msg_t *m)
 {
-    ck_assert(m->tag >= 0 && m->tag < MAXMSG);
-    ck_assert_msg(arrive[m->tag] < 0, "message %ld arrived twice", m->tag);
+    long tag = tmsg_of(m)->tag;
+    ck_assert(tag >= 0 && tag < MAXMSG);
+    ck_assert_msg(arrive[tag] < 0, "message %ld arrived twice", tag);
     ck_assert(!net_msg_in_flight(m));
-    arrive[m->tag] = sim->now;
+    arrive[tag] = sim->now;
     arrivals++;
     net_msg_free(m->net, m);
 }
 
 static msg_t *send(sim_t *sim, net_t *net, int src, int dst, long tag)
 {
-    msg_t *m = net_msg_alloc(sim, net);
+    msg_t *m = talloc(sim, net);
     m->src = src;
     m->dst = dst;
     m->bytes = BYTES;
     m->done = on_arrive;
-    m->tag = tag;
+    tmsg_of(m)->tag = tag;
     net_send(sim, net, m);
     return m;
 }
@@ -329,7 +344,7 @@ END_TEST
 static void on_arrive_then_send(sim_t *sim, msg_t *m)
 {
     net_t *net = m->net;
-    long tag = m->tag;
+    long tag = tmsg_of(m)->tag;
     on_arrive(sim, m);
     if (tag == 9) {
         send(sim, net, 2, 3, 10);
@@ -679,15 +694,16 @@ START_TEST(test_pool_reuse)
     net_t *net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
     msg_t *first = NULL;
     for (int i = 0; i < 10000; i++) {
-        msg_t *m = net_msg_alloc(&sim, net);
+        msg_t *m = talloc(&sim, net);
         if (!first)
             first = m;
         ck_assert_ptr_eq(m, first);
-        ck_assert(m->tag == 0 && m->done == NULL && m->bytes == 0 && !m->killed);
+        /* The whole typed struct comes back zeroed. */
+        ck_assert(tmsg_of(m)->tag == 0 && m->done == NULL && m->bytes == 0 && !m->killed);
         m->src = i % 4;
         m->dst = (i + 1) % 4;
         m->bytes = 1000;
-        m->tag = i;
+        tmsg_of(m)->tag = i;
         m->done = free_on_arrive;
         net_send(&sim, net, m);
         ev_run(&sim, INFINITY);
@@ -700,14 +716,14 @@ START_TEST(test_pool_reuse)
     /* 100 held at once: chunks of 16, 16, 32 and 64 make 128 messages. */
     msg_t *held[100];
     for (int i = 0; i < 100; i++)
-        held[i] = net_msg_alloc(&sim, net);
+        held[i] = talloc(&sim, net);
     ck_assert_uint_eq(net_msg_pool_size(net), 128);
     ck_assert_uint_eq(sim.live_records, 128);
     for (int i = 0; i < 100; i++)
         net_msg_free(net, held[i]);
     /* A NULL done gives the message back on arrival. */
     for (int i = 0; i < 200; i++) {
-        msg_t *m = net_msg_alloc(&sim, net);
+        msg_t *m = talloc(&sim, net);
         m->src = 0;
         m->dst = 3;
         m->bytes = 10;
@@ -716,8 +732,17 @@ START_TEST(test_pool_reuse)
     ck_assert_uint_eq(net_msg_pool_size(net), 256);
     ev_run(&sim, INFINITY);
     for (int i = 0; i < 256; i++)
-        net_msg_alloc(&sim, net);
+        talloc(&sim, net);
     ck_assert_uint_eq(net_msg_pool_size(net), 256);
+    /* One pool per type: the same one for the same type, a second for
+     * plain messages, whose first chunk adds 16; every message of both
+     * owns one event record. */
+    ck_assert_ptr_eq(NET_POOL_FOR(net, tmsg, m), NET_POOL_FOR(net, tmsg, m));
+    ck_assert_ptr_ne(NET_POOL_FOR(net, tmsg, m), net_pool_for(net, sizeof(msg_t), 0));
+    msg_t *plain = net_msg_alloc(&sim, net);
+    ck_assert_ptr_eq(plain->pool, net_pool_for(net, sizeof(msg_t), 0));
+    ck_assert_uint_eq(net_msg_pool_size(net), 256 + 16);
+    ck_assert_uint_eq(sim.live_records, 256 + 16);
     teardown(&sim, net);
 }
 END_TEST
