@@ -73,4 +73,26 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
  * 19 metrics, separated by sep (' ' or ','). */
 void out_metrics_table(FILE *f, const run_metrics *m, char sep);
 
+/* ---- CSV files: the header written from the same list as the rows ----
+ *
+ * A CSV file's columns are listed once, as a macro LIST(FIRST, X) that
+ * applies FIRST to the first column and X to every other, each as
+ * (name, how, value): how is a printf conversion ("%ld") for rows written
+ * with printf, or a function char *put(char *p, value) for rows built by
+ * hand. These turn such a list into the header line (a string literal),
+ * a printf format and its arguments, or the statements that build a row at
+ * p; so a column cannot be added to the rows and not to the header.
+ *
+ *   fputs(LIST(CSV_NAME1, CSV_NAME) "\n", f);
+ *   fprintf(f, LIST(CSV_FMT1, CSV_FMT) "\n" LIST(CSV_ARG, CSV_ARG));
+ *   LIST(CSV_PUT1, CSV_PUT)
+ */
+#define CSV_NAME1(name, how, value) name
+#define CSV_NAME(name, how, value) "," name
+#define CSV_FMT1(name, how, value) how
+#define CSV_FMT(name, how, value) "," how
+#define CSV_ARG(name, how, value) , value
+#define CSV_PUT1(name, how, value) p = how(p, value);
+#define CSV_PUT(name, how, value) *p++ = ','; p = how(p, value);
+
 #endif
