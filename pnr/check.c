@@ -77,9 +77,10 @@ void pnr_check(pnr_t *p)
     }
     for (int s = 0; s < p->npes; s++)
         p->claimed[s] = 0;
-    for (pobj *o = p->objs.next; o != &p->objs; o = o->next) {
+    list_for_each(it, &p->objs) {
+        const pobj *o = container_of(it, pobj, node);
         if (o->kind == POBJ_ROUND) {
-            round_t *r = (round_t *)o;
+            const round_t *r = container_of(o, round_t, link);
             claim(p, &r->got);
             if (r->dealloc) {
                 for (int i = 0; i < r->expected; i++)
@@ -88,7 +89,7 @@ void pnr_check(pnr_t *p)
                 p->claimed[r->grant_server] += r->grant_mb;
             }
         } else if (o->kind == POBJ_JSTATE) {
-            jstate_t *js = (jstate_t *)o;
+            const jstate_t *js = container_of(o, jstate_t, link);
             for (int i = 0; i < js->threads; i++)
                 if (js->creqs[i])
                     claim(p, &js->creqs[i]->pieces);

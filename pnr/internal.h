@@ -55,10 +55,11 @@ typedef struct pieces { /* a growable list of pieces, one per server */
 /* The kinds of tracked protocol objects. */
 typedef enum { POBJ_ROUND, POBJ_JSTATE, POBJ_SNAPSHOT } pobj_kind;
 
-/* Tracked allocation: every protocol object is on p->objs until it is
- * freed (pnr_track / pnr_untrack). */
+/* Tracked allocation: every protocol object embeds a pobj and is on
+ * p->objs (core/list.h, newest first) until it is freed (pnr_track /
+ * pnr_untrack). */
 typedef struct pobj {
-    struct pobj *next, *prev;
+    list_t node;
     pobj_kind kind;
     void (*destroy)(struct pobj *o);
 } pobj;
@@ -218,7 +219,7 @@ struct pnr {
     rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */
-    pobj objs;
+    list_t objs;         /* tracked protocol objects (pobj.node) */
     pnr_stats st;
     double held, transit, pending;
     bool checking;

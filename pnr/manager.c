@@ -24,7 +24,7 @@
 
 static void round_destroy(pobj *o)
 {
-    round_t *r = (round_t *)o;
+    round_t *r = container_of(o, round_t, link);
     free(r->reqs);
     free(r->asks);
     free(r->got.v);
@@ -68,7 +68,7 @@ round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int ex
 
 static void jstate_destroy(pobj *o)
 {
-    jstate_t *js = (jstate_t *)o;
+    jstate_t *js = container_of(o, jstate_t, link);
     for (int i = 0; i < js->threads; i++)
         if (js->creqs[i]) {
             free(js->creqs[i]->pieces.v);

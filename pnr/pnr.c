@@ -22,17 +22,12 @@ void pnr_track(pnr_t *p, pobj *o, pobj_kind kind, void (*destroy)(pobj *))
 {
     o->kind = kind;
     o->destroy = destroy;
-    o->next = p->objs.next;
-    o->prev = &p->objs;
-    p->objs.next->prev = o;
-    p->objs.next = o;
+    list_add_head(&p->objs, &o->node);
 }
 
 void pnr_untrack(pobj *o)
 {
-    o->prev->next = o->next;
-    o->next->prev = o->prev;
-    o->next = o->prev = NULL;
+    list_del(&o->node);
 }
 
 void pnr_add_piece(pieces_t *ps, int server, double mb)
@@ -198,7 +193,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
-    p->objs.next = p->objs.prev = &p->objs;
+    list_init(&p->objs);
     p->pool = NET_POOL_FOR(cl->net, pnr_msg_u, h.m);
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
@@ -215,8 +210,8 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     if (!p)
         return;
     /* Protocol objects still alive (a run stopped part way). */
-    while (p->objs.next != &p->objs) {
-        pobj *o = p->objs.next;
+    for (list_t *n; (n = list_first(&p->objs));) {
+        pobj *o = container_of(n, pobj, node);
         pnr_untrack(o);
         o->destroy(o);
     }

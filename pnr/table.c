@@ -94,7 +94,7 @@ double pnr_believed_free(pnr_t *p, int manager, int s)
 
 static void snapshot_destroy(pobj *o)
 {
-    snapshot_t *s = (snapshot_t *)o;
+    snapshot_t *s = container_of(o, snapshot_t, link);
     free(s->e);
     free(s);
 }
