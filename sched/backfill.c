@@ -420,7 +420,7 @@ void bf_pass(bf_t *b, gang_t *g, double now)
     size_t n = (size_t)gang_queued(g);
     b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
     size_t k = 0;
-    for (job_t *j = gang_queue_first(g); j; j = j->qnext)
+    for (job_t *j = gang_queue_first(g); j; j = gang_queue_next(g, j))
         b->q[k++] = j;
     assert(k == n);
     b->st.passes++;

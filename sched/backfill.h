@@ -88,8 +88,10 @@ void bf_get_stats(const bf_t *b, bf_stats *s);
  * never in slot `not` (-1: none); index gang_slots(g) means a new slot,
  * which is opened only if allow_new and the MPL allows. True when placed. */
 bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
-/* The first queued job in arrival order (follow job->qnext). */
+/* The first queued job in arrival order, and the one after j (NULL at the
+ * end). */
 job_t *gang_queue_first(const gang_t *g);
+job_t *gang_queue_next(const gang_t *g, const job_t *j);
 int gang_npes(const gang_t *g);
 const gang_params *gang_get_params(const gang_t *g);
 /* Free PEs of slot index s (0 <= s < gang_slots(g)). */

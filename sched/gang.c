@@ -8,7 +8,7 @@
  *              head is the FCFS head) and one FIFO per width (threads), so
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
  *              k PEs" are found by scanning at most N bucket heads, never
- *              the whole queue.
+ *              the whole queue (sched/queue.c).
  *   reserved   per PE, MB of threads of placed jobs whose memory has not
  *              been freed yet (for mem_aware: memory of jobs waiting for
  *              their slot counts).
@@ -18,6 +18,7 @@
 #include "core/mem.h"
 #include "sched/backfill.h"
 #include "sched/priority.h"
+#include "sched/queue.h"
 
 #include <assert.h>
 #include <math.h>
@@ -41,11 +42,7 @@ struct gang {
     int nslots, capslots;
     int cur;            /* index of the current slot, -1 when none */
     int next_slot_id;
-    /* queue */
-    job_t *qhead, *qtail;
-    long qlen;
-    job_t **bhead, **btail; /* by width 1..npes */
-    long *bcount;
+    jobq_t queue;
     long pass_no;
     ev_id pass_ev;
     bool pass_pending;
@@ -53,9 +50,7 @@ struct gang {
     void *hook_ctx;
     ev_id quantum_ev;
     double *reserved;
-    /* jobs that can never be placed */
-    job_t *impossible;
-    long nimpossible;
+    long nimpossible;   /* jobs that can never be placed (never queued) */
     /* statistics */
     uint64_t pcs;
     int mpl_max;
@@ -90,7 +85,7 @@ static void mpl_tick(gang_t *g)
 int gang_slots(const gang_t *g) { return g->nslots; }
 int gang_mpl_max(const gang_t *g) { return g->mpl_max; }
 uint64_t gang_pcs_count(const gang_t *g) { return g->pcs; }
-long gang_queued(const gang_t *g) { return g->qlen; }
+long gang_queued(const gang_t *g) { return g->queue.n; }
 long gang_placed(const gang_t *g) { return g->placed; }
 long gang_running(const gang_t *g) { return g->running; }
 long gang_impossible(const gang_t *g) { return g->nimpossible; }
@@ -127,116 +122,6 @@ job_t *gang_slot_job(const gang_t *g, int s, int pe)
     if (s < 0 || s >= g->nslots || pe < 0 || pe >= g->npes)
         return NULL;
     return g->slots[s]->pe_job[pe];
-}
-
-/* ---- queue ------------------------------------------------------------------- */
-
-static void queue_push(gang_t *g, job_t *j)
-{
-    j->qprev = g->qtail;
-    j->qnext = NULL;
-    if (g->qtail)
-        g->qtail->qnext = j;
-    else
-        g->qhead = j;
-    g->qtail = j;
-    int w = j->threads;
-    j->bprev = g->btail[w];
-    j->bnext = NULL;
-    if (g->btail[w])
-        g->btail[w]->bnext = j;
-    else
-        g->bhead[w] = j;
-    g->btail[w] = j;
-    g->bcount[w]++;
-    g->qlen++;
-    j->queued = true;
-}
-
-static void queue_remove(gang_t *g, job_t *j)
-{
-    assert(j->queued);
-    if (j->qprev)
-        j->qprev->qnext = j->qnext;
-    else
-        g->qhead = j->qnext;
-    if (j->qnext)
-        j->qnext->qprev = j->qprev;
-    else
-        g->qtail = j->qprev;
-    int w = j->threads;
-    if (j->bprev)
-        j->bprev->bnext = j->bnext;
-    else
-        g->bhead[w] = j->bnext;
-    if (j->bnext)
-        j->bnext->bprev = j->bprev;
-    else
-        g->btail[w] = j->bprev;
-    g->bcount[w]--;
-    g->qlen--;
-    j->queued = false;
-    j->qprev = j->qnext = j->bprev = j->bnext = NULL;
-}
-
-/* First job of bucket w not yet tried in this pass. */
-static job_t *bucket_first(const gang_t *g, int w)
-{
-    job_t *j = g->bhead[w];
-    while (j && j->tried_pass == g->pass_no)
-        j = j->bnext;
-    return j;
-}
-
-/* The queue's head in priority order, ignoring fit (for strict order). */
-static job_t *queue_head(const gang_t *g)
-{
-    switch (g->p.priority) {
-    case PRIO_FCFS:
-        return g->qhead;
-    case PRIO_BESTFIT:
-        for (int w = g->npes; w >= 1; w--)
-            if (g->bhead[w])
-                return g->bhead[w];
-        return NULL;
-    case PRIO_WORSTFIT:
-        for (int w = 1; w <= g->npes; w++)
-            if (g->bhead[w])
-                return g->bhead[w];
-        return NULL;
-    default: /* keyed orders go through sched/backfill.c */
-        return NULL;
-    }
-    return NULL;
-}
-
-/* The first job in priority order with at most maxw threads that has not
- * been tried in this pass. */
-static job_t *queue_first_fitting(const gang_t *g, int maxw)
-{
-    job_t *best = NULL;
-    switch (g->p.priority) {
-    case PRIO_FCFS:
-        for (int w = 1; w <= maxw; w++) {
-            job_t *j = bucket_first(g, w);
-            if (j && (!best || j->order < best->order))
-                best = j;
-        }
-        return best;
-    case PRIO_BESTFIT:
-        for (int w = maxw; w >= 1; w--)
-            if ((best = bucket_first(g, w)))
-                return best;
-        return NULL;
-    case PRIO_WORSTFIT:
-        for (int w = 1; w <= maxw; w++)
-            if ((best = bucket_first(g, w)))
-                return best;
-        return NULL;
-    default: /* keyed orders go through sched/backfill.c */
-        return NULL;
-    }
-    return NULL;
 }
 
 /* ---- slots ---------------------------------------------------------------------- */
@@ -548,7 +433,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         best = slot_new(g);
         fresh = true;
     }
-    queue_remove(g, j);
+    jobq_remove(&g->queue, j);
     choose_pes(g, best, j);
     slot_put(g, best, j);
     for (int i = 0; i < j->threads; i++)
@@ -579,7 +464,8 @@ bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new)
     return ok;
 }
 
-job_t *gang_queue_first(const gang_t *g) { return g->qhead; }
+job_t *gang_queue_first(const gang_t *g) { return jobq_first(&g->queue); }
+job_t *gang_queue_next(const gang_t *g, const job_t *j) { return jobq_next(&g->queue, j); }
 int gang_npes(const gang_t *g) { return g->npes; }
 const gang_params *gang_get_params(const gang_t *g) { return &g->p; }
 int gang_slot_nfree(const gang_t *g, int s) { return g->slots[s]->nfree; }
@@ -620,11 +506,11 @@ static void pass(sim_t *sim, void *arg)
         int maxw = max_fit(g);
         job_t *j;
         if (g->p.strict_order) {
-            j = queue_head(g);
+            j = jobq_head(&g->queue, g->p.priority);
             if (!j || j->threads > maxw || j->tried_pass == g->pass_no)
                 break;
         } else {
-            j = queue_first_fitting(g, maxw);
+            j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
             if (!j)
                 break;
         }
@@ -690,9 +576,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->p = *p;
     g->npes = cl->npes;
     g->cur = -1;
-    g->bhead = xcalloc((size_t)g->npes + 1, sizeof *g->bhead);
-    g->btail = xcalloc((size_t)g->npes + 1, sizeof *g->btail);
-    g->bcount = xcalloc((size_t)g->npes + 1, sizeof *g->bcount);
+    jobq_init(&g->queue, g->npes);
     g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
     g->pass_ev = ev_new(sim, pass, g);
     g->quantum_ev = ev_new(sim, quantum_end, g);
@@ -723,9 +607,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
         free(g->slots[i]);
     }
     free(g->slots);
-    free(g->bhead);
-    free(g->btail);
-    free(g->bcount);
+    jobq_destroy(&g->queue);
     free(g->reserved);
     if (g->cl->hooks.sched_ctx == g) {
         g->cl->hooks.job_ended = NULL;
@@ -752,15 +634,13 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
         /* A job wider than the machine, or (mem_aware) whose thread is
          * larger than a PE's RAM, can never be placed. (The width check
          * also keeps the queue's per-width buckets, 1..npes, in range.) */
-        j->qnext = g->impossible;
-        g->impossible = j;
         g->nimpossible++;
         return;
     }
     mpl_tick(g);
     g->in_system++;
     j->tried_pass = -1;
-    queue_push(g, j);
+    jobq_push(&g->queue, j);
     request_pass(g);
     acted(g);
 }
@@ -879,25 +759,9 @@ const char *gang_check(const gang_t *g)
     free(sum);
     if (bad)
         return bad;
-    long q = 0;
-    for (job_t *j = g->qhead; j; j = j->qnext, q++)
-        if (!j->queued || j->slot != -1)
-            return "queued job also placed";
-    if (q != g->qlen)
-        return "queue length wrong";
-    long b = 0;
-    for (int w = 1; w <= g->npes; w++) {
-        long k = 0;
-        for (job_t *j = g->bhead[w]; j; j = j->bnext, k++)
-            if (j->threads != w || !j->queued)
-                return "job in the wrong width bucket";
-        if (k != g->bcount[w])
-            return "bucket count wrong";
-        b += k;
-    }
-    if (b != g->qlen)
-        return "buckets and queue disagree";
-    if (g->in_system != g->qlen + g->placed)
+    if ((bad = jobq_check(&g->queue)))
+        return bad;
+    if (g->in_system != g->queue.n + g->placed)
         return "jobs in system wrong";
     return NULL;
 }
@@ -941,7 +805,7 @@ const char *gang_check_placement(const gang_t *g)
          * no queued job may fit (as below). */
         const job_t *h = NULL;
         double hk = 0;
-        for (const job_t *j = g->qhead; j; j = j->qnext) {
+        for (const job_t *j = jobq_first(&g->queue); j; j = jobq_next(&g->queue, j)) {
             /* The keys of the last pass: every queued job was in it (an
              * arrival asks for a pass), and a time-dependent order may
              * have changed since without any room appearing. */
@@ -954,16 +818,16 @@ const char *gang_check_placement(const gang_t *g)
         if (h && fits_now(g, h))
             bad = h;
         if (!bad && !g->p.strict_order && g->p.backfill == BF_NONE)
-            for (const job_t *j = g->qhead; j && !bad; j = j->qnext)
+            for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
                 if (fits_now(g, j))
                     bad = j;
     } else if (g->p.strict_order) {
         /* Only the head in priority order may start. */
-        const job_t *h = queue_head(g);
+        const job_t *h = jobq_head(&g->queue, g->p.priority);
         if (h && fits_now(g, h))
             bad = h;
     } else {
-        for (const job_t *j = g->qhead; j && !bad; j = j->qnext)
+        for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
             if (fits_now(g, j))
                 bad = j;
     }

@@ -401,6 +401,8 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
     j->th = NULL;
     j->slot = j->home_slot = -1;
+    list_init(&j->qlink);
+    list_init(&j->blink);
     barrier_init(&j->sync, (uint32_t)threads);
     waitq_init(&j->resume_q);
     list_init(&j->msgs);

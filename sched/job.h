@@ -34,6 +34,7 @@
 #ifndef PNRSIM_SCHED_JOB_H
 #define PNRSIM_SCHED_JOB_H
 
+#include "core/list.h"
 #include "core/proc.h"
 #include "core/rng.h"
 #include "core/stats.h"
@@ -169,9 +170,8 @@ struct job {
     double waited_alloc;      /* s threads waited for network RAM */
     /* scheduler bookkeeping, owned by sched/gang.c */
     int slot, home_slot;
-    int width_bucket_pos;
-    job_t *qprev, *qnext;     /* FIFO by arrival */
-    job_t *bprev, *bnext;     /* queue bucket of its width */
+    list_t qlink;             /* the queue's FIFO by arrival (sched/queue.h) */
+    list_t blink;             /* the queue's bucket of its width */
     job_t *anext, *aprev;     /* cluster's list of live jobs */
     bool queued;
     long tried_pass;          /* scheduler pass that last failed to place it */
@@ -180,7 +180,6 @@ struct job {
     double prio_key;          /* priority key of the current pass */
     double bf_first_res;      /* first reservation / shadow time, -1 none */
     double bf_end;            /* expected end used by the pass (MPL 1: start + estimate) */
-    void *sched_data;
     void *pnr;                /* PNR job state, owned by pnr/ */
 };
 
