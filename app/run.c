@@ -27,11 +27,13 @@
 #include "app/output.h"
 #include "app/schedule.h"
 
+#include "core/mem.h"
 #include "core/rng.h"
 #include "core/stats.h"
 #include "hw/pe.h"
 #include "net/net.h"
 #include "pnr/pnr.h"
+#include "sched/cluster.h"
 #include "sched/gang.h"
 #include "sched/job.h"
 
@@ -46,7 +48,7 @@ struct run {
     config c;
     sim_t sim;
     cluster_t cl;
-    net_t *net;
+    net_t *net;             /* the cluster's network and scheduler (owned by cl) */
     gang_t *g;
     pnr_t *pnr;
     workload *wl;
@@ -367,38 +369,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         free(r);
         return NULL;
     }
-    cluster_t *cl = &r->cl;
-    cl->npes = n;
-    cl->pes = calloc((size_t)n, sizeof *cl->pes);
-    rng_set_init(&cl->fault_rng, r->seed, "fault", (size_t)n);
-    r->last_busy = calloc((size_t)n, sizeof *r->last_busy);
-    if (!cl->pes || !r->last_busy)
-        abort();
-    for (int i = 0; i < n; i++) {
-        pe_init(&r->sim, &cl->pes[i], i, c->computer.name, c->computer.ram, c->computer.seek,
-                c->computer.rpm, c->computer.transfer);
-        pe_set_disk(&cl->pes[i], c->computer.seek, c->computer.rpm, c->computer.transfer,
-                    (double)c->process.page_size,
-                    c->computer.rotation == ROTATION_FULL ? 1.0 : 0.5);
-    }
-    /* Exponential intervals draw from streams of their own, created only
-     * when used, so the other streams' sequences do not depend on it. */
-    cl->page_bytes = (double)c->process.page_size;
-    cl->interval_exp = c->process.interval == INTERVAL_EXPONENTIAL;
-    if (cl->interval_exp) {
-        rng_set_init(&cl->interval_rng, r->seed, "interval", (size_t)n);
-    }
-    r->net = net_create(&r->sim, c->network.topology, n, c->network.bandwidth * MBPS_BYTES,
-                        c->network.latency, c->network.delay);
-    if (!r->net)
-        abort();
-    cl->net = r->net;
-    cl->mem_access_rate = c->process.mem_access_rate;
-    cl->comm_rate = c->process.comm_rate;
-    cl->sync_rate = c->process.sync_rate;
-    cl->neighbour_bytes = c->network.neighbour_msg;
-    cl->sync_bytes = c->network.sync_msg;
-    cl->mem_release = c->process.mem_release;
+    r->last_busy = xcalloc((size_t)n, sizeof *r->last_busy);
     gang_params gp = {
         .priority = c->scheduler.priority,
         .packing = c->scheduler.packing,
@@ -410,7 +381,35 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .pcs_first_start = c->scheduler.pcs_first_start,
         .backfill = c->scheduler.backfill,
     };
-    r->g = gang_create(&r->sim, cl, &gp, on_job_end, r);
+    cluster_params cp = {
+        .npes = n,
+        .pe_name = c->computer.name,
+        .ram_mb = c->computer.ram,
+        .seek = c->computer.seek,
+        .rpm = c->computer.rpm,
+        .transfer = c->computer.transfer,
+        .full_rotation = c->computer.rotation == ROTATION_FULL,
+        .page_bytes = (double)c->process.page_size,
+        .topology = c->network.topology,
+        .bandwidth = c->network.bandwidth * MBPS_BYTES,
+        .latency = c->network.latency,
+        .delay = c->network.delay,
+        .mem_access_rate = c->process.mem_access_rate,
+        .comm_rate = c->process.comm_rate,
+        .sync_rate = c->process.sync_rate,
+        .neighbour_bytes = c->network.neighbour_msg,
+        .sync_bytes = c->network.sync_msg,
+        .mem_release = c->process.mem_release,
+        .interval_exp = c->process.interval == INTERVAL_EXPONENTIAL,
+        .seed = r->seed,
+        .gang = &gp,
+        .on_end = on_job_end,
+        .end_ctx = r,
+    };
+    cluster_t *cl = &r->cl;
+    cluster_init(&r->sim, cl, &cp);
+    r->net = cl->net;
+    r->g = cl->gang;
     if (c->netram.enabled) {
         pnr_params pp;
         run_pnr_params(c, &pp);
@@ -616,19 +615,12 @@ void run_destroy(run_t *r)
     if (!r)
         return;
     schedule_close(r->sched_out);
-    while (r->cl.jobs)
-        job_destroy(&r->sim, r->cl.jobs);
-    if (r->g)
-        gang_destroy(&r->sim, r->g);
     if (r->pnr)
         pnr_destroy(&r->sim, r->pnr);
     if (r->sampling)
         sampler_stop(&r->sim, &r->sampler);
-    if (r->net)
-        net_destroy(&r->sim, r->net);
-    rng_set_free(&r->cl.fault_rng);
-    rng_set_free(&r->cl.interval_rng);
-    free(r->cl.pes);
+    if (r->cl.pes)
+        cluster_destroy(&r->sim, &r->cl);
     free(r->last_busy);
     workload_close(r->wl);
     ev_destroy(&r->sim);

@@ -94,6 +94,7 @@ struct cluster {
     rng_set interval_rng;     /* one stream per PE ("interval", PE id), when
                                * interval_exp; each created on first use */
     job_hooks hooks;
+    struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
     uint64_t messages_killed;

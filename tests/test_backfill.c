@@ -26,6 +26,7 @@
 #include "sched/gang.h"
 #include "sched/job.h"
 #include "sched/priority.h"
+#include "tests/testcluster.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -38,8 +39,7 @@
 typedef struct tc {
     sim_t sim;
     cluster_t cl;
-    net_t *net;
-    gang_t *g;
+    gang_t *g;                /* cl.gang */
     int njobs;
     double start[MAXJ + 1], end[MAXJ + 1], first_res[MAXJ + 1], submit[MAXJ + 1];
     int nended;
@@ -111,18 +111,12 @@ static void tc_init(tc_t *t, int npes, const gang_params *gp)
     memset(t, 0, sizeof *t);
     T = t;
     ck_assert_int_eq(ev_init(&t->sim), 0);
-    cluster_t *cl = &t->cl;
-    cl->npes = npes;
-    cl->pes = calloc((size_t)npes, sizeof *cl->pes);
-    ck_assert_ptr_nonnull(cl->pes);
-    for (int i = 0; i < npes; i++)
-        pe_init(&t->sim, &cl->pes[i], i, "pe", 1024, 0.009, 7200, 50);
-    t->net = net_create(&t->sim, TOPO_KIND_STAR, npes, 12.5e6, 5e-8, 8e-5);
-    ck_assert_ptr_nonnull(t->net);
-    cl->net = t->net;
-    cl->mem_access_rate = 0;
-    cl->comm_rate = cl->sync_rate = 0;
-    t->g = gang_create(&t->sim, cl, gp, on_end, t);
+    cluster_params cp = test_cluster_params(npes, 1024, 0);
+    cp.gang = gp;
+    cp.on_end = on_end;
+    cp.end_ctx = t;
+    cluster_init(&t->sim, &t->cl, &cp);
+    t->g = t->cl.gang;
     gang_set_hook(t->g, sched_acted, t);
     for (int i = 0; i <= MAXJ; i++)
         t->start[i] = t->end[i] = t->first_res[i] = -1;
@@ -157,11 +151,7 @@ static void tc_run(tc_t *t)
 
 static void tc_free(tc_t *t)
 {
-    while (t->cl.jobs)
-        job_destroy(&t->sim, t->cl.jobs);
-    gang_destroy(&t->sim, t->g);
-    net_destroy(&t->sim, t->net);
-    free(t->cl.pes);
+    cluster_destroy(&t->sim, &t->cl);
     ck_assert_uint_eq(t->sim.live_records, 0);
     ev_destroy(&t->sim);
     T = NULL;

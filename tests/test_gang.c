@@ -5,9 +5,9 @@
  * unification and moving back, memory awareness, the MPL metrics, and the
  * matrix invariants and CPU-time conservation through runs on a real trace.
  *
- * Every hand case builds its cluster directly: PEs from pe_init, a star
- * network, no messages (comm_rate = sync_rate = 0) and no paging
- * (mem_access_rate = 0), so a thread of a job with CPU demand c computes
+ * Every hand case builds its cluster with cluster_init from
+ * tests/testcluster.h's machine: a star network, no messages (comm_rate =
+ * sync_rate = 0) and no paging (mem_access_rate = 0), so a thread of a job with CPU demand c computes
  * for exactly c seconds of the time its job is scheduled. Jobs are named
  * J<id>; `[s, e)` below is a job's first start and its end.
  *
@@ -38,6 +38,7 @@
 #include "net/net.h"
 #include "sched/gang.h"
 #include "sched/job.h"
+#include "tests/testcluster.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -63,8 +64,7 @@ typedef struct probe {
 typedef struct tc {
     sim_t sim;
     cluster_t cl;
-    net_t *net;
-    gang_t *g;
+    gang_t *g;                /* cl.gang */
     job_t *job[MAXJ + 1];     /* by id; NULL once released */
     double start[MAXJ + 1], end[MAXJ + 1];
     int nended;
@@ -161,18 +161,12 @@ static void tc_init(tc_t *t, int npes, double ram_mb, const gang_params *gp)
     memset(t, 0, sizeof *t);
     T = t;
     ck_assert_int_eq(ev_init(&t->sim), 0);
-    cluster_t *cl = &t->cl;
-    cl->npes = npes;
-    cl->pes = calloc((size_t)npes, sizeof *cl->pes);
-    ck_assert_ptr_nonnull(cl->pes);
-    for (int i = 0; i < npes; i++)
-        pe_init(&t->sim, &cl->pes[i], i, "pe", ram_mb, 0.009, 7200, 50);
-    t->net = net_create(&t->sim, TOPO_KIND_STAR, npes, 12.5e6, 5e-8, 8e-5);
-    ck_assert_ptr_nonnull(t->net);
-    cl->net = t->net;
-    cl->mem_access_rate = 0; /* no paging */
-    cl->comm_rate = cl->sync_rate = 0; /* no messages */
-    t->g = gang_create(&t->sim, cl, gp, on_end, t);
+    cluster_params cp = test_cluster_params(npes, ram_mb, 0);
+    cp.gang = gp;
+    cp.on_end = on_end;
+    cp.end_ctx = t;
+    cluster_init(&t->sim, &t->cl, &cp);
+    t->g = t->cl.gang;
     gang_set_hook(t->g, sched_acted, t);
     for (int i = 0; i <= MAXJ; i++)
         t->start[i] = t->end[i] = -1;
@@ -220,11 +214,7 @@ static double tc_cpu_busy(tc_t *t)
 
 static void tc_free(tc_t *t)
 {
-    while (t->cl.jobs)
-        job_destroy(&t->sim, t->cl.jobs);
-    gang_destroy(&t->sim, t->g);
-    net_destroy(&t->sim, t->net);
-    free(t->cl.pes);
+    cluster_destroy(&t->sim, &t->cl);
     ck_assert_uint_eq(t->sim.live_records, 0);
     ev_destroy(&t->sim);
     T = NULL;

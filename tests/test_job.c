@@ -22,6 +22,7 @@
 #include "app/run.h"
 #include "sched/gang.h"
 #include "sched/job.h"
+#include "tests/testcluster.h"
 #include "tests/testutil.h"
 
 #include <gsl/gsl_cdf.h>
@@ -30,12 +31,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BW 12.5e6
-#define LAT 5e-8
-#define DELAY 8e-5
-#define SEEK 0.009
-#define RPM 7200.0
-#define XFER 50.0
+#define BW TEST_BW
+#define LAT TEST_LAT
+#define DELAY TEST_DELAY
+#define SEEK TEST_SEEK
+#define RPM TEST_RPM
+#define XFER TEST_XFER
 #define S_DISK (0.009 + 30.0 / 7200.0 + 4096.0 / 50e6)
 #define PAGE 4096.0
 #define MB 1048576.0
@@ -68,8 +69,6 @@ typedef struct action {
 typedef struct world {
     sim_t sim;
     cluster_t cl;
-    pe_t pes[NPE_MAX];
-    rng_t *rng[NPE_MAX];
     gang_t *g;
     bool release_on_end;
     int jobs_ended;
@@ -121,29 +120,46 @@ static bool on_fault(sim_t *sim, thread_t *th, void *ctx)
     return false; /* the disk serves it */
 }
 
+/* The world's cluster: tests/testcluster.h's machine with the topology
+ * and link bandwidth given, 1024-byte neighbour and 64-byte sync
+ * messages. */
+static cluster_params world_params(int npes, double ram_mb, net_topology topo, double bandwidth,
+                                   uint64_t seed)
+{
+    cluster_params p = test_cluster_params(npes, ram_mb, seed);
+    p.topology = topo;
+    p.bandwidth = bandwidth;
+    p.neighbour_bytes = 1024;
+    p.sync_bytes = 64;
+    return p;
+}
+
+/* Build the world on cluster parameters p. The test plays PNR (its hooks
+ * record thread ends; faults go to the disk) and, unless p->gang, the
+ * scheduler (job ends are recorded by on_job_ended, the gang's on_end
+ * otherwise). */
+static void world_init_p(world *w, const cluster_params *p)
+{
+    memset(w, 0, sizeof *w);
+    ck_assert_int_le(p->npes, NPE_MAX);
+    ev_init(&w->sim);
+    cluster_t *cl = &w->cl;
+    cluster_init(&w->sim, cl, p);
+    w->g = cl->gang;
+    if (!w->g) {
+        cl->hooks.job_ended = on_job_ended;
+        cl->hooks.sched_ctx = w;
+    }
+    cl->hooks.thread_ended = on_thread_ended;
+    cl->hooks.fault = on_fault;
+    cl->hooks.pnr_ctx = w;
+}
+
 static void world_init(world *w, int npes, double ram_mb, net_topology topo, double bandwidth,
                        uint64_t seed)
 {
-    memset(w, 0, sizeof *w);
-    ck_assert_int_le(npes, NPE_MAX);
-    ev_init(&w->sim);
-    for (int i = 0; i < npes; i++) {
-        pe_init(&w->sim, &w->pes[i], i, "pe", ram_mb, SEEK, RPM, XFER);
-        w->rng[i] = rng_stream(seed, "fault", (uint64_t)i);
-    }
-    cluster_t *cl = &w->cl;
-    cl->npes = npes;
-    cl->pes = w->pes;
-    cl->net = net_create(&w->sim, topo, npes, bandwidth, LAT, DELAY);
-    ck_assert_ptr_nonnull(cl->net);
-    cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
-    cl->neighbour_bytes = 1024;
-    cl->sync_bytes = 64;
-    cl->hooks.thread_ended = on_thread_ended;
-    cl->hooks.job_ended = on_job_ended;
-    cl->hooks.fault = on_fault;
-    cl->hooks.sched_ctx = w;
-    cl->hooks.pnr_ctx = w;
+    cluster_params p = world_params(npes, ram_mb, topo, bandwidth, seed);
+    world_init_p(w, &p);
 }
 
 static void world_free(world *w)
@@ -151,13 +167,9 @@ static void world_free(world *w)
     while (w->cl.jobs)
         job_destroy(&w->sim, w->cl.jobs);
     ck_assert_int_eq(w->cl.jobs_alive, 0);
-    if (w->g)
-        gang_destroy(&w->sim, w->g);
-    net_destroy(&w->sim, w->cl.net);
-    for (int i = 0; i < w->cl.npes; i++) {
-        ck_assert_int_eq(w->pes[i].nusers, 0);
-        rng_free(w->rng[i]);
-    }
+    for (int i = 0; i < w->cl.npes; i++)
+        ck_assert_int_eq(w->cl.pes[i].nusers, 0);
+    cluster_destroy(&w->sim, &w->cl);
     free(w->faults);
     /* Every thread's and message's event record was given back. */
     ck_assert_uint_eq(w->sim.live_records, 0);
@@ -204,7 +216,7 @@ static double cpu_busy(world *w)
 {
     double b = 0;
     for (int i = 0; i < w->cl.npes; i++)
-        b += res_busy_time(&w->sim, &w->pes[i].cpu);
+        b += res_busy_time(&w->sim, &w->cl.pes[i].cpu);
     return b;
 }
 
@@ -256,10 +268,10 @@ START_TEST(test_no_faults_within_ram)
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 4);
     for (int i = 0; i < 4; i++) {
-        ck_assert_uint_eq(w.pes[i].faults, 0);
-        ck_assert_double_eq(w.pes[i].fault_time, 0);
-        ck_assert_double_eq(w.pes[i].alloc_mb, 0);
-        ck_assert_uint_eq(w.pes[i].disk.requests, 0);
+        ck_assert_uint_eq(w.cl.pes[i].faults, 0);
+        ck_assert_double_eq(w.cl.pes[i].fault_time, 0);
+        ck_assert_double_eq(w.cl.pes[i].alloc_mb, 0);
+        ck_assert_uint_eq(w.cl.pes[i].disk.requests, 0);
     }
     ck_assert_double_eq(j1->end, 50);
     ck_assert_double_eq(j2->end, 30);
@@ -338,13 +350,13 @@ START_TEST(test_faults_until_first_reset)
     ck_assert_uint_ge(resets.n, 2);
     uint64_t n = j->th[0].faults;
     ck_assert_uint_eq(n, w.nfaults);
-    ck_assert_uint_eq(w.pes[0].faults, n);
-    ck_assert_uint_eq(w.pes[0].disk_faults, n);
-    ck_assert_uint_eq(w.pes[0].remote_faults, 0);
+    ck_assert_uint_eq(w.cl.pes[0].faults, n);
+    ck_assert_uint_eq(w.cl.pes[0].disk_faults, n);
+    ck_assert_uint_eq(w.cl.pes[0].remote_faults, 0);
     ck_assert_uint_eq(j->faults, n);
-    ck_assert_uint_eq(w.pes[0].disk.completions, n);
+    ck_assert_uint_eq(w.cl.pes[0].disk.completions, n);
     ck_assert_near(j->fault_time, (double)n * S_DISK, TOL);
-    ck_assert_near(w.pes[0].fault_time, (double)n * S_DISK, TOL);
+    ck_assert_near(w.cl.pes[0].fault_time, (double)n * S_DISK, TOL);
     ck_assert_near(j->end, 30 + (double)n * S_DISK, TOL);
     ck_assert_near(cpu_busy(&w), 30, TOL);
     world_free(&w);
@@ -560,8 +572,8 @@ START_TEST(test_disk_md1_threads)
             job_run(&w.sim, jobs[k], 0);
         }
         ev_run(&w.sim, t_warm);
-        double ft0 = 0, busy0 = res_busy_time(&w.sim, &w.pes[0].disk);
-        double cbusy0 = res_busy_time(&w.sim, &w.pes[0].cpu);
+        double ft0 = 0, busy0 = res_busy_time(&w.sim, &w.cl.pes[0].disk);
+        double cbusy0 = res_busy_time(&w.sim, &w.cl.pes[0].cpu);
         uint64_t n0 = 0;
         for (int k = 0; k < K; k++) {
             ft0 += jobs[k]->fault_time;
@@ -577,8 +589,8 @@ START_TEST(test_disk_md1_threads)
         }
         ck_assert_uint_gt(n1 - n0, 90000);
         tally_add(&means, (ft1 - ft0) / (double)(n1 - n0) - S);
-        tally_add(&util, (res_busy_time(&w.sim, &w.pes[0].disk) - busy0) / (t_end - t_warm));
-        tally_add(&cpu_util, (res_busy_time(&w.sim, &w.pes[0].cpu) - cbusy0) / (t_end - t_warm));
+        tally_add(&util, (res_busy_time(&w.sim, &w.cl.pes[0].disk) - busy0) / (t_end - t_warm));
+        tally_add(&cpu_util, (res_busy_time(&w.sim, &w.cl.pes[0].cpu) - cbusy0) / (t_end - t_warm));
         world_free(&w);
     }
     double t = gsl_cdf_tdist_Pinv(0.9995, reps - 1);
@@ -681,7 +693,7 @@ static void paging_job(double cpu, bool lend, double *end, double *fault_time2, 
     w.cl.sync_rate = 10;
     w.cl.mem_access_rate = 1e-5;
     if (lend)
-        pe_lend(&w.sim, &w.pes[2], 40);
+        pe_lend(&w.sim, &w.cl.pes[2], 40);
     job_t *j = make_job(&w, 1, 4, NULL, cpu, 32);
     job_run(&w.sim, j, 0);
     ev_run(&w.sim, INFINITY);
@@ -763,7 +775,7 @@ START_TEST(test_switch_mid_burst)
         ck_assert_near(j->end, cases[c].end, TOL);
         ck_assert_double_eq(j->th[0].cpu_done, 10);
         ck_assert_near(cpu_busy(&w), 10, TOL);
-        ck_assert_ptr_null(w.pes[0].cpu.holder);
+        ck_assert_ptr_null(w.cl.pes[0].cpu.holder);
         world_free(&w);
     }
 }
@@ -915,8 +927,8 @@ static void mem_probe_cb(sim_t *sim, void *arg)
 {
     (void)sim;
     world *w = arg;
-    mem_probe[0] = w->pes[0].alloc_mb;
-    mem_probe[1] = w->pes[1].alloc_mb;
+    mem_probe[0] = w->cl.pes[0].alloc_mb;
+    mem_probe[1] = w->cl.pes[1].alloc_mb;
 }
 
 /* Job A (1 thread, 60 MB, PE 0) starts at 0 and is stopped at 0.5: its
@@ -950,8 +962,8 @@ static void mem_release_case(sched_mem_release mode, double *b_end, double *t1_h
     *t0_hook = thread_end_time(&w, 2, 0);
     /* After B's end PE 0 holds A's 60 MB again, PE 1 nothing: nothing
      * leaked and nothing freed twice, whatever the mode. */
-    ck_assert_double_eq(w.pes[0].alloc_mb, 60);
-    ck_assert_double_eq(w.pes[1].alloc_mb, 0);
+    ck_assert_double_eq(w.cl.pes[0].alloc_mb, 60);
+    ck_assert_double_eq(w.cl.pes[1].alloc_mb, 0);
     ck_assert(b->th[0].mem_freed && b->th[1].mem_freed);
     ck_assert(!a->th[0].mem_freed);
     world_free(&w);
@@ -1050,7 +1062,7 @@ START_TEST(test_cpu_conserved_stop_run)
         ck_assert_uint_eq(net_messages_delivered(w.cl.net), net_messages_sent(w.cl.net));
         ck_assert_int_eq(net_in_flight(w.cl.net), 0);
         ck_assert_int_eq(w.cl.threads_running, 0);
-        ck_assert_uint_gt(w.pes[1].faults, 0);
+        ck_assert_uint_gt(w.cl.pes[1].faults, 0);
         ck_assert_uint_gt(t.toggles, 4);
         killed += (long)w.cl.messages_killed;
         ev_free(&w.sim, t.ev);
@@ -1063,7 +1075,10 @@ END_TEST
 
 /* ---- gang time slicing ------------------------------------------------------------------------------ */
 
-static gang_t *make_gang(world *w, int mpl, double quantum, double pcs)
+/* A world (star, BW) with a gang scheduler of FCFS, first fit, the MPL,
+ * quantum and PCS given; job ends reach on_job_ended through it. */
+static gang_t *world_init_gang(world *w, int npes, double ram_mb, uint64_t seed, int mpl,
+                               double quantum, double pcs)
 {
     gang_params gp = {.priority = PRIO_FCFS,
                       .packing = PACK_FIRSTFIT,
@@ -1072,7 +1087,11 @@ static gang_t *make_gang(world *w, int mpl, double quantum, double pcs)
                       .quantum = quantum,
                       .mem_aware = false,
                       .strict_order = false};
-    w->g = gang_create(&w->sim, &w->cl, &gp, on_job_ended, w);
+    cluster_params p = world_params(npes, ram_mb, TOPO_KIND_STAR, BW, seed);
+    p.gang = &gp;
+    p.on_end = on_job_ended;
+    p.end_ctx = w;
+    world_init_p(w, &p);
     return w->g;
 }
 
@@ -1090,8 +1109,7 @@ START_TEST(test_gang_switch_by_hand)
      *   slot 0 goes; B resumes at 4.53, needs 0.51: ends at 5.04
      *                = 1 (start) + 2.5 + 1.52 descheduled + 0.02. */
     world w;
-    world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 12);
-    gang_t *g = make_gang(&w, 2, 1, 0.01);
+    gang_t *g = world_init_gang(&w, 1, 64, 12, 2, 1, 0.01);
     job_t *a = job_create(&w.cl, 1, 1, 0, 1, 2.5, 8);
     job_t *b = job_create(&w.cl, 2, 2, 0, 1, 2.5, 8);
     gang_submit(&w.sim, g, a);
@@ -1148,12 +1166,11 @@ START_TEST(test_cpu_conserved_gang)
      * scheduler's counters back at zero. */
     for (int rep = 0; rep < 5; rep++) {
         world w;
-        world_init(&w, 4, 32, TOPO_KIND_STAR, BW, 400 + (uint64_t)rep);
+        gang_t *g = world_init_gang(&w, 4, 32, 400 + (uint64_t)rep, 2, 1, 0.01);
         w.cl.mem_access_rate = 1e-5;
         w.cl.comm_rate = 2;
         w.cl.sync_rate = 5;
         w.release_on_end = true;
-        gang_t *g = make_gang(&w, 2, 1, 0.01);
         arrivals a = {.w = &w, .left = 40, .next_id = 1};
         a.r = rng_stream(500 + (uint64_t)rep, "arrivals", 0);
         a.ev = ev_new(&w.sim, arrive, &a);
@@ -1176,8 +1193,8 @@ START_TEST(test_cpu_conserved_gang)
         ck_assert_uint_gt(gang_pcs_count(g), 0);
         uint64_t faults = 0;
         for (int i = 0; i < 4; i++) {
-            faults += w.pes[i].faults;
-            ck_assert_double_eq(w.pes[i].alloc_mb, 0);
+            faults += w.cl.pes[i].faults;
+            ck_assert_double_eq(w.cl.pes[i].alloc_mb, 0);
         }
         ck_assert_uint_gt(faults, 0);
         ev_free(&w.sim, a.ev);
@@ -1276,8 +1293,8 @@ START_TEST(test_page_size_fault_model)
     world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 2);
     w.cl.mem_access_rate = 1e-6;
     w.cl.page_bytes = P;
-    pe_set_disk(&w.pes[0], SEEK, RPM, XFER, P, 0.5);
-    ck_assert_near(w.pes[0].disk_service, 0.01349434666667, 1e-13);
+    pe_set_disk(&w.cl.pes[0], SEEK, RPM, XFER, P, 0.5);
+    ck_assert_near(w.cl.pes[0].disk_service, 0.01349434666667, 1e-13);
     w.log_faults = true;
     job_t *j = make_job(&w, 1, 1, NULL, 30, 65);
     job_run(&w.sim, j, 0);
@@ -1352,14 +1369,11 @@ static void run_intervals(bool expo, double cpu, double comm, double sync, int t
                           uint64_t seed, long counts[8], uint64_t *sync_msgs, double *end)
 {
     world w;
-    world_init(&w, 8, 64, TOPO_KIND_STAR, BW, seed);
-    rng_t *ir[8];
-    for (int i = 0; i < 8; i++)
-        ir[i] = rng_stream(seed, "interval", (uint64_t)i);
-    w.cl.comm_rate = comm;
-    w.cl.sync_rate = sync;
-    w.cl.interval_exp = expo;
-    w.cl.interval_rng = (rng_set){seed, "interval", 8, expo ? ir : NULL};
+    cluster_params p = world_params(8, 64, TOPO_KIND_STAR, BW, seed);
+    p.comm_rate = comm;
+    p.sync_rate = sync;
+    p.interval_exp = expo;
+    world_init_p(&w, &p);
     job_t *jobs[8];
     int njobs = 8 / threads;
     for (int k = 0; k < njobs; k++) {
@@ -1380,8 +1394,6 @@ static void run_intervals(bool expo, double cpu, double comm, double sync, int t
     *end = jobs[0]->end;
     ck_assert_uint_eq(w.cl.neighbour_replies, w.cl.neighbour_msgs);
     ck_assert_uint_eq(net_messages_delivered(w.cl.net), net_messages_sent(w.cl.net));
-    for (int i = 0; i < 8; i++)
-        rng_free(ir[i]);
     world_free(&w);
 }
 
@@ -1448,12 +1460,11 @@ START_TEST(test_interval_stream_separate)
     size_t nf[2];
     for (int e = 0; e < 2; e++) {
         world w;
-        world_init(&w, 1, 64, TOPO_KIND_STAR, BW, 9);
-        rng_t *ir = rng_stream(9, "interval", 0);
-        w.cl.mem_access_rate = 1e-6;
-        w.cl.comm_rate = 0.5;
-        w.cl.interval_exp = e;
-        w.cl.interval_rng = (rng_set){9, "interval", 1, &ir};
+        cluster_params p = world_params(1, 64, TOPO_KIND_STAR, BW, 9);
+        p.mem_access_rate = 1e-6;
+        p.comm_rate = 0.5;
+        p.interval_exp = e;
+        world_init_p(&w, &p);
         w.log_faults = true;
         job_t *j = make_job(&w, 1, 1, NULL, 20, 65);
         job_run(&w.sim, j, 0);
@@ -1463,7 +1474,6 @@ START_TEST(test_interval_stream_separate)
         nf[e] = w.nfaults;
         for (size_t i = 0; i < w.nfaults; i++)
             cpus[e][i] = w.faults[i].cpu;
-        rng_free(ir);
         world_free(&w);
     }
     ck_assert_uint_eq(nf[0], nf[1]);

@@ -44,6 +44,7 @@
 #include "pnr/check.h" /* private: the checker, totals, fair share */
 #include "pnr/pnr.h"
 #include "sched/job.h"
+#include "tests/testcluster.h"
 #include "tests/testutil.h"
 
 #include <stdint.h>
@@ -51,9 +52,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define BW 12.5e6
-#define LAT 5e-8
-#define DELAY 8e-5
+#define BW TEST_BW
+#define LAT TEST_LAT
+#define DELAY TEST_DELAY
 #define CTRL 64.0
 #define PAGE 4096.0
 #define T_MSG(b) (2 * (LAT + (b) / BW) + DELAY)
@@ -117,8 +118,6 @@ END_TEST
 typedef struct world {
     sim_t sim;
     cluster_t cl;
-    pe_t pes[NPE_MAX];
-    rng_t *rng[NPE_MAX];
     config c;
     pnr_t *pnr;
     int jobs_ended;
@@ -138,8 +137,8 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     w->rec[j->id] = (struct jrec){true, j->start, j->end, j->waited_alloc, j->fault_time,
                                   j->faults, {0}, {0}};
     for (int i = 0; i < w->cl.npes; i++) {
-        w->rec[j->id].remote[i] = w->pes[i].remote_faults;
-        w->rec[j->id].disk[i] = w->pes[i].disk_faults;
+        w->rec[j->id].remote[i] = w->cl.pes[i].remote_faults;
+        w->rec[j->id].disk[i] = w->cl.pes[i].disk_faults;
     }
     job_release(sim, j);
 }
@@ -153,17 +152,13 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     memset(w, 0, sizeof *w);
     ck_assert_int_le(npes, NPE_MAX);
     ev_init(&w->sim);
-    for (int i = 0; i < npes; i++) {
-        pe_init(&w->sim, &w->pes[i], i, "pe", ram[i], 0.009, 7200, 50);
-        w->rng[i] = rng_stream(seed, "fault", (uint64_t)i);
-    }
+    cluster_params cp = test_cluster_params(npes, 0, seed);
+    cp.pe_ram_mb = ram;
+    cp.topology = topo;
+    cp.mem_access_rate = mem_access_rate;
     cluster_t *cl = &w->cl;
-    cl->npes = npes;
-    cl->pes = w->pes;
-    cl->net = net_create(&w->sim, topo, npes, BW, LAT, DELAY);
-    ck_assert_ptr_nonnull(cl->net);
-    cl->fault_rng = (rng_set){seed, "fault", (size_t)npes, w->rng}; /* all created */
-    cl->mem_access_rate = mem_access_rate;
+    cluster_init(&w->sim, cl, &cp);
+    /* The test plays the scheduler. */
     cl->hooks.job_ended = on_job_ended;
     cl->hooks.sched_ctx = w;
     char err[CFG_ERR_MAX], buf[128];
@@ -204,11 +199,9 @@ static void world_free(world *w)
     while (w->cl.jobs)
         job_destroy(&w->sim, w->cl.jobs);
     pnr_destroy(&w->sim, w->pnr);
-    net_destroy(&w->sim, w->cl.net);
-    for (int i = 0; i < w->cl.npes; i++) {
-        ck_assert_int_eq(w->pes[i].nusers, 0);
-        rng_free(w->rng[i]);
-    }
+    for (int i = 0; i < w->cl.npes; i++)
+        ck_assert_int_eq(w->cl.pes[i].nusers, 0);
+    cluster_destroy(&w->sim, &w->cl);
     ck_assert_uint_eq(w->sim.live_records, 0);
     ev_destroy(&w->sim);
 }
@@ -266,18 +259,18 @@ START_TEST(test_remote_faults_round_trip)
     job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
     start_at(&w, 1, j);
     ev_run(&w.sim, 2);
-    ck_assert_near(w.pes[0].lent_mb, 10, 1e-12);
-    ck_assert_near(w.pes[1].remote_mb, 10, 1e-12);
+    ck_assert_near(w.cl.pes[0].lent_mb, 10, 1e-12);
+    ck_assert_near(w.cl.pes[1].remote_mb, 10, 1e-12);
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 1);
     struct jrec *r = &w.rec[1];
     double wait = T_MSG(CTRL) + T_MSG(CTRL + 12);
     ck_assert_near(r->waited_alloc, wait, 1e-15);
     ck_assert_uint_gt(r->faults, 300);
-    ck_assert_uint_eq(w.pes[1].faults, r->faults);
-    ck_assert_uint_eq(w.pes[1].remote_faults, r->faults);
-    ck_assert_uint_eq(w.pes[1].disk_faults, 0);
-    ck_assert_double_eq(res_busy_time(&w.sim, &w.pes[1].disk), 0);
+    ck_assert_uint_eq(w.cl.pes[1].faults, r->faults);
+    ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+    ck_assert_uint_eq(w.cl.pes[1].disk_faults, 0);
+    ck_assert_double_eq(res_busy_time(&w.sim, &w.cl.pes[1].disk), 0);
     ck_assert_near(r->fault_time / (double)r->faults, 2 * T_MSG(PAGE), 1e-15);
     ck_assert_near(r->end, 1 + wait + 50 + r->fault_time, 1e-9);
     /* The protocol: one message of each control kind, one page pair per
@@ -291,7 +284,7 @@ START_TEST(test_remote_faults_round_trip)
     ck_assert_uint_eq(received(&w, 1, PNR_MSG_PAGE_IN), r->faults);
     ck_assert_uint_eq(pnr_get_stats(w.pnr)->satisfied, 1);
     assert_settled(w.pnr);
-    ck_assert_double_eq(w.pes[1].remote_mb, 0);
+    ck_assert_double_eq(w.cl.pes[1].remote_mb, 0);
     world_free(&w);
 }
 END_TEST
@@ -312,16 +305,16 @@ START_TEST(test_partial_cover)
     start_at(&w, 0, a);
     start_at(&w, 1, b);
     ev_run(&w.sim, 2);
-    ck_assert_near(w.pes[0].lent_mb, 4.9, 1e-12);
-    ck_assert_near(pe_free_mb(&w.pes[0]), 0.1, 1e-12);
-    ck_assert_near(w.pes[1].remote_mb, 4.9, 1e-12);
+    ck_assert_near(w.cl.pes[0].lent_mb, 4.9, 1e-12);
+    ck_assert_near(pe_free_mb(&w.cl.pes[0]), 0.1, 1e-12);
+    ck_assert_near(w.cl.pes[1].remote_mb, 4.9, 1e-12);
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 2);
     const pnr_stats *st = pnr_get_stats(w.pnr);
     ck_assert_uint_eq(st->requests, 1);
     ck_assert_uint_eq(st->partial, 1);
     ck_assert_near(st->granted_mb, 4.9, 1e-12);
-    pe_t *pe = &w.pes[1];
+    pe_t *pe = &w.cl.pes[1];
     double n = (double)pe->faults, q = 0.49;
     ck_assert_msg(n > 2000, "%.0f faults", n);
     ck_assert_uint_eq(pe->faults, pe->remote_faults + pe->disk_faults);
@@ -330,7 +323,7 @@ START_TEST(test_partial_cover)
     double disk_time = (double)pe->disk_faults * pe->disk_service;
     ck_assert_near(pe->fault_time, disk_time + (double)pe->remote_faults * 2 * T_MSG(PAGE),
                    1e-9 * pe->fault_time);
-    ck_assert_uint_eq(w.pes[0].remote_faults + w.pes[0].disk_faults, w.pes[0].faults);
+    ck_assert_uint_eq(w.cl.pes[0].remote_faults + w.cl.pes[0].disk_faults, w.cl.pes[0].faults);
     assert_settled(w.pnr);
     world_free(&w);
 }
@@ -355,11 +348,11 @@ START_TEST(test_fair_share_end_to_end)
     job_t *k = make_job(&w, 10, 4, (int[]){0, 1, 2, 3}, 10, 60);
     start_at(&w, 1, k);
     ev_run(&w.sim, 1.5);
-    ck_assert_near(w.pes[4].lent_mb, 80, 1e-12);
-    ck_assert_near(pe_free_mb(&w.pes[4]), 0, 1e-12);
+    ck_assert_near(w.cl.pes[4].lent_mb, 80, 1e-12);
+    ck_assert_near(pe_free_mb(&w.cl.pes[4]), 0, 1e-12);
     const double expect[4] = {10, 20, 25, 25};
     for (int i = 0; i < 4; i++)
-        ck_assert_near(w.pes[i].remote_mb, expect[i], 1e-12);
+        ck_assert_near(w.cl.pes[i].remote_mb, expect[i], 1e-12);
     const pnr_stats *st = pnr_get_stats(w.pnr);
     ck_assert_uint_eq(st->requests, 4);
     ck_assert_uint_eq(st->satisfied, 2);
@@ -387,18 +380,18 @@ START_TEST(test_server_pages_for_its_loan)
     start_at(&w, 1, make_job(&w, 1, 1, (int[]){1}, 60, 110));
     start_at(&w, 2, make_job(&w, 2, 1, (int[]){0}, 20, 95));
     ev_run(&w.sim, 3);
-    ck_assert_near(w.pes[0].lent_mb, 10, 1e-12);
-    ck_assert_near(pe_overalloc_mb(&w.pes[0]), 5, 1e-12);
-    ck_assert_double_eq(w.pes[0].remote_mb, 0);
+    ck_assert_near(w.cl.pes[0].lent_mb, 10, 1e-12);
+    ck_assert_near(pe_overalloc_mb(&w.cl.pes[0]), 5, 1e-12);
+    ck_assert_double_eq(w.cl.pes[0].remote_mb, 0);
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 2);
     const pnr_stats *st = pnr_get_stats(w.pnr);
     ck_assert_uint_eq(st->requests, 2);
     ck_assert_uint_eq(st->satisfied, 1);
     ck_assert_uint_eq(st->denied, 1);
-    ck_assert_uint_gt(w.pes[0].faults, 10);
-    ck_assert_uint_eq(w.pes[0].disk_faults, w.pes[0].faults);
-    ck_assert_uint_eq(w.pes[1].disk_faults, 0);
+    ck_assert_uint_gt(w.cl.pes[0].faults, 10);
+    ck_assert_uint_eq(w.cl.pes[0].disk_faults, w.cl.pes[0].faults);
+    ck_assert_uint_eq(w.cl.pes[1].disk_faults, 0);
     assert_settled(w.pnr);
     world_free(&w);
 }
@@ -595,7 +588,7 @@ static void counts_case(const char *strategy, const char *const *sets, const uin
                           (unsigned long long)sent(&w, k),
                           (unsigned long long)want[k - PNR_MSG_REQUEST]);
         ck_assert_uint_eq(pnr_get_stats(w.pnr)->satisfied, 1);
-        ck_assert_uint_eq(w.pes[3].disk_faults, 0);
+        ck_assert_uint_eq(w.cl.pes[3].disk_faults, 0);
         world_free(&w);
     }
 }
@@ -640,17 +633,17 @@ static void keep_case(const char *release, uint64_t *after_remote, uint64_t *aft
     start_at(&w, 2, make_job(&w, 3, 2, (int[]){0, 1}, 2000, 24));
     ev_run(&w.sim, 3);
     for (int pe = 0; pe < 2; pe++) {
-        ck_assert_near(w.pes[pe].remote_mb, 15.95, 1e-9);
-        ck_assert_near(pe_overalloc_mb(&w.pes[pe]), 40, 1e-9);
+        ck_assert_near(w.cl.pes[pe].remote_mb, 15.95, 1e-9);
+        ck_assert_near(pe_overalloc_mb(&w.cl.pes[pe]), 40, 1e-9);
     }
-    ck_assert_near(w.pes[2].lent_mb, 31.9, 1e-9);
+    ck_assert_near(w.cl.pes[2].lent_mb, 31.9, 1e-9);
     /* From t = 3 to 300 (job 2's threads still run: 72 MB on each PE). */
-    uint64_t r3 = w.pes[0].remote_faults + w.pes[1].remote_faults;
-    uint64_t d3 = w.pes[0].disk_faults + w.pes[1].disk_faults;
+    uint64_t r3 = w.cl.pes[0].remote_faults + w.cl.pes[1].remote_faults;
+    uint64_t d3 = w.cl.pes[0].disk_faults + w.cl.pes[1].disk_faults;
     ev_run(&w.sim, 300);
-    ck_assert_near(w.pes[0].alloc_mb + w.pes[1].alloc_mb, 144, 1e-9);
-    *mid_remote = w.pes[0].remote_faults + w.pes[1].remote_faults - r3;
-    *mid_disk = w.pes[0].disk_faults + w.pes[1].disk_faults - d3;
+    ck_assert_near(w.cl.pes[0].alloc_mb + w.cl.pes[1].alloc_mb, 144, 1e-9);
+    *mid_remote = w.cl.pes[0].remote_faults + w.cl.pes[1].remote_faults - r3;
+    *mid_disk = w.cl.pes[0].disk_faults + w.cl.pes[1].disk_faults - d3;
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 3);
     const pnr_stats *st = pnr_get_stats(w.pnr);
@@ -662,10 +655,10 @@ static void keep_case(const char *release, uint64_t *after_remote, uint64_t *aft
     ck_assert(j2->end < w.rec[1].end && j2->end < w.rec[3].end);
     *after_remote = *after_disk = 0;
     for (int pe = 0; pe < 2; pe++) {
-        *after_remote += w.pes[pe].remote_faults - j2->remote[pe];
-        *after_disk += w.pes[pe].disk_faults - j2->disk[pe];
+        *after_remote += w.cl.pes[pe].remote_faults - j2->remote[pe];
+        *after_disk += w.cl.pes[pe].disk_faults - j2->disk[pe];
     }
-    ck_assert_uint_eq(w.pes[2].faults, 0);
+    ck_assert_uint_eq(w.cl.pes[2].faults, 0);
     assert_settled(w.pnr);
     world_free(&w);
 }
@@ -720,10 +713,10 @@ static void grow_case(const char *release, double *asked, uint64_t *disk_after,
     start_at(&w, 1, make_job(&w, 3, 1, (int[]){1}, 1000, 120));
     start_at(&w, 200, make_job(&w, 4, 1, (int[]){1}, 300, 10));
     ev_run(&w.sim, 2);
-    ck_assert_near(w.pes[1].remote_mb, 9.8, 1e-9);
+    ck_assert_near(w.cl.pes[1].remote_mb, 9.8, 1e-9);
     ev_run(&w.sim, 201);
     ck_assert(w.rec[1].ended && w.rec[2].ended && !w.rec[4].ended);
-    uint64_t d0 = w.pes[1].disk_faults, f0 = w.pes[1].faults;
+    uint64_t d0 = w.cl.pes[1].disk_faults, f0 = w.cl.pes[1].faults;
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 4);
     *asked = pnr_get_stats(w.pnr)->asked_mb;
@@ -772,9 +765,9 @@ static int select_case(const char *sel, double need, uint64_t seed, double *lent
     for (int pe = 0; pe < 4; pe++) {
         if (received(&w, pe, PNR_MSG_ASK))
             mask |= 1 << pe;
-        lent[pe] = w.pes[pe].lent_mb;
+        lent[pe] = w.cl.pes[pe].lent_mb;
     }
-    ck_assert_near(w.pes[0].remote_mb, need, 1e-9);
+    ck_assert_near(w.cl.pes[0].remote_mb, need, 1e-9);
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 4);
     assert_settled(w.pnr);

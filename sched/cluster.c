@@ -1,0 +1,62 @@
+/* sched/cluster.c: the cluster's constructor and destructor (see
+ * cluster.h). The parts are made in the order the program always made
+ * them (PEs, network, scheduler), so event records and stream names are
+ * what they were. */
+#include "sched/cluster.h"
+
+#include "core/mem.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
+{
+    assert(p->npes >= 1);
+    int n = p->npes;
+    memset(cl, 0, sizeof *cl);
+    cl->npes = n;
+    cl->pes = xcalloc((size_t)n, sizeof *cl->pes);
+    rng_set_init(&cl->fault_rng, p->seed, "fault", (size_t)n);
+    double page = p->page_bytes > 0 ? p->page_bytes : PE_PAGE_BYTES;
+    for (int i = 0; i < n; i++) {
+        pe_t *pe = &cl->pes[i];
+        pe_init(sim, pe, i, p->pe_name ? p->pe_name : "pe",
+                p->pe_ram_mb ? p->pe_ram_mb[i] : p->ram_mb, p->seek, p->rpm, p->transfer);
+        pe_set_disk(pe, p->seek, p->rpm, p->transfer, page, p->full_rotation ? 1.0 : 0.5);
+    }
+    cl->page_bytes = p->page_bytes;
+    /* Exponential intervals draw from streams of their own, created only
+     * when used, so the other streams' sequences do not depend on it. */
+    cl->interval_exp = p->interval_exp;
+    if (cl->interval_exp)
+        rng_set_init(&cl->interval_rng, p->seed, "interval", (size_t)n);
+    cl->net = net_create(sim, p->topology, n, p->bandwidth, p->latency, p->delay);
+    if (!cl->net)
+        abort(); /* net_create fails only when out of memory */
+    cl->mem_access_rate = p->mem_access_rate;
+    cl->comm_rate = p->comm_rate;
+    cl->sync_rate = p->sync_rate;
+    cl->neighbour_bytes = p->neighbour_bytes;
+    cl->sync_bytes = p->sync_bytes;
+    cl->mem_release = p->mem_release;
+    if (p->gang)
+        cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
+}
+
+void cluster_destroy(sim_t *sim, cluster_t *cl)
+{
+    while (cl->jobs)
+        job_destroy(sim, cl->jobs);
+    if (cl->gang)
+        gang_destroy(sim, cl->gang);
+    cl->gang = NULL;
+    if (cl->net)
+        net_destroy(sim, cl->net);
+    cl->net = NULL;
+    rng_set_free(&cl->fault_rng);
+    rng_set_free(&cl->interval_rng);
+    free(cl->pes);
+    cl->pes = NULL;
+    cl->npes = 0;
+}

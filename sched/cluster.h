@@ -1,0 +1,59 @@
+/* sched/cluster.h: building and tearing down a cluster (techreport §4):
+ * N PEs (§4.1) with their disks, the network (§4.2), the job layer's
+ * parameters and random streams (§4.3), and the gang scheduler (§4.4),
+ * which installs its own hooks in the cluster (gang_create).
+ *
+ * The layers above attach themselves to a built cluster in the same way:
+ * PNR with pnr_create(sim, cl, ...), which installs its hooks. pnr/ sits
+ * above sched/ (core <- hw, net <- sched <- pnr <- app), so this
+ * constructor cannot create it; whoever creates PNR destroys it before
+ * cluster_destroy.
+ *
+ * The parameter fields of cluster_t (rates, sizes, mem_release) are plain
+ * data: a test may change them after cluster_init, before the run.
+ */
+#ifndef PNRSIM_SCHED_CLUSTER_H
+#define PNRSIM_SCHED_CLUSTER_H
+
+#include "net/net.h"
+#include "sched/gang.h"
+#include "sched/job.h"
+
+#include <stdint.h>
+
+typedef struct cluster_params {
+    /* PEs (§4.1) */
+    int npes;                  /* >= 1 */
+    const char *pe_name;       /* PE i is named pe_name + i; NULL: "pe" */
+    double ram_mb;             /* RAM of every PE, MB */
+    const double *pe_ram_mb;   /* NULL, or npes entries that replace ram_mb */
+    double seek, rpm, transfer; /* disk: s, revolutions per minute, MB/s */
+    bool full_rotation;        /* a disk access waits a full revolution, not half */
+    double page_bytes;         /* P (§4.1.5); 0 = PE_PAGE_BYTES */
+    /* the network (§4.2) */
+    net_topology topology;
+    double bandwidth;          /* bytes per second */
+    double latency, delay;     /* s */
+    /* processes (§4.3); see the fields of cluster_t */
+    double mem_access_rate;
+    double comm_rate, sync_rate;
+    double neighbour_bytes, sync_bytes;
+    sched_mem_release mem_release;
+    bool interval_exp;
+    uint64_t seed;             /* master seed of the "fault" and "interval" streams */
+    /* the scheduler (§4.4): NULL for none (the test drives job_run and
+     * job_stop itself and sets the hooks' scheduler half) */
+    const gang_params *gang;
+    gang_end_fn on_end;        /* gang_create's on_end and ctx */
+    void *end_ctx;
+} cluster_params;
+
+/* Build the cluster in *cl (overwritten) from p: PEs, disks, network,
+ * streams, and the scheduler when p->gang (cl->gang). Aborts when out of
+ * memory. */
+void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p);
+/* Free every job still alive, the scheduler, the network, the streams and
+ * the PEs. Layers attached above (PNR) must be destroyed first. */
+void cluster_destroy(sim_t *sim, cluster_t *cl);
+
+#endif
