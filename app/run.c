@@ -587,8 +587,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
 void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
-    r->sched_out = schedule_open(&r->sim, &r->cl, r->g, r->c.simulation.metrics_period, csv,
-                                 pes, paje);
+    r->sched_out =
+        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period, csv, pes, paje);
 }
 
 void run_hardware_report(run_t *r, FILE *out)

@@ -27,6 +27,7 @@
 #include "core/mem.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/cluster.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -41,7 +42,6 @@ typedef struct pending {
 
 struct schedule_out {
     cluster_t *cl;
-    gang_t *g;
     double period;
     FILE *csv, *pes, *paje;
     int n;
@@ -402,13 +402,12 @@ static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
 
 /* ---- life cycle ---------------------------------------------------------------- */
 
-schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
-                            FILE *pes, FILE *paje)
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv, FILE *pes,
+                            FILE *paje)
 {
     schedule_out *s = xcalloc(1, sizeof *s);
     int n = cl->npes;
     s->cl = cl;
-    s->g = g;
     s->period = period;
     s->csv = csv;
     s->pes = pes;
@@ -466,16 +465,16 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period,
                 on_net_busy(sim, e, true, s);
         }
         s->nobs = (net_observer){.busy = on_net_busy, .created = on_net_created, .ctx = s};
-        net_set_observer(s->net, &s->nobs);
     }
     s->gobs = (gang_observer){.job_run = on_run, .job_stop = on_stop, .ctx = s};
+    cluster_observer o = {.gang = &s->gobs};
     if (paje) {
         s->gobs.slot_switch = on_switch;
         s->pobs = (pe_observer){.mem = on_mem, .paging = on_paging, .ctx = s};
-        for (int i = 0; i < n; i++)
-            pe_set_observer(&cl->pes[i], &s->pobs);
+        o.pe = &s->pobs;
+        o.net = &s->nobs;
     }
-    gang_set_observer(g, &s->gobs);
+    cluster_observe(cl, &o);
     return s;
 }
 
@@ -537,12 +536,7 @@ void schedule_close(schedule_out *s)
 {
     if (!s)
         return;
-    gang_set_observer(s->g, NULL);
-    if (s->net)
-        net_set_observer(s->net, NULL);
-    for (int i = 0; i < s->n; i++)
-        if (s->cl->pes[i].obs == &s->pobs)
-            pe_set_observer(&s->cl->pes[i], NULL);
+    cluster_observe(s->cl, NULL);
     free(s->run_job);
     free(s->run_from);
     free(s->run_pcs);

@@ -2,7 +2,8 @@
  * [output] schedule = yes): schedule.csv, pes.csv and schedule.paje.
  *
  * The writer listens to the scheduler (gang_observer), to the PEs
- * (pe_observer) and to the network (net_observer) and streams every row as
+ * (pe_observer) and to the network (net_observer), installed together
+ * through the cluster (cluster_observe), and streams every row as
  * the run goes: its memory is a few arrays of N entries (N = PEs), whatever
  * the length of the trace. The
  * formats are described in docs/METRICS.md ("Schedule files").
@@ -36,11 +37,11 @@
 
 typedef struct schedule_out schedule_out;
 
-/* Start writing for the cluster cl scheduled by g: headers are written and
- * the observers installed. Any FILE may be NULL (not written). period is
+/* Start writing for the cluster cl (which must have a scheduler): headers
+ * are written and the observers installed (cluster_observe). Any FILE may be NULL (not written). period is
  * the sample period (s). Never NULL (aborts when out of memory). */
-schedule_out *schedule_open(sim_t *sim, cluster_t *cl, gang_t *g, double period, FILE *csv,
-                            FILE *pes, FILE *paje);
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv, FILE *pes,
+                            FILE *paje);
 /* One pes.csv sample, at sim->now (call at every sample); span is the
  * simulated time since the previous sample (s, > 0): figures "in the
  * period" are over it. */

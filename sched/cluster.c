@@ -44,6 +44,18 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
 }
 
+void cluster_observe(cluster_t *cl, const cluster_observer *o)
+{
+    static const cluster_observer none;
+    if (!o)
+        o = &none;
+    if (cl->gang)
+        gang_set_observer(cl->gang, o->gang);
+    for (int i = 0; i < cl->npes; i++)
+        pe_set_observer(&cl->pes[i], o->pe);
+    net_set_observer(cl->net, o->net);
+}
+
 void cluster_destroy(sim_t *sim, cluster_t *cl)
 {
     while (cl->jobs)

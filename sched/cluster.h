@@ -9,6 +9,9 @@
  * constructor cannot create it; whoever creates PNR destroys it before
  * cluster_destroy.
  *
+ * Observers (schedule output) attach here too, for every layer at once
+ * (cluster_observe).
+ *
  * The parameter fields of cluster_t (rates, sizes, mem_release) are plain
  * data: a test may change them after cluster_init, before the run.
  */
@@ -48,10 +51,23 @@ typedef struct cluster_params {
     void *end_ctx;
 } cluster_params;
 
+/* The observers of a cluster (schedule output, tracing), one per layer:
+ * the scheduler's (gang.h; copied), the PEs' (pe.h) and the network's
+ * (net.h), the last two not copied (they must outlive their
+ * installation). A NULL member installs none for that layer. */
+typedef struct cluster_observer {
+    const gang_observer *gang;
+    const pe_observer *pe;
+    const net_observer *net;
+} cluster_observer;
+
 /* Build the cluster in *cl (overwritten) from p: PEs, disks, network,
  * streams, and the scheduler when p->gang (cl->gang). Aborts when out of
  * memory. */
 void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p);
+/* Install o's observers on the scheduler (when cl has one), every PE and
+ * the network, replacing those installed before; o NULL removes them. */
+void cluster_observe(cluster_t *cl, const cluster_observer *o);
 /* Free every job still alive, the scheduler, the network, the streams and
  * the PEs. Layers attached above (PNR) must be destroyed first. */
 void cluster_destroy(sim_t *sim, cluster_t *cl);
