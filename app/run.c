@@ -23,6 +23,7 @@
  * explodes would otherwise run for ever).
  */
 #include "app/run.h"
+#include "app/run_check.h"
 
 #include "app/output.h"
 #include "app/schedule.h"
@@ -35,6 +36,7 @@
 #include "pnr/pnr.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 #include "sched/job.h"
 
 #include <assert.h>

@@ -92,11 +92,7 @@ struct gang;
 struct gang *run_gang(run_t *r);
 const char *run_trace_name(const run_t *r);
 void run_hardware_report(run_t *r, FILE *out);
-/* Test hook: invariant checks of the scheduler (at every arrival, job end
- * and placement pass, plus gang_check_placement after every pass) and of
- * network RAM (at every allocation and deallocation step). */
-void run_set_checking(run_t *r, bool on);
-const char *run_check_failure(const run_t *r);
+/* The checking mode (a test hook) is in app/run_check.h. */
 void run_destroy(run_t *r);
 
 #endif

@@ -39,5 +39,12 @@ void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit);
 /* PNR messages of `kind` (PNR_MSG_*) that arrived at PE pe (0 for a PE or
  * kind out of range). */
 uint64_t pnr_received(const pnr_t *p, int pe, int kind);
+/* The manager PE a job's clients use for allocation (after it started). */
+int pnr_job_manager(const pnr_t *p, const job_t *j);
+/* fn(p, ctx) runs at the end of every pnr_create (NULL: none), so a test
+ * can reach the PNR layer of a run built by app/run.c. Process global; not
+ * for concurrent use. */
+typedef void (*pnr_create_hook)(pnr_t *p, void *ctx);
+void pnr_set_create_hook(pnr_create_hook fn, void *ctx);
 
 #endif

@@ -256,9 +256,8 @@ void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t 
 int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
 
 /* ---- message handlers: one per kind, each with the agent that receives
- * it. Each gets a copy of the arrived message (the original is already
- * back in the pool, so the handler may send at once), after the receiver
- * heard the load it carries ------------------------------------------------- */
+ * it. Each gets the arrived message after the receiver heard the load it
+ * carries; the message goes back to the pool when the handler returns ---- */
 void pnr_on_request(pnr_t *p, const pnr_request_msg *m);     /* manager.c */
 void pnr_on_grant(pnr_t *p, const pnr_round_msg *m);         /* manager.c */
 void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m);       /* manager.c */

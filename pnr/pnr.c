@@ -5,9 +5,9 @@
  * msg_t: a header with its kind and the sender's piggybacked load (its
  * free RAM in MB when it sent), then what its kind is about (the round,
  * client, snapshot or thread it belongs to, and an amount in MB). When one
- * arrives, on_arrival lets the receiver hear the load (table.c), gives the
- * message back to the pool, counts it, and calls the handler of its kind
- * with the typed message; each handler lives with the agent that receives
+ * arrives, on_arrival lets the receiver hear the load (table.c), counts
+ * it, calls the handler of its kind with the typed message, and gives the
+ * message back to the pool; each handler lives with the agent that receives
  * it (client.c, manager.c, server.c, table.c; see internal.h for the map
  * of the layer).
  */
@@ -90,31 +90,30 @@ void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t 
 }
 
 /* Every PNR message arrives here: the receiver hears the sender's load,
- * the message goes back to the pool (its handler reads a copy, and may
- * send at once), then the handler of its kind runs. */
+ * the handler of its kind runs, and the message goes back to the pool
+ * (a handler that answers takes a new one). */
 static void on_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;
-    pnr_msg_u u = *container_of(m, pnr_msg_u, h.m);
-    pnr_t *p = u.h.p;
-    int dst = m->dst;
-    int k = u.h.kind - PNR_MSG_REQUEST;
-    pnr_hear(p, dst, m->src, u.h.load, m->sent_at);
-    net_msg_free(p->cl->net, m);
-    p->received[(size_t)dst * PNR_NKINDS + (size_t)k]++;
-    switch (u.h.kind) {
-    case PNR_MSG_REQUEST: pnr_on_request(p, &u.request); return;
-    case PNR_MSG_ASK: pnr_on_ask(p, &u.round); return;
-    case PNR_MSG_GRANT: pnr_on_grant(p, &u.round); return;
-    case PNR_MSG_REPLY: pnr_on_reply(p, &u.reply); return;
-    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u.round); return;
-    case PNR_MSG_FREE: pnr_on_free(p, &u.round); return;
-    case PNR_MSG_ACK: pnr_on_ack(p, &u.round); return;
-    case PNR_MSG_BROADCAST: pnr_on_broadcast(p, &u.broadcast); return;
-    case PNR_MSG_PAGE_OUT: pnr_on_page_out(p, &u.page); return;
-    case PNR_MSG_PAGE_IN: pnr_on_page_in(p, &u.page); return;
+    pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
+    pnr_t *p = u->h.p;
+    int k = u->h.kind - PNR_MSG_REQUEST;
+    pnr_hear(p, m->dst, m->src, u->h.load, m->sent_at);
+    p->received[(size_t)m->dst * PNR_NKINDS + (size_t)k]++;
+    switch (u->h.kind) {
+    case PNR_MSG_REQUEST: pnr_on_request(p, &u->request); break;
+    case PNR_MSG_ASK: pnr_on_ask(p, &u->round); break;
+    case PNR_MSG_GRANT: pnr_on_grant(p, &u->round); break;
+    case PNR_MSG_REPLY: pnr_on_reply(p, &u->reply); break;
+    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u->round); break;
+    case PNR_MSG_FREE: pnr_on_free(p, &u->round); break;
+    case PNR_MSG_ACK: pnr_on_ack(p, &u->round); break;
+    case PNR_MSG_BROADCAST: pnr_on_broadcast(p, &u->broadcast); break;
+    case PNR_MSG_PAGE_OUT: pnr_on_page_out(p, &u->page); break;
+    case PNR_MSG_PAGE_IN: pnr_on_page_in(p, &u->page); break;
+    default: assert(0 && "unknown PNR message");
     }
-    assert(0 && "unknown PNR message");
+    net_msg_free(p->cl->net, m);
 }
 
 /* ---- managers ---------------------------------------------------------------------- */

@@ -89,21 +89,15 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
 void pnr_destroy(sim_t *sim, pnr_t *p);
 const pnr_stats *pnr_get_stats(const pnr_t *p);
 const char *pnr_kind_name(int kind);
-/* The manager PE a job's clients use for allocation (after it started). */
-int pnr_job_manager(const pnr_t *p, const job_t *j);
 /* Test hook: check after every allocation and deallocation step that
  * network RAM is conserved, that no grant leaves a server below
  * server_threshold, that no client gets more than it asked, and that
  * every availability table reads as a plain N x N copy kept beside it
  * (N^2 memory: call before the run starts, for tests only); the checker
- * itself is pnr/check.c, behind the private pnr/check.h.
+ * itself is pnr/check.c, behind the private pnr/check.h (with the other
+ * test hooks).
  * pnr_check_failure: NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);
-/* Test hook: fn(p, ctx) runs at the end of every pnr_create (NULL: none),
- * so a test can reach the PNR layer of a run built by app/run.c. Process
- * global; not for concurrent use. */
-typedef void (*pnr_create_hook)(pnr_t *p, void *ctx);
-void pnr_set_create_hook(pnr_create_hook fn, void *ctx);
 
 #endif

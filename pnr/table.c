@@ -80,7 +80,8 @@ void pnr_hear(pnr_t *p, int receiver, int src, double load, double sent_at)
     table_t *t = &p->tables[receiver];
     if (sent_at >= pnr_table_get(p, t, src).stamp)
         table_set(t, src, (entry_t){load, sent_at});
-    pnr_check_heard(p, receiver, src, load, sent_at);
+    if (p->checking)
+        pnr_check_heard(p, receiver, src, load, sent_at);
 }
 
 double pnr_believed_free(pnr_t *p, int manager, int s)

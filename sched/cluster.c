@@ -66,6 +66,7 @@ void cluster_destroy(sim_t *sim, cluster_t *cl)
     if (cl->net)
         net_destroy(sim, cl->net);
     cl->net = NULL;
+    cl->msg_pool = NULL; /* went with the net */
     rng_set_free(&cl->fault_rng);
     rng_set_free(&cl->interval_rng);
     free(cl->pes);

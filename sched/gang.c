@@ -14,6 +14,7 @@
  *              their slot counts).
  */
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 
 #include "core/mem.h"
 #include "sched/backfill.h"
@@ -90,9 +91,6 @@ long gang_placed(const gang_t *g) { return g->placed; }
 long gang_running(const gang_t *g) { return g->running; }
 long gang_impossible(const gang_t *g) { return g->nimpossible; }
 int gang_current_slot(const gang_t *g) { return g->cur; }
-long gang_passes(const gang_t *g) { return g->pass_no; }
-
-bool gang_pass_pending(const gang_t *g) { return g->pass_pending; }
 
 void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx)
 {

@@ -50,7 +50,8 @@
  * PE getting lent memory back. One pass per instant, after every other
  * event of that instant (EV_PRIO_SCHED; a quantum end at the same instant
  * comes before it). After a pass no queued job that the priority order and
- * strict_order allow fits anywhere (gang_check_placement).
+ * strict_order allow fits anywhere (gang_check_placement, in the test
+ * hooks of sched/gang_check.h).
  *
  * Priority functions and backfilling (issue 14): with one of the keyed
  * orders of sched/priority.h (SJF ... F1) or scheduler.backfill EASY or
@@ -83,8 +84,6 @@ typedef struct gang_params {
     sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
 } gang_params;
 
-typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);
-
 /* Called when a job has ended (its end time is set); the callee owns it. */
 typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
 
@@ -114,30 +113,8 @@ long gang_running(const gang_t *g);
  * thread larger than a PE's RAM. They are kept out of the queue (they
  * block no one and never reach on_end) and stay on the cluster's list. */
 long gang_impossible(const gang_t *g);
-/* Test hook: check the matrix invariants (one job per PE per slot, slots
- * <= mpl, no empty slot, each job queued xor placed and in one slot only,
- * entries match jobs, only jobs of the current slot run, home slots exist,
- * memory reserved per PE matches the placed jobs and, with mem_aware, fits
- * in RAM, queue and bucket counts agree). Returns NULL or a message
- * describing the first violation. */
-const char *gang_check(const gang_t *g);
-/* Test hook: the placement rule. Unless a pass is pending at this instant,
- * no queued job that the priority order and strict_order allow to start
- * (under strict_order only the head in priority order) fits anywhere: on
- * enough free PEs of a slot (with mem_aware: free PEs with room for a
- * thread), or in a new slot when fewer than mpl exist. Checks the queue by
- * brute force. Returns NULL or a message naming the job. */
-const char *gang_check_placement(const gang_t *g);
-/* Checking: call fn after every scheduler action (arrival, job end, slot
- * switch, memory freed, placement pass); NULL for none. */
-void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx);
-/* True when a placement pass is due at this instant. */
-bool gang_pass_pending(const gang_t *g);
-/* Placement passes made so far. */
-long gang_passes(const gang_t *g);
-/* Test hook: the job on PE pe in slot s (creation order), or NULL. */
+/* The job on PE pe in slot s (creation order), or NULL. */
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
-int gang_current_slot(const gang_t *g);
 
 /* Observer (schedule output, tracing): told when a job starts or stops
  * running and when a slot becomes current, at the simulated instant it

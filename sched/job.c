@@ -209,7 +209,9 @@ static void msg_arrived(sim_t *sim, msg_t *mm)
 static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes, int kind)
 {
     cluster_t *cl = j->cl;
-    job_msg *m = container_of(net_pool_alloc(sim, NET_POOL_FOR(cl->net, job_msg, m)), job_msg, m);
+    if (!cl->msg_pool)
+        cl->msg_pool = NET_POOL_FOR(cl->net, job_msg, m);
+    job_msg *m = container_of(net_pool_alloc(sim, cl->msg_pool), job_msg, m);
     m->m.src = src_pe;
     m->m.dst = dst_pe;
     m->m.bytes = bytes;

@@ -84,6 +84,7 @@ struct cluster {
     int npes;
     pe_t *pes;
     net_t *net;
+    net_pool *msg_pool;       /* job messages' pool (job.c, at the first) */
     double mem_access_rate;   /* R, seconds */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;

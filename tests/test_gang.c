@@ -33,10 +33,12 @@
  */
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 #include "sched/job.h"
 #include "tests/testcluster.h"
 #include "tests/testutil.h"

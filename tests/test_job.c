@@ -20,7 +20,9 @@
  */
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
 #include "sched/gang.h"
+#include "sched/gang_check.h"
 #include "sched/job.h"
 #include "tests/testcluster.h"
 #include "tests/testutil.h"

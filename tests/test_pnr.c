@@ -40,6 +40,7 @@
  */
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
 #include "core/rng.h"
 #include "pnr/check.h" /* private: the checker, totals, fair share */
 #include "pnr/pnr.h"

@@ -1,0 +1,18 @@
+/* app/run_check.h: a run's test hook, its checking mode: the scheduler's
+ * invariants (sched/gang_check.h) and network RAM's conservation
+ * (pnr_set_checking) checked as the run goes. For tests/ only; pnrsim
+ * never turns it on. */
+#ifndef PNRSIM_APP_RUN_CHECK_H
+#define PNRSIM_APP_RUN_CHECK_H
+
+#include "app/run.h"
+
+/* Turn the checks on (before run_execute) or off: the scheduler's at every
+ * arrival, job end and scheduler action (gang_check, and
+ * gang_check_placement unless a pass is due), network RAM's at every
+ * allocation and deallocation step. The first violation stops the run. */
+void run_set_checking(run_t *r, bool on);
+/* NULL, or the first violation found. */
+const char *run_check_failure(const run_t *r);
+
+#endif
