@@ -544,7 +544,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->jobs_submitted = r->submitted;
     m->jobs_unfinished = r->submitted - r->finished - gang_impossible(r->g);
     long unstarted = 0; /* queued, or placed in a slot that never came round */
-    for (job_t *j = r->cl.jobs; j; j = j->anext)
+    for (job_t *j = job_first(&r->cl); j; j = job_next(&r->cl, j))
         if (!j->started && !j->ended)
             unstarted++;
     m->jobs_never_started = unstarted; /* includes the impossible ones */

@@ -41,7 +41,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     timeavg_init(&pe->lent_use, sim->now, 0);
     pe->faults = pe->disk_faults = pe->remote_faults = 0;
     pe->fault_time = 0;
-    pe->users.next = pe->users.prev = &pe->users;
+    list_init(&pe->users);
     pe->nusers = 0;
     pe->on_unlend = NULL;
     pe->unlend_ctx = NULL;
@@ -95,8 +95,8 @@ static void update_use(sim_t *sim, pe_t *pe)
 static void notify(sim_t *sim, pe_t *pe)
 {
     /* Users may not add or remove users from inside their callback. */
-    for (pe_user *u = pe->users.next, *next; u != &pe->users; u = next) {
-        next = u->next;
+    list_for_each_safe(it, &pe->users) {
+        pe_user *u = container_of(it, pe_user, link);
         u->changed(sim, u);
     }
 }
@@ -140,18 +140,24 @@ void pe_remote(sim_t *sim, pe_t *pe, double mb)
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed)
 {
     u->changed = changed;
-    u->next = &pe->users;
-    u->prev = pe->users.prev;
-    pe->users.prev->next = u;
-    pe->users.prev = u;
+    list_add_tail(&pe->users, &u->link);
     pe->nusers++;
 }
 
 void pe_remove_user(pe_t *pe, pe_user *u)
 {
-    assert(pe->nusers > 0);
-    u->prev->next = u->next;
-    u->next->prev = u->prev;
-    u->next = u->prev = NULL;
+    assert(pe->nusers > 0 && list_linked(&u->link));
+    list_del(&u->link);
     pe->nusers--;
 }
+
+/* The user whose link is n, or NULL when n is the head (past an end). */
+static pe_user *user_at(const pe_t *pe, const list_t *n)
+{
+    return n == &pe->users ? NULL : container_of(n, pe_user, link);
+}
+
+pe_user *pe_user_first(const pe_t *pe) { return user_at(pe, pe->users.next); }
+pe_user *pe_user_next(const pe_t *pe, const pe_user *u) { return user_at(pe, u->link.next); }
+pe_user *pe_user_last(const pe_t *pe) { return user_at(pe, pe->users.prev); }
+pe_user *pe_user_prev(const pe_t *pe, const pe_user *u) { return user_at(pe, u->link.prev); }

@@ -13,11 +13,13 @@
  *
  * Memory users (the threads on the PE) register a callback that runs when
  * the PE's overallocation changes, so their page-fault rates follow it.
- * The list is intrusive and short (at most one thread per time slot).
+ * The users are a core/list.h list through pe_user.link, in the order they
+ * were added; it is short (at most one thread per time slot).
  */
 #ifndef PNRSIM_HW_PE_H
 #define PNRSIM_HW_PE_H
 
+#include "core/list.h"
 #include "core/res.h"
 #include "core/rng.h"
 #include "core/stats.h"
@@ -43,7 +45,7 @@ typedef struct pe_observer {
 /* Called when pe's overallocation changed (sim->now is the time). */
 typedef void (*pe_user_fn)(sim_t *sim, pe_user *u);
 struct pe_user {
-    pe_user *next, *prev;
+    list_t link;              /* on the PE's list of users */
     pe_user_fn changed;
 };
 
@@ -64,7 +66,7 @@ struct pe {
     uint64_t disk_faults;     /* ... served by the disk */
     uint64_t remote_faults;   /* ... served by network RAM */
     double fault_time;        /* seconds threads spent servicing faults */
-    pe_user users;            /* sentinel of the memory-user list */
+    list_t users;             /* memory users (pe_user.link), oldest first */
     int nusers;
     /* Called when the PE gets lent memory back (RAM may have room again);
      * the scheduler's, NULL when nobody listens. */
@@ -106,7 +108,15 @@ void pe_fault_begin(sim_t *sim, pe_t *pe);
 void pe_fault_end(sim_t *sim, pe_t *pe, double started);
 /* Install the observer (NULL for none). */
 void pe_set_observer(pe_t *pe, const pe_observer *o);
+/* Add u at the end of pe's users; `changed` is called at every change of
+ * pe's overallocation until pe_remove_user. */
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed);
 void pe_remove_user(pe_t *pe, pe_user *u);
+/* The users in the order they were added: the first, the one after u, the
+ * last and the one before u; NULL past either end. */
+pe_user *pe_user_first(const pe_t *pe);
+pe_user *pe_user_next(const pe_t *pe, const pe_user *u);
+pe_user *pe_user_last(const pe_t *pe);
+pe_user *pe_user_prev(const pe_t *pe, const pe_user *u);
 
 #endif

@@ -222,7 +222,7 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
         else
             u -= np->v[k].mb;
     }
-    for (pe_user *x = pe->users.next; x != &pe->users && server < 0; x = x->next) {
+    for (pe_user *x = pe_user_first(pe); x && server < 0; x = pe_user_next(pe, x)) {
         creq_t *c = user_thread(x)->pnr;
         if (!c || c->granted <= EPS_MB)
             continue; /* nothing held yet (its reply may be on its way) */
@@ -238,7 +238,7 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
         server = np->v[np->n - 1].server; /* rounding: u just past the end */
     if (server < 0) {
         /* Rounding left u just past the last piece: take the last one. */
-        for (pe_user *x = pe->users.prev; x != &pe->users && server < 0; x = x->prev) {
+        for (pe_user *x = pe_user_last(pe); x && server < 0; x = pe_user_prev(pe, x)) {
             creq_t *c = user_thread(x)->pnr;
             if (c && c->granted > EPS_MB && c->pieces.n)
                 server = c->pieces.v[c->pieces.n - 1].server;

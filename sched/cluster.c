@@ -15,6 +15,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     assert(p->npes >= 1);
     int n = p->npes;
     memset(cl, 0, sizeof *cl);
+    list_init(&cl->jobs);
     cl->npes = n;
     cl->pes = xcalloc((size_t)n, sizeof *cl->pes);
     rng_set_init(&cl->fault_rng, p->seed, "fault", (size_t)n);
@@ -58,8 +59,7 @@ void cluster_observe(cluster_t *cl, const cluster_observer *o)
 
 void cluster_destroy(sim_t *sim, cluster_t *cl)
 {
-    while (cl->jobs)
-        job_destroy(sim, cl->jobs);
+    job_destroy_all(sim, cl);
     if (cl->gang)
         gang_destroy(sim, cl->gang);
     cl->gang = NULL;

@@ -409,10 +409,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     waitq_init(&j->resume_q);
     list_init(&j->msgs);
     list_init(&j->killed);
-    j->anext = cl->jobs;
-    if (cl->jobs)
-        cl->jobs->aprev = j;
-    cl->jobs = j;
+    list_add_head(&cl->jobs, &j->alink);
     cl->jobs_alive++;
     return j;
 }
@@ -465,15 +462,26 @@ void job_destroy(sim_t *sim, job_t *j)
         free(j->th);
     }
     cluster_t *cl = j->cl;
-    if (j->aprev)
-        j->aprev->anext = j->anext;
-    else
-        cl->jobs = j->anext;
-    if (j->anext)
-        j->anext->aprev = j->aprev;
+    list_del(&j->alink);
     cl->jobs_alive--;
     free(j->pe_ids);
     free(j);
+}
+
+/* The job whose alink is n, or NULL at the head (past the end). */
+static job_t *alive_at(const cluster_t *cl, const list_t *n)
+{
+    return n == &cl->jobs ? NULL : container_of(n, job_t, alink);
+}
+
+job_t *job_first(const cluster_t *cl) { return alive_at(cl, cl->jobs.next); }
+job_t *job_next(const cluster_t *cl, const job_t *j) { return alive_at(cl, j->alink.next); }
+
+void job_destroy_all(sim_t *sim, cluster_t *cl)
+{
+    job_t *j;
+    while ((j = job_first(cl)))
+        job_destroy(sim, j);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)

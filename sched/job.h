@@ -101,7 +101,9 @@ struct cluster {
     uint64_t messages_killed;
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
-    job_t *jobs;              /* every job alive (created, not destroyed) */
+    list_t jobs;              /* every job alive (created, not destroyed),
+                               * newest first, through job_t.alink; set up
+                               * by cluster_init (sched/cluster.h) */
     long jobs_alive;
 };
 
@@ -174,7 +176,7 @@ struct job {
     int slot, home_slot;
     list_t qlink;             /* the queue's FIFO by arrival (sched/queue.h) */
     list_t blink;             /* the queue's bucket of its width */
-    job_t *anext, *aprev;     /* cluster's list of live jobs */
+    list_t alink;             /* on the cluster's list of live jobs */
     bool queued;
     long tried_pass;          /* scheduler pass that last failed to place it */
     /* estimates and backfilling (sched/priority.c, sched/backfill.c) */
@@ -190,6 +192,12 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
                   double cpu, double mem_mb);
 /* Free the job now (its messages are dropped). */
 void job_destroy(sim_t *sim, job_t *j);
+/* Free every job alive on cl (job_destroy). */
+void job_destroy_all(sim_t *sim, cluster_t *cl);
+/* The jobs alive on cl, newest first: the first, and the one after j;
+ * NULL past the end. */
+job_t *job_first(const cluster_t *cl);
+job_t *job_next(const cluster_t *cl, const job_t *j);
 /* The job's owner is done with it (it ended, or never started): it is
  * freed, through an event, once none of its messages is in flight. */
 void job_release(sim_t *sim, job_t *j);

@@ -417,6 +417,7 @@ START_TEST(test_prio_keys)
 {
     cluster_t cl;
     memset(&cl, 0, sizeof cl);
+    list_init(&cl.jobs); /* all job_create needs of a cluster */
     job_t *j = job_create(&cl, 1, 1, 0, 1, 10, 1);
     ck_assert_double_eq(prio_key(PRIO_SJF, j, 50), 10);
     ck_assert_double_eq(prio_key(PRIO_LAF, j, 50), -10);

@@ -166,8 +166,7 @@ static void world_init(world *w, int npes, double ram_mb, net_topology topo, dou
 
 static void world_free(world *w)
 {
-    while (w->cl.jobs)
-        job_destroy(&w->sim, w->cl.jobs);
+    job_destroy_all(&w->sim, &w->cl);
     ck_assert_int_eq(w->cl.jobs_alive, 0);
     for (int i = 0; i < w->cl.npes; i++)
         ck_assert_int_eq(w->cl.pes[i].nusers, 0);
@@ -244,6 +243,28 @@ static long firings(double cpu, double rate)
 }
 
 /* ---- no faults within RAM ---------------------------------------------------- */
+
+/* The cluster's list of live jobs: newest first; a job leaves it when
+ * destroyed, wherever it stands. */
+START_TEST(test_jobs_alive_list)
+{
+    world w;
+    world_init(&w, 2, 64, TOPO_KIND_STAR, BW, 1);
+    ck_assert_ptr_null(job_first(&w.cl));
+    job_t *a = job_create(&w.cl, 1, 0, 0, 1, 10, 1);
+    job_t *b = job_create(&w.cl, 2, 1, 0, 1, 10, 1);
+    job_t *c = job_create(&w.cl, 3, 2, 0, 1, 10, 1);
+    ck_assert_ptr_eq(job_first(&w.cl), c);
+    ck_assert_ptr_eq(job_next(&w.cl, c), b);
+    ck_assert_ptr_eq(job_next(&w.cl, b), a);
+    ck_assert_ptr_null(job_next(&w.cl, a));
+    ck_assert_int_eq(w.cl.jobs_alive, 3);
+    job_destroy(&w.sim, b);
+    ck_assert_ptr_eq(job_next(&w.cl, c), a);
+    ck_assert_int_eq(w.cl.jobs_alive, 2);
+    world_free(&w); /* destroys c and a */
+}
+END_TEST
 
 START_TEST(test_no_faults_within_ram)
 {
@@ -1568,6 +1589,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("job");
     TCase *tc = tcase_create("job");
     tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_jobs_alive_list);
     tcase_add_test(tc, test_no_faults_within_ram);
     tcase_add_test(tc, test_faults_until_first_reset);
     tcase_add_test(tc, test_reset_bound_by_ram_minus_size);

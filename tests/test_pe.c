@@ -176,6 +176,20 @@ START_TEST(test_users_notified)
     pe_add_user(&pe, &a.u, count_cb);
     pe_add_user(&pe, &b.u, count_cb);
     ck_assert_int_eq(pe.nusers, 2);
+    /* Walked in the order added, either way; a third added and removed
+     * from the middle leaves a, b. */
+    struct counting_user m = {.pe = &pe};
+    pe_add_user(&pe, &m.u, count_cb);
+    pe_remove_user(&pe, &b.u);
+    pe_add_user(&pe, &b.u, count_cb);
+    pe_remove_user(&pe, &m.u);
+    ck_assert_ptr_eq(pe_user_first(&pe), &a.u);
+    ck_assert_ptr_eq(pe_user_next(&pe, &a.u), &b.u);
+    ck_assert_ptr_null(pe_user_next(&pe, &b.u));
+    ck_assert_ptr_eq(pe_user_last(&pe), &b.u);
+    ck_assert_ptr_eq(pe_user_prev(&pe, &b.u), &a.u);
+    ck_assert_ptr_null(pe_user_prev(&pe, &a.u));
+    ck_assert_int_eq(pe.nusers, 2);
 
     /* Within RAM the overallocation stays 0: nobody is told. */
     pe_alloc(&sim, &pe, 60);
@@ -216,6 +230,8 @@ START_TEST(test_users_notified)
     ck_assert_int_eq(b.calls, 4);
     pe_remove_user(&pe, &b.u);
     ck_assert_int_eq(pe.nusers, 0);
+    ck_assert_ptr_null(pe_user_first(&pe));
+    ck_assert_ptr_null(pe_user_last(&pe));
     ev_destroy(&sim);
 }
 END_TEST

@@ -197,8 +197,7 @@ static void assert_settled(const pnr_t *p)
 
 static void world_free(world *w)
 {
-    while (w->cl.jobs)
-        job_destroy(&w->sim, w->cl.jobs);
+    job_destroy_all(&w->sim, &w->cl);
     pnr_destroy(&w->sim, w->pnr);
     for (int i = 0; i < w->cl.npes; i++)
         ck_assert_int_eq(w->cl.pes[i].nusers, 0);
