@@ -208,6 +208,13 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     (void)sim;
     if (!p)
         return;
+    job_hooks *h = &p->cl->hooks;
+    if (h->pnr_ctx == p) { /* the hooks pnr_create installed */
+        h->thread_starting = NULL;
+        h->thread_ended = NULL;
+        h->fault = NULL;
+        h->pnr_ctx = NULL;
+    }
     /* Protocol objects still alive (a run stopped part way). */
     for (list_t *n; (n = list_first(&p->objs));) {
         pobj *o = container_of(n, pobj, node);

@@ -86,6 +86,8 @@ typedef struct pnr_stats {
 /* Create the PNR layer for cluster cl with parameters c, master seed
  * seed, and install its hooks (thread start, thread end, fault) in cl. */
 pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed);
+/* Free the PNR layer and remove its hooks from the cluster (before
+ * cluster_destroy; NULL: nothing). */
 void pnr_destroy(sim_t *sim, pnr_t *p);
 const pnr_stats *pnr_get_stats(const pnr_t *p);
 const char *pnr_kind_name(int kind);

@@ -153,9 +153,7 @@ static void tc_run(tc_t *t)
 
 static void tc_free(tc_t *t)
 {
-    cluster_destroy(&t->sim, &t->cl);
-    ck_assert_uint_eq(t->sim.live_records, 0);
-    ev_destroy(&t->sim);
+    test_cluster_free(&t->sim, &t->cl);
     T = NULL;
 }
 

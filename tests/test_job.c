@@ -170,11 +170,8 @@ static void world_free(world *w)
     ck_assert_int_eq(w->cl.jobs_alive, 0);
     for (int i = 0; i < w->cl.npes; i++)
         ck_assert_int_eq(w->cl.pes[i].nusers, 0);
-    cluster_destroy(&w->sim, &w->cl);
     free(w->faults);
-    /* Every thread's and message's event record was given back. */
-    ck_assert_uint_eq(w->sim.live_records, 0);
-    ev_destroy(&w->sim);
+    test_cluster_free(&w->sim, &w->cl);
 }
 
 /* A job of `threads` threads on PEs pes[0..] (or 0, 1, ... when NULL). */

@@ -199,11 +199,14 @@ static void world_free(world *w)
 {
     job_destroy_all(&w->sim, &w->cl);
     pnr_destroy(&w->sim, w->pnr);
+    /* PNR removed the hooks it installed. */
+    ck_assert_ptr_null(w->cl.hooks.thread_starting);
+    ck_assert_ptr_null(w->cl.hooks.thread_ended);
+    ck_assert_ptr_null(w->cl.hooks.fault);
+    ck_assert_ptr_null(w->cl.hooks.pnr_ctx);
     for (int i = 0; i < w->cl.npes; i++)
         ck_assert_int_eq(w->cl.pes[i].nusers, 0);
-    cluster_destroy(&w->sim, &w->cl);
-    ck_assert_uint_eq(w->sim.live_records, 0);
-    ev_destroy(&w->sim);
+    test_cluster_free(&w->sim, &w->cl);
 }
 
 /* A job of `threads` threads on PEs pes[0..]. */

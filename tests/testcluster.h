@@ -5,14 +5,15 @@
  * 12.5e6 bytes/s (100 Mbit/s) with 50 ns latency and an 80 us switch delay.
  * Nothing else is set: no paging (mem_access_rate 0), no neighbour or
  * synchronisation messages, no scheduler. A test changes what its case
- * needs in the returned parameters and builds the cluster with
- * cluster_init (sched/cluster.h).
+ * needs in the returned parameters, builds the cluster with cluster_init
+ * (sched/cluster.h) and tears it down with test_cluster_free.
  */
 #ifndef PNRSIM_TESTS_TESTCLUSTER_H
 #define PNRSIM_TESTS_TESTCLUSTER_H
 
 #include "sched/cluster.h"
 
+#include <check.h>
 #include <stdint.h>
 
 #define TEST_BW 12.5e6    /* bytes/s */
@@ -39,6 +40,16 @@ static inline cluster_params test_cluster_params(int npes, double ram_mb, uint64
         .seed = seed,
     };
     return p;
+}
+
+/* Tear down a hand-built world: cl (cluster_destroy), then check that every
+ * event record was given back (threads, messages, the scheduler's) and
+ * free the kernel. */
+static inline void test_cluster_free(sim_t *sim, cluster_t *cl)
+{
+    cluster_destroy(sim, cl);
+    ck_assert_uint_eq(sim->live_records, 0);
+    ev_destroy(sim);
 }
 
 #endif
