@@ -288,6 +288,11 @@ static const key_def keys[] = {
            "(ignored when backfill is not NONE)."),
     K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
            "A job's first start costs a parallel context switch (pcs) too."),
+    K_BOOL("scheduler", "alternative", scheduler.alternative, "yes", NULL,
+           "Alternative scheduling (techreport 4.4.2): jobs of other slots whose PEs are idle "
+           "in the current slot run there, move back, and emptied slots unify. no: jobs "
+           "stay in their slot (the condition of the backfilling guarantees at MPL > 1, "
+           "docs/SCHEDULING.md)."),
     K_ENUM("scheduler", "backfill", scheduler.backfill, backfill_names, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
@@ -487,53 +492,100 @@ typedef struct where {
     const char *alias;   /* the PNRSim name used, or NULL */
 } where;
 
-/* Write "<where>: <fmt...>" into err. */
-static void fail(char err[CFG_ERR_MAX], const where *w, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fail(char err[CFG_ERR_MAX], const where *w, const char *fmt, ...)
+/* Start a structured error at w: where it happened, no key yet. */
+static void error_at(cfg_error *e, const where *w)
 {
-    if (!err)
-        return;
-    if (w->file)
-        snprintf(err, CFG_ERR_MAX, "%s:%ld: ", w->file, w->line);
-    else
-        snprintf(err, CFG_ERR_MAX, "--set %.200s: ", w->arg);
-    size_t used = strlen(err);
-    if (used + 1 < CFG_ERR_MAX) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err + used, CFG_ERR_MAX - used, fmt, ap);
-        va_end(ap);
+    memset(e, 0, sizeof *e);
+    if (w->file) {
+        e->source = CFG_SRC_FILE;
+        snprintf(e->file, sizeof e->file, "%s", w->file);
+        e->line = w->line;
+    } else {
+        e->source = CFG_SRC_SET;
+        snprintf(e->arg, sizeof e->arg, "%s", w->arg);
     }
 }
 
-/* Write "<where>: [section] key = "value": <why>" (or, for a PNRSim name,
+/* Fill e: the problem at w, described by fmt (no key, value or why). */
+static void fail(cfg_error *e, const where *w, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(cfg_error *e, const where *w, const char *fmt, ...)
+{
+    if (!e)
+        return;
+    error_at(e, w);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->what, sizeof e->what, fmt, ap);
+    va_end(ap);
+}
+
+void config_error_message(const cfg_error *e, char *buf, size_t n)
+{
+    switch (e->source) {
+    case CFG_SRC_FILE:
+        if (e->line > 0)
+            snprintf(buf, n, "%s:%ld: %s", e->file, e->line, e->what);
+        else
+            snprintf(buf, n, "%s: %s", e->file, e->what);
+        break;
+    case CFG_SRC_VALIDATE:
+        snprintf(buf, n, "configuration: %s", e->what);
+        break;
+    case CFG_SRC_SET:
+    case CFG_SRC_TRACE:
+    case CFG_SRC_SEED:
+        snprintf(buf, n, "--set %.200s: %s", e->arg, e->what);
+        break;
+    }
+}
+
+/* The message of e into err (when err is not NULL); returns -1. */
+static int to_text(const cfg_error *e, char err[CFG_ERR_MAX])
+{
+    if (err)
+        config_error_message(e, err, CFG_ERR_MAX);
+    return -1;
+}
+
+/* Name the key, the value (as quoted) and why in e. */
+static void set_key(cfg_error *e, const key_def *kd, const char *quoted, const char *why)
+{
+    snprintf(e->key, sizeof e->key, "%s.%s", kd->section, kd->key);
+    snprintf(e->value, sizeof e->value, "%s", quoted);
+    snprintf(e->why, sizeof e->why, "%s", why);
+}
+
+/* Fill e with "[section] key = "value": <why>" (or, for a PNRSim name,
  * "<where>: Name = "value" ([section] key): <why>") into err. */
-static void fail_value(char err[CFG_ERR_MAX], const where *w, const key_def *kd,
+static void fail_value(cfg_error *e, const where *w, const key_def *kd,
                        const char *value, const char *why)
 {
+    if (!e)
+        return;
     char q[96];
     quote_value(q, sizeof q, value);
     if (w->alias)
-        fail(err, w, "%s = \"%s\" ([%s] %s): %s", w->alias, q, kd->section,
+        fail(e, w, "%s = \"%s\" ([%s] %s): %s", w->alias, q, kd->section,
              kd->key, why);
     else
-        fail(err, w, "[%s] %s = \"%s\": %s", kd->section, kd->key, q, why);
+        fail(e, w, "[%s] %s = \"%s\": %s", kd->section, kd->key, q, why);
+    set_key(e, kd, q, why);
 }
 
 /* "<where>: unknown section [x]; known sections: ..." */
-static void fail_unknown_section(char err[CFG_ERR_MAX], const where *w,
+static void fail_unknown_section(cfg_error *e, const where *w,
                                  const char *section)
 {
     char q[96], list[256] = "";
     quote_value(q, sizeof q, section);
     for (size_t i = 0; i < N_SECTIONS; i++)
         appendf(list, sizeof list, "%s%s", i ? ", " : "", sections[i].name);
-    fail(err, w, "unknown section [%s]; known sections: %s", q, list);
+    fail(e, w, "unknown section [%s]; known sections: %s", q, list);
 }
 
 /* "<where>: unknown key "x" in [s]; known keys: ..." */
-static void fail_unknown_key(char err[CFG_ERR_MAX], const where *w,
+static void fail_unknown_key(cfg_error *e, const where *w,
                              const char *section, const char *key)
 {
     char q[96], list[256] = "";
@@ -541,11 +593,11 @@ static void fail_unknown_key(char err[CFG_ERR_MAX], const where *w,
     for (size_t i = 0; i < N_KEYS; i++)
         if (!strcmp(keys[i].section, section))
             appendf(list, sizeof list, "%s%s", list[0] ? ", " : "", keys[i].key);
-    fail(err, w, "unknown key \"%s\" in [%s]; known keys: %s", q, section, list);
+    fail(e, w, "unknown key \"%s\" in [%s]; known keys: %s", q, section, list);
 }
 
 /* "<where>: unknown name "x"; known names: ..." (PNRSim files) */
-static void fail_unknown_pnrsim(char err[CFG_ERR_MAX], const where *w,
+static void fail_unknown_pnrsim(cfg_error *e, const where *w,
                                 const char *name)
 {
     char q[96], list[CFG_ERR_MAX] = "";
@@ -554,7 +606,7 @@ static void fail_unknown_pnrsim(char err[CFG_ERR_MAX], const where *w,
         if (keys[i].pnrsim)
             appendf(list, sizeof list, "%s%.*s", list[0] ? ", " : "",
                     (int)strcspn(keys[i].pnrsim, "|"), keys[i].pnrsim);
-    fail(err, w, "unknown name \"%s\"; known names: %s", q, list);
+    fail(e, w, "unknown name \"%s\"; known names: %s", q, list);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -988,11 +1040,11 @@ static bool value_equal(const key_def *kd, const config *a, const config *b)
 
 /* Parse value for kd into *c and report a failure at w. */
 static int apply(config *c, const key_def *kd, const char *value, const where *w,
-                 char err[CFG_ERR_MAX])
+                 cfg_error *e)
 {
     char why[256];
     if (parse_value(kd, value, c, why, sizeof why)) {
-        fail_value(err, w, kd, value, why);
+        fail_value(e, w, kd, value, why);
         return -1;
     }
     return 0;
@@ -1054,22 +1106,35 @@ const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names
 /* Read path whole into a new NUL-terminated buffer (*text, to free; *len
  * bytes before the NUL), with one pass over the file, so pipes and
  * process substitutions can be parsed after the format is detected.
- * 0, or -1 with err "PATH: cannot open: ...", "PATH: is a directory, not a
- * configuration file", "... larger than 1 MiB" or "PATH: read error: ...". */
-static int read_whole(const char *path, char **text, size_t *len, char err[CFG_ERR_MAX])
+ * 0, or -1 with e: "cannot open: ...", "is a directory, not a
+ * configuration file", "larger than 1 MiB..." or "read error: ...". */
+/* Fill e: a problem with the file at path as a whole (line 0). */
+static void file_error(cfg_error *e, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void file_error(cfg_error *e, const char *path, const char *fmt, ...)
+{
+    if (!e)
+        return;
+    where w = {.file = path};
+    error_at(e, &w);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->what, sizeof e->what, fmt, ap);
+    va_end(ap);
+}
+
+static int read_whole(const char *path, char **text, size_t *len, cfg_error *e)
 {
     *text = NULL;
     *len = 0;
     FILE *f = fopen(path, "r");
     struct stat st;
     if (!f) {
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: cannot open: %s", path, strerror(errno));
+        file_error(e, path, "cannot open: %s", strerror(errno));
         return -1;
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: is a directory, not a configuration file", path);
+        file_error(e, path, "is a directory, not a configuration file");
         fclose(f);
         return -1;
     }
@@ -1083,9 +1148,7 @@ static int read_whole(const char *path, char **text, size_t *len, char err[CFG_E
         size_t got = fread(buf + n, 1, cap - 1 - n, f);
         n += got;
         if (n > (size_t)CFG_FILE_MAX) {
-            if (err)
-                snprintf(err, CFG_ERR_MAX,
-                         "%s: larger than 1 MiB: not a configuration file", path);
+            file_error(e, path, "larger than 1 MiB: not a configuration file");
             free(buf);
             fclose(f);
             return -1;
@@ -1094,9 +1157,8 @@ static int read_whole(const char *path, char **text, size_t *len, char err[CFG_E
             break;
     }
     if (ferror(f)) {
-        int e = errno ? errno : EIO;
-        if (err)
-            snprintf(err, CFG_ERR_MAX, "%s: read error: %s", path, strerror(e));
+        int err = errno ? errno : EIO;
+        file_error(e, path, "read error: %s", strerror(err));
         free(buf);
         fclose(f);
         return -1;
@@ -1121,7 +1183,7 @@ typedef struct ini_state {
     where w;                 /* file and current line */
     long set_on[N_KEYS];     /* line where each key was set, 0 = not yet */
     bool failed;
-    char *err;
+    cfg_error *err;
 } ini_state;
 
 /* Check a [section] header line: well-formed and naming a known section.
@@ -1271,9 +1333,9 @@ static void ini_settings_set(const ini_settings *s)
 }
 
 /* Parse INI text (len bytes, NUL-terminated) read from path onto *c; on
- * error *c is unchanged. 0 or -1 + err. */
+ * error *c is unchanged. 0 or -1 + e. */
 static int parse_ini_text(config *c, const char *path, const char *text, size_t len,
-                          char err[CFG_ERR_MAX])
+                          cfg_error *err)
 {
     static char inline_prefixes[] = ";";
     static char start_prefixes[] = ";#";
@@ -1302,11 +1364,12 @@ int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
 {
     char *text;
     size_t len;
-    if (read_whole(path, &text, &len, err) != 0)
-        return -1;
-    int rc = parse_ini_text(c, path, text, len, err);
+    cfg_error e;
+    if (read_whole(path, &text, &len, &e) != 0)
+        return to_text(&e, err);
+    int rc = parse_ini_text(c, path, text, len, &e);
     free(text);
-    return rc;
+    return rc ? to_text(&e, err) : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1314,9 +1377,9 @@ int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
 /* ---------------------------------------------------------------------- */
 
 /* Parse PNRSim "Name value" text (len bytes, NUL-terminated, modified in
- * place) read from path onto *c; on error *c is unchanged. 0 or -1 + err. */
+ * place) read from path onto *c; on error *c is unchanged. 0 or -1 + e. */
 static int parse_pnrsim_text(config *c, const char *path, char *text, size_t len,
-                             char err[CFG_ERR_MAX])
+                             cfg_error *err)
 {
     config scratch = *c;
     long set_on[N_KEYS] = {0};
@@ -1387,11 +1450,12 @@ int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
 {
     char *text;
     size_t len;
-    if (read_whole(path, &text, &len, err) != 0)
-        return -1;
-    int rc = parse_pnrsim_text(c, path, text, len, err);
+    cfg_error e;
+    if (read_whole(path, &text, &len, &e) != 0)
+        return to_text(&e, err);
+    int rc = parse_pnrsim_text(c, path, text, len, &e);
     free(text);
-    return rc;
+    return rc ? to_text(&e, err) : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1401,7 +1465,7 @@ int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
 /* Read a file, INI when its first significant line starts with '['. The
  * file is read once, so a pipe (-c /dev/stdin, -c <(...)) is detected and
  * parsed from the same bytes. */
-int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
+int config_load_e(config *c, const char *path, cfg_error *err)
 {
     char *text;
     size_t len;
@@ -1428,8 +1492,14 @@ int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
     return rc;
 }
 
+int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return config_load_e(c, path, &e) ? to_text(&e, err) : 0;
+}
+
 /* Apply "section.key=value"; on error *c is unchanged. */
-int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX])
+int config_set_e(config *c, const char *assignment, cfg_error *err)
 {
     where w = {.arg = assignment};
     const char *eq = strchr(assignment, '=');
@@ -1465,22 +1535,53 @@ int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX])
     return 0;
 }
 
-/* Write "configuration: <fmt...>" into err. */
-static void fail_config(char err[CFG_ERR_MAX], const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void fail_config(char err[CFG_ERR_MAX], const char *fmt, ...)
+int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX])
 {
-    if (!err)
+    cfg_error e;
+    return config_set_e(c, assignment, &e) ? to_text(&e, err) : 0;
+}
+
+/* Fill e: a problem of the whole configuration with key (section.key),
+ * its value as shown and why, described by fmt. */
+static void fail_config(cfg_error *e, const char *key, const char *value,
+                        const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void fail_config(cfg_error *e, const char *key, const char *value,
+                        const char *why, const char *fmt, ...)
+{
+    if (!e)
         return;
-    int used = snprintf(err, CFG_ERR_MAX, "configuration: ");
+    memset(e, 0, sizeof *e);
+    e->source = CFG_SRC_VALIDATE;
+    snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->value, sizeof e->value, "%s", value);
+    snprintf(e->why, sizeof e->why, "%s", why);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err + used, CFG_ERR_MAX - (size_t)used, fmt, ap);
+    vsnprintf(e->what, sizeof e->what, fmt, ap);
     va_end(ap);
 }
 
+/* Fill e: a cross-key rule broken, blaming [section] key = value (unit
+ * appended in the message), why described by fmt. Returns -1. */
+static int fail_cross(cfg_error *e, const char *section, const char *key,
+                      const char *value, const char *unit, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static int fail_cross(cfg_error *e, const char *section, const char *key,
+                      const char *value, const char *unit, const char *fmt, ...)
+{
+    char why[CFG_ERR_MAX], k[80];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(k, sizeof k, "%s.%s", section, key);
+    fail_config(e, k, value, why, "[%s] %s = %s%s %s", section, key, value, unit, why);
+    return -1;
+}
+
 /* Every stored value within its key's limits, then the cross-key rules. */
-int config_validate(const config *c, char err[CFG_ERR_MAX])
+int config_validate_e(const config *c, cfg_error *err)
 {
     for (size_t i = 0; i < N_KEYS; i++) {
         char why[256], shown[128];
@@ -1490,44 +1591,54 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
                          (const char *)cfield(c, &keys[i]));
             else
                 format_value(&keys[i], c, shown, sizeof shown);
-            char q[96];
+            char q[96], key[80];
             quote_value(q, sizeof q, shown);
-            fail_config(err, "[%s] %s = \"%s\": %s", keys[i].section, keys[i].key,
-                        q, why);
+            snprintf(key, sizeof key, "%s.%s", keys[i].section, keys[i].key);
+            fail_config(err, key, q, why, "[%s] %s = \"%s\": %s", keys[i].section,
+                        keys[i].key, q, why);
             return -1;
         }
     }
+    /* The cross-key rules: each blames its first key, whose value it
+     * shows (with the unit, where the message gives one). */
+    char v[64];
     if (c->netram.strategy == PNR_BACKBONE && c->netram.managers > c->computer.number) {
-        fail_config(err, "[netram] managers = %d exceeds [computer] number = %d: "
-                         "the BACKBONE strategy needs 1 <= managers <= number",
-                    c->netram.managers, c->computer.number);
-        return -1;
+        snprintf(v, sizeof v, "%d", c->netram.managers);
+        return fail_cross(err, "netram", "managers", v, "",
+                          "exceeds [computer] number = %d: the BACKBONE strategy "
+                          "needs 1 <= managers <= number", c->computer.number);
     }
     if (c->workload.submit_max > 0 && c->workload.submit_max < c->workload.submit_min) {
-        fail_config(err, "[workload] submit_max = %g is below submit_min = %g: "
-                         "expected submit_max >= submit_min (or 0 = no bound)",
-                    c->workload.submit_max, c->workload.submit_min);
-        return -1;
+        snprintf(v, sizeof v, "%g", c->workload.submit_max);
+        return fail_cross(err, "workload", "submit_max", v, "",
+                          "is below submit_min = %g: expected submit_max >= "
+                          "submit_min (or 0 = no bound)", c->workload.submit_min);
     }
     if (c->workload.window > 0 && c->workload.max_jobs <= 0) {
-        fail_config(err, "[workload] window = %ld needs max_jobs > 0 (a window "
-                         "is max_jobs jobs long): set max_jobs or window = 0",
-                    c->workload.window);
-        return -1;
+        snprintf(v, sizeof v, "%ld", c->workload.window);
+        return fail_cross(err, "workload", "window", v, "",
+                          "%s", "needs max_jobs > 0 (a window is max_jobs jobs "
+                          "long): set max_jobs or window = 0");
     }
     if (c->scheduler.pcs >= c->scheduler.quantum) {
-        fail_config(err, "[scheduler] pcs = %g is not below quantum = %g: a time "
-                         "slice would be all context switch",
-                    c->scheduler.pcs, c->scheduler.quantum);
-        return -1;
+        snprintf(v, sizeof v, "%g", c->scheduler.pcs);
+        return fail_cross(err, "scheduler", "pcs", v, "",
+                          "is not below quantum = %g: a time slice would be all "
+                          "context switch", c->scheduler.quantum);
     }
     if (c->netram.enabled && c->netram.server_threshold >= c->computer.ram) {
-        fail_config(err, "[netram] server_threshold = %g MB is not below [computer] "
-                         "ram = %g MB: no server could ever lend RAM",
-                    c->netram.server_threshold, c->computer.ram);
-        return -1;
+        snprintf(v, sizeof v, "%g", c->netram.server_threshold);
+        return fail_cross(err, "netram", "server_threshold", v, " MB",
+                          "is not below [computer] ram = %g MB: no server could "
+                          "ever lend RAM", c->computer.ram);
     }
     return 0;
+}
+
+int config_validate(const config *c, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return config_validate_e(c, &e) ? to_text(&e, err) : 0;
 }
 
 /* ---------------------------------------------------------------------- */

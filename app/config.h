@@ -84,6 +84,7 @@ typedef struct config {
         bool mem_aware;
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
+        bool alternative;            /* alternative scheduling, §4.4.2 */
         cfg_backfill backfill;       /* none, EASY, conservative */
     } scheduler;
     struct {
@@ -120,6 +121,35 @@ typedef struct config {
     } output;
 } config;
 
+/* Which input a configuration problem comes from. */
+typedef enum {
+    CFG_SRC_FILE,     /* a configuration file (-c; a sweep's base) */
+    CFG_SRC_TRACE,    /* the trace given apart (-t; a sweep's [study] trace) */
+    CFG_SRC_SEED,     /* the seed given apart (-s) */
+    CFG_SRC_SET,      /* a SECTION.KEY=VALUE assignment (--set; a sweep's keys) */
+    CFG_SRC_VALIDATE, /* the configuration as a whole (config_validate) */
+} cfg_src;
+
+/* A configuration problem in parts, so that each program words its own
+ * message and nobody parses message text back. */
+typedef struct cfg_error {
+    cfg_src source;
+    size_t index;               /* CFG_SRC_SET: which assignment (from 0) */
+    char file[CFG_PATH_MAX];    /* CFG_SRC_FILE: the file */
+    long line;                  /* CFG_SRC_FILE: its line; 0 = the whole file */
+    char arg[CFG_PATH_MAX + 64]; /* CFG_SRC_SET/TRACE/SEED: the assignment */
+    char key[80];               /* "section.key" concerned; "" = none (e.g. an
+                                   unknown key, a malformed line) */
+    char value[96];             /* that key's value as quoted in messages */
+    char why[CFG_ERR_MAX];      /* what is wrong with it and what is allowed */
+    char what[CFG_ERR_MAX];     /* the whole problem, without its location:
+                                   "[network] topology = "ring": expected ..." */
+} cfg_error;
+
+/* e as one line, as pnrsim prints it: "FILE:LINE: what", "FILE: what",
+ * "--set ARG: what" or "configuration: what" (cut to fit n). */
+void config_error_message(const cfg_error *e, char *buf, size_t n);
+
 /* Fill c with the defaults (those of configs/reference.ini). */
 void config_defaults(config *c);
 
@@ -142,6 +172,31 @@ int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX]);
 
 /* Check cross-key constraints (e.g. managers <= number). 0 or -1 + err. */
 int config_validate(const config *c, char err[CFG_ERR_MAX]);
+
+/* config_load, config_set and config_validate with the problem in parts
+ * (e->source FILE, SET and VALIDATE); the functions above write
+ * config_error_message of it. */
+int config_load_e(config *c, const char *path, cfg_error *e);
+int config_set_e(config *c, const char *assignment, cfg_error *e);
+int config_validate_e(const config *c, cfg_error *e);
+
+/* The inputs of a run's configuration, as pnrsim's command line gives them
+ * and pnrsim-sweep gives them to each run. */
+typedef struct config_args {
+    const char *file;         /* -c FILE, or NULL */
+    const char *trace;        /* -t TRACE, or NULL */
+    const char *seed;         /* -s SEED, or NULL */
+    const char *const *sets;  /* --set SECTION.KEY=VALUE, in order */
+    size_t nsets;
+    bool schedule;            /* --schedule */
+} config_args;
+
+/* Build the effective configuration from a: defaults < file (a relative
+ * [workload] trace in it taken from the file's directory) < trace < seed <
+ * sets in order < schedule; then a relative trace is made absolute (from
+ * the working directory) and the whole is validated. Returns 0, or -1
+ * with e saying which input was refused and why (c is then unspecified). */
+int config_build(config *c, const config_args *a, cfg_error *e);
 
 /* Write the complete configuration as INI: every key, with a unit comment.
  * Reading it back with config_load_ini gives an equal configuration. */

@@ -163,32 +163,6 @@ static void progress(run_t *r, double now, double frac, void *ctx)
     last_events = sim->dispatched;
 }
 
-/* Resolve a trace path given in a configuration file relative to the
- * file's directory (then made absolute) so the scenario runs from anywhere.
- * 0, or 2 with a message when the resulting path is too long. */
-static int resolve_trace(config *c, const char *cfg_path)
-{
-    char *t = c->workload.trace;
-    if (!t[0] || t[0] == '/' || strcmp(t, "-") == 0)
-        return 0;
-    char joined[2 * CFG_PATH_MAX + 2];
-    const char *slash = strrchr(cfg_path, '/');
-    if (slash)
-        snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - cfg_path), cfg_path, t);
-    else
-        snprintf(joined, sizeof joined, "%s", t);
-    char abs[PATH_MAX];
-    const char *use = realpath(joined, abs) ? abs : joined;
-    size_t n = strlen(use);
-    if (n >= CFG_PATH_MAX) {
-        fprintf(stderr, "pnrsim: %s: [workload] trace resolves to a path longer than %d characters\n",
-                cfg_path, CFG_PATH_MAX - 1);
-        return 2;
-    }
-    memcpy(c->workload.trace, use, n + 1);
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, opts *o)
 {
     static const struct option longopts[] = {
@@ -285,66 +259,23 @@ static int parse_args(int argc, char **argv, opts *o)
     return -1;
 }
 
-/* A config_set message for an option other than --set: config_set names
- * its argument ("--set section.key=X: ..."); name the option instead. */
-static void option_error(const char *opt, const char *value, const char *err)
-{
-    const char *msg = err;
-    if (strncmp(msg, "--set ", 6) == 0 && strstr(msg, ": "))
-        msg = strstr(msg, ": ") + 2;
-    fprintf(stderr, "pnrsim: %s %s: %s\n", opt, value, msg);
-}
-
-/* Build the effective configuration. 0 or 2 (message printed). */
+/* Build the effective configuration (app/config_build.c). 0 or 2 (message
+ * printed, naming the option that gave the refused input). */
 static int build_config(const opts *o, config *c)
 {
-    char err[CFG_ERR_MAX];
-    config_defaults(c);
-    if (o->config) {
-        if (config_load(c, o->config, err) != 0) {
-            fprintf(stderr, "pnrsim: %s\n", err);
-            return 2;
-        }
-        if (resolve_trace(c, o->config) != 0)
-            return 2;
+    config_args a = {o->config, o->trace, o->seed, o->sets, (size_t)o->nsets, o->schedule};
+    cfg_error e;
+    if (config_build(c, &a, &e) == 0)
+        return 0;
+    if (e.source == CFG_SRC_TRACE || e.source == CFG_SRC_SEED) {
+        fprintf(stderr, "pnrsim: %s %s: %s\n", e.source == CFG_SRC_TRACE ? "-t" : "-s",
+                e.source == CFG_SRC_TRACE ? o->trace : o->seed, e.what);
+    } else {
+        char msg[CFG_ERR_MAX];
+        config_error_message(&e, msg, sizeof msg);
+        fprintf(stderr, "pnrsim: %s\n", msg);
     }
-    char buf[CFG_PATH_MAX + 32];
-    if (o->trace) {
-        snprintf(buf, sizeof buf, "workload.trace=%s", o->trace);
-        if (config_set(c, buf, err) != 0) {
-            option_error("-t", o->trace, err);
-            return 2;
-        }
-    }
-    if (o->seed) {
-        snprintf(buf, sizeof buf, "simulation.seed=%s", o->seed);
-        if (config_set(c, buf, err) != 0) {
-            option_error("-s", o->seed, err);
-            return 2;
-        }
-    }
-    for (int i = 0; i < o->nsets; i++) {
-        if (config_set(c, o->sets[i], err) != 0) {
-            fprintf(stderr, "pnrsim: %s\n", err);
-            return 2;
-        }
-    }
-    if (o->schedule)
-        c->output.schedule = true;
-    /* A trace given relative to the working directory (-t, --set) is made
-     * absolute, so the config.ini a run writes can be replayed from
-     * anywhere. */
-    char *t = c->workload.trace;
-    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
-        char abs[PATH_MAX];
-        if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)
-            memcpy(c->workload.trace, abs, strlen(abs) + 1);
-    }
-    if (config_validate(c, err) != 0) {
-        fprintf(stderr, "pnrsim: %s\n", err);
-        return 2;
-    }
-    return 0;
+    return 2;
 }
 
 static void kernel_report(run_t *r, const run_metrics *m)

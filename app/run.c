@@ -381,6 +381,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_aware = c->scheduler.mem_aware,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
+        .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
     };
     cluster_params cp = {

@@ -12,8 +12,9 @@
  * (load_scale 2, FCFS only), where queues are much longer, to show how the
  * cost per pass grows with the queue.
  *
- * Usage: bench_backfill [-r reps]   (run from the repository root; every
- * figure is the best of reps wall times, default 1)
+ * Usage: bench_backfill [-r reps] [-t trace]   (run from the repository
+ * root; every figure is the best of reps wall times, default 1; -t runs
+ * one trace only: nasa, hpc2n, lublin or lublin-x2)
  * Output, one line per run:
  *   backfill lublin fcfs/conservative jobs=10000 wall_s=... jobs_per_s=...
  *     passes=... queue_mean=... queue_max=... reserved_mean=...
@@ -97,22 +98,26 @@ static int one(const trace *t, const char *prio, const char *bf, int reps)
     double cp = cons_passes > 0 ? (double)cons_passes : 1;
     printf("backfill %s%s %s/%s jobs=%ld wall_s=%.3f jobs_per_s=%.0f passes=%ld "
            "queue_mean=%.1f queue_max=%ld reserved_mean=%.1f reserved_max=%ld "
-           "steps_mean=%.1f us_per_pass=%.2f\n",
+           "steps_mean=%.1f kept_passes=%ld us_per_pass=%.2f\n",
            t->name, strcmp(t->load, "1") ? "-x2" : "", prio, bf, m.jobs_finished, best,
            best > 0 ? (double)m.jobs_finished / best : 0, st.passes, (double)st.queued_sum / p,
            st.queued_max, cons_passes ? (double)st.reserved_sum / cp : 0, st.reserved_max,
-           cons_passes ? (double)st.steps_sum / cp : 0, st.passes ? 1e6 * best / p : 0);
+           cons_passes ? (double)st.steps_sum / cp : 0, st.kept_passes,
+           st.passes ? 1e6 * best / p : 0);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     int reps = 1, opt;
-    while ((opt = getopt(argc, argv, "r:")) != -1) {
+    const char *only = NULL;
+    while ((opt = getopt(argc, argv, "r:t:")) != -1) {
         if (opt == 'r' && atoi(optarg) > 0) {
             reps = atoi(optarg);
+        } else if (opt == 't') {
+            only = optarg;
         } else {
-            fprintf(stderr, "usage: bench_backfill [-r reps]\n");
+            fprintf(stderr, "usage: bench_backfill [-r reps] [-t trace]\n");
             return 2;
         }
     }
@@ -125,9 +130,14 @@ int main(int argc, char **argv)
     static const char *const prios[] = {"fcfs", "wfp3"};
     static const char *const modes[] = {"none", "easy", "conservative"};
     int failed = 0;
-    for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++)
+    for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
+        char name[40];
+        snprintf(name, sizeof name, "%s%s", traces[t].name, t == 3 ? "-x2" : "");
+        if (only && strcmp(only, name) != 0)
+            continue;
         for (int p = 0; p < (t == 3 ? 1 : 2); p++) /* twice Lublin's load: FCFS only */
             for (int k = 0; k < 3; k++)
                 failed |= one(&traces[t], prios[p], modes[k], reps) != 0;
+    }
     return failed ? 1 : 0;
 }

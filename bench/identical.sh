@@ -21,6 +21,14 @@
 #   gang      mem-aware gang scheduling, MPL 3, 256 MB of RAM, first 1000
 #             jobs (context switches, messages killed by switches)
 #
+# and, without memory or messages (run times as CPU demand), conservative
+# backfilling at MPL 1 (issue 14: the kept reservations must give the
+# schedule a rebuild gives):
+#   cons-lublin    the Lublin model on 256 PEs, FCFS (exact estimates,
+#                  saturated queue: most passes keep their reservations)
+#   cons-hpc2n     the HPC2N slice on 240 PEs, SJF (requested times: early
+#                  ends, rebuilds; arrivals sorted before reserved jobs)
+#
 # Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
 # paging runs (later = more faults, much longer runs: at 400000 s a run is
 # ~26 M events); IDENT_REMOTE_TIME (default 3900000) that of the remote
@@ -83,6 +91,11 @@ done
 run remote --set computer.ram=256 --set netram.enabled=yes --set simulation.max_time=$T_REMOTE
 run gang --set scheduler.mpl=3 --set scheduler.mem_aware=yes --set computer.ram=256 \
     --set workload.max_jobs=1000
+SPACE="--set workload.cpu_demand=runtime --set workload.memory_scale=0 --set process.comm_rate=0
+       --set process.sync_rate=0 --set scheduler.mpl=1 --set scheduler.backfill=conservative"
+run cons-lublin $SPACE -t "$here/traces/lublin-256-synthetic.swf" --set computer.number=256
+run cons-hpc2n $SPACE -t "$here/traces/hpc2n-seth-first3171.swf" --set computer.number=240 \
+    --set scheduler.priority=sjf
 if [ $status = 0 ]; then
     echo "identical: all scenarios byte-identical"
 else

@@ -167,8 +167,12 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
-        pnr_send_round(p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
-                       p->control_bytes + 12.0 * r->incoming[slot].n, r, mb, slot);
+        pnr_round_msg *d = PNR_MSG_NEW(pnr_round_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+                                       p->control_bytes + 12.0 * r->incoming[slot].n);
+        d->round = r;
+        d->mb = mb;
+        d->slot = slot;
+        pnr_post(p, &d->h);
     }
     free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {

@@ -248,10 +248,10 @@ pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
     container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
 /* Send h now, piggybacking src's free RAM, and count it. */
 void pnr_post(pnr_t *p, pnr_msg *h);
-/* The common round messages (ASK, GRANT, DEALLOC, FREE, ACK) of
- * control_bytes (DEALLOC: its size is given), in one call. */
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t *r, double mb,
-                    int slot);
+/* A round message of control_bytes about mb MB of round r (ASK, GRANT,
+ * FREE, ACK; a DEALLOC, which carries pieces, is built with PNR_MSG_NEW),
+ * made and posted in one call. */
+void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb);
 /* The manager for a job's allocation or deallocation (§5.5). */
 int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
 

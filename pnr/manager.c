@@ -22,6 +22,8 @@
 
 #include <stdlib.h>
 
+/* Free a round and what it holds (the tracker's destructor: o must be
+ * untracked already). */
 static void round_destroy(pobj *o)
 {
     round_t *r = container_of(o, round_t, link);
@@ -66,6 +68,8 @@ round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int ex
     return r;
 }
 
+/* Free a job's state and its remaining client records (the tracker's
+ * destructor: o must be untracked already). */
 static void jstate_destroy(pobj *o)
 {
     jstate_t *js = container_of(o, jstate_t, link);
@@ -165,7 +169,7 @@ void pnr_ask_next(pnr_t *p, round_t *r)
         return;
     }
     r->asked[chosen] = 1;
-    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, p->control_bytes, r, remaining, 0);
+    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, r, remaining);
 }
 
 /* REQUEST from a client (a zero request names no client and is answered
@@ -232,8 +236,7 @@ void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
         p->pending -= r->got.v[i].mb;
         p->transit += r->got.v[i].mb;
         r->acks_pending++;
-        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, p->control_bytes, r,
-                       r->got.v[i].mb, 0);
+        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, r, r->got.v[i].mb);
     }
     if (r->acks_pending == 0)
         dealloc_done(p, r, false);

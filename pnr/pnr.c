@@ -79,13 +79,11 @@ void pnr_post(pnr_t *p, pnr_msg *h)
     net_send(p->sim, p->cl->net, &h->m);
 }
 
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, double bytes, round_t *r, double mb,
-                    int slot)
+void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb)
 {
-    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, bytes);
+    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, p->control_bytes);
     a->round = r;
     a->mb = mb;
-    a->slot = slot;
     pnr_post(p, &a->h);
 }
 

@@ -32,7 +32,7 @@ void pnr_on_ask(pnr_t *p, const pnr_round_msg *m)
     r->grant_server = dst;
     r->grant_mb = grant;
     pnr_check(p);
-    pnr_send_round(p, PNR_MSG_GRANT, dst, m->h.m.src, p->control_bytes, r, grant, 0);
+    pnr_send_round(p, PNR_MSG_GRANT, dst, m->h.m.src, r, grant);
 }
 
 /* FREE from manager m->h.m.src: mb = MB to give back. */
@@ -47,7 +47,7 @@ void pnr_on_free(pnr_t *p, const pnr_round_msg *m)
     pe_lend(p->sim, &p->cl->pes[dst], -amount);
     p->transit -= amount;
     pnr_check(p);
-    pnr_send_round(p, PNR_MSG_ACK, dst, m->h.m.src, p->control_bytes, r, amount, 0);
+    pnr_send_round(p, PNR_MSG_ACK, dst, m->h.m.src, r, amount);
 }
 
 /* PAGE_OUT from a client: the remote memory answers instantly with the

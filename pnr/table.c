@@ -93,6 +93,8 @@ double pnr_believed_free(pnr_t *p, int manager, int s)
     return pnr_table_get(p, &p->tables[manager], s).avail;
 }
 
+/* Free a snapshot (the tracker's destructor: o must be untracked
+ * already, whatever its reference count). */
 static void snapshot_destroy(pobj *o)
 {
     snapshot_t *s = container_of(o, snapshot_t, link);

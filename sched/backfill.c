@@ -11,6 +11,12 @@
  *            still be opened): steps (t[i], f[i]) meaning f[i] PEs are free
  *            from t[i] to t[i+1] (the last step to infinity; it always has
  *            every PE free). t[0] is now.
+ *   resv     conservative at MPL 1 with a static order: the jobs reserved
+ *            by the last pass but not started, with their reservations, in
+ *            queue order; with pr[0] they are kept for the next pass when
+ *            it can be proved that a rebuild would give the same
+ *            (incremental), so a pass reserves only the jobs not reserved
+ *            yet instead of the whole queue.
  */
 #include "sched/backfill.h"
 
@@ -44,6 +50,18 @@ struct bf {
     size_t sufcap;
     prof_t *pr;
     int npr, prcap;
+    /* Conservative at MPL 1 with a static order: the reservations of the
+     * last pass, kept for the next (see keep_valid and incremental). */
+    bool kept;              /* pr[0] and resv are what a rebuild would give */
+    bool dirty;             /* a job ended off its expected end since */
+    bool rebuild_always;    /* test and bench hook */
+    bool head_seen;         /* this pass has met its head (bf_head_res) */
+    bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
+    long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
+    int seen_slots;
+    job_t **resv;           /* reserved queued jobs, in queue order */
+    double *resv_t;         /* their reserved starts */
+    size_t nresv, resvcap, resvtcap;
     bf_stats st;
 };
 
@@ -64,6 +82,7 @@ bf_t *bf_create(gang_t *g)
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
     b->npes = gang_npes(g);
+    b->epoch = 1;
     return b;
 }
 
@@ -79,6 +98,8 @@ void bf_destroy(bf_t *b)
     free(b->run);
     free(b->tmp);
     free(b->sufmin);
+    free(b->resv);
+    free(b->resv_t);
     free(b);
 }
 
@@ -106,11 +127,30 @@ static size_t run_lower(const bf_t *b, const job_t *j)
     return lo;
 }
 
+static double wall(const gang_t *g, double r);
+
+/* MPL > 1: a new slot epoch whenever the number of slots has changed since
+ * the last look. Slots appear only when a job is placed and disappear only
+ * at job ends, each followed by a pass at that instant, so looking at every
+ * placement and at the start of every pass sees every change. */
+static void slot_epoch(bf_t *b)
+{
+    if (gang_slots(b->g) != b->seen_slots) {
+        b->seen_slots = gang_slots(b->g);
+        b->epoch++;
+    }
+}
+
 void bf_placed(bf_t *b, job_t *j, double now)
 {
-    j->bf_end = now + j->estimate;
-    if (!mpl1(b))
+    if (!mpl1(b)) {
+        /* The bound of build_profiles, from the placement on. */
+        slot_epoch(b);
+        j->bf_end = now + wall(b->g, j->estimate);
+        j->bf_epoch = b->epoch;
         return;
+    }
+    j->bf_end = now + j->estimate;
     b->run = grow(b->run, &b->runcap, b->nrun + 1, sizeof *b->run);
     size_t i = run_lower(b, j);
     memmove(b->run + i + 1, b->run + i, (b->nrun - i) * sizeof *b->run);
@@ -122,6 +162,12 @@ void bf_ended(bf_t *b, job_t *j)
 {
     if (!mpl1(b))
         return;
+    /* A kept profile released j's PEs at its expected end (a zero-length
+     * job's just after its start): an end anywhere else makes it stale.
+     * (incremental's check of the PEs free now catches such ends too; this
+     * is the cheap first guard.) */
+    if (!(j->end == j->bf_end && j->bf_end > j->start))
+        b->dirty = true;
     size_t i = run_lower(b, j);
     assert(i < b->nrun && b->run[i] == j);
     memmove(b->run + i, b->run + i + 1, (b->nrun - i - 1) * sizeof *b->run);
@@ -254,19 +300,26 @@ static int cmp_end(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
+/* The number of slots wall() counts with (at least 1). */
+static int wall_slots(const gang_t *g) { return gang_slots(g) > 1 ? gang_slots(g) : 1; }
+
 /* Wall time expected for r seconds of work at MPL > 1, with m slots
  * sharing the PEs in turns of quantum q of which pcs is lost to the
- * context switch: the job's slot comes round within m q, and each of its
- * turns does q - pcs of work, so r takes at most m q ceil(r / (q - pcs)) + q
- * (the + q: the turn under way when it is placed). An upper bound, so that
- * a reservation holds while the number of slots stays the same. At MPL 1
- * (or one slot and MPL 1) it is r itself. */
+ * context switch: the job's slot comes round within (m - 1) q, and each of
+ * its turns does q - pcs of work, so r > 0 takes at most
+ * m q ceil(r / (q - pcs)) + q (the + q: the turn under way when it is
+ * placed), and r <= 0 (a zero-length job, or one done by its estimate) at
+ * most (m - 1) q, until its slot comes round. An upper bound, so that a
+ * reservation holds while the number of slots stays the same and no job
+ * moves (docs/SCHEDULING.md). At MPL 1 it is r itself (0 if r < 0). */
 static double wall(const gang_t *g, double r)
 {
     const gang_params *gp = gang_get_params(g);
-    if (gp->mpl == 1 || r <= 0)
+    if (gp->mpl == 1)
         return r > 0 ? r : 0;
-    int m = gang_slots(g) > 1 ? gang_slots(g) : 1;
+    int m = wall_slots(g);
+    if (r <= 0)
+        return (m - 1) * gp->quantum;
     double q = gp->quantum, useful = gp->quantum - gp->pcs;
     if (!(useful > 0))
         return INFINITY;
@@ -299,6 +352,12 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
                     continue;
                 double done = j->th ? j->th[0].cpu_done : 0;
                 double e = now + wall(g, j->estimate - done);
+                /* A bound found earlier in this slot epoch (the number of
+                 * slots unchanged since) still holds: keep the earlier, so
+                 * that expected ends never move later within an epoch. */
+                if (j->bf_epoch == b->epoch && j->bf_end < e)
+                    e = j->bf_end;
+                j->bf_epoch = b->epoch;
                 j->bf_end = e > now ? e : after;
                 b->tmp[k++] = j;
             }
@@ -349,6 +408,8 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     assert(r >= 0);
     if (h->bf_first_res < 0)
         h->bf_first_res = S;
+    if (h->bf_head_res < 0)
+        h->bf_head_res = S;
     for (size_t k = i + 1; k < n; k++) {
         job_t *j = b->q[k];
         bool rnew = r == gang_slots(g); /* the reserved slot is not open yet */
@@ -361,15 +422,27 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
-static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+/* Reserve q[from..n) in order in the profiles (built, or kept from the
+ * last pass), placing each job whose reservation is now, until no
+ * remaining job could start now. Jobs reserved but not started are appended
+ * to resv when keep. Returns false if a job reserved now could not be
+ * placed (memory). */
+static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
 {
-    int np = build_profiles(b, g, now, virtual_slots(g));
+    int np = b->npr;
     b->sufmin = grow(b->sufmin, &b->sufcap, n + 1, sizeof *b->sufmin);
     b->sufmin[n] = b->npes + 1;
-    for (size_t i = n; i-- > 0;)
-        b->sufmin[i] = b->q[i]->threads < b->sufmin[i + 1] ? b->q[i]->threads : b->sufmin[i + 1];
+    for (size_t i = n; i-- > from;) {
+        int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
+        b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
+    }
+    if (keep) {
+        b->resv = grow(b->resv, &b->resvcap, b->nresv + (n - from), sizeof *b->resv);
+        b->resv_t = grow(b->resv_t, &b->resvtcap, b->nresv + (n - from), sizeof *b->resv_t);
+    }
     long reserved = 0;
-    for (size_t i = 0; i < n; i++) {
+    bool all_placed = true;
+    for (size_t i = from; i < n; i++) {
         /* Stop once no remaining job could start now. */
         int now_free = 0;
         for (int k = 0; k < np; k++)
@@ -378,6 +451,8 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         if (now_free < b->sufmin[i])
             break;
         job_t *j = b->q[i];
+        if (!j->queued)
+            continue; /* placed before a restart (MPL > 1) */
         double d = wall(g, j->estimate);
         int best = -1, bs = 0;
         double bt = INFINITY;
@@ -394,17 +469,30 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
-        if (bs != 0)
-            continue;
-        if (p->real >= 0) {
-            gang_place_where(g, j, p->real, -1, false);
-        } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
-            p->real = gang_slots(g) - 1;
-            if (gang_get_params(g)->mpl == 0 && best == np - 1) {
-                /* Unlimited MPL: another slot may always be opened. */
-                prof_reset(b, np, now, b->npes, -1);
-                b->npr = ++np;
+        bool placed = false;
+        if (bs == 0) {
+            if (p->real >= 0) {
+                placed = gang_place_where(g, j, p->real, -1, false);
+            } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
+                placed = true;
+                p->real = gang_slots(g) - 1;
+                if (!mpl1(b)) {
+                    /* A new slot: every expected end counts the slots, so
+                     * the profiles are stale; the caller rebuilds them. */
+                    b->restart = true;
+                    break;
+                }
             }
+            all_placed &= placed;
+        }
+        if (!placed && !b->head_seen) {
+            b->head_seen = true;
+            if (j->bf_head_res < 0)
+                j->bf_head_res = bt;
+        }
+        if (keep && !placed) {
+            b->resv[b->nresv] = j;
+            b->resv_t[b->nresv++] = bt;
         }
     }
     b->st.reserved_sum += reserved;
@@ -412,6 +500,105 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         b->st.reserved_max = reserved;
     for (int k = 0; k < np; k++)
         b->st.steps_sum += b->pr[k].n;
+    return all_placed;
+}
+
+/* Whether the reservations of the last pass may be kept: conservative, MPL
+ * 1, an order whose keys do not change with time (not WFP3, UNICEP). */
+static bool keepable(const bf_t *b, const gang_t *g)
+{
+    sched_priority pr = gang_get_params(g)->priority;
+    return mpl1(b) && pr != PRIO_WFP3 && pr != PRIO_UNICEP && !b->rebuild_always;
+}
+
+/* The incremental pass: when nothing happened since the last pass but
+ * time passing, jobs starting at their reservations, jobs ending exactly at
+ * their expected ends and arrivals that come after every reserved job in
+ * the queue order, a rebuild would give every reserved job the reservation
+ * it has (the same profile, the same jobs in the same order, earliest
+ * starts taken in the same order). So the kept profile is moved to now,
+ * the jobs reserved for now start, and only the jobs not reserved yet are
+ * reserved. Returns false, having changed nothing, when the kept state
+ * cannot be proved equal to a rebuild; the caller then rebuilds. */
+static bool incremental(bf_t *b, gang_t *g, size_t n, double now)
+{
+    prof_t *p = &b->pr[0];
+    if (!b->kept || b->dirty || gang_slots(g) != 1 || b->npr != 1 || p->real != 0)
+        return false;
+    if (b->nrun > 0 && !(b->run[0]->bf_end > now))
+        return false; /* a running job is due now or outlived its estimate */
+    if (b->nresv > n)
+        return false;
+    int starting = 0; /* threads of the jobs reserved for now */
+    for (size_t i = 0; i < b->nresv; i++) {
+        if (b->q[i] != b->resv[i] || b->resv_t[i] < now)
+            return false; /* an arrival came before a reserved job, or a
+                           * job missed its reservation */
+        if (b->resv_t[i] == now)
+            starting += b->resv[i]->threads;
+    }
+    int z = 0;
+    while (z + 1 < p->n && p->t[z + 1] <= now)
+        z++;
+    if ((p->t[z] == now && p->m[z] != now) || p->f[z] + starting != gang_slot_nfree(g, 0))
+        return false; /* not the profile a rebuild would start from */
+    /* Move the profile to now: the steps before now go. */
+    if (z > 0) {
+        size_t m = (size_t)(p->n - z);
+        memmove(p->t, p->t + z, m * sizeof *p->t);
+        memmove(p->f, p->f + z, m * sizeof *p->f);
+        memmove(p->m, p->m + z, m * sizeof *p->m);
+        p->n -= z;
+    }
+    p->t[0] = p->m[0] = now;
+    /* The jobs reserved for now start, in queue order. */
+    bool all_placed = true;
+    size_t k = 0;
+    for (size_t i = 0; i < b->nresv; i++) {
+        job_t *j = b->resv[i];
+        if (b->resv_t[i] == now && gang_place_where(g, j, 0, -1, false))
+            continue;
+        all_placed &= b->resv_t[i] != now;
+        b->resv[k] = j;
+        b->resv_t[k++] = b->resv_t[i];
+    }
+    size_t from = b->nresv;
+    b->nresv = k;
+    if (k > 0) {
+        b->head_seen = true;
+        if (b->resv[0]->bf_head_res < 0)
+            b->resv[0]->bf_head_res = b->resv_t[0];
+    }
+    all_placed &= reserve_from(b, g, from, n, true);
+    b->st.kept_passes++;
+    b->kept = all_placed;
+    return true;
+}
+
+static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+{
+    bool keep = keepable(b, g);
+    b->head_seen = false;
+    if (keep && incremental(b, g, n, now)) {
+        b->dirty = false;
+        return;
+    }
+    build_profiles(b, g, now, virtual_slots(g));
+    b->nresv = 0;
+    b->restart = false;
+    bool all_placed = reserve_from(b, g, 0, n, keep);
+    while (b->restart) {
+        /* MPL > 1: a job opened a slot. The reservations made so far
+         * counted one slot fewer: build the profiles again (the jobs placed
+         * are in them now) and reserve the queued jobs again. */
+        assert(!mpl1(b) && !keep);
+        b->restart = false;
+        b->head_seen = false;
+        build_profiles(b, g, now, virtual_slots(g));
+        all_placed &= reserve_from(b, g, 0, n, false);
+    }
+    b->kept = keep && all_placed && gang_slots(g) == 1 && b->npr == 1 && b->pr[0].real == 0;
+    b->dirty = false;
 }
 
 void bf_pass(bf_t *b, gang_t *g, double now)
@@ -424,6 +611,8 @@ void bf_pass(bf_t *b, gang_t *g, double now)
         b->q[k++] = j;
     assert(k == n);
     b->st.passes++;
+    if (!mpl1(b))
+        slot_epoch(b);
     b->st.queued_sum += (long long)n;
     if ((long)n > b->st.queued_max)
         b->st.queued_max = (long)n;
@@ -441,4 +630,10 @@ void bf_pass(bf_t *b, gang_t *g, double now)
         conservative(b, g, n, now);
         break;
     }
+}
+
+void bf_set_rebuild_always(bf_t *b, bool on)
+{
+    b->rebuild_always = on;
+    b->kept = false;
 }

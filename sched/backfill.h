@@ -54,9 +54,14 @@
  * at MPL 1 the running jobs are kept sorted by expected end incrementally
  * (O(r) per start or end, no sort per pass); at MPL > 1 they are sorted per
  * pass (O(r log r), r <= MPL x N). EASY: O(q + r) after the sort.
- * CONSERVATIVE: O(k (r + k)) for the k jobs reserved before the pass stops
- * early (each reservation scans and splits a profile of at most r + 2k
- * steps); see docs/SCHEDULING.md for k on the bundled traces.
+ * CONSERVATIVE rebuilding: O(k (r + k)) for the k jobs reserved before the
+ * pass stops early (each reservation scans and splits a profile of at most
+ * r + 2k steps). CONSERVATIVE at MPL 1 with a static order (all but WFP3
+ * and UNICEP) keeps the last pass's profile and reservations when it can
+ * prove a rebuild would give the same (backfill.c, incremental): then
+ * O(k + s + a s) for the k kept reservations, a profile of s steps and the
+ * a jobs newly reserved (arrivals reached by the pass), not quadratic in
+ * the queue. See docs/SCHEDULING.md for the figures.
  */
 #ifndef PNRSIM_SCHED_BACKFILL_H
 #define PNRSIM_SCHED_BACKFILL_H
@@ -77,11 +82,15 @@ void bf_pass(bf_t *b, gang_t *g, double now);
  * (sum, most in one pass), jobs reserved by conservative passes (sum, most
  * in one pass) and profile steps scanned or moved while reserving. */
 typedef struct bf_stats {
-    long passes;
+    long passes, kept_passes; /* kept: conservative passes that kept the
+                               * last pass's reservations */
     long long queued_sum, reserved_sum, steps_sum;
     long queued_max, reserved_max;
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
+/* Test and bench hook: always rebuild the conservative profile (never keep
+ * the last pass's reservations; the results must not change). */
+void bf_set_rebuild_always(bf_t *b, bool on);
 
 /* ---- gang.c's side, for this module only ---- */
 /* Place queued job j now if it fits: only in slot index `only` (-1: any),

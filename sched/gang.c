@@ -290,7 +290,7 @@ static void quantum_arm(gang_t *g)
 static bool alternative(gang_t *g)
 {
     bool resumed = false;
-    if (g->cur < 0 || g->nslots < 2)
+    if (g->p.no_alternative || g->cur < 0 || g->nslots < 2)
         return false;
     slot_t *cs = g->slots[g->cur];
     /* Visit the other slots in ring order from the current one; ids are

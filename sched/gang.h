@@ -81,6 +81,8 @@ typedef struct gang_params {
     bool mem_aware;
     bool strict_order;
     bool pcs_first_start;   /* a job's first start costs pcs too */
+    bool no_alternative;    /* no alternative scheduling, hence no moves back and
+                             * no slot unification (scheduler.alternative = no) */
     sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
 } gang_params;
 

@@ -222,6 +222,17 @@ static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes,
     net_send(sim, cl->net, &m->m);
 }
 
+/* Send j's killed messages again, from the start (§4.4.2), oldest
+ * first (the order job_stop leaves them in). */
+static void resend_killed(sim_t *sim, job_t *j)
+{
+    for (job_msg *m; (m = job_msg_first(&j->killed));) {
+        job_msg_unlink(m);
+        job_msg_link(j, m);
+        net_restart(sim, j->cl->net, &m->m);
+    }
+}
+
 /* The master received one synchronisation message; with all of them the
  * barrier opens. */
 static void sync_arrived(sim_t *sim, job_t *j)
@@ -370,11 +381,7 @@ static void thread_end(sim_t *sim, thread_t *th)
         /* A stop at the very instant the last barrier opened (before the
          * threads woke) leaves killed messages that no job_run will send
          * again: send them now, so every message sent is delivered. */
-        for (job_msg *m; (m = job_msg_first(&j->killed));) {
-            job_msg_unlink(m);
-            job_msg_link(j, m);
-            net_restart(sim, cl->net, &m->m);
-        }
+        resend_killed(sim, j);
         /* The scheduler's hook still sees the job as running (it counts
          * running jobs); the hook must not free j (job_release defers). */
         if (cl->hooks.job_ended)
@@ -398,6 +405,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->cpu = cpu;
     j->estimate = cpu; /* exact unless the workload sets one */
     j->bf_first_res = -1;
+    j->bf_head_res = -1;
     j->mem_mb = mem_mb;
     j->cl = cl;
     j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
@@ -509,11 +517,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
     j->resume_at = sim->now + delay;
     waitq_broadcast(sim, &j->resume_q);
     /* Killed messages start again from the beginning (§4.4.2). */
-    for (job_msg *m; (m = job_msg_first(&j->killed));) {
-        job_msg_unlink(m);
-        job_msg_link(j, m);
-        net_restart(sim, cl->net, &m->m);
-    }
+    resend_killed(sim, j);
 }
 
 void job_stop(sim_t *sim, job_t *j)

@@ -184,6 +184,9 @@ struct job {
     double prio_key;          /* priority key of the current pass */
     double bf_first_res;      /* first reservation / shadow time, -1 none */
     double bf_end;            /* expected end used by the pass (MPL 1: start + estimate) */
+    long bf_epoch;            /* MPL > 1: slot epoch in which bf_end was bounded, 0 none */
+    double bf_head_res;       /* reservation when it first was the head (the first
+                               * job in queue order not started by a pass), -1 none */
     void *pnr;                /* PNR job state, owned by pnr/ */
 };
 

@@ -1,11 +1,12 @@
 /* study/check.c: every run's configuration checked before anything runs.
  *
- * For each parameter point the configuration is built as pnrsim builds it
- * from the command line the sweep gives it (app/main.c): config_defaults,
- * config_load of the base file (a relative [workload] trace in it taken
- * from the base file's directory), -t TRACE, then the --set assignments of
- * the point in order (sweep_point_assigns), and config_validate. The seed
- * is left out: every seed_base..seed_base+replications-1 is a valid seed.
+ * For each parameter point the configuration is built by the function
+ * pnrsim builds it with (config_build, app/config_build.c), from the
+ * command line the sweep gives it: -c BASE, -t TRACE, then the --set
+ * assignments of the point in order (sweep_point_assigns). The seed is left
+ * out: every seed_base..seed_base+replications-1 is a valid seed.
+ * config_build says which input it refused (cfg_error), so no message text
+ * is parsed back.
  *
  * A problem is reported against the study line it comes from:
  *   - config_load of the base fails: the [study] base line;
@@ -35,60 +36,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A config_set message without its "--set ARG: " prefix (the caller names
- * the study line and key instead). */
-static const char *set_msg(const char *e)
+/* Build the configuration of a run with the first k assignments of a, as
+ * pnrsim does. 0 or -1 (e). */
+static int build(const study *s, const sweep_assign *a, size_t k, config *c,
+                 cfg_error *e)
 {
-    if (!strncmp(e, "--set ", 6)) {
-        const char *p = strstr(e, ": ");
-        if (p)
-            return p + 2;
-    }
-    return e;
-}
-
-/* True when c, plus the first k assignments of a, validates. */
-static bool prefix_valid(const config *base, const sweep_assign *a, size_t k)
-{
-    config c = *base;
-    char e[CFG_ERR_MAX];
+    const char **sets = sweep_xmalloc((k ? k : 1) * sizeof *sets);
     for (size_t i = 0; i < k; i++)
-        if (config_set(&c, a[i].arg, e) != 0)
-            return false;
-    return config_validate(&c, e) == 0;
-}
-
-/* The base configuration: defaults, base file, trace. 0 or -1 (err). */
-static int build_base(const study *s, config *c, char *err, size_t errlen)
-{
-    char e[CFG_ERR_MAX];
-    config_defaults(c);
-    if (config_load(c, s->base, e) != 0) {
-        snprintf(err, errlen, "%s:%ld: base: %s", s->path, s->base_line, e);
-        return -1;
-    }
-    /* As pnrsim does: a relative trace in the base file is taken from the
-     * base file's directory. */
-    const char *t = c->workload.trace;
-    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
-        char *dir = sweep_dirname(s->base);
-        char *abs = sweep_abspath(t, dir);
-        if (strlen(abs) < sizeof c->workload.trace)
-            memcpy(c->workload.trace, abs, strlen(abs) + 1);
-        free(abs);
-        free(dir);
-    }
-    if (s->trace) {
-        char *arg = sweep_xasprintf("workload.trace=%s", s->trace);
-        int r = config_set(c, arg, e);
-        free(arg);
-        if (r != 0) {
-            snprintf(err, errlen, "%s:%ld: trace: %s", s->path, s->trace_line,
-                     set_msg(e));
-            return -1;
-        }
-    }
-    return 0;
+        sets[i] = a[i].arg;
+    config_args args = {s->base, s->trace, NULL, sets, k, false};
+    int rc = config_build(c, &args, e);
+    free(sets);
+    return rc;
 }
 
 /* Jobs of a trace that pass the workload filters of a configuration
@@ -187,39 +146,48 @@ static int check_windows(const study *s, const config *pc, size_t point,
 }
 
 /* Check one point. 0 or -1 (err). */
-static int check_point(const study *s, const config *base, size_t point,
-                       jobs_cache *cache, char *err, size_t errlen)
+static int check_point(const study *s, size_t point, jobs_cache *cache,
+                       char *err, size_t errlen)
 {
     sweep_assign *a;
     size_t n = sweep_point_assigns(s, point, &a);
-    config c = *base;
-    char e[CFG_ERR_MAX];
+    config c;
+    cfg_error e;
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++)
-        if (config_set(&c, a[i].arg, e) != 0) {
-            snprintf(err, errlen, "%s:%ld: %s: %s", s->path, a[i].line,
-                     a[i].key, set_msg(e));
-            rc = -1;
-        }
-    if (!rc && config_validate(&c, e) != 0) {
-        /* Blame the assignment after the last valid prefix. */
-        size_t k = n;
-        while (k > 0 && !prefix_valid(base, a, k - 1))
-            k--;
-        char *label = sweep_run_label(s, point * s->nrep);
-        char *at = strstr(label, s->windows > 0 ? "window=" : "seed=");
-        if (at)
-            *(at > label ? at - 1 : at) = '\0';
-        if (k == 0)
-            snprintf(err, errlen, "%s:%ld: base: %s%s%s%s", s->path,
-                     s->base_line, e, *label ? " (at " : "", label,
-                     *label ? ")" : "");
-        else
-            snprintf(err, errlen, "%s:%ld: %s: '%s': %s%s%s%s", s->path,
-                     a[k - 1].line, a[k - 1].key, a[k - 1].value, e,
-                     *label ? " (at " : "", label, *label ? ")" : "");
-        free(label);
+    if (build(s, a, n, &c, &e) != 0) {
+        char msg[CFG_ERR_MAX];
         rc = -1;
+        if (e.source == CFG_SRC_FILE) {
+            config_error_message(&e, msg, sizeof msg);
+            snprintf(err, errlen, "%s:%ld: base: %s", s->path, s->base_line, msg);
+        } else if (e.source == CFG_SRC_TRACE) {
+            snprintf(err, errlen, "%s:%ld: trace: %s", s->path, s->trace_line, e.what);
+        } else if (e.source == CFG_SRC_SET) {
+            snprintf(err, errlen, "%s:%ld: %s: %s", s->path, a[e.index].line,
+                     a[e.index].key, e.what);
+        } else {
+            /* Invalid as a whole: blame the assignment after the last
+             * valid prefix (the base when none is valid). */
+            size_t k = n;
+            config p;
+            cfg_error pe;
+            while (k > 0 && build(s, a, k - 1, &p, &pe) != 0)
+                k--;
+            config_error_message(&e, msg, sizeof msg);
+            char *label = sweep_run_label(s, point * s->nrep);
+            char *at = strstr(label, s->windows > 0 ? "window=" : "seed=");
+            if (at)
+                *(at > label ? at - 1 : at) = '\0';
+            if (k == 0)
+                snprintf(err, errlen, "%s:%ld: base: %s%s%s%s", s->path,
+                         s->base_line, msg, *label ? " (at " : "", label,
+                         *label ? ")" : "");
+            else
+                snprintf(err, errlen, "%s:%ld: %s: '%s': %s%s%s%s", s->path,
+                         a[k - 1].line, a[k - 1].key, a[k - 1].value, msg,
+                         *label ? " (at " : "", label, *label ? ")" : "");
+            free(label);
+        }
     }
     const char *why = NULL;
     if (!rc && strcmp(c.workload.trace, "-") != 0 &&
@@ -261,13 +229,10 @@ static int check_point(const study *s, const config *base, size_t point,
 
 int sweep_check_configs(const study *s, char *err, size_t errlen)
 {
-    config base;
-    if (build_base(s, &base, err, errlen) != 0)
-        return -1;
     jobs_cache cache = {NULL, NULL, 0};
     int rc = 0;
     for (size_t p = 0; p < s->npoints && !rc; p++)
-        rc = check_point(s, &base, p, &cache, err, errlen);
+        rc = check_point(s, p, &cache, err, errlen);
     for (size_t i = 0; i < cache.n; i++)
         free(cache.key[i]);
     free(cache.key);

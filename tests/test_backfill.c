@@ -24,6 +24,7 @@
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/backfill.h"
 #include "sched/gang.h"
 #include "sched/gang_check.h"
 #include "sched/job.h"
@@ -44,6 +45,12 @@ typedef struct tc {
     gang_t *g;                /* cl.gang */
     int njobs;
     double start[MAXJ + 1], end[MAXJ + 1], first_res[MAXJ + 1], submit[MAXJ + 1];
+    double head_res[MAXJ + 1];
+    double placed[MAXJ + 1];  /* when it got its PEs in a slot */
+    /* Slots after the pass that gave a job its first reservation (0: not
+     * reserved yet), and whether that number changed before it started. */
+    int res_slots[MAXJ + 1];
+    bool slots_changed[MAXJ + 1];
     int nended;
     const char *bad;          /* first invariant failure */
     char msg[200];
@@ -74,13 +81,27 @@ static const char *slot_capacity(tc_t *t)
 static void sched_acted(sim_t *sim, gang_t *g, void *ctx)
 {
     tc_t *t = ctx;
-    (void)sim;
     if (!t->bad)
         t->bad = gang_check(g);
     if (!t->bad)
         t->bad = slot_capacity(t);
     if (!t->bad)
         t->bad = gang_check_placement(g);
+    for (int s = 0; s < gang_slots(g); s++) {
+        for (int pe = 0; pe < t->cl.npes; pe++) {
+            job_t *j = gang_slot_job(g, s, pe);
+            if (j && t->placed[j->id] < 0)
+                t->placed[j->id] = sim->now;
+        }
+    }
+    for (job_t *j = gang_queue_first(g); j; j = gang_queue_next(g, j)) {
+        if (j->bf_head_res < 0)
+            continue;
+        if (t->res_slots[j->id] == 0)
+            t->res_slots[j->id] = gang_slots(g);
+        else if (t->res_slots[j->id] != gang_slots(g))
+            t->slots_changed[j->id] = true;
+    }
 }
 
 static void on_end(sim_t *sim, job_t *j, void *ctx)
@@ -90,6 +111,7 @@ static void on_end(sim_t *sim, job_t *j, void *ctx)
     t->start[j->id] = j->start;
     t->end[j->id] = j->end;
     t->first_res[j->id] = j->bf_first_res;
+    t->head_res[j->id] = j->bf_head_res;
     t->submit[j->id] = j->submit;
     t->nended++;
     job_release(sim, j);
@@ -121,7 +143,7 @@ static void tc_init(tc_t *t, int npes, const gang_params *gp)
     t->g = t->cl.gang;
     gang_set_hook(t->g, sched_acted, t);
     for (int i = 0; i <= MAXJ; i++)
-        t->start[i] = t->end[i] = t->first_res[i] = -1;
+        t->start[i] = t->end[i] = t->first_res[i] = t->head_res[i] = t->placed[i] = -1;
 }
 
 /* J<id>: submitted at `submit`, `threads` PEs, runs `cpu` s, estimate est
@@ -569,6 +591,107 @@ START_TEST(test_random_invariants)
 }
 END_TEST
 
+/* The gang-aware variant's guarantee (docs/SCHEDULING.md): MPL > 1, FCFS,
+ * exact estimates, no alternative scheduling (scheduler.alternative = no:
+ * no moves, no moves back, no unification), no memory: a job never starts
+ * later than its first reservation (EASY: the head's shadow time;
+ * conservative: its first reservation) if the number of slots stays the
+ * same from that pass until it starts. Returns the jobs checked and counts
+ * the late ones. */
+static int gang_guarantee(sched_backfill bf, int mpl, double pcs, uint64_t seed, int *late)
+{
+    static tc_t t;
+    gang_params gp = params(PRIO_FCFS, bf, mpl, true);
+    gp.no_alternative = true;
+    gp.pcs = pcs;
+    tc_init(&t, 16, &gp);
+    random_load(&t, 400, 16, true, seed);
+    tc_run(&t);
+    check_all_ran(&t);
+    int checked = 0;
+    for (int id = 1; id <= t.njobs; id++) {
+        if (t.head_res[id] < 0 || t.slots_changed[id])
+            continue;
+        checked++;
+        if (t.placed[id] > t.head_res[id]) {
+            (*late)++;
+            fprintf(stderr, "bf %d mpl %d pcs %g seed %d: head J%d placed at %.17g after its first reservation as the head %.17g\n",
+                    (int)bf, mpl, pcs, (int)seed, id, t.placed[id], t.head_res[id]);
+        }
+        if (bf == BF_EASY)
+            ck_assert_double_eq(t.head_res[id], t.first_res[id]);
+    }
+    tc_free(&t);
+    return checked;
+}
+
+START_TEST(test_gang_guarantee)
+{
+    static const sched_backfill bfs[] = {BF_EASY, BF_CONSERVATIVE};
+    for (int b = 0; b < 2; b++) {
+        for (int mpl = 2; mpl <= 3; mpl++) {
+            int checked = 0, late = 0;
+            for (uint64_t seed = 1; seed <= 10; seed++)
+                checked += gang_guarantee(bfs[b], mpl, seed % 2 ? 0 : 1, seed, &late);
+            fprintf(stderr, "bf %d mpl %d: %d checked %d late\n", (int)bfs[b], mpl, checked, late);
+            ck_assert_int_eq(late, 0);
+            ck_assert_int_gt(checked, 50);
+        }
+    }
+}
+END_TEST
+
+/* Conservative keeps its reservations from pass to pass when it can prove
+ * a rebuild would give the same (sched/backfill.c, incremental): the kept
+ * and the always-rebuilt passes must start every job at the same time, on
+ * loads that exercise both paths: exact estimates (passes kept), over- and
+ * under-estimates (early and late ends: rebuilds), zero-length jobs, and
+ * static orders where arrivals come before reserved jobs (SJF, SAF). */
+static void cons_run(tc_t *t, sched_priority prio, bool exact, uint64_t seed, bool rebuild,
+                     long *kept)
+{
+    gang_params gp = params(prio, BF_CONSERVATIVE, 1, true);
+    tc_init(t, 16, &gp);
+    bf_t *b = (bf_t *)gang_bf(t->g);
+    ck_assert_ptr_nonnull(b);
+    bf_set_rebuild_always(b, rebuild);
+    random_load(t, 400, 16, exact, seed);
+    tc_run(t);
+    check_all_ran(t);
+    bf_stats st;
+    bf_get_stats(b, &st);
+    *kept = st.kept_passes;
+}
+
+START_TEST(test_conservative_kept_equals_rebuilt)
+{
+    static const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_SAF, PRIO_F1};
+    long kept_total = 0;
+    for (int exact = 0; exact <= 1; exact++) {
+        for (int pi = 0; pi < 4; pi++) {
+            for (uint64_t seed = 1; seed <= 4; seed++) {
+                static tc_t a, r;
+                long kept, kept_r;
+                cons_run(&a, prios[pi], exact, seed * 7 + (uint64_t)pi, false, &kept);
+                cons_run(&r, prios[pi], exact, seed * 7 + (uint64_t)pi, true, &kept_r);
+                ck_assert_int_eq(kept_r, 0);
+                for (int id = 1; id <= a.njobs; id++)
+                    ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
+                                  "order %d exact %d seed %d: J%d kept [%.17g, %.17g), "
+                                  "rebuilt [%.17g, %.17g)", (int)prios[pi], exact, (int)seed,
+                                  id, a.start[id], a.end[id], r.start[id], r.end[id]);
+                kept_total += kept;
+                tc_free(&a);
+                tc_free(&r);
+            }
+        }
+        /* Exact estimates: most passes keep the reservations. */
+        if (exact)
+            ck_assert_int_gt(kept_total, 1000);
+    }
+}
+END_TEST
+
 /* ---- whole runs through the configuration -------------------------------------------- */
 
 static void trace_run(const char *const extra[], run_metrics *m)
@@ -657,6 +780,8 @@ static Suite *make_suite(void)
     tcase_set_timeout(tr, 120);
     tcase_add_test(tr, test_random_easy_exact);
     tcase_add_test(tr, test_random_conservative_exact);
+    tcase_add_test(tr, test_conservative_kept_equals_rebuilt);
+    tcase_add_test(tr, test_gang_guarantee);
     tcase_add_loop_test(tr, test_random_invariants, 0, 54);
     tcase_add_test(tr, test_trace_modes);
     suite_add_tcase(s, tr);

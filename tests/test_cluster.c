@@ -131,7 +131,9 @@ static void submit_cb(sim_t *sim, void *arg)
     gang_submit(sim, j->cl->gang, j);
 }
 
-static cluster_params gang_cluster(gang_params *gp, ended *e)
+/* A kernel and a cluster of two PEs of 64 MB under an FCFS gang scheduler
+ * of MPL 1 whose on_end records into e. */
+static void gang_world(sim_t *sim, cluster_t *cl, gang_params *gp, ended *e)
 {
     *gp = (gang_params){.priority = PRIO_FCFS, .packing = PACK_FIRSTFIT, .mpl = 1,
                         .quantum = 10, .strict_order = true};
@@ -139,7 +141,9 @@ static cluster_params gang_cluster(gang_params *gp, ended *e)
     p.gang = gp;
     p.on_end = on_end;
     p.end_ctx = e;
-    return p;
+    ck_assert_int_eq(ev_init(sim), 0);
+    cluster_init(sim, cl, &p);
+    e->g = cl->gang;
 }
 
 START_TEST(test_gang_hooks)
@@ -148,13 +152,10 @@ START_TEST(test_gang_hooks)
      * 1: J1 runs [0, 3), J2 waits and runs [3, 5). Each end reaches on_end
      * with the job already out of the matrix (placed counts the others). */
     sim_t sim;
-    ck_assert_int_eq(ev_init(&sim), 0);
+    cluster_t cl;
     gang_params gp;
     ended e = {0};
-    cluster_params p = gang_cluster(&gp, &e);
-    cluster_t cl;
-    cluster_init(&sim, &cl, &p);
-    e.g = cl.gang;
+    gang_world(&sim, &cl, &gp, &e);
     ck_assert_ptr_nonnull(cl.gang);
     ck_assert_ptr_nonnull(cl.hooks.job_ended);
     ck_assert_ptr_nonnull(cl.hooks.mem_freed);
@@ -217,13 +218,10 @@ START_TEST(test_observe)
      * network carries nothing: 0. After cluster_observe(cl, NULL) nothing
      * is told. */
     sim_t sim;
-    ck_assert_int_eq(ev_init(&sim), 0);
+    cluster_t cl;
     gang_params gp;
     ended e = {0};
-    cluster_params p = gang_cluster(&gp, &e);
-    cluster_t cl;
-    cluster_init(&sim, &cl, &p);
-    e.g = cl.gang;
+    gang_world(&sim, &cl, &gp, &e);
     gang_observer go = {.job_run = obs_run, .job_stop = obs_stop, .ctx = &e};
     pe_observer po = {.mem = obs_mem, .ctx = &e};
     net_observer no = {.busy = obs_busy, .ctx = &e};

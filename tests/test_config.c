@@ -826,6 +826,81 @@ START_TEST(test_validate_cross_keys)
 }
 END_TEST
 
+/* config_build: pnrsim's order of precedence (file < -t < -s < --set in
+ * order), and a refused input named in parts (which input, key, value,
+ * why), with the message pnrsim prints made from them. */
+START_TEST(test_build_precedence_and_errors)
+{
+    config c;
+    cfg_error e;
+    char path[64], msg[CFG_ERR_MAX];
+    write_tmp(path, "[computer]\nnumber = 16\n[simulation]\nseed = 5\n"
+                    "[network]\ntopology = BUS\n");
+    const char *sets[] = {"computer.number=8", "network.topology=wheel",
+                          "computer.number=32"};
+    config_args a = {path, "-", "7", sets, 3, true};
+    ck_assert_int_eq(config_build(&c, &a, &e), 0);
+    ck_assert_int_eq(c.computer.number, 32);            /* the last --set wins */
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_WHEEL); /* --set over file */
+    ck_assert_uint_eq(c.simulation.seed, 7);            /* -s over the file */
+    ck_assert_str_eq(c.workload.trace, "-");
+    ck_assert(c.output.schedule);
+    config_args only_file = {path, NULL, NULL, NULL, 0, false};
+    ck_assert_int_eq(config_build(&c, &only_file, &e), 0);
+    ck_assert_uint_eq(c.simulation.seed, 5);
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_BUS);
+
+    /* The second --set is refused: its index, key, value and why. */
+    const char *bad[] = {"computer.number=8", "network.topology=ring"};
+    config_args b = {path, NULL, NULL, bad, 2, false};
+    ck_assert_int_eq(config_build(&c, &b, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_SET);
+    ck_assert_uint_eq(e.index, 1);
+    ck_assert_str_eq(e.key, "network.topology");
+    ck_assert_str_eq(e.value, "ring");
+    ck_assert_str_eq(e.why, "expected one of STAR, BUS, WHEEL, CONNECTED");
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_str_eq(msg, "--set network.topology=ring: [network] topology = \"ring\": "
+                          "expected one of STAR, BUS, WHEEL, CONNECTED");
+
+    /* -s and -t are told apart from --set. */
+    config_args s_bad = {NULL, NULL, "x1", NULL, 0, false};
+    ck_assert_int_eq(config_build(&c, &s_bad, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_SEED);
+    ck_assert_str_eq(e.key, "simulation.seed");
+    ck_assert_str_eq(e.what, "[simulation] seed = \"x1\": malformed number: expected an integer");
+
+    /* Valid key by key, invalid as a whole: blamed on the first key of the rule. */
+    const char *cross[] = {"netram.strategy=backbone", "netram.managers=20"};
+    config_args x = {path, NULL, NULL, cross, 2, false};
+    ck_assert_int_eq(config_build(&c, &x, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_VALIDATE);
+    ck_assert_str_eq(e.key, "netram.managers");
+    ck_assert_str_eq(e.value, "20");
+    ck_assert_ptr_nonnull(strstr(e.why, "exceeds [computer] number = 16"));
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_ptr_nonnull(strstr(msg, "configuration: [netram] managers = 20 exceeds"));
+    unlink(path);
+
+    /* A bad file line: the file, its line, the key. */
+    write_tmp(path, "[computer]\n\nnumber = 0\n");
+    ck_assert_int_eq(config_build(&c, &only_file, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_FILE);
+    ck_assert_str_eq(e.file, path);
+    ck_assert_int_eq(e.line, 3);
+    ck_assert_str_eq(e.key, "computer.number");
+    ck_assert_str_eq(e.value, "0");
+    unlink(path);
+    /* A missing file: the file as a whole (line 0), no key. */
+    ck_assert_int_eq(config_build(&c, &only_file, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_FILE);
+    ck_assert_int_eq(e.line, 0);
+    ck_assert_str_eq(e.key, "");
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_ptr_nonnull(strstr(msg, ": cannot open: "));
+}
+END_TEST
+
 /* A configuration filled in by code is checked key by key too. */
 START_TEST(test_validate_stored_values)
 {
@@ -913,6 +988,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_set_errors);
     tcase_add_test(t, test_set_release_and_first_pcs);
     tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_build_precedence_and_errors);
     tcase_add_test(t, test_validate_stored_values);
     suite_add_tcase(s, t);
     return s;

@@ -1,0 +1,89 @@
+/* app/config_build.c: a run's configuration from its inputs, the one way
+ * both pnrsim (app/main.c) and pnrsim-sweep (study/check.c, checking every
+ * run before any starts) build it.
+ *
+ * The order of precedence is pnrsim's: defaults < configuration file < -t
+ * < -s < --set in order. A relative [workload] trace in the file is taken
+ * from the file's directory; one given relative to the working directory
+ * (-t, --set) is made absolute at the end, so the config.ini a run writes
+ * can be replayed from anywhere. The problem, if any, comes back in parts
+ * (cfg_error): which input, which key, the value and why; each program
+ * words its own message from them.
+ */
+#include "app/config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Resolve a trace path given in the configuration file cfg_path relative to
+ * the file's directory (made absolute when it exists). 0, or -1 with e when
+ * the resulting path is too long. */
+static int resolve_trace(config *c, const char *cfg_path, cfg_error *e)
+{
+    char *t = c->workload.trace;
+    if (!t[0] || t[0] == '/' || strcmp(t, "-") == 0)
+        return 0;
+    char joined[2 * CFG_PATH_MAX + 2];
+    const char *slash = strrchr(cfg_path, '/');
+    if (slash)
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - cfg_path), cfg_path, t);
+    else
+        snprintf(joined, sizeof joined, "%s", t);
+    char abs[PATH_MAX];
+    const char *use = realpath(joined, abs) ? abs : joined;
+    size_t n = strlen(use);
+    if (n >= CFG_PATH_MAX) {
+        memset(e, 0, sizeof *e);
+        e->source = CFG_SRC_FILE;
+        snprintf(e->file, sizeof e->file, "%s", cfg_path);
+        snprintf(e->key, sizeof e->key, "workload.trace");
+        snprintf(e->value, sizeof e->value, "%.80s", t);
+        snprintf(e->why, sizeof e->why, "resolves to a path longer than %d characters",
+                 CFG_PATH_MAX - 1);
+        snprintf(e->what, sizeof e->what,
+                 "[workload] trace resolves to a path longer than %d characters",
+                 CFG_PATH_MAX - 1);
+        return -1;
+    }
+    memcpy(c->workload.trace, use, n + 1);
+    return 0;
+}
+
+/* Set key to value as an option other than --set gives it (source src). */
+static int set_option(config *c, const char *key, const char *value, cfg_src src,
+                      cfg_error *e)
+{
+    char buf[CFG_PATH_MAX + 32];
+    snprintf(buf, sizeof buf, "%s=%s", key, value);
+    if (config_set_e(c, buf, e) != 0) {
+        e->source = src;
+        return -1;
+    }
+    return 0;
+}
+
+int config_build(config *c, const config_args *a, cfg_error *e)
+{
+    config_defaults(c);
+    if (a->file && (config_load_e(c, a->file, e) != 0 || resolve_trace(c, a->file, e) != 0))
+        return -1;
+    if (a->trace && set_option(c, "workload.trace", a->trace, CFG_SRC_TRACE, e) != 0)
+        return -1;
+    if (a->seed && set_option(c, "simulation.seed", a->seed, CFG_SRC_SEED, e) != 0)
+        return -1;
+    for (size_t i = 0; i < a->nsets; i++)
+        if (config_set_e(c, a->sets[i], e) != 0) {
+            e->index = i;
+            return -1;
+        }
+    if (a->schedule)
+        c->output.schedule = true;
+    char *t = c->workload.trace;
+    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
+        char abs[PATH_MAX];
+        if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)
+            memcpy(c->workload.trace, abs, strlen(abs) + 1);
+    }
+    return config_validate_e(c, e);
+}
