@@ -13,6 +13,7 @@
  * far are written and marked partial). Result files: app/resultset.h.
  */
 #include "app/config.h"
+#include "app/util.h"
 #include "app/output.h"
 #include "app/resultset.h"
 #include "app/run.h"
@@ -125,13 +126,6 @@ typedef struct opts {
 static bool is_tty_stderr;
 static double progress_last_wall;
 
-static double wall_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Every metrics_period: a bar on a terminal (share of the trace read,
  * simulated time, events per second since the last update), a line
  * otherwise, as PNRSim printed. */
@@ -140,7 +134,7 @@ static void progress(run_t *r, double now, double frac, void *ctx)
     (void)ctx;
     static uint64_t last_events;
     sim_t *sim = run_sim(r);
-    double w = wall_clock();
+    double w = util_now();
     double rate = 0;
     if (progress_last_wall > 0 && w > progress_last_wall)
         rate = (double)(sim->dispatched - last_events) / (w - progress_last_wall);

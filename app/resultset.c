@@ -1,6 +1,7 @@
 /* app/resultset.c: the result files of a run, committed all or nothing
  * (see resultset.h). */
 #include "app/resultset.h"
+#include "app/util.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -13,51 +14,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int rset_mkdirs(const char *dir, size_t *created)
-{
-    char buf[CFG_PATH_MAX + 64];
-    size_t first = strlen(dir) + 1;
-    if (created)
-        *created = first;
-    if (!dir[0]) {
-        errno = ENOENT;
-        return -1;
-    }
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1;; p++) {
-        if (*p && *p != '/')
-            continue;
-        if (p[-1] != '/') { /* a component ends here ("a//b", "a/" end one only once) */
-            char save = *p;
-            *p = 0;
-            if (mkdir(buf, 0777) == 0) {
-                if (first > strlen(dir))
-                    first = (size_t)(p - buf);
-            } else if (errno != EEXIST) {
-                if (created)
-                    *created = first;
-                return -1;
-            }
-            *p = save;
-        }
-        if (!*p)
-            break;
-    }
-    if (created)
-        *created = first;
-    struct stat st;
-    if (stat(buf, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
 
 void rset_rmdirs(const char *dir, size_t created)
 {
@@ -293,7 +249,7 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
         snprintf(err, n, "\"%.100s...\": output directory name too long", dir);
         return -1;
     }
-    if (rset_mkdirs(dir, &s->created) != 0) {
+    if (util_mkdirs(dir, &s->created) != 0) {
         snprintf(err, n, "\"%s\": cannot create output directory: %s", dir, strerror(errno));
         rset_rmdirs(dir, s->created);
         return -1;

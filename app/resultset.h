@@ -49,13 +49,8 @@ typedef struct rset {
     size_t created;             /* for rset_rmdirs */
 } rset_t;
 
-/* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno
- * (an empty name is ENOENT). When created is not NULL it receives the
- * length of the shortest prefix of dir that this call created (the length
- * of dir plus one when it created nothing), for rset_rmdirs. */
-int rset_mkdirs(const char *dir, size_t *created);
-/* Undo rset_mkdirs after a failure: remove, leaf first, the directories of
- * dir that rset_mkdirs created (those at least `created` bytes long), as far
+/* Undo util_mkdirs (app/util.h) after a failure: remove, leaf first, the directories of
+ * dir that util_mkdirs created (those at least `created` bytes long), as far
  * as they are empty. Directories that existed before are never touched. */
 void rset_rmdirs(const char *dir, size_t created);
 /* Start writing results into dir: create it (and parents), take its lock,

@@ -13,5 +13,12 @@
 void *xcalloc(size_t n, size_t size);
 /* realloc(p, n), aborting when out of memory. */
 void *xrealloc(void *p, size_t n);
+/* malloc(n ? n : 1), aborting when out of memory. */
+void *xmalloc(size_t n);
+/* A new copy of s, or of its first n bytes (then NUL-terminated). */
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* A new string formatted as by printf. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -41,7 +41,7 @@
 static int build(const study *s, const sweep_assign *a, size_t k, config *c,
                  cfg_error *e)
 {
-    const char **sets = sweep_xmalloc((k ? k : 1) * sizeof *sets);
+    const char **sets = xmalloc((k ? k : 1) * sizeof *sets);
     for (size_t i = 0; i < k; i++)
         sets[i] = a[i].arg;
     config_args args = {s->base, s->trace, NULL, sets, k, false};
@@ -125,8 +125,8 @@ static int check_windows(const study *s, const config *pc, size_t point,
             free(label);
             return -1;
         }
-        cache->key = sweep_xrealloc(cache->key, (cache->n + 1) * sizeof *cache->key);
-        cache->jobs = sweep_xrealloc(cache->jobs, (cache->n + 1) * sizeof *cache->jobs);
+        cache->key = xrealloc(cache->key, (cache->n + 1) * sizeof *cache->key);
+        cache->jobs = xrealloc(cache->jobs, (cache->n + 1) * sizeof *cache->jobs);
         cache->key[cache->n] = key;
         cache->jobs[cache->n++] = jobs;
         key = NULL;

@@ -47,8 +47,8 @@ static void add_column(char ***cols, size_t *n, const char *key)
     for (size_t i = 0; i < *n; i++)
         if (!strcmp((*cols)[i], key))
             return;
-    *cols = sweep_xrealloc(*cols, (*n + 1) * sizeof **cols);
-    (*cols)[(*n)++] = sweep_xstrdup(key);
+    *cols = xrealloc(*cols, (*n + 1) * sizeof **cols);
+    (*cols)[(*n)++] = xstrdup(key);
 }
 
 static void put_num(sweep_buf *b, double v)
@@ -114,7 +114,7 @@ static int write_summary(const sweep_layout *L, const crun *runs,
                                          "ci95_hi"};
     for (size_t c = 0; c < t->nmetric; c++)
         for (size_t k = 0; k < 5; k++) {
-            char *h = sweep_xasprintf("%s_%s", t->metric[c], suffix[k]);
+            char *h = xasprintf("%s_%s", t->metric[c], suffix[k]);
             sweep_buf_puts(&b, ",");
             sweep_csv_field(&b, h);
             free(h);
@@ -147,7 +147,7 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
 {
     const study *s = L->s;
     size_t reps = s->nrep; /* runs per point: windows x seeds */
-    crun *runs = sweep_xmalloc(s->nruns * sizeof *runs);
+    crun *runs = xmalloc(s->nruns * sizeof *runs);
     memset(counts, 0, sizeof *counts);
     for (size_t r = 0; r < s->nruns; r++) {
         crun *cr = &runs[r];
@@ -155,12 +155,12 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
         cr->state = sweep_run_state_of(L, r, &cr->why);
         if (cr->state == SWEEP_RUN_DONE) {
             char *dir = sweep_run_dir(L, r, false);
-            char *mpath = sweep_xasprintf("%s/metrics.json", dir);
+            char *mpath = xasprintf("%s/metrics.json", dir);
             char err[512];
             if (sweep_metrics_read(mpath, &cr->ms, err, sizeof err) != 0) {
                 /* Changed under our feet: count it as failed. */
                 cr->state = SWEEP_RUN_FAILED;
-                cr->why = sweep_xstrdup(err);
+                cr->why = xstrdup(err);
             }
             free(mpath);
             free(dir);
@@ -223,8 +223,8 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
         }
 
     sweep_table t = {cols, ncols,
-                     sweep_xmalloc((s->npoints * ncols + 1) * sizeof *t.st)};
-    double *x = sweep_xmalloc((reps + 1) * sizeof *x);
+                     xmalloc((s->npoints * ncols + 1) * sizeof *t.st)};
+    double *x = xmalloc((reps + 1) * sizeof *x);
     for (size_t p = 0; p < s->npoints; p++)
         for (size_t c = 0; c < ncols; c++) {
             size_t n = 0;
@@ -246,7 +246,7 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
     if (!rc && !no_plots && s->nplots)
         sweep_plots(L, &t, err_out);
     if (!rc) {
-        size_t *done = sweep_xmalloc((s->npoints + 1) * sizeof *done);
+        size_t *done = xmalloc((s->npoints + 1) * sizeof *done);
         for (size_t p = 0; p < s->npoints; p++) {
             done[p] = 0;
             for (size_t k = 0; k < reps; k++)

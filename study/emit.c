@@ -78,7 +78,7 @@ long sweep_emit_joblist(const sweep_layout *L, const char *pnrsim, bool all,
 {
     sweep_buf b = {0};
     long n = build_joblist(L, pnrsim, all, &b);
-    int rc = sweep_write_file(path, b.p, b.n, err, errlen);
+    int rc = util_write_file(path, b.p, b.n, err, errlen);
     sweep_buf_free(&b);
     return rc ? -1 : n;
 }
@@ -95,7 +95,7 @@ long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
                       const char *path, char *err, size_t errlen)
 {
     const study *s = L->s;
-    char *jobs = sweep_xasprintf("%s.jobs", path);
+    char *jobs = xasprintf("%s.jobs", path);
     char *jobs_abs = sweep_abspath(jobs, NULL);
     long n = sweep_emit_joblist(L, pnrsim, all, jobs, err, errlen);
     free(jobs);
@@ -103,8 +103,8 @@ long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
         free(jobs_abs);
         return -1;
     }
-    char *logdir = sweep_xasprintf("%s/slurm", L->out);
-    if (!slurm_opt(s, "output") && sweep_mkdirs(logdir) != 0) {
+    char *logdir = xasprintf("%s/slurm", L->out);
+    if (!slurm_opt(s, "output") && util_mkdirs(logdir, NULL) != 0) {
         snprintf(err, errlen, "%s: cannot create", logdir);
         free(logdir);
         free(jobs_abs);
@@ -151,7 +151,7 @@ long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
                      "exec /bin/sh -c \"$line\"\n",
                      qjobs);
     free(qjobs);
-    int rc = sweep_write_file(path, b.p, b.n, err, errlen);
+    int rc = util_write_file(path, b.p, b.n, err, errlen);
     if (!rc)
         chmod(path, 0755);
     sweep_buf_free(&b);

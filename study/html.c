@@ -7,7 +7,7 @@
  * "mean [lo, hi]", or the mean alone with one run), and the plots. Images
  * are referenced beside the page (plots/NAME.png), only those that exist,
  * so a page never shows a broken image; no script, no style sheet or font
- * from the network. Written atomically (sweep_write_file).
+ * from the network. Written atomically (util_write_file).
  */
 #include "study/sweep.h"
 
@@ -128,7 +128,7 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
         size_t shown = 0;
         for (size_t i = 0; i < s->nplots; i++) {
             const study_plot *pl = &s->plots[i];
-            char *png = sweep_xasprintf("%s/plots/%s.png", L->out, pl->name);
+            char *png = xasprintf("%s/plots/%s.png", L->out, pl->name);
             bool have = sweep_is_file(png);
             free(png);
             if (!have)

@@ -77,19 +77,19 @@ static char *default_pnrsim(const char *argv0)
     if (n > 0) {
         self[n] = '\0';
         char *dir = sweep_dirname(self);
-        char *p = sweep_xasprintf("%s/pnrsim", dir);
+        char *p = xasprintf("%s/pnrsim", dir);
         free(dir);
         return p;
     }
     if (strchr(argv0, '/')) {
         char *dir = sweep_dirname(argv0);
-        char *p = sweep_xasprintf("%s/pnrsim", dir);
+        char *p = xasprintf("%s/pnrsim", dir);
         char *abs = sweep_abspath(p, NULL);
         free(p);
         free(dir);
         return abs;
     }
-    return sweep_xstrdup("pnrsim");
+    return xstrdup("pnrsim");
 }
 
 /* True when prog can be executed (a path, or a name on PATH). */
@@ -98,12 +98,12 @@ static bool executable(const char *prog)
     if (strchr(prog, '/'))
         return access(prog, X_OK) == 0 && sweep_is_file(prog);
     const char *path = getenv("PATH");
-    char *copy = sweep_xstrdup(path ? path : "/usr/bin:/bin");
+    char *copy = xstrdup(path ? path : "/usr/bin:/bin");
     bool found = false;
     char *save = NULL;
     for (char *d = strtok_r(copy, ":", &save); d && !found;
          d = strtok_r(NULL, ":", &save)) {
-        char *f = sweep_xasprintf("%s/%s", *d ? d : ".", prog);
+        char *f = xasprintf("%s/%s", *d ? d : ".", prog);
         found = access(f, X_OK) == 0 && sweep_is_file(f);
         free(f);
     }
@@ -269,7 +269,7 @@ static int do_emit(const sweep_layout *L, const options *o,
 {
     char err[1024];
     char *prog = strchr(pnrsim, '/') ? sweep_abspath(pnrsim, NULL)
-                                     : sweep_xstrdup(pnrsim);
+                                     : xstrdup(pnrsim);
     if (!executable(prog))
         fprintf(stderr, "pnrsim-sweep: warning: %s is not executable here; "
                         "the job list names it anyway (--pnrsim PATH to "
@@ -304,7 +304,7 @@ static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
     }
     sweep_run_opts ro = {pnrsim, (int)jobs, o->quiet};
     sweep_run_counts rc;
-    double t0 = sweep_now();
+    double t0 = util_now();
     if (sweep_run(L, &ro, &rc) != 0)
         return EXIT_BAD_INPUT;
     if (rc.interrupted) {
@@ -322,7 +322,7 @@ static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
                 "pnrsim-sweep: %s: ran %zu, skipped %zu, failed %zu "
                 "(%zu runs, %zu done) in %.1f s; results in %s\n",
                 L->s->name, rc.ran, rc.skipped, rc.failed, L->s->nruns,
-                cc.done, sweep_now() - t0, L->out);
+                cc.done, util_now() - t0, L->out);
     if (crc != 0 || cc.unknown_metrics)
         return EXIT_SOME_FAILED;
     return cc.done == L->s->nruns ? 0 : EXIT_SOME_FAILED;
@@ -346,9 +346,9 @@ int main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     warn_unknown_metrics(&s);
-    char *out = o.out ? sweep_xstrdup(o.out)
-                      : sweep_xasprintf("out/studies/%s", s.name);
-    char *pnrsim = o.pnrsim ? sweep_xstrdup(o.pnrsim)
+    char *out = o.out ? xstrdup(o.out)
+                      : xasprintf("out/studies/%s", s.name);
+    char *pnrsim = o.pnrsim ? xstrdup(o.pnrsim)
                             : default_pnrsim(argv[0]);
     sweep_layout L;
     sweep_layout_init(&L, &s, out);

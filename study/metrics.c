@@ -172,7 +172,7 @@ static int parse_number(jparser *j, char **raw, double *num)
 {
     const char *s = j->p;
     if (lit(j, "NaN") || lit(j, "Infinity") || lit(j, "-Infinity")) {
-        *raw = sweep_xstrndup(s, (size_t)(j->p - s));
+        *raw = xstrndup(s, (size_t)(j->p - s));
         *num = s[0] == 'N' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
         return 0;
     }
@@ -202,7 +202,7 @@ static int parse_number(jparser *j, char **raw, double *num)
         while (q < j->end && isdigit((unsigned char)*q))
             q++;
     }
-    *raw = sweep_xstrndup(s, (size_t)(q - s));
+    *raw = xstrndup(s, (size_t)(q - s));
     *num = strtod(*raw, NULL);
     j->p = q;
     return 0;
@@ -212,8 +212,8 @@ static void add_metric(jparser *j, const char *prefix, const char *key,
                        char *raw, double num, sweep_type type)
 {
     sweep_metrics *o = j->out;
-    char *full = prefix ? sweep_xasprintf("%s.%s", prefix, key)
-                        : sweep_xstrdup(key);
+    char *full = prefix ? xasprintf("%s.%s", prefix, key)
+                        : xstrdup(key);
     for (size_t i = 0; i < o->n; i++)
         if (!strcmp(o->m[i].key, full)) { /* duplicate member: last wins */
             free(o->m[i].raw);
@@ -223,7 +223,7 @@ static void add_metric(jparser *j, const char *prefix, const char *key,
             o->m[i].type = type;
             return;
         }
-    o->m = sweep_xrealloc(o->m, (o->n + 1) * sizeof *o->m);
+    o->m = xrealloc(o->m, (o->n + 1) * sizeof *o->m);
     o->m[o->n++] = (sweep_metric){full, raw, num, type};
 }
 
@@ -317,8 +317,8 @@ static int parse_value(jparser *j, const char *prefix, const char *key)
         return jfail(j, "unexpected end of file");
     char c = *j->p;
     if (c == '{') {
-        char *sub = prefix ? sweep_xasprintf("%s.%s", prefix, key)
-                           : sweep_xstrdup(key);
+        char *sub = prefix ? xasprintf("%s.%s", prefix, key)
+                           : xstrdup(key);
         int rc = parse_object(j, sub);
         free(sub);
         return rc;
@@ -333,15 +333,15 @@ static int parse_value(jparser *j, const char *prefix, const char *key)
         return 0;
     }
     if (lit(j, "true")) {
-        add_metric(j, prefix, key, sweep_xstrdup("true"), 1, SWEEP_BOOL);
+        add_metric(j, prefix, key, xstrdup("true"), 1, SWEEP_BOOL);
         return 0;
     }
     if (lit(j, "false")) {
-        add_metric(j, prefix, key, sweep_xstrdup("false"), 0, SWEEP_BOOL);
+        add_metric(j, prefix, key, xstrdup("false"), 0, SWEEP_BOOL);
         return 0;
     }
     if (lit(j, "null")) {
-        add_metric(j, prefix, key, sweep_xstrdup(""), NAN, SWEEP_NULL);
+        add_metric(j, prefix, key, xstrdup(""), NAN, SWEEP_NULL);
         return 0;
     }
     char *raw;

@@ -67,12 +67,12 @@ static bool on_path(const char *prog)
     const char *path = getenv("PATH");
     if (!path)
         path = "/usr/bin:/bin";
-    char *copy = sweep_xstrdup(path);
+    char *copy = xstrdup(path);
     bool found = false;
     char *save = NULL;
     for (char *d = strtok_r(copy, ":", &save); d && !found;
          d = strtok_r(NULL, ":", &save)) {
-        char *f = sweep_xasprintf("%s/%s", *d ? d : ".", prog);
+        char *f = xasprintf("%s/%s", *d ? d : ".", prog);
         found = access(f, X_OK) == 0;
         free(f);
     }
@@ -126,7 +126,7 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
     const study_param *xp = &s->vary[xi];
     bool numeric = all_numeric(xp);
     size_t nlines = li >= 0 ? s->vary[li].nvalues : 1;
-    size_t *idx = sweep_xmalloc((s->nvary + 1) * sizeof *idx);
+    size_t *idx = xmalloc((s->nvary + 1) * sizeof *idx);
     for (size_t i = 0; i < s->nvary; i++)
         idx[i] = pl->pin[i] >= 0 ? (size_t)pl->pin[i] : 0;
 
@@ -199,7 +199,7 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
     if (pl->ylabel) {
         gp_str(&gp, pl->ylabel);
     } else {
-        char *yl = sweep_xasprintf("%s (mean, 95%% CI)", pl->metric);
+        char *yl = xasprintf("%s (mean, 95%% CI)", pl->metric);
         gp_str(&gp, yl);
         free(yl);
     }
@@ -305,11 +305,11 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
                      pl->name);
 
     char err[512];
-    char *dpath = sweep_xasprintf("%s/%s.dat", dir, pl->name);
-    char *gpath = sweep_xasprintf("%s/%s.gp", dir, pl->name);
-    int rc = sweep_write_file(dpath, dat.p, dat.n, err, sizeof err);
+    char *dpath = xasprintf("%s/%s.dat", dir, pl->name);
+    char *gpath = xasprintf("%s/%s.gp", dir, pl->name);
+    int rc = util_write_file(dpath, dat.p, dat.n, err, sizeof err);
     if (!rc)
-        rc = sweep_write_file(gpath, gp.p, gp.n, err, sizeof err);
+        rc = util_write_file(gpath, gp.p, gp.n, err, sizeof err);
     if (rc)
         fprintf(err_out, "pnrsim-sweep: plot %s: %s\n", pl->name, err);
     if (!rc && !points) {
@@ -328,8 +328,8 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
 int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out)
 {
     const study *s = L->s;
-    char *dir = sweep_xasprintf("%s/plots", L->out);
-    if (sweep_mkdirs(dir) != 0) {
+    char *dir = xasprintf("%s/plots", L->out);
+    if (util_mkdirs(dir, NULL) != 0) {
         fprintf(err_out, "pnrsim-sweep: %s: %s\n", dir, strerror(errno));
         free(dir);
         return 0;
@@ -340,15 +340,15 @@ int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out)
         const study_plot *pl = &s->plots[i];
         if (write_plot_files(L, t, pl, dir, err_out) != 0 || !have)
             continue;
-        char *script = sweep_xasprintf("%s.gp", pl->name);
+        char *script = xasprintf("%s.gp", pl->name);
         int st = run_gnuplot(dir, script);
         free(script);
         bool ok = st == 0;
         static const char *const ext[] = {"png", "svg"};
         for (int k = 0; k < 2; k++) {
-            char *part = sweep_xasprintf("%s/%s.%s.part", dir, pl->name,
+            char *part = xasprintf("%s/%s.%s.part", dir, pl->name,
                                          ext[k]);
-            char *fin = sweep_xasprintf("%s/%s.%s", dir, pl->name, ext[k]);
+            char *fin = xasprintf("%s/%s.%s", dir, pl->name, ext[k]);
             if (ok && rename(part, fin) != 0)
                 ok = false;
             unlink(part);

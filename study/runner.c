@@ -109,7 +109,7 @@ static void draw_bar(runner *R)
     for (int i = 0; i < width; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
-    double el = sweep_now() - R->t0;
+    double el = util_now() - R->t0;
     char elapsed[32], eta[32];
     fmt_time(elapsed, sizeof elapsed, el);
     if (R->finished_here && R->pending > R->finished_here)
@@ -132,11 +132,11 @@ static void fail_run(runner *R, size_t run, const char *status,
                      const char *detail)
 {
     char *part = sweep_run_dir(R->L, run, true);
-    char *epath = sweep_xasprintf("%s/exit-status", part);
-    char *line = sweep_xasprintf("%s\n", status);
+    char *epath = xasprintf("%s/exit-status", part);
+    char *line = xasprintf("%s\n", status);
     char err[512];
     if (sweep_is_dir(part))
-        sweep_write_file(epath, line, strlen(line), err, sizeof err);
+        util_write_file(epath, line, strlen(line), err, sizeof err);
     char *why = NULL;
     sweep_run_state_of(R->L, run, &why);
     char *label = sweep_run_label(R->L->s, run);
@@ -203,12 +203,12 @@ static bool launch(runner *R, size_t run, const sigset_t *child_mask)
 {
     const sweep_layout *L = R->L;
     char *part = sweep_run_dir(L, run, true);
-    char *errpath = sweep_xasprintf("%s/stderr.txt", part);
+    char *errpath = xasprintf("%s/stderr.txt", part);
     char **argv = NULL;
     bool ok = false;
     char why[700];
     why[0] = '\0';
-    if (sweep_rmtree(part) != 0 || sweep_mkdirs(part) != 0) {
+    if (sweep_rmtree(part) != 0 || util_mkdirs(part, NULL) != 0) {
         snprintf(why, sizeof why, "%s: %s", part, strerror(errno));
         goto out;
     }
@@ -255,7 +255,7 @@ static bool launch(runner *R, size_t run, const sigset_t *child_mask)
     }
     for (int i = 0; i < R->o->jobs; i++)
         if (!R->slots[i].pid) {
-            R->slots[i] = (slot){pid, run, sweep_now()};
+            R->slots[i] = (slot){pid, run, util_now()};
             break;
         }
     R->running++;
@@ -285,15 +285,15 @@ static void finish(runner *R, slot *sl, int st, bool stopping)
     bool success = false;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         snprintf(status, sizeof status, "exit 0");
-        char *mpath = sweep_xasprintf("%s/metrics.json", part);
+        char *mpath = xasprintf("%s/metrics.json", part);
         sweep_metrics ms;
         char err[600];
         if (sweep_metrics_read(mpath, &ms, err, sizeof err) != 0)
-            detail = sweep_xstrdup(err);
+            detail = xstrdup(err);
         else if (ms.partial)
-            detail = sweep_xasprintf("%s: a partial result", mpath);
+            detail = xasprintf("%s: a partial result", mpath);
         else if (sweep_rmtree(fin) != 0 || rename(part, fin) != 0)
-            detail = sweep_xasprintf("%s -> %s: %s", part, fin,
+            detail = xasprintf("%s -> %s: %s", part, fin,
                                      strerror(errno));
         else
             success = true;
@@ -323,7 +323,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
 {
     memset(c, 0, sizeof *c);
     const study *s = L->s;
-    char *lockpath = sweep_xasprintf("%s/.lock", L->out);
+    char *lockpath = xasprintf("%s/.lock", L->out);
     int lockfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lockfd < 0 || flock(lockfd, LOCK_EX | LOCK_NB) != 0) {
         fprintf(stderr, "pnrsim-sweep: %s: %s\n", lockpath,
@@ -337,7 +337,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
     }
     free(lockpath);
 
-    size_t *todo = sweep_xmalloc((s->nruns + 1) * sizeof *todo);
+    size_t *todo = xmalloc((s->nruns + 1) * sizeof *todo);
     size_t ntodo = 0;
     for (size_t r = 0; r < s->nruns; r++) {
         if (sweep_run_state_of(L, r, NULL) == SWEEP_RUN_DONE)
@@ -346,8 +346,8 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
             todo[ntodo++] = r;
     }
 
-    runner R = {L, o, c, sweep_xmalloc((size_t)o->jobs * sizeof(slot)), 0,
-                s->nruns, ntodo, 0, sweep_now(),
+    runner R = {L, o, c, xmalloc((size_t)o->jobs * sizeof(slot)), 0,
+                s->nruns, ntodo, 0, util_now(),
                 isatty(STDERR_FILENO) && !o->quiet, false, lockfd};
     memset(R.slots, 0, (size_t)o->jobs * sizeof(slot));
 
@@ -389,7 +389,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
         if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             if (!stopping) {
                 stopping = true;
-                stop_time = sweep_now();
+                stop_time = util_now();
                 c->interrupted = true;
                 clear_bar(&R);
                 fprintf(stderr, "pnrsim-sweep: %s: stopping %d running "
@@ -401,7 +401,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
                         kill(-R.slots[i].pid, SIGTERM);
             }
         }
-        if (stopping && !killed && sweep_now() - stop_time > KILL_GRACE_S) {
+        if (stopping && !killed && util_now() - stop_time > KILL_GRACE_S) {
             killed = true;
             for (int i = 0; i < o->jobs; i++)
                 if (R.slots[i].pid)

@@ -38,10 +38,10 @@ void sweep_layout_init(sweep_layout *L, const study *s, const char *out)
 {
     L->s = s;
     L->out = sweep_abspath(out, NULL);
-    L->pointdir = sweep_xmalloc(s->npoints * sizeof *L->pointdir);
+    L->pointdir = xmalloc(s->npoints * sizeof *L->pointdir);
     for (size_t p = 0; p < s->npoints; p++) {
         char *name = study_point_dirname(s, p);
-        L->pointdir[p] = sweep_xasprintf("%s/runs/%s", L->out, name);
+        L->pointdir[p] = xasprintf("%s/runs/%s", L->out, name);
         free(name);
     }
 }
@@ -62,10 +62,10 @@ char *sweep_run_dir(const sweep_layout *L, size_t run, bool part)
     const study *s = L->s;
     long w = study_run_window(s, run);
     if (w >= 0)
-        return sweep_xasprintf("%s/window-%ld/seed-%ld%s",
+        return xasprintf("%s/window-%ld/seed-%ld%s",
                                L->pointdir[study_run_point(s, run)], w,
                                study_run_seed(s, run), part ? ".part" : "");
-    return sweep_xasprintf("%s/seed-%ld%s", L->pointdir[study_run_point(s, run)],
+    return xasprintf("%s/seed-%ld%s", L->pointdir[study_run_point(s, run)],
                            study_run_seed(s, run), part ? ".part" : "");
 }
 
@@ -82,7 +82,7 @@ static char *last_line(const char *path)
     *end = '\0';
     char *start = strrchr(text, '\n');
     start = start ? start + 1 : text;
-    char *line = *start ? sweep_xstrdup(start) : NULL;
+    char *line = *start ? xstrdup(start) : NULL;
     free(text);
     return line;
 }
@@ -107,7 +107,7 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
     if (why)
         *why = NULL;
     char *dir = sweep_run_dir(L, run, false);
-    char *mpath = sweep_xasprintf("%s/metrics.json", dir);
+    char *mpath = xasprintf("%s/metrics.json", dir);
     sweep_run_state st = SWEEP_RUN_MISSING;
     if (sweep_is_dir(dir)) {
         sweep_metrics ms;
@@ -115,12 +115,12 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
         if (sweep_metrics_read(mpath, &ms, err, sizeof err) == 0) {
             st = ms.partial ? SWEEP_RUN_FAILED : SWEEP_RUN_DONE;
             if (ms.partial && why)
-                *why = sweep_xasprintf("%s: a partial result", mpath);
+                *why = xasprintf("%s: a partial result", mpath);
             sweep_metrics_free(&ms);
         } else {
             st = SWEEP_RUN_FAILED;
             if (why)
-                *why = sweep_xstrdup(err);
+                *why = xstrdup(err);
         }
     }
     free(mpath);
@@ -128,17 +128,17 @@ sweep_run_state sweep_run_state_of(const sweep_layout *L, size_t run,
     if (st == SWEEP_RUN_DONE)
         return st;
     char *part = sweep_run_dir(L, run, true);
-    char *epath = sweep_xasprintf("%s/exit-status", part);
-    char *spath = sweep_xasprintf("%s/stderr.txt", part);
+    char *epath = xasprintf("%s/exit-status", part);
+    char *spath = xasprintf("%s/stderr.txt", part);
     char *status = last_line(epath);
     char *msg = last_line(spath);
     if (st == SWEEP_RUN_MISSING && status && !interrupted(status)) {
         st = SWEEP_RUN_FAILED;
         if (why)
-            *why = sweep_xasprintf("%s%s%s (%s)", status, msg ? ": " : "",
+            *why = xasprintf("%s%s%s (%s)", status, msg ? ": " : "",
                                    msg ? msg : "", spath);
     } else if (st == SWEEP_RUN_MISSING && (status || msg) && why) {
-        *why = sweep_xasprintf("interrupted%s%s%s%s (%s)",
+        *why = xasprintf("interrupted%s%s%s%s (%s)",
                                status ? ", " : "", status ? status : "",
                                msg ? ": " : "", msg ? msg : "", spath);
     }
@@ -172,11 +172,11 @@ static char *set_arg(const study *s, const char *key, const char *value)
     if (!strcmp(key, "workload.trace") && value[0] != '/' &&
         strcmp(value, "-") != 0) {
         char *abs = sweep_abspath(value, s->dir);
-        char *a = sweep_xasprintf("%s=%s", key, abs);
+        char *a = xasprintf("%s=%s", key, abs);
         free(abs);
         return a;
     }
-    return sweep_xasprintf("%s=%s", key, value);
+    return xasprintf("%s=%s", key, value);
 }
 
 /* True when a baseline of the point sets key (so [set] does not). */
@@ -196,7 +196,7 @@ size_t sweep_point_assigns(const study *s, size_t point, sweep_assign **out)
     size_t cap = s->nset + s->nvary + 1, n = 0;
     for (size_t i = 0; i < s->nbaselines; i++)
         cap += s->baselines[i].nset;
-    sweep_assign *a = sweep_xmalloc(cap * sizeof *a);
+    sweep_assign *a = xmalloc(cap * sizeof *a);
     for (size_t i = 0; i < s->nset; i++) {
         if (baseline_sets(s, point, s->set[i].key))
             continue;
@@ -236,30 +236,30 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
     sweep_assign *as;
     size_t nas = sweep_point_assigns(s, point, &as);
     size_t cap = 14 + 2 * nas, n = 0;
-    char **argv = sweep_xmalloc(cap * sizeof *argv);
-    argv[n++] = sweep_xstrdup(pnrsim);
-    argv[n++] = sweep_xstrdup("-c");
-    argv[n++] = sweep_xstrdup(s->base);
+    char **argv = xmalloc(cap * sizeof *argv);
+    argv[n++] = xstrdup(pnrsim);
+    argv[n++] = xstrdup("-c");
+    argv[n++] = xstrdup(s->base);
     if (s->trace) {
-        argv[n++] = sweep_xstrdup("-t");
-        argv[n++] = sweep_xstrdup(s->trace);
+        argv[n++] = xstrdup("-t");
+        argv[n++] = xstrdup(s->trace);
     }
-    argv[n++] = sweep_xstrdup("-s");
-    argv[n++] = sweep_xasprintf("%ld", study_run_seed(s, run));
+    argv[n++] = xstrdup("-s");
+    argv[n++] = xasprintf("%ld", study_run_seed(s, run));
     for (size_t i = 0; i < nas; i++) {
-        argv[n++] = sweep_xstrdup("--set");
+        argv[n++] = xstrdup("--set");
         argv[n++] = as[i].arg;
         as[i].arg = NULL;
     }
     sweep_assign_free(as, nas);
     if (study_run_window(s, run) >= 0) {
-        argv[n++] = sweep_xstrdup("--set");
-        argv[n++] = sweep_xasprintf("workload.window=%ld",
+        argv[n++] = xstrdup("--set");
+        argv[n++] = xasprintf("workload.window=%ld",
                                     study_run_window(s, run));
     }
-    argv[n++] = sweep_xstrdup("-q");
-    argv[n++] = sweep_xstrdup("-o");
-    argv[n++] = sweep_xstrdup(outdir);
+    argv[n++] = xstrdup("-q");
+    argv[n++] = xstrdup("-o");
+    argv[n++] = xstrdup(outdir);
     argv[n] = NULL;
     return argv;
 }
@@ -277,8 +277,8 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
                       char *err, size_t errlen)
 {
     const study *s = L->s;
-    char *runs = sweep_xasprintf("%s/runs", L->out);
-    if (record && sweep_mkdirs(runs) != 0) {
+    char *runs = xasprintf("%s/runs", L->out);
+    if (record && util_mkdirs(runs, NULL) != 0) {
         snprintf(err, errlen, "%s: %s", runs, strerror(errno));
         free(runs);
         return -1;
@@ -289,7 +289,7 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
         snprintf(err, errlen, "%s: %s", s->base, strerror(errno));
         return -1;
     }
-    char *fpath = sweep_xasprintf("%s/fingerprint", L->out);
+    char *fpath = xasprintf("%s/fingerprint", L->out);
     char *old = sweep_read_file(fpath, NULL);
     int rc = 0;
     /* What to record: the study's fingerprint plus the baselines recorded
@@ -314,14 +314,14 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
     free(why);
     const char *rec = merged ? merged : fp;
     if (!rc && record && (!old || strcmp(old, rec) != 0))
-        rc = sweep_write_file(fpath, rec, strlen(rec), err, errlen);
+        rc = util_write_file(fpath, rec, strlen(rec), err, errlen);
     free(merged);
     if (!rc && record) {
         size_t len;
         char *text = sweep_read_file(s->path, &len);
         if (text) {
-            char *copy = sweep_xasprintf("%s/study.ini", L->out);
-            rc = sweep_write_file(copy, text, len, err, errlen);
+            char *copy = xasprintf("%s/study.ini", L->out);
+            rc = util_write_file(copy, text, len, err, errlen);
             free(copy);
             free(text);
         }

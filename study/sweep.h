@@ -25,6 +25,8 @@
 #ifndef PNRSIM_STUDY_SWEEP_H
 #define PNRSIM_STUDY_SWEEP_H
 
+#include "app/util.h"
+#include "core/mem.h"
 #include "study/study.h"
 
 #include <stdarg.h>
@@ -34,14 +36,15 @@
 
 /* ---- util.c ---------------------------------------------------------- */
 
-/* Allocation that exits with a message when memory runs out. */
-void *sweep_xmalloc(size_t n);
-void *sweep_xrealloc(void *p, size_t n);
-char *sweep_xstrdup(const char *s);
-char *sweep_xstrndup(const char *s, size_t n);
-/* printf into a new string. */
-char *sweep_xasprintf(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+/* Checked allocation is core/mem.h's (xmalloc, xrealloc, xstrdup, xstrndup,
+ * xasprintf); mkdir -p, atomic whole-file writes and the monotonic clock
+ * are app/util.h's (util_mkdirs, util_write_file, util_now). The old names
+ * below stay only for study/study.c until its split (issue 13.7) lands. */
+#define sweep_xmalloc xmalloc
+#define sweep_xrealloc xrealloc
+#define sweep_xstrdup xstrdup
+#define sweep_xstrndup xstrndup
+#define sweep_xasprintf xasprintf
 
 /* A growing text buffer (always NUL-terminated once something was added). */
 typedef struct sweep_buf {
@@ -58,17 +61,10 @@ void sweep_buf_free(sweep_buf *b);
  * len is not NULL). NULL with errno set on failure. */
 char *sweep_read_file(const char *path, size_t *len);
 
-/* Write data to path whole or not at all: into path.tmp.PID, fsync'd, then
- * renamed. 0, or -1 with a message in err. */
-int sweep_write_file(const char *path, const char *data, size_t len,
-                     char *err, size_t errlen);
-
-/* Write b's contents to DIR/NAME with sweep_write_file, say why on stderr
+/* Write b's contents to DIR/NAME with util_write_file, say why on stderr
  * when that fails, and free b. 0 or -1. */
 int sweep_write_buf(const char *dir, const char *name, sweep_buf *b);
 
-/* mkdir -p. 0 or -1 with errno. */
-int sweep_mkdirs(const char *path);
 /* rm -r (no error when path does not exist). 0 or -1 with errno. */
 int sweep_rmtree(const char *path);
 /* True when path exists and is a directory / a regular file. */
@@ -93,9 +89,6 @@ char *sweep_shell_quote(const char *s);
 /* Append field s to b as a CSV field (quoted when it holds , " or a line
  * break). */
 void sweep_csv_field(sweep_buf *b, const char *s);
-
-/* Seconds since an arbitrary start (monotonic clock). */
-double sweep_now(void);
 
 /* ---- metrics.c ------------------------------------------------------- */
 

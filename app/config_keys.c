@@ -1,0 +1,341 @@
+/* app/config_keys.c: the table of every configuration key (see
+ * app/config.c for how it drives everything else) and the names of the enum
+ * values as written in files. */
+#include "app/config_internal.h"
+
+#include <stddef.h>
+
+
+static const char *const priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
+                                             "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
+static const char *const packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
+static const char *const sched_names[] = {"GANG", NULL};
+static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
+                                             "BACKBONE", NULL};
+static const char *const release_names[] = {"EXCESS", "ALL", NULL};
+static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
+                                              "RANDOM", NULL};
+const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
+static const char *const locality_names[] = {"NONE", "RACK", NULL};
+static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
+static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
+                                             NULL};
+static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
+static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
+static const char *const rotation_names[] = {"HALF", "FULL", NULL};
+static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
+static const char *const estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
+static const char *const backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
+
+/* The name arrays are indexed by the enum values. */
+_Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
+_Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, "");
+_Static_assert(SCHED_GANG == 0, "");
+_Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
+               PNR_BACKBONE == 3, "");
+_Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
+_Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
+               PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
+_Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
+               TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
+_Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 2 &&
+               sizeof(cfg_mem_aware) == sizeof(int), "");
+_Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
+               sizeof(cfg_locality) == sizeof(int), "");
+_Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
+               sizeof(cfg_server_placement) == sizeof(int), "");
+_Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
+               CPU_DEMAND_AUTO == 2, "");
+_Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
+_Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
+_Static_assert(sizeof(cfg_interval) == sizeof(int) &&
+               sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
+_Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
+_Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
+               PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
+_Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
+_Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
+_Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
+               "enums must be int-sized");
+_Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
+/* Enums are read and written as int. */
+_Static_assert(sizeof(cfg_priority) == sizeof(int) &&
+               sizeof(cfg_packing) == sizeof(int) &&
+               sizeof(cfg_sched_type) == sizeof(int) &&
+               sizeof(cfg_strategy) == sizeof(int) &&
+               sizeof(cfg_topology) == sizeof(int) &&
+               sizeof(cfg_cpu_demand) == sizeof(int), "enums must be int-sized");
+
+#define FIELD(f) (((config *)0)->f)
+/* Offsets, checked against the field's type at compile time. */
+#define OFF_T(f, T) _Generic(FIELD(f), T: offsetof(config, f))
+#define OFF_ENUM(f)                                                            \
+    (offsetof(config, f) + 0 * sizeof(char[sizeof(FIELD(f)) == sizeof(int) ? 1 : -1]))
+
+#define K_STR(sec, k, f, minlen, def, unit, pnr, text)                         \
+    {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
+     false, NULL, def, unit, text, pnr, false}
+/* Numbers: every one has a finite range [lo, hi] ((lo, hi] when open), so
+ * that nonsense (denormals, 1e300) is refused; reference.ini gives each
+ * range's rationale. K_DBL0 also accepts exactly 0, meaning "off". */
+#define K_DBL(sec, k, f, lo, open, hi, def, unit, pnr, text)                   \
+    {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, open, NULL, def,       \
+     unit, text, pnr, false}
+#define K_DBL0(sec, k, f, lo, hi, def, unit, pnr, text)                        \
+    {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def,      \
+     unit, text, pnr, true}
+#define K_INT(sec, k, f, lo, hi, def, unit, pnr, text)                         \
+    {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, hi, false, NULL, def, unit,      \
+     text, pnr, false}
+#define K_LONG(sec, k, f, lo, hi, def, unit, pnr, text)                        \
+    {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, hi, false, NULL, def, unit,    \
+     text, pnr, false}
+#define K_U64(sec, k, f, def, unit, pnr, text)                                 \
+    {sec, k, KT_U64, OFF_T(f, uint64_t), 0, 0, 0, NOMAX, false, NULL, def,     \
+     unit, text, pnr, false}
+#define K_BOOL(sec, k, f, def, pnr, text)                                      \
+    {sec, k, KT_BOOL, OFF_T(f, bool), 0, 0, 0, 1, false, NULL, def, "",        \
+     text, pnr, false}
+#define K_ENUM(sec, k, f, names, def, pnr, text)                               \
+    {sec, k, KT_ENUM, OFF_ENUM(f), 0, 0, 0, NOMAX, false, names, def, "",      \
+     text, pnr, false}
+
+const cfg_section cfg_sections[] = {
+    {"simulation", "Run control: length, sampling, randomness."},
+    {"workload", "The SWF trace and how its records become jobs."},
+    {"process", "Behaviour of every thread of every job."},
+    {"scheduler", "The gang scheduler."},
+    {"computer", "Each of the identical PEs: CPU, RAM, disk."},
+    {"netram", "Parallel network RAM (PNR)."},
+    {"network", "Links, switches and message sizes."},
+    {"output", "Optional result files (besides metrics, jobs.csv and samples.csv)."},
+};
+const size_t cfg_nsections = sizeof cfg_sections / sizeof cfg_sections[0];
+
+const key_def cfg_keys[] = {
+    K_STR("simulation", "system", simulation.system, 1, "pnrsim", "text",
+          "System", "Name of the simulated system, used in output only."),
+    K_DBL("simulation", "max_time", simulation.max_time, 0, false, 1e12, "0", "s",
+          "Maxtime", "Simulated time at which the run stops; 0 = no limit."),
+    K_DBL("simulation", "metrics_period", simulation.metrics_period, 1e-3, false,
+          1e12, "3600", "s", "MetricsPeriod",
+          "Simulated time between metric samples and progress lines."),
+    K_U64("simulation", "seed", simulation.seed, "1", "", "Seed",
+          "Master random seed; 0 = seeded from the clock (not reproducible)."),
+    K_DBL("simulation", "bsld_tau", simulation.bsld_tau, 0, true, 1e7, "10", "s",
+          NULL, "Bounded-slowdown threshold: shorter runtimes count as this long."),
+    K_LONG("simulation", "max_samples", simulation.max_samples, 0, 1e9, "1000000",
+           "rows", NULL,
+           "Most rows samples.csv gets; later ones are counted, not written; 0 = no cap."),
+    K_DBL0("simulation", "max_event_rate", simulation.max_event_rate, 1e3, 1e12,
+           "1000000", "events/s/PE", NULL,
+           "Stop a run whose events per simulated second per PE exceed this; 0 = no guard."),
+
+    K_STR("workload", "trace", workload.trace, 0, "", "path", NULL,
+          "SWF trace (.swf or .swf.gz); empty = none, - = standard input."),
+    K_ENUM("workload", "cpu_demand", workload.cpu_demand, cpu_demand_names,
+           "AUTO", NULL,
+           "CPU demand per thread: CPUTIME = SWF field 6, RUNTIME = field 4, "
+           "AUTO = field 6 if > 0, else field 4."),
+    K_DBL("workload", "default_memory", workload.default_memory, 0, false, 1e8, "0",
+          "MB per thread", NULL,
+          "Memory of a thread whose job gives none (field 7 = -1); 0 = such threads use no memory."),
+    K_DBL("workload", "memory_scale", workload.memory_scale, 0, false, 1e6, "1",
+          "factor", NULL, "Multiplies the memory of every thread."),
+    K_DBL("workload", "load_scale", workload.load_scale, 1e-3, false, 1e3, "1", "factor",
+          NULL, "Divides the gaps between submissions: 2 = twice the offered load."),
+    K_LONG("workload", "max_jobs", workload.max_jobs, 0, 1e9, "0", "jobs", NULL,
+           "Simulate at most this many jobs of the trace; 0 = all."),
+    K_LONG("workload", "window", workload.window, 0, 1e9, "0", "window number",
+           NULL, "Window W of max_jobs jobs: skip the first W x max_jobs jobs "
+           "that pass every other filter (counted as dropped: window); "
+           "0 = from the first. Needs max_jobs > 0 when > 0."),
+    K_DBL("workload", "submit_min", workload.submit_min, 0, false, 1e12, "0", "s",
+          NULL, "Drop jobs submitted before this time (trace clock)."),
+    K_DBL("workload", "submit_max", workload.submit_max, 0, false, 1e12, "0", "s",
+          NULL, "Drop jobs submitted after this time (trace clock); 0 = no bound."),
+    {"workload", "exclude_status", KT_STATUS,
+     offsetof(config, workload.exclude_status) +
+         0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),
+     CFG_MAX_STATUS, OFF_T(workload.n_exclude_status, int), -1, 5, false, NULL,
+     "", "SWF status codes", "Drop jobs with these statuses (field 11), "
+     "comma-separated; empty = keep all.", NULL, false},
+    K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
+           "Skip (and count) malformed trace lines instead of stopping."),
+    K_ENUM("workload", "estimate", workload.estimate, estimate_names, "REQUESTED", NULL,
+           "A job's run-time estimate (backfilling, SJF...): REQUESTED = SWF field 9 when "
+           "> 0, else the job's CPU demand; RUNTIME = its CPU demand (exact estimates)."),
+    K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, 1e6, "1", "factor", NULL,
+          "Multiplies every estimate (never how long a job runs)."),
+
+    K_STR("process", "name", process.name, 1, "Process", "text", "Process",
+          "Base name of the processes, used in output only."),
+    K_DBL("process", "mem_access_rate", process.mem_access_rate, 1e-10, false,
+          1, "0.00000024", "s", "MemAccessRate",
+          "Mean time between memory accesses of a running thread (R)."),
+    K_DBL0("process", "comm_rate", process.comm_rate, 1e-4, 1e7, "0", "s CPU",
+          "CommRate",
+          "Mean CPU time between neighbour messages of a thread; 0 = none."),
+    K_DBL0("process", "sync_rate", process.sync_rate, 1e-4, 1e7, "0", "s CPU",
+          "SynchRate|SynchRates",
+          "Mean CPU time between global synchronisations of a job; 0 = none."),
+    K_LONG("process", "page_size", process.page_size, 512, 1073741824, "4096",
+           "bytes", NULL,
+           "Page size P of the fault model, disk accesses and network RAM pages."),
+    K_ENUM("process", "interval", process.interval, interval_names, "FIXED", NULL,
+           "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
+           "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
+    K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
+           "JOB", NULL,
+           "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
+           "job's last thread ends."),
+
+    K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
+           "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
+    K_ENUM("scheduler", "priority", scheduler.priority, priority_names, "FCFS",
+           "Priority",
+           "Queue order: FCFS = arrival, BESTFIT = widest job first, "
+           "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
+           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
+           "(docs/SCHEDULING.md); ties by trace order."),
+    K_ENUM("scheduler", "packing", scheduler.packing, packing_names, "FIRSTFIT",
+           "Packing",
+           "Slot for a new job: FIRSTFIT = first that fits, BESTFIT = fewest "
+           "free PEs, WORSTFIT = most free PEs."),
+    K_INT("scheduler", "mpl", scheduler.mpl, 0, 10000, "1", "slots", "MPL",
+          "Multiprogramming level (time slots); 0 = unlimited, 1 = space sharing only."),
+    K_DBL("scheduler", "pcs", scheduler.pcs, 0, false, 3600, "0.004", "s", "PCS",
+          "Overhead of one parallel context switch."),
+    K_DBL("scheduler", "quantum", scheduler.quantum, 1e-3, false, 1e6, "60", "s",
+          "Quantum", "Length of a time slice."),
+    K_ENUM("scheduler", "mem_aware", scheduler.mem_aware, cfg_mem_aware_names, "NO", "MemAware",
+           "Queue a job whose memory does not fit, even if PEs are free: NO; LOCAL (or "
+           "yes) = each thread must fit its PE's free RAM; GLOBAL = or what its threads "
+           "would overallocate fits the network RAM still available in the cluster."),
+    K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
+           "A queued job that cannot start blocks the jobs behind it "
+           "(ignored when backfill is not NONE)."),
+    K_BOOL("scheduler", "pcs_first_start", scheduler.pcs_first_start, "no", NULL,
+           "A job's first start costs a parallel context switch (pcs) too."),
+    K_BOOL("scheduler", "alternative", scheduler.alternative, "yes", NULL,
+           "Alternative scheduling (techreport 4.4.2): jobs of other slots whose PEs are idle "
+           "in the current slot run there, move back, and emptied slots unify. no: jobs "
+           "stay in their slot (the condition of the backfilling guarantees at MPL > 1, "
+           "docs/SCHEDULING.md)."),
+    K_ENUM("scheduler", "backfill", scheduler.backfill, backfill_names, "NONE", NULL,
+           "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
+           "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
+
+    K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
+          "Base name of the PEs (a number is appended), used in output only."),
+    K_INT("computer", "number", computer.number, 1, 100000, "64", "PEs", "Number",
+          "Number of PEs (identical computers)."),
+    K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
+          "CPU speed; unused, as in PNRSim."),
+    {"computer", "ram", KT_RAM, OFF_T(computer.ram, double), 0, 0, 0.01, 1e8, false,
+     NULL, "32", "MB", "Physical RAM of each PE; or groups in PE order, COUNTxMB "
+     "separated by commas (e.g. 200x1024, 40x4096), whose counts add up to number.",
+     "RAM", false},
+    K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
+          "Disk rotation speed."),
+    K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
+          "Average disk seek time."),
+    K_DBL("computer", "transfer", computer.transfer, 0.01, false, 1e5, "50", "MB/s",
+          "Transfer", "Disk transfer rate (MB = 10^6 bytes here)."),
+    K_ENUM("computer", "rotation", computer.rotation, rotation_names, "HALF", NULL,
+           "Rotational delay of a disk access: HALF = half a revolution "
+           "(30/rpm s), FULL = a whole one (60/rpm s)."),
+K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
+          NULL, "Memory servers: PEs numbered after the compute PEs that run no "
+          "threads and only lend their RAM as network RAM; 0 = none."),
+    K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
+          "1024", "MB", NULL, "RAM of each memory server."),
+
+    K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
+           "Use parallel network RAM."),
+    K_ENUM("netram", "strategy", netram.strategy, strategy_names, "CENTRAL",
+           "PNRStrategy",
+           "CENTRAL = one manager, CLIENT = no manager, MANAGER = elected local "
+           "managers, BACKBONE = a fixed set of managers."),
+    K_BOOL("netram", "global_knowledge", netram.global_knowledge, "no",
+           "GlobalKnowledge", "Servers see every PE's current memory load."),
+    K_INT("netram", "managers", netram.managers, 1, 100000, "1", "managers", "Managers",
+          "Number of managers of the BACKBONE strategy (at most computer.number)."),
+    K_DBL("netram", "server_threshold", netram.server_threshold, 0, false,
+          1e8, "0.1", "MB", "ServerThreshold",
+          "Free RAM a server keeps: it lends only what is above this."),
+    K_ENUM("netram", "packing", netram.packing, packing_names, "FIRSTFIT",
+           "NetRamPacking", "Network RAM packing; unused, as in PNRSim."),
+    K_ENUM("netram", "release", netram.release, release_names, "EXCESS", NULL,
+           "At a thread's end its node frees: EXCESS = only network RAM beyond its "
+           "remaining overallocation (report 5.1.3), ALL = the thread's whole grant."),
+    K_ENUM("netram", "server_selection", netram.server_selection, selection_names,
+           "RANDOM_WORSTFIT", NULL,
+           "Server a manager asks next (report 5.2.2): RANDOM_WORSTFIT = most free RAM, "
+           "ties at random; WORSTFIT = most free, ties to the lowest PE; BESTFIT = least "
+           "free that covers the rest of the request (else most free), ties to the lowest "
+           "PE; RANDOM = any with room."),
+K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", NULL,
+          "Fixed extra time of every remote page access (a device behind the network: "
+          "CXL pool, RDMA NIC), added when the page is back; 0 = none."),
+    K_ENUM("netram", "locality", netram.locality, locality_names, "NONE", NULL,
+           "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
+           "requesting threads first, then the others (needs network.topology = TREE)."),
+
+
+    K_ENUM("network", "topology", network.topology, topology_names, "STAR",
+           "Network",
+           "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
+           "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
+           "top-of-rack switches joined by a core switch over uplinks."),
+    K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
+          "TREE: PEs per rack (compute PE p is in rack p / rack_size)."),
+    K_ENUM("network", "memory_server_placement", network.memory_server_placement,
+           placement_names, "SPREAD", NULL,
+           "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "
+           "compute racks) or in RACKS of their own after them."),
+    K_DBL0("network", "uplink_bandwidth", network.uplink_bandwidth, 1e-3, 1e6, "0",
+           "MB/s", NULL, "TREE: bandwidth of each rack's uplink to the core switch; "
+           "0 = the link bandwidth."),
+    K_DBL("network", "uplink_latency", network.uplink_latency, 0, false, 1, "0.00000005",
+          "s", NULL, "TREE: time for data to cross an uplink."),
+    K_DBL("network", "bandwidth", network.bandwidth, 1e-3, false, 1e6, "12.5", "MB/s",
+          "Bandwidth", "Bandwidth of each link (MB = 10^6 bytes here)."),
+    K_DBL("network", "latency", network.latency, 0, false, 1, "0.00000005", "s",
+          "Latency", "Time for data to cross one link."),
+    K_DBL("network", "delay", network.delay, 0, false, 1, "0.00008", "s", "Delay",
+          "Time a switch takes to pass a packet on."),
+    K_DBL("network", "neighbour_msg", network.neighbour_msg, 0, false, 1e9, "1024",
+          "bytes", NULL, "Size of a neighbour (local communication) message."),
+    K_DBL("network", "sync_msg", network.sync_msg, 0, false, 1e9, "64", "bytes",
+          NULL, "Size of a synchronisation message."),
+    K_DBL("network", "control_msg", network.control_msg, 0, false, 1e9, "64",
+          "bytes", NULL, "Size of a PNR control message."),
+
+    K_BOOL("output", "schedule", output.schedule, "no", NULL,
+           "Also write schedule.csv, pes.csv and schedule.paje (same as --schedule)."),
+};
+const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
+_Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
+
+/* names[v], or "?" when v is not a valid index. */
+static const char *name_of(const char *const *names, int v)
+{
+    return v >= 0 && (size_t)v < cfg_n_names(names) ? names[v] : "?";
+}
+
+const char *config_priority_name(cfg_priority v) { return name_of(priority_names, (int)v); }
+const char *config_packing_name(cfg_packing v) { return name_of(packing_names, (int)v); }
+const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names, (int)v); }
+const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
+const char *config_server_placement_name(cfg_server_placement v)
+{
+    return name_of(placement_names, (int)v);
+}
+const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
+const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
+const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }
+const char *config_rotation_name(cfg_rotation v) { return name_of(rotation_names, (int)v); }
+const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
+const char *config_estimate_name(cfg_estimate v) { return name_of(estimate_names, (int)v); }
+const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names, (int)v); }

@@ -1,0 +1,687 @@
+/* app/config_value.c: configuration values by type: parsing a value's
+ * text, checking a stored value against its key's range or names,
+ * formatting it back (the shortest text that reads back the same),
+ * comparing, and describing what a key accepts, in messages and in the
+ * comments of written files. The messages' classes ("malformed number",
+ * "out of range", "expected one of", ...) are tested by tests/test_config.c.
+ */
+#include "app/config_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void *cfg_field(config *c, const key_def *kd)
+{
+    return (char *)c + kd->offset;
+}
+
+const void *cfg_cfield(const config *c, const key_def *kd)
+{
+    return (const char *)c + kd->offset;
+}
+
+/* The stored value of an enum key, as int. */
+int cfg_get_enum(const config *c, const key_def *kd)
+{
+    int v;
+    memcpy(&v, cfg_cfield(c, kd), sizeof v);
+    return v;
+}
+
+/* The number of entries of a KT_STATUS key. */
+int cfg_get_count(const config *c, const key_def *kd)
+{
+    int n;
+    memcpy(&n, (const char *)c + kd->count_offset, sizeof n);
+    return n;
+}
+
+/* Number of names in a NULL-terminated list. */
+size_t cfg_n_names(const char *const *names)
+{
+    size_t n = 0;
+    while (names[n])
+        n++;
+    return n;
+}
+
+/* s with leading and trailing whitespace removed, written into out (size n);
+ * returns false when it does not fit. */
+bool cfg_trim_copy(char *out, size_t n, const char *s, size_t len)
+{
+    while (len > 0 && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len >= n)
+        return false;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return true;
+}
+
+/* Append formatted text to buf (size n, already holding a string),
+ * truncating silently. */
+void cfg_appendf(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
+}
+
+/* A value as quoted in a message: control characters become '?' and a value
+ * longer than 80 characters is cut, with "..." appended. */
+void cfg_quote_value(char *out, size_t n, const char *s)
+{
+    size_t i = 0, limit = n - 4 < 80 ? n - 4 : 80;
+    for (; s[i] && i < limit; i++)
+        out[i] = iscntrl((unsigned char)s[i]) ? '?' : s[i];
+    out[i] = '\0';
+    if (s[i])
+        strcat(out, "...");
+}
+
+/* ---------------------------------------------------------------------- */
+/* Values: describing, parsing, checking, formatting                       */
+/* ---------------------------------------------------------------------- */
+
+/* The largest value an integer key can hold: its table max or its type's. */
+static double int_max(const key_def *kd)
+{
+    double tmax = kd->type == KT_INT ? (double)INT_MAX
+                  : kd->type == KT_LONG ? (double)LONG_MAX
+                                        : (double)INT_MAX;
+    return kd->max < tmax ? kd->max : tmax;
+}
+
+/* What kd accepts, as a phrase ("a number > 0", "one of FCFS, BESTFIT"). */
+static void describe_allowed(const key_def *kd, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    switch (kd->type) {
+    case KT_STRING:
+        snprintf(buf, n, "%stext of at most %zu characters, without ';'",
+                 kd->min >= 1 ? "non-empty " : "", kd->size - 1);
+        break;
+    case KT_DOUBLE:
+        if (kd->max == NOMAX)
+            snprintf(buf, n, "a number %s %g", kd->min_open ? ">" : ">=", kd->min);
+        else
+            snprintf(buf, n, "%sa number %s %g and <= %g", kd->zero_off ? "0 or " : "",
+                     kd->min_open ? ">" : ">=", kd->min, kd->max);
+        break;
+    case KT_INT:
+    case KT_LONG:
+        snprintf(buf, n, "an integer between %.0f and %.0f", kd->min, int_max(kd));
+        break;
+    case KT_U64:
+        snprintf(buf, n, "an integer between 0 and %" PRIu64, UINT64_MAX);
+        break;
+    case KT_BOOL:
+        snprintf(buf, n, "a boolean: yes, no, true, false, on, off, 1 or 0");
+        break;
+    case KT_ENUM:
+        snprintf(buf, n, "one of ");
+        for (size_t i = 0; kd->names[i]; i++)
+            cfg_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
+        if (kd->names == cfg_mem_aware_names)
+            cfg_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
+        break;
+    case KT_STATUS:
+        snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
+                 kd->size, kd->min, kd->max);
+        break;
+    case KT_RAM: /* groups have messages of their own (parse_ram) */
+        snprintf(buf, n, "a number >= %g and <= %g", kd->min, kd->max);
+        break;
+    }
+}
+
+/* Write "out of range: expected <allowed>" into why. */
+static void why_range(const key_def *kd, char *why, size_t n)
+{
+    char allowed[160];
+    describe_allowed(kd, allowed, sizeof allowed);
+    snprintf(why, n, "out of range: expected %s", allowed);
+}
+
+/* Parse a decimal integer (optional sign, digits, nothing else). Returns 0,
+ * -1 when malformed, -2 when it does not fit a long long. */
+static int parse_ll(const char *s, long long *v)
+{
+    const char *p = s + (*s == '+' || *s == '-');
+    if (!isdigit((unsigned char)*p))
+        return -1;
+    for (const char *q = p; *q; q++)
+        if (!isdigit((unsigned char)*q))
+            return -1;
+    errno = 0;
+    *v = strtoll(s, NULL, 10);
+    return errno == ERANGE ? -2 : 0;
+}
+
+/* Parse a decimal number: [+-] digits [. digits] [e [+-] digits], at least
+ * one digit in the mantissa; no hex, nan or inf. Returns 0, -1 when
+ * malformed, -2 when its magnitude exceeds a double's. */
+static int parse_number(const char *s, double *v)
+{
+    const char *p = s + (*s == '+' || *s == '-');
+    int digits = 0;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits++;
+    }
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++)
+            digits++;
+    if (!digits)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        p += (*p == '+' || *p == '-');
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return -1;
+    errno = 0;
+    *v = strtod(s, NULL);
+    if (errno == ERANGE && fabs(*v) > 1.0)
+        return -2;
+    if (*v == 0)
+        *v = 0.0; /* no -0 */
+    return 0;
+}
+
+/* Parse a boolean word. Returns 0 and sets *v, or -1. */
+static int parse_bool(const char *s, bool *v)
+{
+    static const char *const yes[] = {"yes", "true", "on", "1"};
+    static const char *const no[] = {"no", "false", "off", "0"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(s, yes[i])) {
+            *v = true;
+            return 0;
+        }
+        if (!strcasecmp(s, no[i])) {
+            *v = false;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Check the value of kd stored in c against the table. Returns 0, or -1 with
+ * the problem in why ("out of range: expected ..."). */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n);
+
+int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
+{
+    switch (kd->type) {
+    case KT_STRING: {
+        const char *s = cfg_cfield(c, kd);
+        size_t len = strnlen(s, kd->size);
+        if (len == kd->size) {
+            snprintf(why, n, "too long: at most %zu characters", kd->size - 1);
+            return -1;
+        }
+        if ((double)len < kd->min) {
+            snprintf(why, n, "empty: expected a non-empty name");
+            return -1;
+        }
+        for (size_t i = 0; i < len; i++)
+            if (s[i] == ';' || iscntrl((unsigned char)s[i])) {
+                snprintf(why, n, "must not contain ';' (it starts a comment) "
+                                 "or control characters");
+                return -1;
+            }
+        return 0;
+    }
+    case KT_DOUBLE: {
+        double v = *(const double *)cfg_cfield(c, kd);
+        if (kd->zero_off && v == 0)
+            return 0;
+        if (!isfinite(v) || (kd->min_open ? v <= kd->min : v < kd->min) ||
+            v > kd->max) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        if (v != 0 && fabs(v) < DBL_MIN) {
+            /* Physically 0; a denormal would only slow arithmetic down. */
+            snprintf(why, n, "subnormal number: expected 0 or a magnitude of at least %g",
+                     DBL_MIN);
+            return -1;
+        }
+        return 0;
+    }
+    case KT_INT:
+    case KT_LONG: {
+        double v = kd->type == KT_INT ? *(const int *)cfg_cfield(c, kd)
+                                      : (double)*(const long *)cfg_cfield(c, kd);
+        if (v < kd->min || v > int_max(kd)) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        return 0;
+    }
+    case KT_U64:
+    case KT_BOOL:
+        return 0;
+    case KT_ENUM: {
+        int v = cfg_get_enum(c, kd);
+        if (v < 0 || (size_t)v >= cfg_n_names(kd->names)) {
+            char allowed[160];
+            describe_allowed(kd, allowed, sizeof allowed);
+            snprintf(why, n, "expected %s", allowed);
+            return -1;
+        }
+        return 0;
+    }
+    case KT_STATUS: {
+        int count = cfg_get_count(c, kd);
+        const int *v = cfg_cfield(c, kd);
+        if (count < 0 || (size_t)count > kd->size) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        for (int i = 0; i < count; i++)
+            if (v[i] < kd->min || v[i] > kd->max) {
+                why_range(kd, why, n);
+                return -1;
+            }
+        return 0;
+    }
+    case KT_RAM:
+        return check_ram(kd, c, why, n);
+    }
+    return 0;
+}
+
+/* Parse computer.ram: one number (every PE), or comma-separated groups
+ * COUNTxMB in PE order (n_ram_groups, ram_groups; ram = the first group's
+ * MB). Whether the counts add up to computer.number is a cross-key rule
+ * (config_validate). Returns 0, or -1 with the problem in why. */
+static int parse_ram(const key_def *kd, const char *text, config *c, char *why, size_t n)
+{
+    if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
+        double v;
+        int r = parse_number(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected a decimal number such as 32, "
+                             "or groups COUNTxMB such as 200x1024, 40x4096");
+            return -1;
+        }
+        if (r == -2) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        c->computer.ram = v;
+        c->computer.n_ram_groups = 0;
+        return 0;
+    }
+    int k = 0;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, ",");
+        char item[64], *x;
+        long long count = 0;
+        double mb = 0;
+        if (!cfg_trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        *x = '\0';
+        char cs[64], ms[64];
+        if (!cfg_trim_copy(cs, sizeof cs, item, strlen(item)) ||
+            !cfg_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
+            parse_number(ms, &mb) == -1) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        if (count < 1 || count > INT_MAX) {
+            snprintf(why, n, "group %d: count %s: expected an integer >= 1", k + 1, cs);
+            return -1;
+        }
+        if (!(mb >= kd->min && mb <= kd->max)) {
+            snprintf(why, n, "group %d: %s MB out of range: expected >= %g and <= %g",
+                     k + 1, ms, kd->min, kd->max);
+            return -1;
+        }
+        if (k >= CFG_MAX_RAM_GROUPS) {
+            snprintf(why, n, "more than %d groups", CFG_MAX_RAM_GROUPS);
+            return -1;
+        }
+        c->computer.ram_groups[k++] = (cfg_ram_group){(int)count, mb};
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    c->computer.n_ram_groups = k;
+    c->computer.ram = c->computer.ram_groups[0].mb;
+    return 0;
+}
+
+/* Check a stored computer.ram. 0, or -1 with the problem in why. */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n)
+{
+    int k = c->computer.n_ram_groups;
+    if (k < 0 || k > CFG_MAX_RAM_GROUPS) {
+        why_range(kd, why, n);
+        return -1;
+    }
+    for (int i = 0; i <= k; i++) {
+        double v = i < k ? c->computer.ram_groups[i].mb : c->computer.ram;
+        if (!isfinite(v) || v < kd->min || v > kd->max || (i < k && c->computer.ram_groups[i].count < 1)) {
+            why_range(kd, why, n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Parse a list of comma-separated integers into kd's array in c ("" = no
+ * entry). Returns 0, or -1 with the problem in why. */
+static int parse_status_list(const key_def *kd, const char *text, config *c,
+                             char *why, size_t n)
+{
+    int *v = cfg_field(c, kd);
+    int count = 0;
+    for (const char *p = text; *p;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        long long x = 0;
+        int r = cfg_trim_copy(item, sizeof item, p, len) ? parse_ll(item, &x) : -1;
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected comma-separated integers");
+            return -1;
+        }
+        if (r == -2 || x < kd->min || x > kd->max || (size_t)count >= kd->size) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        v[count++] = (int)x;
+        if (!p[len])
+            break;
+        p += len + 1;
+        if (!*p) { /* trailing comma */
+            snprintf(why, n, "malformed number: expected comma-separated integers");
+            return -1;
+        }
+    }
+    memcpy((char *)c + kd->count_offset, &count, sizeof count);
+    return 0;
+}
+
+/* Parse text (already trimmed) as the value of kd and store it in c. Returns
+ * 0, or -1 with the problem in why; the message classes are "malformed
+ * number", "out of range", "expected one of", "expected a boolean", "too
+ * long", "empty" and "must not contain". */
+int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
+                       size_t n)
+{
+    switch (kd->type) {
+    case KT_STRING: {
+        size_t len = strlen(text);
+        if (len >= kd->size) {
+            snprintf(why, n, "too long: at most %zu characters", kd->size - 1);
+            return -1;
+        }
+        memcpy(cfg_field(c, kd), text, len + 1);
+        break;
+    }
+    case KT_DOUBLE: {
+        double v;
+        int r = parse_number(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected a decimal number "
+                             "such as 12.5 or 2.4e-07");
+            return -1;
+        }
+        if (r == -2) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        *(double *)cfg_field(c, kd) = v;
+        break;
+    }
+    case KT_INT:
+    case KT_LONG: {
+        long long v;
+        int r = parse_ll(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected an integer");
+            return -1;
+        }
+        if (r == -2 || (double)v < kd->min || (double)v > int_max(kd)) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        if (kd->type == KT_INT)
+            *(int *)cfg_field(c, kd) = (int)v;
+        else
+            *(long *)cfg_field(c, kd) = (long)v;
+        break;
+    }
+    case KT_U64: {
+        long long dummy;
+        int r = parse_ll(text, &dummy);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected an integer");
+            return -1;
+        }
+        errno = 0;
+        unsigned long long v = strtoull(text, NULL, 10);
+        if (text[0] == '-' || errno == ERANGE) {
+            /* "-0" is 0; any other negative value is out of range */
+            if (!(text[0] == '-' && v == 0 && errno != ERANGE)) {
+                why_range(kd, why, n);
+                return -1;
+            }
+        }
+        *(uint64_t *)cfg_field(c, kd) = (uint64_t)v;
+        break;
+    }
+    case KT_BOOL: {
+        bool v;
+        if (parse_bool(text, &v)) {
+            char allowed[160];
+            describe_allowed(kd, allowed, sizeof allowed);
+            snprintf(why, n, "expected %s", allowed);
+            return -1;
+        }
+        *(bool *)cfg_field(c, kd) = v;
+        break;
+    }
+    case KT_ENUM: {
+        int v = -1;
+        for (int i = 0; kd->names[i]; i++)
+            if (!strcasecmp(text, kd->names[i]))
+                v = i;
+        bool b;
+        if (v < 0 && kd->names == cfg_mem_aware_names && parse_bool(text, &b) == 0)
+            v = b ? MEM_AWARE_LOCAL : MEM_AWARE_NO; /* the report's Yes/No */
+        if (v < 0) {
+            char allowed[160];
+            describe_allowed(kd, allowed, sizeof allowed);
+            snprintf(why, n, "expected %s", allowed);
+            return -1;
+        }
+        memcpy(cfg_field(c, kd), &v, sizeof v);
+        break;
+    }
+    case KT_STATUS:
+        if (parse_status_list(kd, text, c, why, n))
+            return -1;
+        break;
+    case KT_RAM:
+        if (parse_ram(kd, text, c, why, n))
+            return -1;
+        break;
+    }
+    return cfg_check_stored(kd, c, why, n);
+}
+
+/* Shortest text that reads back as exactly v: integral values of moderate
+ * size without exponent, others with the fewest %g digits that round-trip. */
+static void format_double(char *buf, size_t n, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* The stored value of kd in c as written in an INI file. */
+void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
+{
+    switch (kd->type) {
+    case KT_STRING:
+        snprintf(buf, n, "%.*s", (int)strnlen(cfg_cfield(c, kd), kd->size),
+                 (const char *)cfg_cfield(c, kd));
+        break;
+    case KT_DOUBLE:
+        format_double(buf, n, *(const double *)cfg_cfield(c, kd));
+        break;
+    case KT_INT:
+        snprintf(buf, n, "%d", *(const int *)cfg_cfield(c, kd));
+        break;
+    case KT_LONG:
+        snprintf(buf, n, "%ld", *(const long *)cfg_cfield(c, kd));
+        break;
+    case KT_U64:
+        snprintf(buf, n, "%" PRIu64, *(const uint64_t *)cfg_cfield(c, kd));
+        break;
+    case KT_BOOL:
+        snprintf(buf, n, "%s", *(const bool *)cfg_cfield(c, kd) ? "yes" : "no");
+        break;
+    case KT_ENUM: {
+        int v = cfg_get_enum(c, kd);
+        snprintf(buf, n, "%s",
+                 v >= 0 && (size_t)v < cfg_n_names(kd->names) ? kd->names[v] : "?");
+        break;
+    }
+    case KT_STATUS: {
+        int count = cfg_get_count(c, kd);
+        const int *v = cfg_cfield(c, kd);
+        buf[0] = '\0';
+        for (int i = 0; i < count && (size_t)i < kd->size; i++)
+            cfg_appendf(buf, n, "%s%d", i ? "," : "", v[i]);
+        break;
+    }
+    case KT_RAM:
+        if (c->computer.n_ram_groups == 0) {
+            format_double(buf, n, c->computer.ram);
+            break;
+        }
+        buf[0] = '\0';
+        for (int i = 0; i < c->computer.n_ram_groups && i < CFG_MAX_RAM_GROUPS; i++) {
+            char mb[40];
+            format_double(mb, sizeof mb, c->computer.ram_groups[i].mb);
+            cfg_appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
+        }
+        break;
+    }
+}
+
+/* True when kd's values in a and b are equal. */
+bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
+{
+    switch (kd->type) {
+    case KT_STRING:
+        return !strncmp(cfg_cfield(a, kd), cfg_cfield(b, kd), kd->size);
+    case KT_DOUBLE:
+        return *(const double *)cfg_cfield(a, kd) == *(const double *)cfg_cfield(b, kd);
+    case KT_INT:
+        return *(const int *)cfg_cfield(a, kd) == *(const int *)cfg_cfield(b, kd);
+    case KT_LONG:
+        return *(const long *)cfg_cfield(a, kd) == *(const long *)cfg_cfield(b, kd);
+    case KT_U64:
+        return *(const uint64_t *)cfg_cfield(a, kd) == *(const uint64_t *)cfg_cfield(b, kd);
+    case KT_BOOL:
+        return *(const bool *)cfg_cfield(a, kd) == *(const bool *)cfg_cfield(b, kd);
+    case KT_ENUM:
+        return cfg_get_enum(a, kd) == cfg_get_enum(b, kd);
+    case KT_STATUS: {
+        int na = cfg_get_count(a, kd), nb = cfg_get_count(b, kd);
+        if (na != nb)
+            return false;
+        if (na < 0 || (size_t)na > kd->size)
+            return true; /* equally broken */
+        return !memcmp(cfg_cfield(a, kd), cfg_cfield(b, kd), (size_t)na * sizeof(int));
+    }
+    case KT_RAM: {
+        int na = a->computer.n_ram_groups;
+        if (na != b->computer.n_ram_groups || a->computer.ram != b->computer.ram)
+            return false;
+        for (int i = 0; i < na && i < CFG_MAX_RAM_GROUPS; i++)
+            if (a->computer.ram_groups[i].count != b->computer.ram_groups[i].count ||
+                a->computer.ram_groups[i].mb != b->computer.ram_groups[i].mb)
+                return false;
+        return true;
+    }
+    }
+    return false;
+}
+
+
+/* The allowed values of kd, tersely, for the comment above it. */
+void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
+{
+    switch (kd->type) {
+    case KT_DOUBLE:
+        if (kd->max == NOMAX)
+            snprintf(buf, n, "%s %g", kd->min_open ? ">" : ">=", kd->min);
+        else
+            snprintf(buf, n, "%s%g %s x <= %g", kd->zero_off ? "0 or " : "", kd->min,
+                     kd->min_open ? "<" : "<=", kd->max);
+        break;
+    case KT_INT:
+    case KT_LONG:
+        if (kd->max == NOMAX)
+            snprintf(buf, n, "integer >= %.0f", kd->min);
+        else
+            snprintf(buf, n, "integer %.0f..%.0f", kd->min, kd->max);
+        break;
+    case KT_U64:
+        snprintf(buf, n, "integer >= 0");
+        break;
+    case KT_BOOL:
+        snprintf(buf, n, "yes or no");
+        break;
+    case KT_STRING:
+        snprintf(buf, n, "at most %zu characters", kd->size - 1);
+        break;
+    case KT_ENUM:
+        buf[0] = '\0';
+        for (size_t i = 0; kd->names[i]; i++)
+            cfg_appendf(buf, n, "%s%s", i ? " | " : "", kd->names[i]);
+        break;
+    case KT_STATUS:
+        snprintf(buf, n, "%.0f..%.0f, at most %zu", kd->min, kd->max, kd->size);
+        break;
+    case KT_RAM:
+        snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
+        break;
+    }
+}

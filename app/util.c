@@ -1,0 +1,106 @@
+/* app/util.c: mkdir -p, whole-file atomic writes, a monotonic clock (see
+ * util.h). */
+#include "app/util.h"
+#include "core/mem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int util_mkdirs(const char *dir, size_t *created)
+{
+    size_t len = strlen(dir), first = len + 1;
+    if (created)
+        *created = first;
+    if (!dir[0]) {
+        errno = ENOENT;
+        return -1;
+    }
+    char *buf = xstrdup(dir);
+    int rc = 0;
+    for (char *p = buf + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        if (p[-1] != '/') { /* a component ends here ("a//b", "a/" end one only once) */
+            char save = *p;
+            *p = 0;
+            if (mkdir(buf, 0777) == 0) {
+                if (first > len)
+                    first = (size_t)(p - buf);
+            } else if (errno != EEXIST) {
+                rc = -1;
+                break;
+            }
+            *p = save;
+        }
+        if (!*p)
+            break;
+    }
+    if (created)
+        *created = first;
+    struct stat st;
+    if (rc == 0 && stat(buf, &st) != 0)
+        rc = -1;
+    else if (rc == 0 && !S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        rc = -1;
+    }
+    int saved = errno;
+    free(buf);
+    errno = saved;
+    return rc;
+}
+
+int util_write_file(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen)
+{
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    const char *p = data;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, p + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+            close(fd);
+            unlink(tmp);
+            free(tmp);
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+double util_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,27 @@
+/* app/util.h: small system helpers shared by pnrsim (app/) and
+ * pnrsim-sweep (study/, which links the library): mkdir -p, a whole-file
+ * atomic write, and a monotonic clock. Checked allocation is core/mem.h.
+ */
+#ifndef PNRSIM_APP_UTIL_H
+#define PNRSIM_APP_UTIL_H
+
+#include <stddef.h>
+
+/* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno
+ * (an empty name is ENOENT; an existing non-directory, ENOTDIR). When
+ * created is not NULL it receives the length of the shortest prefix of dir
+ * that this call created (the length of dir plus one when it created
+ * nothing), so that a caller can undo it (rset_rmdirs). */
+int util_mkdirs(const char *dir, size_t *created);
+
+/* Write len bytes of data as the whole of file path, atomically: into
+ * PATH.tmp.PID, fsync, then rename over path, so a reader never sees half
+ * a file. 0, or -1 with "FILE: strerror" in err (errlen bytes) and nothing
+ * left behind. */
+int util_write_file(const char *path, const void *data, size_t len, char *err,
+                    size_t errlen);
+
+/* Seconds on the monotonic clock (wall-clock durations, never results). */
+double util_now(void);
+
+#endif
