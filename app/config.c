@@ -28,6 +28,7 @@
 #include "app/config_internal.h"
 #include "core/mem.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -570,11 +571,31 @@ int config_validate_e(const config *c, cfg_error *err)
                           "is not below quantum = %g: a time slice would be all "
                           "context switch", c->scheduler.quantum);
     }
-    if (c->netram.enabled && c->netram.server_threshold >= c->computer.ram) {
+    if (c->netram.locality == PNR_LOCALITY_RACK && c->network.topology != TOPO_KIND_TREE)
+        return fail_cross(err, "netram", "locality", "RACK", "",
+                          "needs racks: set [network] topology = TREE (it is %s)",
+                          config_topology_name(c->network.topology));
+    if (c->computer.n_ram_groups > 0) {
+        long sum = 0;
+        for (int i = 0; i < c->computer.n_ram_groups; i++)
+            sum += c->computer.ram_groups[i].count;
+        if (sum != c->computer.number) {
+            char rv[1024];
+            cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
+            return fail_cross(err, "computer", "ram", rv, "",
+                              "has group counts that add up to %ld PEs, but [computer] number "
+                              "= %d: expected groups COUNTxMB whose counts add up to number",
+                              sum, c->computer.number);
+        }
+    }
+    double ram_min = config_ram_min(c);
+    if (c->computer.memory_servers > 0 && c->computer.memory_server_ram < ram_min)
+        ram_min = c->computer.memory_server_ram;
+    if (c->netram.enabled && c->netram.server_threshold >= ram_min) {
         snprintf(v, sizeof v, "%g", c->netram.server_threshold);
         return fail_cross(err, "netram", "server_threshold", v, " MB",
                           "is not below [computer] ram = %g MB: no server could "
-                          "ever lend RAM", c->computer.ram);
+                          "ever lend RAM", ram_min);
     }
     return 0;
 }
@@ -610,4 +631,28 @@ void config_write_ini(const config *c, FILE *out)
             fprintf(out, "%s =%s%s\n", kd->key, value[0] ? " " : "", value);
         }
     }
+}
+
+double config_pe_ram(const config *c, int i)
+{
+    assert(i >= 0 && i < c->computer.number + c->computer.memory_servers);
+    if (i >= c->computer.number)
+        return c->computer.memory_server_ram;
+    if (c->computer.n_ram_groups == 0)
+        return c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++) {
+        if (i < c->computer.ram_groups[g].count)
+            return c->computer.ram_groups[g].mb;
+        i -= c->computer.ram_groups[g].count;
+    }
+    return c->computer.ram_groups[c->computer.n_ram_groups - 1].mb; /* not validated */
+}
+
+double config_ram_min(const config *c)
+{
+    double m = c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++)
+        if (c->computer.ram_groups[g].mb < m)
+            m = c->computer.ram_groups[g].mb;
+    return m;
 }

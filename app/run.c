@@ -91,6 +91,7 @@ struct run {
 
 sim_t *run_sim(run_t *r) { return &r->sim; }
 struct gang *run_gang(run_t *r) { return r->g; }
+const cluster_t *run_cluster(const run_t *r) { return &r->cl; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
@@ -261,7 +262,7 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 static void sample(sim_t *sim, void *arg)
 {
     run_t *r = arg;
-    int n = r->cl.npes;
+    int n = cluster_compute_pes(&r->cl); /* memory servers have no threads */
     /* Model events since the previous sample (this sampler event aside),
      * and the periods it spans (more than one after a jump). */
     uint64_t model_events = sim->dispatched - r->sample_events - 1;
@@ -327,6 +328,8 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->control_bytes = c->network.control_msg;
     p->release = c->netram.release;
     p->selection = c->netram.server_selection;
+    p->access_latency = c->netram.access_latency;
+    p->locality = c->netram.locality;
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
@@ -343,8 +346,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return NULL;
     }
-    int n = c->computer.number;
-    r->wl = workload_open(c->workload.trace, c, n, err);
+    int n = c->computer.number + c->computer.memory_servers;
+    r->wl = workload_open(c->workload.trace, c, c->computer.number, err);
     if (!r->wl) {
         ev_destroy(&r->sim);
         free(r);
@@ -357,22 +360,40 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mpl = c->scheduler.mpl,
         .pcs = c->scheduler.pcs,
         .quantum = c->scheduler.quantum,
-        .mem_aware = c->scheduler.mem_aware,
+        .mem_aware = c->scheduler.mem_aware != MEM_AWARE_NO,
+        .mem_global = c->scheduler.mem_aware == MEM_AWARE_GLOBAL,
+        .netram = c->netram.enabled,
+        .netram_threshold = c->netram.server_threshold,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
     };
+    double *ram = xcalloc((size_t)n, sizeof *ram);
+    for (int i = 0; i < n; i++)
+        ram[i] = config_pe_ram(c, i); /* groups, then memory servers */
+    net_tree tree = {
+        .ncompute = c->computer.number,
+        .rack_size = c->network.rack_size,
+        .servers = c->network.memory_server_placement,
+        .uplink_bandwidth = (c->network.uplink_bandwidth > 0 ? c->network.uplink_bandwidth
+                                                             : c->network.bandwidth) *
+                            MBPS_BYTES,
+        .uplink_latency = c->network.uplink_latency,
+    };
     cluster_params cp = {
         .npes = n,
+        .ncompute = c->computer.number,
         .pe_name = c->computer.name,
         .ram_mb = c->computer.ram,
+        .pe_ram_mb = ram,
         .seek = c->computer.seek,
         .rpm = c->computer.rpm,
         .transfer = c->computer.transfer,
         .full_rotation = c->computer.rotation == ROTATION_FULL,
         .page_bytes = (double)c->process.page_size,
         .topology = c->network.topology,
+        .tree = &tree,
         .bandwidth = c->network.bandwidth * MBPS_BYTES,
         .latency = c->network.latency,
         .delay = c->network.delay,
@@ -390,6 +411,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     };
     cluster_t *cl = &r->cl;
     cluster_init(&r->sim, cl, &cp);
+    free(ram);
     r->net = cl->net;
     r->g = cl->gang;
     if (c->netram.enabled) {
@@ -468,9 +490,9 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
 
 /* Mean and population SD over PEs of the time average over [0, t] of the
  * per-PE quantity at byte offset `field` of pe_t (a timeavg_t). */
-static void pe_spread(const run_t *r, size_t field, double t, double *mean, double *sd)
+static void pe_spread(const run_t *r, int n, size_t field, double t, double *mean,
+                      double *sd)
 {
-    int n = r->cl.npes;
     double s = 0, s2 = 0;
     for (int i = 0; i < n; i++) {
         const pe_t *pe = &r->cl.pes[i];
@@ -487,7 +509,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
 {
     memset(m, 0, sizeof *m);
     sim_t *sim = &r->sim;
-    int n = r->cl.npes;
+    int n = cluster_compute_pes(&r->cl); /* CPU and memory metrics: compute PEs */
     double T = sim->now;
     m->total_time = T;
     m->jobs_finished = r->finished;
@@ -507,8 +529,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->page_faults_per_pe = (double)faults / n;
     m->page_fault_time_per_pe = ftime / n;
     m->comm_busy_time = net_busy_time(sim, r->net);
-    pe_spread(r, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
-    pe_spread(r, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
+    pe_spread(r, n, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
+    pe_spread(r, n, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
     /* A mean over no jobs is undefined, not 0: NAN, written as "n/a" (text,
      * tables) or null (JSON). So is a rate over no time. */
     m->response_time_mean = r->response.n ? r->response.mean : NAN;
@@ -554,7 +576,9 @@ void run_metrics_get(run_t *r, run_metrics *m)
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;
-        pe_spread(r, offsetof(pe_t, lent_use), T, &m->netram_lent_mean, &m->netram_lent_sd);
+        /* Network RAM lent: over every servent, memory servers included. */
+        pe_spread(r, r->cl.npes, offsetof(pe_t, lent_use), T, &m->netram_lent_mean,
+                  &m->netram_lent_sd);
         m->pnr_requests = ps->requests;
         m->pnr_denied = ps->denied;
         m->pnr_partial = ps->partial;
@@ -580,17 +604,35 @@ void run_hardware_report(run_t *r, FILE *out)
 {
     const config *c = &r->c;
     pe_t *pe0 = &r->cl.pes[0];
-    fprintf(out, "PEs: %d x %s (RAM %g MB, disk %.6g s per page: seek %g s + %d/%g rpm + "
+    char ram[512] = "";
+    if (c->computer.n_ram_groups == 0)
+        snprintf(ram, sizeof ram, "RAM %g MB", c->computer.ram);
+    else
+        for (int g = 0; g < c->computer.n_ram_groups; g++) {
+            size_t len = strlen(ram);
+            snprintf(ram + len, sizeof ram - len, "%s%d with %g MB", g ? " + " : "RAM: ",
+                     c->computer.ram_groups[g].count, c->computer.ram_groups[g].mb);
+        }
+    fprintf(out, "PEs: %d x %s (%s, disk %.6g s per page: seek %g s + %d/%g rpm + "
                  "%ld B / %g MB/s)\n",
-            r->cl.npes, c->computer.name, c->computer.ram, pe0->disk_service, c->computer.seek,
+            c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
             c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
             c->process.page_size, c->computer.transfer);
+    if (c->computer.memory_servers > 0)
+        fprintf(out, "Memory servers: %d (PEs %d..%d), RAM %g MB each, run no threads, "
+                     "lend RAM as network RAM\n",
+                c->computer.memory_servers, c->computer.number, r->cl.npes - 1,
+                c->computer.memory_server_ram);
     for (int i = 0; i < r->cl.npes; i++) {
         pe_t *pe = &r->cl.pes[i];
-        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)\n",
+        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
                 pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
                 (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
                 (unsigned long long)pe->remote_faults);
+        if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
+            fprintf(out, "  RAM %g MB%s", pe->ram_mb,
+                    i >= c->computer.number ? "  memory server" : "");
+        fputc('\n', out);
     }
     net_report(&r->sim, r->net, out);
 }

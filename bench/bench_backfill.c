@@ -1,14 +1,17 @@
 /* bench/bench_backfill.c: the cost of the backfilling passes (issue 14).
  *
  * Replays the bundled traces in space sharing (MPL 1) with FCFS and WFP3
- * under no backfilling, EASY and conservative backfilling, with the run
+ * under no backfilling, EASY and conservative backfilling, and
+ * conservative with every pass rebuilt ("rebuild": the same schedule
+ * without the kept reservations of sched/backfill.c, i.e. conservative as
+ * it was before they came, for comparison), with the run
  * times as CPU demand and no memory (memory_scale 0), so the figures are
  * the scheduler's and the event kernel's, not paging. For each run it
  * prints the wall time and jobs per second, and what the passes did: how
  * many there were, the queue length they sorted (mean and most), and for
- * conservative the jobs reserved per pass before the pass could stop (mean
- * and most: "k" of sched/backfill.h, whose cost per pass is O(k (r + k)))
- * and the mean profile length. Lublin is also run at twice its load
+ * conservative the jobs reserved per pass (mean and most: "k" of
+ * sched/backfill.h; a rebuilt pass costs O(k (r + k))), the mean profile
+ * length and the passes that kept the last pass's reservations. Lublin is also run at twice its load
  * (load_scale 2, FCFS only), where queues are much longer, to show how the
  * cost per pass grows with the queue.
  *
@@ -18,7 +21,7 @@
  * Output, one line per run:
  *   backfill lublin fcfs/conservative jobs=10000 wall_s=... jobs_per_s=...
  *     passes=... queue_mean=... queue_max=... reserved_mean=...
- *     reserved_max=... steps_mean=... us_per_pass=...
+ *     reserved_max=... steps_mean=... kept_passes=... us_per_pass=...
  */
 #include "app/config.h"
 #include "app/run.h"
@@ -41,9 +44,14 @@ typedef struct trace {
     const char *name, *path, *pes, *load;
 } trace;
 
-/* One run; returns 0 or prints the error and returns -1. */
-static int one(const trace *t, const char *prio, const char *bf, int reps)
+/* One run; returns 0 or prints the error and returns -1. bf is a
+ * scheduler.backfill value, or "rebuild": conservative with every pass
+ * rebuilt (bf_set_rebuild_always; the passes as before kept reservations,
+ * for comparison: same schedule). */
+static int one(const trace *t, const char *prio, const char *mode, int reps)
 {
+    bool rebuild = strcmp(mode, "rebuild") == 0;
+    const char *bf = rebuild ? "conservative" : mode;
     double best = 0;
     bf_stats st;
     run_metrics m;
@@ -75,6 +83,8 @@ static int one(const trace *t, const char *prio, const char *bf, int reps)
         run_t *r = run_create(&c, NULL, NULL, err);
         if (!r)
             goto bad;
+        if (rebuild)
+            bf_set_rebuild_always((bf_t *)gang_bf(run_gang(r)), true);
         double t0 = now();
         if (run_execute(r, err) != 0) {
             run_destroy(r);
@@ -90,7 +100,7 @@ static int one(const trace *t, const char *prio, const char *bf, int reps)
         run_destroy(r);
         continue;
     bad:
-        fprintf(stderr, "bench_backfill: %s %s/%s: %s\n", t->name, prio, bf, err);
+        fprintf(stderr, "bench_backfill: %s %s/%s: %s\n", t->name, prio, mode, err);
         return -1;
     }
     double p = st.passes > 0 ? (double)st.passes : 1;
@@ -99,7 +109,7 @@ static int one(const trace *t, const char *prio, const char *bf, int reps)
     printf("backfill %s%s %s/%s jobs=%ld wall_s=%.3f jobs_per_s=%.0f passes=%ld "
            "queue_mean=%.1f queue_max=%ld reserved_mean=%.1f reserved_max=%ld "
            "steps_mean=%.1f kept_passes=%ld us_per_pass=%.2f\n",
-           t->name, strcmp(t->load, "1") ? "-x2" : "", prio, bf, m.jobs_finished, best,
+           t->name, strcmp(t->load, "1") ? "-x2" : "", prio, mode, m.jobs_finished, best,
            best > 0 ? (double)m.jobs_finished / best : 0, st.passes, (double)st.queued_sum / p,
            st.queued_max, cons_passes ? (double)st.reserved_sum / cp : 0, st.reserved_max,
            cons_passes ? (double)st.steps_sum / cp : 0, st.kept_passes,
@@ -128,7 +138,7 @@ int main(int argc, char **argv)
         {"lublin", "traces/lublin-256-synthetic.swf", "256", "2"},
     };
     static const char *const prios[] = {"fcfs", "wfp3"};
-    static const char *const modes[] = {"none", "easy", "conservative"};
+    static const char *const modes[] = {"none", "easy", "conservative", "rebuild"};
     int failed = 0;
     for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
         char name[40];
@@ -136,7 +146,7 @@ int main(int argc, char **argv)
         if (only && strcmp(only, name) != 0)
             continue;
         for (int p = 0; p < (t == 3 ? 1 : 2); p++) /* twice Lublin's load: FCFS only */
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 4; k++)
                 failed |= one(&traces[t], prios[p], modes[k], reps) != 0;
     }
     return failed ? 1 : 0;

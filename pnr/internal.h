@@ -90,6 +90,8 @@ struct round { /* one allocation or deallocation at a manager */
     pieces_t got;       /* alloc: grants; dealloc: amounts per server */
     pieces_t *incoming; /* dealloc: pieces on their way, by thread */
     unsigned char *asked; /* alloc: servers asked (npes) */
+    unsigned char *racks; /* alloc, locality RACK: racks of its clients */
+    bool in_rack;         /* select's first pass: only those racks */
     int grant_server;   /* alloc: the GRANT in flight (at most one) ... */
     double grant_mb;    /* ... and the MB it carries */
     int acks_pending;
@@ -148,10 +150,9 @@ typedef struct table {
  * They come from one net pool of slots of the union pnr_msg_u (the kinds
  * differ by a pointer or two, so one pool wastes little and keeps a slot
  * for any kind ready), allocated once and reused: no malloc per message in
- * steady state. */
-typedef struct pnr_msg {
+ * steady state. A slot is 184 bytes on x86-64, as an untyped message was. */
+typedef struct pnr_msg { /* the PNR layer is the pool's owner (net.h) */
     msg_t m;
-    pnr_t *p;
     int kind;           /* PNR_MSG_* */
     double load;        /* the sender's free MB when it sent (§5.2.6) */
 } pnr_msg;
@@ -209,6 +210,8 @@ struct pnr {
     double control_bytes;
     pnr_release release;
     pnr_selection selection;
+    double access_latency; /* s a remote fault waits after its page arrived */
+    pnr_locality locality; /* servers in the clients' racks first */
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */
     double *asking;      /* release EXCESS: per PE, MB its clients asked for
@@ -298,7 +301,7 @@ void pnr_ask_next(pnr_t *p, round_t *r);
 void pnr_fair_share(const double *asks, int n, double granted, double *share);
 /* The next server to ask in round r for `remaining` MB (§5.2.2, by
  * p->selection), or -1 when no server is left that may be asked. */
-int pnr_select_server(pnr_t *p, const round_t *r, double remaining);
+int pnr_select_server(pnr_t *p, round_t *r, double remaining);
 
 /* ---- table.c ---------------------------------------------------------------- */
 

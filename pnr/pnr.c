@@ -66,7 +66,6 @@ pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes)
     h->m.dst = dst;
     h->m.bytes = bytes;
     h->m.done = on_arrival;
-    h->p = p;
     h->kind = kind;
     return h;
 }
@@ -94,7 +93,7 @@ static void on_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;
     pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
-    pnr_t *p = u->h.p;
+    pnr_t *p = net_msg_owner(m);
     int k = u->h.kind - PNR_MSG_REQUEST;
     pnr_hear(p, m->dst, m->src, u->h.load, m->sent_at);
     p->received[(size_t)m->dst * PNR_NKINDS + (size_t)k]++;
@@ -176,6 +175,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->control_bytes = c->control_bytes;
     p->release = c->release;
     p->selection = c->selection;
+    p->access_latency = c->access_latency;
+    p->locality = c->locality;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
@@ -192,6 +193,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->choice_rng = rng_stream(seed, "pnr-choice", 0);
     list_init(&p->objs);
     p->pool = NET_POOL_FOR(cl->net, pnr_msg_u, h.m);
+    net_pool_set_owner(p->pool, p);
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
     cl->hooks.fault = pnr_fault;

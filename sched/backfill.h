@@ -32,18 +32,24 @@
  *
  * MPL > 1 (gang-aware variant, after Zhang, Franke, Moreira and
  * Sivasubramaniam 2003): every slot is a machine of N PEs of its own, and
- * the slots not yet opened (up to the MPL) are empty machines. With m =
- * the number of slots at the pass (at least 1), a placed job is expected to
- * end at now + m * (estimate - CPU time done by its thread 0) (an instant
- * after now if that is not positive), and a queued job is expected to take
- * m * estimate. EASY: the greedy phase places jobs by the packing rule as
- * usual; the head's reservation is the slot with the earliest shadow time
- * (ties: the lowest slot, existing slots before new ones); a later job may
- * be placed in any existing slot other than the reserved one, or in the
- * reserved slot under the two conditions above (with m * e); it never opens
- * a new slot unless that new slot is the reserved one. CONSERVATIVE: each
- * job gets the earliest start over all slots' profiles (ties: the lowest
- * slot) and starts when that is now, in that slot.
+ * the slots not yet opened (up to the MPL) are empty machines; "start"
+ * means placed. With m = the number of slots (at least 1), r seconds of
+ * work take at most W(r) = m q ceil(r / (q - pcs)) + q (r <= 0: (m - 1) q)
+ * while m stays the same and no job moves. A placed job is expected to end
+ * at now + W(estimate - CPU time done by its thread 0) (an instant after
+ * now if that is not later), never later than the bound found before in
+ * the same slot epoch (m unchanged since); a queued job takes W(estimate).
+ * EASY: the greedy phase places jobs by the packing rule as usual; the
+ * head's reservation is the slot with the earliest shadow time (ties: the
+ * lowest slot, existing slots before new ones); a later job may be placed
+ * in any existing slot other than the reserved one, or in the reserved slot
+ * under the two conditions above (with W(e)); it never opens a new slot
+ * unless that new slot is the reserved one. CONSERVATIVE: each job gets the
+ * earliest start over all slots' profiles (ties: the lowest slot) and
+ * starts when that is now, in that slot; a job that opens a slot makes the
+ * pass build the profiles again. Guarantee (FCFS, exact estimates,
+ * scheduler.alternative = no, m constant): the head is placed by its first
+ * reservation as the head (job->bf_head_res); docs/SCHEDULING.md.
  *
  * mem_aware: "fits" means fits by PEs and by memory (the gang scheduler's
  * placement). Reservations are computed from PEs alone: a head blocked only

@@ -9,7 +9,9 @@
 #   fcfs, sjf, wfp3 x none, easy, conservative at MPL 1 (strict_order yes,
 #   which backfilling ignores), and
 #   fcfs x none, easy, conservative with gang scheduling at MPL 2
-#   (quantum 60 s, PCS 0.004 s).
+#   (quantum 60 s, PCS 0.004 s), with alternative scheduling (the default)
+#   and without it (scheduler.alternative = no, "2, no alt." in the table:
+#   the condition of the gang-aware backfilling guarantee).
 # Prints a Markdown table: mean wait (s), mean bounded slowdown (tau 10 s)
 # and CPU utilisation from each run's metrics.json. Runs under nice; the
 # results go to a temporary directory that is removed.
@@ -32,15 +34,18 @@ for t in "HPC2N traces/hpc2n-seth-first3171.swf 240" \
          "Lublin traces/lublin-256-synthetic.swf 256"; do
     set -- $t
     name=$1 trace=$2 pes=$3
-    for run in "1 fcfs" "1 sjf" "1 wfp3" "2 fcfs"; do
+    for run in "1 fcfs yes" "1 sjf yes" "1 wfp3 yes" "2 fcfs yes" "2 fcfs no"; do
         set -- $run
-        mpl=$1 prio=$2
+        mpl=$1 prio=$2 alt=$3
+        label=$mpl
+        [ "$alt" = no ] && label="$mpl, no alt."
         for bf in none easy conservative; do
-            out=$tmp/$name-$mpl-$prio-$bf
+            out=$tmp/$name-$mpl-$prio-$bf-$alt
             nice "$P" $COMMON -t "$trace" --set computer.number="$pes" \
                 --set scheduler.mpl="$mpl" --set scheduler.priority="$prio" \
+                --set scheduler.alternative="$alt" \
                 --set scheduler.backfill="$bf" -o "$out" > /dev/null
-            printf '| %s | %s | %s | %s | %.0f | %.2f | %.3f |\n' "$name" "$mpl" "$prio" "$bf" \
+            printf '| %s | %s | %s | %s | %.0f | %.2f | %.3f |\n' "$name" "$label" "$prio" "$bf" \
                 "$(get "$out" wait_time_mean)" "$(get "$out" bounded_slowdown_mean)" \
                 "$(get "$out" cpu_utilization)"
         done
