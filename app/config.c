@@ -28,6 +28,7 @@
 #include "app/config_internal.h"
 #include "core/mem.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -380,37 +381,29 @@ static int parse_pnrsim_text(config *c, const char *path, char *text, size_t len
     return rc;
 }
 
-/* Read a PNRSim file onto *c; on error *c is unchanged. */
-int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
-{
-    char *text;
-    size_t len;
-    cfg_error e;
-    if (cfg_read_whole(path, &text, &len, &e) != 0)
-        return cfg_to_text(&e, err);
-    int rc = parse_pnrsim_text(c, path, text, len, &e);
-    free(text);
-    return rc ? cfg_to_text(&e, err) : 0;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Format detection, --set, validation                                     */
 /* ---------------------------------------------------------------------- */
 
-/* Read a file, INI when its first significant line starts with '['. The
- * file is read once, so a pipe (-c /dev/stdin, -c <(...)) is detected and
- * parsed from the same bytes. */
-int config_load_e(config *c, const char *path, cfg_error *err)
+/* How load_file reads a file. */
+typedef enum { AS_DETECTED, AS_INI, AS_PNRSIM } file_format;
+
+/* Read path once onto *c, as fmt says; AS_DETECTED: INI when its first
+ * significant line starts with '[', PNRSim's format otherwise (the file is
+ * read once, so a pipe, -c /dev/stdin or -c <(...), is detected and parsed
+ * from the same bytes). On error *c is unchanged. 0 or -1 + e. */
+static int load_file(config *c, const char *path, file_format fmt, cfg_error *err)
 {
     char *text;
     size_t len;
     if (cfg_read_whole(path, &text, &len, err) != 0)
         return -1;
-    bool ini = false;
+    bool ini = fmt == AS_INI;
     const char *p = text, *stop = text + len;
-    if (len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
+    if (fmt == AS_DETECTED && len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
         p += 3;
-    while (p < stop) {
+    while (fmt == AS_DETECTED && p < stop) {
         while (p < stop && isspace((unsigned char)*p))
             p++;
         if (p < stop && (*p == '#' || *p == ';')) {
@@ -427,10 +420,27 @@ int config_load_e(config *c, const char *path, cfg_error *err)
     return rc;
 }
 
+int config_load_e(config *c, const char *path, cfg_error *e)
+{
+    return load_file(c, path, AS_DETECTED, e);
+}
+
 int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
 {
     cfg_error e;
-    return config_load_e(c, path, &e) ? cfg_to_text(&e, err) : 0;
+    return load_file(c, path, AS_DETECTED, &e) ? cfg_to_text(&e, err) : 0;
+}
+
+int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return load_file(c, path, AS_INI, &e) ? cfg_to_text(&e, err) : 0;
+}
+
+int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return load_file(c, path, AS_PNRSIM, &e) ? cfg_to_text(&e, err) : 0;
 }
 
 /* Apply "section.key=value"; on error *c is unchanged. */
@@ -561,11 +571,31 @@ int config_validate_e(const config *c, cfg_error *err)
                           "is not below quantum = %g: a time slice would be all "
                           "context switch", c->scheduler.quantum);
     }
-    if (c->netram.enabled && c->netram.server_threshold >= c->computer.ram) {
+    if (c->netram.locality == PNR_LOCALITY_RACK && c->network.topology != TOPO_KIND_TREE)
+        return fail_cross(err, "netram", "locality", "RACK", "",
+                          "needs racks: set [network] topology = TREE (it is %s)",
+                          config_topology_name(c->network.topology));
+    if (c->computer.n_ram_groups > 0) {
+        long sum = 0;
+        for (int i = 0; i < c->computer.n_ram_groups; i++)
+            sum += c->computer.ram_groups[i].count;
+        if (sum != c->computer.number) {
+            char rv[1024];
+            cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
+            return fail_cross(err, "computer", "ram", rv, "",
+                              "has group counts that add up to %ld PEs, but [computer] number "
+                              "= %d: expected groups COUNTxMB whose counts add up to number",
+                              sum, c->computer.number);
+        }
+    }
+    double ram_min = config_ram_min(c);
+    if (c->computer.memory_servers > 0 && c->computer.memory_server_ram < ram_min)
+        ram_min = c->computer.memory_server_ram;
+    if (c->netram.enabled && c->netram.server_threshold >= ram_min) {
         snprintf(v, sizeof v, "%g", c->netram.server_threshold);
         return fail_cross(err, "netram", "server_threshold", v, " MB",
                           "is not below [computer] ram = %g MB: no server could "
-                          "ever lend RAM", c->computer.ram);
+                          "ever lend RAM", ram_min);
     }
     return 0;
 }
@@ -601,4 +631,28 @@ void config_write_ini(const config *c, FILE *out)
             fprintf(out, "%s =%s%s\n", kd->key, value[0] ? " " : "", value);
         }
     }
+}
+
+double config_pe_ram(const config *c, int i)
+{
+    assert(i >= 0 && i < c->computer.number + c->computer.memory_servers);
+    if (i >= c->computer.number)
+        return c->computer.memory_server_ram;
+    if (c->computer.n_ram_groups == 0)
+        return c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++) {
+        if (i < c->computer.ram_groups[g].count)
+            return c->computer.ram_groups[g].mb;
+        i -= c->computer.ram_groups[g].count;
+    }
+    return c->computer.ram_groups[c->computer.n_ram_groups - 1].mb; /* not validated */
+}
+
+double config_ram_min(const config *c)
+{
+    double m = c->computer.ram;
+    for (int g = 0; g < c->computer.n_ram_groups; g++)
+        if (c->computer.ram_groups[g].mb < m)
+            m = c->computer.ram_groups[g].mb;
+    return m;
 }

@@ -21,6 +21,13 @@
 #define CFG_PATH_MAX 1024
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
+#define CFG_MAX_RAM_GROUPS 64
+
+/* One group of computer.ram: `count` consecutive PEs with `mb` MB each. */
+typedef struct cfg_ram_group {
+    int count;
+    double mb;
+} cfg_ram_group;
 
 /* Policy enums live with the layers that use them (sched/, pnr/, net/); the
  * configuration names them. */
@@ -30,11 +37,14 @@ typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
+typedef pnr_locality cfg_locality;
 typedef net_topology cfg_topology;
+typedef net_server_placement cfg_server_placement;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef sched_mem_release cfg_mem_release;
+typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
 typedef sched_backfill cfg_backfill;
@@ -81,7 +91,7 @@ typedef struct config {
         int mpl;                     /* max slots; 0 = unlimited */
         double pcs;                  /* s per parallel context switch */
         double quantum;              /* s per time slice, > 0 */
-        bool mem_aware;
+        cfg_mem_aware mem_aware;     /* NO, LOCAL (yes), GLOBAL */
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
         bool alternative;            /* alternative scheduling, §4.4.2 */
@@ -91,7 +101,11 @@ typedef struct config {
         char name[CFG_NAME_MAX];
         int number;                  /* PEs, >= 1 */
         double cpu;                  /* unused, as in PNRSim */
-        double ram;                  /* MB per PE, > 0 */
+        double ram;                  /* MB per PE, > 0 (with groups: the first group's) */
+        int n_ram_groups;            /* 0 = every PE has `ram` MB; else groups in PE order */
+        cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
+        int memory_servers;          /* memory-only PEs after the compute PEs; 0 = none */
+        double memory_server_ram;    /* MB per memory server, > 0 */
         double rpm;                  /* disk revolutions per minute, > 0 */
         double seek;                 /* s, average seek, >= 0 */
         double transfer;             /* MB/s, > 0 */
@@ -106,9 +120,15 @@ typedef struct config {
         cfg_packing packing;         /* unused, as in PNRSim */
         cfg_release release;         /* what a node frees at a thread's end */
         cfg_selection server_selection; /* how a manager picks a server */
+        double access_latency;       /* s added to each remote page access */
+        cfg_locality locality;       /* servers in the clients' racks first */
     } netram;
     struct {
         cfg_topology topology;
+        int rack_size;               /* TREE: PEs per rack, >= 1 */
+        cfg_server_placement memory_server_placement; /* TREE: spread or own racks */
+        double uplink_bandwidth;     /* TREE: MB/s per uplink; 0 = bandwidth */
+        double uplink_latency;       /* TREE: s per uplink crossing, >= 0 */
         double bandwidth;            /* MB/s per link, > 0 */
         double latency;              /* s per link crossing, >= 0 */
         double delay;                /* s per switch pass, >= 0 */
@@ -205,11 +225,18 @@ void config_write_ini(const config *c, FILE *out);
 /* True when a and b hold the same values (field by field). */
 bool config_equal(const config *a, const config *b);
 
+/* RAM in MB of PE i (0 .. number + memory_servers - 1): its group's, or
+ * memory_server_ram for a memory server. */
+double config_pe_ram(const config *c, int i);
+/* Smallest RAM of any compute PE, MB. */
+double config_ram_min(const config *c);
+
 /* Names of enum values, as written in files (upper case). */
 const char *config_priority_name(cfg_priority v);
 const char *config_packing_name(cfg_packing v);
 const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
+const char *config_server_placement_name(cfg_server_placement v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
 const char *config_interval_name(cfg_interval v);

@@ -24,6 +24,7 @@ typedef enum {
     KT_BOOL,    /* bool */
     KT_ENUM,    /* int-sized enum, index into names */
     KT_STATUS,  /* int[size] + int count at count_offset; items in [min, max] */
+    KT_RAM,     /* computer.ram: one MB value in [min, max], or COUNTxMB groups */
 } key_type;
 
 typedef struct key_def {
@@ -52,6 +53,8 @@ typedef struct cfg_section {
 extern const key_def cfg_keys[];
 extern const size_t cfg_nkeys;
 extern const cfg_section cfg_sections[];
+/* scheduler.mem_aware's names: yes/no are accepted for LOCAL/NO too. */
+extern const char *const cfg_mem_aware_names[];
 extern const size_t cfg_nsections;
 
 /* Where a value came from: a file line, or a --set argument. */

@@ -15,7 +15,10 @@ static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
 static const char *const release_names[] = {"EXCESS", "ALL", NULL};
 static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                               "RANDOM", NULL};
-static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED",
+const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
+static const char *const locality_names[] = {"NONE", "RACK", NULL};
+static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
+static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
 static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
@@ -34,7 +37,13 @@ _Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
 _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
 _Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
-               TOPO_KIND_CONNECTED == 3, "");
+               TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
+_Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 2 &&
+               sizeof(cfg_mem_aware) == sizeof(int), "");
+_Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
+               sizeof(cfg_locality) == sizeof(int), "");
+_Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
+               sizeof(cfg_server_placement) == sizeof(int), "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
 _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
@@ -199,8 +208,10 @@ const key_def cfg_keys[] = {
           "Overhead of one parallel context switch."),
     K_DBL("scheduler", "quantum", scheduler.quantum, 1e-3, false, 1e6, "60", "s",
           "Quantum", "Length of a time slice."),
-    K_BOOL("scheduler", "mem_aware", scheduler.mem_aware, "no", "MemAware",
-           "Queue a job whose memory does not fit in free RAM, even if PEs are free."),
+    K_ENUM("scheduler", "mem_aware", scheduler.mem_aware, cfg_mem_aware_names, "NO", "MemAware",
+           "Queue a job whose memory does not fit, even if PEs are free: NO; LOCAL (or "
+           "yes) = each thread must fit its PE's free RAM; GLOBAL = or what its threads "
+           "would overallocate fits the network RAM still available in the cluster."),
     K_BOOL("scheduler", "strict_order", scheduler.strict_order, "yes", NULL,
            "A queued job that cannot start blocks the jobs behind it "
            "(ignored when backfill is not NONE)."),
@@ -221,8 +232,10 @@ const key_def cfg_keys[] = {
           "Number of PEs (identical computers)."),
     K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
           "CPU speed; unused, as in PNRSim."),
-    K_DBL("computer", "ram", computer.ram, 0.01, false, 1e8, "32", "MB", "RAM",
-          "Physical RAM of each PE."),
+    {"computer", "ram", KT_RAM, OFF_T(computer.ram, double), 0, 0, 0.01, 1e8, false,
+     NULL, "32", "MB", "Physical RAM of each PE; or groups in PE order, COUNTxMB "
+     "separated by commas (e.g. 200x1024, 40x4096), whose counts add up to number.",
+     "RAM", false},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
@@ -232,6 +245,11 @@ const key_def cfg_keys[] = {
     K_ENUM("computer", "rotation", computer.rotation, rotation_names, "HALF", NULL,
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
+K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
+          NULL, "Memory servers: PEs numbered after the compute PEs that run no "
+          "threads and only lend their RAM as network RAM; 0 = none."),
+    K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
+          "1024", "MB", NULL, "RAM of each memory server."),
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
@@ -257,11 +275,30 @@ const key_def cfg_keys[] = {
            "ties at random; WORSTFIT = most free, ties to the lowest PE; BESTFIT = least "
            "free that covers the rest of the request (else most free), ties to the lowest "
            "PE; RANDOM = any with room."),
+K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", NULL,
+          "Fixed extra time of every remote page access (a device behind the network: "
+          "CXL pool, RDMA NIC), added when the page is back; 0 = none."),
+    K_ENUM("netram", "locality", netram.locality, locality_names, "NONE", NULL,
+           "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
+           "requesting threads first, then the others (needs network.topology = TREE)."),
+
 
     K_ENUM("network", "topology", network.topology, topology_names, "STAR",
            "Network",
            "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
-           "1 switch, CONNECTED = N(N-1) links."),
+           "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
+           "top-of-rack switches joined by a core switch over uplinks."),
+    K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
+          "TREE: PEs per rack (compute PE p is in rack p / rack_size)."),
+    K_ENUM("network", "memory_server_placement", network.memory_server_placement,
+           placement_names, "SPREAD", NULL,
+           "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "
+           "compute racks) or in RACKS of their own after them."),
+    K_DBL0("network", "uplink_bandwidth", network.uplink_bandwidth, 1e-3, 1e6, "0",
+           "MB/s", NULL, "TREE: bandwidth of each rack's uplink to the core switch; "
+           "0 = the link bandwidth."),
+    K_DBL("network", "uplink_latency", network.uplink_latency, 0, false, 1, "0.00000005",
+          "s", NULL, "TREE: time for data to cross an uplink."),
     K_DBL("network", "bandwidth", network.bandwidth, 1e-3, false, 1e6, "12.5", "MB/s",
           "Bandwidth", "Bandwidth of each link (MB = 10^6 bytes here)."),
     K_DBL("network", "latency", network.latency, 0, false, 1, "0.00000005", "s",
@@ -291,6 +328,10 @@ const char *config_priority_name(cfg_priority v) { return name_of(priority_names
 const char *config_packing_name(cfg_packing v) { return name_of(packing_names, (int)v); }
 const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
+const char *config_server_placement_name(cfg_server_placement v)
+{
+    return name_of(placement_names, (int)v);
+}
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
 const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }

@@ -139,10 +139,15 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "one of ");
         for (size_t i = 0; kd->names[i]; i++)
             cfg_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
+        if (kd->names == cfg_mem_aware_names)
+            cfg_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
         break;
     case KT_STATUS:
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
                  kd->size, kd->min, kd->max);
+        break;
+    case KT_RAM: /* groups have messages of their own (parse_ram) */
+        snprintf(buf, n, "a number >= %g and <= %g", kd->min, kd->max);
         break;
     }
 }
@@ -225,6 +230,8 @@ static int parse_bool(const char *s, bool *v)
 
 /* Check the value of kd stored in c against the table. Returns 0, or -1 with
  * the problem in why ("out of range: expected ..."). */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n);
+
 int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
 {
     switch (kd->type) {
@@ -301,6 +308,89 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
             }
         return 0;
     }
+    case KT_RAM:
+        return check_ram(kd, c, why, n);
+    }
+    return 0;
+}
+
+/* Parse computer.ram: one number (every PE), or comma-separated groups
+ * COUNTxMB in PE order (n_ram_groups, ram_groups; ram = the first group's
+ * MB). Whether the counts add up to computer.number is a cross-key rule
+ * (config_validate). Returns 0, or -1 with the problem in why. */
+static int parse_ram(const key_def *kd, const char *text, config *c, char *why, size_t n)
+{
+    if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
+        double v;
+        int r = parse_number(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed number: expected a decimal number such as 32, "
+                             "or groups COUNTxMB such as 200x1024, 40x4096");
+            return -1;
+        }
+        if (r == -2) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        c->computer.ram = v;
+        c->computer.n_ram_groups = 0;
+        return 0;
+    }
+    int k = 0;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, ",");
+        char item[64], *x;
+        long long count = 0;
+        double mb = 0;
+        if (!cfg_trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        *x = '\0';
+        char cs[64], ms[64];
+        if (!cfg_trim_copy(cs, sizeof cs, item, strlen(item)) ||
+            !cfg_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
+            parse_number(ms, &mb) == -1) {
+            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            return -1;
+        }
+        if (count < 1 || count > INT_MAX) {
+            snprintf(why, n, "group %d: count %s: expected an integer >= 1", k + 1, cs);
+            return -1;
+        }
+        if (!(mb >= kd->min && mb <= kd->max)) {
+            snprintf(why, n, "group %d: %s MB out of range: expected >= %g and <= %g",
+                     k + 1, ms, kd->min, kd->max);
+            return -1;
+        }
+        if (k >= CFG_MAX_RAM_GROUPS) {
+            snprintf(why, n, "more than %d groups", CFG_MAX_RAM_GROUPS);
+            return -1;
+        }
+        c->computer.ram_groups[k++] = (cfg_ram_group){(int)count, mb};
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    c->computer.n_ram_groups = k;
+    c->computer.ram = c->computer.ram_groups[0].mb;
+    return 0;
+}
+
+/* Check a stored computer.ram. 0, or -1 with the problem in why. */
+static int check_ram(const key_def *kd, const config *c, char *why, size_t n)
+{
+    int k = c->computer.n_ram_groups;
+    if (k < 0 || k > CFG_MAX_RAM_GROUPS) {
+        why_range(kd, why, n);
+        return -1;
+    }
+    for (int i = 0; i <= k; i++) {
+        double v = i < k ? c->computer.ram_groups[i].mb : c->computer.ram;
+        if (!isfinite(v) || v < kd->min || v > kd->max || (i < k && c->computer.ram_groups[i].count < 1)) {
+            why_range(kd, why, n);
+            return -1;
+        }
     }
     return 0;
 }
@@ -423,6 +513,9 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
         for (int i = 0; kd->names[i]; i++)
             if (!strcasecmp(text, kd->names[i]))
                 v = i;
+        bool b;
+        if (v < 0 && kd->names == cfg_mem_aware_names && parse_bool(text, &b) == 0)
+            v = b ? MEM_AWARE_LOCAL : MEM_AWARE_NO; /* the report's Yes/No */
         if (v < 0) {
             char allowed[160];
             describe_allowed(kd, allowed, sizeof allowed);
@@ -434,6 +527,10 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_STATUS:
         if (parse_status_list(kd, text, c, why, n))
+            return -1;
+        break;
+    case KT_RAM:
+        if (parse_ram(kd, text, c, why, n))
             return -1;
         break;
     }
@@ -492,6 +589,18 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
             cfg_appendf(buf, n, "%s%d", i ? "," : "", v[i]);
         break;
     }
+    case KT_RAM:
+        if (c->computer.n_ram_groups == 0) {
+            format_double(buf, n, c->computer.ram);
+            break;
+        }
+        buf[0] = '\0';
+        for (int i = 0; i < c->computer.n_ram_groups && i < CFG_MAX_RAM_GROUPS; i++) {
+            char mb[40];
+            format_double(mb, sizeof mb, c->computer.ram_groups[i].mb);
+            cfg_appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
+        }
+        break;
     }
 }
 
@@ -520,6 +629,16 @@ bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
         if (na < 0 || (size_t)na > kd->size)
             return true; /* equally broken */
         return !memcmp(cfg_cfield(a, kd), cfg_cfield(b, kd), (size_t)na * sizeof(int));
+    }
+    case KT_RAM: {
+        int na = a->computer.n_ram_groups;
+        if (na != b->computer.n_ram_groups || a->computer.ram != b->computer.ram)
+            return false;
+        for (int i = 0; i < na && i < CFG_MAX_RAM_GROUPS; i++)
+            if (a->computer.ram_groups[i].count != b->computer.ram_groups[i].count ||
+                a->computer.ram_groups[i].mb != b->computer.ram_groups[i].mb)
+                return false;
+        return true;
     }
     }
     return false;
@@ -560,6 +679,9 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         break;
     case KT_STATUS:
         snprintf(buf, n, "%.0f..%.0f, at most %zu", kd->min, kd->max, kd->size);
+        break;
+    case KT_RAM:
+        snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
         break;
     }
 }

@@ -25,6 +25,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 
+#include "app/output.h"
 #include "app/schedule.h"
 #include "app/util.h"
 
@@ -91,6 +92,7 @@ struct run {
 
 sim_t *run_sim(run_t *r) { return &r->sim; }
 struct gang *run_gang(run_t *r) { return r->g; }
+const cluster_t *run_cluster(const run_t *r) { return &r->cl; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
@@ -205,6 +207,25 @@ static char *put_g12(char *p, double v)
     return p + sprintf(p, "%.12g", v);
 }
 
+/* jobs.csv: one row per finished job j (wait, response, exec, sld and
+ * bsld computed in on_job_end), and its header, from this one list (see
+ * CSV_* in app/output.h). */
+#define JOBS_CSV(FIRST, X)                                                     \
+    FIRST("job", put_i64, j->id)                                               \
+    X("submit", put_g12, j->submit)                                            \
+    X("start", put_g12, j->start)                                              \
+    X("end", put_g12, j->end)                                                  \
+    X("threads", put_i64, j->threads)                                          \
+    X("wait", put_g12, wait)                                                   \
+    X("response", put_g12, response)                                           \
+    X("execution", put_g12, exec)                                              \
+    X("slowdown", put_g12, sld)                                                \
+    X("bounded_slowdown", put_g12, bsld)                                       \
+    X("cpu_demand", put_g12, j->cpu)                                           \
+    X("memory_mb", put_g12, j->mem_mb)                                         \
+    X("page_faults", put_u64, (unsigned long long)j->faults)                   \
+    X("fault_time", put_g12, j->fault_time)
+
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -228,27 +249,9 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
         r->slowdown_excluded++;
     }
     if (r->jobs_out) {
-        /* "%ld,%.12g,%.12g,%.12g,%d,%.12g x 8 (from wait),%llu,%.12g\n":
-         * 14 fields of at most 24 bytes each. */
+        /* 14 fields of at most 24 bytes each. */
         char line[512], *p = line;
-        const double g[] = {wait, response, exec, sld, bsld, j->cpu, j->mem_mb};
-        p = put_i64(p, j->id);
-        *p++ = ',';
-        p = put_g12(p, j->submit);
-        *p++ = ',';
-        p = put_g12(p, j->start);
-        *p++ = ',';
-        p = put_g12(p, j->end);
-        *p++ = ',';
-        p = put_i64(p, j->threads);
-        for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
-            *p++ = ',';
-            p = put_g12(p, g[k]);
-        }
-        *p++ = ',';
-        p = put_u64(p, (unsigned long long)j->faults);
-        *p++ = ',';
-        p = put_g12(p, j->fault_time);
+        JOBS_CSV(CSV_PUT1, CSV_PUT)
         *p++ = '\n';
         fwrite(line, 1, (size_t)(p - line), r->jobs_out);
     }
@@ -258,10 +261,26 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 
 /* ---- samples ----------------------------------------------------------------------- */
 
+/* samples.csv: a time column, then these (computed in sample()), and its
+ * header, from this one list (see CSV_* in app/output.h). A row is written
+ * only when this part differs from the previous row's. */
+#define SAMPLES_CSV(FIRST, X)                                                  \
+    FIRST("running_jobs", "%ld", gang_running(r->g))                           \
+    X("queued_jobs", "%ld", gang_queued(r->g))                                 \
+    X("placed_jobs", "%ld", gang_placed(r->g))                                 \
+    X("mpl", "%d", gang_slots(r->g))                                           \
+    X("cpu_utilization", "%.6g", busy / (n * span))                            \
+    X("mem_alloc_mean", "%.6g", mean)                                          \
+    X("mem_alloc_sd", "%.6g", var > 0 ? sqrt(var) : 0)                         \
+    X("disk_alloc_mean", "%.6g", disk_sum / n)                                 \
+    X("messages_in_flight", "%ld", net_in_flight(r->net))                      \
+    X("jobs_finished", "%ld", r->finished)                                     \
+    X("page_faults", "%llu", (unsigned long long)faults)
+
 static void sample(sim_t *sim, void *arg)
 {
     run_t *r = arg;
-    int n = r->cl.npes;
+    int n = cluster_compute_pes(&r->cl); /* memory servers have no threads */
     /* Model events since the previous sample (this sampler event aside),
      * and the periods it spans (more than one after a jump). */
     uint64_t model_events = sim->dispatched - r->sample_events - 1;
@@ -284,10 +303,7 @@ static void sample(sim_t *sim, void *arg)
         double mean = mem_sum / n;
         double var = mem_sq / n - mean * mean;
         char row[sizeof r->last_row];
-        snprintf(row, sizeof row, "%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%ld,%ld,%llu",
-                 gang_running(r->g), gang_queued(r->g), gang_placed(r->g), gang_slots(r->g),
-                 busy / (n * span), mean, var > 0 ? sqrt(var) : 0, disk_sum / n,
-                 net_in_flight(r->net), r->finished, (unsigned long long)faults);
+        snprintf(row, sizeof row, SAMPLES_CSV(CSV_FMT1, CSV_FMT) SAMPLES_CSV(CSV_ARG, CSV_ARG));
         if (!r->have_row || strcmp(row, r->last_row)) {
             long cap = r->c.simulation.max_samples;
             if (cap > 0 && r->samples_written >= cap) {
@@ -327,6 +343,8 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->control_bytes = c->network.control_msg;
     p->release = c->netram.release;
     p->selection = c->netram.server_selection;
+    p->access_latency = c->netram.access_latency;
+    p->locality = c->netram.locality;
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
@@ -343,8 +361,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return NULL;
     }
-    int n = c->computer.number;
-    r->wl = workload_open(c->workload.trace, c, n, err);
+    int n = c->computer.number + c->computer.memory_servers;
+    r->wl = workload_open(c->workload.trace, c, c->computer.number, err);
     if (!r->wl) {
         ev_destroy(&r->sim);
         free(r);
@@ -357,22 +375,40 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mpl = c->scheduler.mpl,
         .pcs = c->scheduler.pcs,
         .quantum = c->scheduler.quantum,
-        .mem_aware = c->scheduler.mem_aware,
+        .mem_aware = c->scheduler.mem_aware != MEM_AWARE_NO,
+        .mem_global = c->scheduler.mem_aware == MEM_AWARE_GLOBAL,
+        .netram = c->netram.enabled,
+        .netram_threshold = c->netram.server_threshold,
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
     };
+    double *ram = xcalloc((size_t)n, sizeof *ram);
+    for (int i = 0; i < n; i++)
+        ram[i] = config_pe_ram(c, i); /* groups, then memory servers */
+    net_tree tree = {
+        .ncompute = c->computer.number,
+        .rack_size = c->network.rack_size,
+        .servers = c->network.memory_server_placement,
+        .uplink_bandwidth = (c->network.uplink_bandwidth > 0 ? c->network.uplink_bandwidth
+                                                             : c->network.bandwidth) *
+                            MBPS_BYTES,
+        .uplink_latency = c->network.uplink_latency,
+    };
     cluster_params cp = {
         .npes = n,
+        .ncompute = c->computer.number,
         .pe_name = c->computer.name,
         .ram_mb = c->computer.ram,
+        .pe_ram_mb = ram,
         .seek = c->computer.seek,
         .rpm = c->computer.rpm,
         .transfer = c->computer.transfer,
         .full_rotation = c->computer.rotation == ROTATION_FULL,
         .page_bytes = (double)c->process.page_size,
         .topology = c->network.topology,
+        .tree = &tree,
         .bandwidth = c->network.bandwidth * MBPS_BYTES,
         .latency = c->network.latency,
         .delay = c->network.delay,
@@ -390,6 +426,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     };
     cluster_t *cl = &r->cl;
     cluster_init(&r->sim, cl, &cp);
+    free(ram);
     r->net = cl->net;
     r->g = cl->gang;
     if (c->netram.enabled) {
@@ -406,12 +443,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out)
-        fprintf(jobs_out, "job,submit,start,end,threads,wait,response,execution,slowdown,"
-                          "bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time\n");
+        fputs(JOBS_CSV(CSV_NAME1, CSV_NAME) "\n", jobs_out);
     if (samples_out)
-        fprintf(samples_out, "time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,"
-                             "mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,"
-                             "jobs_finished,page_faults\n");
+        fputs("time," SAMPLES_CSV(CSV_NAME1, CSV_NAME) "\n", samples_out);
     return r;
 }
 
@@ -468,9 +502,9 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
 
 /* Mean and population SD over PEs of the time average over [0, t] of the
  * per-PE quantity at byte offset `field` of pe_t (a timeavg_t). */
-static void pe_spread(const run_t *r, size_t field, double t, double *mean, double *sd)
+static void pe_spread(const run_t *r, int n, size_t field, double t, double *mean,
+                      double *sd)
 {
-    int n = r->cl.npes;
     double s = 0, s2 = 0;
     for (int i = 0; i < n; i++) {
         const pe_t *pe = &r->cl.pes[i];
@@ -487,7 +521,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
 {
     memset(m, 0, sizeof *m);
     sim_t *sim = &r->sim;
-    int n = r->cl.npes;
+    int n = cluster_compute_pes(&r->cl); /* CPU and memory metrics: compute PEs */
     double T = sim->now;
     m->total_time = T;
     m->jobs_finished = r->finished;
@@ -507,8 +541,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->page_faults_per_pe = (double)faults / n;
     m->page_fault_time_per_pe = ftime / n;
     m->comm_busy_time = net_busy_time(sim, r->net);
-    pe_spread(r, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
-    pe_spread(r, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
+    pe_spread(r, n, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
+    pe_spread(r, n, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
     /* A mean over no jobs is undefined, not 0: NAN, written as "n/a" (text,
      * tables) or null (JSON). So is a rate over no time. */
     m->response_time_mean = r->response.n ? r->response.mean : NAN;
@@ -554,7 +588,9 @@ void run_metrics_get(run_t *r, run_metrics *m)
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;
-        pe_spread(r, offsetof(pe_t, lent_use), T, &m->netram_lent_mean, &m->netram_lent_sd);
+        /* Network RAM lent: over every servent, memory servers included. */
+        pe_spread(r, r->cl.npes, offsetof(pe_t, lent_use), T, &m->netram_lent_mean,
+                  &m->netram_lent_sd);
         m->pnr_requests = ps->requests;
         m->pnr_denied = ps->denied;
         m->pnr_partial = ps->partial;
@@ -580,17 +616,35 @@ void run_hardware_report(run_t *r, FILE *out)
 {
     const config *c = &r->c;
     pe_t *pe0 = &r->cl.pes[0];
-    fprintf(out, "PEs: %d x %s (RAM %g MB, disk %.6g s per page: seek %g s + %d/%g rpm + "
+    char ram[512] = "";
+    if (c->computer.n_ram_groups == 0)
+        snprintf(ram, sizeof ram, "RAM %g MB", c->computer.ram);
+    else
+        for (int g = 0; g < c->computer.n_ram_groups; g++) {
+            size_t len = strlen(ram);
+            snprintf(ram + len, sizeof ram - len, "%s%d with %g MB", g ? " + " : "RAM: ",
+                     c->computer.ram_groups[g].count, c->computer.ram_groups[g].mb);
+        }
+    fprintf(out, "PEs: %d x %s (%s, disk %.6g s per page: seek %g s + %d/%g rpm + "
                  "%ld B / %g MB/s)\n",
-            r->cl.npes, c->computer.name, c->computer.ram, pe0->disk_service, c->computer.seek,
+            c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
             c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
             c->process.page_size, c->computer.transfer);
+    if (c->computer.memory_servers > 0)
+        fprintf(out, "Memory servers: %d (PEs %d..%d), RAM %g MB each, run no threads, "
+                     "lend RAM as network RAM\n",
+                c->computer.memory_servers, c->computer.number, r->cl.npes - 1,
+                c->computer.memory_server_ram);
     for (int i = 0; i < r->cl.npes; i++) {
         pe_t *pe = &r->cl.pes[i];
-        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)\n",
+        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
                 pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
                 (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
                 (unsigned long long)pe->remote_faults);
+        if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
+            fprintf(out, "  RAM %g MB%s", pe->ram_mb,
+                    i >= c->computer.number ? "  memory server" : "");
+        fputc('\n', out);
     }
     net_report(&r->sim, r->net, out);
 }

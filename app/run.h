@@ -91,6 +91,8 @@ sim_t *run_sim(run_t *r);
 struct gang;
 struct gang *run_gang(run_t *r);
 const char *run_trace_name(const run_t *r);
+/* The run's machine: PEs (compute PEs, then memory servers) and network. */
+const cluster_t *run_cluster(const run_t *r);
 void run_hardware_report(run_t *r, FILE *out);
 /* The checking mode (a test hook) is in app/run_check.h. */
 void run_destroy(run_t *r);

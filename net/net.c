@@ -42,6 +42,11 @@
  *              neighbour message (2k -> 2k+1 and its reply) takes one hop.
  *   CONNECTED  one one-way link per ordered pair: link i*(N-1) + j' where
  *              j' = j for j < i and j - 1 for j > i. Route: that link.
+ *   TREE       R racks: links 0..N-1 (PE i to its ToR switch), uplinks
+ *              N..N+R-1 (ToR r to the core), ToR switches N+R..N+2R-1,
+ *              the core switch N+2R. Route within rack r: src, N+R+r, dst;
+ *              across: src, N+R+rs, N+rs, N+2R, N+rd, N+R+rd, dst. The rack
+ *              of a PE is the formula of net.h (net_rack_of).
  * A message to its own PE has an empty route (length 0).
  *
  * Messages. A message is a process (msg_t embeds proc_t first) whose body,
@@ -115,7 +120,10 @@ struct net {
     double bandwidth, latency, delay;
     net_elem *elem;         /* links, then the switch; NULL for CONNECTED */
     long nelem, nlinks;
-    long sw;                /* index of the switch, -1 when none */
+    long sw;                /* index of the switch, -1 when none (TREE: core) */
+    net_tree tree;          /* TREE: its shape */
+    int nracks;             /* TREE: racks (compute racks, then server racks) */
+    int crack;              /* TREE: compute racks, ceil(ncompute / rack_size) */
     /* CONNECTED: links created on first use (see the top of the file) */
     sim_t *sim;
     double t0;              /* creation time: start of every queue statistic */
@@ -143,6 +151,7 @@ const char *net_topology_name(net_topology topo)
     case TOPO_KIND_BUS: return "bus";
     case TOPO_KIND_WHEEL: return "wheel";
     case TOPO_KIND_CONNECTED: return "connected";
+    case TOPO_KIND_TREE: return "tree";
     }
     return "?";
 }
@@ -155,6 +164,7 @@ static long net_link_count(net_topology topo, int n)
     case TOPO_KIND_BUS: return 1;
     case TOPO_KIND_WHEEL: return (long)n + n / 2;
     case TOPO_KIND_CONNECTED: return (long)n * (n - 1);
+    case TOPO_KIND_TREE: break; /* net_create_tree */
     }
     return 0;
 }
@@ -270,6 +280,7 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
 {
     assert(n >= 1);
     assert(bandwidth > 0 && latency >= 0 && delay >= 0);
+    assert(topo != TOPO_KIND_TREE); /* net_create_tree */
     long nlinks = net_link_count(topo, n);
     int has_switch = topo == TOPO_KIND_STAR || topo == TOPO_KIND_WHEEL;
     net_t *net = calloc(1, sizeof *net);
@@ -314,12 +325,94 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
         }
         break;
     case TOPO_KIND_CONNECTED:
+    case TOPO_KIND_TREE:
         break;
     }
     if (has_switch)
         net_elem_init(sim, net, &net->elem[net->sw], net->sw, 1, "switch");
     return net;
 }
+
+net_t *net_create_tree(sim_t *sim, const net_tree *tree, int n, double bandwidth,
+                       double latency, double delay)
+{
+    assert(n >= 1 && tree->ncompute >= 1 && tree->ncompute <= n && tree->rack_size >= 1);
+    assert(bandwidth > 0 && latency >= 0 && delay >= 0);
+    assert(tree->uplink_bandwidth > 0 && tree->uplink_latency >= 0);
+    net_t *net = calloc(1, sizeof *net);
+    if (!net)
+        return NULL;
+    int R = tree->rack_size, ns = n - tree->ncompute;
+    net->topo = TOPO_KIND_TREE;
+    net->n = n;
+    net->bandwidth = bandwidth;
+    net->latency = latency;
+    net->delay = delay;
+    net->tree = *tree;
+    net->crack = (tree->ncompute + R - 1) / R;
+    net->nracks = net->crack +
+                  (tree->servers == NET_SERVERS_RACKS ? (ns + R - 1) / R : 0);
+    net->nlinks = (long)n + net->nracks;
+    net->nelem = net->nlinks + net->nracks + 1;
+    net->sw = net->nelem - 1;
+    net->sim = sim;
+    net->t0 = sim->now;
+    net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
+    if (!net->elem) {
+        free(net);
+        return NULL;
+    }
+    char name[48];
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "link %d", i);
+        net_elem_init(sim, net, &net->elem[i], i, 0, name);
+    }
+    for (int r = 0; r < net->nracks; r++) {
+        long u = (long)n + r, t = net->nlinks + r;
+        snprintf(name, sizeof name, "uplink %d", r);
+        net_elem_init(sim, net, &net->elem[u], u, 0, name);
+        net->elem[u].bandwidth = tree->uplink_bandwidth;
+        net->elem[u].latency = tree->uplink_latency;
+        snprintf(name, sizeof name, "tor %d", r);
+        net_elem_init(sim, net, &net->elem[t], t, 1, name);
+    }
+    net_elem_init(sim, net, &net->elem[net->sw], net->sw, 1, "core");
+    return net;
+}
+
+int net_rack_of(const net_t *net, int pe)
+{
+    assert(pe >= 0 && pe < net->n);
+    if (net->topo != TOPO_KIND_TREE)
+        return 0;
+    if (pe < net->tree.ncompute)
+        return pe / net->tree.rack_size;
+    int k = pe - net->tree.ncompute;
+    if (net->tree.servers == NET_SERVERS_SPREAD)
+        return k % net->crack;
+    return net->crack + k / net->tree.rack_size;
+}
+
+const net_tree *net_tree_shape(const net_t *net)
+{
+    return net->topo == TOPO_KIND_TREE ? &net->tree : NULL;
+}
+
+int net_rack_count(const net_t *net) { return net->topo == TOPO_KIND_TREE ? net->nracks : 1; }
+
+long net_uplink_index(const net_t *net, int rack)
+{
+    assert(net->topo != TOPO_KIND_TREE || (rack >= 0 && rack < net->nracks));
+    return net->topo == TOPO_KIND_TREE ? (long)net->n + rack : -1;
+}
+
+long net_tor_index(const net_t *net, int rack)
+{
+    assert(net->topo != TOPO_KIND_TREE || (rack >= 0 && rack < net->nracks));
+    return net->topo == TOPO_KIND_TREE ? net->nlinks + rack : -1;
+}
+
+long net_core_index(const net_t *net) { return net->topo == TOPO_KIND_TREE ? net->sw : -1; }
 
 int net_route_len(const net_t *net, int src, int dst)
 {
@@ -331,6 +424,7 @@ int net_route_len(const net_t *net, int src, int dst)
     case TOPO_KIND_WHEEL: return src / 2 == dst / 2 ? 1 : 3;
     case TOPO_KIND_BUS:
     case TOPO_KIND_CONNECTED: return 1;
+    case TOPO_KIND_TREE: return net_rack_of(net, src) == net_rack_of(net, dst) ? 3 : 7;
     }
     return 0;
 }
@@ -350,6 +444,20 @@ static long net_route_index(const net_t *net, int src, int dst, int k)
         return k == 0 ? src : k == 1 ? net->sw : dst; /* as in STAR */
     case TOPO_KIND_STAR:
         return k == 0 ? src : k == 1 ? net->sw : dst;
+    case TOPO_KIND_TREE: {
+        int rs = net_rack_of(net, src), rd = net_rack_of(net, dst);
+        if (rs == rd)
+            return k == 0 ? src : k == 1 ? net->nlinks + rs : dst;
+        switch (k) {
+        case 0: return src;
+        case 1: return net->nlinks + rs; /* ToR of src */
+        case 2: return (long)net->n + rs; /* its uplink */
+        case 3: return net->sw;           /* core */
+        case 4: return (long)net->n + rd;
+        case 5: return net->nlinks + rd;
+        default: return dst;
+        }
+    }
     }
     return 0;
 }

@@ -16,7 +16,17 @@
  *   CONNECTED  N(N-1) one-way links, one per ordered pair: one hop. A
  *              link is created on first use (idle since the network's
  *              creation), so memory grows with the pairs that talk, not N^2.
- * Links of STAR, BUS and WHEEL carry both directions (one message at a
+ *   TREE       racks (issue 15): each PE has a link to its rack's
+ *              top-of-rack (ToR) switch; each ToR switch has an uplink to
+ *              one core switch. Same rack: src link -> ToR -> dst link (3
+ *              hops); other racks: src link -> ToR(src) -> uplink(src) ->
+ *              core -> uplink(dst) -> ToR(dst) -> dst link (7 hops).
+ *              Compute PE p (p < ncompute) is in rack p / rack_size; memory
+ *              server k (PE ncompute + k) in rack k mod C (SPREAD, C =
+ *              ceil(ncompute / rack_size) compute racks) or C + k /
+ *              rack_size (RACKS). Uplinks have their own bandwidth and
+ *              latency.
+ * Links of STAR, BUS, WHEEL and TREE carry both directions (one message at a
  * time in total); CONNECTED links are one-way. A message to its own PE has
  * an empty route and arrives at the current instant. Routes are not
  * stored: the k-th element of a route is a constant-time formula of
@@ -90,6 +100,31 @@ typedef struct net_elem {
  * the network (CONNECTED links are made on first use). */
 net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
                   double latency, double delay);
+/* The shape of a TREE network (see above). */
+typedef struct net_tree {
+    int ncompute;                 /* compute PEs (the rest are memory servers) */
+    int rack_size;                /* PEs per rack, >= 1 */
+    net_server_placement servers; /* memory servers spread or in own racks */
+    double uplink_bandwidth;      /* bytes/s, > 0 */
+    double uplink_latency;        /* s, >= 0 */
+} net_tree;
+/* Create a TREE network for n PEs (n >= tree->ncompute >= 1); the other
+ * arguments as for net_create (PE links and switches). NULL when out of
+ * memory. */
+net_t *net_create_tree(sim_t *sim, const net_tree *tree, int n, double bandwidth,
+                       double latency, double delay);
+/* TREE: the rack of PE pe (0 for the other topologies, one rack), and the
+ * number of racks (1 for the other topologies). Constant time. */
+int net_rack_of(const net_t *net, int pe);
+int net_rack_count(const net_t *net);
+/* TREE: its shape; NULL for the other topologies. */
+const net_tree *net_tree_shape(const net_t *net);
+/* TREE: the first uplink, ToR switch and the core switch's indexes (as for
+ * net_elem_at); -1 for the other topologies. */
+long net_uplink_index(const net_t *net, int rack);
+long net_tor_index(const net_t *net, int rack);
+long net_core_index(const net_t *net);
+
 /* Free the network, its elements and every message of its pools (in flight
  * or not). Call it before ev_destroy(sim). */
 void net_destroy(sim_t *sim, net_t *net);
@@ -140,7 +175,7 @@ double net_elem_time(const net_elem *e, double bytes);
 /* The parameters the network was created with. */
 int net_pe_count(const net_t *net);
 net_topology net_topology_kind(const net_t *net);
-/* "star", "bus", "wheel" or "connected". */
+/* "star", "bus", "wheel", "connected" or "tree". */
 const char *net_topology_name(net_topology topo);
 
 /* All elements (links then switches): their number, and element i (a

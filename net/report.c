@@ -57,6 +57,26 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
                 link->bandwidth, link->latency);
     if (sw)
         fprintf(out, "  switch delay %g s\n", sw->delay);
+    const net_tree *tr = net_tree_shape(net);
+    if (tr) {
+        int nr = net_rack_count(net), crack = (tr->ncompute + tr->rack_size - 1) / tr->rack_size;
+        int ns = n - tr->ncompute;
+        fprintf(out, "  tree: %d rack%s of up to %d PEs on top-of-rack switches (tor 0..%d), "
+                     "joined by the core switch over one uplink each\n",
+                nr, nr == 1 ? "" : "s", tr->rack_size, nr - 1);
+        fprintf(out, "  compute PEs 0..%d in racks 0..%d (PE p in rack p / %d)", tr->ncompute - 1,
+                crack - 1, tr->rack_size);
+        if (ns > 0 && tr->servers == NET_SERVERS_SPREAD)
+            fprintf(out, "; memory servers %d..%d spread: server k in rack k mod %d", tr->ncompute,
+                    n - 1, crack);
+        else if (ns > 0)
+            fprintf(out, "; memory servers %d..%d in racks %d..%d of their own", tr->ncompute,
+                    n - 1, crack, nr - 1);
+        fprintf(out, "\n  uplink bandwidth %g B/s, latency %g s; routes: same rack 3 hops "
+                     "(link, tor, link), other rack 7 (link, tor, uplink, core, uplink, tor, "
+                     "link)\n",
+                tr->uplink_bandwidth, tr->uplink_latency);
+    }
 
     fprintf(out, "  %-16s %10s %14s %12s %7s %8s %6s\n", "element", "messages",
             "bytes", "busy (s)", "util", "mean q", "max q");

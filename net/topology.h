@@ -6,6 +6,16 @@
 #ifndef PNRSIM_NET_TOPOLOGY_H
 #define PNRSIM_NET_TOPOLOGY_H
 
-typedef enum { TOPO_KIND_STAR, TOPO_KIND_BUS, TOPO_KIND_WHEEL, TOPO_KIND_CONNECTED } net_topology;
+typedef enum {
+    TOPO_KIND_STAR,
+    TOPO_KIND_BUS,
+    TOPO_KIND_WHEEL,
+    TOPO_KIND_CONNECTED,
+    TOPO_KIND_TREE /* racks: top-of-rack switches joined by a core switch (issue 15) */
+} net_topology;
+
+/* Where memory servers go in a TREE: spread over the compute racks, or in
+ * racks of their own after them. */
+typedef enum { NET_SERVERS_SPREAD, NET_SERVERS_RACKS } net_server_placement;
 
 #endif

@@ -288,8 +288,20 @@ void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m)
     thread_proceed(sim, th);
 }
 
-/* PAGE_IN from a server: the thread's fault is served. */
+/* The remote page access of thread arg is over (netram.access_latency). */
+static void page_access_done(sim_t *sim, void *arg)
+{
+    thread_fault_done(sim, arg);
+}
+
+/* PAGE_IN from a server: the thread's fault is served, after
+ * netram.access_latency (issue 15: the remote device's fixed access time,
+ * added when the page is back, so it delays the faulting thread and not the
+ * network). */
 void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m)
 {
-    thread_fault_done(p->sim, m->th);
+    if (p->access_latency > 0)
+        ev_once(p->sim, p->sim->now + p->access_latency, page_access_done, m->th);
+    else
+        thread_fault_done(p->sim, m->th);
 }

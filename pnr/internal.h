@@ -90,6 +90,8 @@ struct round { /* one allocation or deallocation at a manager */
     pieces_t got;       /* alloc: grants; dealloc: amounts per server */
     pieces_t *incoming; /* dealloc: pieces on their way, by thread */
     unsigned char *asked; /* alloc: servers asked (npes) */
+    unsigned char *racks; /* alloc, locality RACK: racks of its clients */
+    bool in_rack;         /* select's first pass: only those racks */
     int grant_server;   /* alloc: the GRANT in flight (at most one) ... */
     double grant_mb;    /* ... and the MB it carries */
     int acks_pending;
@@ -208,6 +210,8 @@ struct pnr {
     double control_bytes;
     pnr_release release;
     pnr_selection selection;
+    double access_latency; /* s a remote fault waits after its page arrived */
+    pnr_locality locality; /* servers in the clients' racks first */
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */
     double *asking;      /* release EXCESS: per PE, MB its clients asked for
@@ -297,7 +301,7 @@ void pnr_ask_next(pnr_t *p, round_t *r);
 void pnr_fair_share(const double *asks, int n, double granted, double *share);
 /* The next server to ask in round r for `remaining` MB (§5.2.2, by
  * p->selection), or -1 when no server is left that may be asked. */
-int pnr_select_server(pnr_t *p, const round_t *r, double remaining);
+int pnr_select_server(pnr_t *p, round_t *r, double remaining);
 
 /* ---- table.c ---------------------------------------------------------------- */
 

@@ -36,6 +36,7 @@ static void round_destroy(pobj *o)
         free(r->incoming);
     }
     free(r->asked);
+    free(r->racks);
     free(r);
 }
 

@@ -175,6 +175,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->control_bytes = c->control_bytes;
     p->release = c->release;
     p->selection = c->selection;
+    p->access_latency = c->access_latency;
+    p->locality = c->locality;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;

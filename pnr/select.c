@@ -6,6 +6,7 @@
  * use them are in manager.c.
  */
 #include "pnr/internal.h"
+#include "core/mem.h"
 
 #include <assert.h>
 #include <math.h>
@@ -48,9 +49,16 @@ void pnr_fair_share(const double *asks, int n, double granted, double *share)
 
 /* Whether server s may be asked in round r: not asked yet and believed to
  * have more than the threshold free; *f gets what it is believed to have. */
+/* Server s is not to be asked now: asked already, or (the first pass of
+ * rack locality) outside the racks of the round's clients. */
+static inline bool skip(const pnr_t *p, const round_t *r, int s)
+{
+    return r->asked[s] || (r->in_rack && !r->racks[net_rack_of(p->cl->net, s)]);
+}
+
 static bool candidate(pnr_t *p, const round_t *r, int s, double *f)
 {
-    if (r->asked[s])
+    if (skip(p, r, s))
         return false;
     *f = pnr_believed_free(p, r->manager, s);
     return *f > p->threshold + 2 * EPS_MB;
@@ -78,7 +86,7 @@ static int worst_fit(pnr_t *p, const round_t *r)
  *   RANDOM           a candidate drawn uniformly.
  * Ties are within EPS_MB. The random choices draw from the manager's
  * stream, and only when there is more than one choice. */
-int pnr_select_server(pnr_t *p, const round_t *r, double remaining)
+static int select_rule(pnr_t *p, const round_t *r, double remaining)
 {
     double f;
     switch (p->selection) {
@@ -86,7 +94,7 @@ int pnr_select_server(pnr_t *p, const round_t *r, double remaining)
         double best = p->threshold + EPS_MB;
         int ties = 0;
         for (int s = 0; s < p->npes; s++) {
-            if (r->asked[s])
+            if (skip(p, r, s))
                 continue;
             f = pnr_believed_free(p, r->manager, s);
             if (f > best + EPS_MB) {
@@ -101,7 +109,7 @@ int pnr_select_server(pnr_t *p, const round_t *r, double remaining)
         rng_t *rg = rng_set_get(&p->mgr_rng, (size_t)r->manager);
         unsigned long k = ties > 1 ? rng_index(rg, (unsigned long)ties) : 0;
         for (int s = 0; s < p->npes; s++)
-            if (!r->asked[s] && fabs(pnr_believed_free(p, r->manager, s) - best) <= EPS_MB &&
+            if (!skip(p, r, s) && fabs(pnr_believed_free(p, r->manager, s) - best) <= EPS_MB &&
                 k-- == 0)
                 return s;
         assert(0 && "a tie vanished");
@@ -136,4 +144,23 @@ int pnr_select_server(pnr_t *p, const round_t *r, double remaining)
     }
     }
     return -1;
+}
+
+/* The next server (select_rule); with netram.locality = RACK (issue 15)
+ * first among the servers in the racks of the round's clients (every rack
+ * that holds one of its requesting threads), then among all the others. */
+int pnr_select_server(pnr_t *p, round_t *r, double remaining)
+{
+    if (p->locality != PNR_LOCALITY_RACK)
+        return select_rule(p, r, remaining);
+    if (!r->racks) {
+        r->racks = xcalloc((size_t)net_rack_count(p->cl->net), 1);
+        for (int i = 0; i < r->nreqs; i++)
+            if (r->reqs[i])
+                r->racks[net_rack_of(p->cl->net, r->reqs[i]->th->pe->id)] = 1;
+    }
+    r->in_rack = true;
+    int s = select_rule(p, r, remaining);
+    r->in_rack = false;
+    return s >= 0 ? s : select_rule(p, r, remaining);
 }

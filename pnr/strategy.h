@@ -19,6 +19,11 @@ typedef enum {
     PNR_SELECT_RANDOM_WORSTFIT, PNR_SELECT_WORSTFIT, PNR_SELECT_BESTFIT, PNR_SELECT_RANDOM
 } pnr_selection;
 
+/* Where a manager looks for servers first (issue 15): anywhere (NONE), or
+ * in the racks of the round's clients before the others (RACK; needs a
+ * TREE network). */
+typedef enum { PNR_LOCALITY_NONE, PNR_LOCALITY_RACK } pnr_locality;
+
 typedef struct pnr_params {
     pnr_strategy strategy;
     bool global_knowledge;     /* managers see true free memory */
@@ -27,6 +32,8 @@ typedef struct pnr_params {
     double control_bytes;      /* size of a PNR control message */
     pnr_release release;
     pnr_selection selection;
+    double access_latency;     /* s added to every remote page access (issue 15) */
+    pnr_locality locality;     /* servers in the clients' racks first */
 } pnr_params;
 
 #endif

@@ -17,6 +17,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     memset(cl, 0, sizeof *cl);
     list_init(&cl->jobs);
     cl->npes = n;
+    cl->ncompute = p->ncompute;
     cl->pes = xcalloc((size_t)n, sizeof *cl->pes);
     rng_set_init(&cl->fault_rng, p->seed, "fault", (size_t)n);
     double page = p->page_bytes > 0 ? p->page_bytes : PE_PAGE_BYTES;
@@ -32,7 +33,12 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->interval_exp = p->interval_exp;
     if (cl->interval_exp)
         rng_set_init(&cl->interval_rng, p->seed, "interval", (size_t)n);
-    cl->net = net_create(sim, p->topology, n, p->bandwidth, p->latency, p->delay);
+    if (p->topology == TOPO_KIND_TREE) {
+        assert(p->tree);
+        cl->net = net_create_tree(sim, p->tree, n, p->bandwidth, p->latency, p->delay);
+    } else {
+        cl->net = net_create(sim, p->topology, n, p->bandwidth, p->latency, p->delay);
+    }
     if (!cl->net)
         abort(); /* net_create fails only when out of memory */
     cl->mem_access_rate = p->mem_access_rate;

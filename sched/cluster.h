@@ -26,7 +26,8 @@
 
 typedef struct cluster_params {
     /* PEs (§4.1) */
-    int npes;                  /* >= 1 */
+    int npes;                  /* >= 1: compute PEs, then memory servers */
+    int ncompute;              /* PEs that run threads (cl->ncompute); 0 = all */
     const char *pe_name;       /* PE i is named pe_name + i; NULL: "pe" */
     double ram_mb;             /* RAM of every PE, MB */
     const double *pe_ram_mb;   /* NULL, or npes entries that replace ram_mb */
@@ -35,6 +36,7 @@ typedef struct cluster_params {
     double page_bytes;         /* P (§4.1.5); 0 = PE_PAGE_BYTES */
     /* the network (§4.2) */
     net_topology topology;
+    const net_tree *tree;      /* TREE: its shape (net_create_tree) */
     double bandwidth;          /* bytes per second */
     double latency, delay;     /* s */
     /* processes (§4.3); see the fields of cluster_t */

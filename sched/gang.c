@@ -14,6 +14,7 @@
  *              their slot counts).
  */
 #include "sched/gang.h"
+#include "sched/admit.h"
 #include "sched/gang_check.h"
 
 #include "core/mem.h"
@@ -51,6 +52,12 @@ struct gang {
     void *hook_ctx;
     ev_id quantum_ev;
     double *reserved;
+    double *ram_desc;  /* compute PEs' RAM, largest first */
+    /* mem_global (sched/admit.h): network RAM available, as of pass
+     * avail_pass and the placements since; all the cluster could lend */
+    double avail;
+    long avail_pass;
+    double total_lendable;
     long nimpossible;   /* jobs that can never be placed (never queued) */
     /* statistics */
     uint64_t pcs;
@@ -214,10 +221,47 @@ static bool pes_free_in(const slot_t *s, const job_t *j)
     return true;
 }
 
+static admit_view admit_of(const gang_t *g)
+{
+    return (admit_view){g->cl, g->npes, g->reserved, g->p.netram_threshold, g->p.netram};
+}
+
+/* mem_global: PEs for j among the free PEs of pe_job (NULL: an empty
+ * slot), into pe_ids, and whether it may be admitted there: its threads
+ * fit, or what they need from network RAM (with the lendable memory their
+ * PEs lose) is at most `avail`. *cost gets that amount. */
+static bool global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
+                       double avail, double *cost)
+{
+    admit_view v = admit_of(g);
+    double need;
+    if (!admit_choose(&v, pe_job, j, pe_ids))
+        return false;
+    *cost = admit_cost(&v, j, pe_ids, &need);
+    return need <= 1e-9 || *cost <= avail + 1e-9;
+}
+
+/* mem_global: the network RAM available in this pass (computed at its
+ * first use, then kept up to date by place). */
+static double pass_avail(gang_t *g)
+{
+    if (g->avail_pass != g->pass_no) {
+        admit_view v = admit_of(g);
+        g->avail = admit_available(&v);
+        g->avail_pass = g->pass_no;
+    }
+    return g->avail;
+}
+
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
- * mem_aware: that have room). Fills pe_ids; returns false if impossible. */
+ * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
+ * returns false if impossible. */
 static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 {
+    if (g->p.mem_global) {
+        double cost;
+        return global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
+    }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
@@ -233,8 +277,12 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 }
 
 /* True when j would fit in an empty slot under mem_aware. */
-static bool fits_empty(const gang_t *g, const job_t *j)
+static bool fits_empty(gang_t *g, const job_t *j)
 {
+    if (g->p.mem_global) {
+        double cost;
+        return global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
+    }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
@@ -433,6 +481,11 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     }
     jobq_remove(&g->queue, j);
     choose_pes(g, best, j);
+    if (g->p.mem_global) {
+        admit_view v = admit_of(g);
+        double need;
+        g->avail -= admit_cost(&v, j, j->pe_ids, &need); /* before reserving */
+    }
     slot_put(g, best, j);
     for (int i = 0; i < j->threads; i++)
         g->reserved[j->pe_ids[i]] += j->mem_mb;
@@ -563,6 +616,13 @@ static void unlent(sim_t *sim, pe_t *pe, void *ctx)
     acted(ctx);
 }
 
+/* qsort order: larger doubles first. */
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
 static void job_ended(sim_t *sim, job_t *j, void *ctx);
 
 gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn on_end,
@@ -572,10 +632,16 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->sim = sim;
     g->cl = cl;
     g->p = *p;
-    g->npes = cl->npes;
+    g->npes = cluster_compute_pes(cl); /* memory servers get no threads */
     g->cur = -1;
     jobq_init(&g->queue, g->npes);
     g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
+    /* RAM of the compute PEs, largest first: a job of w threads of m MB can
+     * ever be placed under mem_aware only if ram_desc[w - 1] >= m. */
+    g->ram_desc = xcalloc((size_t)g->npes, sizeof *g->ram_desc);
+    for (int i = 0; i < g->npes; i++)
+        g->ram_desc[i] = cl->pes[i].ram_mb;
+    qsort(g->ram_desc, (size_t)g->npes, sizeof *g->ram_desc, cmp_desc);
     g->pass_ev = ev_new(sim, pass, g);
     g->quantum_ev = ev_new(sim, quantum_end, g);
     g->last_t = sim->now;
@@ -588,8 +654,15 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     cl->hooks.job_ended = job_ended;
     cl->hooks.mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
+    g->avail_pass = -1;
+    if (p->mem_global) {
+        admit_view v = admit_of(g);
+        g->total_lendable = admit_total_lendable(&v);
+    }
+    /* Lent memory coming back makes room (LOCAL: on the PE; GLOBAL: network
+     * RAM anywhere, memory servers included). */
     if (p->mem_aware)
-        for (int i = 0; i < cl->npes; i++) {
+        for (int i = 0; i < (p->mem_global ? cl->npes : g->npes); i++) {
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
@@ -607,6 +680,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->slots);
     jobq_destroy(&g->queue);
     free(g->reserved);
+    free(g->ram_desc);
     if (g->cl->hooks.sched_ctx == g) {
         g->cl->hooks.job_ended = NULL;
         g->cl->hooks.mem_freed = NULL;
@@ -627,10 +701,12 @@ void gang_destroy(sim_t *sim, gang_t *g)
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
+    admit_view v = admit_of(g);
     if (j->threads > g->npes ||
-        (g->p.mem_aware && j->mem_mb > g->cl->pes[0].ram_mb + 1e-9)) {
-        /* A job wider than the machine, or (mem_aware) whose thread is
-         * larger than a PE's RAM, can never be placed. (The width check
+        (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
+                         : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
+        /* A job wider than the machine, or (mem_aware) whose threads do
+         * not fit in the RAM of as many PEs, can never be placed. (The width check
          * also keeps the queue's per-width buckets, 1..npes, in range.) */
         g->nimpossible++;
         return;
@@ -751,7 +827,8 @@ const char *gang_check(const gang_t *g)
     for (int pe = 0; pe < g->npes && !bad; pe++) {
         if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
             bad = "reserved memory does not match the placed jobs";
-        else if (g->p.mem_aware && g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
+        else if (g->p.mem_aware && !g->p.mem_global &&
+                 g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
             bad = "mem_aware placement overcommits a PE";
     }
     free(sum);
@@ -783,6 +860,20 @@ static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
 /* True when j could be placed now: in an existing slot, or in a new one. */
 static bool fits_now(const gang_t *g, const job_t *j)
 {
+    if (g->p.mem_global) {
+        /* The admission rule with the network RAM available now. */
+        admit_view v = admit_of(g);
+        double avail = admit_available(&v), cost;
+        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
+        bool fits = false;
+        for (int i = 0; i < g->nslots && !fits; i++)
+            fits = g->slots[i]->nfree >= j->threads &&
+                   global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
+        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
+            fits = global_fit(g, NULL, j, ids, avail, &cost);
+        free(ids);
+        return fits;
+    }
     for (int i = 0; i < g->nslots; i++)
         if (pes_with_room(g, g->slots[i], j->mem_mb) >= j->threads)
             return true;

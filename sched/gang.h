@@ -78,7 +78,12 @@ typedef struct gang_params {
     int mpl;
     double pcs;
     double quantum;
-    bool mem_aware;
+    bool mem_aware;          /* LOCAL: a thread must fit its PE's free RAM */
+    bool mem_global;         /* GLOBAL (sets mem_aware too): or the job's
+                              * overallocation fits the network RAM still
+                              * available (sched/admit.h) */
+    bool netram;             /* GLOBAL: network RAM exists */
+    double netram_threshold; /* GLOBAL: MB of free RAM a server keeps */
     bool strict_order;
     bool pcs_first_start;   /* a job's first start costs pcs too */
     bool no_alternative;    /* no alternative scheduling, hence no moves back and

@@ -81,7 +81,9 @@ typedef struct job_hooks {
 
 /* The model's shared parameters and hardware. */
 struct cluster {
-    int npes;
+    int npes;                 /* every PE: compute PEs, then memory servers */
+    int ncompute;             /* PEs 0 .. ncompute-1 run threads; the rest
+                               * (memory servers) only lend RAM; 0 = all */
     pe_t *pes;
     net_t *net;
     net_pool *msg_pool;       /* job messages' pool (job.c, at the first) */
@@ -189,6 +191,12 @@ struct job {
                                * job in queue order not started by a pass), -1 none */
     void *pnr;                /* PNR job state, owned by pnr/ */
 };
+
+/* The PEs that run threads: cl->ncompute, or every PE when it is 0. */
+static inline int cluster_compute_pes(const cluster_t *cl)
+{
+    return cl->ncompute > 0 ? cl->ncompute : cl->npes;
+}
 
 /* Create a job (not yet placed). threads >= 1. */
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,

@@ -16,5 +16,9 @@ typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
 /* When a thread's memory is freed (§4.3.1 "at process termination"): when
  * the thread ends, or when its whole job ends. */
 typedef enum { MEM_RELEASE_THREAD, MEM_RELEASE_JOB } sched_mem_release;
+/* Memory-aware admission (§2.1.2 MemAware; issue 15): none; LOCAL = every
+ * thread fits its PE's free RAM (the report's); GLOBAL = or the job's
+ * overallocation fits the network RAM still available (sched/admit.h). */
+typedef enum { MEM_AWARE_NO, MEM_AWARE_LOCAL, MEM_AWARE_GLOBAL } sched_mem_aware;
 
 #endif

@@ -136,6 +136,10 @@ printf '[computer]\nnumber = 4x\n' > bad-number.ini
 err_case malformed-number 'bad-number.ini:2: [computer] number = "4x": malformed number' -c bad-number.ini -t $GOOD
 printf '[computer]\nram = -1\n' > bad-range.ini
 err_case out-of-range 'bad-range.ini:2: [computer] ram = "-1": out of range' -c bad-range.ini -t $GOOD
+printf '[computer]\nnumber = 8\nram = 4x64, 0x128\n' > bad-ram-group.ini
+err_case ram-group-zero 'bad-ram-group.ini:3: [computer] ram = "4x64, 0x128": group 2: count 0' -c bad-ram-group.ini -t $GOOD
+printf '[computer]\nnumber = 8\nram = 4x64, 3x128\n' > bad-ram-sum.ini
+err_case ram-group-sum '[computer] ram = 4x64, 3x128 has group counts that add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
@@ -559,6 +563,19 @@ check "--configfile/--tracefile aliases: same jobs.csv" cmp -s A-strict/jobs.csv
 "$P" -c e2e.ini -t a.swf -o kr -q --simpack-report --hardware-report > /dev/null 2> kr.err
 check "--simpack-report and --hardware-report: exit 0, reports on stderr" \
     sh -c "test $? -eq 0 && grep -q 'events dispatched' kr.err && grep -q '^PEs: 4' kr.err"
+# Racks, memory servers and RAM groups in the hardware report (issue 15):
+# 4 compute PEs in racks of 2, 2 memory servers in a rack of their own.
+"$P" -c e2e.ini -t a.swf -o hwt -q --hardware-report --set network.topology=tree \
+    --set network.rack_size=2 --set computer.memory_servers=2 \
+    --set network.memory_server_placement=racks --set "computer.ram=2x64, 2x128" \
+    --set computer.memory_server_ram=512 > /dev/null 2> hwt.err
+check "--hardware-report: tree of 3 racks, memory servers, RAM groups" \
+    sh -c "test $? -eq 0 && grep -q '^PEs: 4 x .*RAM: 2 with 64 MB + 2 with 128 MB' hwt.err &&
+           grep -q '^Memory servers: 2 (PEs 4..5), RAM 512 MB' hwt.err &&
+           grep -q 'tree: 3 racks of up to 2 PEs' hwt.err &&
+           grep -q 'memory servers 4..5 in racks 2..2 of their own' hwt.err &&
+           grep -q 'routes: 30 ordered pairs; 6 of 3 hops, 24 of 7 hops' hwt.err &&
+           grep -q 'route 0->5 (7 hops): link 0, tor 0, uplink 0, core, uplink 2, tor 2, link 5' hwt.err"
 # Events per page fault and per job: dispatched / (disk + remote faults) and
 # dispatched / jobs finished, recomputed here from metrics.json.
 "$P" -c "$DEFAULT" $SLICE --set computer.ram=64 -o krf -q --kernel-report > /dev/null 2> krf.err

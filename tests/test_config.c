@@ -83,7 +83,7 @@ static void weird(config *c)
     c->scheduler.mpl = 0;
     c->scheduler.pcs = 0;
     c->scheduler.quantum = 1e-3;
-    c->scheduler.mem_aware = true;
+    c->scheduler.mem_aware = MEM_AWARE_GLOBAL;
     c->scheduler.strict_order = false;
     c->scheduler.pcs_first_start = true;
     snprintf(c->computer.name, CFG_NAME_MAX, "n");
@@ -94,13 +94,20 @@ static void weird(config *c)
     c->computer.seek = 0;
     c->computer.transfer = 1.5;
     c->computer.rotation = ROTATION_FULL;
+    c->computer.memory_servers = 3;
+    c->computer.memory_server_ram = 7.5;
     c->netram.enabled = true;
     c->netram.strategy = PNR_CLIENT;
     c->netram.global_knowledge = true;
     c->netram.managers = 7;
     c->netram.server_threshold = 0;
     c->netram.packing = PACK_BESTFIT;
+    c->netram.access_latency = 0.5;
     c->network.topology = TOPO_KIND_CONNECTED;
+    c->network.rack_size = 5;
+    c->network.memory_server_placement = NET_SERVERS_RACKS;
+    c->network.uplink_bandwidth = 3;
+    c->network.uplink_latency = 0.25;
     c->network.bandwidth = 1e-3;
     c->network.latency = 0;
     c->network.delay = 0;
@@ -300,7 +307,7 @@ START_TEST(test_write_lists_every_key)
     ck_assert_ptr_nonnull(strstr(buf, "\ntype = GANG\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexclude_status =\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08]\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08, or groups COUNTxMB, ...]\nram = 32\n"));
     ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07]\ncomm_rate = 0\n"));
     ck_assert_ptr_nonnull(strstr(buf, "[bytes; integer 512..1073741824]\npage_size = 4096\n"));
     /* stable: writing twice gives the same text */
@@ -419,7 +426,7 @@ static const err_case ini_errors[] = {
     {"[computer]\nram =\n", 2, "[computer] ram = \"\": malformed number"},
     {"[computer]\nram = nan\n", 2, "malformed number"},
     {"[computer]\nram = inf\n", 2, "malformed number"},
-    {"[computer]\nram = 0x10\n", 2, "malformed number"},
+    {"[computer]\nram = 0x10\n", 2, "group 1: count 0"}, /* not hex: 0 PEs */
     {"[computer]\nram = 32;MB\n", 2, "malformed number"},
     {"[simulation]\nseed = 1.0\n", 2, "malformed number"},
     {"[workload]\nexclude_status = 1,,2\n", 2, "malformed number"},
@@ -492,14 +499,17 @@ static const err_case ini_errors[] = {
     {"[scheduler]\npriority = FIFO\n", 2, "[scheduler] priority = \"FIFO\": expected "
                                           "one of FCFS, BESTFIT, WORSTFIT"},
     {"[workload]\ncpu_demand = WALL\n", 2, "expected one of CPUTIME, RUNTIME, AUTO"},
-    {"[network]\ntopology = RING\n", 2, "expected one of STAR, BUS, WHEEL, CONNECTED"},
+    {"[network]\ntopology = RING\n", 2, "expected one of STAR, BUS, WHEEL, CONNECTED, TREE"},
     {"[scheduler]\ntype = EASY\n", 2, "expected one of GANG"},
     {"[netram]\nrelease = SOME\n", 2, "expected one of EXCESS, ALL"},
     {"[netram]\nserver_selection = FIRSTFIT\n", 2,
      "expected one of RANDOM_WORSTFIT, WORSTFIT, BESTFIT, RANDOM"},
     /* bad boolean */
+    {"[output]\nschedule = maybe\n", 2, "[output] schedule = \"maybe\": expected "
+                                        "a boolean: yes, no, true, false, on, off, 1 or 0"},
     {"[scheduler]\nmem_aware = maybe\n", 2, "[scheduler] mem_aware = \"maybe\": expected "
-                                           "a boolean: yes, no, true, false, on, off, 1 or 0"},
+                                           "one of NO, LOCAL, GLOBAL, or a boolean (yes = LOCAL, "
+                                           "no = NO)"},
     {"[netram]\nenabled = 2\n", 2, "expected a boolean"},
     /* strings */
     {"[simulation]\nsystem = 0123456789012345678901234567890123456789012345678901234567890123\n",
@@ -547,7 +557,8 @@ START_TEST(test_ini_exact_messages)
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
-             "name, number, cpu, ram, rpm, seek, transfer, rotation", path);
+             "name, number, cpu, ram, rpm, seek, transfer, rotation, "
+             "memory_servers, memory_server_ram", path);
     ck_assert_str_eq(err, want);
 }
 END_TEST
@@ -823,6 +834,81 @@ START_TEST(test_validate_cross_keys)
     c.netram.enabled = true;
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+
+    /* Rack locality needs racks. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "netram.locality=rack", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[netram] locality = RACK needs racks"));
+    ck_assert_int_eq(config_set(&c, "network.topology=tree", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+}
+END_TEST
+
+/* computer.ram: one value for every PE, or COUNTxMB groups in PE order
+ * whose counts add up to computer.number; memory servers after them. */
+START_TEST(test_ram_groups)
+{
+    config c, back;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(c.computer.n_ram_groups, 0);
+    ck_assert_int_eq(config_set(&c, "computer.number=7", err), 0);
+    ck_assert_msg(config_set(&c, "computer.ram= 3x64 ,2X512.5,2x100", err) == 0, "%s", err);
+    ck_assert_int_eq(c.computer.n_ram_groups, 3);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    static const double want[] = {64, 64, 64, 512.5, 512.5, 100, 100};
+    for (int i = 0; i < 7; i++)
+        ck_assert_double_eq(config_pe_ram(&c, i), want[i]);
+    ck_assert_double_eq(config_ram_min(&c), 64);
+    /* Memory servers come after the compute PEs with their own RAM. */
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=2", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=4096", err), 0);
+    ck_assert_double_eq(config_pe_ram(&c, 7), 4096);
+    ck_assert_double_eq(config_pe_ram(&c, 8), 4096);
+    /* Written as groups, read back equal. */
+    config_defaults(&back);
+    round_trip(&c, &back);
+    ck_assert(config_equal(&c, &back));
+    ck_assert_int_eq(back.computer.n_ram_groups, 3);
+    ck_assert_double_eq(config_pe_ram(&back, 4), 512.5);
+    /* A single value is today's machine: no groups. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=48", err), 0);
+    ck_assert_int_eq(c.computer.n_ram_groups, 0);
+    ck_assert_double_eq(config_pe_ram(&c, 6), 48);
+    ck_assert(!config_equal(&c, &back));
+    /* Counts that do not add up to number: a validation error. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=3x64, 3x128", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "add up to 6 PEs, but [computer] number = 7"));
+    /* Junk: each names the key, the value and what is expected. */
+    static const char *const bad[][2] = {
+        {"computer.ram=3x64, 0x128", "group 2: count 0"},
+        {"computer.ram=3x64, -1x128", "group 2: count -1"},
+        {"computer.ram=3x0, 4x128", "group 1: 0 MB out of range"},
+        {"computer.ram=3x64,", "malformed group 2"},
+        {"computer.ram=3x64, 4", "malformed group 2"},
+        {"computer.ram=3y64", "malformed number"},
+        {"computer.ram=x64", "malformed group 1"},
+        {"computer.ram=3x", "malformed group 1"},
+        {"computer.ram=2.5x64", "malformed group 1"},
+        {"computer.ram=0", "out of range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_defaults(&c);
+        ck_assert_int_eq(config_set(&c, bad[i][0], err), -1);
+        ck_assert_msg(strstr(err, bad[i][1]) && strstr(err, "[computer] ram"),
+                      "%s: %s", bad[i][0], err);
+        ck_assert_int_eq(c.computer.n_ram_groups, 0); /* left unchanged */
+    }
+    /* The threshold must be below the smallest RAM of any PE. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.number=2", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.ram=1x8, 1x64", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.server_threshold=10", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
 }
 END_TEST
 
@@ -858,10 +944,10 @@ START_TEST(test_build_precedence_and_errors)
     ck_assert_uint_eq(e.index, 1);
     ck_assert_str_eq(e.key, "network.topology");
     ck_assert_str_eq(e.value, "ring");
-    ck_assert_str_eq(e.why, "expected one of STAR, BUS, WHEEL, CONNECTED");
+    ck_assert_str_eq(e.why, "expected one of STAR, BUS, WHEEL, CONNECTED, TREE");
     config_error_message(&e, msg, sizeof msg);
     ck_assert_str_eq(msg, "--set network.topology=ring: [network] topology = \"ring\": "
-                          "expected one of STAR, BUS, WHEEL, CONNECTED");
+                          "expected one of STAR, BUS, WHEEL, CONNECTED, TREE");
 
     /* -s and -t are told apart from --set. */
     config_args s_bad = {NULL, NULL, "x1", NULL, 0, false};
@@ -988,6 +1074,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_set_errors);
     tcase_add_test(t, test_set_release_and_first_pcs);
     tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_ram_groups);
     tcase_add_test(t, test_build_precedence_and_errors);
     tcase_add_test(t, test_validate_stored_values);
     suite_add_tcase(s, t);

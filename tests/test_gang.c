@@ -37,6 +37,7 @@
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/backfill.h"
 #include "sched/gang.h"
 #include "sched/gang_check.h"
 #include "sched/job.h"
@@ -895,6 +896,64 @@ START_TEST(test_mem_impossible)
 }
 END_TEST
 
+START_TEST(test_mem_aware_heterogeneous_and_servers)
+{
+    /* Compute PEs of 100, 100, 300, 300 MB and one memory server (PE 4,
+     * 1000 MB: cl->ncompute = 4), mem_aware, MPL 1, FCFS, strict order off.
+     *   0  J1 (2 PEs, 200 MB, 5 s): PEs 0 and 1 lack room, PEs 2,3 have
+     *      it: [0,5) on PEs 2,3.
+     *   0  J2 (3 PEs, 200 MB): only 2 PEs have 200 MB: impossible.
+     *   0  J3 (5 PEs, 1 MB): wider than the 4 compute PEs (the server
+     *      does not count): impossible.
+     *   1  J4 (4 PEs, 10 MB, 2 s): slot 0 has PEs 0,1 free only: waits
+     *      until J1 ends, [5,7) on PEs 0-3.
+     *   2  J5 (1 PE, 150 MB, 1 s), tried at 2 (strict order off): the
+     *      free PEs 0,1 lack room, PEs 2,3 are taken: it waits; at 5 J4
+     *      (first in FCFS order) takes every PE; at 7 J5 gets PE 2, [7,8).
+     * The memory server never gets a thread: its CPU stays idle. */
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, PACK_FIRSTFIT, 1, 100, 0, false);
+    gp.mem_aware = true;
+    memset(&t, 0, sizeof t);
+    T = &t;
+    ck_assert_int_eq(ev_init(&t.sim), 0);
+    static const double ram[] = {100, 100, 300, 300, 1000};
+    cluster_params cp = test_cluster_params(5, 0, 0);
+    cp.ncompute = 4;
+    cp.pe_ram_mb = ram;
+    cp.gang = &gp;
+    cp.on_end = on_end;
+    cp.end_ctx = &t;
+    cluster_init(&t.sim, &t.cl, &cp);
+    cluster_t *cl = &t.cl;
+    t.g = cl->gang;
+    gang_set_hook(t.g, sched_acted, &t);
+    for (int i = 0; i <= MAXJ; i++)
+        t.start[i] = t.end[i] = -1;
+    ck_assert_int_eq(gang_npes(t.g), 4);
+    tc_job_mem(&t, 1, 0, 2, 5, 200);
+    tc_job_mem(&t, 2, 0, 3, 5, 200);
+    tc_job_mem(&t, 3, 0, 5, 5, 1);
+    tc_job_mem(&t, 4, 1, 4, 2, 10);
+    tc_job_mem(&t, 5, 2, 1, 1, 150);
+    probe_t *p3 = tc_probe(&t, 3), *p6 = tc_probe(&t, 6), *p75 = tc_probe(&t, 7.5);
+    ck_assert_int_eq(tc_run(&t), EV_RUN_EMPTY);
+    /* Layouts show PE 4 too: never used. */
+    EXPECT_LAYOUT(p3, ">. . 1 1 .");
+    ck_assert_int_eq(p3->queued, 2);
+    EXPECT_LAYOUT(p6, ">4 4 4 4 .");
+    EXPECT_LAYOUT(p75, ">. . 5 . .");
+    EXPECT_JOB(&t, 1, 0, 5);
+    EXPECT_JOB(&t, 4, 5, 7);
+    EXPECT_JOB(&t, 5, 7, 8);
+    ck_assert_int_eq(gang_impossible(t.g), 2);
+    ck_assert_double_eq(res_busy_time(&t.sim, &cl->pes[4].cpu), 0);
+    ck_assert_double_eq(cl->pes[4].alloc_mb, 0);
+    ck_assert_near(tc_cpu_busy(&t), t.cl.cpu_demand_done, 1e-9);
+    tc_free(&t);
+}
+END_TEST
+
 /* ---- MPL metrics ----------------------------------------------------------------- */
 
 START_TEST(test_mpl_metrics)
@@ -1355,6 +1414,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_mem_unaware_overcommits);
     tcase_add_test(tc, test_mem_aware_pe_choice);
     tcase_add_test(tc, test_mem_impossible);
+    tcase_add_test(tc, test_mem_aware_heterogeneous_and_servers);
     tcase_add_test(tc, test_mpl_metrics);
     tcase_add_test(tc, test_wider_than_machine);
     tcase_add_test(tc, test_quantum_at_job_end);

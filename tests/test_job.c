@@ -1528,6 +1528,89 @@ static void run_one_line(const char *line, const char *const *sets, run_metrics 
     unlink(path);
 }
 
+/* Run a one-line trace with sets; per-PE page faults into faults[0..n-1]
+ * (n = the machine's PEs, memory servers included). */
+static void run_one_line_pes(const char *line, const char *const *sets, run_metrics *m,
+                             uint64_t *faults, double *ram, int n)
+{
+    char path[] = "/tmp/pnrsim-test-job-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s\n", line);
+    fclose(f);
+    config c;
+    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
+    config_defaults(&c);
+    for (int i = 0; sets[i]; i++)
+        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    run_t *run = run_create(&c, NULL, NULL, err);
+    ck_assert_msg(run != NULL, "%s", err);
+    ck_assert_msg(run_execute(run, err) == 0, "%s", err);
+    run_metrics_get(run, m);
+    const cluster_t *cl = run_cluster(run);
+    ck_assert_int_eq(cl->npes, n);
+    for (int i = 0; i < n; i++) {
+        faults[i] = cl->pes[i].faults;
+        ram[i] = cl->pes[i].ram_mb;
+    }
+    run_destroy(run);
+    unlink(path);
+}
+
+START_TEST(test_run_heterogeneous_ram)
+{
+    /* computer.ram groups reach the fault model (§4.1.5: L and the reset
+     * use the PE's own RAM). Two PEs, 64 MB and 128 MB; a 2-thread job of
+     * 65 MB per thread, 30 s of CPU, R = 1e-6, no messages. The thread on
+     * PE 1 fits (no fault, ends at 30 s); the one on PE 0 is overallocated
+     * by 1 MB and draws its faults from PE 0's stream exactly as the only
+     * thread of a 1-PE, 64 MB machine does: the same number of faults.
+     * The per-PE metrics are means over the two PEs. */
+    const char *two = "1 0 -1 30 2 30 66560 2 -1 -1 1 1 1 1 1 1 -1 -1";
+    const char *one = "1 0 -1 30 1 30 66560 1 -1 -1 1 1 1 1 1 1 -1 -1";
+    const char *het[] = {"computer.number=2", "computer.ram=1x64, 1x128",
+                         "process.mem_access_rate=0.000001", "process.comm_rate=0",
+                         "process.sync_rate=0", NULL};
+    const char *solo[] = {"computer.number=1", "computer.ram=64",
+                          "process.mem_access_rate=0.000001", "process.comm_rate=0",
+                          "process.sync_rate=0", NULL};
+    const char *srv[] = {"computer.number=2", "computer.ram=1x64, 1x128",
+                         "process.mem_access_rate=0.000001", "process.comm_rate=0",
+                         "process.sync_rate=0", "computer.memory_servers=1",
+                         "computer.memory_server_ram=512", NULL};
+    run_metrics m2, m1, m3;
+    uint64_t f2[2], f1[1], f3[3];
+    double r2[2], r1[1], r3[3];
+    run_one_line_pes(two, het, &m2, f2, r2, 2);
+    run_one_line_pes(one, solo, &m1, f1, r1, 1);
+    ck_assert_double_eq(r2[0], 64);
+    ck_assert_double_eq(r2[1], 128);
+    ck_assert_uint_gt(f1[0], 50);
+    ck_assert_uint_eq(f2[0], f1[0]);
+    ck_assert_uint_eq(f2[1], 0);
+    ck_assert_double_eq(m2.page_faults_per_pe, (double)f1[0] / 2);
+    ck_assert_double_eq(m2.total_time, m1.total_time);
+    /* The thread on PE 1 computed 30 s; the CPU utilisation is the mean
+     * over the 2 PEs of busy / total time. */
+    ck_assert_near(m2.cpu_utilization, 60.0 / (2 * m2.total_time), 1e-12);
+    /* A memory server (no network RAM in use here) changes nothing for the
+     * threads, receives none, and the per-PE metrics stay over the 2
+     * compute PEs. */
+    run_one_line_pes(two, srv, &m3, f3, r3, 3);
+    ck_assert_double_eq(r3[2], 512);
+    ck_assert_uint_eq(f3[0], f1[0]);
+    ck_assert_uint_eq(f3[1] + f3[2], 0);
+    ck_assert_double_eq(m3.page_faults_per_pe, m2.page_faults_per_pe);
+    ck_assert_double_eq(m3.cpu_utilization, m2.cpu_utilization);
+    ck_assert_double_eq(m3.total_time, m2.total_time);
+}
+END_TEST
+
 START_TEST(test_run_disk_rotation_and_page)
 {
     /* Through the configuration: one PE of 64 MB, one 1-thread job of 65 MB
@@ -1613,6 +1696,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_interval_exponential_sync);
     tcase_add_test(tc, test_interval_stream_separate);
     tcase_add_test(tc, test_run_disk_rotation_and_page);
+    tcase_add_test(tc, test_run_heterogeneous_ram);
     tcase_add_test(tc, test_run_page_messages_follow_page_size);
     suite_add_tcase(s, tc);
     return s;

@@ -959,6 +959,138 @@ START_TEST(test_observer)
 }
 END_TEST
 
+/* ---- TREE (racks, issue 15) ------------------------------------------------ */
+
+/* The route src -> dst as element indexes, -1 terminated after len. */
+static void expect_route(const net_t *net, int src, int dst, const long *want, int len)
+{
+    ck_assert_int_eq(net_route_len(net, src, dst), len);
+    for (int k = 0; k < len; k++)
+        ck_assert_msg(net_route_elem(net, src, dst, k)->index == want[k],
+                      "route %d->%d hop %d: element %ld, expected %ld", src, dst, k,
+                      net_route_elem(net, src, dst, k)->index, want[k]);
+}
+
+START_TEST(test_tree_routes)
+{
+    /* 6 compute PEs, rack_size 4, 3 memory servers (PEs 6, 7, 8): compute
+     * racks 0 (PEs 0-3) and 1 (PEs 4, 5).
+     * SPREAD: server k in rack k mod 2: PE 6 -> rack 0, 7 -> 1, 8 -> 0.
+     *   2 racks: links 0..8, uplinks 9, 10, ToR 11, 12, core 13.
+     * RACKS: servers in rack 2 + k / 4: all three in rack 2.
+     *   3 racks: links 0..8, uplinks 9..11, ToR 12..14, core 15. */
+    sim_t sim;
+    ev_init(&sim);
+    net_tree tr = {.ncompute = 6, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                   .uplink_bandwidth = BW / 10, .uplink_latency = 2 * LAT};
+    net_t *net = net_create_tree(&sim, &tr, 9, BW, LAT, DELAY);
+    ck_assert_int_eq(net_rack_count(net), 2);
+    ck_assert_int_eq(net_elem_count(net), 14);
+    static const int rack_spread[] = {0, 0, 0, 0, 1, 1, 0, 1, 0};
+    for (int p = 0; p < 9; p++)
+        ck_assert_int_eq(net_rack_of(net, p), rack_spread[p]);
+    expect_route(net, 0, 3, (const long[]){0, 11, 3}, 3);      /* same rack */
+    expect_route(net, 6, 0, (const long[]){6, 11, 0}, 3);      /* server, same rack */
+    expect_route(net, 7, 4, (const long[]){7, 12, 4}, 3);
+    expect_route(net, 8, 7, (const long[]){8, 11, 9, 13, 10, 12, 7}, 7); /* cross */
+    expect_route(net, 5, 1, (const long[]){5, 12, 10, 13, 9, 11, 1}, 7);
+    ck_assert_int_eq(net_route_len(net, 4, 4), 0);
+    ck_assert(net_elem_at(net, 11)->is_switch && net_elem_at(net, 13)->is_switch);
+    ck_assert(!net_elem_at(net, 9)->is_switch);
+    ck_assert_double_eq(net_elem_at(net, 9)->bandwidth, BW / 10);
+    ck_assert_double_eq(net_elem_at(net, 9)->latency, 2 * LAT);
+    ck_assert_double_eq(net_elem_at(net, 8)->bandwidth, BW);
+    /* Idle cross-rack time: 2 links, 3 switches, 2 uplinks. */
+    double U = 2 * LAT + BYTES / (BW / 10);
+    ck_assert_near(net_idle_time(net, 8, 7, BYTES), 2 * L_HOP + 3 * D_SW + 2 * U, TOL);
+    ck_assert_near(net_idle_time(net, 6, 0, BYTES), 2 * L_HOP + D_SW, TOL);
+    teardown(&sim, net);
+
+    ev_init(&sim);
+    tr.servers = NET_SERVERS_RACKS;
+    net = net_create_tree(&sim, &tr, 9, BW, LAT, DELAY);
+    ck_assert_int_eq(net_rack_count(net), 3);
+    ck_assert_int_eq(net_elem_count(net), 16);
+    static const int rack_own[] = {0, 0, 0, 0, 1, 1, 2, 2, 2};
+    for (int p = 0; p < 9; p++)
+        ck_assert_int_eq(net_rack_of(net, p), rack_own[p]);
+    expect_route(net, 6, 8, (const long[]){6, 14, 8}, 3);
+    expect_route(net, 0, 6, (const long[]){0, 12, 9, 15, 11, 14, 6}, 7);
+    expect_route(net, 5, 4, (const long[]){5, 13, 4}, 3);
+    /* Hop counts over all 72 ordered pairs: racks of 4, 2 and 3 PEs give
+     * 12 + 2 + 6 = 20 same-rack pairs (3 hops), the other 52 take 7. */
+    int h3 = 0, h7 = 0;
+    for (int a = 0; a < 9; a++)
+        for (int b = 0; b < 9; b++)
+            if (a != b) {
+                int len = net_route_len(net, a, b);
+                h3 += len == 3;
+                h7 += len == 7;
+            }
+    ck_assert_int_eq(h3, 20);
+    ck_assert_int_eq(h7, 52);
+    teardown(&sim, net);
+}
+END_TEST
+
+START_TEST(test_tree_uplink_contention)
+{
+    /* 12 compute PEs in racks of 4 (racks 0, 1, 2), uplinks 10 times
+     * slower than links: U = 5e-8 + 4096 / 1.25e6 = 3.27685e-3 s.
+     * A: 0 -> 4 (rack 0 -> 1) and B: 1 -> 9 (rack 0 -> 2), both at 0.
+     *   A: link 0 [0,L], ToR 0 [L,L+D], uplink 0 [L+D,L+D+U], core
+     *      [.., L+2D+U], uplink 1 [.., L+2D+2U], ToR 1 [.., L+3D+2U],
+     *      link 4: arrives 2L+3D+2U = 7.44916e-3.
+     *   B: link 1 [0,L]; ToR 0 is A's: waits D, holds [L+D,L+2D]; uplink
+     *      0 is A's until L+D+U: waits U-D, holds [L+D+U,L+D+2U]; core
+     *      (A left it at L+2D+U), uplink 2, ToR 2, link 9 free: arrives
+     *      2L+3D+3U = 1.072601e-2, U later than alone.
+     * Uplink 0: one waiter for U - D, max 1; uplinks 1 and 2 never queue.
+     * Control, same rack: C: 0 -> 2 and E: 1 -> 3 at 0 share only ToR 0:
+     *   C arrives 2L+D = 7.3546e-4, E waits D at the ToR: 2L+2D =
+     *   8.1546e-4; no uplink is ever used. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_tree tr = {.ncompute = 12, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                   .uplink_bandwidth = BW / 10, .uplink_latency = LAT};
+    net_t *net = net_create_tree(&sim, &tr, 12, BW, LAT, DELAY);
+    double U = LAT + BYTES / (BW / 10);
+    ck_assert_near(U, 3.27685e-3, TOL);
+    send(&sim, net, 0, 4, 0);
+    send(&sim, net, 1, 9, 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], 7.44916e-3, TOL);
+    ck_assert_near(arrive[1], 1.072601e-2, TOL);
+    net_elem *up0 = net_elem_at(net, net_uplink_index(net, 0));
+    net_elem *up1 = net_elem_at(net, net_uplink_index(net, 1));
+    net_elem *up2 = net_elem_at(net, net_uplink_index(net, 2));
+    net_elem *tor0 = net_elem_at(net, net_tor_index(net, 0));
+    ck_assert_double_eq(up0->res.queue.max, 1);
+    ck_assert_near(timeavg_area(&up0->res.queue, sim.now), U - D_SW, TOL);
+    ck_assert_double_eq(up1->res.queue.max, 0);
+    ck_assert_double_eq(up2->res.queue.max, 0);
+    ck_assert_near(timeavg_area(&tor0->res.queue, sim.now), D_SW, TOL);
+    ck_assert_uint_eq(up0->messages, 2);
+    ck_assert_near(res_busy_time(&sim, &up0->res), 2 * U, TOL);
+    ck_assert_uint_eq(net_elem_at(net, net_core_index(net))->messages, 2);
+    teardown(&sim, net);
+
+    reset_arrivals();
+    ev_init(&sim);
+    net = net_create_tree(&sim, &tr, 12, BW, LAT, DELAY);
+    send(&sim, net, 0, 2, 0);
+    send(&sim, net, 1, 3, 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], 7.3546e-4, TOL);
+    ck_assert_near(arrive[1], 8.1546e-4, TOL);
+    for (int r = 0; r < 3; r++)
+        ck_assert_double_eq(res_busy_time(&sim, &net_elem_at(net, net_uplink_index(net, r))->res), 0);
+    ck_assert_uint_eq(net_elem_at(net, net_core_index(net))->messages, 0);
+    teardown(&sim, net);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("net");
@@ -979,6 +1111,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_resend_from_done);
     tcase_add_test(tc, test_destroy_in_flight);
     tcase_add_test(tc, test_report);
+    tcase_add_test(tc, test_tree_routes);
+    tcase_add_test(tc, test_tree_uplink_contention);
     tcase_add_test(tc, test_observer);
     suite_add_tcase(s, tc);
     return s;

@@ -144,6 +144,9 @@ static void on_job_ended(sim_t *sim, job_t *j, void *ctx)
     job_release(sim, j);
 }
 
+/* The shape world_init_topo gives a TREE network (tests set it). */
+static net_tree world_tree;
+
 /* npes PEs of ram[i] MB on the topology (world_init: a star), PNR with
  * `strategy` (CENTRAL, ...) and the extra settings, checks on. */
 static void world_init_topo(world *w, net_topology topo, int npes, const double *ram,
@@ -156,6 +159,7 @@ static void world_init_topo(world *w, net_topology topo, int npes, const double 
     cluster_params cp = test_cluster_params(npes, 0, seed);
     cp.pe_ram_mb = ram;
     cp.topology = topo;
+    cp.tree = &world_tree;
     cp.mem_access_rate = mem_access_rate;
     cluster_t *cl = &w->cl;
     cluster_init(&w->sim, cl, &cp);
@@ -289,6 +293,76 @@ START_TEST(test_remote_faults_round_trip)
     assert_settled(w.pnr);
     ck_assert_double_eq(w.cl.pes[1].remote_mb, 0);
     world_free(&w);
+}
+END_TEST
+
+START_TEST(test_access_latency)
+{
+    /* The case above with netram.access_latency = 2 ms (issue 15): every
+     * remote fault costs the round trip plus exactly 2 ms, the faults
+     * themselves (drawn in CPU time) are the same ones, and the job ends
+     * faults x 2 ms later. */
+    uint64_t faults[2];
+    double end[2];
+    for (int v = 0; v < 2; v++) {
+        world w;
+        const char *sets[] = {v ? "netram.access_latency=0.002" : "netram.access_latency=0",
+                              NULL};
+        world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1];
+        double wait = T_MSG(CTRL) + T_MSG(CTRL + 12);
+        ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+        ck_assert_near(r->fault_time / (double)r->faults, 2 * T_MSG(PAGE) + (v ? 0.002 : 0),
+                       1e-15);
+        ck_assert_near(r->end, 1 + wait + 50 + r->fault_time, 1e-9);
+        faults[v] = r->faults;
+        end[v] = r->end;
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+    ck_assert_uint_gt(faults[0], 300);
+    ck_assert_uint_eq(faults[0], faults[1]);
+    ck_assert_near(end[1] - end[0], 0.002 * (double)faults[0], 1e-9);
+}
+END_TEST
+
+START_TEST(test_rack_locality)
+{
+    /* CENTRAL (manager PE 0), WORSTFIT selection (ties to the lowest PE),
+     * 8 PEs of 100 MB in racks of 4 (rack 0: PEs 0-3, rack 1: PEs 4-7),
+     * threshold 0.1 MB, so a server lends at most 99.9 MB. One thread of
+     * 450 MB on PE 5 needs 350 MB. The manager's table shows every other
+     * PE at 100 MB.
+     *   locality NONE: PEs 0, 1, 2 lend 99.9 each (lowest first), PE 3 the
+     *     last 50.3.
+     *   locality RACK: PE 5's rack first: PEs 4, 6, 7 lend 99.9 each, then
+     *     the rest: PE 0 lends 50.3.
+     * With RACK the pages then stay in rack 1 except those held on PE 0. */
+    static const double want[2][8] = {{99.9, 99.9, 99.9, 50.3, 0, 0, 0, 0},
+                                      {50.3, 0, 0, 0, 99.9, 0, 99.9, 99.9}};
+    world_tree = (net_tree){.ncompute = 8, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                            .uplink_bandwidth = BW, .uplink_latency = LAT};
+    for (int v = 0; v < 2; v++) {
+        world w;
+        const char *sets[] = {"netram.server_selection=WORSTFIT",
+                              v ? "netram.locality=RACK" : "netram.locality=NONE", NULL};
+        world_init_topo(&w, TOPO_KIND_TREE, 8, RAM100, 0, "CENTRAL", sets, 3);
+        job_t *j = make_job(&w, 1, 1, (int[]){5}, 1, 450);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, 1.5);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(fabs(w.cl.pes[i].lent_mb - want[v][i]) < 1e-9,
+                          "locality %d: PE %d lent %g, expected %g", v, i, w.cl.pes[i].lent_mb,
+                          want[v][i]);
+        ck_assert_near(w.cl.pes[5].remote_mb, 350, 1e-9);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(w.jobs_ended, 1);
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
 }
 END_TEST
 
@@ -932,7 +1006,7 @@ static void trace_run(trace_result *t, const char *strategy, const char *const *
     pnr_t *p = created;
     ck_assert_ptr_nonnull(p);
     t->st = *pnr_get_stats(p);
-    t->npes = c.computer.number;
+    t->npes = c.computer.number + c.computer.memory_servers;
     t->received = calloc((size_t)t->npes * PNR_NKINDS, sizeof *t->received);
     ck_assert_ptr_nonnull(t->received);
     for (int pe = 0; pe < t->npes; pe++)
@@ -1284,6 +1358,157 @@ START_TEST(test_run_stopped)
 }
 END_TEST
 
+/* Run the SWF lines `trace` with the settings, checks on; job starts and
+ * ends by job number (1..4) and the metrics. */
+static void run_text(const char *trace, const char *const *sets, double start[5],
+                     double end[5], run_metrics *m, uint64_t disk_faults[4])
+{
+    char path[] = "/tmp/pnrsim-test-pnr-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(trace, f);
+    fclose(f);
+    config c;
+    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
+    config_defaults(&c);
+    for (int i = 0; sets[i]; i++)
+        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+    snprintf(set, sizeof set, "workload.trace=%s", path);
+    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *jobs = open_memstream(&csv, &len);
+    run_t *r = run_create(&c, jobs, NULL, err);
+    ck_assert_msg(r != NULL, "%s", err);
+    run_set_checking(r, true);
+    ck_assert_msg(run_execute(r, err) == 0, "%s", err);
+    ck_assert_msg(run_check_failure(r) == NULL, "%s", run_check_failure(r));
+    run_metrics_get(r, m);
+    for (int i = 0; i < 4; i++)
+        disk_faults[i] = run_cluster(r)->pes[i].disk_faults;
+    run_destroy(r);
+    fclose(jobs);
+    for (int i = 0; i < 5; i++)
+        start[i] = end[i] = -1;
+    /* jobs.csv: job,submit,start,end,... */
+    for (const char *q = strchr(csv, '\n'); q && q[1]; q = strchr(q + 1, '\n')) {
+        long id;
+        double sub, st, en;
+        ck_assert_int_eq(sscanf(q + 1, "%ld,%lf,%lf,%lf", &id, &sub, &st, &en), 4);
+        ck_assert(id >= 1 && id <= 4);
+        start[id] = st;
+        end[id] = en;
+    }
+    free(csv);
+    unlink(path);
+}
+
+START_TEST(test_mem_aware_global)
+{
+    /* scheduler.mem_aware = GLOBAL on a hand-worked trace (issue 15). Four
+     * PEs of 100 MB, CENTRAL, threshold 0.1 MB (a PE lends at most 99.9
+     * MB), MPL 1, no messages, R = 0.01 s.
+     *   J1 at 0: 2 threads of 150 MB, 100 s. PEs 0, 1 (lowest free) would
+     *     overallocate by 50 MB each. Available network RAM: 4 x 99.9 =
+     *     399.6 MB; J1 needs 100 and its PEs lose their 2 x 99.9 lendable:
+     *     299.8 <= 399.6: admitted at 0. The manager gets 100 MB from PEs
+     *     2 and 3 (99.9 from one, 0.1 from the other).
+     *   J2 at 1: 2 threads of 150 MB, 50 s, on the free PEs 2, 3. Available:
+     *     only 99.8 MB (what PEs 2, 3 have left); J2 needs 100 + the
+     *     lendable its PEs lose (99.8): 299.8 > 99.8: it waits (it would
+     *     page to disk).
+     *   J1 ends at 100 + its fault time; its memory is freed and its network
+     *     RAM deallocated (DEALLOC to the manager, FREE to the servers).
+     *     Only when the servers have their lent memory back is there
+     *     enough (399.6 >= 299.8): J2 starts then, a few control messages
+     *     after J1's end, and pages only to network RAM.
+     * Controls: NO starts J2 at 1 and PEs 2, 3 page to disk; LOCAL (= yes)
+     * can never admit a 150 MB thread on 100 MB PEs: both impossible. */
+    const char *trace = "1 0 -1 100 2 100 153600 2 -1 -1 1 1 1 1 1 1 -1 -1\n"
+                        "2 1 -1 50 2 50 153600 2 -1 -1 1 1 1 1 1 1 -1 -1\n";
+    const char *base[] = {"computer.number=4", "computer.ram=100", "netram.enabled=yes",
+                          "scheduler.mpl=1", "process.mem_access_rate=0.01",
+                          "process.comm_rate=0", "process.sync_rate=0", NULL, NULL};
+    double st[5], en[5];
+    run_metrics m;
+    uint64_t disk[4];
+    base[7] = "scheduler.mem_aware=global";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert_double_eq(st[1], 0);
+    ck_assert_double_gt(en[1], 100);
+    ck_assert_double_gt(st[2], en[1]);            /* waited for network RAM */
+    ck_assert_double_lt(st[2], en[1] + 0.01);     /* ... a few messages */
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(disk[i], 0);            /* never paged to disk */
+    ck_assert_uint_gt(m.page_faults_remote, 0);
+    base[7] = "scheduler.mem_aware=no";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert_double_eq(st[2], 1);
+    ck_assert_uint_gt(disk[2] + disk[3], 0);
+    base[7] = "scheduler.mem_aware=yes";
+    run_text(trace, base, st, en, &m, disk);
+    ck_assert_int_eq(m.jobs_finished, 0);
+    ck_assert_int_eq(m.jobs_impossible, 2);
+}
+END_TEST
+
+START_TEST(test_run_racks_servers)
+{
+    /* Issue 15's machine on the trace runs above, conservation checked at
+     * every allocation and deallocation step: racks of 16 (TREE), RAM in
+     * two groups, 6 memory servers of 300 MB (PEs 240-245) spread over the
+     * racks or in a rack of their own, rack locality, an access latency,
+     * every strategy. Then: the run ends with nothing lent, held or in
+     * transit, every message sent arrived, memory servers received no
+     * request as clients (CLIENT: a thread asks its own PE) yet served
+     * pages, and a second run gives byte-identical jobs.csv. */
+    static const char *const names[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE"};
+    for (int v = 0; v < 4; v++) {
+        const char *extra[] = {"network.topology=tree", "network.rack_size=16",
+                               "computer.ram=120x100, 120x110", "computer.memory_servers=6",
+                               "computer.memory_server_ram=300", "netram.locality=rack",
+                               "netram.access_latency=0.0005", "netram.managers=3",
+                               v % 2 ? "network.memory_server_placement=racks"
+                                     : "network.memory_server_placement=spread",
+                               NULL};
+        trace_result t, u;
+        trace_run(&t, names[v], extra, 0);
+        ck_assert_int_eq(t.npes, 246);
+        ck_assert_msg(t.m.jobs_finished == NJOBS && t.m.jobs_unfinished == 0, "%s", names[v]);
+        ck_assert_msg(fabs(t.lent) < 1e-6 && fabs(t.held) < 1e-6 && fabs(t.transit) < 1e-6,
+                      "%s: lent %g held %g transit %g", names[v], t.lent, t.held, t.transit);
+        ck_assert_uint_gt(t.m.page_faults_remote, 0);
+        ck_assert_uint_eq(t.st.requests, t.st.denied + t.st.partial + t.st.satisfied);
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_GRANT), t_sent(&t, PNR_MSG_ASK));
+        ck_assert_uint_eq(t_sent(&t, PNR_MSG_PAGE_OUT), t.m.page_faults_remote);
+        uint64_t served = 0;
+        for (int pe = 240; pe < 246; pe++) {
+            served += t_received(&t, pe, PNR_MSG_PAGE_OUT);
+            if (v == 1)
+                ck_assert_uint_eq(t_received(&t, pe, PNR_MSG_REQUEST), 0);
+        }
+        ck_assert_uint_gt(served, 0);
+        for (int k = PNR_MSG_REQUEST; k < PNR_MSG_KINDS_END; k++) {
+            uint64_t got = 0;
+            for (int pe = 0; pe < t.npes; pe++)
+                got += t_received(&t, pe, k);
+            ck_assert_uint_eq(got, t_sent(&t, k));
+        }
+        trace_run(&u, names[v], extra, 0);
+        ck_assert_uint_eq(t.jobs_len, u.jobs_len);
+        ck_assert_msg(memcmp(t.jobs_csv, u.jobs_csv, t.jobs_len) == 0, "%s: not deterministic",
+                      names[v]);
+        ck_assert_uint_eq(t.m.events, u.m.events);
+        trace_result_free(&t);
+        trace_result_free(&u);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr");
@@ -1293,6 +1518,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_fair_share_end_to_end);
     tcase_add_test(tc, test_remote_faults_round_trip);
     tcase_add_test(tc, test_partial_cover);
+    tcase_add_test(tc, test_access_latency);
+    tcase_add_test(tc, test_rack_locality);
+    tcase_add_test(tc, test_mem_aware_global);
+    tcase_add_test(tc, test_run_racks_servers);
     tcase_add_test(tc, test_server_pages_for_its_loan);
     tcase_add_test(tc, test_job_ends_before_its_rounds);
     tcase_add_test(tc, test_client_does_not_wait);
