@@ -381,37 +381,29 @@ static int parse_pnrsim_text(config *c, const char *path, char *text, size_t len
     return rc;
 }
 
-/* Read a PNRSim file onto *c; on error *c is unchanged. */
-int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
-{
-    char *text;
-    size_t len;
-    cfg_error e;
-    if (cfg_read_whole(path, &text, &len, &e) != 0)
-        return cfg_to_text(&e, err);
-    int rc = parse_pnrsim_text(c, path, text, len, &e);
-    free(text);
-    return rc ? cfg_to_text(&e, err) : 0;
-}
 
 /* ---------------------------------------------------------------------- */
 /* Format detection, --set, validation                                     */
 /* ---------------------------------------------------------------------- */
 
-/* Read a file, INI when its first significant line starts with '['. The
- * file is read once, so a pipe (-c /dev/stdin, -c <(...)) is detected and
- * parsed from the same bytes. */
-int config_load_e(config *c, const char *path, cfg_error *err)
+/* How load_file reads a file. */
+typedef enum { AS_DETECTED, AS_INI, AS_PNRSIM } file_format;
+
+/* Read path once onto *c, as fmt says; AS_DETECTED: INI when its first
+ * significant line starts with '[', PNRSim's format otherwise (the file is
+ * read once, so a pipe, -c /dev/stdin or -c <(...), is detected and parsed
+ * from the same bytes). On error *c is unchanged. 0 or -1 + e. */
+static int load_file(config *c, const char *path, file_format fmt, cfg_error *err)
 {
     char *text;
     size_t len;
     if (cfg_read_whole(path, &text, &len, err) != 0)
         return -1;
-    bool ini = false;
+    bool ini = fmt == AS_INI;
     const char *p = text, *stop = text + len;
-    if (len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
+    if (fmt == AS_DETECTED && len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
         p += 3;
-    while (p < stop) {
+    while (fmt == AS_DETECTED && p < stop) {
         while (p < stop && isspace((unsigned char)*p))
             p++;
         if (p < stop && (*p == '#' || *p == ';')) {
@@ -428,10 +420,27 @@ int config_load_e(config *c, const char *path, cfg_error *err)
     return rc;
 }
 
+int config_load_e(config *c, const char *path, cfg_error *e)
+{
+    return load_file(c, path, AS_DETECTED, e);
+}
+
 int config_load(config *c, const char *path, char err[CFG_ERR_MAX])
 {
     cfg_error e;
-    return config_load_e(c, path, &e) ? cfg_to_text(&e, err) : 0;
+    return load_file(c, path, AS_DETECTED, &e) ? cfg_to_text(&e, err) : 0;
+}
+
+int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return load_file(c, path, AS_INI, &e) ? cfg_to_text(&e, err) : 0;
+}
+
+int config_load_pnrsim(config *c, const char *path, char err[CFG_ERR_MAX])
+{
+    cfg_error e;
+    return load_file(c, path, AS_PNRSIM, &e) ? cfg_to_text(&e, err) : 0;
 }
 
 /* Apply "section.key=value"; on error *c is unchanged. */

@@ -209,16 +209,3 @@ int cfg_parse_ini_text(config *c, const char *path, const char *text, size_t len
     *c = scratch;
     return 0;
 }
-
-/* Read an INI file onto *c; on error *c is unchanged. */
-int config_load_ini(config *c, const char *path, char err[CFG_ERR_MAX])
-{
-    char *text;
-    size_t len;
-    cfg_error e;
-    if (cfg_read_whole(path, &text, &len, &e) != 0)
-        return cfg_to_text(&e, err);
-    int rc = cfg_parse_ini_text(c, path, text, len, &e);
-    free(text);
-    return rc ? cfg_to_text(&e, err) : 0;
-}

@@ -15,6 +15,7 @@
 #include "app/config.h"
 #include "app/util.h"
 #include "app/output.h"
+#include "app/plot.h"
 #include "app/resultset.h"
 #include "app/run.h"
 #include "core/ev.h"
@@ -95,6 +96,8 @@ static void usage(FILE *f)
             "      --format FMT         what goes to standard output: text, json or csv\n"
             "      --schedule           also write schedule.csv, pes.csv and schedule.paje\n"
             "                           (same as --set output.schedule=yes)\n"
+            "      --plot               --schedule, then pnrsim-plot DIR after the run (DIR/plots/;\n"
+            "                           needs gnuplot: checked before the run)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
@@ -109,7 +112,7 @@ static void usage(FILE *f)
             "130/143 interrupted (partial results written).\n");
 }
 
-enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE };
+enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT };
 
 typedef struct opts {
     const char *config;
@@ -121,6 +124,7 @@ typedef struct opts {
     int format; /* 0 text, 1 json, 2 csv */
     bool print_config, hw_report, kernel_report, quiet, verbose;
     bool schedule; /* --schedule */
+    bool plot;     /* --plot (implies --schedule) */
 } opts;
 
 static bool is_tty_stderr;
@@ -168,6 +172,7 @@ static int parse_args(int argc, char **argv, opts *o)
         {"hardware-report", no_argument, 0, OPT_HW},
         {"kernel-report", no_argument, 0, OPT_KERNEL},
         {"schedule", no_argument, 0, OPT_SCHEDULE},
+        {"plot", no_argument, 0, OPT_PLOT},
         {"simpack-report", no_argument, 0, OPT_KERNEL},
         {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, 'V'},
@@ -210,6 +215,7 @@ static int parse_args(int argc, char **argv, opts *o)
         case OPT_HW: o->hw_report = true; break;
         case OPT_KERNEL: o->kernel_report = true; break;
         case OPT_SCHEDULE: o->schedule = true; break;
+        case OPT_PLOT: o->plot = o->schedule = true; break;
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
@@ -328,6 +334,15 @@ int main(int argc, char **argv)
     if (!c.workload.trace[0]) {
         fprintf(stderr, "pnrsim: no trace: give -t FILE or set [workload] trace\n");
         return 2;
+    }
+    /* --plot: pnrsim-plot and gnuplot are found now, not after the run. */
+    char plot_path[PATH_MAX];
+    if (o.plot) {
+        char perr[PATH_MAX + 200];
+        if (plot_find(argv[0], plot_path, sizeof plot_path, perr, sizeof perr) != 0) {
+            fprintf(stderr, "pnrsim: %s\n", perr);
+            return 2;
+        }
     }
     /* From here on SIGINT/SIGTERM stop the run at the next event (no
      * SA_RESTART: a blocking read of the trace returns EINTR and the trace
@@ -516,5 +531,24 @@ int main(int argc, char **argv)
     run_destroy(r);
     if (got_signal)
         return 128 + got_signal;
+    /* --plot: the results are committed; draw them. A failure to draw is
+     * a failure of the run (exit 1; the results stay); Ctrl-C or SIGTERM
+     * stops pnrsim-plot (pnrsim, still blocking them, exits as it does). */
+    if (o.plot && (status == 0 || status == 3)) {
+        int prc = plot_run(plot_path, o.outdir, o.quiet);
+        if (prc == 128 + SIGINT || prc == 128 + SIGTERM) {
+            fprintf(stderr, "pnrsim: --plot: interrupted; the results are written, the plots "
+                            "are not\n");
+            return prc;
+        }
+        if (prc != 0) {
+            if (prc < 0)
+                fprintf(stderr, "pnrsim: --plot: cannot run %s: %s\n", plot_path, strerror(errno));
+            else
+                fprintf(stderr, "pnrsim: --plot: pnrsim-plot %s failed (status %d); the results "
+                                "are written\n", o.outdir, prc);
+            status = 1;
+        }
+    }
     return status;
 }

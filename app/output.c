@@ -1,78 +1,170 @@
-/* app/output.c: metric formats (see output.h). */
+/* app/output.c: metric formats, all written from one table (see
+ * output.h).
+ *
+ * out_fields below is the only list of what a run reports: a row per
+ * metrics.json member, in metrics.json order. The 19 metrics of techreport
+ * §2.2.2 come first, in the report's order, with the label and unit of the
+ * text report; then the extras, the network RAM rows (written only when
+ * network RAM is on), the drop counts and the partial flag. A row's type is
+ * taken from the run_metrics field itself (_Generic), so a row cannot read
+ * a field as the wrong type. The sentences of the text report after the
+ * numbered metrics (job counts, drops, messages) are prose, not rows.
+ */
 #include "app/output.h"
 
 #include "pnr/pnr.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The 19 metrics, in the techreport's order. */
-typedef struct metric_def {
-    const char *key;
-    const char *label;
-    const char *unit;
-} metric_def;
+/* The out_type of run_metrics field f (not evaluated). */
+#define OUT_TYPE_OF(f)                                                        \
+    _Generic(((run_metrics *)0)->f, double: OUT_F64, long: OUT_LONG,          \
+             int: OUT_INT, uint64_t: OUT_U64, bool: OUT_BOOL)
+/* One of the 19 metrics; an extra; an extra only with network RAM; a
+ * per-kind array (network RAM only). */
+#define METRIC(key, field, label, unit)                                       \
+    {key, label, unit, OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_METRIC}
+#define EXTRA(key, field)                                                     \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, 0}
+#define NETRAM(key, field)                                                    \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_NETRAM}
+#define PER_KIND(key, field)                                                  \
+    {key, NULL, "", OUT_TYPE_OF(field[0]), offsetof(run_metrics, field), NULL,            \
+     OUT_NETRAM | OUT_PER_KIND}
 
-static const metric_def METRICS[19] = {
-    {"total_time", "Total simulation time", "s"},
-    {"jobs_finished", "Number of processes finished", "jobs"},
-    {"throughput", "Throughput", "jobs/s"},
-    {"cpu_utilization", "Average CPU utilization", "fraction"},
-    {"page_faults_per_pe", "Average page faults per PE", "faults"},
-    {"page_fault_time_per_pe", "Average time servicing page faults per PE", "s"},
-    {"comm_busy_time", "Cumulative time communication units were in use", "s"},
-    {"mem_alloc_mean", "Average memory allocated per PE", "MB"},
-    {"mem_alloc_sd", "Std. deviation of memory allocated per PE", "MB"},
-    {"disk_alloc_mean", "Average disk space allocated per PE", "MB"},
-    {"disk_alloc_sd", "Std. deviation of disk space allocated per PE", "MB"},
-    {"response_time_mean", "Average process response time", "s"},
-    {"wait_time_mean", "Average process waiting time", "s"},
-    {"execution_time_mean", "Average process execution time", "s"},
-    {"slowdown_mean", "Average slowdown", ""},
-    {"bounded_slowdown_mean", "Average bounded slowdown", ""},
-    {"mpl_max", "Highest observed multiprogramming level", "slots"},
-    {"mpl_mean", "Average multiprogramming level", "slots"},
-    {"pcs_count", "Total number of parallel context switches", "switches"},
-};
-
-static void metric_values(const run_metrics *m, double v[19])
+static const char *system_name(const config *c, const char *trace)
 {
-    double x[19] = {m->total_time,
-                    (double)m->jobs_finished,
-                    m->throughput,
-                    m->cpu_utilization,
-                    m->page_faults_per_pe,
-                    m->page_fault_time_per_pe,
-                    m->comm_busy_time,
-                    m->mem_alloc_mean,
-                    m->mem_alloc_sd,
-                    m->disk_alloc_mean,
-                    m->disk_alloc_sd,
-                    m->response_time_mean,
-                    m->wait_time_mean,
-                    m->execution_time_mean,
-                    m->slowdown_mean,
-                    m->bounded_slowdown_mean,
-                    (double)m->mpl_max,
-                    m->mpl_mean,
-                    (double)m->pcs_count};
-    memcpy(v, x, sizeof x);
+    (void)trace;
+    return c->simulation.system;
 }
 
+static const char *trace_name(const config *c, const char *trace)
+{
+    (void)c;
+    return trace;
+}
+
+const out_field out_fields[] = {
+    METRIC("total_time", total_time, "Total simulation time", "s"),
+    METRIC("jobs_finished", jobs_finished, "Number of processes finished", "jobs"),
+    METRIC("throughput", throughput, "Throughput", "jobs/s"),
+    METRIC("cpu_utilization", cpu_utilization, "Average CPU utilization", "fraction"),
+    METRIC("page_faults_per_pe", page_faults_per_pe, "Average page faults per PE", "faults"),
+    METRIC("page_fault_time_per_pe", page_fault_time_per_pe,
+           "Average time servicing page faults per PE", "s"),
+    METRIC("comm_busy_time", comm_busy_time,
+           "Cumulative time communication units were in use", "s"),
+    METRIC("mem_alloc_mean", mem_alloc_mean, "Average memory allocated per PE", "MB"),
+    METRIC("mem_alloc_sd", mem_alloc_sd, "Std. deviation of memory allocated per PE", "MB"),
+    METRIC("disk_alloc_mean", disk_alloc_mean, "Average disk space allocated per PE", "MB"),
+    METRIC("disk_alloc_sd", disk_alloc_sd, "Std. deviation of disk space allocated per PE",
+           "MB"),
+    METRIC("response_time_mean", response_time_mean, "Average process response time", "s"),
+    METRIC("wait_time_mean", wait_time_mean, "Average process waiting time", "s"),
+    METRIC("execution_time_mean", execution_time_mean, "Average process execution time", "s"),
+    METRIC("slowdown_mean", slowdown_mean, "Average slowdown", ""),
+    METRIC("bounded_slowdown_mean", bounded_slowdown_mean, "Average bounded slowdown", ""),
+    METRIC("mpl_max", mpl_max, "Highest observed multiprogramming level", "slots"),
+    METRIC("mpl_mean", mpl_mean, "Average multiprogramming level", "slots"),
+    METRIC("pcs_count", pcs_count, "Total number of parallel context switches", "switches"),
+    {"seed", NULL, "", OUT_SEED, offsetof(run_metrics, seed), NULL, 0},
+    {"system", NULL, "", OUT_TEXT, 0, system_name, 0},
+    {"trace", NULL, "", OUT_TEXT, 0, trace_name, 0},
+    EXTRA("jobs_submitted", jobs_submitted),
+    EXTRA("jobs_unfinished", jobs_unfinished),
+    EXTRA("jobs_never_started", jobs_never_started),
+    EXTRA("jobs_impossible", jobs_impossible),
+    EXTRA("slowdown_excluded", slowdown_excluded),
+    EXTRA("page_faults_disk", page_faults_disk),
+    EXTRA("page_faults_remote", page_faults_remote),
+    EXTRA("neighbour_msgs", neighbour_msgs),
+    EXTRA("neighbour_replies", neighbour_replies),
+    EXTRA("sync_msgs", sync_msgs),
+    EXTRA("messages_killed", messages_killed),
+    EXTRA("net_messages", net_messages),
+    EXTRA("net_bytes", net_bytes),
+    EXTRA("cpu_busy_total", cpu_busy_total),
+    EXTRA("cpu_demand_done", cpu_demand_done),
+    EXTRA("events", events),
+    EXTRA("time_limited", time_limited),
+    EXTRA("netram", netram),
+    NETRAM("netram_lent_mean", netram_lent_mean),
+    NETRAM("netram_lent_sd", netram_lent_sd),
+    NETRAM("pnr_requests", pnr_requests),
+    NETRAM("pnr_satisfied", pnr_satisfied),
+    NETRAM("pnr_partial", pnr_partial),
+    NETRAM("pnr_denied", pnr_denied),
+    NETRAM("pnr_asked_mb", pnr_asked_mb),
+    NETRAM("pnr_granted_mb", pnr_granted_mb),
+    NETRAM("pnr_alloc_wait", pnr_alloc_wait),
+    PER_KIND("pnr_msgs", pnr_msgs),
+    PER_KIND("pnr_bytes", pnr_bytes),
+    {"dropped", NULL, "", OUT_DROPS, offsetof(run_metrics, dropped), NULL, 0},
+    EXTRA("partial", partial),
+};
+const size_t out_nfields = sizeof out_fields / sizeof out_fields[0];
+
+/* The value of row d in m, element k for a per-kind row, as a double. */
+static double out_num(const out_field *d, const run_metrics *m, int k)
+{
+    const char *p = (const char *)m + d->off;
+    switch (d->type) {
+    case OUT_F64: return ((const double *)p)[k];
+    case OUT_LONG: return (double)((const long *)p)[k];
+    case OUT_INT: return (double)((const int *)p)[k];
+    case OUT_U64:
+    case OUT_SEED: return (double)((const uint64_t *)p)[k];
+    case OUT_BOOL: return *(const bool *)p;
+    case OUT_TEXT:
+    case OUT_DROPS: break;
+    }
+    assert(!"not a number");
+    return NAN;
+}
+
+bool out_is_key(const char *key)
+{
+    for (size_t i = 0; i < out_nfields; i++) {
+        const out_field *d = &out_fields[i];
+        size_t n = strlen(d->key);
+        if (d->flags & OUT_PER_KIND) {
+            if (strncmp(key, d->key, n) != 0 || key[n] != '_')
+                continue;
+            for (int k = 0; k < PNR_NKINDS; k++)
+                if (!strcmp(key + n + 1, pnr_kind_name(PNR_MSG_REQUEST + k)))
+                    return true;
+        } else if (d->type == OUT_DROPS) {
+            if (strncmp(key, d->key, n) != 0 || key[n] != '.')
+                continue;
+            for (int k = 0; k < WL_DROP_N; k++)
+                if (!strcmp(key + n + 1, workload_drop_name((wl_drop_reason)k)))
+                    return true;
+        } else if (!strcmp(key, d->key)) {
+            return true;
+        }
+    }
+    return false;
+}
 
 void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char *trace)
 {
-    double v[19];
-    metric_values(m, v);
     fprintf(f, "%s: %s, seed %llu, trace %s\n", c->simulation.system,
             m->partial ? "PARTIAL results (interrupted)" : "results",
             (unsigned long long)m->seed, trace);
-    for (int i = 0; i < 19; i++) {
-        if (isfinite(v[i]))
-            fprintf(f, "%2d  %-50s %16.6f %s\n", i + 1, METRICS[i].label, v[i], METRICS[i].unit);
+    int no = 0;
+    for (size_t i = 0; i < out_nfields; i++) {
+        const out_field *d = &out_fields[i];
+        if (!(d->flags & OUT_METRIC))
+            continue;
+        double v = out_num(d, m, 0);
+        if (isfinite(v))
+            fprintf(f, "%2d  %-50s %16.6f %s\n", ++no, d->label, v, d->unit);
         else /* undefined: a mean over no jobs, a rate over no time */
-            fprintf(f, "%2d  %-50s %16s %s\n", i + 1, METRICS[i].label, "n/a", METRICS[i].unit);
+            fprintf(f, "%2d  %-50s %16s %s\n", ++no, d->label, "n/a", d->unit);
     }
     fprintf(f, "jobs: %ld submitted, %ld finished, %ld unfinished, %ld never started",
             m->jobs_submitted, m->jobs_finished, m->jobs_unfinished, m->jobs_never_started);
@@ -182,73 +274,97 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Member key of row d (element k of a per-kind row) of metrics.json, with
+ * the comma that follows unless it is the last. */
+static void json_member(FILE *f, const out_field *d, const char *key, int k,
+                        const run_metrics *m, const config *c, const char *trace, bool comma)
+{
+    switch (d->type) {
+    case OUT_SEED:
+        fprintf(f, "  \"%s\": %llu%s\n", key,
+                (unsigned long long)*(const uint64_t *)((const char *)m + d->off),
+                comma ? "," : "");
+        return;
+    case OUT_TEXT:
+        fprintf(f, "  \"%s\": ", key);
+        json_str(f, d->text(c, trace));
+        fprintf(f, "%s\n", comma ? "," : "");
+        return;
+    case OUT_BOOL:
+        fprintf(f, "  \"%s\": %s%s\n", key, out_num(d, m, 0) != 0 ? "true" : "false",
+                comma ? "," : "");
+        return;
+    case OUT_DROPS: {
+        const long *n = (const long *)((const char *)m + d->off);
+        fprintf(f, "  \"%s\": {", key);
+        for (int r = 0; r < WL_DROP_N; r++)
+            fprintf(f, "%s\"%s\": %ld", r ? ", " : "", workload_drop_name((wl_drop_reason)r),
+                    n[r]);
+        fprintf(f, "}%s\n", comma ? "," : "");
+        return;
+    }
+    case OUT_F64:
+    case OUT_LONG:
+    case OUT_INT:
+    case OUT_U64:
+        json_num(f, key, out_num(d, m, k), comma);
+        return;
+    }
+}
+
 void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char *trace)
 {
-    double v[19];
-    metric_values(m, v);
     fprintf(f, "{\n");
-    for (int i = 0; i < 19; i++)
-        json_num(f, METRICS[i].key, v[i], true);
-    fprintf(f, "  \"seed\": %llu,\n", (unsigned long long)m->seed);
-    fprintf(f, "  \"system\": ");
-    json_str(f, c->simulation.system);
-    fprintf(f, ",\n  \"trace\": ");
-    json_str(f, trace);
-    fprintf(f, ",\n");
-    json_num(f, "jobs_submitted", (double)m->jobs_submitted, true);
-    json_num(f, "jobs_unfinished", (double)m->jobs_unfinished, true);
-    json_num(f, "jobs_never_started", (double)m->jobs_never_started, true);
-    json_num(f, "jobs_impossible", (double)m->jobs_impossible, true);
-    json_num(f, "slowdown_excluded", (double)m->slowdown_excluded, true);
-    json_num(f, "page_faults_disk", (double)m->page_faults_disk, true);
-    json_num(f, "page_faults_remote", (double)m->page_faults_remote, true);
-    json_num(f, "neighbour_msgs", (double)m->neighbour_msgs, true);
-    json_num(f, "neighbour_replies", (double)m->neighbour_replies, true);
-    json_num(f, "sync_msgs", (double)m->sync_msgs, true);
-    json_num(f, "messages_killed", (double)m->messages_killed, true);
-    json_num(f, "net_messages", (double)m->net_messages, true);
-    json_num(f, "net_bytes", m->net_bytes, true);
-    json_num(f, "cpu_busy_total", m->cpu_busy_total, true);
-    json_num(f, "cpu_demand_done", m->cpu_demand_done, true);
-    json_num(f, "events", (double)m->events, true);
-    fprintf(f, "  \"time_limited\": %s,\n", m->time_limited ? "true" : "false");
-    fprintf(f, "  \"netram\": %s,\n", m->netram ? "true" : "false");
-    if (m->netram) {
-        json_num(f, "netram_lent_mean", m->netram_lent_mean, true);
-        json_num(f, "netram_lent_sd", m->netram_lent_sd, true);
-        json_num(f, "pnr_requests", (double)m->pnr_requests, true);
-        json_num(f, "pnr_satisfied", (double)m->pnr_satisfied, true);
-        json_num(f, "pnr_partial", (double)m->pnr_partial, true);
-        json_num(f, "pnr_denied", (double)m->pnr_denied, true);
-        json_num(f, "pnr_asked_mb", m->pnr_asked_mb, true);
-        json_num(f, "pnr_granted_mb", m->pnr_granted_mb, true);
-        json_num(f, "pnr_alloc_wait", m->pnr_alloc_wait, true);
-        char key[64];
-        for (int k = 0; k < PNR_NKINDS; k++) {
-            snprintf(key, sizeof key, "pnr_msgs_%s", pnr_kind_name(PNR_MSG_REQUEST + k));
-            json_num(f, key, (double)m->pnr_msgs[k], true);
-            snprintf(key, sizeof key, "pnr_bytes_%s", pnr_kind_name(PNR_MSG_REQUEST + k));
-            json_num(f, key, m->pnr_bytes[k], true);
+    for (size_t i = 0; i < out_nfields; i++) {
+        const out_field *d = &out_fields[i];
+        bool comma = i + 1 < out_nfields;
+        if ((d->flags & OUT_NETRAM) && !m->netram)
+            continue;
+        if (!(d->flags & OUT_PER_KIND)) {
+            json_member(f, d, d->key, 0, m, c, trace, comma);
+            continue;
         }
+        /* A group of per-kind rows: kind by kind, each row of the group. */
+        size_t end = i;
+        while (end < out_nfields && (out_fields[end].flags & OUT_PER_KIND))
+            end++;
+        char key[64];
+        for (int k = 0; k < PNR_NKINDS; k++)
+            for (size_t j = i; j < end; j++) {
+                snprintf(key, sizeof key, "%s_%s", out_fields[j].key,
+                         pnr_kind_name(PNR_MSG_REQUEST + k));
+                json_member(f, &out_fields[j], key, k, m, c, trace, end < out_nfields);
+            }
+        i = end - 1;
     }
-    fprintf(f, "  \"dropped\": {");
-    for (int k = 0; k < WL_DROP_N; k++)
-        fprintf(f, "%s\"%s\": %ld", k ? ", " : "", workload_drop_name((wl_drop_reason)k),
-                m->dropped[k]);
-    fprintf(f, "},\n");
-    fprintf(f, "  \"partial\": %s\n}\n", m->partial ? "true" : "false");
+    fprintf(f, "}\n");
 }
 
 void out_metrics_table(FILE *f, const run_metrics *m, char sep)
 {
-    double v[19];
-    metric_values(m, v);
-    for (int i = 0; i < 19; i++)
-        fprintf(f, "%s%c", METRICS[i].key, i < 18 ? sep : '\n');
-    for (int i = 0; i < 19; i++) {
-        if (isfinite(v[i]))
-            fprintf(f, "%.15g%c", v[i], i < 18 ? sep : '\n');
-        else
-            fprintf(f, "n/a%c", i < 18 ? sep : '\n');
+    bool first = true;
+    for (size_t i = 0; i < out_nfields; i++) {
+        if (!(out_fields[i].flags & OUT_METRIC))
+            continue;
+        if (!first)
+            fputc(sep, f);
+        first = false;
+        fputs(out_fields[i].key, f);
     }
+    fputc('\n', f);
+    first = true;
+    for (size_t i = 0; i < out_nfields; i++) {
+        const out_field *d = &out_fields[i];
+        if (!(d->flags & OUT_METRIC))
+            continue;
+        if (!first)
+            fputc(sep, f);
+        first = false;
+        double v = out_num(d, m, 0);
+        if (isfinite(v))
+            fprintf(f, "%.15g", v);
+        else
+            fputs("n/a", f);
+    }
+    fputc('\n', f);
 }

@@ -25,6 +25,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 
+#include "app/output.h"
 #include "app/schedule.h"
 #include "app/util.h"
 
@@ -206,6 +207,25 @@ static char *put_g12(char *p, double v)
     return p + sprintf(p, "%.12g", v);
 }
 
+/* jobs.csv: one row per finished job j (wait, response, exec, sld and
+ * bsld computed in on_job_end), and its header, from this one list (see
+ * CSV_* in app/output.h). */
+#define JOBS_CSV(FIRST, X)                                                     \
+    FIRST("job", put_i64, j->id)                                               \
+    X("submit", put_g12, j->submit)                                            \
+    X("start", put_g12, j->start)                                              \
+    X("end", put_g12, j->end)                                                  \
+    X("threads", put_i64, j->threads)                                          \
+    X("wait", put_g12, wait)                                                   \
+    X("response", put_g12, response)                                           \
+    X("execution", put_g12, exec)                                              \
+    X("slowdown", put_g12, sld)                                                \
+    X("bounded_slowdown", put_g12, bsld)                                       \
+    X("cpu_demand", put_g12, j->cpu)                                           \
+    X("memory_mb", put_g12, j->mem_mb)                                         \
+    X("page_faults", put_u64, (unsigned long long)j->faults)                   \
+    X("fault_time", put_g12, j->fault_time)
+
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -229,27 +249,9 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
         r->slowdown_excluded++;
     }
     if (r->jobs_out) {
-        /* "%ld,%.12g,%.12g,%.12g,%d,%.12g x 8 (from wait),%llu,%.12g\n":
-         * 14 fields of at most 24 bytes each. */
+        /* 14 fields of at most 24 bytes each. */
         char line[512], *p = line;
-        const double g[] = {wait, response, exec, sld, bsld, j->cpu, j->mem_mb};
-        p = put_i64(p, j->id);
-        *p++ = ',';
-        p = put_g12(p, j->submit);
-        *p++ = ',';
-        p = put_g12(p, j->start);
-        *p++ = ',';
-        p = put_g12(p, j->end);
-        *p++ = ',';
-        p = put_i64(p, j->threads);
-        for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
-            *p++ = ',';
-            p = put_g12(p, g[k]);
-        }
-        *p++ = ',';
-        p = put_u64(p, (unsigned long long)j->faults);
-        *p++ = ',';
-        p = put_g12(p, j->fault_time);
+        JOBS_CSV(CSV_PUT1, CSV_PUT)
         *p++ = '\n';
         fwrite(line, 1, (size_t)(p - line), r->jobs_out);
     }
@@ -258,6 +260,22 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 }
 
 /* ---- samples ----------------------------------------------------------------------- */
+
+/* samples.csv: a time column, then these (computed in sample()), and its
+ * header, from this one list (see CSV_* in app/output.h). A row is written
+ * only when this part differs from the previous row's. */
+#define SAMPLES_CSV(FIRST, X)                                                  \
+    FIRST("running_jobs", "%ld", gang_running(r->g))                           \
+    X("queued_jobs", "%ld", gang_queued(r->g))                                 \
+    X("placed_jobs", "%ld", gang_placed(r->g))                                 \
+    X("mpl", "%d", gang_slots(r->g))                                           \
+    X("cpu_utilization", "%.6g", busy / (n * span))                            \
+    X("mem_alloc_mean", "%.6g", mean)                                          \
+    X("mem_alloc_sd", "%.6g", var > 0 ? sqrt(var) : 0)                         \
+    X("disk_alloc_mean", "%.6g", disk_sum / n)                                 \
+    X("messages_in_flight", "%ld", net_in_flight(r->net))                      \
+    X("jobs_finished", "%ld", r->finished)                                     \
+    X("page_faults", "%llu", (unsigned long long)faults)
 
 static void sample(sim_t *sim, void *arg)
 {
@@ -285,10 +303,7 @@ static void sample(sim_t *sim, void *arg)
         double mean = mem_sum / n;
         double var = mem_sq / n - mean * mean;
         char row[sizeof r->last_row];
-        snprintf(row, sizeof row, "%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%ld,%ld,%llu",
-                 gang_running(r->g), gang_queued(r->g), gang_placed(r->g), gang_slots(r->g),
-                 busy / (n * span), mean, var > 0 ? sqrt(var) : 0, disk_sum / n,
-                 net_in_flight(r->net), r->finished, (unsigned long long)faults);
+        snprintf(row, sizeof row, SAMPLES_CSV(CSV_FMT1, CSV_FMT) SAMPLES_CSV(CSV_ARG, CSV_ARG));
         if (!r->have_row || strcmp(row, r->last_row)) {
             long cap = r->c.simulation.max_samples;
             if (cap > 0 && r->samples_written >= cap) {
@@ -428,12 +443,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out)
-        fprintf(jobs_out, "job,submit,start,end,threads,wait,response,execution,slowdown,"
-                          "bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time\n");
+        fputs(JOBS_CSV(CSV_NAME1, CSV_NAME) "\n", jobs_out);
     if (samples_out)
-        fprintf(samples_out, "time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,"
-                             "mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,"
-                             "jobs_finished,page_faults\n");
+        fputs("time," SAMPLES_CSV(CSV_NAME1, CSV_NAME) "\n", samples_out);
     return r;
 }
 

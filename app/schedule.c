@@ -22,6 +22,8 @@
  */
 #include "app/schedule.h"
 
+#include "app/output.h"
+
 #include "core/mem.h"
 #include "hw/pe.h"
 #include "net/net.h"
@@ -247,6 +249,18 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
     }
 }
 
+/* schedule.csv: one row per run of consecutive PEs of a stretch of job j
+ * (in stretch_end), and its header, from this one list (see CSV_* in
+ * app/output.h). */
+#define SCHEDULE_CSV(FIRST, X)                                                 \
+    FIRST("job", "%ld", j->id)                                                 \
+    X("slot", "%d", s->run_slot[pe0])                                          \
+    X("start", "%.12g", from)                                                  \
+    X("end", "%.12g", end)                                                     \
+    X("first_pe", "%d", first)                                                 \
+    X("pes", "%d", len)                                                        \
+    X("pcs", "%.12g", s->run_pcs[pe0])
+
 /* Write the rows of j's stretch ending at `end` and forget it. */
 static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
 {
@@ -262,8 +276,7 @@ static void stretch_end(schedule_out *s, sim_t *sim, const job_t *j, double end)
                 len++;
                 continue;
             }
-            fprintf(s->csv, "%ld,%d,%.12g,%.12g,%d,%d,%.12g\n", j->id, s->run_slot[pe0], from,
-                    end, first, len, s->run_pcs[pe0]);
+            fprintf(s->csv, SCHEDULE_CSV(CSV_FMT1, CSV_FMT) "\n" SCHEDULE_CSV(CSV_ARG, CSV_ARG));
             if (i < j->threads) {
                 first = j->pe_ids[i];
                 len = 1;
@@ -372,6 +385,21 @@ static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
                 e->index);
 }
 
+/* pes.csv: one row per group of PEs first..last per sample (m of them;
+ * in schedule_sample), and its header, from this one list (see CSV_* in
+ * app/output.h). */
+#define PES_CSV(FIRST, X)                                                      \
+    FIRST("time", "%.12g", sim->now)                                           \
+    X("first_pe", "%d", first)                                                 \
+    X("last_pe", "%d", last)                                                   \
+    X("mem_alloc_mb", "%.6g", mem / m)                                         \
+    X("overalloc_mb", "%.6g", over / m)                                        \
+    X("netram_lent_mb", "%.6g", lent / m)                                      \
+    X("netram_held_mb", "%.6g", held / m)                                      \
+    X("page_faults", "%.6g", (double)faults / m)                               \
+    X("paging_time", "%.6g", ftime / m)                                        \
+    X("cpu_busy", "%.6g", busy / (m * span))
+
 /* ---- life cycle ---------------------------------------------------------------- */
 
 schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv, FILE *pes,
@@ -416,10 +444,9 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv,
         s->last_faults[i] = pe->faults;
     }
     if (csv)
-        fprintf(csv, "job,slot,start,end,first_pe,pes,pcs\n");
+        fputs(SCHEDULE_CSV(CSV_NAME1, CSV_NAME) "\n", csv);
     if (pes)
-        fprintf(pes, "time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,"
-                     "netram_held_mb,page_faults,paging_time,cpu_busy\n");
+        fputs(PES_CSV(CSV_NAME1, CSV_NAME) "\n", pes);
     if (paje) {
         fputs(PAJE_HEADER, paje);
         fprintf(paje, "5 %.15g c CL 0 \"cluster\"\n", sim->now);
@@ -476,9 +503,7 @@ void schedule_sample(schedule_out *s, sim_t *sim, double span)
         }
         /* Means over the group's PEs (one PE when N <= SCHEDULE_PE_ROWS). */
         double m = last - first + 1;
-        fprintf(s->pes, "%.12g,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", sim->now, first, last,
-                mem / m, over / m, lent / m, held / m, (double)faults / m, ftime / m,
-                busy / (m * span));
+        fprintf(s->pes, PES_CSV(CSV_FMT1, CSV_FMT) "\n" PES_CSV(CSV_ARG, CSV_ARG));
     }
 }
 

@@ -1,28 +1,22 @@
 /* app/workload.h: jobs from a Standard Workload Format (SWF) trace.
  *
- * swf_reader reads one SWF file (.swf, .swf.gz or "-" for standard input)
- * line by line: its header (`; Key: value`, with continuation lines) and its
- * records (all 18 fields; floats accepted; -1 = unknown). The workload layer
- * on top maps records to simulated jobs with PNRSim's mapping (techreport
- * §2.1.3) and the [workload] policies of the configuration, dropping (and
- * counting, per reason) the jobs that cannot run. Both stream: one record at
- * a time, so memory does not grow with the trace.
+ * The SWF reader (app/swf.h) reads one SWF file (.swf, .swf.gz or "-" for
+ * standard input) line by line: its header (`; Key: value`, with
+ * continuation lines) and its records (all 18 fields; floats accepted; -1 =
+ * unknown). The workload layer on top maps records to simulated jobs with
+ * PNRSim's mapping (techreport §2.1.3) and the [workload] policies of the
+ * configuration, dropping (and counting, per reason) the jobs that cannot
+ * run. Both stream: one record at a time, so memory does not grow with the
+ * trace.
  */
 #ifndef PNRSIM_APP_WORKLOAD_H
 #define PNRSIM_APP_WORKLOAD_H
 
 #include "app/config.h"
+#include "app/swf.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#define SWF_FIELDS 18
-
-/* One SWF record; f[i] is field i+1 of the SWF definition. */
-typedef struct swf_record {
-    double f[SWF_FIELDS];
-    long line;                   /* line number in the file */
-} swf_record;
 
 /* Reasons a record does not become a job. */
 typedef enum {

@@ -19,6 +19,7 @@
  * the directory of this executable (/proc/self/exe), so build/pnrsim-sweep
  * runs build/pnrsim.
  */
+#include "app/output.h"
 #include "study/sweep.h"
 
 #include <errno.h>
@@ -215,6 +216,25 @@ static const char *state_name(sweep_run_state st)
                                                                   : "missing";
 }
 
+/* Warn, before anything runs, about each metric of the [study] metrics
+ * list or of a [plot] that is not a key pnrsim writes (app/output.c's
+ * table): most likely a misspelt name, which would otherwise show only
+ * after every run, as a metric in no run. A warning, not an error: collect
+ * also reads metrics.json files written by other programs. */
+static void warn_unknown_metrics(const study *s)
+{
+    for (size_t i = 0; i < s->nmetrics; i++)
+        if (!out_is_key(s->metrics[i]))
+            fprintf(stderr, "pnrsim-sweep: warning: %s: metrics: '%s' is not a metric "
+                            "pnrsim writes (docs/METRICS.md lists them)\n",
+                    s->path, s->metrics[i]);
+    for (size_t i = 0; !s->nmetrics && i < s->nplots; i++)
+        if (!out_is_key(s->plots[i].metric))
+            fprintf(stderr, "pnrsim-sweep: warning: %s:%ld: metric: '%s' is not a "
+                            "metric pnrsim writes (docs/METRICS.md lists them)\n",
+                    s->path, s->plots[i].line, s->plots[i].metric);
+}
+
 static int do_list(const sweep_layout *L)
 {
     for (size_t r = 0; r < L->s->nruns; r++) {
@@ -325,6 +345,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim-sweep: %s\n", err);
         return EXIT_BAD_INPUT;
     }
+    warn_unknown_metrics(&s);
     char *out = o.out ? xstrdup(o.out)
                       : xasprintf("out/studies/%s", s.name);
     char *pnrsim = o.pnrsim ? xstrdup(o.pnrsim)

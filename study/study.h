@@ -15,6 +15,10 @@
  * sliced). Every output of the sweep
  * (results.csv, summary.csv, job lists) follows this order, so it does not
  * depend on which run finished first.
+ *
+ * Implemented by study/study.c (reading, with study/values.c and
+ * study/resolve.c), study/points.c (runs by number) and
+ * study/fingerprint.c (point directory names, the fingerprint).
  */
 #ifndef PNRSIM_STUDY_STUDY_H
 #define PNRSIM_STUDY_STUDY_H

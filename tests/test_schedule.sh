@@ -17,7 +17,9 @@
 #     fault time;
 #   - --schedule changes no other file; only asked for; [output] schedule;
 #   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
-#     1-job run; without gnuplot it says so, exits 2 and writes nothing.
+#     1-job run; without gnuplot it says so, exits 2 and writes nothing;
+#   - pnrsim --plot runs it after the run, and without gnuplot refuses
+#     before the run (exit 2, nothing written).
 # pj_dump (Debian pajeng) and gnuplot checks skip with a message when the
 # program is missing. Prints "N passed, N failed" last.
 build=${1:-build}
@@ -325,6 +327,18 @@ else
         done
         check "pnrsim-plot $d: the 5 plots as PNG and SVG" test $n -eq 5
     done
+    # pnrsim --plot: --schedule, then pnrsim-plot on the output directory
+    # (its summary line on stderr: standard output keeps the metrics only).
+    "$P" -t one.swf --set computer.number=2 --set simulation.metrics_period=0.5 --plot --format json -o pl > pl.out 2> pl.err
+    rc=$?
+    n=0
+    for p in gantt paging overalloc memory queue; do
+        test -s "pl/plots/$p.png" -a -s "pl/plots/$p.svg" && n=$((n + 1))
+    done
+    check "pnrsim --plot: exit 0, the schedule files and the 5 plots in DIR/plots, JSON alone on stdout" \
+        sh -c "test $rc -eq 0 -a $n -eq 5 -a -s pl/schedule.paje && $PY -c 'import json,sys; json.load(open(\"pl.out\"))' && grep -q 'images in' pl.err"
+    "$PLOT" --format svg -o dd -- d1 > /dev/null 2>&1
+    check "pnrsim-plot -- OUTDIR" test -s dd/gantt.svg
     "$PLOT" --from 384300 --to 384700 --format png -o win d1 > /dev/null 2>&1
     check "pnrsim-plot --from/--to -o: windowed plots written" test -s win/gantt.png
     check "pnrsim-plot: no temporary directory left" test -z "$(find d1/plots one/plots win -name '.plot.*')"
@@ -340,5 +354,11 @@ if [ -x "$PLOT" ]; then
         sh -c "test $rc -eq 2 && grep -q gnuplot nogp.err && test ! -e nogp-out"
     "$PLOT" nowhere > /dev/null 2>&1
     check "pnrsim-plot on a missing directory: exit 2" test $? -eq 2
+    # pnrsim --plot checks for gnuplot before the run: nothing simulated,
+    # nothing written.
+    PATH=$T/nogp "$P" -t one.swf --set computer.number=2 --plot -q -o nogp-run > /dev/null 2> nogp-run.err
+    rc=$?
+    check "pnrsim --plot without gnuplot: exit 2 before the run, says gnuplot, writes nothing" \
+        sh -c "test $rc -eq 2 && grep -q gnuplot nogp-run.err && test ! -e nogp-run"
 fi
 finish

@@ -377,11 +377,17 @@ EOF
 check "unknown metric: exit 1 with an error naming it" \
     sh -c "test $? -eq 1 && grep -q \"error: metric 'foo_bar'\" m.log"
 check "unknown metric: results written, the run ok" grep -q ',ok,' mo/results.csv
+check "unknown metric: warned about before the runs, as not a key pnrsim writes" \
+    sh -c "head -1 m.log | grep -q \"warning: m.ini: metrics: 'foo_bar' is not a metric pnrsim writes\""
+check "unknown metric: no warning for a key pnrsim writes" \
+    sh -c "! grep -q \"'total_time' is not\" m.log"
 printf '[study]\nbase = base.ini\ntrace = %s\n[set]\nworkload.max_jobs = 10\n[vary]\ncomputer.ram = 16, 32\n[plot]\nmetric = foo_bar\nx = computer.ram\n' \
     "$TRACE" > mp.ini
 "$SWEEP" --no-plots -o mpo mp.ini > mp.log 2>&1
 check "unknown plot metric: exit 1 with an error naming it" \
     sh -c "test $? -eq 1 && grep -q \"plot foo_bar: no finished run reports metric 'foo_bar'\" mp.log"
+check "unknown plot metric: warned about before the runs, with its [plot] line" \
+    sh -c "head -1 mp.log | grep -q \"warning: mp.ini:8: metric: 'foo_bar' is not a metric pnrsim writes\""
 
 # ---- baselines -----------------------------------------------------------
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pnrsim-plot: draw the pictures of one pnrsim run with gnuplot.
 #
-#   pnrsim-plot [--from T] [--to T] [--format png|svg|both] [-o DIR] OUTDIR
+#   pnrsim-plot [--from T] [--to T] [--format png|svg|both] [-o DIR] [--] OUTDIR
 #
 # OUTDIR is a pnrsim output directory. From samples.csv, and from the files
 # of --schedule (schedule.csv, pes.csv, schedule.paje) when present, it
@@ -38,6 +38,7 @@ while [ $# -gt 0 ]; do
     -h|--help)
         sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
+    --) [ $# -eq 2 -a -z "$dir" ] || usage; dir=$2; shift 2 ;;
     -*) echo "$prog: unknown option $1" >&2; usage ;;
     *) [ -z "$dir" ] || { echo "$prog: one output directory only" >&2; usage; }; dir=$1; shift ;;
     esac

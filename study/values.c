@@ -1,0 +1,316 @@
+/* study/values.c: the value lists of a study file.
+ *
+ * A [vary] key's value is a comma-separated list whose items are plain
+ * values or ranges: a:b[:s] (a, a+s, ... up to b inclusive, a 1e-9
+ * relative tolerance absorbing rounding; s may be negative when b < a) and
+ * a:b:*k (a, a*k, a*k*k, ... up to b; a > 0, k > 1). Range values are
+ * written with %.10g, so 0:0.3:0.1 gives 0, 0.1, 0.2, 0.3. An item that
+ * does not read as a range of numbers (a time such as 00:10) is a plain
+ * value. The expanded values keep the order written and may not repeat: a
+ * hash set makes the duplicate check constant time, since one range may
+ * hold up to 100,000 values. A bound or step that is not a finite number
+ * (1:nan:1, 1e999) is an error, as is a step too fine for %.10g to tell
+ * two values apart. The [study] metrics list is a plain list (no ranges,
+ * no repeats). Errors go through study_fail ("FILE:LINE: KEY: ...").
+ */
+#include "study/parse.h"
+#include "study/sweep.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STUDY_MAX_RANGE 100000L
+
+/* The values of the [vary] key being read, for duplicate checks in
+ * constant time (a range such as 1:2:1e-5 has 100,001 values): an
+ * open-addressing hash table of indices into p->values (SIZE_MAX: empty
+ * slot), at most half full, and the capacity of p->values, which doubles. */
+typedef struct value_set {
+    size_t *slot;
+    size_t nslots;
+    size_t cap;
+} value_set;
+
+static size_t value_hash(const char *v)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *v; v++)
+        h = (h ^ (unsigned char)*v) * 1099511628211ULL;
+    return (size_t)h;
+}
+
+/* Index of v among p's values, or -1. */
+static long find_value(const value_set *vs, const study_param *p,
+                       const char *v)
+{
+    if (!vs->nslots)
+        return -1;
+    for (size_t i = value_hash(v) & (vs->nslots - 1);;
+         i = (i + 1) & (vs->nslots - 1)) {
+        if (vs->slot[i] == SIZE_MAX)
+            return -1;
+        if (!strcmp(p->values[vs->slot[i]], v))
+            return (long)vs->slot[i];
+    }
+}
+
+/* Append v (not yet among p's values) to p. */
+static void push_value(value_set *vs, study_param *p, const char *v)
+{
+    assert(find_value(vs, p, v) < 0);
+    if (p->nvalues == vs->cap) {
+        vs->cap = vs->cap ? 2 * vs->cap : 8;
+        p->values = sweep_xrealloc(p->values, vs->cap * sizeof *p->values);
+    }
+    p->values[p->nvalues++] = sweep_xstrdup(v);
+    if (2 * p->nvalues > vs->nslots) { /* rehash into twice the slots */
+        free(vs->slot);
+        vs->nslots = vs->nslots ? 2 * vs->nslots : 16;
+        while (2 * p->nvalues > vs->nslots)
+            vs->nslots *= 2;
+        vs->slot = sweep_xmalloc(vs->nslots * sizeof *vs->slot);
+        for (size_t i = 0; i < vs->nslots; i++)
+            vs->slot[i] = SIZE_MAX;
+        for (size_t k = 0; k < p->nvalues; k++) {
+            size_t i = value_hash(p->values[k]) & (vs->nslots - 1);
+            while (vs->slot[i] != SIZE_MAX)
+                i = (i + 1) & (vs->nslots - 1);
+            vs->slot[i] = k;
+        }
+        return;
+    }
+    size_t i = value_hash(v) & (vs->nslots - 1);
+    while (vs->slot[i] != SIZE_MAX)
+        i = (i + 1) & (vs->nslots - 1);
+    vs->slot[i] = p->nvalues - 1;
+}
+
+/* Append a plain value to a parameter, rejecting duplicates. */
+static int add_value(study_parse_ctx *c, study_param *p, value_set *vs,
+                     const char *v)
+{
+    if (find_value(vs, p, v) >= 0)
+        return study_fail(c, p->line, p->key, "value '%s' given twice", v);
+    push_value(vs, p, v);
+    return 0;
+}
+
+/* Append value v of range item (whose values start at index first) to p.
+ * Two values of one range that print alike with %.10g mean a step below
+ * the 10 significant digits values are written with. */
+static int add_range_value(study_parse_ctx *c, study_param *p, value_set *vs,
+                           const char *item, size_t first, const char *v)
+{
+    long dup = find_value(vs, p, v);
+    if (dup >= (long)first)
+        return study_fail(c, p->line, p->key,
+                    "range '%s': its step is too fine for the 10 significant "
+                    "digits values are written with (%%.10g): '%s' would "
+                    "come twice", item, v);
+    if (dup >= 0)
+        return study_fail(c, p->line, p->key,
+                    "value '%s' (of range '%s') given twice", v, item);
+    push_value(vs, p, v);
+    return 0;
+}
+
+/* True when the whole string reads as a number, finite or not ("nan",
+ * "inf", "1e999"): such a range bound is an error, not a plain value. */
+static bool looks_numeric(const char *t)
+{
+    char *end;
+    (void)strtod(t, &end);
+    return end != t && !*end;
+}
+
+/* Why a range bound or step t (which looks like a number) is refused:
+ * NULL when it is a finite number that parse_num takes. */
+static const char *bad_number(const char *t)
+{
+    double v;
+    if (study_parse_num(t, &v))
+        return NULL;
+    char *end;
+    errno = 0;
+    v = strtod(t, &end);
+    if (isnan(v))
+        return "not a number";
+    if (isinf(v))
+        return "infinite or too large for a double";
+    if (errno == ERANGE)
+        return "too close to zero (below 2.2e-308) to be written to 10 "
+               "significant digits";
+    return "not a finite number";
+}
+
+/* Expand a:b, a:b:s or a:b:*k into p. Returns 1 when item is a range and
+ * was added, 0 when item is not a range, -1 on error. */
+static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
+                     const char *item)
+{
+    char *copy = sweep_xstrdup(item);
+    char *f[4];
+    int nf = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ":", &save); t && nf < 4;
+         t = strtok_r(NULL, ":", &save))
+        f[nf++] = study_trim(t);
+    size_t colons = 0;
+    for (const char *q = item; *q; q++)
+        colons += *q == ':';
+    double a, b, step = 1;
+    bool geometric = false;
+    if (colons < 1 || colons > 2 || nf != (int)colons + 1) {
+        free(copy);
+        return 0; /* not a range: a plain value */
+    }
+    if (!looks_numeric(f[0]) || !looks_numeric(f[1])) {
+        free(copy);
+        return 0; /* not a range: a plain value (e.g. a time 00:10) */
+    }
+    for (int i = 0; i < 2; i++) {
+        const char *why = bad_number(f[i]);
+        if (why) {
+            int rc = study_fail(c, p->line, p->key,
+                          "range '%s': bound '%s' is %s", item, f[i], why);
+            free(copy);
+            return rc;
+        }
+    }
+    study_parse_num(f[0], &a);
+    study_parse_num(f[1], &b);
+    if (nf == 3) {
+        const char *st = f[2];
+        if (*st == '*') {
+            geometric = true;
+            st = study_trim((char *)st + 1);
+        }
+        if (!study_parse_num(st, &step)) {
+            const char *why = looks_numeric(st) ? bad_number(st)
+                                                : "not a number";
+            int rc = study_fail(c, p->line, p->key,
+                          "range '%s': the step must be a finite number "
+                          "('%s' is %s)", item, st, why);
+            free(copy);
+            return rc;
+        }
+    }
+    free(copy);
+    char buf[64];
+    size_t first = p->nvalues;
+    if (geometric) {
+        if (!(a > 0) || !(step > 1) || b < a)
+            return study_fail(c, p->line, p->key,
+                        "range '%s': a:b:*k needs 0 < a <= b and k > 1", item);
+        /* log_k(b/a) + 1 values: refuse a k so close to 1 that there
+         * would be too many before generating any. */
+        double count = floor(log(b / a) / log(step) + 1e-9) + 1;
+        if (count > STUDY_MAX_RANGE)
+            return study_fail(c, p->line, p->key,
+                        "range '%s': too many values (%.4g; at most %ld): "
+                        "k is too close to 1", item, count, STUDY_MAX_RANGE);
+        double v = a;
+        for (long i = 0; v <= b * (1 + 1e-9); i++, v *= step) {
+            if (i >= STUDY_MAX_RANGE)
+                return study_fail(c, p->line, p->key,
+                            "range '%s': too many values (at most %ld)", item,
+                            STUDY_MAX_RANGE);
+            snprintf(buf, sizeof buf, "%.10g", v);
+            if (add_range_value(c, p, vs, item, first, buf) != 0)
+                return -1;
+        }
+        return 1;
+    }
+    if (step == 0 || (b > a && step < 0) || (b < a && step > 0))
+        return study_fail(c, p->line, p->key,
+                    "range '%s': the step must be non-zero and go from %g "
+                    "towards %g", item, a, b);
+    double span = (b - a) / step;
+    if (span > STUDY_MAX_RANGE)
+        return study_fail(c, p->line, p->key,
+                    "range '%s': too many values (%.4g; at most %ld)", item,
+                    floor(span) + 1, STUDY_MAX_RANGE);
+    long n = (long)floor(span + 1e-9) + 1;
+    for (long i = 0; i < n; i++) {
+        double v = a + (double)i * step;
+        if (fabs(v) < fabs(step) * 1e-12)
+            v = 0; /* avoid "-0" and 1e-17 from rounding */
+        snprintf(buf, sizeof buf, "%.10g", v);
+        if (add_range_value(c, p, vs, item, first, buf) != 0)
+            return -1;
+    }
+    return 1;
+}
+
+int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
+                     long line)
+{
+    study *s = c->s;
+    if (!study_is_param_key(key))
+        return study_fail(c, line, key, "not a pnrsim key (section.key)");
+    for (size_t i = 0; i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, key))
+            return study_fail(c, line, key, "varied twice (first on line %ld)",
+                        s->vary[i].line);
+    s->vary = sweep_xrealloc(s->vary, (s->nvary + 1) * sizeof *s->vary);
+    study_param *p = &s->vary[s->nvary++];
+    memset(p, 0, sizeof *p);
+    p->key = sweep_xstrdup(key);
+    p->line = line;
+    size_t items = 0;
+    value_set vs = {NULL, 0, 0};
+    int rc = 0;
+    /* Walk by hand (strtok would merge ",,") to catch empty items. */
+    char *q = value;
+    for (;;) {
+        char *comma = strchr(q, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = study_trim(q);
+        if (!*item) {
+            rc = study_fail(c, line, key, "empty value in the list");
+            break;
+        }
+        items++;
+        int r = add_range(c, p, &vs, item);
+        if (r < 0 || (r == 0 && add_value(c, p, &vs, item) != 0)) {
+            rc = -1;
+            break;
+        }
+        if (!comma)
+            break;
+        q = comma + 1;
+    }
+    free(vs.slot);
+    if (!rc && (!items || !p->nvalues))
+        rc = study_fail(c, line, key, "no values");
+    return rc;
+}
+
+int study_parse_list(study_parse_ctx *c, const char *key, char *value, long line,
+                      char ***out, size_t *nout)
+{
+    char *q = value;
+    for (;;) {
+        char *comma = strchr(q, ',');
+        if (comma)
+            *comma = '\0';
+        char *item = study_trim(q);
+        if (!*item)
+            return study_fail(c, line, key, "empty item in the list");
+        for (size_t i = 0; i < *nout; i++)
+            if (!strcmp((*out)[i], item))
+                return study_fail(c, line, key, "'%s' listed twice", item);
+        *out = sweep_xrealloc(*out, (*nout + 1) * sizeof **out);
+        (*out)[(*nout)++] = sweep_xstrdup(item);
+        if (!comma)
+            break;
+        q = comma + 1;
+    }
+    return 0;
+}
