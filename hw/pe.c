@@ -47,11 +47,17 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->unlend_ctx = NULL;
     pe->paging = 0;
     pe->obs = NULL;
+    pe->touch_map = NULL;
 }
 
 void pe_set_observer(pe_t *pe, const pe_observer *o)
 {
     pe->obs = o;
+}
+
+void pe_set_touch_map(pe_t *pe, uint64_t *map)
+{
+    pe->touch_map = map;
 }
 
 void pe_fault_begin(sim_t *sim, pe_t *pe)
@@ -107,6 +113,8 @@ static void notify(sim_t *sim, pe_t *pe)
 static void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
     double before = pe_overalloc_mb(pe);
+    if (pe->touch_map)
+        pe->touch_map[pe->id / 64] |= UINT64_C(1) << (pe->id % 64);
     *amount += mb;
     /* Giving back more than was taken is a caller's bug; what is left of a
      * correct sequence is rounding (< 1e-6 MB, a few bytes). */

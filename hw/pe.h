@@ -74,6 +74,7 @@ struct pe {
     void *unlend_ctx;
     int paging;               /* threads servicing a page fault now */
     const pe_observer *obs;   /* NULL when nobody observes */
+    uint64_t *touch_map;      /* bit id set by every memory change; NULL: none */
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
@@ -95,6 +96,14 @@ void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page
 double pe_overalloc_mb(const pe_t *pe);
 /* MB of RAM neither allocated nor lent (0 when overallocated). */
 double pe_free_mb(const pe_t *pe);
+/* From now on, set bit pe->id of map (word id / 64, bit id % 64) at every
+ * change of the PE's memory amounts (pe_alloc, pe_lend, pe_remote); NULL
+ * stops it. A thread allocates its memory (pe_alloc, also of 0 MB) before
+ * it uses the CPU, pages or faults, so a PE whose bit is still clear has
+ * had no thread and lent nothing: its CPU busy time, amounts, time
+ * averages and fault counters are all as pe_init left them. The samples
+ * (app/run.c) visit only the marked PEs. */
+void pe_set_touch_map(pe_t *pe, uint64_t *map);
 /* Change the memory allocated by threads (+/- mb) and tell the users. */
 void pe_alloc(sim_t *sim, pe_t *pe, double mb);
 /* Change the memory lent as network RAM (+/- mb) and tell the users; when

@@ -148,6 +148,39 @@ START_TEST(test_free_too_much)
 }
 END_TEST
 
+/* ---- touch map ------------------------------------------------------------- */
+
+START_TEST(test_touch_map)
+{
+    /* PEs 3, 64 and 129 of 130 share a 3-word map: each memory change sets
+     * exactly its PE's bit (word id / 64, bit id % 64), whatever the amount
+     * (0 MB too, as a thread of a job without memory allocates), and giving
+     * everything back leaves the bit set; a PE without a map marks nothing. */
+    sim_t sim;
+    ev_init(&sim);
+    uint64_t map[3] = {0, 0, 0};
+    pe_t a, b, c, d;
+    pe_init(&sim, &a, 3, "pe", 64, 0.009, 7200, 50);
+    pe_init(&sim, &b, 64, "pe", 64, 0.009, 7200, 50);
+    pe_init(&sim, &c, 129, "pe", 64, 0.009, 7200, 50);
+    pe_init(&sim, &d, 5, "pe", 64, 0.009, 7200, 50);
+    pe_set_touch_map(&a, map);
+    pe_set_touch_map(&b, map);
+    pe_set_touch_map(&c, map);
+    pe_alloc(&sim, &a, 0);
+    ck_assert_uint_eq(map[0], UINT64_C(1) << 3);
+    ck_assert_uint_eq(map[1] | map[2], 0);
+    pe_lend(&sim, &b, 10);
+    pe_lend(&sim, &b, -10);
+    ck_assert_uint_eq(map[1], 1);
+    pe_remote(&sim, &c, 2);
+    ck_assert_uint_eq(map[2], 2);
+    pe_alloc(&sim, &d, 8);
+    ck_assert_uint_eq(map[0], UINT64_C(1) << 3);
+    ev_destroy(&sim);
+}
+END_TEST
+
 /* ---- memory users ------------------------------------------------------------ */
 
 struct counting_user {
@@ -357,6 +390,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_disk_service_time);
     tcase_add_test(tc, test_memory_arithmetic);
     tcase_add_test_raise_signal(tc, test_free_too_much, SIGABRT);
+    tcase_add_test(tc, test_touch_map);
     tcase_add_test(tc, test_users_notified);
     tcase_add_test(tc, test_disk_md1_rho05);
     tcase_add_test(tc, test_disk_md1_rho08);
