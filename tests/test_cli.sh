@@ -576,6 +576,12 @@ check "--hardware-report: tree of 3 racks, memory servers, RAM groups" \
            grep -q 'memory servers 4..5 in racks 2..2 of their own' hwt.err &&
            grep -q 'routes: 30 ordered pairs; 6 of 3 hops, 24 of 7 hops' hwt.err &&
            grep -q 'route 0->5 (7 hops): link 0, tor 0, uplink 0, core, uplink 2, tor 2, link 5' hwt.err"
+# -v names every RAM group and the memory servers, not only the first group.
+"$P" -c e2e.ini -t a.swf -o vgr -v --set network.topology=tree --set network.rack_size=2 \
+    --set computer.memory_servers=2 --set computer.memory_server_ram=512 \
+    --set "computer.ram=1x64, 2x128, 1x96" > /dev/null 2> vgr.err
+check "-v: every RAM group, the memory servers and the racks" \
+    grep -q '4 PEs of 1x64 + 2x128 + 1x96 MB and 2 memory servers of 512 MB, TREE network (racks of 2)' vgr.err
 # The busy time by kind of element in metrics.json (tree only), from the
 # hardware report's rows: each message through the core crosses two uplinks
 # (5e-8 s latency + bytes / 1.25e7 B/s each), the rack links are the sum of
