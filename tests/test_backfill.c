@@ -334,6 +334,94 @@ START_TEST(test_easy_outlived_estimate)
 }
 END_TEST
 
+/* 8 PEs, FCFS, EASY. A backfill candidate whose estimate is long but whose
+ * run is short must be judged by its estimate ("ends before S" uses e, never
+ * the run time the scheduler cannot know).
+ *   J1 at 0: 6 PEs, 10 s (exact)  -> [0, 10); 2 PEs free.
+ *   J2 at 1: 8 PEs, 5 s           -> the head: J1's end at 10 frees 6 -> 8
+ *                                    >= 8: S = 10, extra = 8 - 8 = 0.
+ *   J3 at 2: 2 PEs, runs 3 s, estimate 20: fits now (2 free); 2 + 20 = 22
+ *                                    > S and 2 > extra = 0: waits. (Judged by
+ *                                    its run time, 2 + 3 = 5 <= 10, it would
+ *                                    start [2, 5).)
+ *   At 10 J1 ends: J2 [10, 15) (0 free). At 15: J3 [15, 18). */
+START_TEST(test_easy_judges_by_estimate)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_EASY, 1, true);
+    tc_init(&t, 8, &gp);
+    tc_job(&t, 1, 0, 6, 10);
+    tc_job(&t, 2, 1, 8, 5);
+    tc_job_est(&t, 3, 2, 2, 3, 20);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 10);
+    EXPECT_JOB(&t, 2, 10, 15);
+    EXPECT_JOB(&t, 3, 15, 18);
+    tc_free(&t);
+}
+END_TEST
+
+/* "A running job that has outlived its estimate is expected to end an
+ * instant after now (later than now, never at now)." Where is the
+ * difference observable at MPL 1?
+ * - Conservative: the instant [now, now+) keeps the outlived job's PEs busy
+ *   in the profile, so a zero-length job can take the PEs really free now
+ *   even when a wide job is reserved from now+ on. Were the outlived job
+ *   expected to end at now, the wide job would be reserved at now (on PEs
+ *   that are not free, so it cannot be placed) and the zero-length job
+ *   would find nothing free at now.
+ *   4 PEs, FCFS, conservative. J1 at 0: 2 PEs, runs 20 s, estimate 10.
+ *   J2 at 12: 4 PEs, 5 s. J3 at 12: 2 PEs, 0 s (estimate 0).
+ *   At 12 (J1 outlived its estimate): profile (12: 2 free), (12+: 4 free).
+ *   J2: earliest 12+ (moment 12): reserved [12+, 17): (12: 2), (12+: 0),
+ *   (17: 4). J3 (2 PEs, zero length, holds the instant [12, 12+)): 2 free
+ *   at 12: starts [12, 12). At 20 J1 ends: J2 [20, 25).
+ *   With "at now": profile (12: 4); J2 reserved [12, 17) but not placed;
+ *   J3 would find 0 free at 12 and be reserved at 17 and would start only
+ *   when J2 is done, at 25.
+ * - EASY: S = now+ instead of now changes "now + e <= S" only for an
+ *   estimate e with now + e == nextafter(now), i.e. below one unit in the
+ *   last place of now (a zero estimate passes both ways). At now = 12,
+ *   e = 1e-15 (ulp(12) = 1.78e-15 and 12 + 1e-15 rounds up to 12+).
+ *   4 PEs, FCFS, EASY. J1 at 0: 2 PEs, runs 20 s, estimate 10. J2 at 1:
+ *   4 PEs, 5 s: the head (S = 10, extra 0). J3 at 12: 2 PEs, runs 1 s,
+ *   estimate 1e-15. At 12: S = 12+ (J1 outlived), extra = 4 - 4 = 0;
+ *   J3 fits (2 free) and 12 + 1e-15 = 12+ <= S: starts [12, 13). With
+ *   S = 12 it would wait (2 > extra) and start after J2, at 25.
+ *   At 20: J2 [20, 25). */
+START_TEST(test_outlived_instant_after_conservative)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_CONSERVATIVE, 1, true);
+    tc_init(&t, 4, &gp);
+    tc_job_est(&t, 1, 0, 2, 20, 10);
+    tc_job(&t, 2, 12, 4, 5);
+    tc_job(&t, 3, 12, 2, 0);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 20);
+    EXPECT_JOB(&t, 2, 20, 25);
+    EXPECT_JOB(&t, 3, 12, 12);
+    tc_free(&t);
+}
+END_TEST
+
+START_TEST(test_outlived_instant_after_easy)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_EASY, 1, true);
+    tc_init(&t, 4, &gp);
+    ck_assert(12.0 + 1e-15 == nextafter(12.0, INFINITY)); /* the premise */
+    tc_job_est(&t, 1, 0, 2, 20, 10);
+    tc_job(&t, 2, 1, 4, 5);
+    tc_job_est(&t, 3, 12, 2, 1, 1e-15);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 20);
+    EXPECT_JOB(&t, 2, 20, 25);
+    EXPECT_JOB(&t, 3, 12, 13);
+    tc_free(&t);
+}
+END_TEST
+
 /* ---- priority functions --------------------------------------------------------- */
 
 /* 8 PEs, MPL 1, strict order, no backfilling. J1 (8 PEs, 100 s) holds the
@@ -765,6 +853,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_easy_classic_none);
     tcase_add_test(tc, test_easy_starts_what_conservative_refuses);
     tcase_add_test(tc, test_easy_outlived_estimate);
+    tcase_add_test(tc, test_easy_judges_by_estimate);
+    tcase_add_test(tc, test_outlived_instant_after_conservative);
+    tcase_add_test(tc, test_outlived_instant_after_easy);
     tcase_add_test(tc, test_prio_sjf);
     tcase_add_test(tc, test_prio_ljf);
     tcase_add_test(tc, test_prio_saf);
