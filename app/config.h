@@ -236,13 +236,8 @@ const char *config_priority_name(cfg_priority v);
 const char *config_packing_name(cfg_packing v);
 const char *config_strategy_name(cfg_strategy v);
 const char *config_topology_name(cfg_topology v);
-const char *config_server_placement_name(cfg_server_placement v);
 const char *config_cpu_demand_name(cfg_cpu_demand v);
 const char *config_sched_type_name(cfg_sched_type v);
-const char *config_interval_name(cfg_interval v);
-const char *config_rotation_name(cfg_rotation v);
 const char *config_mem_release_name(cfg_mem_release v);
-const char *config_estimate_name(cfg_estimate v);
-const char *config_backfill_name(cfg_backfill v);
 
 #endif

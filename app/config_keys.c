@@ -328,14 +328,6 @@ const char *config_priority_name(cfg_priority v) { return name_of(priority_names
 const char *config_packing_name(cfg_packing v) { return name_of(packing_names, (int)v); }
 const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
-const char *config_server_placement_name(cfg_server_placement v)
-{
-    return name_of(placement_names, (int)v);
-}
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
-const char *config_interval_name(cfg_interval v) { return name_of(interval_names, (int)v); }
-const char *config_rotation_name(cfg_rotation v) { return name_of(rotation_names, (int)v); }
 const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
-const char *config_estimate_name(cfg_estimate v) { return name_of(estimate_names, (int)v); }
-const char *config_backfill_name(cfg_backfill v) { return name_of(backfill_names, (int)v); }

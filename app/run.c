@@ -35,6 +35,7 @@
 #include "hw/pe.h"
 #include "net/net.h"
 #include "pnr/pnr.h"
+#include "pnr/pnr_check.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
 #include "sched/gang_check.h"

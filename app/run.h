@@ -92,12 +92,7 @@ void run_pnr_params(const config *c, pnr_params *p);
 void run_metrics_get(run_t *r, run_metrics *m);
 /* The kernel (for --kernel-report), the trace name, hardware report. */
 sim_t *run_sim(run_t *r);
-/* The run's gang scheduler (benchmarks and tests). */
-struct gang;
-struct gang *run_gang(run_t *r);
 const char *run_trace_name(const run_t *r);
-/* The run's machine: PEs (compute PEs, then memory servers) and network. */
-const cluster_t *run_cluster(const run_t *r);
 void run_hardware_report(run_t *r, FILE *out);
 /* The checking mode (a test hook) is in app/run_check.h. */
 void run_destroy(run_t *r);

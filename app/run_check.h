@@ -1,7 +1,8 @@
-/* app/run_check.h: a run's test hook, its checking mode: the scheduler's
- * invariants (sched/gang_check.h) and network RAM's conservation
- * (pnr_set_checking) checked as the run goes. For tests/ only; pnrsim
- * never turns it on. */
+/* app/run_check.h: a run's test hooks, fenced off from app/run.h: its
+ * gang scheduler and machine (run_gang, run_cluster) and its checking
+ * mode: the scheduler's invariants (sched/gang_check.h) and network RAM's
+ * conservation (pnr/pnr_check.h) checked as the run goes. For tests/ and
+ * bench/ only; pnrsim never turns the checks on. */
 #ifndef PNRSIM_APP_RUN_CHECK_H
 #define PNRSIM_APP_RUN_CHECK_H
 
@@ -14,5 +15,12 @@
 void run_set_checking(run_t *r, bool on);
 /* NULL, or the first violation found. */
 const char *run_check_failure(const run_t *r);
+
+/* The run's gang scheduler (benchmarks and tests look inside it). */
+struct gang;
+struct gang *run_gang(run_t *r);
+/* The run's machine: PEs (compute PEs, then memory servers) and network
+ * (tests read per-PE counters from it). */
+const cluster_t *run_cluster(const run_t *r);
 
 #endif

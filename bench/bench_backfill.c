@@ -25,7 +25,9 @@
  */
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
 #include "sched/backfill.h"
+#include "sched/backfill_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

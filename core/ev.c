@@ -25,6 +25,7 @@
  * all pending events; this happens once per billion schedules.
  */
 #include "core/ev.h"
+#include "core/ev_check.h"
 #include "core/mem.h"
 
 #include <assert.h>
@@ -685,14 +686,6 @@ static inline void dispatch_top(sim_t *sim)
     if (r->flags & EV_ONESHOT)
         release_record(sim, e.id);
     fn(sim, arg);
-}
-
-bool ev_step(sim_t *sim)
-{
-    if (!settle_top(sim))
-        return false;
-    dispatch_top(sim);
-    return true;
 }
 
 void ev_stop(sim_t *sim)

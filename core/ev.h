@@ -151,12 +151,7 @@ double ev_next_time(sim_t *sim);
  * at the run, e.g. its event rate, and call ev_run again to continue).
  * Pass INFINITY for no limit. */
 ev_run_result ev_run(sim_t *sim, double until);
-/* Dispatch the single earliest event, if any. Returns false when empty. */
-bool ev_step(sim_t *sim);
 /* Ask ev_run to return before dispatching another event. */
 void ev_stop(sim_t *sim);
-
-/* Test hook: set the next sequence number (to exercise renumbering). */
-void ev_test_set_seq(sim_t *sim, uint32_t seq);
 
 #endif

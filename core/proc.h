@@ -75,7 +75,6 @@ struct proc {
                            signal passed to proc_interrupt */
     list_t qlink;       /* its place in a wait queue (core/sync.h), or
                            unlinked */
-    void *owner;        /* free for the model (e.g. the thread's job) */
 };
 
 /* Prepare p to run body. Allocates p's event record. */

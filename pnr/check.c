@@ -9,6 +9,7 @@
  * merge, which the shared storage of table.c must read exactly like.
  */
 #include "pnr/check.h"
+#include "pnr/pnr_check.h"
 
 #include "core/mem.h"
 

@@ -1,5 +1,5 @@
 /* pnr/check.h: the PNR conservation checker (check.c), private to pnr/ and
- * its tests. pnr.h's pnr_set_checking turns it on; the protocol's files
+ * its tests. pnr_check.h's pnr_set_checking turns it on; the protocol's files
  * call pnr_check after every allocation and deallocation step, and the
  * table code reports what it heard so the checker can keep its plain copy.
  *

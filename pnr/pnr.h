@@ -91,15 +91,5 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
 void pnr_destroy(sim_t *sim, pnr_t *p);
 const pnr_stats *pnr_get_stats(const pnr_t *p);
 const char *pnr_kind_name(int kind);
-/* Test hook: check after every allocation and deallocation step that
- * network RAM is conserved, that no grant leaves a server below
- * server_threshold, that no client gets more than it asked, and that
- * every availability table reads as a plain N x N copy kept beside it
- * (N^2 memory: call before the run starts, for tests only); the checker
- * itself is pnr/check.c, behind the private pnr/check.h (with the other
- * test hooks).
- * pnr_check_failure: NULL or the first violation. */
-void pnr_set_checking(pnr_t *p, bool on);
-const char *pnr_check_failure(const pnr_t *p);
 
 #endif

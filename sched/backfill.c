@@ -19,6 +19,7 @@
  *            yet instead of the whole queue.
  */
 #include "sched/backfill.h"
+#include "sched/backfill_check.h"
 
 #include "core/mem.h"
 #include "sched/priority.h"

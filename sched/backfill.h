@@ -94,9 +94,6 @@ typedef struct bf_stats {
     long queued_max, reserved_max;
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
-/* Test and bench hook: always rebuild the conservative profile (never keep
- * the last pass's reservations; the results must not change). */
-void bf_set_rebuild_always(bf_t *b, bool on);
 
 /* ---- gang.c's side, for this module only ---- */
 /* Place queued job j now if it fits: only in slot index `only` (-1: any),

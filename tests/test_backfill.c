@@ -26,6 +26,7 @@
 #include "hw/pe.h"
 #include "net/net.h"
 #include "sched/backfill.h"
+#include "sched/backfill_check.h"
 #include "sched/gang.h"
 #include "sched/gang_check.h"
 #include "sched/job.h"

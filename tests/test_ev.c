@@ -2,6 +2,7 @@
  * honours cancel and reschedule, survives sequence-number renumbering, and
  * stops at limits and on request. */
 #include "core/ev.h"
+#include "core/ev_check.h"
 #include "core/rng.h"
 #include "tests/testutil.h"
 

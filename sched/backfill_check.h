@@ -1,0 +1,14 @@
+/* sched/backfill_check.h: the backfill scheduler's test and bench hook,
+ * fenced off from sched/backfill.h. */
+#ifndef PNRSIM_SCHED_BACKFILL_CHECK_H
+#define PNRSIM_SCHED_BACKFILL_CHECK_H
+
+#include "sched/backfill.h"
+
+#include <stdbool.h>
+
+/* Always rebuild the conservative profile (never keep the last pass's
+ * reservations; the results must not change). */
+void bf_set_rebuild_always(bf_t *b, bool on);
+
+#endif
