@@ -21,6 +21,7 @@
 #include "core/rng.h"
 #include "pnr/check.h" /* private: the checker, totals, fair share */
 #include "pnr/pnr.h"
+#include "pnr/pnr_check.h"
 #include "sched/job.h"
 #include "tests/testcluster.h"
 #include "tests/testutil.h"
