@@ -1,21 +1,19 @@
 /* sched/gang.c: the gang scheduler (see gang.h for the policy).
  *
- * Data structures:
- *   slots      array of pointers in slot order (creation order); each slot
- *              is one row of the matrix: the job on each PE, the number of
- *              free PEs and of jobs. Slots have stable ids for "home" links.
- *   queue      waiting jobs, twice linked: one FIFO in arrival order (the
- *              head is the FCFS head) and one FIFO per width (threads), so
- *              the BESTFIT/WORSTFIT heads and "the first job that fits in
- *              k PEs" are found by scanning at most N bucket heads, never
- *              the whole queue (sched/queue.c).
- *   reserved   per PE, MB of threads of placed jobs whose memory has not
- *              been freed yet (for mem_aware: memory of jobs waiting for
- *              their slot counts).
+ * The matrix and the queue (their layout: sched/gang_internal.h) change
+ * here, in these parts in this order: statistics (the MPL area),
+ * slots (create, find, remove, put a job in, take it out, choose its PEs),
+ * running and stopping (slot switches at quantum ends, alternative
+ * scheduling, moves back home: the context switches), placement and the
+ * placement pass, then the public entry points (creation, submission, the
+ * job-end and memory hooks). The invariant checks and the placement rule
+ * that tests and the checking mode run after every action are in
+ * sched/gang_check.c.
  */
 #include "sched/gang.h"
 #include "sched/admit.h"
 #include "sched/gang_check.h"
+#include "sched/gang_internal.h"
 
 #include "core/mem.h"
 #include "sched/backfill.h"
@@ -23,58 +21,8 @@
 #include "sched/queue.h"
 
 #include <assert.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct slot {
-    int id;
-    int nfree;
-    int njobs;
-    job_t **pe_job; /* npes entries */
-} slot_t;
-
-struct gang {
-    sim_t *sim;
-    cluster_t *cl;
-    gang_params p;
-    int npes;
-    slot_t **slots;
-    int nslots, capslots;
-    int cur;            /* index of the current slot, -1 when none */
-    int next_slot_id;
-    jobq_t queue;
-    long pass_no;
-    ev_id pass_ev;
-    bool pass_pending;
-    gang_hook_fn hook;      /* checking: after every scheduler action */
-    void *hook_ctx;
-    ev_id quantum_ev;
-    double *reserved;
-    double *ram_desc;  /* compute PEs' RAM, largest first */
-    /* mem_global (sched/admit.h): network RAM available, as of pass
-     * avail_pass and the placements since; all the cluster could lend */
-    double avail;
-    long avail_pass;
-    double total_lendable;
-    long nimpossible;   /* jobs that can never be placed (never queued) */
-    /* statistics */
-    uint64_t pcs;
-    int mpl_max;
-    double mpl_area, busy_span, last_t;
-    long in_system;     /* queued + placed */
-    long placed, running;
-    gang_end_fn on_end;
-    void *ctx;
-    gang_observer obs;      /* schedule output; members NULL when unused */
-    /* priority functions and backfilling (sched/backfill.c): the pass is
-     * delegated to bf when set; pf_* filter the slots place() may use */
-    bf_t *bf;
-    int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
-    bool pf_new;            /* place() may open a new slot */
-    bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
-};
 
 /* ---- statistics ------------------------------------------------------------ */
 
@@ -97,14 +45,6 @@ long gang_queued(const gang_t *g) { return g->queue.n; }
 long gang_placed(const gang_t *g) { return g->placed; }
 long gang_running(const gang_t *g) { return g->running; }
 long gang_impossible(const gang_t *g) { return g->nimpossible; }
-int gang_current_slot(const gang_t *g) { return g->cur; }
-
-void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx)
-{
-    g->hook = fn;
-    g->hook_ctx = ctx;
-}
-
 /* Checking: tell the hook that a scheduler action is complete. */
 static void acted(gang_t *g)
 {
@@ -150,17 +90,9 @@ static slot_t *slot_new(gang_t *g)
     return s;
 }
 
-static int slot_index(const gang_t *g, int id)
-{
-    for (int i = 0; i < g->nslots; i++)
-        if (g->slots[i]->id == id)
-            return i;
-    return -1;
-}
-
 static slot_t *slot_of(const gang_t *g, const job_t *j)
 {
-    int i = slot_index(g, j->slot);
+    int i = gang_slot_index(g, j->slot);
     return i >= 0 ? g->slots[i] : NULL;
 }
 
@@ -221,19 +153,11 @@ static bool pes_free_in(const slot_t *s, const job_t *j)
     return true;
 }
 
-static admit_view admit_of(const gang_t *g)
+/* mem_global: see gang_internal.h. */
+bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
+                     double avail, double *cost)
 {
-    return (admit_view){g->cl, g->npes, g->reserved, g->p.netram_threshold, g->p.netram};
-}
-
-/* mem_global: PEs for j among the free PEs of pe_job (NULL: an empty
- * slot), into pe_ids, and whether it may be admitted there: its threads
- * fit, or what they need from network RAM (with the lendable memory their
- * PEs lose) is at most `avail`. *cost gets that amount. */
-static bool global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
-                       double avail, double *cost)
-{
-    admit_view v = admit_of(g);
+    admit_view v = gang_admit_of(g);
     double need;
     if (!admit_choose(&v, pe_job, j, pe_ids))
         return false;
@@ -246,7 +170,7 @@ static bool global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, in
 static double pass_avail(gang_t *g)
 {
     if (g->avail_pass != g->pass_no) {
-        admit_view v = admit_of(g);
+        admit_view v = gang_admit_of(g);
         g->avail = admit_available(&v);
         g->avail_pass = g->pass_no;
     }
@@ -260,7 +184,7 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 {
     if (g->p.mem_global) {
         double cost;
-        return global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
+        return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
     }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
@@ -281,7 +205,7 @@ static bool fits_empty(gang_t *g, const job_t *j)
 {
     if (g->p.mem_global) {
         double cost;
-        return global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
+        return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
     }
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
@@ -307,7 +231,7 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
     if (g->obs.job_run)
-        g->obs.job_run(g->sim, j, slot_index(g, j->slot), j->resume_at, g->obs.ctx);
+        g->obs.job_run(g->sim, j, gang_slot_index(g, j->slot), j->resume_at, g->obs.ctx);
     return charged;
 }
 
@@ -347,7 +271,7 @@ static bool alternative(gang_t *g)
     for (int step = 1; step < n; step++)
         ids[step] = g->slots[(g->cur + step) % n]->id;
     for (int step = 1; step < n && cs->nfree > 0; step++) {
-        int oi = slot_index(g, ids[step]);
+        int oi = gang_slot_index(g, ids[step]);
         if (oi < 0)
             continue;
         slot_t *o = g->slots[oi];
@@ -482,7 +406,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     jobq_remove(&g->queue, j);
     choose_pes(g, best, j);
     if (g->p.mem_global) {
-        admit_view v = admit_of(g);
+        admit_view v = gang_admit_of(g);
         double need;
         g->avail -= admit_cost(&v, j, j->pe_ids, &need); /* before reserving */
     }
@@ -491,7 +415,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         g->reserved[j->pe_ids[i]] += j->mem_mb;
     g->placed++;
     if (g->cur < 0)
-        g->cur = slot_index(g, best->id);
+        g->cur = gang_slot_index(g, best->id);
     if (g->slots[g->cur] == best && run_job(g, j, g->p.pcs))
         *charged = true;
     if (fresh)
@@ -656,7 +580,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     cl->hooks.sched_ctx = g;
     g->avail_pass = -1;
     if (p->mem_global) {
-        admit_view v = admit_of(g);
+        admit_view v = gang_admit_of(g);
         g->total_lendable = admit_total_lendable(&v);
     }
     /* Lent memory coming back makes room (LOCAL: on the PE; GLOBAL: network
@@ -701,7 +625,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
-    admit_view v = admit_of(g);
+    admit_view v = gang_admit_of(g);
     if (j->threads > g->npes ||
         (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
@@ -726,7 +650,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     gang_t *g = ctx;
     slot_t *s = slot_of(g, j);
     assert(s);
-    int si = slot_index(g, s->id);
+    int si = gang_slot_index(g, s->id);
     if (j->running) {
         g->running--;
         if (g->obs.job_stop)
@@ -758,173 +682,6 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     acted(g);
     if (g->on_end)
         g->on_end(sim, j, g->ctx);
-}
-
-const char *gang_check(const gang_t *g)
-{
-    static char msg[200];
-    if (g->p.mpl > 0 && g->nslots > g->p.mpl)
-        return "more slots than MPL";
-    if (g->nslots > 0 ? g->cur < 0 || g->cur >= g->nslots : g->cur != -1)
-        return "current slot out of range";
-    long placed = 0, running = 0;
-    for (int i = 0; i < g->nslots; i++) {
-        slot_t *s = g->slots[i];
-        int used = 0, jobs = 0;
-        for (int pe = 0; pe < g->npes; pe++) {
-            job_t *j = s->pe_job[pe];
-            if (!j)
-                continue;
-            used++;
-            if (j->queued)
-                return "a placed job is also queued";
-            if (j->slot != s->id) {
-                snprintf(msg, sizeof msg, "job %ld on slot %d thinks it is in %d", j->id, s->id,
-                         j->slot);
-                return msg;
-            }
-            if (j->pe_ids[0] == pe) {
-                jobs++;
-                for (int t = 0; t < j->threads; t++)
-                    if (s->pe_job[j->pe_ids[t]] != j)
-                        return "job's PE entry missing from its slot";
-                if (j->running) {
-                    running++;
-                    if (i != g->cur) {
-                        snprintf(msg, sizeof msg, "job %ld runs outside the current slot", j->id);
-                        return msg;
-                    }
-                }
-                if (j->home_slot >= 0 &&
-                    (j->home_slot == s->id || slot_index(g, j->home_slot) < 0))
-                    return "job's home slot is itself or gone";
-            }
-        }
-        if (used != g->npes - s->nfree)
-            return "free count wrong";
-        if (jobs != s->njobs)
-            return "job count wrong";
-        if (jobs == 0)
-            return "empty slot kept";
-        placed += jobs;
-    }
-    if (placed != g->placed)
-        return "placed count wrong";
-    if (running != g->running)
-        return "running count wrong";
-    /* Memory reserved per PE: the threads of the placed jobs whose memory
-     * has not been freed yet. */
-    double *sum = xcalloc((size_t)g->npes, sizeof *sum);
-    for (int i = 0; i < g->nslots; i++)
-        for (int pe = 0; pe < g->npes; pe++) {
-            job_t *j = g->slots[i]->pe_job[pe];
-            if (j && j->pe_ids[0] == pe)
-                for (int t = 0; t < j->threads; t++)
-                    if (!j->th || !j->th[t].mem_freed)
-                        sum[j->pe_ids[t]] += j->mem_mb;
-        }
-    const char *bad = NULL;
-    for (int pe = 0; pe < g->npes && !bad; pe++) {
-        if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
-            bad = "reserved memory does not match the placed jobs";
-        else if (g->p.mem_aware && !g->p.mem_global &&
-                 g->reserved[pe] > g->cl->pes[pe].ram_mb + 1e-6)
-            bad = "mem_aware placement overcommits a PE";
-    }
-    free(sum);
-    if (bad)
-        return bad;
-    if ((bad = jobq_check(&g->queue)))
-        return bad;
-    if (g->in_system != g->queue.n + g->placed)
-        return "jobs in system wrong";
-    return NULL;
-}
-
-/* Free PEs of slot s (NULL: an empty new slot) with room for a thread of
- * mem MB (any room without mem_aware). */
-static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
-{
-    int k = 0;
-    for (int pe = 0; pe < g->npes; pe++) {
-        if (s && s->pe_job[pe])
-            continue;
-        if (g->p.mem_aware &&
-            g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb + 1e-9 < mem)
-            continue;
-        k++;
-    }
-    return k;
-}
-
-/* True when j could be placed now: in an existing slot, or in a new one. */
-static bool fits_now(const gang_t *g, const job_t *j)
-{
-    if (g->p.mem_global) {
-        /* The admission rule with the network RAM available now. */
-        admit_view v = admit_of(g);
-        double avail = admit_available(&v), cost;
-        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
-        bool fits = false;
-        for (int i = 0; i < g->nslots && !fits; i++)
-            fits = g->slots[i]->nfree >= j->threads &&
-                   global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
-        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
-            fits = global_fit(g, NULL, j, ids, avail, &cost);
-        free(ids);
-        return fits;
-    }
-    for (int i = 0; i < g->nslots; i++)
-        if (pes_with_room(g, g->slots[i], j->mem_mb) >= j->threads)
-            return true;
-    if (g->p.mpl != 0 && g->nslots >= g->p.mpl)
-        return false;
-    return pes_with_room(g, NULL, j->mem_mb) >= j->threads;
-}
-
-const char *gang_check_placement(const gang_t *g)
-{
-    static char msg[200];
-    const job_t *bad = NULL;
-    if (g->pass_pending)
-        return NULL; /* a pass is due at this instant */
-    if (g->bf) {
-        /* Keyed orders and backfilling: the first job in priority order
-         * (the head) must not fit; with no backfilling and no strict order,
-         * no queued job may fit (as below). */
-        const job_t *h = NULL;
-        double hk = 0;
-        for (const job_t *j = jobq_first(&g->queue); j; j = jobq_next(&g->queue, j)) {
-            /* The keys of the last pass: every queued job was in it (an
-             * arrival asks for a pass), and a time-dependent order may
-             * have changed since without any room appearing. */
-            double k = j->prio_key;
-            if (!h || k < hk || (k == hk && j->order < h->order)) {
-                h = j;
-                hk = k;
-            }
-        }
-        if (h && fits_now(g, h))
-            bad = h;
-        if (!bad && !g->p.strict_order && g->p.backfill == BF_NONE)
-            for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
-                if (fits_now(g, j))
-                    bad = j;
-    } else if (g->p.strict_order) {
-        /* Only the head in priority order may start. */
-        const job_t *h = jobq_head(&g->queue, g->p.priority);
-        if (h && fits_now(g, h))
-            bad = h;
-    } else {
-        for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
-            if (fits_now(g, j))
-                bad = j;
-    }
-    if (!bad)
-        return NULL;
-    snprintf(msg, sizeof msg, "at %.17g queued job %ld (%d PEs, %g MB) fits but was not placed",
-             g->sim->now, bad->id, bad->threads, bad->mem_mb);
-    return msg;
 }
 
 void gang_set_observer(gang_t *g, const gang_observer *o)

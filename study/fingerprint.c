@@ -39,7 +39,7 @@ static uint64_t fnv1a(const char *p, size_t n, uint64_t h)
 char *study_point_dirname(const study *s, size_t point)
 {
     if (!s->nvary)
-        return sweep_xstrdup("base");
+        return xstrdup("base");
     sweep_buf b = {0};
     for (size_t i = 0; i < s->nvary; i++) {
         if (i)
@@ -60,7 +60,7 @@ char *study_point_dirname(const study *s, size_t point)
         }
     }
     if (b.n > STUDY_MAX_DIRNAME || b.p[0] == '.') {
-        char *h = sweep_xasprintf("p-%016llx",
+        char *h = xasprintf("p-%016llx",
                                   (unsigned long long)fnv1a(b.p, b.n, FNV_INIT));
         sweep_buf_free(&b);
         return h;
@@ -138,8 +138,8 @@ static void fp_split(const char *text, fp_lines *f)
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         if (!strncmp(p, "baseline ", 9)) {
-            f->base = sweep_xrealloc(f->base, (f->nbase + 1) * sizeof *f->base);
-            f->base[f->nbase++] = sweep_xstrndup(p, n);
+            f->base = xrealloc(f->base, (f->nbase + 1) * sizeof *f->base);
+            f->base[f->nbase++] = xstrndup(p, n);
         } else {
             sweep_buf_add(&f->common, p, n);
             sweep_buf_puts(&f->common, "\n");
@@ -179,7 +179,7 @@ bool study_fingerprint_merge(const char *old, const char *cur, char **merged,
                 !strncmp(o.base[j], c.base[i], n) &&
                 strcmp(o.base[j], c.base[i]) != 0) {
                 ok = false;
-                *why = sweep_xstrndup(c.base[i] + 9, n - 9);
+                *why = xstrndup(c.base[i] + 9, n - 9);
                 break;
             }
     }

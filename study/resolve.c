@@ -43,8 +43,8 @@ int study_build_plot(study_parse_ctx *c, const study_raw *rp, study_plot *pl)
     study *s = c->s;
     memset(pl, 0, sizeof *pl);
     pl->line = rp->line;
-    pl->pin = sweep_xmalloc((s->nvary ? s->nvary : 1) * sizeof *pl->pin);
-    long *pin_line = sweep_xmalloc((s->nvary ? s->nvary : 1) * sizeof(long));
+    pl->pin = xmalloc((s->nvary ? s->nvary : 1) * sizeof *pl->pin);
+    long *pin_line = xmalloc((s->nvary ? s->nvary : 1) * sizeof(long));
     for (size_t i = 0; i < s->nvary; i++) {
         pl->pin[i] = -1;
         pin_line[i] = 0;
@@ -75,7 +75,7 @@ int study_build_plot(study_parse_ctx *c, const study_raw *rp, study_plot *pl)
                 study_fail(c, kv->line, kv->key, "given twice in this plot");
                 goto out;
             }
-            *slot = sweep_xstrdup(kv->value);
+            *slot = xstrdup(kv->value);
             if (slot == &pl->x || slot == &pl->lines) {
                 study_lower(*slot);
                 if (study_param_index(s, *slot) < 0) {
@@ -158,7 +158,7 @@ int study_build_plot(study_parse_ctx *c, const study_raw *rp, study_plot *pl)
             goto out;
         }
     }
-    pl->name = sweep_xstrdup(rp->name ? rp->name : pl->metric);
+    pl->name = xstrdup(rp->name ? rp->name : pl->metric);
     if (!study_is_name(pl->name)) {
         study_fail(c, rp->line, "plot",
              "'%s' is not usable as a file name; name the plot: [plot NAME]",
@@ -207,7 +207,7 @@ static char *plots_lines_key(study_parse_ctx *c, const study_raw *rb,
         for (size_t j = 0; j < plots[i].nkv; j++) {
             if (strcmp(plots[i].kv[j].key, "lines") != 0)
                 continue;
-            char *k = sweep_xstrdup(plots[i].kv[j].value);
+            char *k = xstrdup(plots[i].kv[j].value);
             study_lower(k);
             if (!key) {
                 key = k;
@@ -240,19 +240,19 @@ int study_build_baselines(study_parse_ctx *c, const study_raw *rb, size_t nrb,
     study *s = c->s;
     if (!nrb)
         return 0;
-    s->baselines = sweep_xmalloc(nrb * sizeof *s->baselines);
+    s->baselines = xmalloc(nrb * sizeof *s->baselines);
     for (size_t b = 0; b < nrb; b++) {
         const study_raw *r = &rb[b];
         study_baseline *bl = &s->baselines[s->nbaselines++];
         memset(bl, 0, sizeof *bl);
-        bl->name = sweep_xstrdup(r->name);
+        bl->name = xstrdup(r->name);
         bl->line = r->line;
         long key_line = 0;
         bool from_plots = false;
         for (size_t i = 0; i < r->nkv; i++) {
             const study_kv *kv = &r->kv[i];
             if (!strcmp(kv->key, "lines")) {
-                bl->key = sweep_xstrdup(kv->value);
+                bl->key = xstrdup(kv->value);
                 study_lower(bl->key);
                 key_line = kv->line;
                 continue;
@@ -263,9 +263,9 @@ int study_build_baselines(study_parse_ctx *c, const study_raw *rb, size_t nrb,
                             "also varied in [vary] (line %ld): a baseline "
                             "may only set keys that are not varied",
                             s->vary[pi].line);
-            bl->set = sweep_xrealloc(bl->set, (bl->nset + 1) * sizeof *bl->set);
-            bl->set[bl->nset++] = (study_kv){sweep_xstrdup(kv->key),
-                                             sweep_xstrdup(kv->value),
+            bl->set = xrealloc(bl->set, (bl->nset + 1) * sizeof *bl->set);
+            bl->set[bl->nset++] = (study_kv){xstrdup(kv->key),
+                                             xstrdup(kv->value),
                                              kv->line};
         }
         if (!bl->nset)
@@ -301,13 +301,13 @@ int study_build_baselines(study_parse_ctx *c, const study_raw *rb, size_t nrb,
                             "name the baseline otherwise", bl->name, p->key,
                             p->line);
         if (!p->baseline) {
-            p->baseline = sweep_xmalloc((p->nvalues + nrb) * sizeof *p->baseline);
+            p->baseline = xmalloc((p->nvalues + nrb) * sizeof *p->baseline);
             for (size_t v = 0; v < p->nvalues; v++)
                 p->baseline[v] = -1;
         }
-        p->values = sweep_xrealloc(p->values,
+        p->values = xrealloc(p->values,
                                    (p->nvalues + 1) * sizeof *p->values);
-        p->values[p->nvalues] = sweep_xstrdup(bl->name);
+        p->values[p->nvalues] = xstrdup(bl->name);
         p->baseline[p->nvalues++] = (long)b;
     }
     return 0;

@@ -103,7 +103,7 @@ int study_fail(study_parse_ctx *c, long line, const char *key, const char *fmt, 
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *msg = sweep_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    char *msg = xmalloc((size_t)(n > 0 ? n : 0) + 1);
     va_start(ap, fmt);
     vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
     va_end(ap);
@@ -125,8 +125,8 @@ static int kv_add(study_parse_ctx *c, study_kv **v, size_t *n, const char *key,
     for (size_t i = 0; twice && i < *n; i++)
         if (!strcmp((*v)[i].key, key))
             return study_fail(c, line, key, "%s (first on line %ld)", twice, (*v)[i].line);
-    *v = sweep_xrealloc(*v, (*n + 1) * sizeof **v);
-    (*v)[(*n)++] = (study_kv){sweep_xstrdup(key), sweep_xstrdup(value), line};
+    *v = xrealloc(*v, (*n + 1) * sizeof **v);
+    (*v)[(*n)++] = (study_kv){xstrdup(key), xstrdup(value), line};
     return 0;
 }
 
@@ -235,13 +235,13 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
             return study_fail(c, line, key,
                         "'%s': use letters, digits, '.', '_' and '-'", value);
         free(s->name);
-        s->name = sweep_xstrdup(value);
+        s->name = xstrdup(value);
     } else if (!strcmp(key, "base") || !strcmp(key, "trace")) {
         pending_path *pp = !strcmp(key, "base") ? &k->base : &k->trace;
         if (pp->value)
             return study_fail(c, line, key, "given twice (first on line %ld)",
                         pp->line);
-        pp->value = sweep_xstrdup(value);
+        pp->value = xstrdup(value);
         pp->line = line;
     } else if (!strcmp(key, "replications")) {
         if (!study_parse_long(value, &s->replications) || s->replications < 1 ||
@@ -269,7 +269,7 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
     } else if (!strcmp(key, "metrics")) {
         if (s->nmetrics)
             return study_fail(c, line, key, "given twice");
-        char *v = sweep_xstrdup(value);
+        char *v = xstrdup(value);
         int r = study_parse_list(c, key, v, line, &s->metrics, &s->nmetrics);
         free(v);
         if (r)
@@ -292,7 +292,7 @@ static char *file_stem(const char *path)
     b = b ? b + 1 : path;
     const char *dot = strrchr(b, '.');
     size_t n = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-    return sweep_xstrndup(b, n);
+    return xstrndup(b, n);
 }
 
 typedef enum {
@@ -338,13 +338,13 @@ static long read_lines(study_parse_ctx *c, FILE *f, lline **out)
         p = study_trim(p);
         if (indented && n > 0 && *p != '[' && !strchr(p, '=') &&
             (*out)[n - 1].text[0] != '[' && strchr((*out)[n - 1].text, '=')) {
-            char *joined = sweep_xasprintf("%s %s", (*out)[n - 1].text, p);
+            char *joined = xasprintf("%s %s", (*out)[n - 1].text, p);
             free((*out)[n - 1].text);
             (*out)[n - 1].text = joined;
             continue;
         }
-        *out = sweep_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-        (*out)[n++] = (lline){sweep_xstrdup(p), lineno};
+        *out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = (lline){xstrdup(p), lineno};
     }
     free(line);
     if (nul || ferror(f)) {
@@ -429,18 +429,18 @@ static int parse_lines(study_parse_ctx *c, FILE *f, study_keys *k, study_raw **p
                     }
                 if (rc)
                     break;
-                *bases = sweep_xrealloc(*bases, (*nbases + 1) * sizeof **bases);
+                *bases = xrealloc(*bases, (*nbases + 1) * sizeof **bases);
                 study_raw *rb = &(*bases)[(*nbases)++];
                 memset(rb, 0, sizeof *rb);
-                rb->name = sweep_xstrdup(arg);
+                rb->name = xstrdup(arg);
                 rb->line = lineno;
                 continue;
             }
             if (sec == SEC_PLOT) {
-                *plots = sweep_xrealloc(*plots, (*nplots + 1) * sizeof **plots);
+                *plots = xrealloc(*plots, (*nplots + 1) * sizeof **plots);
                 study_raw *rp = &(*plots)[(*nplots)++];
                 memset(rp, 0, sizeof *rp);
-                rp->name = *arg ? sweep_xstrdup(arg) : NULL;
+                rp->name = *arg ? xstrdup(arg) : NULL;
                 rp->line = lineno;
             } else if (seen[sec]) {
                 rc = study_fail(c, lineno, name, "section given twice");
@@ -521,9 +521,9 @@ static int parse_lines(study_parse_ctx *c, FILE *f, study_keys *k, study_raw **p
                     break;
                 }
             }
-            s->slurm = sweep_xrealloc(s->slurm, (s->nslurm + 1) * sizeof *s->slurm);
-            s->slurm[s->nslurm++] = (study_kv){sweep_xstrdup(key),
-                                               sweep_xstrdup(value), lineno};
+            s->slurm = xrealloc(s->slurm, (s->nslurm + 1) * sizeof *s->slurm);
+            s->slurm[s->nslurm++] = (study_kv){xstrdup(key),
+                                               xstrdup(value), lineno};
             break;
         }
         }
@@ -546,7 +546,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
         snprintf(err, STUDY_ERR_MAX, "%s: %s", path, strerror(errno));
         return -1;
     }
-    s->path = sweep_xstrdup(path);
+    s->path = xstrdup(path);
     char *d = sweep_dirname(path);
     s->dir = sweep_abspath(d, NULL);
     free(d);
@@ -635,7 +635,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
                   s->seed_base + (s->replications - 1),
                   (long)INT32_MAX - (s->replications - 1), (long)INT32_MAX);
     if (!rc) {
-        s->plots = sweep_xmalloc((nplots ? nplots : 1) * sizeof *s->plots);
+        s->plots = xmalloc((nplots ? nplots : 1) * sizeof *s->plots);
         for (size_t i = 0; i < nplots && !rc; i++) {
             rc = study_build_plot(&c, &plots[i], &s->plots[i]);
             if (rc) {

@@ -38,13 +38,7 @@
 
 /* Checked allocation is core/mem.h's (xmalloc, xrealloc, xstrdup, xstrndup,
  * xasprintf); mkdir -p, atomic whole-file writes and the monotonic clock
- * are app/util.h's (util_mkdirs, util_write_file, util_now). The old names
- * below stay only for study/study.c until its split (issue 13.7) lands. */
-#define sweep_xmalloc xmalloc
-#define sweep_xrealloc xrealloc
-#define sweep_xstrdup xstrdup
-#define sweep_xstrndup xstrndup
-#define sweep_xasprintf xasprintf
+ * are app/util.h's (util_mkdirs, util_write_file, util_now). */
 
 /* A growing text buffer (always NUL-terminated once something was added). */
 typedef struct sweep_buf {

@@ -65,15 +65,15 @@ static void push_value(value_set *vs, study_param *p, const char *v)
     assert(find_value(vs, p, v) < 0);
     if (p->nvalues == vs->cap) {
         vs->cap = vs->cap ? 2 * vs->cap : 8;
-        p->values = sweep_xrealloc(p->values, vs->cap * sizeof *p->values);
+        p->values = xrealloc(p->values, vs->cap * sizeof *p->values);
     }
-    p->values[p->nvalues++] = sweep_xstrdup(v);
+    p->values[p->nvalues++] = xstrdup(v);
     if (2 * p->nvalues > vs->nslots) { /* rehash into twice the slots */
         free(vs->slot);
         vs->nslots = vs->nslots ? 2 * vs->nslots : 16;
         while (2 * p->nvalues > vs->nslots)
             vs->nslots *= 2;
-        vs->slot = sweep_xmalloc(vs->nslots * sizeof *vs->slot);
+        vs->slot = xmalloc(vs->nslots * sizeof *vs->slot);
         for (size_t i = 0; i < vs->nslots; i++)
             vs->slot[i] = SIZE_MAX;
         for (size_t k = 0; k < p->nvalues; k++) {
@@ -153,7 +153,7 @@ static const char *bad_number(const char *t)
 static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
                      const char *item)
 {
-    char *copy = sweep_xstrdup(item);
+    char *copy = xstrdup(item);
     char *f[4];
     int nf = 0;
     char *save = NULL;
@@ -257,10 +257,10 @@ int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
         if (!strcmp(s->vary[i].key, key))
             return study_fail(c, line, key, "varied twice (first on line %ld)",
                         s->vary[i].line);
-    s->vary = sweep_xrealloc(s->vary, (s->nvary + 1) * sizeof *s->vary);
+    s->vary = xrealloc(s->vary, (s->nvary + 1) * sizeof *s->vary);
     study_param *p = &s->vary[s->nvary++];
     memset(p, 0, sizeof *p);
-    p->key = sweep_xstrdup(key);
+    p->key = xstrdup(key);
     p->line = line;
     size_t items = 0;
     value_set vs = {NULL, 0, 0};
@@ -306,8 +306,8 @@ int study_parse_list(study_parse_ctx *c, const char *key, char *value, long line
         for (size_t i = 0; i < *nout; i++)
             if (!strcmp((*out)[i], item))
                 return study_fail(c, line, key, "'%s' listed twice", item);
-        *out = sweep_xrealloc(*out, (*nout + 1) * sizeof **out);
-        (*out)[(*nout)++] = sweep_xstrdup(item);
+        *out = xrealloc(*out, (*nout + 1) * sizeof **out);
+        (*out)[(*nout)++] = xstrdup(item);
         if (!comma)
             break;
         q = comma + 1;

@@ -19,7 +19,9 @@
 #   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
 #     1-job run; without gnuplot it says so, exits 2 and writes nothing;
 #   - pnrsim --plot runs it after the run, and without gnuplot refuses
-#     before the run (exit 2, nothing written).
+#     before the run (exit 2, nothing written);
+#   - large runs (NASA on 128 PEs, 8,192 PEs synthetic): the peak memory
+#     --schedule adds does not grow with the trace.
 # pj_dump (Debian pajeng) and gnuplot checks skip with a message when the
 # program is missing. Prints "N passed, N failed" last.
 build=${1:-build}
@@ -311,6 +313,37 @@ if [ $have_pj = 1 ]; then
         awk -v a="$pg" -v b="$ft" 'BEGIN { exit !(b > 0 && a + 1e-9 >= b) }'
 else
     skipped "pj_dump not installed: Paje checks of the 1-job run"
+fi
+
+# ---- large runs: memory stays flat with --schedule -------------------------------------
+# NASA iPSC/860 (18,239 jobs) on 128 PEs and the Lublin synthetic trace
+# (10,000 jobs) on 8,192 PEs, MPL 2: a quarter of the trace and the whole,
+# each without and with --schedule; peak RSS is the kernel's (getrusage
+# ru_maxrss, printed by -v). The writer's cost = peak with - peak without;
+# flat = that cost grows by less than 512 KB from the quarter to the whole
+# trace while the schedule files grow by megabytes (a writer that kept its
+# rows would grow with them). Sanitizer builds skip this: their RSS is the
+# sanitizer's.
+if grep -q __asan_init "$P" 2>/dev/null || grep -q __ubsan_handle "$P" 2>/dev/null; then
+    skipped "large runs: peak memory is not measured on a sanitizer build"
+else
+    peak() { # ARGS...: peak RSS (KB) of a run, its output in $T/mem
+        rm -rf "$T/mem"
+        "$P" "$@" -q -v -o "$T/mem" 2>&1 > /dev/null | sed -n 's/.*peak memory \([0-9]*\) KB.*/\1/p'
+    }
+    flat() { # NAME QUARTER WHOLE ARGS...
+        name=$1 q=$2 w=$3; shift 3
+        a=$(peak "$@" --set workload.max_jobs=$q); b=$(peak "$@" --set workload.max_jobs=$q --schedule)
+        qs=$(cat "$T/mem/schedule.csv" "$T/mem/pes.csv" "$T/mem/schedule.paje" | wc -c)
+        c=$(peak "$@" --set workload.max_jobs=$w); d=$(peak "$@" --set workload.max_jobs=$w --schedule)
+        ws=$(cat "$T/mem/schedule.csv" "$T/mem/pes.csv" "$T/mem/schedule.paje" | wc -c)
+        check "$name: --schedule costs ${b:-?}-${a:-?} KB on $q jobs, ${d:-?}-${c:-?} KB on $w (files $((qs / 1024)) -> $((ws / 1024)) KB): grows < 512 KB" \
+            test -n "$a" -a -n "$b" -a -n "$c" -a -n "$d" -a $((d - c - (b - a))) -lt 512 -a $((ws - qs)) -gt $((4 * 1024 * 1024))
+    }
+    flat "NASA, 128 PEs" 4560 18239 -t "$top/traces/NASA-iPSC-1993-3.1-cln.swf.gz" \
+        --set computer.number=128 --set scheduler.mpl=2
+    flat "synthetic, 8,192 PEs" 2500 10000 -t "$top/traces/lublin-256-synthetic.swf" \
+        --set computer.number=8192 --set scheduler.mpl=2 --set simulation.metrics_period=86400
 fi
 
 # ---- pnrsim-plot ------------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+/* sched/gang_internal.h: the gang scheduler's data structures, private to
+ * sched/gang.c (the scheduler) and sched/gang_check.c (its invariant
+ * checks). Nothing else includes it: callers see gang.h and gang_check.h.
+ *
+ * Data structures:
+ *   slots      array of pointers in slot order (creation order); each slot
+ *              is one row of the matrix: the job on each PE, the number of
+ *              free PEs and of jobs. Slots have stable ids for "home" links.
+ *   queue      waiting jobs, twice linked: one FIFO in arrival order (the
+ *              head is the FCFS head) and one FIFO per width (threads), so
+ *              the BESTFIT/WORSTFIT heads and "the first job that fits in
+ *              k PEs" are found by scanning at most N bucket heads, never
+ *              the whole queue (sched/queue.c).
+ *   reserved   per PE, MB of threads of placed jobs whose memory has not
+ *              been freed yet (for mem_aware: memory of jobs waiting for
+ *              their slot counts).
+ */
+#ifndef PNRSIM_SCHED_GANG_INTERNAL_H
+#define PNRSIM_SCHED_GANG_INTERNAL_H
+
+#include "sched/admit.h"
+#include "sched/backfill.h"
+#include "sched/gang.h"
+#include "sched/gang_check.h"
+#include "sched/queue.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct slot {
+    int id;
+    int nfree;
+    int njobs;
+    job_t **pe_job; /* npes entries */
+} slot_t;
+
+struct gang {
+    sim_t *sim;
+    cluster_t *cl;
+    gang_params p;
+    int npes;
+    slot_t **slots;
+    int nslots, capslots;
+    int cur;            /* index of the current slot, -1 when none */
+    int next_slot_id;
+    jobq_t queue;
+    long pass_no;
+    ev_id pass_ev;
+    bool pass_pending;
+    gang_hook_fn hook;      /* checking: after every scheduler action */
+    void *hook_ctx;
+    ev_id quantum_ev;
+    double *reserved;
+    double *ram_desc;  /* compute PEs' RAM, largest first */
+    /* mem_global (sched/admit.h): network RAM available, as of pass
+     * avail_pass and the placements since; all the cluster could lend */
+    double avail;
+    long avail_pass;
+    double total_lendable;
+    long nimpossible;   /* jobs that can never be placed (never queued) */
+    /* statistics */
+    uint64_t pcs;
+    int mpl_max;
+    double mpl_area, busy_span, last_t;
+    long in_system;     /* queued + placed */
+    long placed, running;
+    gang_end_fn on_end;
+    void *ctx;
+    gang_observer obs;      /* schedule output; members NULL when unused */
+    /* priority functions and backfilling (sched/backfill.c): the pass is
+     * delegated to bf when set; pf_* filter the slots place() may use */
+    bf_t *bf;
+    int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
+    bool pf_new;            /* place() may open a new slot */
+    bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
+};
+
+/* The index (slot order) of the slot with id `id`, -1 when it is gone. */
+static inline int gang_slot_index(const gang_t *g, int id)
+{
+    for (int i = 0; i < g->nslots; i++)
+        if (g->slots[i]->id == id)
+            return i;
+    return -1;
+}
+
+/* The admission rule's view of g's machine (sched/admit.h). */
+static inline admit_view gang_admit_of(const gang_t *g)
+{
+    return (admit_view){g->cl, g->npes, g->reserved, g->p.netram_threshold, g->p.netram};
+}
+
+/* mem_global: PEs for j among the free PEs of pe_job (NULL: an empty
+ * slot), into pe_ids, and whether it may be admitted there: its threads
+ * fit, or what they need from network RAM (with the lendable memory their
+ * PEs lose) is at most `avail`. *cost gets that amount. Returns true when
+ * j may be admitted on the PEs written to pe_ids. */
+bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
+                     double avail, double *cost);
+
+#endif
