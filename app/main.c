@@ -423,13 +423,32 @@ int main(int argc, char **argv)
     if (o.verbose) {
         /* -v: the scenario in one paragraph, then the kernel report at the
          * end. */
+        /* Every RAM group (issue 15), in PE order: "2x64 + 2x128 MB". */
+        char ram[CFG_MAX_RAM_GROUPS * 32 + 8];
+        int used = 0;
+        if (c.computer.n_ram_groups == 0)
+            used = snprintf(ram, sizeof ram, "%g", c.computer.ram);
+        for (int g = 0; g < c.computer.n_ram_groups && used < (int)sizeof ram; g++)
+            used += snprintf(ram + used, sizeof ram - (size_t)used, "%s%dx%g", g ? " + " : "",
+                             c.computer.ram_groups[g].count, c.computer.ram_groups[g].mb);
+        char servers[64] = "", racks[48] = "";
+        if (c.computer.memory_servers > 0)
+            snprintf(servers, sizeof servers, " and %d memory server%s of %g MB",
+                     c.computer.memory_servers, c.computer.memory_servers == 1 ? "" : "s",
+                     c.computer.memory_server_ram);
+        if (c.network.topology == TOPO_KIND_TREE)
+            snprintf(racks, sizeof racks, " (racks of %d)", c.network.rack_size);
         fprintf(stderr,
-                "pnrsim: %s: %d PEs of %g MB, %s network; gang scheduler %s/%s, MPL %d, "
+                "pnrsim: %s: %d PEs of %s MB%s, %s network%s; gang scheduler %s/%s, MPL %d, "
                 "quantum %g s, PCS %g s%s%s; network RAM %s%s; trace %s; seed %llu%s\n",
-                c.simulation.system, c.computer.number, c.computer.ram,
-                config_topology_name(c.network.topology), config_priority_name(c.scheduler.priority),
+                c.simulation.system, c.computer.number, ram, servers,
+                config_topology_name(c.network.topology), racks,
+                config_priority_name(c.scheduler.priority),
                 config_packing_name(c.scheduler.packing), c.scheduler.mpl, c.scheduler.quantum,
-                c.scheduler.pcs, c.scheduler.mem_aware ? ", memory aware" : "",
+                c.scheduler.pcs,
+                c.scheduler.mem_aware == MEM_AWARE_GLOBAL  ? ", memory aware (global)"
+                : c.scheduler.mem_aware == MEM_AWARE_LOCAL ? ", memory aware"
+                                                           : "",
                 c.scheduler.strict_order ? ", strict order" : "",
                 c.netram.enabled ? config_strategy_name(c.netram.strategy) : "off",
                 c.netram.enabled && c.netram.global_knowledge ? " (global knowledge)" : "",

@@ -4,8 +4,8 @@
  * out_fields below is the only list of what a run reports: a row per
  * metrics.json member, in metrics.json order. The 19 metrics of techreport
  * §2.2.2 come first, in the report's order, with the label and unit of the
- * text report; then the extras, the network RAM rows (written only when
- * network RAM is on), the drop counts and the partial flag. A row's type is
+ * text report; then the extras (the tree rows only on a tree network), the
+ * network RAM rows (written only when network RAM is on), the drop counts and the partial flag. A row's type is
  * taken from the run_metrics field itself (_Generic), so a row cannot read
  * a field as the wrong type. The sentences of the text report after the
  * numbered metrics (job counts, drops, messages) are prose, not rows.
@@ -32,6 +32,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, 0}
 #define NETRAM(key, field)                                                    \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_NETRAM}
+#define TREE(key, field)                                                      \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_TREE}
 #define PER_KIND(key, field)                                                  \
     {key, NULL, "", OUT_TYPE_OF(field[0]), offsetof(run_metrics, field), NULL,            \
      OUT_NETRAM | OUT_PER_KIND}
@@ -87,6 +89,10 @@ const out_field out_fields[] = {
     EXTRA("messages_killed", messages_killed),
     EXTRA("net_messages", net_messages),
     EXTRA("net_bytes", net_bytes),
+    TREE("net_busy_rack_links", net_busy_rack_links),
+    TREE("net_busy_uplinks", net_busy_uplinks),
+    TREE("net_busy_tor_switches", net_busy_tor_switches),
+    TREE("net_busy_core_switch", net_busy_core_switch),
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXTRA("cpu_demand_done", cpu_demand_done),
     EXTRA("events", events),
@@ -191,6 +197,11 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
             (unsigned long long)m->page_faults_disk, (unsigned long long)m->page_faults_remote,
             (unsigned long long)m->neighbour_msgs, (unsigned long long)m->neighbour_replies,
             (unsigned long long)m->sync_msgs, (unsigned long long)m->messages_killed);
+    if (m->tree)
+        fprintf(f, "network busy time (tree): rack links %.6g s, uplinks %.6g s, ToR switches "
+                   "%.6g s, core switch %.6g s\n",
+                m->net_busy_rack_links, m->net_busy_uplinks, m->net_busy_tor_switches,
+                m->net_busy_core_switch);
     if (m->netram) {
         fprintf(f, "network RAM (%s): lent per PE %.3f MB mean, %.3f MB SD; %llu requests: "
                    "%llu satisfied, %llu partly, %llu denied; %.1f of %.1f MB asked granted; "
@@ -319,6 +330,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         const out_field *d = &out_fields[i];
         bool comma = i + 1 < out_nfields;
         if ((d->flags & OUT_NETRAM) && !m->netram)
+            continue;
+        if ((d->flags & OUT_TREE) && !m->tree)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

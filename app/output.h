@@ -38,6 +38,8 @@ typedef enum out_type {
 enum {
     OUT_METRIC = 1,    /* one of the 19 (text report, metrics.dat, csv) */
     OUT_NETRAM = 2,    /* in metrics.json only when network RAM is on */
+    OUT_TREE = 8,      /* in metrics.json only on a tree network (racks):
+                        * the others have no rack links or uplinks */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -572,6 +572,12 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->page_faults_per_pe = (double)faults / n;
     m->page_fault_time_per_pe = ftime / n;
     m->comm_busy_time = net_busy_time(sim, r->net);
+    net_tree_busy tb;
+    m->tree = net_tree_busy_time(sim, r->net, &tb) == 0;
+    m->net_busy_rack_links = tb.rack_links;
+    m->net_busy_uplinks = tb.uplinks;
+    m->net_busy_tor_switches = tb.tor_switches;
+    m->net_busy_core_switch = tb.core_switch;
     pe_spread(r, n, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
     pe_spread(r, n, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
     /* A mean over no jobs is undefined, not 0: NAN, written as "n/a" (text,

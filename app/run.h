@@ -47,6 +47,11 @@ typedef struct run_metrics {
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs, messages_killed;
     uint64_t net_messages, net_restarts;
     double net_bytes;
+    /* network.topology = tree only (issue 15): busy time (s) of the PE
+     * links (PE or memory server to its ToR: rack links), the uplinks (ToR
+     * to core) and the switches; they sum to comm_busy_time */
+    bool tree;
+    double net_busy_rack_links, net_busy_uplinks, net_busy_tor_switches, net_busy_core_switch;
     double cpu_busy_total, cpu_demand_done;
     uint64_t events;
     size_t peak_pending;

@@ -299,6 +299,18 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
          * job's CPU demand, the time it runs without paging or sharing. */
         job->estimate = (w->estimate == ESTIMATE_REQUESTED && rec.f[8] > 0 ? rec.f[8] : cpu) *
                         w->estimate_scale;
+        /* Bounded so that now + estimate stays exact enough to compare with
+         * a shadow time or a profile step (docs/SCHEDULING.md): at 1e18 s,
+         * 2 + 1e18 == 1e18 and a job would backfill wrongly. */
+        if (!(job->estimate <= WL_ESTIMATE_MAX)) {
+            snprintf(err, CFG_ERR_MAX, "%s:%ld: estimate %g s (%s x workload.estimate_scale "
+                    "%g) is out of range (at most %g s)", swf_path(w->r), rec.line,
+                    job->estimate,
+                    w->estimate == ESTIMATE_REQUESTED && rec.f[8] > 0
+                        ? "field 9, requested time," : "the CPU demand",
+                    w->estimate_scale, WL_ESTIMATE_MAX);
+            return -1;
+        }
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
         job->line = rec.line;

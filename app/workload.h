@@ -43,6 +43,11 @@ typedef struct wl_job {
     long line;           /* line in the trace */
 } wl_job;
 
+/* The largest estimate accepted (s): workload_next rejects a job whose
+ * estimate (x estimate_scale) exceeds it, so that now + estimate stays
+ * comparable with shadow times and profile steps (docs/SCHEDULING.md). */
+#define WL_ESTIMATE_MAX 1e12
+
 typedef struct workload workload;
 
 /* Open the trace at path for a machine of max_pes PEs with configuration c.

@@ -522,6 +522,22 @@ double net_busy_time(const sim_t *sim, const net_t *net)
     return t;
 }
 
+int net_tree_busy_time(const sim_t *sim, const net_t *net, net_tree_busy *out)
+{
+    *out = (net_tree_busy){0};
+    if (net->topo != TOPO_KIND_TREE)
+        return -1;
+    /* Index order within each kind: links, uplinks, ToRs, core. */
+    for (int i = 0; i < net->n; i++)
+        out->rack_links += res_busy_time(sim, &net->elem[i].res);
+    for (int r = 0; r < net->nracks; r++)
+        out->uplinks += res_busy_time(sim, &net->elem[(long)net->n + r].res);
+    for (int r = 0; r < net->nracks; r++)
+        out->tor_switches += res_busy_time(sim, &net->elem[net->nlinks + r].res);
+    out->core_switch = res_busy_time(sim, &net->elem[net->sw].res);
+    return 0;
+}
+
 long net_in_flight(const net_t *net) { return net->in_flight; }
 uint64_t net_messages_sent(const net_t *net) { return net->sent; }
 double net_bytes_sent(const net_t *net) { return net->bytes_sent; }

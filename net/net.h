@@ -124,6 +124,15 @@ const net_tree *net_tree_shape(const net_t *net);
 long net_uplink_index(const net_t *net, int rack);
 long net_tor_index(const net_t *net, int rack);
 long net_core_index(const net_t *net);
+/* TREE: busy time (s, res_busy_time) summed by kind of element: the PE
+ * links (PE or memory server to its ToR switch: "rack links"), the uplinks
+ * (ToR to core), the ToR switches and the core switch. The four add up to
+ * net_busy_time. Returns 0; -1 with *out zeroed for the other topologies,
+ * which have no racks. O(N) over the elements: for reports, not hot paths. */
+typedef struct net_tree_busy {
+    double rack_links, uplinks, tor_switches, core_switch;
+} net_tree_busy;
+int net_tree_busy_time(const sim_t *sim, const net_t *net, net_tree_busy *out);
 
 /* Free the network, its elements and every message of its pools (in flight
  * or not). Call it before ev_destroy(sim). */

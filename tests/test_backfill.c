@@ -21,6 +21,7 @@
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"
+#include "app/workload.h"
 #include "core/res.h"
 #include "hw/pe.h"
 #include "net/net.h"
@@ -34,6 +35,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- harness ---------------------------------------------------------------- */
 
@@ -845,6 +847,47 @@ START_TEST(test_estimate_config)
 }
 END_TEST
 
+/* Estimates are bounded (WL_ESTIMATE_MAX = 1e12 s): field 9 of 1e12 times
+ * estimate_scale 1e6 would give 1e18 s, where 2 + 1e18 <= 1e18 holds in
+ * doubles and a job would backfill before a shadow time it overruns. Such a
+ * record is an error naming the line, field 9 and estimate_scale; the
+ * largest accepted product, 1e6 x 1e6 = 1e12, is read as is; with
+ * estimate = runtime the CPU demand is named instead. */
+START_TEST(test_estimate_bound)
+{
+    static const char *const swf =
+        "1 0 0 100 4 -1 -1 4 1000000 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+        "2 1 0 100 4 -1 -1 4 1000000000000 -1 1 -1 -1 -1 -1 -1 -1 -1\n";
+    char path[] = "/tmp/test_backfill_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, swf, strlen(swf)), (ssize_t)strlen(swf));
+    close(fd);
+    config c;
+    char err[CFG_ERR_MAX] = "";
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "workload.estimate_scale=1e6", err), 0);
+    workload *w = workload_open(path, &c, 8, err);
+    ck_assert_msg(w != NULL, "%s", err);
+    wl_job j;
+    ck_assert_int_eq(workload_next(w, &j, err), 1);
+    ck_assert_double_eq(j.estimate, 1e12);
+    ck_assert_int_eq(workload_next(w, &j, err), -1);
+    ck_assert_msg(strstr(err, ":2:") && strstr(err, "field 9") &&
+                  strstr(err, "estimate_scale") && strstr(err, "at most 1e+12"), "%s", err);
+    workload_close(w);
+    /* estimate = runtime: 100 s x 1e10 = 1e12 is accepted, x 2e10 is not. */
+    ck_assert_int_eq(config_set(&c, "workload.estimate=runtime", err), 0);
+    c.workload.estimate_scale = 2e10; /* beyond the key's range; the bound holds anyway */
+    w = workload_open(path, &c, 8, err);
+    ck_assert_msg(w != NULL, "%s", err);
+    ck_assert_int_eq(workload_next(w, &j, err), -1);
+    ck_assert_msg(strstr(err, ":1:") && strstr(err, "CPU demand"), "%s", err);
+    workload_close(w);
+    unlink(path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("backfill");
@@ -866,6 +909,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_prio_keys);
     tcase_add_test(tc, test_blocking_sjf);
     tcase_add_test(tc, test_estimate_config);
+    tcase_add_test(tc, test_estimate_bound);
     suite_add_tcase(s, tc);
     TCase *tr = tcase_create("random");
     tcase_set_timeout(tr, 120);

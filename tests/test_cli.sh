@@ -568,7 +568,7 @@ check "--simpack-report and --hardware-report: exit 0, reports on stderr" \
 "$P" -c e2e.ini -t a.swf -o hwt -q --hardware-report --set network.topology=tree \
     --set network.rack_size=2 --set computer.memory_servers=2 \
     --set network.memory_server_placement=racks --set "computer.ram=2x64, 2x128" \
-    --set computer.memory_server_ram=512 > /dev/null 2> hwt.err
+    --set computer.memory_server_ram=512 --set process.comm_rate=1 > /dev/null 2> hwt.err
 check "--hardware-report: tree of 3 racks, memory servers, RAM groups" \
     sh -c "test $? -eq 0 && grep -q '^PEs: 4 x .*RAM: 2 with 64 MB + 2 with 128 MB' hwt.err &&
            grep -q '^Memory servers: 2 (PEs 4..5), RAM 512 MB' hwt.err &&
@@ -576,6 +576,26 @@ check "--hardware-report: tree of 3 racks, memory servers, RAM groups" \
            grep -q 'memory servers 4..5 in racks 2..2 of their own' hwt.err &&
            grep -q 'routes: 30 ordered pairs; 6 of 3 hops, 24 of 7 hops' hwt.err &&
            grep -q 'route 0->5 (7 hops): link 0, tor 0, uplink 0, core, uplink 2, tor 2, link 5' hwt.err"
+# -v names every RAM group and the memory servers, not only the first group.
+"$P" -c e2e.ini -t a.swf -o vgr -v --set network.topology=tree --set network.rack_size=2 \
+    --set computer.memory_servers=2 --set computer.memory_server_ram=512 \
+    --set "computer.ram=1x64, 2x128, 1x96" > /dev/null 2> vgr.err
+check "-v: every RAM group, the memory servers and the racks" \
+    grep -q '4 PEs of 1x64 + 2x128 + 1x96 MB and 2 memory servers of 512 MB, TREE network (racks of 2)' vgr.err
+# The busy time by kind of element in metrics.json (tree only), from the
+# hardware report's rows: each message through the core crosses two uplinks
+# (5e-8 s latency + bytes / 1.25e7 B/s each), the rack links are the sum of
+# the link rows, and the four kinds add up to comm_busy_time; a star run has
+# none of these members.
+check "tree: net_busy_* in metrics.json match the report's rows and sum to comm_busy_time" \
+    awk -v up="$(jval hwt/metrics.json net_busy_uplinks)" -v rl="$(jval hwt/metrics.json net_busy_rack_links)" \
+        -v ts="$(jval hwt/metrics.json net_busy_tor_switches)" -v cs="$(jval hwt/metrics.json net_busy_core_switch)" \
+        -v all="$(jval hwt/metrics.json comm_busy_time)" '
+        $1 == "core" && NF == 7 { u = 2 * ($2 * 5e-8 + $3 / 1.25e7) } $1 == "link" && NF == 8 { l += $5 }
+        END { d = up - u; if (d < 0) d = -d; e = rl - l; if (e < 0) e = -e
+              s = up + rl + ts + cs - all; if (s < 0) s = -s
+              exit !(up > 0 && d <= 1e-5 * up && e <= 1e-5 * rl && s <= 1e-9 * all) }' hwt.err
+check "star: no net_busy_* members in metrics.json" sh -c "! grep -q net_busy_ A-strict/metrics.json"
 # Events per page fault and per job: dispatched / (disk + remote faults) and
 # dispatched / jobs finished, recomputed here from metrics.json.
 "$P" -c "$DEFAULT" $SLICE --set computer.ram=64 -o krf -q --kernel-report > /dev/null 2> krf.err

@@ -1091,6 +1091,51 @@ START_TEST(test_tree_uplink_contention)
 }
 END_TEST
 
+START_TEST(test_tree_busy_split)
+{
+    /* 8 compute PEs in racks of 4 and one memory server (PE 8, SPREAD:
+     * server 0 in rack 0 mod 2 = 0). Uplinks 10 times
+     * slower than links: U = 5e-8 + 4096 / 1.25e6 = 3.27685e-3 s.
+     * A: 0 -> 5 across racks holds link 0 (L), ToR 0 (D), uplink 0 (U),
+     *    core (D), uplink 1 (U), ToR 1 (D), link 5 (L).
+     * B: 8 -> 1 in rack 0 (server to compute PE) holds link 8 (L), ToR 0
+     *    (D), link 1 (L); waiting for ToR 0 is not busy time.
+     * By kind: rack links 4L = 1.31092e-3 s, uplinks 2U = 6.5537e-3 s,
+     * ToR switches 3D = 2.4e-4 s, core D = 8e-5 s; they sum to the
+     * network's busy time, 8.18462e-3 s. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_tree tr = {.ncompute = 8, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                   .uplink_bandwidth = BW / 10, .uplink_latency = LAT};
+    net_t *net = net_create_tree(&sim, &tr, 9, BW, LAT, DELAY);
+    ck_assert_int_eq(net_rack_of(net, 8), 0);
+    send(&sim, net, 0, 5, 0);
+    send(&sim, net, 8, 1, 1);
+    ev_run(&sim, INFINITY);
+    ck_assert_int_eq(arrivals, 2);
+    net_tree_busy tb;
+    ck_assert_int_eq(net_tree_busy_time(&sim, net, &tb), 0);
+    ck_assert_near(tb.rack_links, 1.31092e-3, TOL);
+    ck_assert_near(tb.uplinks, 6.5537e-3, TOL);
+    ck_assert_near(tb.tor_switches, 2.4e-4, TOL);
+    ck_assert_near(tb.core_switch, 8e-5, TOL);
+    ck_assert_near(net_busy_time(&sim, net), 8.18462e-3, TOL);
+    teardown(&sim, net);
+
+    /* A star has no racks: -1, every part 0. */
+    ev_init(&sim);
+    net = net_create(&sim, TOPO_KIND_STAR, 4, BW, LAT, DELAY);
+    send(&sim, net, 0, 1, 2);
+    ev_run(&sim, INFINITY);
+    tb.uplinks = 1;
+    ck_assert_int_eq(net_tree_busy_time(&sim, net, &tb), -1);
+    ck_assert(tb.rack_links == 0 && tb.uplinks == 0 && tb.tor_switches == 0 &&
+              tb.core_switch == 0);
+    teardown(&sim, net);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("net");
@@ -1113,6 +1158,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_report);
     tcase_add_test(tc, test_tree_routes);
     tcase_add_test(tc, test_tree_uplink_contention);
+    tcase_add_test(tc, test_tree_busy_split);
     tcase_add_test(tc, test_observer);
     suite_add_tcase(s, tc);
     return s;

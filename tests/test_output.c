@@ -39,7 +39,7 @@ static char *cap_close(capture *k)
     return k->buf;
 }
 
-static void fill(run_metrics *m, bool netram)
+static void fill(run_metrics *m, bool netram, bool tree)
 {
     memset(m, 0, sizeof *m);
     m->total_time = 1000;
@@ -52,6 +52,8 @@ static void fill(run_metrics *m, bool netram)
     m->dropped[WL_DROP_WIDE] = 5;
     m->netram = netram;
     m->pnr_msgs[0] = 9;
+    m->tree = tree;
+    m->net_busy_uplinks = 0.25;
 }
 
 /* The member names of a metrics.json text in order, nested ones as
@@ -89,7 +91,7 @@ START_TEST(test_table_and_text)
     config c;
     config_defaults(&c);
     run_metrics m;
-    fill(&m, false);
+    fill(&m, false, false);
     capture k;
     out_metrics_table(cap_open(&k), &m, ' ');
     char *dat = cap_close(&k);
@@ -141,12 +143,12 @@ END_TEST
 
 /* metrics.json holds the 19 first, in order, then the extras; every key
  * once; out_is_key accepts each one. */
-static void check_json(bool netram)
+static void check_json(bool netram, bool tree)
 {
     config c;
     config_defaults(&c);
     run_metrics m;
-    fill(&m, netram);
+    fill(&m, netram, tree);
     capture k;
     out_metrics_json(cap_open(&k), &m, &c, "trace.swf");
     char *json = cap_close(&k);
@@ -160,8 +162,10 @@ static void check_json(bool netram)
             ck_assert_str_ne(keys[i], keys[j]);
     }
     /* 19 + seed, system, trace + 16 counts + 2 flags + 7 drop reasons +
-     * partial; with network RAM 9 more and two per message kind. */
-    int expect = 19 + 3 + 16 + 2 + WL_DROP_N + 1 + (netram ? 9 + 2 * PNR_NKINDS : 0);
+     * partial; with network RAM 9 more and two per message kind; on a tree
+     * network the 4 busy times by kind of element. */
+    int expect = 19 + 3 + 16 + 2 + WL_DROP_N + 1 + (netram ? 9 + 2 * PNR_NKINDS : 0) +
+                 (tree ? 4 : 0);
     ck_assert_int_eq(n, expect);
     ck_assert_str_eq(keys[n - 1], "partial");
     ck_assert_ptr_nonnull(strstr(json, "\"seed\": 1152921504606846977,\n"));
@@ -169,13 +173,17 @@ static void check_json(bool netram)
     ck_assert_ptr_nonnull(strstr(json, "\"too_wide\": 5"));
     ck_assert_ptr_nonnull(strstr(json, "\"partial\": false\n}\n"));
     ck_assert_int_eq(strstr(json, "\"pnr_msgs_request\": 9,\n") != NULL, netram);
+    ck_assert_int_eq(strstr(json, "\"net_busy_uplinks\": 0.25,\n") != NULL, tree);
+    ck_assert_int_eq(strstr(json, "\"net_busy_rack_links\": 0,\n") != NULL, tree);
     free(json);
 }
 
 START_TEST(test_json)
 {
-    check_json(false);
-    check_json(true);
+    check_json(false, false);
+    check_json(true, false);
+    check_json(false, true);
+    check_json(true, true);
 }
 END_TEST
 
@@ -186,6 +194,8 @@ START_TEST(test_is_key)
     ck_assert(out_is_key("pnr_msgs_request"));
     ck_assert(out_is_key("pnr_bytes_ack"));
     ck_assert(out_is_key("dropped.too_wide"));
+    ck_assert(out_is_key("net_busy_uplinks"));
+    ck_assert(out_is_key("net_busy_rack_links"));
     ck_assert(!out_is_key("foo_bar"));
     ck_assert(!out_is_key("total_time_mean"));
     ck_assert(!out_is_key("pnr_msgs"));
