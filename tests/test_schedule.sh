@@ -375,6 +375,46 @@ else
     "$PLOT" --from 384300 --to 384700 --format png -o win d1 > /dev/null 2>&1
     check "pnrsim-plot --from/--to -o: windowed plots written" test -s win/gantt.png
     check "pnrsim-plot: no temporary directory left" test -z "$(find d1/plots one/plots win -name '.plot.*')"
+    # Heat maps at true times. A hand-made output directory: metrics_period
+    # 10 s, samples at 10, 20 and (after an idle stretch the sampler jumped
+    # over) 80, run end 100. PE 0 paged 2 s in (0,10] and 5 s in (70,80];
+    # overallocated 3 MB from the sample at 20 on (held over the idle
+    # stretch, nothing changed); PE 1 nothing. Expected cells (xc yc xlo
+    # xhi ylo yhi value): paging "5 0 0 10 -0.5 0.5 2" and "75 0 70 80 -0.5
+    # 0.5 5" (drawn evenly spaced it would be at 25..35); overalloc one
+    # merged cell from 10 to 80: "45 0 10 80 -0.5 0.5 3".
+    mkdir -p gap
+    printf '[simulation]\nmetrics_period = 10\n' > gap/config.ini
+    printf '{\n  "total_time": 100,\n  "jobs_finished": 0\n}\n' > gap/metrics.json
+    { echo time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,jobs_finished,page_faults
+      echo 10,1,2,1,1,1,50,0,0,0,0,7; echo 80,0,0,0,0,0,0,0,0,0,1,9; } > gap/samples.csv
+    { echo time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,netram_held_mb,page_faults,paging_time,cpu_busy
+      echo 10,0,0,100,0,0,0,4,2,1; echo 10,1,1,0,0,0,0,0,0,0
+      echo 20,0,0,103,3,0,0,0,0,1; echo 20,1,1,0,0,0,0,0,0,0
+      echo 80,0,0,103,3,0,0,9,5,1; echo 80,1,1,0,0,0,0,0,0,0; } > gap/pes.csv
+    "$PLOT" --keep-data --format svg gap > /dev/null 2> gap.err
+    check "pnrsim-plot heat maps: cells at their true times across an idle stretch (paging)" \
+        test "$(sort -g gap/plots/data/paging.dat)" = "$(printf '5 0 0 10 -0.5 0.5 2\n75 0 70 80 -0.5 0.5 5')"
+    check "pnrsim-plot heat maps: overallocation held over the idle stretch" \
+        test "$(cat gap/plots/data/overalloc.dat)" = "45 0 10 80 -0.5 0.5 3"
+    # Steps carried to the run's end (100): the memory plot's last point.
+    check "pnrsim-plot: samples drawn as steps, the last one carried to the run's end" \
+        sh -c "grep -q 'samples.dat.* with steps' gap/plots/data/memory.gp && test \"\$(tail -n 1 gap/plots/data/samples.dat | cut -d, -f1,7)\" = 100,0 && test \"\$(tail -n 1 gap/plots/data/lent.dat)\" = 100,0"
+    # A 1-job run with 2 samples (metrics_period 20 s, run ends at 57.3 s):
+    # its plots have data up to the run's end, not a single point.
+    echo "1 0 0 25 1 25 40960 1 -1 -1 1 1 1 1 1 1 -1 -1" > o25.swf
+    "$P" -t o25.swf -q -o o25 --schedule --set computer.number=2 --set simulation.metrics_period=20 > /dev/null
+    "$PLOT" --keep-data --format png o25 > /dev/null 2>&1
+    end=$(sed -n 's/.*"total_time": \([0-9.e+-]*\),*/\1/p' o25/metrics.json)
+    check "pnrsim-plot 1-job run: memory/queue data has the samples and a row at the run's end ($end s)" \
+        test "$(wc -l < o25/plots/data/samples.dat)" -eq "$(($(wc -l < o25/samples.csv)))" -a "$(tail -n 1 o25/plots/data/samples.dat | cut -d, -f1)" = "$end"
+    # --from/--to: numbers only, --from below --to; exit 2, nothing written.
+    for w in "--from 100 --to 50" "--from 50 --to 50" "--from 1-2" "--to 1e" "--from -5" "--to x"; do
+        "$PLOT" $w -o badwin d1 > /dev/null 2> badwin.err
+        rc=$?
+        check "pnrsim-plot $w: exit 2 with a message, nothing written" \
+            sh -c "test $rc -eq 2 && grep -q -e 'expected a time' -e 'window is empty' badwin.err && test ! -e badwin"
+    done
 fi
 if [ -x "$PLOT" ]; then
     mkdir -p nogp

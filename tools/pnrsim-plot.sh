@@ -1,7 +1,7 @@
 #!/bin/sh
 # pnrsim-plot: draw the pictures of one pnrsim run with gnuplot.
 #
-#   pnrsim-plot [--from T] [--to T] [--format png|svg|both] [-o DIR] [--] OUTDIR
+#   pnrsim-plot [--from T] [--to T] [--format png|svg|both] [-o DIR] [--keep-data] [--] OUTDIR
 #
 # OUTDIR is a pnrsim output directory. From samples.csv, and from the files
 # of --schedule (schedule.csv, pes.csv, schedule.paje) when present, it
@@ -16,7 +16,9 @@
 #   overalloc  heat map: memory overallocated per PE (MB)
 #   memory     memory in use per PE and network RAM lent per PE (MB)
 #   queue      queue length (jobs) and multiprogramming level (slots)
-# --from/--to apply to every plot.
+# --from/--to apply to every plot (T: seconds, a number >= 0; --from must be
+# below --to). --keep-data also writes the gnuplot scripts and the data
+# they plot into DIR/data (to re-draw a plot by hand, or to check it).
 # A plot whose data file is missing (no --schedule) is not drawn and this
 # is said. Images are drawn under temporary names and renamed only when
 # every plot succeeded: nothing half-written is left. Exit status: 0,
@@ -25,18 +27,19 @@
 set -u
 prog=pnrsim-plot
 usage() {
-    echo "usage: $prog [--from T] [--to T] [--format png|svg|both] [-o DIR] OUTDIR" >&2
+    echo "usage: $prog [--from T] [--to T] [--format png|svg|both] [-o DIR] [--keep-data] OUTDIR" >&2
     exit 2
 }
-from="" to="" fmt=both outdir="" dir=""
+from="" to="" fmt=both outdir="" dir="" keep=0
 while [ $# -gt 0 ]; do
     case $1 in
     --from) [ $# -ge 2 ] || usage; from=$2; shift 2 ;;
     --to) [ $# -ge 2 ] || usage; to=$2; shift 2 ;;
     --format) [ $# -ge 2 ] || usage; fmt=$2; shift 2 ;;
     -o|--output) [ $# -ge 2 ] || usage; outdir=$2; shift 2 ;;
+    --keep-data) keep=1; shift ;;
     -h|--help)
-        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     --) [ $# -eq 2 -a -z "$dir" ] || usage; dir=$2; shift 2 ;;
     -*) echo "$prog: unknown option $1" >&2; usage ;;
@@ -46,11 +49,15 @@ done
 [ -n "$dir" ] || usage
 case $fmt in png|svg|both) ;; *) echo "$prog: --format $fmt: expected png, svg or both" >&2; exit 2 ;; esac
 for v in "$from" "$to"; do
-    case $v in
-    "") ;;
-    *[!0-9.eE+-]*|.|-) echo "$prog: --from/--to \"$v\": expected a time in seconds" >&2; exit 2 ;;
-    esac
+    [ -z "$v" ] && continue
+    # A plain decimal number (digits, at most one point, optional exponent).
+    if ! echo "$v" | grep -Eq '^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'; then
+        echo "$prog: --from/--to \"$v\": expected a time in seconds (a number >= 0)" >&2; exit 2
+    fi
 done
+if [ -n "$from" ] && [ -n "$to" ] && awk -v f="$from" -v t="$to" 'BEGIN { exit !(f + 0 >= t + 0) }'; then
+    echo "$prog: --from $from --to $to: the window is empty (--from must be below --to)" >&2; exit 2
+fi
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "$prog: gnuplot is not installed (Debian: apt-get install gnuplot-nox); nothing drawn" >&2
     exit 2
@@ -89,7 +96,10 @@ draw() {
 }
 
 # Seconds or hours on the time axis of whole-run plots.
-span=$(awk -F, 'NR > 1 && !/^#/ { t = $1 } END { print t + 0 }' "$dir/samples.csv")
+# The run's end: total_time of metrics.json (the last sample otherwise);
+# plots against time span the whole run, 0 to its end.
+span=$(awk -F'[:,]' '$1 ~ /"total_time"/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/metrics.json" 2>/dev/null)
+[ -n "$span" ] || span=$(awk -F, 'NR > 1 && !/^#/ { t = $1 } END { print t + 0 }' "$dir/samples.csv")
 if awk -v s="$span" 'BEGIN { exit !(s > 36000) }'; then tdiv=3600 tunit=h; else tdiv=1 tunit=s; fi
 
 # ---- Gantt chart ---------------------------------------------------------------
@@ -169,42 +179,83 @@ else
     echo "$prog: $dir has no schedule.csv (run pnrsim with --schedule): no Gantt chart" >&2
 fi
 
-# The window, in the whole-run plots' time unit (whole run when fewer than
-# two samples fall in it: the plot would be empty).
+# The window, in the whole-run plots' time unit (whole run when no sample
+# is at or before its end or it starts after the run's end: the plot would
+# be empty; a sample's values hold until the next one).
 xr="set autoscale xfix"
-inwin=$(awk -F, -v f="$from" -v t="$to" 'NR > 1 && !/^#/ && (f == "" || $1 >= f + 0) && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
-if [ -n "$from$to" ] && [ "$inwin" -lt 2 ]; then
-    echo "$prog: fewer than two samples between --from and --to: plots against time show the whole run" >&2
+awk -v s="$span" 'BEGIN { exit !(s > 0) }' && xr="set xrange [0:$(awk -v s="$span" -v d=$tdiv 'BEGIN { printf "%.10g", s / d }')]"
+inwin=$(awk -F, -v t="$to" 'NR > 1 && !/^#/ && (t == "" || $1 <= t + 0) { n++ } END { print n + 0 }' "$dir/samples.csv")
+if [ -n "$from$to" ] && { [ "$inwin" -lt 1 ] || awk -v f="$from" -v s="$span" 'BEGIN { exit !(f != "" && f + 0 >= s + 0) }'; }; then
+    echo "$prog: no sample at or before --to, or --from after the run's end ($span s): plots against time show the whole run" >&2
 elif [ -n "$from$to" ]; then
     xr="set xrange [$(awk -v v="$from" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }'):$(awk -v v="$to" -v d=$tdiv 'BEGIN { if (v != "") print v / d; else print "*" }')]"
 fi
 
 # ---- heat maps ------------------------------------------------------------------
+# pes.csv has a row per sample, but the sampler jumps over idle stretches
+# (docs/METRICS.md, samples.csv), so its times are not evenly spaced. Each
+# row is drawn as a rectangle at its true span: figures over the period
+# (paging time) cover (t - metrics_period, t]; an idle stretch before it is
+# white (nothing paged). Instantaneous figures (overallocation) hold over an
+# idle stretch (nothing changed), so that stretch takes the previous value.
+# Equal neighbouring cells of a PE row are merged and zero cells are not
+# drawn (white background = 0), which keeps the SVG small.
+# heatdat COLUMN HOLD > FILE: rows "xc yc xlo xhi ylo yhi value" (time in tunit).
+heatdat() {
+    awk -F, -v c="$1" -v hold="$2" -v P="$period" -v d="$tdiv" '
+        function emit(k) {
+            if (v[k] != 0 && e[k] > s[k])
+                printf "%.10g %.10g %.10g %.10g %.10g %.10g %.10g\n", (s[k] + e[k]) / 2 / d, (ylo[k] + yhi[k]) / 2,
+                    s[k] / d, e[k] / d, ylo[k], yhi[k], v[k]
+        }
+        # add(k, from, to, value): extend the open cell of row k or start a new one.
+        function add(k, a, b, x) {
+            if ((k in v) && v[k] == x && e[k] == a) { e[k] = b; return }
+            if (k in v) emit(k)
+            s[k] = a; e[k] = b; v[k] = x
+        }
+        NR == 1 || /^#/ { next }
+        {
+            t = $1 + 0; k = $2; ylo[k] = $2 - 0.5; yhi[k] = $3 + 0.5
+            a = t - P; if ((k in last) && a < last[k]) a = last[k]; if (a < 0) a = 0
+            if (hold && (k in last) && a > last[k]) add(k, last[k], a, v[k])
+            add(k, a, t, $c + 0); last[k] = t
+        }
+        END { for (k in v) emit(k) }
+    ' "$dir/pes.csv"
+}
 if [ -f "$dir/pes.csv" ] && [ "$(wc -l < "$dir/pes.csv")" -gt 1 ]; then
-    period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
+    # The period from the run's config.ini; the first sample's time otherwise.
+    period=$(awk -F= '/^\[/ { sec = $0 } sec == "[simulation]" && $1 ~ /^[ \t]*metrics_period[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/config.ini" 2>/dev/null)
+    [ -n "$period" ] || period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
     group=$(awk -F, 'NR == 2 { print $3 - $2 + 1; exit }' "$dir/pes.csv")
     hn=$(awk -F, 'NR > 1 && !/^#/ && $3 + 0 >= m { m = $3 + 1 } END { print m + 0 }' "$dir/pes.csv")
     pes_label="PE"
     [ "$group" -gt 1 ] && pes_label="PE (rows of $group PEs, means)"
-    heat() { # NAME COLUMN TITLE CBLABEL
+    heat() { # NAME COLUMN HOLD TITLE CBLABEL
+        heatdat $2 $3 > "$work/$1.dat"
+        # No non-zero cell: one zero cell outside the view (gnuplot stops on
+        # an empty file) and a fixed colour range.
+        cbr="set cbrange [0:*]"
+        [ -s "$work/$1.dat" ] || { echo "-1e300 -1e300 -1e300 -1e300 -1 -1 0" > "$work/$1.dat"; cbr="set cbrange [0:1]"; }
         cat > "$work/$1.gp" <<EOF
-set title "$3" noenhanced
+set title "$4" noenhanced
 set xlabel "time ($tunit)"
 set ylabel "$pes_label"
-set cblabel "$4" noenhanced
-set datafile separator ","
+set cblabel "$5" noenhanced
 set palette defined (0 "white", 1 "#fdd49e", 2 "#fc8d59", 3 "#d7301f", 4 "#7f0000")
-set cbrange [0:*]
+$cbr
 set key off
 set tics out
+set style fill solid 1.0 noborder
 set yrange [-0.5:$hn - 0.5]
 $xr
-plot "$dir/pes.csv" every ::1 using ((\$1 - $period / 2.0) / $tdiv):((\$2 + \$3) / 2.0):$2 with image title "$4"
+plot "$work/$1.dat" using 1:2:3:4:5:6:7 with boxxyerror lc palette title "$5"
 EOF
         draw "$1" "$work/$1.gp"
     }
-    heat paging 9 "Paging: time threads spent servicing page faults, per PE and metrics period" "paging time per PE (s per period)"
-    heat overalloc 5 "Memory overallocation per PE (memory on disk or in network RAM), at each sample" "overallocated memory (MB)"
+    heat paging 9 0 "Paging: time threads spent servicing page faults, per PE and metrics period" "paging time per PE (s per period)"
+    heat overalloc 5 1 "Memory overallocation per PE (memory on disk or in network RAM), at each sample" "overallocated memory (MB)"
 else
     echo "$prog: $dir has no pes.csv samples (run pnrsim with --schedule): no heat maps" >&2
 fi
@@ -217,21 +268,37 @@ if [ -f "$dir/pes.csv" ]; then
 fi
 [ -s "$work/lent.dat" ] || awk -F, -v OFS=, 'NR > 1 && !/^#/ { print $1, 0 }' "$dir/samples.csv" > "$work/lent.dat"
 [ -s "$work/lent.dat" ] || echo "0,0" > "$work/lent.dat"
+# samples.csv has a row only when something changed, and a value holds
+# until the next row: drawn as steps, with the last row carried to the
+# run's end (so a run with a single sample still shows a line).
+# carry FILE > OUT: FILE's data rows and a copy of the last at the run's end.
+# With a window, a row is also added at --from and at --to holding the
+# value of the row before (the picture is the same; gnuplot needs a point
+# in the window to scale the y axis).
+carry() {
+    awk -F, -v OFS=, -v end="$span" -v from="$from" -v to="$to" '
+        function at(x,   n, i, f, s) { n = split(last, f, ","); s = x; for (i = 2; i <= n; i++) s = s "," f[i]; print s }
+        function cross(x) { if (x != "" && last != "" && t < x + 0 && $1 + 0 > x + 0) at(x) }
+        NR > 1 && !/^#/ { cross(from); cross(to); print; last = $0; t = $1 + 0 }
+        END { if (last != "" && end + 0 > t) { $0 = end ","; cross(from); cross(to); at(end) } }' "$1"
+}
+carry "$dir/samples.csv" > "$work/samples.dat"
+{ echo time,lent; cat "$work/lent.dat"; } > "$work/lent0.dat"; carry "$work/lent0.dat" > "$work/lent.dat"
 if [ "$(wc -l < "$dir/samples.csv")" -gt 1 ]; then
     cat > "$work/memory.gp" <<EOF
-set title "Memory in use and network RAM lent (means over PEs, at each sample)"
+set title "Memory in use and network RAM lent (means over PEs, held between samples)"
 set xlabel "time ($tunit)"
 set ylabel "MB per PE"
 $xr
 set key outside top center horizontal box
 set grid
 set datafile separator ","
-plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):7 with lines lw 2 lc rgb "#1f77b4" title "memory in use", \
-     "$work/lent.dat" using (\$1 / $tdiv):2 with lines lw 2 lc rgb "#d62728" title "network RAM lent"
+plot "$work/samples.dat" using (\$1 / $tdiv):7 with steps lw 2 lc rgb "#1f77b4" title "memory in use", \
+     "$work/lent.dat" using (\$1 / $tdiv):2 with steps lw 2 lc rgb "#d62728" title "network RAM lent"
 EOF
     draw memory "$work/memory.gp"
     cat > "$work/queue.gp" <<EOF
-set title "Queue length and multiprogramming level (at each sample)"
+set title "Queue length and multiprogramming level (held between samples)"
 set xlabel "time ($tunit)"
 set ylabel "queued jobs"
 $xr
@@ -243,14 +310,21 @@ set y2range [0:*]
 set key outside top center horizontal box
 set grid
 set datafile separator ","
-plot "$dir/samples.csv" every ::1 using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
-     "$dir/samples.csv" every ::1 using (\$1 / $tdiv):5 axes x1y2 with steps lw 2 dt 2 lc rgb "#9467bd" title "MPL"
+plot "$work/samples.dat" using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
+     "$work/samples.dat" using (\$1 / $tdiv):5 axes x1y2 with steps lw 2 dt 2 lc rgb "#9467bd" title "MPL"
 EOF
     draw queue "$work/queue.gp"
 else
     echo "$prog: $dir/samples.csv has no samples (the run was shorter than metrics_period): no plots against time" >&2
 fi
 
+if [ $keep = 1 ]; then
+    # The scripts name the data by their temporary path: point them at data/.
+    mkdir -p "$outdir/data" && for f in "$work"/*.dat "$work"/*.gp; do
+        [ -f "$f" ] || continue
+        sed "s|$work/|$outdir/data/|g" "$f" > "$outdir/data/${f##*/}" || exit 1
+    done || { echo "$prog: cannot write $outdir/data" >&2; exit 1; }
+fi
 # Every plot drawn: move them into place.
 for f in $drawn; do
     mv -f "$work/$f" "$outdir/$f" || { echo "$prog: cannot write $outdir/$f" >&2; exit 1; }
