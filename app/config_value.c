@@ -3,7 +3,8 @@
  * formatting it back (the shortest text that reads back the same),
  * comparing, and describing what a key accepts, in messages and in the
  * comments of written files. The messages' classes ("malformed number",
- * "out of range", "expected one of", ...) are tested by tests/test_config.c.
+ * "out of range", "expected one of", ...) are tested by tests/test_config.c
+ * and tests/test_config_set.c.
  */
 #include "app/config_internal.h"
 

@@ -1,0 +1,478 @@
+/* tests/test_config_set.c: the configuration module (app/config*.c)
+ * continued: PNRSim files and their errors, format detection, --set and
+ * its errors (one line naming the argument, the key, the value and what is
+ * allowed), and config_validate's cross-key rules. Defaults, the appendix-A
+ * file, writing and INI reading are in tests/test_config.c; helpers in
+ * tests/fixture_config.h. Runs from the repository root.
+ */
+#include "app/config.h"
+#include "tests/testutil.h"
+
+#include <float.h>
+#include <ini.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "tests/fixture_config.h"
+
+/* ---- PNRSim format ----------------------------------------------------- */
+
+START_TEST(test_pnrsim_syntax)
+{
+    config c;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    int rc = load_text(config_load_pnrsim, &c,
+                       "# header\n"
+                       "RAM 64#no space before the comment\n"
+                       "  number\t8 ; semicolon comment\n"
+                       "NETRAM yes\n"
+                       "pnrstrategy backbone\n"
+                       "Managers 2\n"
+                       "SynchRate 3\n"
+                       "MemAware On\n"
+                       "network Wheel\r\n",
+                       path, err);
+    ck_assert_msg(rc == 0, "%s", err);
+    ck_assert_double_eq(c.computer.ram, 64);
+    ck_assert_int_eq(c.computer.number, 8);
+    ck_assert(c.netram.enabled);
+    ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
+    ck_assert_int_eq(c.netram.managers, 2);
+    ck_assert_double_eq(c.process.sync_rate, 3);
+    ck_assert(c.scheduler.mem_aware);
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_WHEEL);
+}
+END_TEST
+
+static const err_case pnrsim_errors[] = {
+    {"Foo 1\n", 1, "unknown name \"Foo\"; known names: System, Maxtime, MetricsPeriod"},
+    {"[computer]\n", 1, "unknown name \"[computer]\""},
+    {"ram = 32\n", 1, "[computer] ram): expected one value, without whitespace"},
+    {"Number 2.5\n", 1, "Number = \"2.5\" ([computer] number): malformed number: "
+                        "expected an integer"},
+    {"Seed\n", 1, "Seed = \"\" ([simulation] seed): missing value"},
+    {"System two words\n", 1, "expected one value, without whitespace"},
+    {"Seek -1\n", 1, "Seek = \"-1\" ([computer] seek): out of range"},
+    {"Netram maybe\n", 1, "expected a boolean"},
+    {"Network ring\n", 1, "Network = \"ring\" ([network] topology): expected one of "
+                          "STAR, BUS, WHEEL, CONNECTED"},
+    {"SynchRate 1\n\nsynchrates 2\n", 3, "synchrates ([process] sync_rate) set twice "
+                                         "(first on line 3)"}, /* +2 */
+};
+
+START_TEST(test_pnrsim_errors)
+{
+    const err_case *ec = &pnrsim_errors[_i];
+    config c, before;
+    char path[64], err[CFG_ERR_MAX], text[512], prefix[128];
+    snprintf(text, sizeof text, "; preamble\nRAM 48\n%s", ec->text);
+    config_defaults(&c);
+    before = c;
+    int rc = load_text(config_load_pnrsim, &c, text, path, err);
+    ck_assert_msg(rc == -1, "case %d accepted", _i);
+    ck_assert(config_equal(&c, &before));
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, ec->line + 2);
+    ck_assert_msg(!strncmp(err, prefix, strlen(prefix)), "case %d: \"%s\" does not start "
+                  "with \"%s\"", _i, err, prefix);
+    ck_assert_msg(strstr(err, ec->expect), "case %d: \"%s\" lacks \"%s\"", _i, err,
+                  ec->expect);
+}
+END_TEST
+
+/* ---- format detection -------------------------------------------------- */
+
+START_TEST(test_detect_format)
+{
+    config c, before;
+    char path[64], err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(load_text(config_load, &c, "; c\n\n# c\n  [computer]\nram=8\n", path,
+                               err), 0);
+    ck_assert_double_eq(c.computer.ram, 8);
+    ck_assert_int_eq(load_text(config_load, &c, "# c\n; [computer]\n\nRAM 16\n", path, err),
+                     0);
+    ck_assert_double_eq(c.computer.ram, 16);
+    ck_assert_int_eq(load_text(config_load, &c, "\xEF\xBB\xBF[computer]\nram=4\n", path,
+                               err), 0);
+    ck_assert_double_eq(c.computer.ram, 4);
+    before = c;
+    ck_assert_int_eq(load_text(config_load, &c, "", path, err), 0);
+    ck_assert_int_eq(load_text(config_load, &c, "; only comments\n", path, err), 0);
+    ck_assert(config_equal(&c, &before));
+    /* a PNRSim-format error is reported as such */
+    ck_assert_int_eq(load_text(config_load, &c, "RAM = 8\n", path, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one value"));
+}
+END_TEST
+
+/* ---- --set ------------------------------------------------------------- */
+
+START_TEST(test_set_ok)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.ram=64", err), 0);
+    ck_assert_double_eq(c.computer.ram, 64);
+    ck_assert_int_eq(config_set(&c, " Computer . NUMBER = 16 ", err), 0);
+    ck_assert_int_eq(c.computer.number, 16);
+    ck_assert_int_eq(config_set(&c, "workload.trace=a=b.swf", err), 0);
+    ck_assert_str_eq(c.workload.trace, "a=b.swf");
+    ck_assert_int_eq(config_set(&c, "workload.trace=", err), 0);
+    ck_assert_str_eq(c.workload.trace, "");
+    ck_assert_int_eq(config_set(&c, "workload.exclude_status=0, 5", err), 0);
+    ck_assert_int_eq(c.workload.n_exclude_status, 2);
+    ck_assert_int_eq(config_set(&c, "simulation.seed=18446744073709551615", err), 0);
+    ck_assert_uint_eq(c.simulation.seed, UINT64_MAX);
+    ck_assert_int_eq(config_set(&c, "simulation.seed=0", err), 0);
+    ck_assert_uint_eq(c.simulation.seed, 0);
+    ck_assert_int_eq(config_set(&c, "network.latency=+1.5E-3", err), 0);
+    ck_assert_double_eq(c.network.latency, 1.5e-3);
+    ck_assert_int_eq(config_set(&c, "network.latency=.5", err), 0);
+    ck_assert_double_eq(c.network.latency, 0.5);
+}
+END_TEST
+
+START_TEST(test_set_booleans)
+{
+    static const char *const yes[] = {"yes", "YES", "true", "True", "1", "on", "ON"};
+    static const char *const no[] = {"no", "No", "false", "FALSE", "0", "off", "Off"};
+    config c;
+    char err[CFG_ERR_MAX], arg[64];
+    config_defaults(&c);
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        c.workload.lenient = false;
+        snprintf(arg, sizeof arg, "workload.lenient=%s", yes[i]);
+        ck_assert_msg(config_set(&c, arg, err) == 0, "%s", err);
+        ck_assert(c.workload.lenient);
+        snprintf(arg, sizeof arg, "workload.lenient=%s", no[i]);
+        ck_assert_msg(config_set(&c, arg, err) == 0, "%s", err);
+        ck_assert(!c.workload.lenient);
+    }
+}
+END_TEST
+
+START_TEST(test_set_errors)
+{
+    config c, before;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    before = c;
+    ck_assert_int_eq(config_set(&c, "ram=32", err), -1);
+    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, "computer.ram", err), -1);
+    ck_assert_str_eq(err, "--set computer.ram: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, ".ram=3", err), -1);
+    ck_assert_str_eq(err, "--set .ram=3: expected SECTION.KEY=VALUE");
+    ck_assert_int_eq(config_set(&c, "computer.ram=-1", err), -1);
+    ck_assert_str_eq(err, "--set computer.ram=-1: [computer] ram = \"-1\": out of range: "
+                          "expected a number >= 0.01 and <= 1e+08");
+    ck_assert_int_eq(config_set(&c, "foo.bar=1", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--set foo.bar=1: unknown section [foo]"));
+    ck_assert_int_eq(config_set(&c, "computer.ramm=1", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--set computer.ramm=1: unknown key \"ramm\" in "
+                                      "[computer]"));
+    ck_assert_int_eq(config_set(&c, "scheduler.priority=FIFO", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS, BESTFIT, WORSTFIT"));
+    ck_assert_int_eq(config_set(&c, "computer.number=2.5", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "malformed number"));
+    ck_assert_int_eq(config_set(&c, "netram.enabled=nope", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected a boolean"));
+    ck_assert(config_equal(&c, &before));
+}
+END_TEST
+
+/* The issue-10 knobs of the scheduler and the process model: names, values
+ * and the errors for bad ones. */
+START_TEST(test_set_release_and_first_pcs)
+{
+    config c, before;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "process.mem_release=job", err), 0);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_JOB);
+    ck_assert_int_eq(config_set(&c, "process.mem_release=Thread", err), 0);
+    ck_assert_int_eq(c.process.mem_release, MEM_RELEASE_THREAD);
+    ck_assert_int_eq(config_set(&c, "scheduler.pcs_first_start=yes", err), 0);
+    ck_assert(c.scheduler.pcs_first_start);
+    before = c;
+    ck_assert_int_eq(config_set(&c, "process.mem_release=never", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[process] mem_release = \"never\""));
+    ck_assert_ptr_nonnull(strstr(err, "expected one of THREAD, JOB"));
+    ck_assert_int_eq(config_set(&c, "scheduler.pcs_first_start=2", err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "pcs_first_start"));
+    ck_assert_ptr_nonnull(strstr(err, "expected a boolean"));
+    ck_assert(config_equal(&c, &before));
+    ck_assert_str_eq(config_mem_release_name(MEM_RELEASE_JOB), "JOB");
+}
+END_TEST
+
+/* ---- validation -------------------------------------------------------- */
+
+START_TEST(test_validate_cross_keys)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    c.computer.number = 64;
+    c.netram.managers = 65;
+    ck_assert_int_eq(config_validate(&c, err), 0); /* CENTRAL: managers unused */
+    c.netram.strategy = PNR_BACKBONE;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[netram] managers = 65 exceeds [computer] number = 64"));
+    c.netram.managers = 64;
+    ck_assert_int_eq(config_validate(&c, err), 0);
+
+    config_defaults(&c);
+    c.workload.submit_min = 10;
+    c.workload.submit_max = 0;
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    c.workload.submit_max = 5;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "submit_max"));
+
+    config_defaults(&c);
+    c.scheduler.pcs = c.scheduler.quantum;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[scheduler] pcs"));
+
+    config_defaults(&c);
+    c.netram.server_threshold = 32;
+    ck_assert_int_eq(config_validate(&c, err), 0); /* network RAM off */
+    c.netram.enabled = true;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+
+    /* Rack locality needs racks. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "netram.locality=rack", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[netram] locality = RACK needs racks"));
+    ck_assert_int_eq(config_set(&c, "network.topology=tree", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+}
+END_TEST
+
+/* computer.ram: one value for every PE, or COUNTxMB groups in PE order
+ * whose counts add up to computer.number; memory servers after them. */
+START_TEST(test_ram_groups)
+{
+    config c, back;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(c.computer.n_ram_groups, 0);
+    ck_assert_int_eq(config_set(&c, "computer.number=7", err), 0);
+    ck_assert_msg(config_set(&c, "computer.ram= 3x64 ,2X512.5,2x100", err) == 0, "%s", err);
+    ck_assert_int_eq(c.computer.n_ram_groups, 3);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    static const double want[] = {64, 64, 64, 512.5, 512.5, 100, 100};
+    for (int i = 0; i < 7; i++)
+        ck_assert_double_eq(config_pe_ram(&c, i), want[i]);
+    ck_assert_double_eq(config_ram_min(&c), 64);
+    /* Memory servers come after the compute PEs with their own RAM. */
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=2", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=4096", err), 0);
+    ck_assert_double_eq(config_pe_ram(&c, 7), 4096);
+    ck_assert_double_eq(config_pe_ram(&c, 8), 4096);
+    /* Written as groups, read back equal. */
+    config_defaults(&back);
+    round_trip(&c, &back);
+    ck_assert(config_equal(&c, &back));
+    ck_assert_int_eq(back.computer.n_ram_groups, 3);
+    ck_assert_double_eq(config_pe_ram(&back, 4), 512.5);
+    /* A single value is today's machine: no groups. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=48", err), 0);
+    ck_assert_int_eq(c.computer.n_ram_groups, 0);
+    ck_assert_double_eq(config_pe_ram(&c, 6), 48);
+    ck_assert(!config_equal(&c, &back));
+    /* Counts that do not add up to number: a validation error. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=3x64, 3x128", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "add up to 6 PEs, but [computer] number = 7"));
+    /* Junk: each names the key, the value and what is expected. */
+    static const char *const bad[][2] = {
+        {"computer.ram=3x64, 0x128", "group 2: count 0"},
+        {"computer.ram=3x64, -1x128", "group 2: count -1"},
+        {"computer.ram=99999999999x1", "group 1: count 99999999999 exceeds the most PEs"},
+        {"computer.ram=3x0, 4x128", "group 1: 0 MB out of range"},
+        {"computer.ram=3x64,", "malformed group 2"},
+        {"computer.ram=3x64, 4", "malformed group 2"},
+        {"computer.ram=3y64", "malformed number"},
+        {"computer.ram=x64", "malformed group 1"},
+        {"computer.ram=3x", "malformed group 1"},
+        {"computer.ram=2.5x64", "malformed group 1"},
+        {"computer.ram=0", "out of range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config_defaults(&c);
+        ck_assert_int_eq(config_set(&c, bad[i][0], err), -1);
+        ck_assert_msg(strstr(err, bad[i][1]) && strstr(err, "[computer] ram"),
+                      "%s: %s", bad[i][0], err);
+        ck_assert_int_eq(c.computer.n_ram_groups, 0); /* left unchanged */
+    }
+    /* The threshold must be below the smallest RAM of any PE. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.number=2", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.ram=1x8, 1x64", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.server_threshold=10", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+    ck_assert_msg(strstr(err, "not below [computer] ram = 8 MB"), "%s", err);
+    /* A memory server smaller than every compute PE: the error names the
+     * key that set its RAM, not [computer] ram. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=1024", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=1", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=10", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.server_threshold=100", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_msg(strstr(err, "not below [computer] memory_server_ram = 10 MB"), "%s", err);
+}
+END_TEST
+
+/* config_build: pnrsim's order of precedence (file < -t < -s < --set in
+ * order), and a refused input named in parts (which input, key, value,
+ * why), with the message pnrsim prints made from them. */
+START_TEST(test_build_precedence_and_errors)
+{
+    config c;
+    cfg_error e;
+    char path[64], msg[CFG_ERR_MAX];
+    write_tmp(path, "[computer]\nnumber = 16\n[simulation]\nseed = 5\n"
+                    "[network]\ntopology = BUS\n");
+    const char *sets[] = {"computer.number=8", "network.topology=wheel",
+                          "computer.number=32"};
+    config_args a = {path, "-", "7", sets, 3, true};
+    ck_assert_int_eq(config_build(&c, &a, &e), 0);
+    ck_assert_int_eq(c.computer.number, 32);            /* the last --set wins */
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_WHEEL); /* --set over file */
+    ck_assert_uint_eq(c.simulation.seed, 7);            /* -s over the file */
+    ck_assert_str_eq(c.workload.trace, "-");
+    ck_assert(c.output.schedule);
+    config_args only_file = {path, NULL, NULL, NULL, 0, false};
+    ck_assert_int_eq(config_build(&c, &only_file, &e), 0);
+    ck_assert_uint_eq(c.simulation.seed, 5);
+    ck_assert_int_eq(c.network.topology, TOPO_KIND_BUS);
+
+    /* The second --set is refused: its index, key, value and why. */
+    const char *bad[] = {"computer.number=8", "network.topology=ring"};
+    config_args b = {path, NULL, NULL, bad, 2, false};
+    ck_assert_int_eq(config_build(&c, &b, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_SET);
+    ck_assert_uint_eq(e.index, 1);
+    ck_assert_str_eq(e.key, "network.topology");
+    ck_assert_str_eq(e.value, "ring");
+    ck_assert_str_eq(e.why, "expected one of STAR, BUS, WHEEL, CONNECTED, TREE");
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_str_eq(msg, "--set network.topology=ring: [network] topology = \"ring\": "
+                          "expected one of STAR, BUS, WHEEL, CONNECTED, TREE");
+
+    /* -s and -t are told apart from --set. */
+    config_args s_bad = {NULL, NULL, "x1", NULL, 0, false};
+    ck_assert_int_eq(config_build(&c, &s_bad, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_SEED);
+    ck_assert_str_eq(e.key, "simulation.seed");
+    ck_assert_str_eq(e.what, "[simulation] seed = \"x1\": malformed number: expected an integer");
+
+    /* Valid key by key, invalid as a whole: blamed on the first key of the rule. */
+    const char *cross[] = {"netram.strategy=backbone", "netram.managers=20"};
+    config_args x = {path, NULL, NULL, cross, 2, false};
+    ck_assert_int_eq(config_build(&c, &x, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_VALIDATE);
+    ck_assert_str_eq(e.key, "netram.managers");
+    ck_assert_str_eq(e.value, "20");
+    ck_assert_ptr_nonnull(strstr(e.why, "exceeds [computer] number = 16"));
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_ptr_nonnull(strstr(msg, "configuration: [netram] managers = 20 exceeds"));
+    unlink(path);
+
+    /* A bad file line: the file, its line, the key. */
+    write_tmp(path, "[computer]\n\nnumber = 0\n");
+    ck_assert_int_eq(config_build(&c, &only_file, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_FILE);
+    ck_assert_str_eq(e.file, path);
+    ck_assert_int_eq(e.line, 3);
+    ck_assert_str_eq(e.key, "computer.number");
+    ck_assert_str_eq(e.value, "0");
+    unlink(path);
+    /* A missing file: the file as a whole (line 0), no key. */
+    ck_assert_int_eq(config_build(&c, &only_file, &e), -1);
+    ck_assert_int_eq(e.source, CFG_SRC_FILE);
+    ck_assert_int_eq(e.line, 0);
+    ck_assert_str_eq(e.key, "");
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_ptr_nonnull(strstr(msg, ": cannot open: "));
+}
+END_TEST
+
+/* A configuration filled in by code is checked key by key too. */
+START_TEST(test_validate_stored_values)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    c.computer.ram = -1;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
+                          "expected a number >= 0.01 and <= 1e+08");
+    config_defaults(&c);
+    c.scheduler.priority = (cfg_priority)10; /* one past F1 */
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS"));
+    config_defaults(&c);
+    c.simulation.max_time = NAN;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "[simulation] max_time"));
+    config_defaults(&c);
+    memset(c.computer.name, 'x', sizeof c.computer.name);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "too long"));
+    config_defaults(&c);
+    c.workload.n_exclude_status = CFG_MAX_STATUS + 1;
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "exclude_status"));
+}
+END_TEST
+
+START_TEST(test_enum_names)
+{
+    ck_assert_str_eq(config_priority_name(PRIO_BESTFIT), "BESTFIT");
+    ck_assert_str_eq(config_packing_name(PACK_WORSTFIT), "WORSTFIT");
+    ck_assert_str_eq(config_strategy_name(PNR_BACKBONE), "BACKBONE");
+    ck_assert_str_eq(config_topology_name(TOPO_KIND_CONNECTED), "CONNECTED");
+    ck_assert_str_eq(config_cpu_demand_name(CPU_DEMAND_AUTO), "AUTO");
+    ck_assert_str_eq(config_sched_type_name(SCHED_GANG), "GANG");
+    ck_assert_str_eq(config_topology_name((cfg_topology)9), "?");
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("config_set");
+    TCase *t = tcase_create("defaults");
+    tcase_add_test(t, test_enum_names);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("pnrsim");
+    tcase_add_test(t, test_pnrsim_syntax);
+    tcase_add_loop_test(t, test_pnrsim_errors, 0,
+                        (int)(sizeof pnrsim_errors / sizeof pnrsim_errors[0]));
+    tcase_add_test(t, test_detect_format);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("set+validate");
+    tcase_add_test(t, test_set_ok);
+    tcase_add_test(t, test_set_booleans);
+    tcase_add_test(t, test_set_errors);
+    tcase_add_test(t, test_set_release_and_first_pcs);
+    tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_ram_groups);
+    tcase_add_test(t, test_build_precedence_and_errors);
+    tcase_add_test(t, test_validate_stored_values);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+TEST_MAIN()
