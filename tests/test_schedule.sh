@@ -408,6 +408,12 @@ else
     end=$(sed -n 's/.*"total_time": \([0-9.e+-]*\),*/\1/p' o25/metrics.json)
     check "pnrsim-plot 1-job run: memory/queue data has the samples and a row at the run's end ($end s)" \
         test "$(wc -l < o25/plots/data/samples.dat)" -eq "$(($(wc -l < o25/samples.csv)))" -a "$(tail -n 1 o25/plots/data/samples.dat | cut -d, -f1)" = "$end"
+    # Gantt legend: with at most 20 jobs in the window, a key entry per job,
+    # the jobs being those with a stretch in the window (from schedule.csv).
+    "$PLOT" --keep-data --from 384300 --to 384700 --format png -o keyw d1 > /dev/null 2>&1
+    want=$(awk -F, 'NR > 1 && $4 > 384300 && $3 - $7 < 384700 { print "job " $1 }' d1/schedule.csv | sort -u | sort -k2n | tr '\n' ' ')
+    got=$(grep -o 'keyentry[^,]*title "job [0-9]*"' keyw/data/gantt.gp | sed 's/.*title "\(job [0-9]*\)"/\1/' | tr '\n' ' ')
+    check "pnrsim-plot Gantt: a key entry per job in the window ($(($(echo $want | wc -w) / 2)) jobs)" test -n "$want" -a "$want" = "$got"
     # --from/--to: numbers only, --from below --to; exit 2, nothing written.
     for w in "--from 100 --to 50" "--from 50 --to 50" "--from 1-2" "--to 1e" "--from -5" "--to x"; do
         "$PLOT" $w -o badwin d1 > /dev/null 2> badwin.err

@@ -8,7 +8,8 @@
 # writes into DIR (default OUTDIR/plots), each as PNG and SVG:
 #   gantt      the gang matrix: PEs up, time across, one colour per job
 #              (the same job always gets the same colour: it is a function
-#              of the job number), parallel context switches in black,
+#              of the job number; job numbers written on wide bars, and a
+#              key of the jobs when at most 20 are in the window), parallel context switches in black,
 #              slot switches as dotted vertical lines (when at most 400 fall
 #              in the window); --from/--to choose the window (s; default the
 #              whole run)
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
     -o|--output) [ $# -ge 2 ] || usage; outdir=$2; shift 2 ;;
     --keep-data) keep=1; shift ;;
     -h|--help)
-        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     --) [ $# -eq 2 -a -z "$dir" ] || usage; dir=$2; shift 2 ;;
     -*) echo "$prog: unknown option $1" >&2; usage ;;
@@ -157,22 +158,34 @@ if [ -f "$dir/schedule.csv" ]; then
     swnote=""
     if [ "$nsw" -gt 400 ]; then swnote=" ($nsw slot switches not drawn: narrow the window)"; : > "$work/switch.dat"; fi
     njobs=$(awk '{ print $6 }' "$work/jobs.dat" | sort -u | wc -l)
+    # Which colour is which job: the job number written on every bar at least
+    # 4% of the window wide and tall enough (>= 1/40 of the PEs); and when
+    # at most 20 jobs are in the window, a key entry per job (in job order).
+    awk -v lo="$lo" -v hi="$hi" -v n="$npes" '$2 - $1 >= (hi - lo) * 0.04 && $4 - $3 >= n / 40 { print ($1 + $2) / 2, ($3 + $4) / 2, $6 }' \
+        "$work/jobs.dat" > "$work/labels.dat"
+    keys="" jobkey="title \"job running (colour = job, number on wide bars)\"" keypos="outside top center horizontal box"
+    if [ "$njobs" -le 20 ]; then
+        jobkey=notitle keypos="outside right top vertical box"
+        keys=$(sort -k6,6n -u "$work/jobs.dat" | awk '{ printf ", keyentry with boxes fs solid lc rgb \"#%06x\" title \"job %s\"", $5, $6 }')
+    fi
     cat > "$work/gantt.gp" <<EOF
 set title "Gang matrix: $njobs jobs on $npes PEs, t = $lo .. $hi s$swnote" noenhanced
 set xlabel "time (s)"
 set ylabel "PE"
 set xrange [$lo:$hi]
 set yrange [-0.5:$npes - 0.5]
-set key outside top center horizontal box
+set key $keypos
 set style fill solid 1.0 noborder
 set grid xtics lc rgb "#dddddd"
 set format x "%.10g"
-plot "$work/jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable title "job running (colour = job)", \
-     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (drawn >= 0.3% of the window wide)", \
+plot "$work/jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable $jobkey$keys, \
+     "$work/labels.dat" using 1:2:(sprintf("%d", \$3)) with labels font ",9" notitle, \
+     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (>= 0.3% of window)", \
      "$work/switch.dat" using 1:(-0.5):(0):($npes) with vectors nohead dt 3 lc rgb "#444444" title "slot switch"
 EOF
     # Empty data files make gnuplot stop; give them one point outside the view.
     for f in jobs pcs; do [ -s "$work/$f.dat" ] || echo "-1e300 -1e300 -1 -1 0 0" > "$work/$f.dat"; done
+    [ -s "$work/labels.dat" ] || echo "-1e300 -1e300 0" > "$work/labels.dat"
     [ -s "$work/switch.dat" ] || echo "-1e300" > "$work/switch.dat"
     draw gantt "$work/gantt.gp"
 else
