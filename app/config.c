@@ -588,14 +588,18 @@ int config_validate_e(const config *c, cfg_error *err)
                               sum, c->computer.number);
         }
     }
+    /* The smallest RAM of any server, named by the key that sets it. */
     double ram_min = config_ram_min(c);
-    if (c->computer.memory_servers > 0 && c->computer.memory_server_ram < ram_min)
+    const char *ram_key = "ram";
+    if (c->computer.memory_servers > 0 && c->computer.memory_server_ram < ram_min) {
         ram_min = c->computer.memory_server_ram;
+        ram_key = "memory_server_ram";
+    }
     if (c->netram.enabled && c->netram.server_threshold >= ram_min) {
         snprintf(v, sizeof v, "%g", c->netram.server_threshold);
         return fail_cross(err, "netram", "server_threshold", v, " MB",
-                          "is not below [computer] ram = %g MB: no server could "
-                          "ever lend RAM", ram_min);
+                          "is not below [computer] %s = %g MB: no server could "
+                          "ever lend RAM", ram_key, ram_min);
     }
     return 0;
 }

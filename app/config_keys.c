@@ -289,7 +289,8 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
            "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
            "top-of-rack switches joined by a core switch over uplinks."),
     K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
-          "TREE: PEs per rack (compute PE p is in rack p / rack_size)."),
+          "TREE: PEs per rack (compute PE p is in rack p / rack_size); a rack_size "
+          "of number or more puts every compute PE in one rack (accepted)."),
     K_ENUM("network", "memory_server_placement", network.memory_server_placement,
            placement_names, "SPREAD", NULL,
            "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "

@@ -355,8 +355,14 @@ static int parse_ram(const key_def *kd, const char *text, config *c, char *why, 
             snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
             return -1;
         }
-        if (count < 1 || count > INT_MAX) {
+        if (count < 1) {
             snprintf(why, n, "group %d: count %s: expected an integer >= 1", k + 1, cs);
+            return -1;
+        }
+        double most = cfg_find_key("computer", "number")->max;
+        if ((double)count > most) {
+            snprintf(why, n, "group %d: count %s exceeds the most PEs [computer] number "
+                     "allows (%g)", k + 1, cs, most);
             return -1;
         }
         if (!(mb >= kd->min && mb <= kd->max)) {

@@ -219,6 +219,9 @@ struct pnr {
     table_t *tables;     /* per PE (see table_t) */
     override_t *scratch; /* a spare override list for merges */
     int scratch_cap;
+    unsigned char **spare_asked; /* `asked` arrays (npes each) of finished
+                                  * rounds, reused by new ones */
+    int nspare_asked, spare_asked_cap;
     rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
     rng_t *choice_rng;   /* which manager a job uses */

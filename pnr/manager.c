@@ -21,6 +21,7 @@
 #include "core/mem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Free a round and what it holds (the tracker's destructor: o must be
  * untracked already). */
@@ -40,9 +41,19 @@ static void round_destroy(pobj *o)
     free(r);
 }
 
-/* Untrack and free a finished round. */
-static void round_free(round_t *r)
+/* Untrack and free a finished round; its `asked` array goes back to p's
+ * spares (so steady state allocates none: issue 15 review). */
+static void round_free(pnr_t *p, round_t *r)
 {
+    if (r->asked) {
+        if (p->nspare_asked == p->spare_asked_cap) {
+            p->spare_asked_cap = p->spare_asked_cap ? 2 * p->spare_asked_cap : 4;
+            p->spare_asked =
+                xrealloc(p->spare_asked, (size_t)p->spare_asked_cap * sizeof *p->spare_asked);
+        }
+        p->spare_asked[p->nspare_asked++] = r->asked;
+        r->asked = NULL;
+    }
     pnr_untrack(&r->link);
     round_destroy(&r->link);
 }
@@ -63,7 +74,14 @@ round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int ex
     } else {
         r->reqs = xcalloc((size_t)expected, sizeof *r->reqs);
         r->asks = xcalloc((size_t)expected, sizeof *r->asks);
-        r->asked = xcalloc((size_t)p->npes, 1);
+        /* A spare from a finished round, cleared (rounds overlap, so
+         * one array per round in flight). */
+        if (p->nspare_asked > 0) {
+            r->asked = p->spare_asked[--p->nspare_asked];
+            memset(r->asked, 0, (size_t)p->npes);
+        } else {
+            r->asked = xcalloc((size_t)p->npes, 1);
+        }
     }
     pnr_track(p, &r->link, POBJ_ROUND, round_destroy);
     return r;
@@ -154,7 +172,7 @@ static void finish_alloc(pnr_t *p, round_t *r)
     pnr_broadcast(p, r->manager, r->granted > EPS_MB);
     if (r->js && r->js->alloc == r)
         r->js->alloc = NULL;
-    round_free(r);
+    round_free(p, r);
 }
 
 void pnr_ask_next(pnr_t *p, round_t *r)
@@ -213,7 +231,7 @@ static void dealloc_done(pnr_t *p, round_t *r, bool freed)
     pnr_broadcast(p, r->manager, freed);
     if (r->js && r->js->dealloc == r)
         r->js->dealloc = NULL;
-    round_free(r);
+    round_free(p, r);
 }
 
 /* DEALLOC from a client: mb = MB it gives back, its pieces wait in

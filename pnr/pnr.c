@@ -230,6 +230,9 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     rng_free(p->choice_rng);
     free(p->tables);
     free(p->scratch);
+    for (int i = 0; i < p->nspare_asked; i++)
+        free(p->spare_asked[i]);
+    free(p->spare_asked);
     free(p->node);
     free(p->asking);
     free(p->received);

@@ -295,6 +295,7 @@ START_TEST(test_ram_groups)
     static const char *const bad[][2] = {
         {"computer.ram=3x64, 0x128", "group 2: count 0"},
         {"computer.ram=3x64, -1x128", "group 2: count -1"},
+        {"computer.ram=99999999999x1", "group 1: count 99999999999 exceeds the most PEs"},
         {"computer.ram=3x0, 4x128", "group 1: 0 MB out of range"},
         {"computer.ram=3x64,", "malformed group 2"},
         {"computer.ram=3x64, 4", "malformed group 2"},
@@ -319,6 +320,15 @@ START_TEST(test_ram_groups)
     ck_assert_int_eq(config_set(&c, "netram.server_threshold=10", err), 0);
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "server_threshold"));
+    ck_assert_msg(strstr(err, "not below [computer] ram = 8 MB"), "%s", err);
+    /* A memory server smaller than every compute PE: the error names the
+     * key that set its RAM, not [computer] ram. */
+    ck_assert_int_eq(config_set(&c, "computer.ram=1024", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=1", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=10", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.server_threshold=100", err), 0);
+    ck_assert_int_eq(config_validate(&c, err), -1);
+    ck_assert_msg(strstr(err, "not below [computer] memory_server_ram = 10 MB"), "%s", err);
 }
 END_TEST
 

@@ -625,6 +625,27 @@ START_TEST(test_tree_routes)
 }
 END_TEST
 
+START_TEST(test_tree_one_rack)
+{
+    /* rack_size above the PE count is accepted (configs/reference.ini):
+     * 3 compute PEs, rack_size 8: one rack, a star behind one ToR switch.
+     * Elements: links 0..2, uplink 3, ToR 4, core 5; every route is
+     * link, ToR, link (3 hops) and never uses the uplink. */
+    sim_t sim;
+    ev_init(&sim);
+    net_tree tr = {.ncompute = 3, .rack_size = 8, .servers = NET_SERVERS_SPREAD,
+                   .uplink_bandwidth = BW, .uplink_latency = LAT};
+    net_t *net = net_create_tree(&sim, &tr, 3, BW, LAT, DELAY);
+    ck_assert_int_eq(net_rack_count(net), 1);
+    ck_assert_int_eq(net_elem_count(net), 6);
+    for (int p = 0; p < 3; p++)
+        ck_assert_int_eq(net_rack_of(net, p), 0);
+    expect_route(net, 0, 2, (const long[]){0, 4, 2}, 3);
+    expect_route(net, 2, 1, (const long[]){2, 4, 1}, 3);
+    teardown(&sim, net);
+}
+END_TEST
+
 START_TEST(test_tree_uplink_contention)
 {
     /* 12 compute PEs in racks of 4 (racks 0, 1, 2), uplinks 10 times
@@ -744,6 +765,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_kill_at_switch);
     tcase_add_test(tc, test_kill_queued_and_granted);
     tcase_add_test(tc, test_tree_routes);
+    tcase_add_test(tc, test_tree_one_rack);
     tcase_add_test(tc, test_tree_uplink_contention);
     tcase_add_test(tc, test_tree_busy_split);
     suite_add_tcase(s, tc);
