@@ -5,6 +5,12 @@
  * comments of written files. The messages' classes ("malformed number",
  * "out of range", "expected one of", ...) are tested by tests/test_config.c
  * and tests/test_config_set.c.
+ *
+ * Why switches and not a per-type ops table (issue 13.7 said "consider"):
+ * the six `switch (kd->type)` statements all live in this one file, and
+ * several types share case bodies (INT with LONG, U64 with BOOL) that a
+ * table of function pointers would split into near-copies. A table would
+ * pay off if types were added often; they are not, so the switches stay.
  */
 #include "app/config_internal.h"
 
