@@ -218,13 +218,13 @@ START_TEST(test_stream_independence)
     /* Stream B's sequence is the same whether or not stream A was drawn
      * from in between. */
     for (rng_gen g = RNG_XOSHIRO256SS; g <= RNG_MT19937; g++) {
-    rng_t *a1 = rng_stream_gen(g, 5, "fault", 0), *b1 = rng_stream_gen(g, 5, "net", 0);
-    rng_t *a2 = rng_stream_gen(g, 5, "fault", 0), *b2 = rng_stream_gen(g, 5, "net", 0);
-    double seq1[50], seq2[50];
-    for (int i = 0; i < 50; i++) {
-        seq1[i] = rng_uniform01(b1);
-        for (int k = 0; k < 13; k++)
-            (void)rng_uniform01(a1); /* extra draws on the other stream */
+        rng_t *a1 = rng_stream_gen(g, 5, "fault", 0), *b1 = rng_stream_gen(g, 5, "net", 0);
+        rng_t *a2 = rng_stream_gen(g, 5, "fault", 0), *b2 = rng_stream_gen(g, 5, "net", 0);
+        double seq1[50], seq2[50];
+        for (int i = 0; i < 50; i++) {
+            seq1[i] = rng_uniform01(b1);
+            for (int k = 0; k < 13; k++)
+                (void)rng_uniform01(a1); /* extra draws on the other stream */
     }
     for (int i = 0; i < 50; i++)
         seq2[i] = rng_uniform01(b2);
@@ -271,20 +271,20 @@ START_TEST(test_lazy_set_same_draws)
      * name, index) draws, and streams never used are never created. */
     enum { N = 1000 };
     for (rng_gen g = RNG_XOSHIRO256SS; g <= RNG_MT19937; g++) {
-    rng_set s;
-    rng_set_init(&s, g, 77, "fault", N);
-    static const size_t order[] = {999, 3, 500, 0, 3, 999, 42};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        size_t i = order[k];
-        bool seen = s.v[i] != NULL;
-        rng_t *a = rng_set_get(&s, i);
-        ck_assert_ptr_eq(rng_set_get(&s, i), a);
-        if (!seen) {
-            rng_t *b = rng_stream_gen(g, 77, "fault", (uint64_t)i);
-            for (int d = 0; d < 100; d++)
-                ck_assert(rng_uniform01(a) == rng_uniform01(b));
-            rng_free(b);
-        }
+        rng_set s;
+        rng_set_init(&s, g, 77, "fault", N);
+        static const size_t order[] = {999, 3, 500, 0, 3, 999, 42};
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+            size_t i = order[k];
+            bool seen = s.v[i] != NULL;
+            rng_t *a = rng_set_get(&s, i);
+            ck_assert_ptr_eq(rng_set_get(&s, i), a);
+            if (!seen) {
+                rng_t *b = rng_stream_gen(g, 77, "fault", (uint64_t)i);
+                for (int d = 0; d < 100; d++)
+                    ck_assert(rng_uniform01(a) == rng_uniform01(b));
+                rng_free(b);
+            }
     }
     size_t created = 0;
     for (size_t i = 0; i < N; i++)
