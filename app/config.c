@@ -611,6 +611,63 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
 }
 
 /* ---------------------------------------------------------------------- */
+/* Keys without effect                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* Add a note on key section.key of c to notes (when there is room): its
+ * value and why it has no effect. */
+static void note(const config *c, const char *section, const char *key,
+                 cfg_note *notes, size_t max, size_t *n, const char *why)
+{
+    if (*n < max) {
+        const key_def *kd = cfg_find_key(section, key);
+        assert(kd);
+        char v[128];
+        cfg_format_value(kd, c, v, sizeof v);
+        cfg_note *o = &notes[*n];
+        snprintf(o->key, sizeof o->key, "%s.%s", section, key);
+        snprintf(o->what, sizeof o->what, "[%s] %s = %s has no effect: %s", section, key,
+                 v, why);
+    }
+    (*n)++;
+}
+
+/* True when key section.key holds a value other than its default in c. */
+static bool changed(const config *c, const config *def, const char *section,
+                    const char *key)
+{
+    const key_def *kd = cfg_find_key(section, key);
+    assert(kd);
+    return !cfg_value_equal(kd, c, def);
+}
+
+size_t config_ignored(const config *c, cfg_note *notes, size_t max)
+{
+    config def;
+    config_defaults(&def);
+    size_t n = 0;
+    char why[256];
+    static const char *const tree_keys[] = {"rack_size", "memory_server_placement",
+                                            "uplink_bandwidth", "uplink_latency"};
+    if (c->network.topology != TOPO_KIND_TREE) {
+        snprintf(why, sizeof why, "only a TREE topology has racks and uplinks "
+                 "([network] topology = %s)", config_topology_name(c->network.topology));
+        for (size_t i = 0; i < sizeof tree_keys / sizeof tree_keys[0]; i++)
+            if (changed(c, &def, "network", tree_keys[i]))
+                note(c, "network", tree_keys[i], notes, max, &n, why);
+    }
+    if (c->computer.memory_servers > 0 && !c->netram.enabled)
+        note(c, "computer", "memory_servers", notes, max, &n,
+             "network RAM is off ([netram] enabled = no), so the memory servers hold "
+             "no pages and run no threads (they still appear in the hardware report "
+             "and pes.csv)");
+    if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
+        note(c, "computer", "memory_server_ram", notes, max, &n,
+             "there are no memory servers ([computer] memory_servers = 0)");
+    return n;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Writing                                                                 */
 /* ---------------------------------------------------------------------- */
 

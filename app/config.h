@@ -218,6 +218,23 @@ typedef struct config_args {
  * with e saying which input was refused and why (c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
 
+/* A key of a valid configuration whose value has no effect on the run
+ * (e.g. network.rack_size without a TREE topology). Such keys are accepted,
+ * so that a sweep can vary one key (the topology, network RAM on or off)
+ * with the others fixed; the programs warn about them on stderr. */
+typedef struct cfg_note {
+    char key[80];               /* "section.key" */
+    char what[CFG_ERR_MAX];     /* "[network] rack_size = 8 has no effect: ..." */
+} cfg_note;
+
+/* The keys of c that are set to a value other than their default and have
+ * no effect: the TREE-only keys of [network] (rack_size,
+ * memory_server_placement, uplink_bandwidth, uplink_latency) with another
+ * topology, computer.memory_servers > 0 with network RAM off, and
+ * computer.memory_server_ram without memory servers. Writes at most max
+ * notes, in that order; returns how many there are (may exceed max). */
+size_t config_ignored(const config *c, cfg_note *notes, size_t max);
+
 /* Write the complete configuration as INI: every key, with a unit comment.
  * Reading it back with config_load_ini gives an equal configuration. */
 void config_write_ini(const config *c, FILE *out);

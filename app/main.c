@@ -265,8 +265,15 @@ static int build_config(const opts *o, config *c)
 {
     config_args a = {o->config, o->trace, o->seed, o->sets, (size_t)o->nsets, o->schedule};
     cfg_error e;
-    if (config_build(c, &a, &e) == 0)
+    if (config_build(c, &a, &e) == 0) {
+        /* Keys that have no effect: accepted (a sweep may vary the
+         * topology with rack_size fixed), but said. */
+        cfg_note notes[8];
+        size_t n = config_ignored(c, notes, 8);
+        for (size_t i = 0; i < n && i < 8; i++)
+            fprintf(stderr, "pnrsim: warning: %s\n", notes[i].what);
         return 0;
+    }
     if (e.source == CFG_SRC_TRACE || e.source == CFG_SRC_SEED) {
         fprintf(stderr, "pnrsim: %s %s: %s\n", e.source == CFG_SRC_TRACE ? "-t" : "-s",
                 e.source == CFG_SRC_TRACE ? o->trace : o->seed, e.what);

@@ -17,7 +17,9 @@
 #     and BESTFIT / WORSTFIT queue order;
 #   - reproducibility (same seed = byte-identical files; another seed changes
 #     a run that pages), precedence (file < -t/-s < --set), --print-config
-#     read back, the config.ini copy in the output directory;
+#     read back, the config.ini copy in the output directory; keys without
+#     effect (TREE-only keys on a STAR, memory servers with network RAM
+#     off) warned about and truly without effect;
 #   - --format json/csv, metrics.dat, progress and --quiet, aliases;
 #   - SIGINT/SIGTERM: status 130/143, files marked partial, PARTIAL on stderr;
 #   - --help and --version.
@@ -513,6 +515,21 @@ check "output directory's config.ini equals --print-config" cmp -s rep1/config.i
 "$P" -c rep1/config.ini -o rep-again -q > /dev/null 2>&1
 check "rerun from the output's config.ini reproduces jobs.csv and metrics.json" \
     sh -c 'cmp -s rep1/jobs.csv rep-again/jobs.csv && cmp -s rep1/metrics.json rep-again/metrics.json'
+# TREE-only keys on a STAR, memory servers without network RAM: accepted
+# with one warning each, and truly without effect (same jobs and metrics).
+"$P" -c "$DEFAULT" $SLICE --set network.rack_size=4 --set network.uplink_latency=0.001 \
+    --set network.uplink_bandwidth=1 --set network.memory_server_placement=racks \
+    --set computer.memory_servers=2 -o rep-ign -q > /dev/null 2> rep-ign.err
+check "keys without effect: exit 0, one warning per key" \
+    sh -c "test $? -eq 0 && test \$(grep -c '^pnrsim: warning: .* has no effect: ' rep-ign.err) -eq 5"
+check "keys without effect: the warning names key, value and why" \
+    sh -c "grep -q 'warning: \[network\] rack_size = 4 has no effect: only a TREE topology has racks and uplinks (\[network\] topology = STAR)' rep-ign.err &&
+           grep -q 'warning: \[computer\] memory_servers = 2 has no effect: network RAM is off' rep-ign.err"
+check "keys without effect: jobs.csv and samples.csv as without them" \
+    sh -c 'cmp -s rep1/jobs.csv rep-ign/jobs.csv && cmp -s rep1/samples.csv rep-ign/samples.csv'
+"$P" -c "$DEFAULT" $SLICE --set network.topology=tree --set network.rack_size=4 \
+    --print-config > /dev/null 2> rep-tree.err
+check "rack_size with TREE: no warning" test ! -s rep-tree.err
 check "PNRSim-format appendix file gives the same configuration as its INI translation" \
     sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
            '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"

@@ -1,7 +1,8 @@
 /* tests/test_config_set.c: the configuration module (app/config*.c)
  * continued: PNRSim files and their errors, format detection, --set and
  * its errors (one line naming the argument, the key, the value and what is
- * allowed), and config_validate's cross-key rules. Defaults, the appendix-A
+ * allowed), config_validate's cross-key rules and config_ignored's keys
+ * without effect. Defaults, the appendix-A
  * file, writing and INI reading are in tests/test_config.c; helpers in
  * tests/fixture_config.h. Runs from the repository root.
  */
@@ -255,6 +256,55 @@ START_TEST(test_validate_cross_keys)
 }
 END_TEST
 
+/* Keys set away from their default that have no effect are listed (and
+ * only those): TREE-only keys without TREE, memory servers without network
+ * RAM, memory_server_ram without memory servers. */
+START_TEST(test_ignored_keys)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    cfg_note notes[8];
+    config_defaults(&c);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    /* Defaults of the TREE-only keys say nothing, even on a STAR. */
+    ck_assert_int_eq(config_set(&c, "network.rack_size=32", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    const char *tree[] = {"network.rack_size=8", "network.memory_server_placement=racks",
+                          "network.uplink_bandwidth=2", "network.uplink_latency=0.5"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_int_eq(config_set(&c, tree[i], err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 4);
+    ck_assert_str_eq(notes[0].key, "network.rack_size");
+    ck_assert_str_eq(notes[0].what, "[network] rack_size = 8 has no effect: only a TREE "
+                     "topology has racks and uplinks ([network] topology = STAR)");
+    ck_assert_str_eq(notes[1].key, "network.memory_server_placement");
+    ck_assert_str_eq(notes[2].key, "network.uplink_bandwidth");
+    ck_assert_str_eq(notes[3].key, "network.uplink_latency");
+    /* At most max are written; the count is all of them. */
+    ck_assert_uint_eq(config_ignored(&c, notes, 1), 4);
+    ck_assert_int_eq(config_set(&c, "network.topology=wheel", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 4);
+    ck_assert_ptr_nonnull(strstr(notes[3].what, "topology = WHEEL"));
+    ck_assert_int_eq(config_set(&c, "network.topology=tree", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=3", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].key, "computer.memory_servers");
+    ck_assert_ptr_nonnull(strstr(notes[0].what, "memory_servers = 3 has no effect: "
+                                 "network RAM is off"));
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=512", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=0", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].what, "[computer] memory_server_ram = 512 has no effect: "
+                     "there are no memory servers ([computer] memory_servers = 0)");
+}
+END_TEST
+
 /* computer.ram: one value for every PE, or COUNTxMB groups in PE order
  * whose counts add up to computer.number; memory servers after them. */
 START_TEST(test_ram_groups)
@@ -468,6 +518,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_set_errors);
     tcase_add_test(t, test_set_release_and_first_pcs);
     tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_ignored_keys);
     tcase_add_test(t, test_ram_groups);
     tcase_add_test(t, test_build_precedence_and_errors);
     tcase_add_test(t, test_validate_stored_values);

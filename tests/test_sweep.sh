@@ -19,7 +19,8 @@
 #     misspelt key, a bad [set]/[vary]/[baseline] value, a cross-key
 #     problem, a missing trace, a missing --pnrsim exit 2 with FILE:LINE:
 #     KEY and create nothing; ranges with nan/inf and a too-large seed_base
-#     are refused;
+#     are refused; a key without effect at some points (rack_size with
+#     a varied topology) is accepted and warned about once;
 #   - hostile study files: a range step below %.10g, k next to 1, a
 #     subnormal bound, a NUL byte, trace = /dev/null get messages that say
 #     what is wrong (exit 2); 200,002 range values are read in linear time;
@@ -307,6 +308,16 @@ badcfg "missing workload.trace file" "cfg.ini:5: workload.trace: 'nope.swf'" \
     '[vary]\nworkload.trace = ok.swf, nope.swf'
 badcfg "emit refuses too, writes no job list" 'cfg.ini:5: computer.rma:' \
     '[vary]\ncomputer.rma = 64' '--emit-joblist cfgout/jobs.txt'
+# A key with no effect at some points (rack_size without TREE) is not a
+# problem: the study is accepted and the key is warned about once.
+printf '[study]\nbase = base.ini\ntrace = %s\n[set]\nnetwork.rack_size = 4\n[vary]\nnetwork.topology = star, tree, bus\n' \
+    "$TRACE" > ign.ini
+"$SWEEP" --emit-joblist ign-jobs.txt -o ignout ign.ini > ign.log 2>&1
+check "key without effect: accepted (exit 0), job list written" \
+    sh -c "test $? -eq 0 && test -s ign-jobs.txt"
+check "key without effect: warned about once, at its first point" \
+    sh -c "test \$(grep -c 'warning: ign.ini: \[network\] rack_size = 4 has no effect: only a TREE topology' ign.log) -eq 1 &&
+           grep -q 'first at network.topology=star' ign.log"
 printf '[study]\nbase = base.ini\n' > notrace.ini
 "$SWEEP" -o notrace-out notrace.ini > notrace.log 2>&1
 check "no trace anywhere: exit 2, nothing created" \
