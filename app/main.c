@@ -271,7 +271,8 @@ static int build_config(const opts *o, config *c)
         cfg_note notes[8];
         size_t n = config_ignored(c, notes, 8);
         for (size_t i = 0; i < n && i < 8; i++)
-            fprintf(stderr, "pnrsim: warning: %s\n", notes[i].what);
+            fprintf(stderr, "pnrsim: warning: %s%s%s\n", notes[i].origin,
+                    notes[i].origin[0] ? ": " : "", notes[i].what);
         return 0;
     }
     if (e.source == CFG_SRC_TRACE || e.source == CFG_SRC_SEED) {

@@ -5,7 +5,8 @@
 # in a temporary directory and checks:
 #   - every class of bad input (unknown section or key, malformed number,
 #     out of range, unknown enum, bad boolean, bad --set, unknown option,
-#     missing config or trace file, malformed trace line) gives its own
+#     missing config or trace file, malformed trace line; cross-key errors
+#     with where each key was set) gives its own
 #     one-line message on stderr, exit status 2, and writes nothing: a new
 #     output directory is not left behind, an existing one stays empty, no
 #     .tmp files;
@@ -142,6 +143,10 @@ printf '[computer]\nnumber = 8\nram = 4x64, 0x128\n' > bad-ram-group.ini
 err_case ram-group-zero 'bad-ram-group.ini:3: [computer] ram = "4x64, 0x128": group 2: count 0' -c bad-ram-group.ini -t $GOOD
 printf '[computer]\nnumber = 8\nram = 4x64, 3x128\n' > bad-ram-sum.ini
 err_case ram-group-sum '[computer] ram = 4x64, 3x128 has group counts that add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
+err_case ram-group-sum-where '(computer.ram from bad-ram-sum.ini:3; computer.number from bad-ram-sum.ini:2)' -c bad-ram-sum.ini -t $GOOD
+err_case ram-group-sum-set '(computer.ram from bad-ram-sum.ini:3; computer.number from --set computer.number=6)' -c bad-ram-sum.ini -t $GOOD --set computer.number=6
+printf '[netram]\nlocality = rack\n' > bad-locality.ini
+err_case rack-locality-where 'needs racks: set [network] topology = TREE (it is BUS) (netram.locality from bad-locality.ini:2; network.topology from --set network.topology=bus)' -c bad-locality.ini -t $GOOD --set network.topology=bus
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
@@ -522,9 +527,9 @@ check "rerun from the output's config.ini reproduces jobs.csv and metrics.json" 
     --set computer.memory_servers=2 -o rep-ign -q > /dev/null 2> rep-ign.err
 check "keys without effect: exit 0, one warning per key" \
     sh -c "test $? -eq 0 && test \$(grep -c '^pnrsim: warning: .* has no effect: ' rep-ign.err) -eq 5"
-check "keys without effect: the warning names key, value and why" \
-    sh -c "grep -q 'warning: \[network\] rack_size = 4 has no effect: only a TREE topology has racks and uplinks (\[network\] topology = STAR)' rep-ign.err &&
-           grep -q 'warning: \[computer\] memory_servers = 2 has no effect: network RAM is off' rep-ign.err"
+check "keys without effect: the warning names where, key, value and why" \
+    sh -c "grep -q 'warning: --set network.rack_size=4: \[network\] rack_size = 4 has no effect: only a TREE topology has racks and uplinks (\[network\] topology = STAR)' rep-ign.err &&
+           grep -q 'warning: --set computer.memory_servers=2: \[computer\] memory_servers = 2 has no effect: network RAM is off' rep-ign.err"
 check "keys without effect: jobs.csv and samples.csv as without them" \
     sh -c 'cmp -s rep1/jobs.csv rep-ign/jobs.csv && cmp -s rep1/samples.csv rep-ign/samples.csv'
 "$P" -c "$DEFAULT" $SLICE --set network.topology=tree --set network.rack_size=4 \
