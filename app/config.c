@@ -234,16 +234,30 @@ int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
     return 0;
 }
 
-const char *config_origin(const config *c, const char *key)
+/* The key named "section.key", or NULL. */
+static const key_def *find_dotted(const char *key)
 {
     const char *dot = strchr(key, '.');
     char sec[64];
     if (!dot || (size_t)(dot - key) >= sizeof sec)
-        return "";
+        return NULL;
     memcpy(sec, key, (size_t)(dot - key));
     sec[dot - key] = '\0';
-    const key_def *kd = cfg_find_key(sec, dot + 1);
+    return cfg_find_key(sec, dot + 1);
+}
+
+const char *config_origin(const config *c, const char *key)
+{
+    const key_def *kd = find_dotted(key);
     return kd ? c->origin[kd - cfg_keys] : "";
+}
+
+const char *config_key_unit(const char *key)
+{
+    const key_def *kd = find_dotted(key);
+    if (!kd)
+        return NULL;
+    return kd->type == KT_STRING ? "" : kd->unit;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -142,6 +142,7 @@ typedef struct config {
     } network;
     struct {
         bool schedule;               /* schedule.csv, pes.csv, schedule.paje */
+        bool schedule_network;       /* links and switches in schedule.paje */
     } output;
     /* Not a parameter: where each key was last set, by the key's place in
      * the key table ("" = its default), as config_origin returns it, for
@@ -231,6 +232,11 @@ int config_build(config *c, const config_args *a, cfg_error *e);
  * its end), "-t TRACE" or "-s SEED" (config_build), or "" when it holds its
  * default (or was set directly in the struct, or key is unknown). */
 const char *config_origin(const config *c, const char *key);
+
+/* The unit of key "section.key" as configs/reference.ini gives it ("MB",
+ * "s", "MB/s", "PEs", ...; "" for names, booleans and paths), or NULL when
+ * there is no such key (e.g. for a plot axis: "computer.ram [MB]"). */
+const char *config_key_unit(const char *key);
 
 /* A key of a valid configuration whose value has no effect on the run
  * (e.g. network.rack_size without a TREE topology). Such keys are accepted,

@@ -647,7 +647,8 @@ void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
     r->sched_out =
-        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period, csv, pes, paje);
+        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
+                      r->c.output.schedule_network, csv, pes, paje);
 }
 
 void run_hardware_report(run_t *r, FILE *out)

@@ -31,7 +31,8 @@
 #     invocation can take the lock and run;
 #   - SIGINT stops the study with status 130, keeps the finished runs, and
 #     the next invocation runs only the rest;
-#   - plots (PNG and SVG) when gnuplot is installed;
+#   - plots (PNG and SVG) when gnuplot is installed; axis labels with units
+#     (computer.ram [MB], response_time_mean [s]);
 #   - baselines: [baseline disk] netram.enabled = no next to two strategies
 #     gives 2 x (2 + 1) x 3 = 18 result rows and 6 summary rows, "disk" in
 #     the netram.strategy column, run directories named ...=@disk, runs
@@ -186,6 +187,10 @@ netram.strategy = central, client
 metric = bounded_slowdown_mean
 x = computer.ram
 lines = netram.strategy
+[plot]
+metric = response_time_mean
+x = netram.strategy
+lines = computer.ram
 EOF
 
 "$SWEEP" -j 1 -o j1 s.ini > j1.log 2>&1
@@ -207,6 +212,16 @@ if command -v gnuplot > /dev/null 2>&1; then
 else
     echo "skip plot: gnuplot not installed (Debian: gnuplot-nox)"
 fi
+# Axis labels with units: the x key's from the configuration's table, the
+# metric's from pnrsim's table of metrics; none where there is none.
+check "plot: x axis with its unit (computer.ram [MB])" \
+    grep -qx 'set xlabel "computer.ram \[MB\]"' j1/plots/bounded_slowdown_mean.gp
+check "plot: y axis of a metric without a unit names it alone" \
+    grep -qx 'set ylabel "bounded_slowdown_mean (mean, 95% CI)"' j1/plots/bounded_slowdown_mean.gp
+check "plot: y axis with the metric's unit (response_time_mean [s])" \
+    grep -qx 'set ylabel "response_time_mean \[s\] (mean, 95% CI)"' j1/plots/response_time_mean.gp
+check "plot: x axis of a key without a unit (a name) names it alone" \
+    grep -qx 'set xlabel "netram.strategy"' j1/plots/response_time_mean.gp
 
 "$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
 check "two workers: exit 0" test $? -eq 0
