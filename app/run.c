@@ -449,6 +449,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_release = c->process.mem_release,
         .interval_exp = c->process.interval == INTERVAL_EXPONENTIAL,
         .seed = r->seed,
+        .gen = c->simulation.generator,
         .gang = &gp,
         .on_end = on_job_end,
         .end_ctx = r,
