@@ -537,6 +537,11 @@ int main(int argc, char **argv)
                         "rows at t=%.6g s; %ld later rows were not written (raise "
                         "metrics_period or max_samples; 0 = no cap)\n",
                 c.simulation.max_samples, m.samples_capped_at, m.samples_dropped);
+    if (m.procs_rounded > 0)
+        fprintf(stderr, "pnrsim: warning: %s: %ld job%s had a fractional processor count "
+                        "(field 5), rounded to the nearest whole number (the first on line "
+                        "%ld)\n", trace, m.procs_rounded, m.procs_rounded > 1 ? "s" : "",
+                m.procs_rounded_line);
     if (got_signal)
         /* Whatever --format is, stderr says in words that the run was cut. */
         fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",

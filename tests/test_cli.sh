@@ -10,7 +10,8 @@
 #     one-line message on stderr, exit status 2, and writes nothing: a new
 #     output directory is not left behind, an existing one stays empty, no
 #     .tmp files;
-#   - SWF through the CLI: the MetaCentrum file rejected at line 1, lenient
+#   - SWF through the CLI: duplicate job numbers rejected, fractional
+#     processor counts counted and warned about; the MetaCentrum file rejected at line 1, lenient
 #     counts, gzip input, standard input (plain and compressed);
 #   - two hand-worked six-job traces on 4 PEs in space sharing (MPL 1):
 #     start, end, wait, response, slowdown and bounded slowdown of every job
@@ -147,6 +148,8 @@ err_case ram-group-sum-where '(computer.ram from bad-ram-sum.ini:3; computer.num
 err_case ram-group-sum-set '(computer.ram from bad-ram-sum.ini:3; computer.number from --set computer.number=6)' -c bad-ram-sum.ini -t $GOOD --set computer.number=6
 printf '[netram]\nlocality = rack\n' > bad-locality.ini
 err_case rack-locality-where 'needs racks: set [network] topology = TREE (it is BUS) (netram.locality from bad-locality.ini:2; network.topology from --set network.topology=bus)' -c bad-locality.ini -t $GOOD --set network.topology=bus
+printf '1 0 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n1 5 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > dup.swf
+err_case duplicate-job-number 'dup.swf:2: field 1 (job number) is 1, not above 1 of the job on line 1: job numbers must be unique and ascending' -t dup.swf
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
@@ -203,6 +206,23 @@ check "lenient: 2 malformed lines counted in metrics.json dropped" test "$(jdrop
 check "lenient: the 4 good jobs finish" test "$(jval len/metrics.json jobs_finished)" = 4
 check "lenient: jobs.csv has the 4 good jobs (1 3 5 6)" \
     test "$(cut -d, -f1 len/jobs.csv | sed 1d | sort -n | tr '\n' ' ')" = "1 3 5 6 "
+# A fractional processor count (field 5) is rounded, counted and said:
+# jobs 2 (2.6 -> 3) and 3 (1.5 -> 2) of four, the first on line 3.
+cat > frac.swf <<'EOF'
+; two fractional processor counts
+1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 -1 2.6 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 6 -1 -1 1.5 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 7 -1 -1 4.0 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+"$P" -t frac.swf -o frac -q > /dev/null 2> frac.err
+check "fractional processors: exit 0, one warning with the count and the first line" \
+    sh -c "test $? -eq 0 && test \$(grep -c warning frac.err) -eq 1 &&
+           grep -qF 'frac.swf: 2 jobs had a fractional processor count (field 5), rounded to the nearest whole number (the first on line 3)' frac.err"
+check "fractional processors: rounded to 3 and 2 threads in jobs.csv" \
+    test "$(jobf frac/jobs.csv 2 threads) $(jobf frac/jobs.csv 3 threads)" = "3 2"
+"$P" -t lenient.swf --set workload.lenient=yes -o len2 -q > /dev/null 2> len2.err
+check "whole processor counts: no rounding warning" sh -c "! grep -q fractional len2.err"
 # Every data line of the MetaCentrum file is malformed (21+ fields);
 # lenient skips and counts them all: as many as its non-comment lines (20).
 # No job is left: exit status 3 (results written, means n/a).
