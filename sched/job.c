@@ -144,6 +144,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         pe->disk_faults += n;
         pe_faults_add(pe, n, t);
         res_account(&pe->disk, n, t);
+        j->cl->batch_faults += n;
     }
     uint64_t bursts = 0;
     double busy = 0;
@@ -174,7 +175,9 @@ static void batch_cut(sim_t *sim, thread_t *th)
     cluster_t *cl = th->job->cl;
     pe_t *pe = th->pe;
     double t = sim->now;
-    assert(bt && bt->f[0] <= t && t <= bt->end);
+    assert(bt && bt->f[0] <= t);
+    if (t > bt->end)
+        t = bt->end; /* the hold's wake-up, due now, rounded past the end */
     /* The step under way: the last to have begun (a step beginning now
      * has begun: the thread's own event comes first). */
     int lo = 0, hi = bt->n - 1;
@@ -270,17 +273,35 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
-    const double P = job_page_bytes(cl);
-    double t = sim->now, cpu = th->cpu_done;
+    /* Nothing else changes while the batch lasts: L (the PE's memory), the
+     * other clocks and the stream; each step is fault_redraw's arithmetic
+     * with them hoisted (the same draws, in the same order). */
+    const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
+    const double ram_bytes = pe->ram_mb * MB_BYTES;
+    assert(L >= P && R > 0); /* a fault came due */
+    double other = j->cpu;
+    if (th->comm_at < other)
+        other = th->comm_at;
+    if (th->sync_at < other)
+        other = th->sync_at;
+    rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
+    double t = sim->now, cpu = th->cpu_done, D = th->D, fa;
     int n = 0;
     for (;;) {
         bt->f[n] = t;
-        th->cpu_done = cpu; /* fault_redraw draws from the CPU time done */
-        th->D += P;
-        fault_redraw(sim, th);
-        double tgt = next_target(th);
-        bt->D[n] = th->D;
-        bt->fa[n] = th->fault_at;
+        D += P;
+        if (D > L)
+            D = L;
+        double O = L - D;
+        if (O <= 0) {
+            O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
+            D = L - O;
+        }
+        double U = O / L;
+        fa = cpu + rng_exp(rg, R * P / U);
+        double tgt = fa < other ? fa : other;
+        bt->D[n] = D;
+        bt->fa[n] = fa;
         bt->tgt[n] = tgt;
         t = t + bt->s;                /* as proc_hold(s) then proc_hold(burst) */
         if (tgt > cpu)
@@ -288,13 +309,13 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         cpu = tgt;
         n++;
         /* Go on only to a fault that comes before every other clock. */
-        if (n == BATCH_MAX || !(th->fault_at <= tgt && tgt < th->comm_at &&
-                                tgt < th->sync_at && tgt < j->cpu))
+        if (n == BATCH_MAX || !(fa < other))
             break;
     }
+    th->D = D;
+    th->fault_at = fa;
     bt->n = n;
-    bt->end = t;
-    th->cpu_done = bt->cpu0; /* as at a fault until the batch ends */
+    bt->end = sim->now + (t - sim->now); /* the instant proc_hold will wake at */
     th->batch = bt;
     th->batch_cut = BCUT_NONE;
     pe->batch = th;
@@ -313,7 +334,7 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
     switch (how) {
     case BCUT_NONE: {
         fault_batch *bt = th->batch;
-        assert(bt && sig == PROC_OK && sim->now == bt->end);
+        assert(bt && sig == PROC_OK);
         batch_count(th, bt, 0, bt->n, bt->n);
         th->cpu_done = th->target = bt->tgt[bt->n - 1];
         batch_release(th->job->cl, th);

@@ -109,6 +109,7 @@ struct cluster {
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
     uint64_t messages_killed;
+    uint64_t batch_faults;    /* faults run inside fault batches (BATCHED) */
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
     list_t jobs;              /* every job alive (created, not destroyed),
