@@ -285,9 +285,11 @@ static void kernel_report(run_t *r, const run_metrics *m)
     getrusage(RUSAGE_SELF, &ru);
     fprintf(stderr,
             "kernel: %llu events dispatched, %llu scheduled, %llu cancelled, peak %zu pending,\n"
+            "        %llu holds taken inline (the next event anyway, not dispatched),\n"
             "        %.3f s wall, %.3g events/s, peak memory %ld KB\n",
             (unsigned long long)sim->dispatched, (unsigned long long)sim->scheduled,
-            (unsigned long long)sim->cancelled, sim->peak_pending, m->wall_seconds,
+            (unsigned long long)sim->cancelled, sim->peak_pending,
+            (unsigned long long)sim->skipped, m->wall_seconds,
             m->wall_seconds > 0 ? sim->dispatched / m->wall_seconds : 0, ru.ru_maxrss);
     /* Per unit of model work (issue 11): all events over all faults (disk
      * and remote) and over jobs finished; "-" when there are none. */
