@@ -9,6 +9,7 @@
 #ifndef PNRSIM_APP_CONFIG_H
 #define PNRSIM_APP_CONFIG_H
 
+#include "core/rng.h"
 #include "net/topology.h"
 #include "pnr/strategy.h"
 #include "sched/policy.h"
@@ -56,6 +57,7 @@ typedef struct config {
         double max_time;             /* s; 0 = no limit */
         double metrics_period;       /* s between samples/progress lines, > 0 */
         uint64_t seed;               /* master seed; 0 = from the clock */
+        rng_gen generator;           /* random-number generator of every stream */
         double bsld_tau;             /* s, bounded-slowdown threshold (10) */
         long max_samples;            /* rows of samples.csv at most; 0 = no cap */
         double max_event_rate;       /* events per simulated s per PE; 0 = no guard */

@@ -454,6 +454,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .interval_exp = c->process.interval == INTERVAL_EXPONENTIAL,
         .paging = c->process.paging,
         .seed = r->seed,
+        .gen = c->simulation.generator,
         .gang = &gp,
         .on_end = on_job_end,
         .end_ctx = r,

@@ -64,9 +64,10 @@ status=0
 run() { # name, extra args...
     name=$1; shift
     for side in old new; do
-        if [ $side = old ]; then bin=$OLD; else bin=$NEW; fi
+        if [ $side = old ]; then bin=$OLD; extra=""; else bin=$NEW; extra=${IDENT_NEW_ARGS:-}; fi
         mkdir -p "$tmp/$name/$side"
-        if ! "$bin" -c "$here/configs/default.ini" -q -o "$tmp/$name/$side" "$@" \
+        # shellcheck disable=SC2086 # $extra: options split on blanks
+        if ! "$bin" -c "$here/configs/default.ini" -q -o "$tmp/$name/$side" "$@" $extra \
                 > "$tmp/$name/$side.stdout" 2> "$tmp/$name/$side.stderr"; then
             echo "identical $name: FAILED ($side binary, see stderr below)"
             sed 's/^/    /' "$tmp/$name/$side.stderr" | head -5

@@ -96,6 +96,7 @@ struct cluster {
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */
+    rng_gen rng_gen;          /* generator of every stream of the run */
     rng_set fault_rng;        /* one stream per PE ("fault", PE id) */
     double page_bytes;        /* P (§4.1.5), bytes; 0 = PE_PAGE_BYTES */
     bool interval_exp;        /* comm/sync intervals exponential (else fixed) */
