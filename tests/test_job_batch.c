@@ -138,7 +138,7 @@ static void probe_late_cb(sim_t *sim, void *arg)
 
 START_TEST(test_cut_state)
 {
-    /* Job 1 alone as above; at instant t (many, falling in disk services
+    /* Job 1 alone as above (R = 3e-6); at instant t (60, falling in disk services
      * and in bursts), _i = 0: job_stop; 1: job_settle; 2: a second job's
      * thread (4 MB, started at t) changes the PE's overallocation. Right
      * after, the thread and PE are as the exact run has them: CPU time
@@ -147,12 +147,13 @@ START_TEST(test_cut_state)
      * run goes on (job 1 resumed 1 s after a stop) and CPU and disk time
      * are conserved. */
     int in_disk = 0, in_cpu = 0;
-    for (int k = 0; k < 40; k++) {
-        double t = 0.7 + 0.37 * k;
+    for (int k = 0; k < 60; k++) {
+        double t = 0.7 + 0.29 * k;
         snap s[2];
         for (int b = 0; b < 2; b++) {
             world w;
             job_t *j = alone(&w, b, 77, 20, 40);
+            w.cl.mem_access_rate = 3e-6; /* bursts of 12 ms / U, services of 13 ms */
             job_t *o = NULL;
             job_run(&w.sim, j, 0);
             probe p = {.w = &w, .j = j, .kind = _i};
@@ -198,8 +199,8 @@ START_TEST(test_cut_state)
         }
     }
     /* Both kinds of instant were probed. */
-    ck_assert_int_gt(in_disk, 3);
-    ck_assert_int_gt(in_cpu, 3);
+    ck_assert_int_gt(in_disk, 5);
+    ck_assert_int_gt(in_cpu, 5);
 }
 END_TEST
 
