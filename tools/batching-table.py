@@ -9,7 +9,8 @@ MODE_KEY=REF names a varied key that switches a mode and its reference
 keys (e.g. a network mode beside process.paging): every point whose value
 of a mode key differs from REF is compared with the point that has REF
 there and the same values of every other key (the same scenario, the same
-seeds).
+seeds); a point in several non-exact modes is also compared with the point
+in every exact mode.
 
 The issue's rule (issue 11): for every metric, the mean in one mode lies
 within the other mode's 95% interval, and the other way round. Metrics
@@ -152,6 +153,16 @@ def main(argv):
                 if k2 != k and r[k2] != ref2:
                     label += ", %s=%s" % (k2, r[k2])
             comps.append((scen, label, rr, r))
+        # A point in more than one non-exact mode: also against all-exact.
+        off = [k for k, ref in modes.items() if r[k] != ref]
+        if len(off) > 1:
+            other = dict(r)
+            for k in off:
+                other[k] = modes[k]
+            rr = index.get(tuple(other[x] for x in keys))
+            if rr is not None:
+                scen = ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
+                comps.append((scen, "all: " + ", ".join("%s=%s" % (k, r[k]) for k in off), rr, r))
 
     results = []  # per comparison: list of (metric, in, p, values)
     for scen, label, a, b in comps:
