@@ -236,6 +236,27 @@ check "busy directory: the files are the first run's (seed 1 in metrics.json and
     sh -c "test '$(jval busy/metrics.json seed)' = 1 && grep -qx 'seed = 1' busy/config.ini"
 check "busy directory: no lock or staging left" \
     sh -c "test ! -e busy/.pnrsim.lock && test $(debris busy) -eq 0"
+check "busy directory: the message names the holder's pid@host" \
+    grep -Eq 'another pnrsim \([0-9]+@[^)]+\) is writing' busy2.err
+
+# A lock held by a process that wrote no pid@host (here flock(1) on an
+# empty lock file): refused, naming the lock file, never "(unknown)".
+if command -v flock > /dev/null 2>&1; then
+    mkdir nopid
+    : > nopid/.pnrsim.lock
+    flock nopid/.pnrsim.lock sleep 5 &
+    fl_pid=$!
+    n=0
+    while [ $n -lt 50 ] && flock -n nopid/.pnrsim.lock true; do sleep 0.1; n=$((n + 1)); done
+    "$P" -c small.ini -t four.swf -q -o nopid > nopid.out 2> nopid.err
+    rc=$?
+    kill $fl_pid 2> /dev/null
+    wait $fl_pid 2> /dev/null
+    check "lock held without a pid: exit 2, names the lock file, no '(unknown)'" \
+        sh -c "test $rc -eq 2 && grep -qF 'nopid: another process holds the lock nopid/.pnrsim.lock (it has not written its pid@host there)' nopid.err && ! grep -q unknown nopid.err"
+else
+    echo "skip lock held without a pid: flock(1) not installed (util-linux)"
+fi
 
 # Concurrent runs into one directory, each with its own max_jobs: whoever
 # commits, jobs.csv rows = jobs_finished in metrics.json = max_jobs in
