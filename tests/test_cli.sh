@@ -29,51 +29,18 @@
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-P=$build/pnrsim
+TEST_NAME=test_cli
+. "$(dirname "$0")/lib.sh"    # top, build, P, DEFAULT, PY, check, finish, T, jval
 TRACES=$top/traces
 # The MetaCentrum log is not bundled (2.4 MB): its first 20 lines are, as a
 # test fixture (tests/data/README.md).
 META=$top/tests/data/metacentrum-wagap-2013-head20.swf
 NASA=$TRACES/NASA-iPSC-1993-3.1-cln.swf.gz
-DEFAULT=$top/configs/default.ini
-PY=/usr/bin/python3
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-finish() {
-    echo "test_cli: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-
-if [ ! -x "$P" ]; then
-    bad "$P exists (build it first)"
-    finish
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "test_cli: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
-cd "$T" || exit 1
 
 # ---- helpers ---------------------------------------------------------------
 
 # |$1 - $2| <= 1e-6 (both non-empty numbers)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6) }'; }
-# Top-level scalar "key": value of a metrics.json (one key per line).
-jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
 # One member of the one-line "dropped" object of a metrics.json.
 jdrop() { sed -n "s/.*\"dropped\":.*\"$2\": \\([0-9]*\\).*/\\1/p" "$1"; }
 # Column number of header name $2 in CSV file $1.

@@ -23,44 +23,10 @@
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-P=$build/pnrsim
-DEFAULT=$top/configs/default.ini
+TEST_NAME=test_results
+. "$(dirname "$0")/lib.sh"    # top, build, P, DEFAULT, PY, check, skip, finish, T, jval
 LUBLIN=$top/traces/lublin-256-synthetic.swf
-PY=/usr/bin/python3
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-skip() { echo "skip $1"; }
-finish() {
-    echo "test_results: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-
-if [ ! -x "$P" ]; then
-    bad "$P exists (build it first)"
-    finish
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_results.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "test_results: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
-cd "$T" || exit 1
-
-# Top-level scalar "key": value of a metrics.json (one key per line).
-jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
 # Valid JSON (strict UTF-8)?
 valid_json() { "$PY" -c 'import json,sys; json.loads(open(sys.argv[1], "rb").read())' "$1" 2>/dev/null; }
 # Number of hidden staging entries and temporary files under $1.
