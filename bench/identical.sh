@@ -6,8 +6,8 @@
 # the same scenarios with both binaries and compares jobs.csv, samples.csv
 # and metrics.json byte for byte (cmp), except metrics.json's count of
 # events dispatched, which exact speed-ups may lower (a hold that is the
-# next event anyway taken inline, core/ev.h ev_next_is): both counts are
-# printed. The scenarios,
+# next event anyway taken inline, core/ev.h ev_next_is; one process per job,
+# sched/job.h): both counts are printed. The scenarios,
 # all on the bundled HPC2N slice (configs/default.ini, 600 jobs, 64 MB of
 # RAM per PE so that threads page heavily from about t = 380,000 s, cut at
 # t = 386,000 s to keep each run to a few million events):
@@ -30,6 +30,14 @@
 #                  saturated queue: most passes keep their reservations)
 #   cons-hpc2n     the HPC2N slice on 240 PEs, SJF (requested times: early
 #                  ends, rebuilds; arrivals sorted before reserved jobs)
+#   nasa           the whole NASA iPSC/860 trace as bench/bench_trace.sh's
+#                  nasa-full runs it (128 PEs, MPL 1, run times, no memory,
+#                  no messages: every job one process), samples hourly
+#
+# and space sharing with memory from the trace (issue 11: jobs that page
+# run a process per thread, the others one per job, side by side):
+#   space-hpc2n    the first 1500 jobs of the HPC2N slice, 240 PEs of 256
+#                  MB, MPL 1, no messages
 #
 # Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
 # paging runs (later = more faults, much longer runs: at 400000 s a run is
@@ -107,8 +115,14 @@ SPACE="--set workload.cpu_demand=runtime --set workload.memory_scale=0 --set pro
 run cons-lublin $SPACE -t "$here/traces/lublin-256-synthetic.swf" --set computer.number=256
 run cons-hpc2n $SPACE -t "$here/traces/hpc2n-seth-first3171.swf" --set computer.number=240 \
     --set scheduler.priority=sjf
+run nasa -t "$here/traces/NASA-iPSC-1993-3.1-cln.swf.gz" --set workload.cpu_demand=runtime \
+    --set computer.number=128 --set scheduler.mpl=1 --set process.comm_rate=0 \
+    --set process.sync_rate=0 --set workload.default_memory=0 \
+    --set simulation.metrics_period=3600
+run space-hpc2n --set scheduler.mpl=1 --set process.comm_rate=0 --set process.sync_rate=0 \
+    --set computer.ram=256 --set workload.max_jobs=1500
 if [ $status = 0 ]; then
-    echo "identical: all scenarios byte-identical"
+    echo "identical: all scenarios byte-identical (the event count aside)"
 else
     echo "identical: DIFFERENCES FOUND"
 fi
