@@ -22,6 +22,7 @@
 #include "sched/backfill_check.h"
 
 #include "core/mem.h"
+#include "sched/bf_bound.h"
 #include "sched/priority.h"
 
 #include <assert.h>
@@ -56,6 +57,8 @@ struct bf {
     bool kept;              /* pr[0] and resv are what a rebuild would give */
     bool dirty;             /* a job ended off its expected end since */
     bool rebuild_always;    /* test and bench hook */
+    bool plain_search;      /* test and bench hook: no dominance bound */
+    bfb_t bound;            /* lower bounds on reservations (bf_bound.h) */
     bool head_seen;         /* this pass has met its head (bf_head_res) */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
     long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
@@ -84,6 +87,7 @@ bf_t *bf_create(gang_t *g)
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
+    bfb_init(&b->bound, b->npes);
     return b;
 }
 
@@ -101,6 +105,7 @@ void bf_destroy(bf_t *b)
     free(b->sufmin);
     free(b->resv);
     free(b->resv_t);
+    bfb_free(&b->bound);
     free(b);
 }
 
@@ -241,10 +246,26 @@ static double end_of(const prof_t *p, int i, double d, bool *point)
     return *point ? just_after(t) : e;
 }
 
-/* The first step at which n PEs are free for d seconds. */
-static int prof_earliest(const prof_t *p, int n, double d)
+/* The first step with t >= lb (p->n if none). */
+static int prof_at(const prof_t *p, double lb)
 {
-    int i = 0;
+    int lo = 0, hi = p->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (p->t[mid] < lb)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first step at or after step `from` at which n PEs are free for d
+ * seconds (the earliest in the profile when no earlier step can be: see
+ * bf_bound.h). Adds the steps examined to *visited. */
+static int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited)
+{
+    int i = from;
     while (i < p->n) {
         if (p->f[i] < n) {
             i++;
@@ -261,8 +282,10 @@ static int prof_earliest(const prof_t *p, int n, double d)
                 break;
             }
         }
-        if (ok)
+        if (ok) {
+            *visited += k + 1 - from;
             return i;
+        }
         i = k + 1;
     }
     assert(!"the last step has every PE free");
@@ -443,6 +466,7 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     }
     long reserved = 0;
     bool all_placed = true;
+    bfb_clear(&b->bound); /* the bounds hold within one run of reservations */
     for (size_t i = from; i < n; i++) {
         /* Stop once no remaining job could start now. */
         int now_free = 0;
@@ -455,10 +479,20 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         if (!j->queued)
             continue; /* placed before a restart (MPL > 1) */
         double d = wall(g, j->estimate);
+        /* No start before the latest reservation of an earlier job of this
+         * run no wider and no longer (bf_bound.h). */
+        double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->threads, d);
         int best = -1, bs = 0;
         double bt = INFINITY;
         for (int k = 0; k < np; k++) {
-            int s = prof_earliest(&b->pr[k], j->threads, d);
+            prof_t *pk = &b->pr[k];
+            int at = lb > pk->t[0] ? prof_at(pk, lb) : 0;
+            assert(at < pk->n); /* the last step fits, so it is >= lb */
+            int s = prof_earliest(pk, at, j->threads, d, &b->st.visited_sum);
+#ifndef NDEBUG
+            long long scratch = 0; /* debug builds check the bound */
+            assert(s == prof_earliest(pk, 0, j->threads, d, &scratch));
+#endif
             if (b->pr[k].t[s] < bt) {
                 bt = b->pr[k].t[s];
                 best = k;
@@ -467,6 +501,8 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         }
         prof_t *p = &b->pr[best];
         prof_reserve(p, bs, j->threads, d);
+        if (!b->plain_search && bt > lb)
+            bfb_record(&b->bound, j->threads, d, bt); /* else: no new bound */
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
@@ -638,3 +674,5 @@ void bf_set_rebuild_always(bf_t *b, bool on)
     b->rebuild_always = on;
     b->kept = false;
 }
+
+void bf_set_plain_search(bf_t *b, bool on) { b->plain_search = on; }
