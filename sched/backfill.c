@@ -50,6 +50,15 @@ struct bf {
     size_t tmpcap;
     int *sufmin;            /* narrowest job in q[i..] */
     size_t sufcap;
+    /* MPL 1: the stop test by width classes (fits_now_possible): class c
+     * holds the jobs of 2^c to 2^(c+1) - 1 threads; sufd[i * ncls + c] is
+     * the shortest estimate among q[i..]'s jobs of class c (INFINITY:
+     * none); blk[c] the first moment at which fewer than 2^c PEs are free
+     * in the profile (INFINITY: never). */
+    int ncls;
+    double *sufd;
+    size_t sufdcap;
+    double blk[32];
     prof_t *pr;
     int npr, prcap;
     /* Conservative at MPL 1 with a static order: the reservations of the
@@ -57,7 +66,8 @@ struct bf {
     bool kept;              /* pr[0] and resv are what a rebuild would give */
     bool dirty;             /* a job ended off its expected end since */
     bool rebuild_always;    /* test and bench hook */
-    bool plain_search;      /* test and bench hook: no dominance bound */
+    bool plain_search;      /* test and bench hook: no dominance bound, no
+                             * stop by width classes */
     bfb_t bound;            /* lower bounds on reservations (bf_bound.h) */
     bool head_seen;         /* this pass has met its head (bf_head_res) */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
@@ -88,6 +98,8 @@ bf_t *bf_create(gang_t *g)
     b->npes = gang_npes(g);
     b->epoch = 1;
     bfb_init(&b->bound, b->npes);
+    while (b->ncls < 31 && (1 << b->ncls) <= b->npes)
+        b->ncls++;
     return b;
 }
 
@@ -103,6 +115,7 @@ void bf_destroy(bf_t *b)
     free(b->run);
     free(b->tmp);
     free(b->sufmin);
+    free(b->sufd);
     free(b->resv);
     free(b->resv_t);
     bfb_free(&b->bound);
@@ -292,8 +305,8 @@ static int prof_earliest(const prof_t *p, int from, int n, double d, long long *
     return p->n - 1;
 }
 
-/* Take n PEs from step i for d seconds. */
-static void prof_reserve(prof_t *p, int i, int n, double d)
+/* Take n PEs from step i for d seconds; returns the last step taken from. */
+static int prof_reserve(prof_t *p, int i, int n, double d)
 {
     bool point;
     double end = end_of(p, i, d, &point);
@@ -314,6 +327,7 @@ static void prof_reserve(prof_t *p, int i, int n, double d)
         p->f[s] -= n;
         assert(p->f[s] >= 0);
     }
+    return k;
 }
 
 static int cmp_end(const void *a, const void *b)
@@ -446,6 +460,43 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
+/* The class of a job of n >= 1 threads: floor(log2(n)). */
+static int width_class(int n)
+{
+    int c = 0;
+    while (n >>= 1)
+        c++;
+    return c;
+}
+
+/* Steps from..to of profile p now have their free PEs: each step with
+ * fewer than 2^c free lowers blk[c] to its moment if earlier. */
+static void blk_lower(bf_t *b, const prof_t *p, int from, int to)
+{
+    for (int s = from; s <= to; s++)
+        for (int c = b->ncls - 1; c >= 0 && (1 << c) > p->f[s]; c--)
+            if (p->t[s] < b->blk[c])
+                b->blk[c] = p->t[s];
+}
+
+/* MPL 1: whether some job of q[from + i..) (reserve_from's from) might
+ * still start now in profile p,
+ * judged by class: a job of n threads and estimate d fits now only if
+ * 2^c <= n PEs stay free from now to now + d (or it holds its PEs for the
+ * instant only), so only if now + d <= blk[c] or now + d == now. False
+ * only when no job of q[i..) can start now. */
+static bool fits_now_possible(const bf_t *b, const prof_t *p, size_t i)
+{
+    double now = p->t[0];
+    const double *sd = b->sufd + i * (size_t)b->ncls;
+    for (int c = 0; c < b->ncls; c++) {
+        double e = now + sd[c];
+        if (sd[c] < INFINITY && (e <= b->blk[c] || !(e > now)))
+            return true;
+    }
+    return false;
+}
+
 /* Reserve q[from..n) in order in the profiles (built, or kept from the
  * last pass), placing each job whose reservation is now, until no
  * remaining job could start now. Jobs reserved but not started are appended
@@ -459,6 +510,29 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     for (size_t i = n; i-- > from;) {
         int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
         b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
+    }
+    /* MPL 1: the width classes' shortest estimates and blocking moments. */
+    bool classes = np == 1 && mpl1(b) && !b->plain_search;
+    if (classes) {
+        size_t nc = (size_t)b->ncls;
+        b->sufd = grow(b->sufd, &b->sufdcap, (n + 1 - from) * nc, sizeof *b->sufd);
+        double *row = b->sufd + (n - from) * nc; /* q[i..)'s row: (i - from) * nc */
+        for (size_t c = 0; c < nc; c++)
+            row[c] = INFINITY;
+        for (size_t i = n; i-- > from;) {
+            row -= nc;
+            memcpy(row, row + nc, nc * sizeof *row);
+            job_t *j = b->q[i];
+            if (j->queued && j->threads >= 1 && j->threads <= b->npes) {
+                double *x = row + width_class(j->threads);
+                double d = wall(g, j->estimate);
+                if (d < *x)
+                    *x = d;
+            }
+        }
+        for (int c = 0; c < b->ncls; c++)
+            b->blk[c] = INFINITY;
+        blk_lower(b, &b->pr[0], 0, b->pr[0].n - 1);
     }
     if (keep) {
         b->resv = grow(b->resv, &b->resvcap, b->nresv + (n - from), sizeof *b->resv);
@@ -474,6 +548,8 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
             if (b->pr[k].f[0] > now_free)
                 now_free = b->pr[k].f[0];
         if (now_free < b->sufmin[i])
+            break;
+        if (classes && !fits_now_possible(b, &b->pr[0], i - from))
             break;
         job_t *j = b->q[i];
         if (!j->queued)
@@ -500,7 +576,9 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
             }
         }
         prof_t *p = &b->pr[best];
-        prof_reserve(p, bs, j->threads, d);
+        int last = prof_reserve(p, bs, j->threads, d);
+        if (classes)
+            blk_lower(b, p, bs, last);
         if (!b->plain_search && bt > lb)
             bfb_record(&b->bound, j->threads, d, bt); /* else: no new bound */
         reserved++;

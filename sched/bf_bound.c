@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,7 @@ void bfb_free(bfb_t *b)
 {
     if (b->node) {
         for (int i = 1; i <= b->npes; i++) {
-            free(b->node[i].d);
-            free(b->node[i].s);
+            free(b->node[i].p);
         }
     }
     free(b->node);
@@ -39,7 +39,7 @@ static int stair_upper(const bfb_stair *x, double d)
     int lo = 0, hi = x->n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (x->d[mid] <= d)
+        if (x->p[mid].d <= d)
             lo = mid + 1;
         else
             hi = mid;
@@ -48,36 +48,34 @@ static int stair_upper(const bfb_stair *x, double d)
 }
 
 /* Add (d, s) to staircase x, keeping only the pairs no other pair
- * dominates (shorter or equal duration and later or equal start). */
-static void stair_add(bfb_stair *x, long gen, double d, double s)
+ * dominates (shorter or equal duration and later or equal start). False
+ * when (d, s) itself is dominated (nothing changed). */
+static bool stair_add(bfb_stair *x, long gen, double d, double s)
 {
     if (x->gen != gen) {
         x->gen = gen;
         x->n = 0;
     }
     int pos = stair_upper(x, d);
-    if (pos > 0 && x->s[pos - 1] >= s)
-        return; /* a pair no longer and no earlier is there */
-    int from = pos > 0 && x->d[pos - 1] == d ? pos - 1 : pos;
+    if (pos > 0 && x->p[pos - 1].s >= s)
+        return false; /* a pair no longer and no earlier is there */
+    int from = pos > 0 && x->p[pos - 1].d == d ? pos - 1 : pos;
     int to = from;
-    while (to < x->n && x->s[to] <= s)
+    while (to < x->n && x->p[to].s <= s)
         to++; /* longer (or equal) and no later: dominated by (d, s) */
     if (to == from) {
         if (x->n == x->cap) {
             x->cap = x->cap ? 2 * x->cap : 8;
-            x->d = xrealloc(x->d, (size_t)x->cap * sizeof *x->d);
-            x->s = xrealloc(x->s, (size_t)x->cap * sizeof *x->s);
+            x->p = xrealloc(x->p, (size_t)x->cap * sizeof *x->p);
         }
-        memmove(x->d + from + 1, x->d + from, (size_t)(x->n - from) * sizeof *x->d);
-        memmove(x->s + from + 1, x->s + from, (size_t)(x->n - from) * sizeof *x->s);
+        memmove(x->p + from + 1, x->p + from, (size_t)(x->n - from) * sizeof *x->p);
         x->n++;
     } else if (to > from + 1) {
-        memmove(x->d + from + 1, x->d + to, (size_t)(x->n - to) * sizeof *x->d);
-        memmove(x->s + from + 1, x->s + to, (size_t)(x->n - to) * sizeof *x->s);
+        memmove(x->p + from + 1, x->p + to, (size_t)(x->n - to) * sizeof *x->p);
         x->n -= to - from - 1;
     }
-    x->d[from] = d;
-    x->s[from] = s;
+    x->p[from] = (bfb_pair){d, s};
+    return true;
 }
 
 void bfb_record(bfb_t *b, int n, double d, double s)
@@ -86,8 +84,11 @@ void bfb_record(bfb_t *b, int n, double d, double s)
         return;
     if (!b->node)
         b->node = xcalloc((size_t)b->npes + 1, sizeof *b->node);
+    /* Each node on the way covers the thread counts of the one before:
+     * once (d, s) is dominated in one, it is in all the rest. */
     for (int i = n; i <= b->npes; i += i & -i)
-        stair_add(&b->node[i], b->gen, d, s);
+        if (!stair_add(&b->node[i], b->gen, d, s))
+            break;
 }
 
 double bfb_bound(const bfb_t *b, int n, double d)
@@ -102,8 +103,8 @@ double bfb_bound(const bfb_t *b, int n, double d)
         if (x->gen != b->gen || x->n == 0)
             continue;
         int pos = stair_upper(x, d);
-        if (pos > 0 && x->s[pos - 1] > best)
-            best = x->s[pos - 1];
+        if (pos > 0 && x->p[pos - 1].s > best)
+            best = x->p[pos - 1].s;
     }
     return best;
 }

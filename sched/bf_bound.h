@@ -23,8 +23,12 @@
 #ifndef PNRSIM_SCHED_BF_BOUND_H
 #define PNRSIM_SCHED_BF_BOUND_H
 
+typedef struct bfb_pair {
+    double d, s;        /* duration, start */
+} bfb_pair;
+
 typedef struct bfb_stair {
-    double *d, *s;      /* durations ascending, starts strictly ascending */
+    bfb_pair *p;        /* durations ascending, starts strictly ascending */
     int n, cap;
     long gen;           /* n counts only when gen is the structure's */
 } bfb_stair;
