@@ -51,10 +51,11 @@ struct bf {
     int *sufmin;            /* narrowest job in q[i..] */
     size_t sufcap;
     /* MPL 1: the stop test by width classes (fits_now_possible): class c
-     * holds the jobs of 2^c to 2^(c+1) - 1 threads; sufd[i * ncls + c] is
-     * the shortest estimate among q[i..]'s jobs of class c (INFINITY:
-     * none); blk[c] the first moment at which fewer than 2^c PEs are free
-     * in the profile (INFINITY: never). */
+     * holds the jobs of 2^c to 2^(c+1) - 1 threads; row r of sufd (ncls
+     * values) holds the shortest estimate of each class among the jobs
+     * q[base + r STOP_STRIDE ..n) (sufd_build; INFINITY: none); blk[c]
+     * is the first moment at which fewer than 2^c PEs are free in the
+     * profile (INFINITY: never). */
     int ncls;
     double *sufd;
     size_t sufdcap;
@@ -479,16 +480,58 @@ static void blk_lower(bf_t *b, const prof_t *p, int from, int to)
                 b->blk[c] = p->t[s];
 }
 
-/* MPL 1: whether some job of q[from + i..) (reserve_from's from) might
- * still start now in profile p,
+/* blk of profile p from scratch: a scan up to the first step with no PE
+ * free (after it every class is blocked) or the end. */
+static void blk_build(bf_t *b, const prof_t *p)
+{
+    for (int c = 0; c < b->ncls; c++)
+        b->blk[c] = INFINITY;
+    int minf = b->npes + 1;
+    for (int s = 0; s < p->n && minf > 0; s++) {
+        if (p->f[s] < minf) {
+            blk_lower(b, p, s, s);
+            minf = p->f[s];
+        }
+    }
+}
+
+/* Rows of sufd for the jobs of reserve_from: one every STOP_STRIDE jobs
+ * (the stop test is made at those jobs only, so a pass may reserve up to
+ * STOP_STRIDE - 1 jobs more than needed; the table costs O(q + ncls q /
+ * STOP_STRIDE) per pass). */
+#define STOP_STRIDE 8
+#define STOP_AFTER 32
+
+static void sufd_build(bf_t *b, size_t from, size_t n)
+{
+    size_t nc = (size_t)b->ncls, rows = (n - from) / STOP_STRIDE + 1;
+    b->sufd = grow(b->sufd, &b->sufdcap, rows * nc, sizeof *b->sufd);
+    double cur[32];
+    for (size_t c = 0; c < nc; c++)
+        cur[c] = INFINITY;
+    for (size_t i = n; i-- > from;) {
+        job_t *j = b->q[i];
+        if (j->queued && j->threads >= 1 && j->threads <= b->npes) {
+            int c = width_class(j->threads);
+            double d = j->estimate > 0 ? j->estimate : 0; /* wall() at MPL 1 */
+            if (d < cur[c])
+                cur[c] = d;
+        }
+        if ((i - from) % STOP_STRIDE == 0)
+            memcpy(b->sufd + (i - from) / STOP_STRIDE * nc, cur, nc * sizeof *cur);
+    }
+}
+
+/* MPL 1: whether some job of q[base + r STOP_STRIDE..) (sufd_build's
+ * from) might still start now in profile p,
  * judged by class: a job of n threads and estimate d fits now only if
  * 2^c <= n PEs stay free from now to now + d (or it holds its PEs for the
  * instant only), so only if now + d <= blk[c] or now + d == now. False
- * only when no job of q[i..) can start now. */
-static bool fits_now_possible(const bf_t *b, const prof_t *p, size_t i)
+ * only when no job of those can start now. */
+static bool fits_now_possible(const bf_t *b, const prof_t *p, size_t r)
 {
     double now = p->t[0];
-    const double *sd = b->sufd + i * (size_t)b->ncls;
+    const double *sd = b->sufd + r * (size_t)b->ncls;
     for (int c = 0; c < b->ncls; c++) {
         double e = now + sd[c];
         if (sd[c] < INFINITY && (e <= b->blk[c] || !(e > now)))
@@ -511,29 +554,11 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
         b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
     }
-    /* MPL 1: the width classes' shortest estimates and blocking moments. */
-    bool classes = np == 1 && mpl1(b) && !b->plain_search;
-    if (classes) {
-        size_t nc = (size_t)b->ncls;
-        b->sufd = grow(b->sufd, &b->sufdcap, (n + 1 - from) * nc, sizeof *b->sufd);
-        double *row = b->sufd + (n - from) * nc; /* q[i..)'s row: (i - from) * nc */
-        for (size_t c = 0; c < nc; c++)
-            row[c] = INFINITY;
-        for (size_t i = n; i-- > from;) {
-            row -= nc;
-            memcpy(row, row + nc, nc * sizeof *row);
-            job_t *j = b->q[i];
-            if (j->queued && j->threads >= 1 && j->threads <= b->npes) {
-                double *x = row + width_class(j->threads);
-                double d = wall(g, j->estimate);
-                if (d < *x)
-                    *x = d;
-            }
-        }
-        for (int c = 0; c < b->ncls; c++)
-            b->blk[c] = INFINITY;
-        blk_lower(b, &b->pr[0], 0, b->pr[0].n - 1);
-    }
+    /* MPL 1: the stop test by width classes, from the STOP_AFTER-th
+     * reservation on (most passes reserve a few jobs: the O(q) tables
+     * would cost more than they save); base: the first job it covers. */
+    bool eligible = np == 1 && mpl1(b) && !b->plain_search, classes = false;
+    size_t base = from;
     if (keep) {
         b->resv = grow(b->resv, &b->resvcap, b->nresv + (n - from), sizeof *b->resv);
         b->resv_t = grow(b->resv_t, &b->resvtcap, b->nresv + (n - from), sizeof *b->resv_t);
@@ -541,6 +566,11 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     long reserved = 0;
     bool all_placed = true;
     bfb_clear(&b->bound); /* the bounds hold within one run of reservations */
+    /* The last reservation, recorded in the bound only when another job is
+     * searched (a kept pass often reserves one job: no record then). */
+    bool pending = false;
+    int pend_n = 0;
+    double pend_d = 0, pend_t = 0;
     for (size_t i = from; i < n; i++) {
         /* Stop once no remaining job could start now. */
         int now_free = 0;
@@ -549,7 +579,14 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
                 now_free = b->pr[k].f[0];
         if (now_free < b->sufmin[i])
             break;
-        if (classes && !fits_now_possible(b, &b->pr[0], i - from))
+        if (eligible && !classes && reserved >= STOP_AFTER) {
+            classes = true;
+            base = i;
+            sufd_build(b, base, n);
+            blk_build(b, &b->pr[0]);
+        }
+        if (classes && (i - base) % STOP_STRIDE == 0 &&
+            !fits_now_possible(b, &b->pr[0], (i - base) / STOP_STRIDE))
             break;
         job_t *j = b->q[i];
         if (!j->queued)
@@ -557,6 +594,9 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         double d = wall(g, j->estimate);
         /* No start before the latest reservation of an earlier job of this
          * run no wider and no longer (bf_bound.h). */
+        if (pending)
+            bfb_record(&b->bound, pend_n, pend_d, pend_t);
+        pending = false;
         double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->threads, d);
         int best = -1, bs = 0;
         double bt = INFINITY;
@@ -579,8 +619,12 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         int last = prof_reserve(p, bs, j->threads, d);
         if (classes)
             blk_lower(b, p, bs, last);
-        if (!b->plain_search && bt > lb)
-            bfb_record(&b->bound, j->threads, d, bt); /* else: no new bound */
+        if (!b->plain_search && bt > lb) { /* else: no new bound */
+            pending = true;
+            pend_n = j->threads;
+            pend_d = d;
+            pend_t = bt;
+        }
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
