@@ -26,6 +26,7 @@ static const char *const rotation_names[] = {"HALF", "FULL", NULL};
 static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
 static const char *const estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 static const char *const backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
+static const char *const generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
 
 /* The name arrays are indexed by the enum values. */
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
@@ -54,6 +55,8 @@ _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
 _Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
                PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
 _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
+_Static_assert(RNG_XOSHIRO256SS == 0 && RNG_MT19937 == 1 && sizeof(rng_gen) == sizeof(int),
+               "");
 _Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
 _Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
                "enums must be int-sized");
@@ -122,6 +125,11 @@ const key_def cfg_keys[] = {
           "Simulated time between metric samples and progress lines."),
     K_U64("simulation", "seed", simulation.seed, "1", "", "Seed",
           "Master random seed; 0 = seeded from the clock (not reproducible)."),
+    K_ENUM("simulation", "generator", simulation.generator, generator_names, "XOSHIRO256SS",
+           NULL,
+           "Random-number generator of every stream: XOSHIRO256SS (xoshiro256**, "
+           "ziggurat exponentials; fast, 32 bytes a stream) or MT19937 (GSL's Mersenne "
+           "Twister and distributions: the results of releases before this key)."),
     K_DBL("simulation", "bsld_tau", simulation.bsld_tau, 0, true, 1e7, "10", "s",
           NULL, "Bounded-slowdown threshold: shorter runtimes count as this long."),
     K_LONG("simulation", "max_samples", simulation.max_samples, 0, 1e9, "1000000",
@@ -315,6 +323,9 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
 
     K_BOOL("output", "schedule", output.schedule, "no", NULL,
            "Also write schedule.csv, pes.csv and schedule.paje (same as --schedule)."),
+    K_BOOL("output", "schedule_network", output.schedule_network, "yes", NULL,
+           "With schedule: put every link and switch into schedule.paje (a container "
+           "each, busy while a message holds it); no = PEs, jobs and memory only."),
 };
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");

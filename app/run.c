@@ -25,6 +25,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 
+#include "app/numtext.h"
 #include "app/output.h"
 #include "app/schedule.h"
 #include "app/util.h"
@@ -127,6 +128,11 @@ void run_set_checking(run_t *r, bool on)
         pnr_set_checking(r->pnr, on);
 }
 
+void run_set_thread_processes(run_t *r)
+{
+    r->cl.solo_ok = false;
+}
+
 const char *run_check_failure(const run_t *r)
 {
     if (r->check_failure)
@@ -175,58 +181,26 @@ static void arrival(sim_t *sim, void *arg)
 
 /* ---- job ends ------------------------------------------------------------------ */
 
-/* Formatting of jobs.csv rows without printf for the common integral
- * values (issue 11: printf("%.12g") was a third of a replay). Each put_*
- * appends to p and returns the new end. */
-static char *put_u64(char *p, unsigned long long x)
-{
-    char tmp[24];
-    int n = 0;
-    do
-        tmp[n++] = (char)('0' + x % 10);
-    while ((x /= 10) != 0);
-    while (n)
-        *p++ = tmp[--n];
-    return p;
-}
-
-static char *put_i64(char *p, long long x)
-{
-    if (x < 0) {
-        *p++ = '-';
-        return put_u64(p, 0ull - (unsigned long long)x);
-    }
-    return put_u64(p, (unsigned long long)x);
-}
-
-/* Exactly what printf("%.12g", v) prints: an integral v with |v| < 10^12
- * has at most 12 digits, so %.12g prints it in plain notation with no
- * fraction, i.e. as the integer (-0.0, NaN and the rest go to printf). */
-static char *put_g12(char *p, double v)
-{
-    if (fabs(v) < 1e12 && v == (double)(long long)v && !(v == 0 && signbit(v)))
-        return put_i64(p, (long long)v);
-    return p + sprintf(p, "%.12g", v);
-}
-
 /* jobs.csv: one row per finished job j (wait, response, exec, sld and
  * bsld computed in on_job_end), and its header, from this one list (see
- * CSV_* in app/output.h). */
+ * CSV_* in app/output.h). The rows are formatted without printf for the
+ * common integral values (app/numtext.h; issue 11: printf("%.12g") was a
+ * third of a replay). */
 #define JOBS_CSV(FIRST, X)                                                     \
-    FIRST("job", put_i64, j->id)                                               \
-    X("submit", put_g12, j->submit)                                            \
-    X("start", put_g12, j->start)                                              \
-    X("end", put_g12, j->end)                                                  \
-    X("threads", put_i64, j->threads)                                          \
-    X("wait", put_g12, wait)                                                   \
-    X("response", put_g12, response)                                           \
-    X("execution", put_g12, exec)                                              \
-    X("slowdown", put_g12, sld)                                                \
-    X("bounded_slowdown", put_g12, bsld)                                       \
-    X("cpu_demand", put_g12, j->cpu)                                           \
-    X("memory_mb", put_g12, j->mem_mb)                                         \
-    X("page_faults", put_u64, (unsigned long long)j->faults)                   \
-    X("fault_time", put_g12, j->fault_time)
+    FIRST("job", num_put_i64, j->id)                                           \
+    X("submit", num_put_g12, j->submit)                                        \
+    X("start", num_put_g12, j->start)                                          \
+    X("end", num_put_g12, j->end)                                              \
+    X("threads", num_put_i64, j->threads)                                      \
+    X("wait", num_put_g12, wait)                                               \
+    X("response", num_put_g12, response)                                       \
+    X("execution", num_put_g12, exec)                                          \
+    X("slowdown", num_put_g12, sld)                                            \
+    X("bounded_slowdown", num_put_g12, bsld)                                   \
+    X("cpu_demand", num_put_g12, j->cpu)                                       \
+    X("memory_mb", num_put_g12, j->mem_mb)                                     \
+    X("page_faults", num_put_u64, (unsigned long long)j->faults)               \
+    X("fault_time", num_put_g12, j->fault_time)
 
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
@@ -449,6 +423,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .mem_release = c->process.mem_release,
         .interval_exp = c->process.interval == INTERVAL_EXPONENTIAL,
         .seed = r->seed,
+        .gen = c->simulation.generator,
         .gang = &gp,
         .on_end = on_job_end,
         .end_ctx = r,
@@ -608,6 +583,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     for (int k = 0; k < WL_DROP_N; k++)
         m->dropped[k] = workload_dropped(r->wl, (wl_drop_reason)k);
     m->trace_stopped_at = workload_stopped_at(r->wl);
+    m->procs_rounded = workload_rounded(r->wl, &m->procs_rounded_line);
     m->neighbour_msgs = r->cl.neighbour_msgs;
     m->neighbour_replies = r->cl.neighbour_replies;
     m->sync_msgs = r->cl.sync_msgs;
@@ -647,7 +623,8 @@ void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
     r->sched_out =
-        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period, csv, pes, paje);
+        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
+                      r->c.output.schedule_network, csv, pes, paje);
 }
 
 void run_hardware_report(run_t *r, FILE *out)

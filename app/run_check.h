@@ -13,6 +13,10 @@
  * gang_check_placement unless a pass is due), network RAM's at every
  * allocation and deallocation step. The first violation stops the run. */
 void run_set_checking(run_t *r, bool on);
+/* Before run_execute: every thread its own process even where a job could
+ * run as one (sched/job.h), the reference the one-process jobs are
+ * compared with (tests: same outputs). */
+void run_set_thread_processes(run_t *r);
 /* NULL, or the first violation found. */
 const char *run_check_failure(const run_t *r);
 

@@ -30,6 +30,7 @@
  *    pipes.
  */
 #include "app/swf.h"
+#include "app/numtext.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -442,27 +443,6 @@ static void swf_token_excerpt(const char *t, size_t n, char out[32])
     strcpy(out + k, n > 12 ? "..." : "");
 }
 
-/* Parse the token t of length n (followed by a space, ';' or the end of
- * the string) as a finite decimal number into *v. Accepts integers,
- * fractions and exponents of any length ("552.21", "1e3", "-1"); rejects
- * text, hex, "nan" and "inf". Returns true on success. */
-static bool swf_parse_number(const char *t, size_t n, double *v)
-{
-    if (n == 0)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '-' ||
-              t[i] == '+' || t[i] == 'e' || t[i] == 'E'))
-            return false;
-    /* Only those characters: strtod cannot read past the token. */
-    char *end;
-    double x = strtod(t, &end);
-    if (end != t + n || !isfinite(x))
-        return false;
-    *v = x;
-    return true;
-}
-
 /* Parse the data line in r->buf into *rec. Returns 0, or -1 with err
  * naming file, line and the problem (field count or a non-number). */
 static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
@@ -508,7 +488,7 @@ static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
         return -1;
     }
     for (int i = 0; i < SWF_FIELDS; i++) {
-        if (!swf_parse_number(tok[i], len[i], &rec->f[i])) {
+        if (!num_parse(tok[i], len[i], &rec->f[i])) {
             swf_token_excerpt(tok[i], len[i], ex);
             swf_err(err, "%s:%ld: field %d (%s) is \"%s\", expected a number",
                     r->path, r->line, i + 1, names[i], ex);

@@ -371,6 +371,7 @@ int ev_init(sim_t *sim)
     sim->free_head = EV_NONE;
     sim->seq = 1;
     sim->pause_at = UINT64_MAX;
+    sim->until = -INFINITY;
     return 0;
 }
 
@@ -693,9 +694,24 @@ void ev_stop(sim_t *sim)
     sim->stop = true;
 }
 
-ev_run_result ev_run(sim_t *sim, double until)
+bool ev_next_is(sim_t *sim, double t)
 {
-    sim->stop = false;
+    if (sim->stop || ev_stop_flag || !(t <= sim->until))
+        return false;
+    /* An entry at exactly t might come first (an earlier sequence number,
+     * or another class): only a strictly later top is sure. */
+    return !settle_top(sim) || top_entry(sim)->t > t;
+}
+
+void ev_skip_to(sim_t *sim, double t)
+{
+    assert(t >= sim->now && t <= sim->until);
+    sim->now = t;
+    sim->skipped++;
+}
+
+static ev_run_result run_loop(sim_t *sim, double until)
+{
     for (;;) {
         if (sim->stop || ev_stop_flag)
             return EV_RUN_STOPPED;
@@ -710,6 +726,15 @@ ev_run_result ev_run(sim_t *sim, double until)
         }
         dispatch_top(sim);
     }
+}
+
+ev_run_result ev_run(sim_t *sim, double until)
+{
+    sim->stop = false;
+    sim->until = until;
+    ev_run_result rr = run_loop(sim, until);
+    sim->until = -INFINITY;
+    return rr;
 }
 
 void ev_test_set_seq(sim_t *sim, uint32_t seq)

@@ -85,6 +85,10 @@ struct sim {
     size_t daemons;             /* pending daemon events */
     uint64_t pause_at;          /* ev_run pauses when dispatched reaches it
                                  * (UINT64_MAX, the default: never) */
+    double until;               /* the running ev_run's limit; -inf outside
+                                 * ev_run (nothing may skip ahead then) */
+    uint64_t skipped;           /* holds taken inline (ev_skip_to), not
+                                 * dispatched: see ev_next_is */
 };
 
 /* A flag a signal handler may set; ev_run checks it before every event and
@@ -144,6 +148,20 @@ size_t ev_count(const sim_t *sim);
 /* Time of the earliest pending event, or +inf when none. Drops stale
  * entries it finds at the top. */
 double ev_next_time(sim_t *sim);
+
+/* Exact shortcut for a hold that is the next event anyway (issue 11): true
+ * when an event scheduled now for time t in class EV_PRIO_NORMAL would be
+ * the next one ev_run dispatches: every pending event (daemons such as the
+ * sampler included) is strictly later than t, t is within the running
+ * ev_run's limit, and no stop was asked. The caller, a callback that would
+ * schedule that event and return, may instead advance the clock to t with
+ * ev_skip_to and go on at once: the same actions happen at the same times
+ * in the same order (only the sequence numbers of later events shift, all
+ * by the same amount, which keeps their order). False outside ev_run. */
+bool ev_next_is(sim_t *sim, double t);
+/* Advance the clock to t (t >= now) after ev_next_is(sim, t) said yes;
+ * counts sim->skipped. */
+void ev_skip_to(sim_t *sim, double t);
 
 /* Dispatch events in order until none remain, the next one lies beyond
  * `until` (the clock is then advanced to `until`), a stop is requested, or

@@ -186,11 +186,11 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     for (int k = 0; k < p->nmanagers; k++)
         p->managers[k] = (int)((long)k * p->npes / p->nmanagers);
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
-    rng_set_init(&p->mgr_rng, seed, "pnr-manager", (size_t)p->npes);
-    rng_set_init(&p->fault_rng, seed, "pnr-fault", (size_t)p->npes);
+    rng_set_init(&p->mgr_rng, cl->rng_gen, seed, "pnr-manager", (size_t)p->npes);
+    rng_set_init(&p->fault_rng, cl->rng_gen, seed, "pnr-fault", (size_t)p->npes);
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
-    p->choice_rng = rng_stream(seed, "pnr-choice", 0);
+    p->choice_rng = rng_stream_gen(cl->rng_gen, seed, "pnr-choice", 0);
     list_init(&p->objs);
     p->pool = NET_POOL_FOR(cl->net, pnr_msg_u, h.m);
     net_pool_set_owner(p->pool, p);

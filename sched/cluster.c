@@ -19,7 +19,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->npes = n;
     cl->ncompute = p->ncompute;
     cl->pes = xcalloc((size_t)n, sizeof *cl->pes);
-    rng_set_init(&cl->fault_rng, p->seed, "fault", (size_t)n);
+    cl->rng_gen = p->gen;
+    rng_set_init(&cl->fault_rng, p->gen, p->seed, "fault", (size_t)n);
     double page = p->page_bytes > 0 ? p->page_bytes : PE_PAGE_BYTES;
     for (int i = 0; i < n; i++) {
         pe_t *pe = &cl->pes[i];
@@ -32,7 +33,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
      * when used, so the other streams' sequences do not depend on it. */
     cl->interval_exp = p->interval_exp;
     if (cl->interval_exp)
-        rng_set_init(&cl->interval_rng, p->seed, "interval", (size_t)n);
+        rng_set_init(&cl->interval_rng, p->gen, p->seed, "interval", (size_t)n);
     if (p->topology == TOPO_KIND_TREE) {
         assert(p->tree);
         cl->net = net_create_tree(sim, p->tree, n, p->bandwidth, p->latency, p->delay);

@@ -46,6 +46,7 @@ typedef struct cluster_params {
     sched_mem_release mem_release;
     bool interval_exp;
     uint64_t seed;             /* master seed of the "fault" and "interval" streams */
+    rng_gen gen;               /* their generator (and PNR's: cl->rng_gen) */
     /* the scheduler (§4.4): NULL for none (the test drives job_run and
      * job_stop itself and sets the hooks' scheduler half) */
     const gang_params *gang;

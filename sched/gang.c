@@ -578,6 +578,9 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     cl->hooks.job_ended = job_ended;
     cl->hooks.mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
+    /* MPL 1: one slot, so a job runs alone on its PEs and is never stopped
+     * (no quantum, no switch): its threads may run as one process. */
+    cl->solo_ok = p->mpl == 1;
     g->avail_pass = -1;
     if (p->mem_global) {
         admit_view v = gang_admit_of(g);
@@ -609,6 +612,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
         g->cl->hooks.job_ended = NULL;
         g->cl->hooks.mem_freed = NULL;
         g->cl->hooks.sched_ctx = NULL;
+        g->cl->solo_ok = false;
     }
     for (int i = 0; i < g->cl->npes; i++)
         if (g->cl->pes[i].unlend_ctx == g) {

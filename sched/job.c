@@ -16,6 +16,19 @@
  *                   job to run (resume_q);
  *   memory change   recomputes the fault clock and moves the burst's end
  *                   (proc_hold on the same wake-up event).
+ *
+ * One process per job (job.h): a job whose threads nothing can tell apart
+ * (solo_eligible) runs as the process job_body, which steps every thread
+ * through the same code as thread_body (thread_begin, solo_step, solo_wake)
+ * in thread order. Why that is exact: the per-thread processes of such a
+ * job are started by one loop in job_run (consecutive sequence numbers at
+ * one instant), so their start events run back to back; each then
+ * schedules only its own hold, all of the same length (same demand, same
+ * start, no clock but the end of work), so the hold ends also run back to
+ * back, and nothing else can run between two of them (a new event at the
+ * same instant sorts after them). One event in the place of each such run
+ * therefore leaves every other event's order unchanged, and inside it the
+ * threads change the same state in the same order.
  */
 #include "sched/job.h"
 
@@ -98,6 +111,8 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
 {
     if (th->finished || !th->started)
         return;
+    /* A solo job's PEs are its own and none of its threads can page. */
+    assert(!th->job->solo);
     if (th->computing) {
         burst_credit(sim, th);
         fault_redraw(sim, th);
@@ -248,21 +263,28 @@ static void sync_arrived(sim_t *sim, job_t *j)
 
 static void thread_end(sim_t *sim, thread_t *th);
 
-static void thread_body(sim_t *sim, proc_t *p)
+/* Thread start: allocate its memory (static model, §4.3.1), become a
+ * memory user of its PE and set its clocks. */
+static void thread_begin(sim_t *sim, thread_t *th)
 {
-    thread_t *th = (thread_t *)p;
     job_t *j = th->job;
-    cluster_t *cl = j->cl;
-    PROC_BEGIN(p);
-    /* Thread start: allocate its memory (static model, §4.3.1). */
     th->started = true;
-    cl->threads_running++;
+    j->cl->threads_running++;
     pe_alloc(sim, th->pe, j->mem_mb);
     pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
     th->comm_k = th->sync_k = 1;
     th->comm_at = next_comm_at(th, 0);
     th->sync_at = next_sync_at(th);
     fault_redraw(sim, th);
+}
+
+static void thread_body(sim_t *sim, proc_t *p)
+{
+    thread_t *th = (thread_t *)p;
+    job_t *j = th->job;
+    cluster_t *cl = j->cl;
+    PROC_BEGIN(p);
+    thread_begin(sim, th);
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
 
@@ -343,6 +365,111 @@ static void thread_body(sim_t *sim, proc_t *p)
         th->target = next_target(th);
     }
     thread_end(sim, th);
+    PROC_END(sim, p);
+}
+
+/* ---- one process per job ------------------------------------------------------ */
+
+/* True when j's threads, about to start on their PEs, can run as one
+ * process: the scheduler runs jobs alone on their PEs (solo_ok), there are
+ * no messages, no network RAM hooks, every PE of j is free (no memory user,
+ * CPU idle: this also means no two threads share a PE) and no thread can
+ * page (the test of fault_redraw on the overallocation each PE will have
+ * once its thread has allocated, computed the same way as pe_alloc and
+ * pe_overalloc_mb compute it). Nothing can then make one thread's course
+ * differ from another's. */
+static bool solo_eligible(const job_t *j)
+{
+    const cluster_t *cl = j->cl;
+    if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
+        cl->hooks.fault || cl->hooks.thread_ended)
+        return false;
+    const double P = job_page_bytes(cl);
+    const double size = j->mem_mb * MB_BYTES;
+    for (int i = 0; i < j->threads; i++) {
+        const pe_t *pe = &cl->pes[j->pe_ids[i]];
+        if (pe->nusers != 0 || pe->cpu.holder || pe->cpu.q.n)
+            return false;
+        if (cl->mem_access_rate <= 0)
+            continue;
+        double alloc = pe->alloc_mb + j->mem_mb;
+        if (alloc < 1e-9)
+            alloc = 0;
+        double over = alloc + pe->lent_mb - pe->ram_mb;
+        over = (over > 0 ? over : 0) * MB_BYTES;
+        double L = over < size ? over : size;
+        if (!(L < P))
+            return false;
+    }
+    return true;
+}
+
+/* Run th, a thread of a solo job, from the top of thread_body's loop to its
+ * next hold or its end, as thread_body would: returns the length of the
+ * hold, or -1 when the thread ended. */
+static double solo_step(sim_t *sim, thread_t *th)
+{
+    job_t *j = th->job;
+    for (;;) {
+        assert(j->running);
+        if (th->cpu_done < th->target) {
+            if (j->resume_at > sim->now)
+                return j->resume_at - sim->now; /* parallel context switch */
+            bool got = res_request(sim, &th->pe->cpu, &th->p);
+            assert(got); /* its PE is its own */
+            (void)got;
+            th->computing = true;
+            th->burst_start = sim->now;
+            return th->target - th->cpu_done;
+        }
+        /* No clock but the end of work runs (solo_eligible). */
+        assert(isinf(th->fault_at) && isinf(th->comm_at) && isinf(th->sync_at));
+        if (th->cpu_done >= th->job->cpu) {
+            thread_end(sim, th);
+            return -1;
+        }
+        th->target = next_target(th);
+    }
+}
+
+/* The hold of th, a thread of a solo job, ran its course (thread_body after
+ * its PROC_HOLDs). */
+static void solo_wake(sim_t *sim, thread_t *th)
+{
+    if (th->computing) {
+        th->computing = false;
+        res_release(sim, &th->pe->cpu, &th->p);
+        th->cpu_done = th->target;
+    }
+}
+
+/* The process of a solo job: each step of every thread, in thread order.
+ * All threads make the same steps, so they are in the same hold (its
+ * length kept in j->solo_hold) and end in the same event. */
+static void job_body(sim_t *sim, proc_t *p)
+{
+    job_t *j = container_of(p, job_t, proc);
+    PROC_BEGIN(p);
+    for (int i = 0; i < j->threads; i++) {
+        thread_t *th = &j->th[i];
+        thread_begin(sim, th);
+        assert(isinf(th->fault_at));
+        th->target = next_target(th);
+        double d = solo_step(sim, th);
+        assert(i == 0 || d == j->solo_hold);
+        j->solo_hold = d;
+    }
+    while (j->solo_hold >= 0) {
+        PROC_HOLD(sim, p, j->solo_hold);
+        assert(p->sig == PROC_OK); /* never stopped (solo_ok) */
+        for (int i = 0; i < j->threads; i++) {
+            thread_t *th = &j->th[i];
+            solo_wake(sim, th);
+            double d = solo_step(sim, th);
+            assert(i == 0 || d == j->solo_hold);
+            j->solo_hold = d;
+        }
+    }
     PROC_END(sim, p);
 }
 
@@ -465,10 +592,13 @@ void job_destroy(sim_t *sim, job_t *j)
             thread_t *th = &j->th[i];
             if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
-            proc_destroy(sim, &th->p);
+            if (!j->solo)
+                proc_destroy(sim, &th->p);
         }
         free(j->th);
     }
+    if (j->solo)
+        proc_destroy(sim, &j->proc);
     cluster_t *cl = j->cl;
     list_del(&j->alink);
     cl->jobs_alive--;
@@ -502,6 +632,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->start = sim->now;
         j->resume_at = sim->now + delay;
         j->th = xcalloc((size_t)j->threads, sizeof *j->th);
+        j->solo = solo_eligible(j);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             th->job = j;
@@ -509,8 +640,15 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->pe = &cl->pes[j->pe_ids[i]];
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->fault_at = th->comm_at = th->sync_at = INFINITY;
-            proc_init(sim, &th->p, thread_body);
-            proc_start(sim, &th->p, 0);
+            if (!j->solo) {
+                proc_init(sim, &th->p, thread_body);
+                proc_start(sim, &th->p, 0);
+            }
+        }
+        if (j->solo) {
+            /* One start event where the threads' would run back to back. */
+            proc_init(sim, &j->proc, job_body);
+            proc_start(sim, &j->proc, 0);
         }
         return;
     }
@@ -526,6 +664,7 @@ void job_stop(sim_t *sim, job_t *j)
     j->running = false;
     if (!j->th)
         return;
+    assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
         if (!th->computing)

@@ -30,6 +30,15 @@
  * again from the start when the job runs again, §4.4.2). A thread that is
  * paging or waiting when its job is stopped finishes that activity and then
  * waits for the job to run again before computing.
+ *
+ * One process per job (issue 11): when nothing can distinguish a job's
+ * threads (cl->solo_ok: space sharing; no neighbour or synchronisation
+ * messages; no network RAM; no thread can page), job_run starts one
+ * process for the whole job instead of one per thread. It does for each
+ * thread, in thread order, exactly what that thread's process would do at
+ * the same instant, so every per-thread and per-PE figure and every tie
+ * among same-time events are those of the per-thread processes; only the
+ * number of kernel events differs (2 per job instead of 2 per thread).
  */
 #ifndef PNRSIM_SCHED_JOB_H
 #define PNRSIM_SCHED_JOB_H
@@ -91,6 +100,7 @@ struct cluster {
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */
+    rng_gen rng_gen;          /* generator of every stream of the run */
     rng_set fault_rng;        /* one stream per PE ("fault", PE id) */
     double page_bytes;        /* P (§4.1.5), bytes; 0 = PE_PAGE_BYTES */
     bool interval_exp;        /* comm/sync intervals exponential (else fixed) */
@@ -98,6 +108,11 @@ struct cluster {
                                * interval_exp; each created on first use */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
+    bool solo_ok;             /* a job runs alone on its PEs until it ends and
+                               * is never stopped (space sharing, MPL 1: set
+                               * by gang_create), so a job whose threads
+                               * nothing distinguishes may run as one process
+                               * (job_run, job.c) */
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
     uint64_t messages_killed;
@@ -162,6 +177,9 @@ struct job {
     bool started;
     bool ended;
     bool released, destroy_scheduled;
+    bool solo;                /* its threads run as the one process `proc` */
+    proc_t proc;              /* when solo (see job.c) */
+    double solo_hold;         /* when solo: the hold its threads are in */
     cluster_t *cl;
     barrier_t sync;           /* threads ready to synchronise */
     int sync_received;        /* sync messages the master has */

@@ -395,6 +395,53 @@ START_TEST(test_pause)
 }
 END_TEST
 
+/* ev_next_is: asked from inside callbacks of ev_run(sim, 10), with events
+ * pending at 5 (normal) and, from the second callback on, at 3 (a later
+ * class): a time strictly before every pending event and within the limit
+ * is next; a tie, a later time, a time past the limit or a stop is not. */
+static int next_calls;
+static void next_probe(sim_t *sim, void *arg)
+{
+    (void)arg;
+    next_calls++;
+    if (next_calls == 1) { /* at t = 1; pending: 5 */
+        ck_assert(ev_next_is(sim, 1));
+        ck_assert(ev_next_is(sim, 4.5));
+        ck_assert(!ev_next_is(sim, 5)); /* a tie: the pending one first */
+        ck_assert(!ev_next_is(sim, 6));
+        ev_skip_to(sim, 2);
+        ck_assert_double_eq(sim->now, 2);
+        ck_assert_uint_eq(sim->skipped, 1);
+        ev_at_prio(sim, ev_once(sim, 3, count_cb, NULL), 3, EV_PRIO_LAST);
+        ck_assert(!ev_next_is(sim, 3)); /* the class does not matter: a tie */
+        ck_assert(ev_next_is(sim, 2.5));
+    } else if (next_calls == 2) { /* at t = 5, the last event: limit 10 */
+        ck_assert(ev_next_is(sim, 10));
+        ck_assert(!ev_next_is(sim, 10.5));
+        ev_stop(sim);
+        ck_assert(!ev_next_is(sim, 6));
+    }
+}
+
+START_TEST(test_next_is)
+{
+    sim_t sim;
+    ev_init(&sim);
+    next_calls = 0;
+    count_calls = 0;
+    ev_once(&sim, 1, next_probe, NULL);
+    ev_once(&sim, 5, next_probe, NULL);
+    ck_assert(!ev_next_is(&sim, 0.5)); /* outside ev_run: never */
+    ck_assert_int_eq(ev_run(&sim, 10), EV_RUN_STOPPED);
+    ck_assert_int_eq(next_calls, 2);
+    ck_assert_int_eq(count_calls, 1);
+    ck_assert(!ev_next_is(&sim, 6));
+    ck_assert_uint_eq(sim.skipped, 1);
+    ck_assert_uint_eq(sim.dispatched, 3);
+    ev_destroy(&sim);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("ev");
@@ -404,6 +451,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_seq_renumbering);
     tcase_add_test(tc, test_limits_stop_oneshot);
     tcase_add_test(tc, test_pause);
+    tcase_add_test(tc, test_next_is);
     tcase_add_test(tc, test_heap_bounded_under_churn);
     tcase_add_test(tc, test_pending_and_time);
     tcase_add_test(tc, test_priority_classes);
