@@ -75,6 +75,12 @@ struct pe {
     int paging;               /* threads servicing a page fault now */
     const pe_observer *obs;   /* NULL when nobody observes */
     uint64_t *touch_map;      /* bit id set by every memory change; NULL: none */
+    /* Batched paging (process.paging = BATCHED, sched/job.c): the thread
+     * running a batch of faults on this PE, or NULL, and how to end that
+     * batch at the current instant; every change of the PE's memory
+     * amounts ends it first. */
+    void *batch;
+    void (*batch_cut)(sim_t *sim, pe_t *pe);
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
@@ -115,6 +121,10 @@ void pe_remote(sim_t *sim, pe_t *pe, double mb);
 void pe_fault_begin(sim_t *sim, pe_t *pe);
 /* ... and has finished it; it began at `started` (adds to fault_time). */
 void pe_fault_end(sim_t *sim, pe_t *pe, double started);
+/* n page faults of `time` seconds in all that began and ended unobserved
+ * (batched paging): counted as pe_fault_begin + pe_fault_end would. The PE
+ * must have no observer. */
+void pe_faults_add(pe_t *pe, uint64_t n, double time);
 /* Install the observer (NULL for none). */
 void pe_set_observer(pe_t *pe, const pe_observer *o);
 /* Add u at the end of pe's users; `changed` is called at every change of
