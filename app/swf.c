@@ -443,6 +443,26 @@ static void swf_token_excerpt(const char *t, size_t n, char out[32])
     strcpy(out + k, n > 12 ? "..." : "");
 }
 
+/* The common record, parsed in one pass: 18 fields of num_scan_plain's
+ * shape separated by blanks or tabs, nothing else on the line. Returns
+ * true with rec->f filled as the general path would fill it (the same
+ * tokens, each read by num_parse's fast path), false when the line has any
+ * other shape (the general path then reads it, or reports it). */
+static bool swf_parse_plain(const swf_reader *r, swf_record *rec)
+{
+    const char *p = r->buf, *end = r->buf + r->len;
+    for (int k = 0; k < SWF_FIELDS; k++) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        p = num_scan_plain(p, end, &rec->f[k]);
+        if (!p || (p < end && *p != ' ' && *p != '\t'))
+            return false;
+    }
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p == end;
+}
+
 /* Parse the data line in r->buf into *rec. Returns 0, or -1 with err
  * naming file, line and the problem (field count or a non-number). */
 static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
@@ -459,6 +479,10 @@ static int swf_parse_record(const swf_reader *r, swf_record *rec, char *err)
     if (r->nul_col) {
         swf_nul_error(r, err);
         return -1;
+    }
+    if (swf_parse_plain(r, rec)) {
+        rec->line = r->line;
+        return 0;
     }
     const char *p = r->buf;
     for (;;) {

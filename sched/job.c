@@ -38,6 +38,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double job_page_bytes(const cluster_t *cl)
 {
@@ -371,27 +372,32 @@ static void thread_body(sim_t *sim, proc_t *p)
 /* ---- one process per job ------------------------------------------------------ */
 
 /* True when j's threads, about to start on their PEs, can run as one
- * process: the scheduler runs jobs alone on their PEs (solo_ok), there are
- * no messages, no network RAM hooks, every PE of j is free (no memory user,
- * CPU idle: this also means no two threads share a PE) and no thread can
- * page (the test of fault_redraw on the overallocation each PE will have
- * once its thread has allocated, computed the same way as pe_alloc and
- * pe_overalloc_mb compute it). Nothing can then make one thread's course
- * differ from another's. */
+ * process: the scheduler runs jobs alone on their PEs (solo_ok: so every
+ * PE of j is free, with no memory user and its CPU idle, and no two
+ * threads share a PE; debug builds check it), there are no messages, no
+ * network RAM hooks, and no thread can page (the test of fault_redraw on
+ * the overallocation each PE will have once its thread has allocated,
+ * computed the same way as pe_alloc and pe_overalloc_mb compute it; a
+ * thread of no memory never pages). Nothing can then make one thread's
+ * course differ from another's. */
 static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended)
         return false;
-    const double P = job_page_bytes(cl);
-    const double size = j->mem_mb * MB_BYTES;
+#ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
-        if (pe->nusers != 0 || pe->cpu.holder || pe->cpu.q.n)
-            return false;
-        if (cl->mem_access_rate <= 0)
-            continue;
+        assert(pe->nusers == 0 && !pe->cpu.holder && pe->cpu.q.n == 0);
+    }
+#endif
+    const double P = job_page_bytes(cl);
+    const double size = j->mem_mb * MB_BYTES;
+    if (cl->mem_access_rate <= 0 || !(size > 0))
+        return true; /* L = min(overallocation, size) = 0 < P */
+    for (int i = 0; i < j->threads; i++) {
+        const pe_t *pe = &cl->pes[j->pe_ids[i]];
         double alloc = pe->alloc_mb + j->mem_mb;
         if (alloc < 1e-9)
             alloc = 0;
@@ -402,6 +408,22 @@ static bool solo_eligible(const job_t *j)
             return false;
     }
     return true;
+}
+
+/* thread_begin for a thread of a solo job: the same state, less what such
+ * a thread cannot need. It is no memory user of its PE (nothing can change
+ * the overallocation of its PE while it runs: solo_eligible), and its
+ * neighbour and synchronisation clocks never run (next_comm_at and
+ * next_sync_at without rates). */
+static void solo_begin(sim_t *sim, thread_t *th)
+{
+    job_t *j = th->job;
+    th->started = true;
+    j->cl->threads_running++;
+    pe_alloc(sim, th->pe, j->mem_mb);
+    th->comm_k = th->sync_k = 1;
+    th->comm_at = th->sync_at = INFINITY;
+    fault_redraw(sim, th);
 }
 
 /* Run th, a thread of a solo job, from the top of thread_body's loop to its
@@ -452,7 +474,7 @@ static void job_body(sim_t *sim, proc_t *p)
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
-        thread_begin(sim, th);
+        solo_begin(sim, th);
         assert(isinf(th->fault_at));
         th->target = next_target(th);
         double d = solo_step(sim, th);
@@ -480,7 +502,8 @@ static void thread_free_mem(sim_t *sim, thread_t *th)
 {
     cluster_t *cl = th->job->cl;
     assert(th->finished && !th->mem_freed);
-    pe_remove_user(th->pe, &th->mem_user);
+    if (!th->job->solo)
+        pe_remove_user(th->pe, &th->mem_user);
     pe_alloc(sim, th->pe, -th->job->mem_mb);
     th->mem_freed = true;
     if (cl->hooks.mem_freed)
@@ -518,6 +541,40 @@ static void thread_end(sim_t *sim, thread_t *th)
 }
 
 /* ---- job control ---------------------------------------------------------------- */
+
+/* Thread arrays are reused (issue 11: a replay starts hundreds of
+ * thousands of threads): cl->th_pool[c] lists the free arrays of 2^c
+ * threads, each linked through its first bytes. Memory: at most twice the
+ * threads alive at once, per size class. */
+
+/* The size class of an array of n >= 1 threads: the smallest c with
+ * 2^c >= n. */
+static int th_class(int n)
+{
+    assert(n >= 1);
+    return n == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(n - 1));
+}
+
+/* An array of n threads, all zero. */
+static thread_t *threads_get(cluster_t *cl, int n)
+{
+    int c = th_class(n);
+    thread_t *th = cl->th_pool[c];
+    if (th)
+        memcpy(&cl->th_pool[c], th, sizeof(void *));
+    else
+        th = xrealloc(NULL, ((size_t)1 << c) * sizeof *th);
+    memset(th, 0, (size_t)n * sizeof *th);
+    return th;
+}
+
+/* Give back j's array of threads. */
+static void threads_put(cluster_t *cl, thread_t *th, int n)
+{
+    int c = th_class(n);
+    memcpy(th, &cl->th_pool[c], sizeof(void *));
+    cl->th_pool[c] = th;
+}
 
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb)
@@ -590,12 +647,12 @@ void job_destroy(sim_t *sim, job_t *j)
     if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
-            if (th->started && !th->mem_freed)
+            if (th->started && !th->mem_freed && !j->solo)
                 pe_remove_user(th->pe, &th->mem_user);
             if (!j->solo)
                 proc_destroy(sim, &th->p);
         }
-        free(j->th);
+        threads_put(j->cl, j->th, j->threads);
     }
     if (j->solo)
         proc_destroy(sim, &j->proc);
@@ -620,6 +677,12 @@ void job_destroy_all(sim_t *sim, cluster_t *cl)
     job_t *j;
     while ((j = job_first(cl)))
         job_destroy(sim, j);
+    for (int c = 0; c < 32; c++)
+        while (cl->th_pool[c]) {
+            void *th = cl->th_pool[c];
+            memcpy(&cl->th_pool[c], th, sizeof(void *));
+            free(th);
+        }
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)
@@ -631,7 +694,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->started = true;
         j->start = sim->now;
         j->resume_at = sim->now + delay;
-        j->th = xcalloc((size_t)j->threads, sizeof *j->th);
+        j->th = threads_get(cl, j->threads);
         j->solo = solo_eligible(j);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
