@@ -37,23 +37,22 @@ const char *num_scan_plain(const char *p, const char *end, double *v)
     bool neg = p < end && *p == '-';
     p += neg;
     uint64_t m = 0;
-    int digits = 0, frac = 0;
-    bool dot = false;
-    for (; p < end; p++) {
-        unsigned d = (unsigned)(unsigned char)*p - '0';
-        if (d < 10) {
-            m = m * 10 + d;
-            digits++;
-            frac += dot;
-        } else if (*p == '.' && !dot) {
-            dot = true;
-        } else {
-            break;
-        }
+    const char *start = p;
+    while (p < end && (unsigned)(*p - '0') < 10)
+        m = m * 10 + (unsigned)(*p++ - '0');
+    int digits = (int)(p - start), frac = 0;
+    if (p < end && *p == '.') {
+        const char *f = ++p;
+        while (p < end && (unsigned)(*p - '0') < 10 && p - f < 16)
+            m = m * 10 + (unsigned)(*p++ - '0');
+        frac = (int)(p - f);
+        digits += frac;
     }
+    /* Up to 15 digits: m < 10^15 < 2^53 and 10^frac are exact, so the
+     * quotient has one rounding, strtod's. (Longer runs of digits may have
+     * wrapped m: they go to strtod.) */
     if (digits == 0 || digits > 15)
         return NULL;
-    /* m < 10^15 < 2^53 and 10^frac are exact: one rounding, strtod's. */
     double x = (double)m;
     if (frac)
         x /= pow10_exact[frac];

@@ -35,6 +35,7 @@
 #include "core/ev.h"
 #include "core/mem.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -450,17 +451,20 @@ static void swf_token_excerpt(const char *t, size_t n, char out[32])
  * other shape (the general path then reads it, or reports it). */
 static bool swf_parse_plain(const swf_reader *r, swf_record *rec)
 {
+    /* The line holds no NUL (nul_col is 0), so its terminating NUL ends
+     * every loop below. */
     const char *p = r->buf, *end = r->buf + r->len;
+    assert(r->nul_col == 0 && *end == '\0');
     for (int k = 0; k < SWF_FIELDS; k++) {
-        while (p < end && (*p == ' ' || *p == '\t'))
+        while (*p == ' ' || *p == '\t')
             p++;
         p = num_scan_plain(p, end, &rec->f[k]);
-        if (!p || (p < end && *p != ' ' && *p != '\t'))
+        if (!p || (*p != ' ' && *p != '\t' && *p != '\0'))
             return false;
     }
-    while (p < end && (*p == ' ' || *p == '\t'))
+    while (*p == ' ' || *p == '\t')
         p++;
-    return p == end;
+    return *p == '\0';
 }
 
 /* Parse the data line in r->buf into *rec. Returns 0, or -1 with err

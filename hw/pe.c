@@ -114,8 +114,14 @@ static void change_slow(sim_t *sim, pe_t *pe, double *amount, double mb, bool ov
 
 static inline void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
-    if (pe->touch_map)
-        pe->touch_map[pe->id / 64] |= UINT64_C(1) << (pe->id % 64);
+    if (pe->touch_map) {
+        /* Stored only when new: the PEs of one job share a word, and a
+         * store to it at every change would make them wait on each other. */
+        uint64_t *w = &pe->touch_map[(unsigned)pe->id / 64];
+        uint64_t bit = UINT64_C(1) << ((unsigned)pe->id % 64);
+        if (!(*w & bit))
+            *w |= bit;
+    }
     if (mb == 0 && pe->alloc_mb == 0 && pe->lent_mb == 0 && pe->remote_mb == 0) {
         /* Nothing moves (a thread of a job without memory on an empty PE):
          * every amount and the overallocation stay 0, and so do the time

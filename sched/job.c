@@ -423,7 +423,12 @@ static void solo_begin(sim_t *sim, thread_t *th)
     pe_alloc(sim, th->pe, j->mem_mb);
     th->comm_k = th->sync_k = 1;
     th->comm_at = th->sync_at = INFINITY;
-    fault_redraw(sim, th);
+    if (th->size_bytes > 0) {
+        fault_redraw(sim, th);
+    } else {
+        th->L = 0; /* what fault_redraw gives: min(overallocation, 0) < P */
+        th->fault_at = INFINITY;
+    }
 }
 
 /* Run th, a thread of a solo job, from the top of thread_body's loop to its
@@ -465,6 +470,16 @@ static void solo_wake(sim_t *sim, thread_t *th)
     }
 }
 
+/* Start loading the lines of pe that a thread's start or end touches (its
+ * memory amounts and its CPU, pe.h): the PEs of a wide job are far apart
+ * in memory, and the loop over its threads would wait for each. */
+static inline void solo_prefetch(const pe_t *pe)
+{
+    __builtin_prefetch(pe);
+    __builtin_prefetch((const char *)pe + 64);
+    __builtin_prefetch((const char *)pe + 128);
+}
+
 /* The process of a solo job: each step of every thread, in thread order.
  * All threads make the same steps, so they are in the same hold (its
  * length kept in j->solo_hold) and end in the same event. */
@@ -474,6 +489,8 @@ static void job_body(sim_t *sim, proc_t *p)
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
+        if (i + 4 < j->threads)
+            solo_prefetch(j->th[i + 4].pe);
         solo_begin(sim, th);
         assert(isinf(th->fault_at));
         th->target = next_target(th);
@@ -486,6 +503,8 @@ static void job_body(sim_t *sim, proc_t *p)
         assert(p->sig == PROC_OK); /* never stopped (solo_ok) */
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
+            if (i + 4 < j->threads)
+                solo_prefetch(j->th[i + 4].pe);
             solo_wake(sim, th);
             double d = solo_step(sim, th);
             assert(i == 0 || d == j->solo_hold);
@@ -542,45 +561,72 @@ static void thread_end(sim_t *sim, thread_t *th)
 
 /* ---- job control ---------------------------------------------------------------- */
 
-/* Thread arrays are reused (issue 11: a replay starts hundreds of
- * thousands of threads): cl->th_pool[c] lists the free arrays of 2^c
- * threads, each linked through its first bytes. Memory: at most twice the
- * threads alive at once, per size class. */
+/* Jobs and thread arrays are reused (issue 11: a replay creates tens of
+ * thousands of jobs and starts hundreds of thousands of threads): a job of
+ * n threads is one block, the job then room for its PE ids, and its
+ * threads are another; each comes from a pool of free blocks of its size
+ * class (room for 2^c threads), linked through their first bytes.
+ * Memory: at most twice what is alive at once, per size class. */
 
-/* The size class of an array of n >= 1 threads: the smallest c with
- * 2^c >= n. */
+/* The size class of n >= 1 threads: the smallest c with 2^c >= n. */
 static int th_class(int n)
 {
     assert(n >= 1);
     return n == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(n - 1));
 }
 
+/* A block of `bytes` (the size of class c) from pool, the first `zero`
+ * bytes set to 0. */
+static void *pool_get(void **pool, int c, size_t bytes, size_t zero)
+{
+    void *b = pool[c];
+    if (b)
+        memcpy(&pool[c], b, sizeof(void *));
+    else
+        b = xrealloc(NULL, bytes);
+    memset(b, 0, zero);
+    return b;
+}
+
+/* Give block b of class c back to pool. */
+static void pool_put(void **pool, int c, void *b)
+{
+    memcpy(b, &pool[c], sizeof(void *));
+    pool[c] = b;
+}
+
+/* Free every block of pool. */
+static void pool_free(void **pool)
+{
+    for (int c = 0; c < 32; c++)
+        while (pool[c]) {
+            void *b = pool[c];
+            memcpy(&pool[c], b, sizeof(void *));
+            free(b);
+        }
+}
+
 /* An array of n threads, all zero. */
 static thread_t *threads_get(cluster_t *cl, int n)
 {
     int c = th_class(n);
-    thread_t *th = cl->th_pool[c];
-    if (th)
-        memcpy(&cl->th_pool[c], th, sizeof(void *));
-    else
-        th = xrealloc(NULL, ((size_t)1 << c) * sizeof *th);
-    memset(th, 0, (size_t)n * sizeof *th);
-    return th;
+    return pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
+                    (size_t)n * sizeof(thread_t));
 }
 
 /* Give back j's array of threads. */
 static void threads_put(cluster_t *cl, thread_t *th, int n)
 {
-    int c = th_class(n);
-    memcpy(th, &cl->th_pool[c], sizeof(void *));
-    cl->th_pool[c] = th;
+    pool_put(cl->th_pool, th_class(n), th);
 }
 
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb)
 {
     assert(threads >= 1);
-    job_t *j = xcalloc(1, sizeof *j);
+    int c = th_class(threads);
+    job_t *j = pool_get(cl->job_pool, c, sizeof *j + ((size_t)1 << c) * sizeof(int),
+                        sizeof *j + (size_t)threads * sizeof(int));
     j->id = id;
     j->order = order;
     j->submit = submit;
@@ -592,7 +638,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->bf_head_res = -1;
     j->mem_mb = mem_mb;
     j->cl = cl;
-    j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
+    j->pe_ids = (int *)(j + 1); /* the block's room after the job */
     j->th = NULL;
     j->slot = j->home_slot = -1;
     list_init(&j->qlink);
@@ -644,23 +690,23 @@ void job_destroy(sim_t *sim, job_t *j)
         job_msg_unlink(m);
         net_msg_free(j->cl->net, &m->m);
     }
-    if (j->th) {
+    if (j->solo) {
+        /* Its threads are no processes and no memory users. */
+        proc_destroy(sim, &j->proc);
+        threads_put(j->cl, j->th, j->threads);
+    } else if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
-            if (th->started && !th->mem_freed && !j->solo)
+            if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
-            if (!j->solo)
-                proc_destroy(sim, &th->p);
+            proc_destroy(sim, &th->p);
         }
         threads_put(j->cl, j->th, j->threads);
     }
-    if (j->solo)
-        proc_destroy(sim, &j->proc);
     cluster_t *cl = j->cl;
     list_del(&j->alink);
     cl->jobs_alive--;
-    free(j->pe_ids);
-    free(j);
+    pool_put(cl->job_pool, th_class(j->threads), j);
 }
 
 /* The job whose alink is n, or NULL at the head (past the end). */
@@ -677,12 +723,8 @@ void job_destroy_all(sim_t *sim, cluster_t *cl)
     job_t *j;
     while ((j = job_first(cl)))
         job_destroy(sim, j);
-    for (int c = 0; c < 32; c++)
-        while (cl->th_pool[c]) {
-            void *th = cl->th_pool[c];
-            memcpy(&cl->th_pool[c], th, sizeof(void *));
-            free(th);
-        }
+    pool_free(cl->th_pool);
+    pool_free(cl->job_pool);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)

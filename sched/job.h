@@ -118,7 +118,8 @@ struct cluster {
     uint64_t messages_killed;
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
-    void *th_pool[32];        /* free thread arrays of 2^c threads, for reuse
+    void *th_pool[32];        /* free thread arrays of 2^c threads, and free */
+    void *job_pool[32];       /* jobs with room for 2^c PE ids, for reuse
                                * (job.c; freed by job_destroy_all) */
     list_t jobs;              /* every job alive (created, not destroyed),
                                * newest first, through job_t.alink; set up
