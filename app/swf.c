@@ -458,6 +458,11 @@ static bool swf_parse_plain(const swf_reader *r, swf_record *rec)
     for (int k = 0; k < SWF_FIELDS; k++) {
         while (*p == ' ' || *p == '\t')
             p++;
+        if (p[0] == '-' && p[1] == '1' && (p[2] == ' ' || p[2] == '\t' || p[2] == '\0')) {
+            rec->f[k] = -1; /* "unknown", SWF's most common field */
+            p += 2;
+            continue;
+        }
         p = num_scan_plain(p, end, &rec->f[k]);
         if (!p || (*p != ' ' && *p != '\t' && *p != '\0'))
             return false;
