@@ -193,6 +193,34 @@ static void fail_unknown_pnrsim(cfg_error *e, const where *w,
     cfg_fail(e, w, "unknown name \"%s\"; known names: %s", q, list);
 }
 
+void cfg_set_origin(config *c, const key_def *kd, const char *fmt, ...)
+{
+    char *o = c->origin[kd - cfg_keys];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o, CFG_ORIGIN_MAX, fmt, ap);
+    va_end(ap);
+    if (n >= CFG_ORIGIN_MAX)
+        memcpy(o + CFG_ORIGIN_MAX - 4, "...", 4);
+}
+
+/* Record w as where kd was set in c: "FILE:LINE" (the path cut at its
+ * start when long, keeping the line number) or "--set ARG". */
+static void set_origin_at(config *c, const key_def *kd, const where *w)
+{
+    if (!w->file) {
+        cfg_set_origin(c, kd, "--set %s", w->arg);
+        return;
+    }
+    char line[32];
+    snprintf(line, sizeof line, ":%ld", w->line);
+    size_t room = CFG_ORIGIN_MAX - 1 - strlen(line), len = strlen(w->file);
+    if (len <= room)
+        cfg_set_origin(c, kd, "%s%s", w->file, line);
+    else
+        cfg_set_origin(c, kd, "...%s%s", w->file + len - (room - 3), line);
+}
+
 /* Parse value for kd into *c and report a failure at w. */
 int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
                  cfg_error *e)
@@ -202,7 +230,34 @@ int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
         cfg_fail_value(e, w, kd, value, why);
         return -1;
     }
+    set_origin_at(c, kd, w);
     return 0;
+}
+
+/* The key named "section.key", or NULL. */
+static const key_def *find_dotted(const char *key)
+{
+    const char *dot = strchr(key, '.');
+    char sec[64];
+    if (!dot || (size_t)(dot - key) >= sizeof sec)
+        return NULL;
+    memcpy(sec, key, (size_t)(dot - key));
+    sec[dot - key] = '\0';
+    return cfg_find_key(sec, dot + 1);
+}
+
+const char *config_origin(const config *c, const char *key)
+{
+    const key_def *kd = find_dotted(key);
+    return kd ? c->origin[kd - cfg_keys] : "";
+}
+
+const char *config_key_unit(const char *key)
+{
+    const key_def *kd = find_dotted(key);
+    if (!kd)
+        return NULL;
+    return kd->type == KT_STRING ? "" : kd->unit;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -507,13 +562,18 @@ static void fail_config(cfg_error *e, const char *key, const char *value,
     va_end(ap);
 }
 
-/* Fill e: a cross-key rule broken, blaming [section] key = value (unit
- * appended in the message), why described by fmt. Returns -1. */
-static int fail_cross(cfg_error *e, const char *section, const char *key,
-                      const char *value, const char *unit, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-static int fail_cross(cfg_error *e, const char *section, const char *key,
-                      const char *value, const char *unit, const char *fmt, ...)
+/* Fill e: a cross-key rule of c broken, blaming [section] key = value
+ * (unit appended in the message) against the key other ("section.key"),
+ * why described by fmt, followed by where both keys were set:
+ * "(netram.locality from run.ini:4; network.topology by default)".
+ * Returns -1. */
+static int fail_cross(cfg_error *e, const config *c, const char *section, const char *key,
+                      const char *value, const char *unit, const char *other,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+static int fail_cross(cfg_error *e, const config *c, const char *section, const char *key,
+                      const char *value, const char *unit, const char *other,
+                      const char *fmt, ...)
 {
     char why[CFG_ERR_MAX], k[80];
     va_list ap;
@@ -521,6 +581,9 @@ static int fail_cross(cfg_error *e, const char *section, const char *key,
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
     snprintf(k, sizeof k, "%s.%s", section, key);
+    const char *ko = config_origin(c, k), *oo = config_origin(c, other);
+    cfg_appendf(why, sizeof why, " (%s %s%s; %s %s%s)", k, ko[0] ? "from " : "by default",
+                ko, other, oo[0] ? "from " : "by default", oo);
     fail_config(e, k, value, why, "[%s] %s = %s%s %s", section, key, value, unit, why);
     return -1;
 }
@@ -549,30 +612,30 @@ int config_validate_e(const config *c, cfg_error *err)
     char v[64];
     if (c->netram.strategy == PNR_BACKBONE && c->netram.managers > c->computer.number) {
         snprintf(v, sizeof v, "%d", c->netram.managers);
-        return fail_cross(err, "netram", "managers", v, "",
+        return fail_cross(err, c, "netram", "managers", v, "", "computer.number",
                           "exceeds [computer] number = %d: the BACKBONE strategy "
                           "needs 1 <= managers <= number", c->computer.number);
     }
     if (c->workload.submit_max > 0 && c->workload.submit_max < c->workload.submit_min) {
         snprintf(v, sizeof v, "%g", c->workload.submit_max);
-        return fail_cross(err, "workload", "submit_max", v, "",
+        return fail_cross(err, c, "workload", "submit_max", v, "", "workload.submit_min",
                           "is below submit_min = %g: expected submit_max >= "
                           "submit_min (or 0 = no bound)", c->workload.submit_min);
     }
     if (c->workload.window > 0 && c->workload.max_jobs <= 0) {
         snprintf(v, sizeof v, "%ld", c->workload.window);
-        return fail_cross(err, "workload", "window", v, "",
+        return fail_cross(err, c, "workload", "window", v, "", "workload.max_jobs",
                           "%s", "needs max_jobs > 0 (a window is max_jobs jobs "
                           "long): set max_jobs or window = 0");
     }
     if (c->scheduler.pcs >= c->scheduler.quantum) {
         snprintf(v, sizeof v, "%g", c->scheduler.pcs);
-        return fail_cross(err, "scheduler", "pcs", v, "",
+        return fail_cross(err, c, "scheduler", "pcs", v, "", "scheduler.quantum",
                           "is not below quantum = %g: a time slice would be all "
                           "context switch", c->scheduler.quantum);
     }
     if (c->netram.locality == PNR_LOCALITY_RACK && c->network.topology != TOPO_KIND_TREE)
-        return fail_cross(err, "netram", "locality", "RACK", "",
+        return fail_cross(err, c, "netram", "locality", "RACK", "", "network.topology",
                           "needs racks: set [network] topology = TREE (it is %s)",
                           config_topology_name(c->network.topology));
     if (c->computer.n_ram_groups > 0) {
@@ -582,7 +645,7 @@ int config_validate_e(const config *c, cfg_error *err)
         if (sum != c->computer.number) {
             char rv[1024];
             cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
-            return fail_cross(err, "computer", "ram", rv, "",
+            return fail_cross(err, c, "computer", "ram", rv, "", "computer.number",
                               "has group counts that add up to %ld PEs, but [computer] number "
                               "= %d: expected groups COUNTxMB whose counts add up to number",
                               sum, c->computer.number);
@@ -597,7 +660,8 @@ int config_validate_e(const config *c, cfg_error *err)
     }
     if (c->netram.enabled && c->netram.server_threshold >= ram_min) {
         snprintf(v, sizeof v, "%g", c->netram.server_threshold);
-        return fail_cross(err, "netram", "server_threshold", v, " MB",
+        return fail_cross(err, c, "netram", "server_threshold", v, " MB",
+                          !strcmp(ram_key, "ram") ? "computer.ram" : "computer.memory_server_ram",
                           "is not below [computer] %s = %g MB: no server could "
                           "ever lend RAM", ram_key, ram_min);
     }
@@ -608,6 +672,64 @@ int config_validate(const config *c, char err[CFG_ERR_MAX])
 {
     cfg_error e;
     return config_validate_e(c, &e) ? cfg_to_text(&e, err) : 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Keys without effect                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* Add a note on key section.key of c to notes (when there is room): its
+ * value and why it has no effect. */
+static void note(const config *c, const char *section, const char *key,
+                 cfg_note *notes, size_t max, size_t *n, const char *why)
+{
+    if (*n < max) {
+        const key_def *kd = cfg_find_key(section, key);
+        assert(kd);
+        char v[128];
+        cfg_format_value(kd, c, v, sizeof v);
+        cfg_note *o = &notes[*n];
+        snprintf(o->key, sizeof o->key, "%s.%s", section, key);
+        snprintf(o->origin, sizeof o->origin, "%s", c->origin[kd - cfg_keys]);
+        snprintf(o->what, sizeof o->what, "[%s] %s = %s has no effect: %s", section, key,
+                 v, why);
+    }
+    (*n)++;
+}
+
+/* True when key section.key holds a value other than its default in c. */
+static bool changed(const config *c, const config *def, const char *section,
+                    const char *key)
+{
+    const key_def *kd = cfg_find_key(section, key);
+    assert(kd);
+    return !cfg_value_equal(kd, c, def);
+}
+
+size_t config_ignored(const config *c, cfg_note *notes, size_t max)
+{
+    config def;
+    config_defaults(&def);
+    size_t n = 0;
+    char why[256];
+    static const char *const tree_keys[] = {"rack_size", "memory_server_placement",
+                                            "uplink_bandwidth", "uplink_latency"};
+    if (c->network.topology != TOPO_KIND_TREE) {
+        snprintf(why, sizeof why, "only a TREE topology has racks and uplinks "
+                 "([network] topology = %s)", config_topology_name(c->network.topology));
+        for (size_t i = 0; i < sizeof tree_keys / sizeof tree_keys[0]; i++)
+            if (changed(c, &def, "network", tree_keys[i]))
+                note(c, "network", tree_keys[i], notes, max, &n, why);
+    }
+    if (c->computer.memory_servers > 0 && !c->netram.enabled)
+        note(c, "computer", "memory_servers", notes, max, &n,
+             "network RAM is off ([netram] enabled = no), so the memory servers hold "
+             "no pages and run no threads (they still appear in the hardware report "
+             "and pes.csv)");
+    if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
+        note(c, "computer", "memory_server_ram", notes, max, &n,
+             "there are no memory servers ([computer] memory_servers = 0)");
+    return n;
 }
 
 /* ---------------------------------------------------------------------- */

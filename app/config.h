@@ -23,6 +23,10 @@
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
 #define CFG_MAX_RAM_GROUPS 64
+/* At least the number of keys (arrays indexed by key). */
+#define CFG_MAX_KEYS 128
+/* Room for where a key was set ("FILE:LINE", "--set ARG", "-t TRACE"). */
+#define CFG_ORIGIN_MAX 96
 
 /* One group of computer.ram: `count` consecutive PEs with `mb` MB each. */
 typedef struct cfg_ram_group {
@@ -140,7 +144,12 @@ typedef struct config {
     } network;
     struct {
         bool schedule;               /* schedule.csv, pes.csv, schedule.paje */
+        bool schedule_network;       /* links and switches in schedule.paje */
     } output;
+    /* Not a parameter: where each key was last set, by the key's place in
+     * the key table ("" = its default), as config_origin returns it, for
+     * messages about several keys. config_equal ignores it. */
+    char origin[CFG_MAX_KEYS][CFG_ORIGIN_MAX];
 } config;
 
 /* Which input a configuration problem comes from. */
@@ -219,6 +228,35 @@ typedef struct config_args {
  * the working directory) and the whole is validated. Returns 0, or -1
  * with e saying which input was refused and why (c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
+
+/* Where key "section.key" of c was last set: "FILE:LINE" (a configuration
+ * file; a long path is cut at its start, "..." first), "--set ARG" (cut at
+ * its end), "-t TRACE" or "-s SEED" (config_build), or "" when it holds its
+ * default (or was set directly in the struct, or key is unknown). */
+const char *config_origin(const config *c, const char *key);
+
+/* The unit of key "section.key" as configs/reference.ini gives it ("MB",
+ * "s", "MB/s", "PEs", ...; "" for names, booleans and paths), or NULL when
+ * there is no such key (e.g. for a plot axis: "computer.ram [MB]"). */
+const char *config_key_unit(const char *key);
+
+/* A key of a valid configuration whose value has no effect on the run
+ * (e.g. network.rack_size without a TREE topology). Such keys are accepted,
+ * so that a sweep can vary one key (the topology, network RAM on or off)
+ * with the others fixed; the programs warn about them on stderr. */
+typedef struct cfg_note {
+    char key[80];               /* "section.key" */
+    char origin[CFG_ORIGIN_MAX]; /* where it was set (config_origin) */
+    char what[CFG_ERR_MAX];     /* "[network] rack_size = 8 has no effect: ..." */
+} cfg_note;
+
+/* The keys of c that are set to a value other than their default and have
+ * no effect: the TREE-only keys of [network] (rack_size,
+ * memory_server_placement, uplink_bandwidth, uplink_latency) with another
+ * topology, computer.memory_servers > 0 with network RAM off, and
+ * computer.memory_server_ram without memory servers. Writes at most max
+ * notes, in that order; returns how many there are (may exceed max). */
+size_t config_ignored(const config *c, cfg_note *notes, size_t max);
 
 /* Write the complete configuration as INI: every key, with a unit comment.
  * Reading it back with config_load_ini gives an equal configuration. */

@@ -6,11 +6,13 @@
  * < -s < --set in order. A relative [workload] trace in the file is taken
  * from the file's directory; one given relative to the working directory
  * (-t, --set) is made absolute at the end, so the config.ini a run writes
- * can be replayed from anywhere. The problem, if any, comes back in parts
+ * can be replayed from anywhere. Each key remembers where it was set
+ * (config_origin: FILE:LINE, --set ARG, -t TRACE, -s SEED), so that a
+ * message about two keys can say where each came from. The problem, if any, comes back in parts
  * (cfg_error): which input, which key, the value and why; each program
  * words its own message from them.
  */
-#include "app/config.h"
+#include "app/config_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -50,16 +52,18 @@ static int resolve_trace(config *c, const char *cfg_path, cfg_error *e)
     return 0;
 }
 
-/* Set key to value as an option other than --set gives it (source src). */
-static int set_option(config *c, const char *key, const char *value, cfg_src src,
-                      cfg_error *e)
+/* Set key (section, name) to value as option opt (-t, -s) gives it
+ * (source src), recording "OPT VALUE" as where it was set. */
+static int set_option(config *c, const char *section, const char *name, const char *value,
+                      const char *opt, cfg_src src, cfg_error *e)
 {
     char buf[CFG_PATH_MAX + 32];
-    snprintf(buf, sizeof buf, "%s=%s", key, value);
+    snprintf(buf, sizeof buf, "%s.%s=%s", section, name, value);
     if (config_set_e(c, buf, e) != 0) {
         e->source = src;
         return -1;
     }
+    cfg_set_origin(c, cfg_find_key(section, name), "%s %s", opt, value);
     return 0;
 }
 
@@ -68,17 +72,19 @@ int config_build(config *c, const config_args *a, cfg_error *e)
     config_defaults(c);
     if (a->file && (config_load_e(c, a->file, e) != 0 || resolve_trace(c, a->file, e) != 0))
         return -1;
-    if (a->trace && set_option(c, "workload.trace", a->trace, CFG_SRC_TRACE, e) != 0)
+    if (a->trace && set_option(c, "workload", "trace", a->trace, "-t", CFG_SRC_TRACE, e) != 0)
         return -1;
-    if (a->seed && set_option(c, "simulation.seed", a->seed, CFG_SRC_SEED, e) != 0)
+    if (a->seed && set_option(c, "simulation", "seed", a->seed, "-s", CFG_SRC_SEED, e) != 0)
         return -1;
     for (size_t i = 0; i < a->nsets; i++)
         if (config_set_e(c, a->sets[i], e) != 0) {
             e->index = i;
             return -1;
         }
-    if (a->schedule)
+    if (a->schedule) {
         c->output.schedule = true;
+        cfg_set_origin(c, cfg_find_key("output", "schedule"), "--schedule");
+    }
     char *t = c->workload.trace;
     if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
         char abs[PATH_MAX];

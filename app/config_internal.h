@@ -12,8 +12,6 @@
 #include <stddef.h>
 
 #define NOMAX HUGE_VAL
-/* At least the number of keys (arrays indexed by key). */
-#define CFG_MAX_KEYS 128
 
 typedef enum {
     KT_STRING,  /* char[size]; min = minimum length (0 or 1) */
@@ -111,7 +109,11 @@ void cfg_fail_value(cfg_error *e, const where *w, const key_def *kd, const char 
 void cfg_fail_unknown_section(cfg_error *e, const where *w, const char *section);
 void cfg_fail_unknown_key(cfg_error *e, const where *w, const char *section,
                           const char *key);
-/* Parse value for kd into *c; on failure fill e at w. 0 or -1. */
+/* Record where kd was set in c: "--set ARG" style text from fmt. */
+void cfg_set_origin(config *c, const key_def *kd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Parse value for kd into *c and record w as its origin; on failure fill e
+ * at w. 0 or -1. */
 int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
               cfg_error *e);
 /* config_error_message of e into err (when not NULL). Returns -1. */

@@ -323,6 +323,9 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
 
     K_BOOL("output", "schedule", output.schedule, "no", NULL,
            "Also write schedule.csv, pes.csv and schedule.paje (same as --schedule)."),
+    K_BOOL("output", "schedule_network", output.schedule_network, "yes", NULL,
+           "With schedule: put every link and switch into schedule.paje (a container "
+           "each, busy while a message holds it); no = PEs, jobs and memory only."),
 };
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");

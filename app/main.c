@@ -265,8 +265,16 @@ static int build_config(const opts *o, config *c)
 {
     config_args a = {o->config, o->trace, o->seed, o->sets, (size_t)o->nsets, o->schedule};
     cfg_error e;
-    if (config_build(c, &a, &e) == 0)
+    if (config_build(c, &a, &e) == 0) {
+        /* Keys that have no effect: accepted (a sweep may vary the
+         * topology with rack_size fixed), but said. */
+        cfg_note notes[8];
+        size_t n = config_ignored(c, notes, 8);
+        for (size_t i = 0; i < n && i < 8; i++)
+            fprintf(stderr, "pnrsim: warning: %s%s%s\n", notes[i].origin,
+                    notes[i].origin[0] ? ": " : "", notes[i].what);
         return 0;
+    }
     if (e.source == CFG_SRC_TRACE || e.source == CFG_SRC_SEED) {
         fprintf(stderr, "pnrsim: %s %s: %s\n", e.source == CFG_SRC_TRACE ? "-t" : "-s",
                 e.source == CFG_SRC_TRACE ? o->trace : o->seed, e.what);
@@ -529,6 +537,11 @@ int main(int argc, char **argv)
                         "rows at t=%.6g s; %ld later rows were not written (raise "
                         "metrics_period or max_samples; 0 = no cap)\n",
                 c.simulation.max_samples, m.samples_capped_at, m.samples_dropped);
+    if (m.procs_rounded > 0)
+        fprintf(stderr, "pnrsim: warning: %s: %ld job%s had a fractional processor count "
+                        "(field 5), rounded to the nearest whole number (the first on line "
+                        "%ld)\n", trace, m.procs_rounded, m.procs_rounded > 1 ? "s" : "",
+                m.procs_rounded_line);
     if (got_signal)
         /* Whatever --format is, stderr says in words that the run was cut. */
         fprintf(stderr, "pnrsim: interrupted by %s at t=%.6g s: PARTIAL results%s%s\n",

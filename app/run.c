@@ -583,6 +583,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     for (int k = 0; k < WL_DROP_N; k++)
         m->dropped[k] = workload_dropped(r->wl, (wl_drop_reason)k);
     m->trace_stopped_at = workload_stopped_at(r->wl);
+    m->procs_rounded = workload_rounded(r->wl, &m->procs_rounded_line);
     m->neighbour_msgs = r->cl.neighbour_msgs;
     m->neighbour_replies = r->cl.neighbour_replies;
     m->sync_msgs = r->cl.sync_msgs;
@@ -622,7 +623,8 @@ void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
     r->sched_out =
-        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period, csv, pes, paje);
+        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
+                      r->c.output.schedule_network, csv, pes, paje);
 }
 
 void run_hardware_report(run_t *r, FILE *out)

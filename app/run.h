@@ -43,6 +43,8 @@ typedef struct run_metrics {
     long slowdown_excluded;       /* jobs with execution time 0 */
     long dropped[WL_DROP_N];
     long trace_stopped_at;     /* workload_stopped_at: 0 = read to the end */
+    long procs_rounded;        /* workload_rounded: jobs with a fractional field 5 */
+    long procs_rounded_line;   /* ... the first one's line */
     uint64_t page_faults_disk, page_faults_remote;
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs, messages_killed;
     uint64_t net_messages, net_restarts;

@@ -402,8 +402,8 @@ static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
 
 /* ---- life cycle ---------------------------------------------------------------- */
 
-schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv, FILE *pes,
-                            FILE *paje)
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool network,
+                            FILE *csv, FILE *pes, FILE *paje)
 {
     schedule_out *s = xcalloc(1, sizeof *s);
     int n = cl->npes;
@@ -457,8 +457,8 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv,
             fprintf(paje, "11 %.15g MEM p%d %.12g\n", sim->now, i, s->last_mem[i]);
             fprintf(paje, "11 %.15g LENT p%d %.12g\n", sim->now, i, s->last_lent[i]);
         }
-        s->net = cl->net;
-        for (long k = 0; k < net_elem_live_count(s->net); k++) {
+        s->net = network ? cl->net : NULL;
+        for (long k = 0; s->net && k < net_elem_live_count(s->net); k++) {
             const net_elem *e = net_elem_live_at(s->net, k);
             paje_elem_create(s, sim->now, e);
             if (e->res.holder) /* busy already (not with pnrsim: nothing runs before) */
@@ -472,7 +472,7 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv,
         s->gobs.slot_switch = on_switch;
         s->pobs = (pe_observer){.mem = on_mem, .paging = on_paging, .ctx = s};
         o.pe = &s->pobs;
-        o.net = &s->nobs;
+        o.net = network ? &s->nobs : NULL;
     }
     cluster_observe(cl, &o);
     return s;
@@ -521,7 +521,7 @@ void schedule_finish(schedule_out *s, sim_t *sim)
         for (int i = 0; i < s->n; i++)
             fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
         /* Links and switches: those still busy end with the run. */
-        for (long k = 0; k < net_elem_live_count(s->net); k++) {
+        for (long k = 0; s->net && k < net_elem_live_count(s->net); k++) {
             const net_elem *e = net_elem_live_at(s->net, k);
             if (e->res.holder)
                 on_net_busy(sim, e, false, s);

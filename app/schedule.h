@@ -38,10 +38,13 @@
 typedef struct schedule_out schedule_out;
 
 /* Start writing for the cluster cl (which must have a scheduler): headers
- * are written and the observers installed (cluster_observe). Any FILE may be NULL (not written). period is
- * the sample period (s). Never NULL (aborts when out of memory). */
-schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, FILE *csv, FILE *pes,
-                            FILE *paje);
+ * are written and the observers installed (cluster_observe). Any FILE may
+ * be NULL (not written). period is the sample period (s). network: put the
+ * links and switches into the Paje trace (a container each and their busy
+ * states; output.schedule_network); false leaves the network out (no
+ * network observer). Never NULL (aborts when out of memory). */
+schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool network,
+                            FILE *csv, FILE *pes, FILE *paje);
 /* One pes.csv sample, at sim->now (call at every sample); span is the
  * simulated time since the previous sample (s, > 0): figures "in the
  * period" are over it. */

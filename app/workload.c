@@ -13,6 +13,13 @@
  *    compared with the trace's own (unscaled) submit times.
  *  - Integer fields (job number, processors, status) may be written as
  *    floats; they are rounded to the nearest integer (2.6 processors = 3).
+ *    Kept jobs whose processor count was not whole are counted
+ *    (workload_rounded; pnrsim warns), since rounding changes the job.
+ *  - Job numbers of kept jobs must ascend (techreport §2.1.3: "a unique
+ *    ascending number"; SWF: a counter from 1): a number not above the
+ *    previous kept job's (a duplicate, or out of order) is an error naming
+ *    both lines; under lenient the record is skipped and counted as
+ *    malformed. Only the last number is kept, so memory stays constant.
  *  - CPU demand: CPUTIME uses field 6, RUNTIME field 4, AUTO field 6 when it
  *    is > 0, else field 4 when it is >= 0, else field 6 when it is exactly 0.
  *    Any negative value is "unknown". A demand of 0 is a real job and kept.
@@ -73,6 +80,9 @@ struct workload {
     double first_submit;         /* trace submit time of the first kept job */
     double last_submit;          /* ... and of the last one */
     long last_line;
+    long last_id;                /* job number of the last kept job */
+    long rounded;                /* kept jobs whose field 5 was not a whole number */
+    long rounded_line;           /* the line of the first of them */
     long stopped_at;             /* last line read when reading stopped
                                   * early (max_jobs, submit_max), else 0 */
 };
@@ -275,6 +285,19 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
                     rec.f[1], w->last_submit, w->last_line);
             return -1;
         }
+        long id = lround(rec.f[0]);
+        if (w->kept > 0 && id <= w->last_id) {
+            if (w->lenient) {
+                w->records++;
+                w->dropped[WL_DROP_MALFORMED]++;
+                continue;
+            }
+            snprintf(err, CFG_ERR_MAX, "%s:%ld: field 1 (job number) is %ld, not above %ld of "
+                    "the job on line %ld: job numbers must be unique and ascending (SWF: a "
+                    "counter from 1)", swf_path(w->r), rec.line, id, w->last_id, w->last_line);
+            return -1;
+        }
+        w->last_id = id;
         if (w->kept == 0)
             w->first_submit = rec.f[1];
         w->last_submit = rec.f[1];
@@ -286,6 +309,8 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         job->id = lround(rec.f[0]);
         job->submit = (rec.f[1] - w->first_submit) / w->load_scale;
         job->threads = (int)lround(rec.f[4]);
+        if (rec.f[4] != (double)job->threads && w->rounded++ == 0)
+            w->rounded_line = rec.line;
         job->cpu = cpu;
         job->mem_mb = (mem_kb >= 0 ? mem_kb / 1024.0 : w->default_memory) *
                       w->memory_scale;
@@ -316,6 +341,13 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         job->line = rec.line;
         return 1;
     }
+}
+
+long workload_rounded(const workload *w, long *first_line)
+{
+    if (first_line)
+        *first_line = w->rounded_line;
+    return w->rounded;
 }
 
 long workload_dropped(const workload *w, wl_drop_reason r)

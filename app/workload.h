@@ -56,8 +56,15 @@ typedef struct workload workload;
 workload *workload_open(const char *path, const config *c, int max_pes,
                         char err[CFG_ERR_MAX]);
 /* Next job in trace order: returns 1 and fills *job, 0 at the end of the
- * trace, -1 with err filled on a malformed line (unless lenient). */
+ * trace, -1 with err filled on a malformed line (unless lenient), a job
+ * submitted before the previous kept job, or a job number not above the
+ * previous kept job's (a duplicate; skipped and counted as malformed under
+ * lenient). */
 int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX]);
+/* Jobs returned so far whose processor count (field 5) was not a whole
+ * number and was rounded to the nearest; the line of the first of them in
+ * *first_line (when not NULL; 0 when there is none). */
+long workload_rounded(const workload *w, long *first_line);
 /* Jobs dropped so far for reason r. */
 long workload_dropped(const workload *w, wl_drop_reason r);
 /* Short name of a drop reason (for output keys): "malformed", "too_wide"... */

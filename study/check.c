@@ -25,6 +25,10 @@
  *     is read once per distinct trace and filter settings): the windows
  *     line.
  * Points are checked in run order and the first problem is reported.
+ * Keys that have no effect at a point (config_ignored: rack_size without a
+ * TREE topology, memory servers without network RAM) are not problems: a
+ * sweep may vary the topology with rack_size fixed; each such key is warned
+ * about once, at the first point where it has no effect.
  */
 #include "study/sweep.h"
 
@@ -57,6 +61,8 @@ typedef struct jobs_cache {
     char **key;
     long *jobs;
     size_t n;
+    char **warned;   /* keys already warned about (warn_ignored) */
+    size_t nwarned;
 } jobs_cache;
 
 /* The filters that decide which jobs pass, as a text. */
@@ -145,6 +151,31 @@ static int check_windows(const study *s, const config *pc, size_t point,
     return rc;
 }
 
+/* Keys of a point's configuration that have no effect (config_ignored):
+ * a warning on stderr, once per key for the whole study, naming the first
+ * point where it happens (pnrsim repeats it in each run's stderr.txt). */
+static void warn_ignored(const study *s, const config *c, size_t point, jobs_cache *cache)
+{
+    cfg_note notes[8];
+    size_t n = config_ignored(c, notes, 8);
+    for (size_t i = 0; i < n && i < 8; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < cache->nwarned && !seen; k++)
+            seen = !strcmp(cache->warned[k], notes[i].key);
+        if (seen)
+            continue;
+        cache->warned = xrealloc(cache->warned, (cache->nwarned + 1) * sizeof *cache->warned);
+        cache->warned[cache->nwarned++] = xstrdup(notes[i].key);
+        char *label = sweep_run_label(s, point * s->nrep);
+        char *at = strstr(label, s->windows > 0 ? "window=" : "seed=");
+        if (at)
+            *(at > label ? at - 1 : at) = '\0';
+        fprintf(stderr, "pnrsim-sweep: warning: %s: %s%s%s%s\n", s->path, notes[i].what,
+                *label ? " (first at " : "", label, *label ? ")" : "");
+        free(label);
+    }
+}
+
 /* Check one point. 0 or -1 (err). */
 static int check_point(const study *s, size_t point, jobs_cache *cache,
                        char *err, size_t errlen)
@@ -223,13 +254,15 @@ static int check_point(const study *s, size_t point, jobs_cache *cache,
     }
     if (!rc && s->windows > 0)
         rc = check_windows(s, &c, point, cache, err, errlen);
+    if (!rc)
+        warn_ignored(s, &c, point, cache);
     sweep_assign_free(a, n);
     return rc;
 }
 
 int sweep_check_configs(const study *s, char *err, size_t errlen)
 {
-    jobs_cache cache = {NULL, NULL, 0};
+    jobs_cache cache = {NULL, NULL, 0, NULL, 0};
     int rc = 0;
     for (size_t p = 0; p < s->npoints && !rc; p++)
         rc = check_point(s, p, &cache, err, errlen);
@@ -237,5 +270,8 @@ int sweep_check_configs(const study *s, char *err, size_t errlen)
         free(cache.key[i]);
     free(cache.key);
     free(cache.jobs);
+    for (size_t i = 0; i < cache.nwarned; i++)
+        free(cache.warned[i]);
+    free(cache.warned);
     return rc;
 }

@@ -23,11 +23,19 @@
  * categories) so that equal values do not hide each other's error bars;
  * NAME.dat holds the true x values.
  *
+ * Axis labels (unless the [plot] gives xlabel/ylabel) carry units: the x
+ * key's from the configuration's key table ("computer.ram [MB]"), the
+ * metric's from pnrsim's table of metrics ("mean_response_time [s] (mean,
+ * 95% CI)"); a key or metric without a unit is named alone.
+ *
  * An x parameter whose values are all numbers is plotted on a numeric axis
  * (logx = yes for a log scale); other values (e.g. strategy names) are
  * placed at 0, 1, 2, ... with their names as tic labels.
  */
 #include "study/sweep.h"
+
+#include "app/config.h"
+#include "app/output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,6 +45,22 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* "name [unit]", or name alone when unit is NULL or "" (new string). */
+static char *with_unit(const char *name, const char *unit)
+{
+    return unit && unit[0] ? xasprintf("%s [%s]", name, unit) : xstrdup(name);
+}
+
+/* The unit of a metric from pnrsim's table of metrics (app/output.c
+ * out_fields), "" when it has none there (counts, flattened members). */
+static const char *metric_unit(const char *metric)
+{
+    for (size_t i = 0; i < out_nfields; i++)
+        if (!strcmp(out_fields[i].key, metric))
+            return out_fields[i].unit;
+    return "";
+}
 
 /* The value quoted as a gnuplot double-quoted string. */
 static void gp_str(sweep_buf *b, const char *s)
@@ -194,14 +218,22 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
     gp_str(&gp, title.p);
     sweep_buf_free(&title);
     sweep_buf_puts(&gp, "\nset xlabel ");
-    gp_str(&gp, pl->xlabel ? pl->xlabel : pl->x);
+    if (pl->xlabel) {
+        gp_str(&gp, pl->xlabel);
+    } else {
+        char *xl = with_unit(pl->x, config_key_unit(pl->x));
+        gp_str(&gp, xl);
+        free(xl);
+    }
     sweep_buf_puts(&gp, "\nset ylabel ");
     if (pl->ylabel) {
         gp_str(&gp, pl->ylabel);
     } else {
-        char *yl = xasprintf("%s (mean, 95%% CI)", pl->metric);
+        char *m = with_unit(pl->metric, metric_unit(pl->metric));
+        char *yl = xasprintf("%s (mean, 95%% CI)", m);
         gp_str(&gp, yl);
         free(yl);
+        free(m);
     }
     sweep_buf_puts(&gp, "\n");
     if (numeric) {

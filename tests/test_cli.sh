@@ -5,11 +5,13 @@
 # in a temporary directory and checks:
 #   - every class of bad input (unknown section or key, malformed number,
 #     out of range, unknown enum, bad boolean, bad --set, unknown option,
-#     missing config or trace file, malformed trace line) gives its own
+#     missing config or trace file, malformed trace line; cross-key errors
+#     with where each key was set) gives its own
 #     one-line message on stderr, exit status 2, and writes nothing: a new
 #     output directory is not left behind, an existing one stays empty, no
 #     .tmp files;
-#   - SWF through the CLI: the MetaCentrum file rejected at line 1, lenient
+#   - SWF through the CLI: duplicate job numbers rejected, fractional
+#     processor counts counted and warned about; the MetaCentrum file rejected at line 1, lenient
 #     counts, gzip input, standard input (plain and compressed);
 #   - two hand-worked six-job traces on 4 PEs in space sharing (MPL 1):
 #     start, end, wait, response, slowdown and bounded slowdown of every job
@@ -17,7 +19,9 @@
 #     and BESTFIT / WORSTFIT queue order;
 #   - reproducibility (same seed = byte-identical files; another seed changes
 #     a run that pages), precedence (file < -t/-s < --set), --print-config
-#     read back, the config.ini copy in the output directory;
+#     read back, the config.ini copy in the output directory; keys without
+#     effect (TREE-only keys on a STAR, memory servers with network RAM
+#     off) warned about and truly without effect;
 #   - --format json/csv, metrics.dat, progress and --quiet, aliases;
 #   - SIGINT/SIGTERM: status 130/143, files marked partial, PARTIAL on stderr;
 #   - --help and --version.
@@ -140,6 +144,12 @@ printf '[computer]\nnumber = 8\nram = 4x64, 0x128\n' > bad-ram-group.ini
 err_case ram-group-zero 'bad-ram-group.ini:3: [computer] ram = "4x64, 0x128": group 2: count 0' -c bad-ram-group.ini -t $GOOD
 printf '[computer]\nnumber = 8\nram = 4x64, 3x128\n' > bad-ram-sum.ini
 err_case ram-group-sum '[computer] ram = 4x64, 3x128 has group counts that add up to 7 PEs, but [computer] number = 8' -c bad-ram-sum.ini -t $GOOD
+err_case ram-group-sum-where '(computer.ram from bad-ram-sum.ini:3; computer.number from bad-ram-sum.ini:2)' -c bad-ram-sum.ini -t $GOOD
+err_case ram-group-sum-set '(computer.ram from bad-ram-sum.ini:3; computer.number from --set computer.number=6)' -c bad-ram-sum.ini -t $GOOD --set computer.number=6
+printf '[netram]\nlocality = rack\n' > bad-locality.ini
+err_case rack-locality-where 'needs racks: set [network] topology = TREE (it is BUS) (netram.locality from bad-locality.ini:2; network.topology from --set network.topology=bus)' -c bad-locality.ini -t $GOOD --set network.topology=bus
+printf '1 0 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n1 5 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > dup.swf
+err_case duplicate-job-number 'dup.swf:2: field 1 (job number) is 1, not above 1 of the job on line 1: job numbers must be unique and ascending' -t dup.swf
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
@@ -196,6 +206,23 @@ check "lenient: 2 malformed lines counted in metrics.json dropped" test "$(jdrop
 check "lenient: the 4 good jobs finish" test "$(jval len/metrics.json jobs_finished)" = 4
 check "lenient: jobs.csv has the 4 good jobs (1 3 5 6)" \
     test "$(cut -d, -f1 len/jobs.csv | sed 1d | sort -n | tr '\n' ' ')" = "1 3 5 6 "
+# A fractional processor count (field 5) is rounded, counted and said:
+# jobs 2 (2.6 -> 3) and 3 (1.5 -> 2) of four, the first on line 3.
+cat > frac.swf <<'EOF'
+; two fractional processor counts
+1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 5 -1 -1 2.6 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 6 -1 -1 1.5 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 7 -1 -1 4.0 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+"$P" -t frac.swf -o frac -q > /dev/null 2> frac.err
+check "fractional processors: exit 0, one warning with the count and the first line" \
+    sh -c "test $? -eq 0 && test \$(grep -c warning frac.err) -eq 1 &&
+           grep -qF 'frac.swf: 2 jobs had a fractional processor count (field 5), rounded to the nearest whole number (the first on line 3)' frac.err"
+check "fractional processors: rounded to 3 and 2 threads in jobs.csv" \
+    test "$(jobf frac/jobs.csv 2 threads) $(jobf frac/jobs.csv 3 threads)" = "3 2"
+"$P" -t lenient.swf --set workload.lenient=yes -o len2 -q > /dev/null 2> len2.err
+check "whole processor counts: no rounding warning" sh -c "! grep -q fractional len2.err"
 # Every data line of the MetaCentrum file is malformed (21+ fields);
 # lenient skips and counts them all: as many as its non-comment lines (20).
 # No job is left: exit status 3 (results written, means n/a).
@@ -513,6 +540,21 @@ check "output directory's config.ini equals --print-config" cmp -s rep1/config.i
 "$P" -c rep1/config.ini -o rep-again -q > /dev/null 2>&1
 check "rerun from the output's config.ini reproduces jobs.csv and metrics.json" \
     sh -c 'cmp -s rep1/jobs.csv rep-again/jobs.csv && cmp -s rep1/metrics.json rep-again/metrics.json'
+# TREE-only keys on a STAR, memory servers without network RAM: accepted
+# with one warning each, and truly without effect (same jobs and metrics).
+"$P" -c "$DEFAULT" $SLICE --set network.rack_size=4 --set network.uplink_latency=0.001 \
+    --set network.uplink_bandwidth=1 --set network.memory_server_placement=racks \
+    --set computer.memory_servers=2 -o rep-ign -q > /dev/null 2> rep-ign.err
+check "keys without effect: exit 0, one warning per key" \
+    sh -c "test $? -eq 0 && test \$(grep -c '^pnrsim: warning: .* has no effect: ' rep-ign.err) -eq 5"
+check "keys without effect: the warning names where, key, value and why" \
+    sh -c "grep -q 'warning: --set network.rack_size=4: \[network\] rack_size = 4 has no effect: only a TREE topology has racks and uplinks (\[network\] topology = STAR)' rep-ign.err &&
+           grep -q 'warning: --set computer.memory_servers=2: \[computer\] memory_servers = 2 has no effect: network RAM is off' rep-ign.err"
+check "keys without effect: jobs.csv and samples.csv as without them" \
+    sh -c 'cmp -s rep1/jobs.csv rep-ign/jobs.csv && cmp -s rep1/samples.csv rep-ign/samples.csv'
+"$P" -c "$DEFAULT" $SLICE --set network.topology=tree --set network.rack_size=4 \
+    --print-config > /dev/null 2> rep-tree.err
+check "rack_size with TREE: no warning" test ! -s rep-tree.err
 check "PNRSim-format appendix file gives the same configuration as its INI translation" \
     sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
            '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"

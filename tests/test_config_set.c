@@ -1,7 +1,8 @@
 /* tests/test_config_set.c: the configuration module (app/config*.c)
  * continued: PNRSim files and their errors, format detection, --set and
  * its errors (one line naming the argument, the key, the value and what is
- * allowed), and config_validate's cross-key rules. Defaults, the appendix-A
+ * allowed), config_validate's cross-key rules, where each key was set
+ * (config_origin) and config_ignored's keys without effect. Defaults, the appendix-A
  * file, writing and INI reading are in tests/test_config.c; helpers in
  * tests/fixture_config.h. Runs from the repository root.
  */
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tests/fixture_config.h"
 
@@ -255,6 +257,55 @@ START_TEST(test_validate_cross_keys)
 }
 END_TEST
 
+/* Keys set away from their default that have no effect are listed (and
+ * only those): TREE-only keys without TREE, memory servers without network
+ * RAM, memory_server_ram without memory servers. */
+START_TEST(test_ignored_keys)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    cfg_note notes[8];
+    config_defaults(&c);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    /* Defaults of the TREE-only keys say nothing, even on a STAR. */
+    ck_assert_int_eq(config_set(&c, "network.rack_size=32", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    const char *tree[] = {"network.rack_size=8", "network.memory_server_placement=racks",
+                          "network.uplink_bandwidth=2", "network.uplink_latency=0.5"};
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_int_eq(config_set(&c, tree[i], err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 4);
+    ck_assert_str_eq(notes[0].key, "network.rack_size");
+    ck_assert_str_eq(notes[0].what, "[network] rack_size = 8 has no effect: only a TREE "
+                     "topology has racks and uplinks ([network] topology = STAR)");
+    ck_assert_str_eq(notes[1].key, "network.memory_server_placement");
+    ck_assert_str_eq(notes[2].key, "network.uplink_bandwidth");
+    ck_assert_str_eq(notes[3].key, "network.uplink_latency");
+    /* At most max are written; the count is all of them. */
+    ck_assert_uint_eq(config_ignored(&c, notes, 1), 4);
+    ck_assert_int_eq(config_set(&c, "network.topology=wheel", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 4);
+    ck_assert_ptr_nonnull(strstr(notes[3].what, "topology = WHEEL"));
+    ck_assert_int_eq(config_set(&c, "network.topology=tree", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=3", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].key, "computer.memory_servers");
+    ck_assert_ptr_nonnull(strstr(notes[0].what, "memory_servers = 3 has no effect: "
+                                 "network RAM is off"));
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=512", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "computer.memory_servers=0", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].what, "[computer] memory_server_ram = 512 has no effect: "
+                     "there are no memory servers ([computer] memory_servers = 0)");
+}
+END_TEST
+
 /* computer.ram: one value for every PE, or COUNTxMB groups in PE order
  * whose counts add up to computer.number; memory servers after them. */
 START_TEST(test_ram_groups)
@@ -329,6 +380,90 @@ START_TEST(test_ram_groups)
     ck_assert_int_eq(config_set(&c, "netram.server_threshold=100", err), 0);
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_msg(strstr(err, "not below [computer] memory_server_ram = 10 MB"), "%s", err);
+}
+END_TEST
+
+/* Where each key was set: FILE:LINE for INI and PNRSim files, --set ARG,
+ * -t, -s and --schedule through config_build, "" for defaults; a later
+ * setting replaces an earlier one; a refused value leaves it. Cross-key
+ * errors and notes on keys without effect name both origins. */
+START_TEST(test_origins)
+{
+    config c;
+    cfg_error e;
+    char path[64], msg[CFG_ERR_MAX], want[256];
+    write_tmp(path, "; a comment\n[computer]\nnumber = 6\nram = 2x64, 2x128\n"
+                    "[network]\nrack_size = 8\n");
+    const char *sets[] = {"network.rack_size=4", "netram.locality=none"};
+    config_args a = {path, "-", "7", sets, 2, true};
+    ck_assert_int_eq(config_build(&c, &a, &e), -1); /* 4 PEs in groups, number 6 */
+    ck_assert_int_eq(e.source, CFG_SRC_VALIDATE);
+    config_error_message(&e, msg, sizeof msg);
+    snprintf(want, sizeof want, "(computer.ram from %s:4; computer.number from %s:3)", path,
+             path);
+    ck_assert_msg(strstr(msg, want), "%s", msg);
+    ck_assert_msg(strstr(e.why, want), "%s", e.why);
+
+    const char *sets2[] = {"network.rack_size=4", "computer.number=4", "netram.locality=none"};
+    a.sets = sets2;
+    a.nsets = 3;
+    ck_assert_int_eq(config_build(&c, &a, &e), 0);
+    snprintf(want, sizeof want, "%s:4", path);
+    ck_assert_str_eq(config_origin(&c, "computer.ram"), want);
+    ck_assert_str_eq(config_origin(&c, "computer.number"), "--set computer.number=4");
+    ck_assert_str_eq(config_origin(&c, "network.rack_size"), "--set network.rack_size=4");
+    ck_assert_str_eq(config_origin(&c, "workload.trace"), "-t -");
+    ck_assert_str_eq(config_origin(&c, "simulation.seed"), "-s 7");
+    ck_assert_str_eq(config_origin(&c, "output.schedule"), "--schedule");
+    ck_assert_str_eq(config_origin(&c, "computer.disk"), "");   /* no such key */
+    ck_assert_str_eq(config_origin(&c, "computer.rpm"), "");    /* default */
+    ck_assert_str_eq(config_origin(&c, "nodot"), "");
+    /* The note on rack_size (STAR) carries where it was set. */
+    cfg_note notes[8];
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].origin, "--set network.rack_size=4");
+
+    /* Rack locality without TREE: both keys' origins, one a default. */
+    const char *sets3[] = {"computer.number=4", "netram.locality=rack"};
+    a.sets = sets3;
+    a.nsets = 2;
+    ck_assert_int_eq(config_build(&c, &a, &e), -1);
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_msg(strstr(msg, "[netram] locality = RACK needs racks: set [network] topology = "
+                              "TREE (it is STAR) (netram.locality from --set "
+                              "netram.locality=rack; network.topology by default)"),
+                  "%s", msg);
+    unlink(path);
+
+    /* A refused value keeps the earlier origin; a PNRSim file gives its
+     * line; a long path keeps its end and the line number. */
+    config_defaults(&c);
+    char err[CFG_ERR_MAX];
+    ck_assert_int_eq(config_set(&c, "computer.number=9", err), 0);
+    ck_assert_int_eq(config_set(&c, "computer.number=x", err), -1);
+    ck_assert_str_eq(config_origin(&c, "computer.number"), "--set computer.number=9");
+    write_tmp(path, "# PNRSim\nNumber 12\n");
+    ck_assert_int_eq(config_load_pnrsim(&c, path, err), 0);
+    snprintf(want, sizeof want, "%s:2", path);
+    ck_assert_str_eq(config_origin(&c, "computer.number"), want);
+    unlink(path);
+    char dir[200], file[300];
+    snprintf(dir, sizeof dir, "/tmp/pnrsim-test-origin-%ld-"
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+             (long)getpid());
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    snprintf(file, sizeof file, "%s/long-name.ini", dir);
+    FILE *f = fopen(file, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("[computer]\n\nnumber = 3\n", f);
+    fclose(f);
+    ck_assert_int_eq(config_load_ini(&c, file, err), 0);
+    const char *o = config_origin(&c, "computer.number");
+    ck_assert_uint_eq(strlen(o), CFG_ORIGIN_MAX - 1);
+    ck_assert_msg(!strncmp(o, "...", 3), "%s", o);
+    ck_assert_msg(strstr(o, "aaa/long-name.ini:3") && o[strlen(o) - 1] == '3', "%s", o);
+    unlink(file);
+    rmdir(dir);
 }
 END_TEST
 
@@ -468,6 +603,8 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_set_errors);
     tcase_add_test(t, test_set_release_and_first_pcs);
     tcase_add_test(t, test_validate_cross_keys);
+    tcase_add_test(t, test_ignored_keys);
+    tcase_add_test(t, test_origins);
     tcase_add_test(t, test_ram_groups);
     tcase_add_test(t, test_build_precedence_and_errors);
     tcase_add_test(t, test_validate_stored_values);

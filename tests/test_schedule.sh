@@ -12,7 +12,9 @@
 #     equals its CPU demand, and execution - running time = the time it was
 #     switched out, PCS included), rows never overlap on a PE, the Paje
 #     trace passes pj_dump and its job states per PE sum to the CPU busy
-#     time pnrsim reports per PE (--hardware-report);
+#     time pnrsim reports per PE (--hardware-report); with
+#     output.schedule_network = no the trace has no link or switch (it is
+#     the default trace without its network lines) and passes pj_dump;
 #   - a paging 1-job run: paging states in the Paje trace cover the job's
 #     fault time;
 #   - --schedule changes no other file; only asked for; [output] schedule;
@@ -236,6 +238,29 @@ EOF
         awk -v a="$tot" -v b="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
 else
     skipped "pj_dump not installed: Paje checks of the demo prefix"
+fi
+# output.schedule_network = no: the same trace without the links and
+# switches: exactly the lines of d1's trace that name no network element
+# (alias n<index>), schedule.csv and pes.csv unchanged.
+"$P" $DEMO -q -o d5 --schedule --set output.schedule_network=no > /dev/null
+check "schedule_network = no: no link or switch container in schedule.paje" \
+    sh -c "test -s d5/schedule.paje && ! grep -Eq '^5 [^ ]+ n[0-9]+ (LK|SWT) ' d5/schedule.paje"
+check "schedule_network = yes (default): the demo trace has link and switch containers" \
+    grep -Eq '^5 [^ ]+ n[0-9]+ (LK|SWT) ' d1/schedule.paje
+check "schedule_network = no: the trace is the default one without its network lines" \
+    sh -c "grep -Ev '^[0-9]+ [^ ]+ ([A-Z]+ )?n[0-9]+( |\$)' d1/schedule.paje | cmp -s - d5/schedule.paje"
+check "schedule_network = no: schedule.csv, pes.csv and the results unchanged" \
+    sh -c 'for f in schedule.csv pes.csv jobs.csv metrics.json; do cmp -s d1/$f d5/$f || exit 1; done'
+if [ $have_pj = 1 ]; then
+    pj_dump d5/schedule.paje > d5.dump 2> d5.pjerr
+    st=$?
+    kinds=$(awk -F', *' '$1 == "Container" || $1 == "State" { n[$1 "/" $3]++ }
+        END { printf "%d %d %d %d", n["Container/PE"], n["Container/Link"] + n["Container/Switch"],
+              (n["State/Job"] > 0), n["State/Transfer"] + n["State/Forwarding"] }' d5.dump)
+    check "schedule_network = no: pj_dump accepts it: 240 PE containers, no Link or Switch, job states, no network states (got $kinds)" \
+        test $st -eq 0 -a ! -s d5.pjerr -a "$kinds" = "240 0 1 0"
+else
+    skipped "pj_dump not installed: schedule_network = no trace not checked with pj_dump"
 fi
 
 # ---- links and switches, worked out from message counts --------------------------

@@ -19,7 +19,8 @@
 #     misspelt key, a bad [set]/[vary]/[baseline] value, a cross-key
 #     problem, a missing trace, a missing --pnrsim exit 2 with FILE:LINE:
 #     KEY and create nothing; ranges with nan/inf and a too-large seed_base
-#     are refused;
+#     are refused; a key without effect at some points (rack_size with
+#     a varied topology) is accepted and warned about once;
 #   - hostile study files: a range step below %.10g, k next to 1, a
 #     subnormal bound, a NUL byte, trace = /dev/null get messages that say
 #     what is wrong (exit 2); 200,002 range values are read in linear time;
@@ -30,7 +31,8 @@
 #     invocation can take the lock and run;
 #   - SIGINT stops the study with status 130, keeps the finished runs, and
 #     the next invocation runs only the rest;
-#   - plots (PNG and SVG) when gnuplot is installed;
+#   - plots (PNG and SVG) when gnuplot is installed; axis labels with units
+#     (computer.ram [MB], response_time_mean [s]);
 #   - baselines: [baseline disk] netram.enabled = no next to two strategies
 #     gives 2 x (2 + 1) x 3 = 18 result rows and 6 summary rows, "disk" in
 #     the netram.strategy column, run directories named ...=@disk, runs
@@ -185,6 +187,10 @@ netram.strategy = central, client
 metric = bounded_slowdown_mean
 x = computer.ram
 lines = netram.strategy
+[plot]
+metric = response_time_mean
+x = netram.strategy
+lines = computer.ram
 EOF
 
 "$SWEEP" -j 1 -o j1 s.ini > j1.log 2>&1
@@ -206,6 +212,16 @@ if command -v gnuplot > /dev/null 2>&1; then
 else
     echo "skip plot: gnuplot not installed (Debian: gnuplot-nox)"
 fi
+# Axis labels with units: the x key's from the configuration's table, the
+# metric's from pnrsim's table of metrics; none where there is none.
+check "plot: x axis with its unit (computer.ram [MB])" \
+    grep -qx 'set xlabel "computer.ram \[MB\]"' j1/plots/bounded_slowdown_mean.gp
+check "plot: y axis of a metric without a unit names it alone" \
+    grep -qx 'set ylabel "bounded_slowdown_mean (mean, 95% CI)"' j1/plots/bounded_slowdown_mean.gp
+check "plot: y axis with the metric's unit (response_time_mean [s])" \
+    grep -qx 'set ylabel "response_time_mean \[s\] (mean, 95% CI)"' j1/plots/response_time_mean.gp
+check "plot: x axis of a key without a unit (a name) names it alone" \
+    grep -qx 'set xlabel "netram.strategy"' j1/plots/response_time_mean.gp
 
 "$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
 check "two workers: exit 0" test $? -eq 0
@@ -307,6 +323,16 @@ badcfg "missing workload.trace file" "cfg.ini:5: workload.trace: 'nope.swf'" \
     '[vary]\nworkload.trace = ok.swf, nope.swf'
 badcfg "emit refuses too, writes no job list" 'cfg.ini:5: computer.rma:' \
     '[vary]\ncomputer.rma = 64' '--emit-joblist cfgout/jobs.txt'
+# A key with no effect at some points (rack_size without TREE) is not a
+# problem: the study is accepted and the key is warned about once.
+printf '[study]\nbase = base.ini\ntrace = %s\n[set]\nnetwork.rack_size = 4\n[vary]\nnetwork.topology = star, tree, bus\n' \
+    "$TRACE" > ign.ini
+"$SWEEP" --emit-joblist ign-jobs.txt -o ignout ign.ini > ign.log 2>&1
+check "key without effect: accepted (exit 0), job list written" \
+    sh -c "test $? -eq 0 && test -s ign-jobs.txt"
+check "key without effect: warned about once, at its first point" \
+    sh -c "test \$(grep -c 'warning: ign.ini: \[network\] rack_size = 4 has no effect: only a TREE topology' ign.log) -eq 1 &&
+           grep -q 'first at network.topology=star' ign.log"
 printf '[study]\nbase = base.ini\n' > notrace.ini
 "$SWEEP" -o notrace-out notrace.ini > notrace.log 2>&1
 check "no trace anywhere: exit 2, nothing created" \

@@ -222,6 +222,11 @@ START_TEST(test_floats_in_integer_fields)
     ck_assert_int_eq(workload_next(w, &j, err), 0);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_NO_PROCS), 1);
     ck_assert_int_eq(workload_records(w), 4);
+    /* Rounded processor counts are counted: job 2 (2.6), line 2; "4.0"
+     * and "+1" are whole, and the dropped 0.4 is a drop, not a rounding. */
+    long first = -1;
+    ck_assert_int_eq(workload_rounded(w, &first), 1);
+    ck_assert_int_eq(first, 2);
     workload_close(w);
     tmp_remove(p);
 }
@@ -647,6 +652,56 @@ START_TEST(test_submit_order)
 }
 END_TEST
 
+/* Job numbers of kept jobs ascend (techreport 2.1.3: "a unique ascending
+ * number"): a duplicate or a smaller number is an error naming both lines;
+ * under lenient it is skipped and counted as malformed. Dropped records
+ * are not checked. */
+START_TEST(test_job_numbers_ascend)
+{
+    static const char *const cases[][2] = {
+        {"1 0 -1 10 1 10 -1 -1 -1 -1 1" TAIL "2 5 -1 10 1 10 -1 -1 -1 -1 1" TAIL
+         "2 6 -1 10 1 10 -1 -1 -1 -1 1" TAIL "3 7 -1 10 1 10 -1 -1 -1 -1 1" TAIL,
+         ":3: field 1 (job number) is 2, not above 2 of the job on line 2: job numbers must "
+         "be unique and ascending"},
+        {"5 0 -1 10 1 10 -1 -1 -1 -1 1" TAIL "7 5 -1 10 1 10 -1 -1 -1 -1 1" TAIL
+         "6 6 -1 10 1 10 -1 -1 -1 -1 1" TAIL "8 7 -1 10 1 10 -1 -1 -1 -1 1" TAIL,
+         ":3: field 1 (job number) is 6, not above 7 of the job on line 2"},
+    };
+    config c;
+    cfg_init(&c, CPU_DEMAND_CPUTIME);
+    for (size_t k = 0; k < 2; k++) {
+        char *p = tmp_swf(cases[k][0]);
+        char err[CFG_ERR_MAX];
+        wl_job j;
+        c.workload.lenient = false;
+        workload *w = open_ok(p, &c, 8);
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert_int_eq(workload_next(w, &j, err), -1);
+        ck_assert_msg(!strncmp(err, p, strlen(p)) && strstr(err, cases[k][1]), "%s", err);
+        workload_close(w);
+        c.workload.lenient = true;
+        tally t = read_all(p, &c, 8, &w);
+        ck_assert_int_eq(t.jobs, 3);                       /* lines 1, 2, 4 */
+        ck_assert_int_eq(t.last.line, 4);
+        ck_assert_int_eq(workload_dropped(w, WL_DROP_MALFORMED), 1);
+        ck_assert_int_eq(workload_records(w), 4);
+        workload_close(w);
+        tmp_remove(p);
+    }
+    /* A dropped record (too wide) with a repeated number is not checked. */
+    char *q = tmp_swf("1 0 -1 10 1 10 -1 -1 -1 -1 1" TAIL "1 5 -1 10 99 10 -1 -1 -1 -1 1" TAIL
+                      "2 6 -1 10 1 10 -1 -1 -1 -1 1" TAIL);
+    c.workload.lenient = false;
+    workload *w;
+    tally t = read_all(q, &c, 8, &w);
+    ck_assert_int_eq(t.jobs, 2);
+    ck_assert_int_eq(workload_dropped(w, WL_DROP_WIDE), 1);
+    workload_close(w);
+    tmp_remove(q);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("workload");
@@ -657,6 +712,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_header_continuation);
     tcase_add_test(tc, test_lublin_maxnodes_without_maxprocs);
     tcase_add_test(tc, test_floats_in_integer_fields);
+    tcase_add_test(tc, test_job_numbers_ascend);
     tcase_add_test(tc, test_unknown_everywhere_allowed);
     tcase_add_test(tc, test_auto_policy_edges);
     tcase_add_test(tc, test_gzip_nasa);
