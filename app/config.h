@@ -49,6 +49,7 @@ typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef sched_mem_release cfg_mem_release;
+typedef sched_paging cfg_paging;
 typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
@@ -89,6 +90,7 @@ typedef struct config {
         long page_size;              /* bytes, the report's P (4096) */
         cfg_interval interval;       /* comm/sync intervals fixed or exponential */
         cfg_mem_release mem_release; /* memory freed at thread or job end */
+        cfg_paging paging;           /* EXACT or BATCHED faults (docs/BATCHING.md) */
     } process;
     struct {
         cfg_sched_type type;

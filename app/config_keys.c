@@ -24,6 +24,7 @@ static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NUL
 static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
 static const char *const rotation_names[] = {"HALF", "FULL", NULL};
 static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
+static const char *const paging_names[] = {"EXACT", "BATCHED", NULL};
 static const char *const estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 static const char *const backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 static const char *const generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
@@ -52,6 +53,8 @@ _Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
 _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
                sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
+_Static_assert(PAGING_EXACT == 0 && PAGING_BATCHED == 1 && sizeof(cfg_paging) == sizeof(int),
+               "");
 _Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
                PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
 _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
@@ -197,6 +200,10 @@ const key_def cfg_keys[] = {
            "JOB", NULL,
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
            "job's last thread ends."),
+    K_ENUM("process", "paging", process.paging, paging_names, "EXACT", NULL,
+           "Page faults: EXACT = each disk fault its own disk and CPU events; BATCHED = "
+           "a thread's consecutive disk faults run as one step up to its next "
+           "interaction (statistically equivalent, faster; docs/BATCHING.md)."),
 
     K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),

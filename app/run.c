@@ -274,6 +274,10 @@ static void sample(sim_t *sim, void *arg)
 {
     run_t *r = arg;
     int n = cluster_compute_pes(&r->cl); /* memory servers have no threads */
+    /* Batched paging: end the batches under way, so the counters are those
+     * of now (always, so that the sample path does not depend on which
+     * outputs are written). */
+    job_settle(sim, &r->cl);
     /* Model events since the previous sample (this sampler event aside),
      * and the periods it spans (more than one after a jump). */
     uint64_t model_events = sim->dispatched - r->sample_events - 1;
@@ -422,6 +426,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .sync_bytes = c->network.sync_msg,
         .mem_release = c->process.mem_release,
         .interval_exp = c->process.interval == INTERVAL_EXPONENTIAL,
+        .paging = c->process.paging,
         .seed = r->seed,
         .gen = c->simulation.generator,
         .gang = &gp,
@@ -496,6 +501,7 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         }
     }
     r->sim.pause_at = UINT64_MAX;
+    job_settle(&r->sim, &r->cl); /* batched paging: counters as of now */
     r->wall_run = util_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
     if (r->sched_out)

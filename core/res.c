@@ -59,6 +59,23 @@ void res_release(sim_t *sim, res_t *r, proc_t *p)
         proc_wake(sim, next);
 }
 
+void res_account(res_t *r, uint64_t n, double busy)
+{
+    assert(!r->holder && busy >= 0);
+    r->requests += n;
+    r->completions += n;
+    r->busy += busy;
+}
+
+void res_take_since(sim_t *sim, res_t *r, proc_t *p, double since)
+{
+    assert(!r->holder && r->q.n == 0 && since <= sim->now);
+    (void)sim;
+    r->requests++;
+    r->holder = p;
+    r->busy_since = since;
+}
+
 void res_preempt(sim_t *sim, res_t *r, proc_t *p)
 {
     r->requests++;

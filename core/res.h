@@ -46,6 +46,13 @@ void res_preempt(sim_t *sim, res_t *r, proc_t *p);
 /* Remove p from r's queue (e.g. its message was killed). p must be on r's
  * queue or on none; returns true when it was on r's. O(1). */
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p);
+/* Uses of an idle r that began and ended unobserved (batched paging,
+ * sched/job.c): n requests and completions with `busy` seconds of service
+ * in all, during which nobody else asked for r. r must be idle. */
+void res_account(res_t *r, uint64_t n, double busy);
+/* p takes idle r now as if it had been granted at `since` (<= now): the
+ * rest of a use that began unobserved (batched paging). Counts the request. */
+void res_take_since(sim_t *sim, res_t *r, proc_t *p, double since);
 /* Busy time up to now. */
 double res_busy_time(const sim_t *sim, const res_t *r);
 /* Busy time / time since res_init (0 at time 0). */

@@ -48,6 +48,8 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->paging = 0;
     pe->obs = NULL;
     pe->touch_map = NULL;
+    pe->batch = NULL;
+    pe->batch_cut = NULL;
 }
 
 void pe_set_observer(pe_t *pe, const pe_observer *o)
@@ -75,6 +77,13 @@ void pe_fault_end(sim_t *sim, pe_t *pe, double started)
     pe->paging--;
     if (pe->obs && pe->obs->paging)
         pe->obs->paging(sim, pe, pe->obs->ctx);
+}
+
+void pe_faults_add(pe_t *pe, uint64_t n, double time)
+{
+    assert(!pe->obs);
+    pe->faults += n;
+    pe->fault_time += time;
 }
 
 double pe_overalloc_mb(const pe_t *pe)
@@ -114,6 +123,8 @@ static void change_slow(sim_t *sim, pe_t *pe, double *amount, double mb, bool ov
 
 static inline void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
+    if (pe->batch)
+        pe->batch_cut(sim, pe);
     if (pe->touch_map) {
         /* Stored only when new: the PEs of one job share a word, and a
          * store to it at every change would make them wait on each other. */

@@ -63,6 +63,12 @@ struct pe {
     double alloc_mb;          /* allocated by threads running or suspended here */
     double lent_mb;           /* lent to other PEs as network RAM (PNR server) */
     double remote_mb;         /* overallocation of local threads held in network RAM */
+    /* Batched paging (process.paging = BATCHED, sched/job.c): the thread
+     * running a batch of faults on this PE, or NULL, and how to end that
+     * batch at the current instant; every change of the PE's memory
+     * amounts ends it first. */
+    void *batch;
+    void (*batch_cut)(sim_t *sim, pe_t *pe);
     res_t cpu;
     res_t disk;
     char name[32];
@@ -118,6 +124,10 @@ void pe_remote(sim_t *sim, pe_t *pe, double mb);
 void pe_fault_begin(sim_t *sim, pe_t *pe);
 /* ... and has finished it; it began at `started` (adds to fault_time). */
 void pe_fault_end(sim_t *sim, pe_t *pe, double started);
+/* n page faults of `time` seconds in all that began and ended unobserved
+ * (batched paging): counted as pe_fault_begin + pe_fault_end would. The PE
+ * must have no observer. */
+void pe_faults_add(pe_t *pe, uint64_t n, double time);
 /* Install the observer (NULL for none). */
 void pe_set_observer(pe_t *pe, const pe_observer *o);
 /* Add u at the end of pe's users; `changed` is called at every change of

@@ -204,6 +204,13 @@ static thread_t *user_thread(pe_user *u)
  * fault of any thread on the PE, u ~ U(0,1) below (network RAM held by the
  * PE's threads) / (PE overallocation) sends it to the network; the server
  * is drawn in proportion to what each holds for this PE. */
+bool pnr_fault_to_disk(const thread_t *th, void *ctx)
+{
+    (void)ctx;
+    const pe_t *pe = th->pe;
+    return pe->remote_mb <= EPS_MB || pe_overalloc_mb(pe) <= EPS_MB;
+}
+
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;

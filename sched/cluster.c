@@ -48,6 +48,9 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->neighbour_bytes = p->neighbour_bytes;
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
+    cl->paging = p->paging;
+    list_init(&cl->batches);
+    list_init(&cl->batch_spare);
     if (p->gang)
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
 }
@@ -67,6 +70,7 @@ void cluster_observe(cluster_t *cl, const cluster_observer *o)
 void cluster_destroy(sim_t *sim, cluster_t *cl)
 {
     job_destroy_all(sim, cl);
+    job_batches_free(cl);
     if (cl->gang)
         gang_destroy(sim, cl->gang);
     cl->gang = NULL;

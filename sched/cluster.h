@@ -45,6 +45,7 @@ typedef struct cluster_params {
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release;
     bool interval_exp;
+    sched_paging paging;       /* EXACT or BATCHED (docs/BATCHING.md) */
     uint64_t seed;             /* master seed of the "fault" and "interval" streams */
     rng_gen gen;               /* their generator (and PNR's: cl->rng_gen) */
     /* the scheduler (§4.4): NULL for none (the test drives job_run and

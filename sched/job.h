@@ -85,6 +85,11 @@ typedef struct job_hooks {
      * that thread was freed, before job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
     fault_hook fault;
+    /* Batched paging: true when `fault` would send th's next fault to the
+     * disk without drawing or any other effect, and keeps doing so until
+     * a memory amount of th's PE changes (NULL: never known, no batches
+     * while `fault` is set). */
+    bool (*fault_to_disk)(const thread_t *th, void *ctx);
     void *pnr_ctx;
 } job_hooks;
 
@@ -106,6 +111,9 @@ struct cluster {
     bool interval_exp;        /* comm/sync intervals exponential (else fixed) */
     rng_set interval_rng;     /* one stream per PE ("interval", PE id), when
                                * interval_exp; each created on first use */
+    sched_paging paging;      /* EXACT, or BATCHED (docs/BATCHING.md) */
+    list_t batches;           /* BATCHED: fault batches under way (job.c) */
+    list_t batch_spare;       /* BATCHED: batch records not in use */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -116,6 +124,7 @@ struct cluster {
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
     uint64_t messages_killed;
+    uint64_t batch_faults;    /* faults run inside fault batches (BATCHED) */
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
     void *th_pool[32];        /* free thread arrays of 2^c threads, and free */
@@ -163,6 +172,8 @@ struct thread {
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
     void *pnr;                /* PNR client state, owned by pnr/ */
+    struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
+    int batch_cut;            /* how the last batch was ended (job.c) */
 };
 
 struct job {
@@ -248,6 +259,12 @@ void thread_proceed(sim_t *sim, thread_t *th);
 void thread_fault_done(sim_t *sim, thread_t *th);
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
+/* Batched paging: end every fault batch under way at the current instant,
+ * so that counters, busy times and thread states are those of now (before
+ * a sample, at the end of a run). No effect in exact mode. */
+void job_settle(sim_t *sim, cluster_t *cl);
+/* Free the spare batch records (cluster_destroy). */
+void job_batches_free(cluster_t *cl);
 
 /* The page-fault reset (§4.1.5): the amount of the thread's overallocated
  * data not in RAM after all of it was paged in, drawn from a triangular

@@ -16,6 +16,11 @@ typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
 /* When a thread's memory is freed (§4.3.1 "at process termination"): when
  * the thread ends, or when its whole job ends. */
 typedef enum { MEM_RELEASE_THREAD, MEM_RELEASE_JOB } sched_mem_release;
+/* Paging (process.paging; docs/BATCHING.md): EXACT = every page fault is
+ * its own disk service and CPU burst events; BATCHED = a thread's
+ * consecutive disk faults run as one hold up to its next interaction
+ * (statistically equivalent, not the same sample path). */
+typedef enum { PAGING_EXACT, PAGING_BATCHED } sched_paging;
 /* Memory-aware admission (§2.1.2 MemAware; issue 15): none; LOCAL = every
  * thread fits its PE's free RAM (the report's); GLOBAL = or the job's
  * overallocation fits the network RAM still available (sched/admit.h). */

@@ -3,7 +3,7 @@
  * across descheduling worked out by hand, killed messages sent again, a job
  * ending while stopped, when memory is freed (per thread or per job,
  * process.mem_release), CPU-time conservation under random stops and runs
- * and under gang time slicing. The page-fault model is tests/test_job.c's;
+ * and under gang time slicing, in exact and batched paging mode. The page-fault model is tests/test_job.c's;
  * whole runs are tests/test_job_run.c's.
  */
 #include "app/config.h"
@@ -299,8 +299,50 @@ static void toggle(sim_t *sim, void *arg)
     ev_at(sim, t->ev, sim->now + dt);
 }
 
+/* Batched paging in the test worlds: faults go to the disk (on_fault). */
+static bool to_disk(const thread_t *th, void *ctx)
+{
+    (void)th;
+    (void)ctx;
+    return true;
+}
+
+/* Paging mode _i (loop tests): EXACT or BATCHED. */
+static void set_paging(world *w, int mode)
+{
+    w->cl.paging = mode ? PAGING_BATCHED : PAGING_EXACT;
+    w->cl.hooks.fault_to_disk = to_disk;
+}
+
+/* Every fault was one disk service of S_DISK: on every PE, faults = disk
+ * completions, disk busy = faults * S_DISK <= fault time; in batched mode
+ * some faults ran in batches. */
+static void check_disk(world *w, int mode)
+{
+    uint64_t batched = 0;
+    for (int i = 0; i < w->cl.npes; i++) {
+        pe_t *pe = &w->cl.pes[i];
+        ck_assert_uint_eq(pe->faults, pe->disk_faults);
+        ck_assert_uint_eq(pe->disk.completions, pe->faults);
+        ck_assert_uint_eq(pe->disk.requests, pe->faults);
+        ck_assert_ptr_null(pe->disk.holder);
+        ck_assert_int_eq(pe->paging, 0);
+        ck_assert_near(res_busy_time(&w->sim, &pe->disk), (double)pe->faults * S_DISK,
+                       1e-9 * (1 + (double)pe->faults));
+        /* A fault's time includes its wait for the disk. */
+        ck_assert(pe->fault_time >= (double)pe->faults * S_DISK * (1 - 1e-12));
+        ck_assert_ptr_null(pe->batch);
+    }
+    batched = w->cl.batch_faults;
+    if (mode)
+        ck_assert_uint_gt(batched, 0);
+    else
+        ck_assert_uint_eq(batched, 0);
+}
+
 START_TEST(test_cpu_conserved_stop_run)
 {
+    /* (_i = 1: the same in batched paging mode, process.paging = BATCHED.) */
     /* Job X: 3 threads on PEs 0-2, 30 s; job Y: 2 threads on PEs 1-2, 20 s;
      * 20 MB threads on 32 MB PEs, so PEs 1 and 2 are 8 MB overallocated
      * once both jobs started (R = 1e-5); neighbour messages every 1.5 s,
@@ -320,6 +362,7 @@ START_TEST(test_cpu_conserved_stop_run)
         w.cl.mem_access_rate = 1e-5;
         w.cl.comm_rate = 1.5;
         w.cl.sync_rate = 4;
+        set_paging(&w, _i);
         int px[] = {0, 1, 2}, py[] = {1, 2};
         toggler t = {.w = &w};
         t.jobs[0] = make_job(&w, 1, 3, px, 30, 20);
@@ -343,6 +386,7 @@ START_TEST(test_cpu_conserved_stop_run)
         ck_assert_int_eq(w.cl.threads_running, 0);
         ck_assert_uint_gt(w.cl.pes[1].faults, 0);
         ck_assert_uint_gt(t.toggles, 4);
+        check_disk(&w, _i);
         killed += (long)w.cl.messages_killed;
         ev_free(&w.sim, t.ev);
         rng_free(t.r);
@@ -442,13 +486,15 @@ START_TEST(test_cpu_conserved_gang)
      * every 2 s, synchronisation every 5 s. At the end: every job ended and
      * was freed, CPU busy time = CPU demand done = demand submitted, message
      * counts as the formulas say, every killed message sent again, and the
-     * scheduler's counters back at zero. */
+     * scheduler's counters back at zero. _i = 1: the same in batched paging
+     * mode; in both, every fault is one disk service (check_disk). */
     for (int rep = 0; rep < 5; rep++) {
         world w;
         gang_t *g = world_init_gang(&w, 4, 32, 400 + (uint64_t)rep, 2, 1, 0.01);
         w.cl.mem_access_rate = 1e-5;
         w.cl.comm_rate = 2;
         w.cl.sync_rate = 5;
+        set_paging(&w, _i);
         w.release_on_end = true;
         arrivals a = {.w = &w, .left = 40, .next_id = 1};
         a.r = rng_stream(500 + (uint64_t)rep, "arrivals", 0);
@@ -476,6 +522,7 @@ START_TEST(test_cpu_conserved_gang)
             ck_assert_double_eq(w.cl.pes[i].alloc_mb, 0);
         }
         ck_assert_uint_gt(faults, 0);
+        check_disk(&w, _i);
         ev_free(&w.sim, a.ev);
         rng_free(a.r);
         world_free(&w);
@@ -493,9 +540,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_killed_neighbour_restarted);
     tcase_add_test(tc, test_end_while_stopped);
     tcase_add_test(tc, test_mem_release_thread_or_job);
-    tcase_add_test(tc, test_cpu_conserved_stop_run);
+    tcase_add_loop_test(tc, test_cpu_conserved_stop_run, 0, 2);
     tcase_add_test(tc, test_gang_switch_by_hand);
-    tcase_add_test(tc, test_cpu_conserved_gang);
+    tcase_add_loop_test(tc, test_cpu_conserved_gang, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
