@@ -224,10 +224,12 @@ typedef struct config_args {
     bool schedule;            /* --schedule */
 } config_args;
 
-/* Build the effective configuration from a: defaults < file (a relative
- * [workload] trace in it taken from the file's directory) < trace < seed <
+/* Build the effective configuration from a: defaults < file ("-" =
+ * standard input; a relative [workload] trace in it taken from the file's
+ * directory, or from the working directory for "-") < trace < seed <
  * sets in order < schedule; then a relative trace is made absolute (from
- * the working directory) and the whole is validated. Returns 0, or -1
+ * the working directory) and the whole is validated. A configuration and a
+ * trace both from standard input are refused. Returns 0, or -1
  * with e saying which input was refused and why (c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
 

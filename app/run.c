@@ -618,6 +618,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
         m->pnr_asked_mb = ps->asked_mb;
         m->pnr_granted_mb = ps->granted_mb;
         m->pnr_alloc_wait = ps->alloc_wait;
+        m->pnr_alloc_rounds_changed = ps->alloc_rounds_changed;
+        m->pnr_dealloc_rounds_changed = ps->dealloc_rounds_changed;
         for (int k = 0; k < PNR_NKINDS; k++) {
             m->pnr_msgs[k] = ps->msgs[k];
             m->pnr_bytes[k] = ps->bytes[k];

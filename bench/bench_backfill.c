@@ -7,21 +7,31 @@
  * it was before they came, for comparison), with the run
  * times as CPU demand and no memory (memory_scale 0), so the figures are
  * the scheduler's and the event kernel's, not paging. For each run it
- * prints the wall time and jobs per second, and what the passes did: how
+ * prints the CPU time and jobs per second, and what the passes did: how
  * many there were, the queue length they sorted (mean and most), and for
  * conservative the jobs reserved per pass (mean and most: "k" of
  * sched/backfill.h; a rebuilt pass costs O(k (r + k))), the mean profile
- * length and the passes that kept the last pass's reservations. Lublin is also run at twice its load
- * (load_scale 2, FCFS only), where queues are much longer, to show how the
- * cost per pass grows with the queue.
+ * length, the profile steps examined per reservation (visited: from the
+ * dominance bound of sched/bf_bound.h to the job's start and through its
+ * window) and the passes that kept the last pass's reservations. Lublin is
+ * also run at twice its load (load_scale 2, FCFS only), where queues are
+ * much longer, to show how the cost per pass grows with the queue; and
+ * with estimates twice the run times (estimate_scale 2: every job ends
+ * early, so every pass after an end rebuilds, as with requested times) at
+ * once, twice and three times its load, without messages (so that the
+ * time is the scheduler's), conservative against "oracle"
+ * (every pass rebuilt and every search from now: the algorithm before the
+ * dominance bound and the kept passes; same schedule).
  *
  * Usage: bench_backfill [-r reps] [-t trace]   (run from the repository
- * root; every figure is the best of reps wall times, default 1; -t runs
- * one trace only: nasa, hpc2n, lublin or lublin-x2)
+ * root; every figure is the best of reps CPU times, default 1; -t runs
+ * one trace only: nasa, hpc2n, lublin, lublin-x2, lublin-e2, lublin-x2-e2
+ * or lublin-x3-e2)
  * Output, one line per run:
- *   backfill lublin fcfs/conservative jobs=10000 wall_s=... jobs_per_s=...
+ *   backfill lublin fcfs/conservative jobs=10000 cpu_s=... jobs_per_s=...
  *     passes=... queue_mean=... queue_max=... reserved_mean=...
- *     reserved_max=... steps_mean=... kept_passes=... us_per_pass=...
+ *     reserved_max=... steps_mean=... visited_mean=... kept_passes=...
+ *     us_per_pass=... ns_per_reservation=...
  */
 #include "app/config.h"
 #include "app/run.h"
@@ -35,24 +45,32 @@
 #include <time.h>
 #include <unistd.h>
 
+/* CPU time of this process (the machine is shared: wall time measures the
+ * load). */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 typedef struct trace {
-    const char *name, *path, *pes, *load;
+    const char *name, *path, *pes, *load, *est;
+    int nprio;          /* the first nprio of fcfs, wfp3 */
+    bool few;           /* conservative and oracle only, and no messages
+                         * (process.comm_rate and sync_rate 0, as in
+                         * docs/SCHEDULING.md's commands) */
 } trace;
 
 /* One run; returns 0 or prints the error and returns -1. bf is a
- * scheduler.backfill value, or "rebuild": conservative with every pass
+ * scheduler.backfill value, "rebuild": conservative with every pass
  * rebuilt (bf_set_rebuild_always; the passes as before kept reservations,
- * for comparison: same schedule). */
+ * for comparison: same schedule), or "oracle": rebuilt and every search
+ * from now (bf_set_plain_search too: as before the dominance bound). */
 static int one(const trace *t, const char *prio, const char *mode, int reps)
 {
-    bool rebuild = strcmp(mode, "rebuild") == 0;
+    bool oracle = strcmp(mode, "oracle") == 0;
+    bool rebuild = oracle || strcmp(mode, "rebuild") == 0;
     const char *bf = rebuild ? "conservative" : mode;
     double best = 0;
     bf_stats st;
@@ -76,6 +94,12 @@ static int one(const trace *t, const char *prio, const char *mode, int reps)
         snprintf(set, sizeof set, "workload.load_scale=%s", t->load);
         if (config_set(&c, set, err) != 0)
             goto bad;
+        snprintf(set, sizeof set, "workload.estimate_scale=%s", t->est);
+        if (config_set(&c, set, err) != 0)
+            goto bad;
+        if (t->few && (config_set(&c, "process.comm_rate=0", err) != 0 ||
+                       config_set(&c, "process.sync_rate=0", err) != 0))
+            goto bad;
         snprintf(set, sizeof set, "scheduler.priority=%s", prio);
         if (config_set(&c, set, err) != 0)
             goto bad;
@@ -87,6 +111,8 @@ static int one(const trace *t, const char *prio, const char *mode, int reps)
             goto bad;
         if (rebuild)
             bf_set_rebuild_always((bf_t *)gang_bf(run_gang(r)), true);
+        if (oracle)
+            bf_set_plain_search((bf_t *)gang_bf(run_gang(r)), true);
         double t0 = now();
         if (run_execute(r, err) != 0) {
             run_destroy(r);
@@ -108,14 +134,17 @@ static int one(const trace *t, const char *prio, const char *mode, int reps)
     double p = st.passes > 0 ? (double)st.passes : 1;
     long cons_passes = strcmp(bf, "conservative") == 0 ? st.passes : 0;
     double cp = cons_passes > 0 ? (double)cons_passes : 1;
-    printf("backfill %s%s %s/%s jobs=%ld wall_s=%.3f jobs_per_s=%.0f passes=%ld "
+    double rs = st.reserved_sum > 0 ? (double)st.reserved_sum : 1;
+    printf("backfill %s %s/%s jobs=%ld cpu_s=%.3f jobs_per_s=%.0f passes=%ld "
            "queue_mean=%.1f queue_max=%ld reserved_mean=%.1f reserved_max=%ld "
-           "steps_mean=%.1f kept_passes=%ld us_per_pass=%.2f\n",
-           t->name, strcmp(t->load, "1") ? "-x2" : "", prio, mode, m.jobs_finished, best,
+           "steps_mean=%.1f visited_mean=%.1f kept_passes=%ld us_per_pass=%.2f "
+           "ns_per_reservation=%.0f\n",
+           t->name, prio, mode, m.jobs_finished, best,
            best > 0 ? (double)m.jobs_finished / best : 0, st.passes, (double)st.queued_sum / p,
            st.queued_max, cons_passes ? (double)st.reserved_sum / cp : 0, st.reserved_max,
-           cons_passes ? (double)st.steps_sum / cp : 0, st.kept_passes,
-           st.passes ? 1e6 * best / p : 0);
+           cons_passes ? (double)st.steps_sum / cp : 0,
+           cons_passes ? (double)st.visited_sum / rs : 0, st.kept_passes,
+           st.passes ? 1e6 * best / p : 0, cons_passes ? 1e9 * best / rs : 0);
     return 0;
 }
 
@@ -133,23 +162,26 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    static const char *const L = "traces/lublin-256-synthetic.swf";
     static const trace traces[] = {
-        {"nasa", "traces/NASA-iPSC-1993-3.1-cln.swf.gz", "128", "1"},
-        {"hpc2n", "traces/hpc2n-seth-first3171.swf", "240", "1"},
-        {"lublin", "traces/lublin-256-synthetic.swf", "256", "1"},
-        {"lublin", "traces/lublin-256-synthetic.swf", "256", "2"},
+        {"nasa", "traces/NASA-iPSC-1993-3.1-cln.swf.gz", "128", "1", "1", 2, false},
+        {"hpc2n", "traces/hpc2n-seth-first3171.swf", "240", "1", "1", 2, false},
+        {"lublin", L, "256", "1", "1", 2, false},
+        {"lublin-x2", L, "256", "2", "1", 1, false},
+        {"lublin-e2", L, "256", "1", "2", 1, true},
+        {"lublin-x2-e2", L, "256", "2", "2", 1, true},
+        {"lublin-x3-e2", L, "256", "3", "2", 1, true},
     };
     static const char *const prios[] = {"fcfs", "wfp3"};
-    static const char *const modes[] = {"none", "easy", "conservative", "rebuild"};
+    static const char *const modes[] = {"none", "easy", "conservative", "rebuild", "oracle"};
     int failed = 0;
     for (size_t t = 0; t < sizeof traces / sizeof traces[0]; t++) {
-        char name[40];
-        snprintf(name, sizeof name, "%s%s", traces[t].name, t == 3 ? "-x2" : "");
-        if (only && strcmp(only, name) != 0)
+        if (only && strcmp(only, traces[t].name) != 0)
             continue;
-        for (int p = 0; p < (t == 3 ? 1 : 2); p++) /* twice Lublin's load: FCFS only */
-            for (int k = 0; k < 4; k++)
-                failed |= one(&traces[t], prios[p], modes[k], reps) != 0;
+        for (int p = 0; p < traces[t].nprio; p++)
+            for (int k = 0; k < 5; k++)
+                if (!traces[t].few || k == 2 || k == 4)
+                    failed |= one(&traces[t], prios[p], modes[k], reps) != 0;
     }
     return failed ? 1 : 0;
 }

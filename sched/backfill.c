@@ -22,6 +22,7 @@
 #include "sched/backfill_check.h"
 
 #include "core/mem.h"
+#include "sched/bf_bound.h"
 #include "sched/priority.h"
 
 #include <assert.h>
@@ -49,6 +50,16 @@ struct bf {
     size_t tmpcap;
     int *sufmin;            /* narrowest job in q[i..] */
     size_t sufcap;
+    /* MPL 1: the stop test by width classes (fits_now_possible): class c
+     * holds the jobs of 2^c to 2^(c+1) - 1 threads; row r of sufd (ncls
+     * values) holds the shortest estimate of each class among the jobs
+     * q[base + r STOP_STRIDE ..n) (sufd_build; INFINITY: none); blk[c]
+     * is the first moment at which fewer than 2^c PEs are free in the
+     * profile (INFINITY: never). */
+    int ncls;
+    double *sufd;
+    size_t sufdcap;
+    double blk[32];
     prof_t *pr;
     int npr, prcap;
     /* Conservative at MPL 1 with a static order: the reservations of the
@@ -56,6 +67,9 @@ struct bf {
     bool kept;              /* pr[0] and resv are what a rebuild would give */
     bool dirty;             /* a job ended off its expected end since */
     bool rebuild_always;    /* test and bench hook */
+    bool plain_search;      /* test and bench hook: no dominance bound, no
+                             * stop by width classes */
+    bfb_t bound;            /* lower bounds on reservations (bf_bound.h) */
     bool head_seen;         /* this pass has met its head (bf_head_res) */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
     long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
@@ -84,6 +98,9 @@ bf_t *bf_create(gang_t *g)
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
+    bfb_init(&b->bound, b->npes);
+    while (b->ncls < 31 && (1 << b->ncls) <= b->npes)
+        b->ncls++;
     return b;
 }
 
@@ -99,8 +116,10 @@ void bf_destroy(bf_t *b)
     free(b->run);
     free(b->tmp);
     free(b->sufmin);
+    free(b->sufd);
     free(b->resv);
     free(b->resv_t);
+    bfb_free(&b->bound);
     free(b);
 }
 
@@ -241,10 +260,26 @@ static double end_of(const prof_t *p, int i, double d, bool *point)
     return *point ? just_after(t) : e;
 }
 
-/* The first step at which n PEs are free for d seconds. */
-static int prof_earliest(const prof_t *p, int n, double d)
+/* The first step with t >= lb (p->n if none). */
+static int prof_at(const prof_t *p, double lb)
 {
-    int i = 0;
+    int lo = 0, hi = p->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (p->t[mid] < lb)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first step at or after step `from` at which n PEs are free for d
+ * seconds (the earliest in the profile when no earlier step can be: see
+ * bf_bound.h). Adds the steps examined to *visited. */
+static int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited)
+{
+    int i = from;
     while (i < p->n) {
         if (p->f[i] < n) {
             i++;
@@ -261,16 +296,18 @@ static int prof_earliest(const prof_t *p, int n, double d)
                 break;
             }
         }
-        if (ok)
+        if (ok) {
+            *visited += k + 1 - from;
             return i;
+        }
         i = k + 1;
     }
     assert(!"the last step has every PE free");
     return p->n - 1;
 }
 
-/* Take n PEs from step i for d seconds. */
-static void prof_reserve(prof_t *p, int i, int n, double d)
+/* Take n PEs from step i for d seconds; returns the last step taken from. */
+static int prof_reserve(prof_t *p, int i, int n, double d)
 {
     bool point;
     double end = end_of(p, i, d, &point);
@@ -291,6 +328,7 @@ static void prof_reserve(prof_t *p, int i, int n, double d)
         p->f[s] -= n;
         assert(p->f[s] >= 0);
     }
+    return k;
 }
 
 static int cmp_end(const void *a, const void *b)
@@ -423,6 +461,85 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
+/* The class of a job of n >= 1 threads: floor(log2(n)). */
+static int width_class(int n)
+{
+    int c = 0;
+    while (n >>= 1)
+        c++;
+    return c;
+}
+
+/* Steps from..to of profile p now have their free PEs: each step with
+ * fewer than 2^c free lowers blk[c] to its moment if earlier. */
+static void blk_lower(bf_t *b, const prof_t *p, int from, int to)
+{
+    for (int s = from; s <= to; s++)
+        for (int c = b->ncls - 1; c >= 0 && (1 << c) > p->f[s]; c--)
+            if (p->t[s] < b->blk[c])
+                b->blk[c] = p->t[s];
+}
+
+/* blk of profile p from scratch: a scan up to the first step with no PE
+ * free (after it every class is blocked) or the end. */
+static void blk_build(bf_t *b, const prof_t *p)
+{
+    for (int c = 0; c < b->ncls; c++)
+        b->blk[c] = INFINITY;
+    int minf = b->npes + 1;
+    for (int s = 0; s < p->n && minf > 0; s++) {
+        if (p->f[s] < minf) {
+            blk_lower(b, p, s, s);
+            minf = p->f[s];
+        }
+    }
+}
+
+/* Rows of sufd for the jobs of reserve_from: one every STOP_STRIDE jobs
+ * (the stop test is made at those jobs only, so a pass may reserve up to
+ * STOP_STRIDE - 1 jobs more than needed; the table costs O(q + ncls q /
+ * STOP_STRIDE) per pass). */
+#define STOP_STRIDE 8
+#define STOP_AFTER 32
+
+static void sufd_build(bf_t *b, size_t from, size_t n)
+{
+    size_t nc = (size_t)b->ncls, rows = (n - from) / STOP_STRIDE + 1;
+    b->sufd = grow(b->sufd, &b->sufdcap, rows * nc, sizeof *b->sufd);
+    double cur[32];
+    for (size_t c = 0; c < nc; c++)
+        cur[c] = INFINITY;
+    for (size_t i = n; i-- > from;) {
+        job_t *j = b->q[i];
+        if (j->queued && j->threads >= 1 && j->threads <= b->npes) {
+            int c = width_class(j->threads);
+            double d = j->estimate > 0 ? j->estimate : 0; /* wall() at MPL 1 */
+            if (d < cur[c])
+                cur[c] = d;
+        }
+        if ((i - from) % STOP_STRIDE == 0)
+            memcpy(b->sufd + (i - from) / STOP_STRIDE * nc, cur, nc * sizeof *cur);
+    }
+}
+
+/* MPL 1: whether some job of q[base + r STOP_STRIDE..) (sufd_build's
+ * from) might still start now in profile p,
+ * judged by class: a job of n threads and estimate d fits now only if
+ * 2^c <= n PEs stay free from now to now + d (or it holds its PEs for the
+ * instant only), so only if now + d <= blk[c] or now + d == now. False
+ * only when no job of those can start now. */
+static bool fits_now_possible(const bf_t *b, const prof_t *p, size_t r)
+{
+    double now = p->t[0];
+    const double *sd = b->sufd + r * (size_t)b->ncls;
+    for (int c = 0; c < b->ncls; c++) {
+        double e = now + sd[c];
+        if (sd[c] < INFINITY && (e <= b->blk[c] || !(e > now)))
+            return true;
+    }
+    return false;
+}
+
 /* Reserve q[from..n) in order in the profiles (built, or kept from the
  * last pass), placing each job whose reservation is now, until no
  * remaining job could start now. Jobs reserved but not started are appended
@@ -437,12 +554,23 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
         b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
     }
+    /* MPL 1: the stop test by width classes, from the STOP_AFTER-th
+     * reservation on (most passes reserve a few jobs: the O(q) tables
+     * would cost more than they save); base: the first job it covers. */
+    bool eligible = np == 1 && mpl1(b) && !b->plain_search, classes = false;
+    size_t base = from;
     if (keep) {
         b->resv = grow(b->resv, &b->resvcap, b->nresv + (n - from), sizeof *b->resv);
         b->resv_t = grow(b->resv_t, &b->resvtcap, b->nresv + (n - from), sizeof *b->resv_t);
     }
     long reserved = 0;
     bool all_placed = true;
+    bfb_clear(&b->bound); /* the bounds hold within one run of reservations */
+    /* The last reservation, recorded in the bound only when another job is
+     * searched (a kept pass often reserves one job: no record then). */
+    bool pending = false;
+    int pend_n = 0;
+    double pend_d = 0, pend_t = 0;
     for (size_t i = from; i < n; i++) {
         /* Stop once no remaining job could start now. */
         int now_free = 0;
@@ -451,14 +579,36 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
                 now_free = b->pr[k].f[0];
         if (now_free < b->sufmin[i])
             break;
+        if (eligible && !classes && reserved >= STOP_AFTER) {
+            classes = true;
+            base = i;
+            sufd_build(b, base, n);
+            blk_build(b, &b->pr[0]);
+        }
+        if (classes && (i - base) % STOP_STRIDE == 0 &&
+            !fits_now_possible(b, &b->pr[0], (i - base) / STOP_STRIDE))
+            break;
         job_t *j = b->q[i];
         if (!j->queued)
             continue; /* placed before a restart (MPL > 1) */
         double d = wall(g, j->estimate);
+        /* No start before the latest reservation of an earlier job of this
+         * run no wider and no longer (bf_bound.h). */
+        if (pending)
+            bfb_record(&b->bound, pend_n, pend_d, pend_t);
+        pending = false;
+        double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->threads, d);
         int best = -1, bs = 0;
         double bt = INFINITY;
         for (int k = 0; k < np; k++) {
-            int s = prof_earliest(&b->pr[k], j->threads, d);
+            prof_t *pk = &b->pr[k];
+            int at = lb > pk->t[0] ? prof_at(pk, lb) : 0;
+            assert(at < pk->n); /* the last step fits, so it is >= lb */
+            int s = prof_earliest(pk, at, j->threads, d, &b->st.visited_sum);
+#ifndef NDEBUG
+            long long scratch = 0; /* debug builds check the bound */
+            assert(s == prof_earliest(pk, 0, j->threads, d, &scratch));
+#endif
             if (b->pr[k].t[s] < bt) {
                 bt = b->pr[k].t[s];
                 best = k;
@@ -466,7 +616,15 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
             }
         }
         prof_t *p = &b->pr[best];
-        prof_reserve(p, bs, j->threads, d);
+        int last = prof_reserve(p, bs, j->threads, d);
+        if (classes)
+            blk_lower(b, p, bs, last);
+        if (!b->plain_search && bt > lb) { /* else: no new bound */
+            pending = true;
+            pend_n = j->threads;
+            pend_d = d;
+            pend_t = bt;
+        }
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
@@ -638,3 +796,5 @@ void bf_set_rebuild_always(bf_t *b, bool on)
     b->rebuild_always = on;
     b->kept = false;
 }
+
+void bf_set_plain_search(bf_t *b, bool on) { b->plain_search = on; }

@@ -60,9 +60,14 @@
  * at MPL 1 the running jobs are kept sorted by expected end incrementally
  * (O(r) per start or end, no sort per pass); at MPL > 1 they are sorted per
  * pass (O(r log r), r <= MPL x N). EASY: O(q + r) after the sort.
- * CONSERVATIVE rebuilding: O(k (r + k)) for the k jobs reserved before the
- * pass stops early (each reservation scans and splits a profile of at most
- * r + 2k steps). CONSERVATIVE at MPL 1 with a static order (all but WFP3
+ * CONSERVATIVE rebuilding: k reservations for the k jobs reserved before
+ * the pass stops early, each a search and a split of a profile of at most
+ * r + 2k steps. The search starts at the latest reservation of an earlier
+ * job of the pass no wider and no longer (a lower bound, sched/bf_bound.h:
+ * O(log N log k) to find, O(log s) to locate) instead of at now, so it
+ * examines only the steps from there to the job's start and window; the
+ * split moves the steps after the window. Worst case still O(k (r + k)),
+ * measured far less (docs/SCHEDULING.md, "Cost per pass"). CONSERVATIVE at MPL 1 with a static order (all but WFP3
  * and UNICEP) keeps the last pass's profile and reservations when it can
  * prove a rebuild would give the same (backfill.c, incremental): then
  * O(k + s + a s) for the k kept reservations, a profile of s steps and the
@@ -91,6 +96,7 @@ typedef struct bf_stats {
     long passes, kept_passes; /* kept: conservative passes that kept the
                                * last pass's reservations */
     long long queued_sum, reserved_sum, steps_sum;
+    long long visited_sum;    /* profile steps examined by the searches */
     long queued_max, reserved_max;
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);

@@ -3,7 +3,8 @@
  * comment states the properties) to keep each test program under 900
  * lines: EASY heads and conservative reservations never late with exact
  * estimates, the matrix invariants after every action, the gang-aware
- * guarantee at MPL 2 and 3, and kept profiles equal to rebuilt ones. */
+ * guarantee at MPL 2 and 3, kept profiles equal to rebuilt ones, and
+ * searches cut short by the dominance bound equal to plain ones. */
 #include "tests/fixture_backfill.h"
 
 /* ---- property runs on random tie-heavy workloads ---------------------------------- */
@@ -220,6 +221,58 @@ START_TEST(test_conservative_kept_equals_rebuilt)
 }
 END_TEST
 
+/* The dominance bound (sched/bf_bound.h) only lets a conservative search
+ * skip steps that cannot hold the job's start: every job must start and
+ * end exactly as under the plain rebuild algorithm (every pass rebuilt,
+ * every search from now: the oracle), with inexact estimates (early and
+ * late ends: rebuilt passes), orders that change with time (WFP3,
+ * UNICEP), static ones (FCFS, SJF, LAF) with kept passes, MPL 1 and 2
+ * (several profiles searched per job), with and without strict order. */
+static void bound_run(tc_t *t, sched_priority prio, int mpl, bool oracle, uint64_t seed,
+                      bf_stats *st)
+{
+    gang_params gp = params(prio, BF_CONSERVATIVE, mpl, seed % 2);
+    tc_init(t, 16, &gp);
+    bf_t *b = (bf_t *)gang_bf(t->g);
+    ck_assert_ptr_nonnull(b);
+    bf_set_rebuild_always(b, oracle);
+    bf_set_plain_search(b, oracle);
+    random_load(t, 400, 16, false, seed);
+    tc_run(t);
+    check_all_ran(t);
+    bf_get_stats(b, st);
+}
+
+START_TEST(test_conservative_bound_equals_oracle)
+{
+    static const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_LAF, PRIO_WFP3,
+                                           PRIO_UNICEP};
+    int i = _i;
+    sched_priority prio = prios[i % 5];
+    int mpl = 1 + (i / 5) % 2;
+    long long visited = 0, visited_oracle = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        static tc_t a, r;
+        bf_stats sa, sr;
+        bound_run(&a, prio, mpl, false, seed * 11 + (uint64_t)i, &sa);
+        bound_run(&r, prio, mpl, true, seed * 11 + (uint64_t)i, &sr);
+        for (int id = 1; id <= a.njobs; id++)
+            ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
+                          "order %d mpl %d seed %d: J%d fast [%.17g, %.17g), oracle "
+                          "[%.17g, %.17g)", (int)prio, mpl, (int)seed, id, a.start[id],
+                          a.end[id], r.start[id], r.end[id]);
+        ck_assert_int_eq(sr.kept_passes, 0);
+        visited += sa.visited_sum;
+        visited_oracle += sr.visited_sum;
+        tc_free(&a);
+        tc_free(&r);
+    }
+    /* The loads queue enough for the bound to skip steps. */
+    ck_assert_msg(visited < visited_oracle, "steps examined: %lld with the bound, %lld without",
+                  visited, visited_oracle);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("backfill_random");
@@ -230,6 +283,7 @@ static Suite *make_suite(void)
     tcase_add_test(tr, test_conservative_kept_equals_rebuilt);
     tcase_add_test(tr, test_gang_guarantee);
     tcase_add_loop_test(tr, test_random_invariants, 0, 54);
+    tcase_add_loop_test(tr, test_conservative_bound_equals_oracle, 0, 10);
     suite_add_tcase(s, tr);
     return s;
 }

@@ -1,0 +1,110 @@
+/* sched/bf_bound.c: the dominance bound of conservative reservations (see
+ * bf_bound.h for why it holds): a Fenwick tree over thread counts whose
+ * nodes are staircases over durations. Node i covers thread counts
+ * (i - lowbit(i), i]; a query for n visits the nodes of the prefix 1..n, a
+ * record for n the nodes that cover n. */
+#include "sched/bf_bound.h"
+
+#include "core/mem.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bfb_init(bfb_t *b, int npes)
+{
+    memset(b, 0, sizeof *b);
+    b->npes = npes;
+    b->gen = 1;
+}
+
+void bfb_free(bfb_t *b)
+{
+    if (b->node) {
+        for (int i = 1; i <= b->npes; i++) {
+            free(b->node[i].p);
+        }
+    }
+    free(b->node);
+    b->node = NULL;
+}
+
+void bfb_clear(bfb_t *b) { b->gen++; }
+
+/* The number of pairs of staircase x with duration <= d. */
+static int stair_upper(const bfb_stair *x, double d)
+{
+    int lo = 0, hi = x->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (x->p[mid].d <= d)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Add (d, s) to staircase x, keeping only the pairs no other pair
+ * dominates (shorter or equal duration and later or equal start). False
+ * when (d, s) itself is dominated (nothing changed). */
+static bool stair_add(bfb_stair *x, long gen, double d, double s)
+{
+    if (x->gen != gen) {
+        x->gen = gen;
+        x->n = 0;
+    }
+    int pos = stair_upper(x, d);
+    if (pos > 0 && x->p[pos - 1].s >= s)
+        return false; /* a pair no longer and no earlier is there */
+    int from = pos > 0 && x->p[pos - 1].d == d ? pos - 1 : pos;
+    int to = from;
+    while (to < x->n && x->p[to].s <= s)
+        to++; /* longer (or equal) and no later: dominated by (d, s) */
+    if (to == from) {
+        if (x->n == x->cap) {
+            x->cap = x->cap ? 2 * x->cap : 8;
+            x->p = xrealloc(x->p, (size_t)x->cap * sizeof *x->p);
+        }
+        memmove(x->p + from + 1, x->p + from, (size_t)(x->n - from) * sizeof *x->p);
+        x->n++;
+    } else if (to > from + 1) {
+        memmove(x->p + from + 1, x->p + to, (size_t)(x->n - to) * sizeof *x->p);
+        x->n -= to - from - 1;
+    }
+    x->p[from] = (bfb_pair){d, s};
+    return true;
+}
+
+void bfb_record(bfb_t *b, int n, double d, double s)
+{
+    if (n < 1 || n > b->npes)
+        return;
+    if (!b->node)
+        b->node = xcalloc((size_t)b->npes + 1, sizeof *b->node);
+    /* Each node on the way covers the thread counts of the one before:
+     * once (d, s) is dominated in one, it is in all the rest. */
+    for (int i = n; i <= b->npes; i += i & -i)
+        if (!stair_add(&b->node[i], b->gen, d, s))
+            break;
+}
+
+double bfb_bound(const bfb_t *b, int n, double d)
+{
+    double best = -INFINITY;
+    if (!b->node)
+        return best;
+    if (n > b->npes)
+        n = b->npes;
+    for (int i = n; i > 0; i -= i & -i) {
+        const bfb_stair *x = &b->node[i];
+        if (x->gen != b->gen || x->n == 0)
+            continue;
+        int pos = stair_upper(x, d);
+        if (pos > 0 && x->p[pos - 1].s > best)
+            best = x->p[pos - 1].s;
+    }
+    return best;
+}
