@@ -45,6 +45,7 @@ typedef pnr_selection cfg_selection;
 typedef pnr_locality cfg_locality;
 typedef net_topology cfg_topology;
 typedef net_server_placement cfg_server_placement;
+typedef net_route_mode cfg_route;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
@@ -140,6 +141,7 @@ typedef struct config {
         double bandwidth;            /* MB/s per link, > 0 */
         double latency;              /* s per link crossing, >= 0 */
         double delay;                /* s per switch pass, >= 0 */
+        cfg_route route;             /* HOPS (exact) or WHOLE (issue 11) */
         double neighbour_msg;        /* bytes of a neighbour message */
         double sync_msg;             /* bytes of a synchronisation message */
         double control_msg;          /* bytes of a PNR control message */

@@ -419,6 +419,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .bandwidth = c->network.bandwidth * MBPS_BYTES,
         .latency = c->network.latency,
         .delay = c->network.delay,
+        .route = c->network.route,
         .mem_access_rate = c->process.mem_access_rate,
         .comm_rate = c->process.comm_rate,
         .sync_rate = c->process.sync_rate,
