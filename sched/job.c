@@ -50,6 +50,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double job_page_bytes(const cluster_t *cl)
 {
@@ -396,8 +397,6 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
 {
     if (th->finished || !th->started)
         return;
-    /* A solo job's PEs are its own and none of its threads can page. */
-    assert(!th->job->solo);
     if (th->batch)
         batch_cut(sim, th);
     if (th->computing) {
@@ -668,27 +667,32 @@ static void thread_body(sim_t *sim, proc_t *p)
 /* ---- one process per job ------------------------------------------------------ */
 
 /* True when j's threads, about to start on their PEs, can run as one
- * process: the scheduler runs jobs alone on their PEs (solo_ok), there are
- * no messages, no network RAM hooks, every PE of j is free (no memory user,
- * CPU idle: this also means no two threads share a PE) and no thread can
- * page (the test of fault_redraw on the overallocation each PE will have
- * once its thread has allocated, computed the same way as pe_alloc and
- * pe_overalloc_mb compute it). Nothing can then make one thread's course
- * differ from another's. */
+ * process: the scheduler runs jobs alone on their PEs (solo_ok: so every
+ * PE of j is free, with no memory user and its CPU idle, and no two
+ * threads share a PE; debug builds check it), there are no messages, no
+ * network RAM hooks, and no thread can page (the test of fault_redraw on
+ * the overallocation each PE will have once its thread has allocated,
+ * computed the same way as pe_alloc and pe_overalloc_mb compute it; a
+ * thread of no memory never pages). Nothing can then make one thread's
+ * course differ from another's. */
 static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended)
         return false;
-    const double P = job_page_bytes(cl);
-    const double size = j->mem_mb * MB_BYTES;
+#ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
-        if (pe->nusers != 0 || pe->cpu.holder || pe->cpu.q.n)
-            return false;
-        if (cl->mem_access_rate <= 0)
-            continue;
+        assert(pe->nusers == 0 && !pe->cpu.holder && pe->cpu.q.n == 0);
+    }
+#endif
+    const double P = job_page_bytes(cl);
+    const double size = j->mem_mb * MB_BYTES;
+    if (cl->mem_access_rate <= 0 || !(size > 0))
+        return true; /* L = min(overallocation, size) = 0 < P */
+    for (int i = 0; i < j->threads; i++) {
+        const pe_t *pe = &cl->pes[j->pe_ids[i]];
         double alloc = pe->alloc_mb + j->mem_mb;
         if (alloc < 1e-9)
             alloc = 0;
@@ -701,105 +705,139 @@ static bool solo_eligible(const job_t *j)
     return true;
 }
 
-/* Run th, a thread of a solo job, from the top of thread_body's loop to its
- * next hold or its end, as thread_body would: returns the length of the
- * hold, or -1 when the thread ended. */
-static double solo_step(sim_t *sim, thread_t *th)
+static void job_thread_ended(sim_t *sim, job_t *j, int i);
+
+/* Start loading the lines of pe that a thread's start or end touches (its
+ * memory amounts and its CPU, pe.h): the PEs of a wide job are far apart
+ * in memory, and the loop over its threads would wait for each. */
+static inline void solo_prefetch(const pe_t *pe)
 {
-    job_t *j = th->job;
-    for (;;) {
-        assert(j->running);
-        if (th->cpu_done < th->target) {
-            if (j->resume_at > sim->now)
-                return j->resume_at - sim->now; /* parallel context switch */
-            bool got = res_request(sim, &th->pe->cpu, &th->p);
-            assert(got); /* its PE is its own */
-            (void)got;
-            th->computing = true;
-            th->burst_start = sim->now;
-            return th->target - th->cpu_done;
-        }
-        /* No clock but the end of work runs (solo_eligible). */
-        assert(isinf(th->fault_at) && isinf(th->comm_at) && isinf(th->sync_at));
-        if (th->cpu_done >= th->job->cpu) {
-            thread_end(sim, th);
-            return -1;
-        }
-        th->target = next_target(th);
-    }
+    __builtin_prefetch(pe);
+    __builtin_prefetch((const char *)pe + 64);
+    __builtin_prefetch((const char *)pe + 128);
 }
 
-/* The hold of th, a thread of a solo job, ran its course (thread_body after
- * its PROC_HOLDs). */
-static void solo_wake(sim_t *sim, thread_t *th)
+/* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
+ * its next hold or its end, as thread_body would run it: returns the length
+ * of the hold, or -1 when the thread ended. The thread's state is the
+ * job's: j->solo_done CPU seconds done (its cpu_done), j->cpu its only
+ * clock (target), j->solo_computing while it holds its PE's CPU. */
+static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
 {
-    if (th->computing) {
-        th->computing = false;
-        res_release(sim, &th->pe->cpu, &th->p);
-        th->cpu_done = th->target;
+    assert(j->running);
+    if (j->solo_done < j->cpu) {
+        if (j->resume_at > sim->now)
+            return j->resume_at - sim->now; /* parallel context switch */
+        bool got = res_request(sim, &pe->cpu, &j->proc);
+        assert(got); /* its PE is its own */
+        (void)got;
+        j->solo_computing = true;
+        return j->cpu - j->solo_done;
     }
+    /* No clock but the end of work (solo_eligible): the thread ends. */
+    job_thread_ended(sim, j, i);
+    return -1;
 }
 
-/* The process of a solo job: each step of every thread, in thread order.
- * All threads make the same steps, so they are in the same hold (its
- * length kept in j->solo_hold) and end in the same event. */
+/* The process of a solo job: each step of every thread, in thread order,
+ * as thread_body would make it. A thread's start (thread_begin): it
+ * allocates its memory; it is no memory user of its PE (nothing can change
+ * the PE's overallocation while it runs), and its neighbour,
+ * synchronisation and fault clocks never run (solo_eligible). All threads
+ * make the same steps, so they are in the same hold (its length kept in
+ * j->solo_hold) and end in the same event. */
 static void job_body(sim_t *sim, proc_t *p)
 {
     job_t *j = container_of(p, job_t, proc);
+    cluster_t *cl = j->cl;
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
-        thread_t *th = &j->th[i];
-        thread_begin(sim, th);
-        assert(isinf(th->fault_at));
-        th->target = next_target(th);
-        double d = solo_step(sim, th);
+        if (i + 4 < j->threads)
+            solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
+        pe_t *pe = &cl->pes[j->pe_ids[i]];
+        cl->threads_running++;
+        pe_alloc(sim, pe, j->mem_mb);
+        double d = solo_step(sim, j, i, pe);
         assert(i == 0 || d == j->solo_hold);
         j->solo_hold = d;
     }
     while (j->solo_hold >= 0) {
         PROC_HOLD(sim, p, j->solo_hold);
         assert(p->sig == PROC_OK); /* never stopped (solo_ok) */
-        for (int i = 0; i < j->threads; i++) {
-            thread_t *th = &j->th[i];
-            solo_wake(sim, th);
-            double d = solo_step(sim, th);
-            assert(i == 0 || d == j->solo_hold);
-            j->solo_hold = d;
+        {
+            /* After the hold, as thread_body after its PROC_HOLDs: a burst
+             * gives the CPU back and counts as done. */
+            bool computed = j->solo_computing;
+            j->solo_computing = false;
+            if (computed)
+                j->solo_done = j->cpu;
+            for (int i = 0; i < j->threads; i++) {
+                if (i + 4 < j->threads)
+                    solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
+                pe_t *pe = &cl->pes[j->pe_ids[i]];
+                if (computed)
+                    res_release(sim, &pe->cpu, &j->proc);
+                double d = solo_step(sim, j, i, pe);
+                assert(i == 0 || d == j->solo_hold);
+                j->solo_hold = d;
+            }
         }
     }
     PROC_END(sim, p);
 }
 
-/* Give the thread's memory back to its PE (§4.3.1) and tell the scheduler
- * and the PNR layer. A finished thread stays a memory user of its PE until
- * then, so the PNR layer still finds the network RAM it holds. */
-static void thread_free_mem(sim_t *sim, thread_t *th)
+bool job_thread_mem_freed(const job_t *j, int i)
 {
-    cluster_t *cl = th->job->cl;
-    assert(th->finished && !th->mem_freed);
-    pe_remove_user(th->pe, &th->mem_user);
-    pe_alloc(sim, th->pe, -th->job->mem_mb);
-    th->mem_freed = true;
+    if (j->solo)
+        return i < j->solo_freed;
+    return j->th && j->th[i].mem_freed;
+}
+
+/* Give the memory of thread i of j back to its PE (§4.3.1) and tell the
+ * scheduler and the PNR layer. A finished thread stays a memory user of its
+ * PE until then, so the PNR layer still finds the network RAM it holds. */
+static void thread_free_mem(sim_t *sim, job_t *j, int i)
+{
+    cluster_t *cl = j->cl;
+    pe_t *pe = &cl->pes[j->pe_ids[i]];
+    if (j->solo) {
+        assert(j->solo_freed == i); /* in thread order (no memory user) */
+        pe_alloc(sim, pe, -j->mem_mb);
+        j->solo_freed++;
+    } else {
+        thread_t *th = &j->th[i];
+        assert(th->finished && !th->mem_freed && th->pe == pe);
+        pe_remove_user(pe, &th->mem_user);
+        pe_alloc(sim, pe, -j->mem_mb);
+        th->mem_freed = true;
+    }
     if (cl->hooks.mem_freed)
-        cl->hooks.mem_freed(sim, th, cl->hooks.sched_ctx);
-    if (cl->hooks.thread_ended)
-        cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
+        cl->hooks.mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
+    if (cl->hooks.thread_ended) {
+        assert(!j->solo); /* solo_eligible */
+        cl->hooks.thread_ended(sim, &j->th[i], cl->hooks.pnr_ctx);
+    }
 }
 
 static void thread_end(sim_t *sim, thread_t *th)
 {
-    job_t *j = th->job;
-    cluster_t *cl = j->cl;
     th->finished = true;
+    job_thread_ended(sim, th->job, th->idx);
+}
+
+/* Thread i of j has done its work (thread_end, or a solo job's step). */
+static void job_thread_ended(sim_t *sim, job_t *j, int i)
+{
+    cluster_t *cl = j->cl;
     cl->threads_running--;
     cl->cpu_demand_done += j->cpu;
     if (cl->mem_release == MEM_RELEASE_THREAD)
-        thread_free_mem(sim, th);
+        thread_free_mem(sim, j, i);
     j->finished_threads++;
     if (j->finished_threads == j->threads) {
         if (cl->mem_release == MEM_RELEASE_JOB)
-            for (int i = 0; i < j->threads; i++)
-                thread_free_mem(sim, &j->th[i]);
+            for (int k = 0; k < j->threads; k++)
+                thread_free_mem(sim, j, k);
         j->end = sim->now;
         j->ended = true;
         /* A stop at the very instant the last barrier opened (before the
@@ -816,11 +854,72 @@ static void thread_end(sim_t *sim, thread_t *th)
 
 /* ---- job control ---------------------------------------------------------------- */
 
+/* Jobs and thread arrays are reused (issue 11: a replay creates tens of
+ * thousands of jobs and starts hundreds of thousands of threads): a job of
+ * n threads is one block, the job then room for its PE ids, and its
+ * threads are another; each comes from a pool of free blocks of its size
+ * class (room for 2^c threads), linked through their first bytes.
+ * Memory: at most twice what is alive at once, per size class. */
+
+/* The size class of n >= 1 threads: the smallest c with 2^c >= n. */
+static int th_class(int n)
+{
+    assert(n >= 1);
+    return n == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(n - 1));
+}
+
+/* A block of `bytes` (the size of class c) from pool, the first `zero`
+ * bytes set to 0. */
+static void *pool_get(void **pool, int c, size_t bytes, size_t zero)
+{
+    void *b = pool[c];
+    if (b)
+        memcpy(&pool[c], b, sizeof(void *));
+    else
+        b = xrealloc(NULL, bytes);
+    memset(b, 0, zero);
+    return b;
+}
+
+/* Give block b of class c back to pool. */
+static void pool_put(void **pool, int c, void *b)
+{
+    memcpy(b, &pool[c], sizeof(void *));
+    pool[c] = b;
+}
+
+/* Free every block of pool. */
+static void pool_free(void **pool)
+{
+    for (int c = 0; c < 32; c++)
+        while (pool[c]) {
+            void *b = pool[c];
+            memcpy(&pool[c], b, sizeof(void *));
+            free(b);
+        }
+}
+
+/* An array of n threads, all zero. */
+static thread_t *threads_get(cluster_t *cl, int n)
+{
+    int c = th_class(n);
+    return pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
+                    (size_t)n * sizeof(thread_t));
+}
+
+/* Give back j's array of threads. */
+static void threads_put(cluster_t *cl, thread_t *th, int n)
+{
+    pool_put(cl->th_pool, th_class(n), th);
+}
+
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb)
 {
     assert(threads >= 1);
-    job_t *j = xcalloc(1, sizeof *j);
+    int c = th_class(threads);
+    job_t *j = pool_get(cl->job_pool, c, sizeof *j + ((size_t)1 << c) * sizeof(int),
+                        sizeof *j + (size_t)threads * sizeof(int));
     j->id = id;
     j->order = order;
     j->submit = submit;
@@ -832,7 +931,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->bf_head_res = -1;
     j->mem_mb = mem_mb;
     j->cl = cl;
-    j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
+    j->pe_ids = (int *)(j + 1); /* the block's room after the job */
     j->th = NULL;
     j->slot = j->home_slot = -1;
     list_init(&j->qlink);
@@ -884,25 +983,24 @@ void job_destroy(sim_t *sim, job_t *j)
         job_msg_unlink(m);
         net_msg_free(j->cl->net, &m->m);
     }
-    if (j->th) {
+    if (j->solo) {
+        /* Its threads are no processes and no memory users. */
+        proc_destroy(sim, &j->proc);
+    } else if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             if (th->batch)
                 batch_release(j->cl, th);
             if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
-            if (!j->solo)
-                proc_destroy(sim, &th->p);
+            proc_destroy(sim, &th->p);
         }
-        free(j->th);
+        threads_put(j->cl, j->th, j->threads);
     }
-    if (j->solo)
-        proc_destroy(sim, &j->proc);
     cluster_t *cl = j->cl;
     list_del(&j->alink);
     cl->jobs_alive--;
-    free(j->pe_ids);
-    free(j);
+    pool_put(cl->job_pool, th_class(j->threads), j);
 }
 
 /* The job whose alink is n, or NULL at the head (past the end). */
@@ -919,6 +1017,8 @@ void job_destroy_all(sim_t *sim, cluster_t *cl)
     job_t *j;
     while ((j = job_first(cl)))
         job_destroy(sim, j);
+    pool_free(cl->th_pool);
+    pool_free(cl->job_pool);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)
@@ -930,8 +1030,15 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->started = true;
         j->start = sim->now;
         j->resume_at = sim->now + delay;
-        j->th = xcalloc((size_t)j->threads, sizeof *j->th);
         j->solo = solo_eligible(j);
+        if (j->solo) {
+            /* One start event where the threads' would run back to back;
+             * no thread_t: the threads' state is the job's (job_body). */
+            proc_init(sim, &j->proc, job_body);
+            proc_start(sim, &j->proc, 0);
+            return;
+        }
+        j->th = threads_get(cl, j->threads);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             th->job = j;
@@ -939,15 +1046,8 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->pe = &cl->pes[j->pe_ids[i]];
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->fault_at = th->comm_at = th->sync_at = INFINITY;
-            if (!j->solo) {
-                proc_init(sim, &th->p, thread_body);
-                proc_start(sim, &th->p, 0);
-            }
-        }
-        if (j->solo) {
-            /* One start event where the threads' would run back to back. */
-            proc_init(sim, &j->proc, job_body);
-            proc_start(sim, &j->proc, 0);
+            proc_init(sim, &th->p, thread_body);
+            proc_start(sim, &th->p, 0);
         }
         return;
     }
@@ -961,9 +1061,9 @@ void job_stop(sim_t *sim, job_t *j)
 {
     cluster_t *cl = j->cl;
     j->running = false;
+    assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     if (!j->th)
         return;
-    assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
         if (th->batch)
