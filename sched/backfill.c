@@ -474,7 +474,9 @@ static int width_class(int n)
  * fewer than 2^c free lowers blk[c] to its moment if earlier. */
 static void blk_lower(bf_t *b, const prof_t *p, int from, int to)
 {
-    for (int s = from; s <= to; s++)
+    /* blk[0] is the latest (blk never grows with c): steps from it on
+     * lower nothing. */
+    for (int s = from; s <= to && p->t[s] < b->blk[0]; s++)
         for (int c = b->ncls - 1; c >= 0 && (1 << c) > p->f[s]; c--)
             if (p->t[s] < b->blk[c])
                 b->blk[c] = p->t[s];
