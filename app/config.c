@@ -296,8 +296,8 @@ bool config_equal(const config *a, const config *b)
  * path needs; it stops `-c /dev/zero` and the like from filling memory. */
 #define CFG_FILE_MAX (1L << 20)
 
-/* Read path whole into a new NUL-terminated buffer (*text, to free; *len
- * bytes before the NUL), with one pass over the file, so pipes and
+/* Read path ("-" = standard input) whole into a new NUL-terminated buffer
+ * (*text, to free; *len bytes before the NUL), with one pass over the file, so pipes and
  * process substitutions can be parsed after the format is detected.
  * 0, or -1 with e: "cannot open: ...", "is a directory, not a
  * configuration file", "larger than 1 MiB..." or "read error: ...". */
@@ -320,7 +320,10 @@ int cfg_read_whole(const char *path, char **text, size_t *len, cfg_error *e)
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "r");
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
+    if (is_stdin)
+        path = "stdin";
     struct stat st;
     if (!f) {
         file_error(e, path, "cannot open: %s", strerror(errno));
@@ -328,7 +331,8 @@ int cfg_read_whole(const char *path, char **text, size_t *len, cfg_error *e)
     }
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         file_error(e, path, "is a directory, not a configuration file");
-        fclose(f);
+        if (!is_stdin)
+            fclose(f);
         return -1;
     }
     size_t cap = 4096, n = 0;
@@ -343,7 +347,8 @@ int cfg_read_whole(const char *path, char **text, size_t *len, cfg_error *e)
         if (n > (size_t)CFG_FILE_MAX) {
             file_error(e, path, "larger than 1 MiB: not a configuration file");
             free(buf);
-            fclose(f);
+            if (!is_stdin)
+                fclose(f);
             return -1;
         }
         if (got == 0 || feof(f) || ferror(f))
@@ -353,10 +358,12 @@ int cfg_read_whole(const char *path, char **text, size_t *len, cfg_error *e)
         int err = errno ? errno : EIO;
         file_error(e, path, "read error: %s", strerror(err));
         free(buf);
-        fclose(f);
+        if (!is_stdin)
+            fclose(f);
         return -1;
     }
-    fclose(f);
+    if (!is_stdin)
+        fclose(f);
     buf[n] = '\0';
     *text = buf;
     *len = n;
@@ -446,14 +453,26 @@ typedef enum { AS_DETECTED, AS_INI, AS_PNRSIM } file_format;
 
 /* Read path once onto *c, as fmt says; AS_DETECTED: INI when its first
  * significant line starts with '[', PNRSim's format otherwise (the file is
- * read once, so a pipe, -c /dev/stdin or -c <(...), is detected and parsed
- * from the same bytes). On error *c is unchanged. 0 or -1 + e. */
+ * read once, so a pipe, -c - (standard input, named "stdin" in messages),
+ * -c /dev/stdin or -c <(...), is detected and parsed from the same bytes).
+ * A file whose lines end in CR alone is refused as a whole (it would be
+ * one long line). On error *c is unchanged. 0 or -1 + e. */
 static int load_file(config *c, const char *path, file_format fmt, cfg_error *err)
 {
     char *text;
     size_t len;
     if (cfg_read_whole(path, &text, &len, err) != 0)
         return -1;
+    if (!strcmp(path, "-"))
+        path = "stdin";
+    /* Lines ended by CR alone (classic Mac OS) would read as one line. */
+    const char *cr = memchr(text, '\r', len);
+    if (cr && !memchr(text, '\n', len) && cr + 1 < text + len) {
+        file_error(err, path, "lines end in CR alone (classic Mac OS line endings): "
+                   "expected LF or CRLF; convert with tr '\\r' '\\n'");
+        free(text);
+        return -1;
+    }
     bool ini = fmt == AS_INI;
     const char *p = text, *stop = text + len;
     if (fmt == AS_DETECTED && len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))

@@ -45,6 +45,7 @@ typedef pnr_selection cfg_selection;
 typedef pnr_locality cfg_locality;
 typedef net_topology cfg_topology;
 typedef net_server_placement cfg_server_placement;
+typedef net_route_mode cfg_route;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
@@ -140,6 +141,7 @@ typedef struct config {
         double bandwidth;            /* MB/s per link, > 0 */
         double latency;              /* s per link crossing, >= 0 */
         double delay;                /* s per switch pass, >= 0 */
+        cfg_route route;             /* HOPS (exact) or WHOLE (issue 11) */
         double neighbour_msg;        /* bytes of a neighbour message */
         double sync_msg;             /* bytes of a synchronisation message */
         double control_msg;          /* bytes of a PNR control message */
@@ -224,10 +226,12 @@ typedef struct config_args {
     bool schedule;            /* --schedule */
 } config_args;
 
-/* Build the effective configuration from a: defaults < file (a relative
- * [workload] trace in it taken from the file's directory) < trace < seed <
+/* Build the effective configuration from a: defaults < file ("-" =
+ * standard input; a relative [workload] trace in it taken from the file's
+ * directory, or from the working directory for "-") < trace < seed <
  * sets in order < schedule; then a relative trace is made absolute (from
- * the working directory) and the whole is validated. Returns 0, or -1
+ * the working directory) and the whole is validated. A configuration and a
+ * trace both from standard input are refused. Returns 0, or -1
  * with e saying which input was refused and why (c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
 

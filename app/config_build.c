@@ -86,6 +86,19 @@ int config_build(config *c, const config_args *a, cfg_error *e)
         cfg_set_origin(c, cfg_find_key("output", "schedule"), "--schedule");
     }
     char *t = c->workload.trace;
+    if (a->file && !strcmp(a->file, "-") && !strcmp(t, "-")) {
+        const char *o = config_origin(c, "workload.trace");
+        memset(e, 0, sizeof *e);
+        e->source = CFG_SRC_FILE;
+        snprintf(e->file, sizeof e->file, "stdin");
+        snprintf(e->key, sizeof e->key, "workload.trace");
+        snprintf(e->value, sizeof e->value, "-");
+        snprintf(e->why, sizeof e->why, "the configuration (-c -) and the trace "
+                 "([workload] trace = -, from %s) cannot both be read from standard input",
+                 o[0] ? o : "the configuration");
+        snprintf(e->what, sizeof e->what, "%s", e->why);
+        return -1;
+    }
     if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
         char abs[PATH_MAX];
         if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)

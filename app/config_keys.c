@@ -18,6 +18,7 @@ static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BE
 const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
 static const char *const locality_names[] = {"NONE", "RACK", NULL};
 static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
+static const char *const route_names[] = {"HOPS", "WHOLE", NULL};
 static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
                                              NULL};
 static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
@@ -46,6 +47,7 @@ _Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
                sizeof(cfg_locality) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
                sizeof(cfg_server_placement) == sizeof(int), "");
+_Static_assert(NET_ROUTE_HOPS == 0 && NET_ROUTE_WHOLE == 1 && sizeof(cfg_route) == sizeof(int), "");
 _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
 _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
@@ -321,6 +323,12 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
           "Latency", "Time for data to cross one link."),
     K_DBL("network", "delay", network.delay, 0, false, 1, "0.00008", "s", "Delay",
           "Time a switch takes to pass a packet on."),
+    K_ENUM("network", "route", network.route, route_names, "HOPS", NULL,
+           "How a message crosses its route (issue 11): HOPS = element by element, "
+           "the report's model (exact); WHOLE = a message whose route is idle when "
+           "sent takes it as one step, each element reserved for its busy "
+           "interval, and a later message reaching a reserved element waits "
+           "behind it (docs/MODEL.md: where it differs, and the equivalence table)."),
     K_DBL("network", "neighbour_msg", network.neighbour_msg, 0, false, 1e9, "1024",
           "bytes", NULL, "Size of a neighbour (local communication) message."),
     K_DBL("network", "sync_msg", network.sync_msg, 0, false, 1e9, "64", "bytes",

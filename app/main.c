@@ -87,8 +87,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: pnrsim [options]\n"
             "Simulate a cluster with gang scheduling and parallel network RAM on an SWF trace.\n\n"
-            "  -c, --config FILE        scenario (INI, or PNRSim's 'Name value' format)\n"
-            "                           (alias --configfile)\n"
+            "  -c, --config FILE        scenario (INI, or PNRSim's 'Name value' format;\n"
+            "                           - for stdin) (alias --configfile)\n"
             "  -t, --trace FILE         SWF trace (.swf, .swf.gz, - for stdin) (alias --tracefile)\n"
             "  -s, --seed N             master random seed (0 = from the clock)\n"
             "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"

@@ -23,6 +23,13 @@
  * correctly rounded IEEE operation, which is strtod's correctly rounded
  * result. */
 bool num_parse(const char *t, size_t n, double *v);
+/* num_parse's fast path on its own: when the characters from p (up to end)
+ * start with an optional '-' and at most 15 digits with at most one '.'
+ * (and at least one digit), store strtod's value of them in *v and return
+ * the pointer just past them (the first other character, or end); else
+ * return NULL (*v untouched). What follows is not looked at: "1e3" gives
+ * 1 and a pointer to the 'e'. */
+const char *num_scan_plain(const char *p, const char *end, double *v);
 
 /* Append to p exactly what printf("%.12g", v) prints, without the
  * terminating NUL; return the new end. At most 24 bytes. Fast path: an

@@ -107,6 +107,8 @@ const out_field out_fields[] = {
     NETRAM("pnr_asked_mb", pnr_asked_mb),
     NETRAM("pnr_granted_mb", pnr_granted_mb),
     NETRAM("pnr_alloc_wait", pnr_alloc_wait),
+    NETRAM("pnr_alloc_rounds_changed", pnr_alloc_rounds_changed),
+    NETRAM("pnr_dealloc_rounds_changed", pnr_dealloc_rounds_changed),
     PER_KIND("pnr_msgs", pnr_msgs),
     PER_KIND("pnr_bytes", pnr_bytes),
     {"dropped", NULL, "", OUT_DROPS, offsetof(run_metrics, dropped), NULL, 0},

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 void rset_rmdirs(const char *dir, size_t created)
@@ -200,11 +201,17 @@ static int take_lock(rset_t *s, char *holder, size_t n)
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
             if (e == EWOULDBLOCK) {
-                ssize_t got = read(fd, holder, n - 1);
-                holder[got > 0 ? got : 0] = '\0';
-                holder[strcspn(holder, "\n")] = '\0';
-                if (!holder[0])
-                    snprintf(holder, n, "unknown");
+                /* The holder writes "pid@host" just after taking the lock:
+                 * an empty file is read again for up to about 50 ms. */
+                for (int k = 0; k < 50; k++) {
+                    ssize_t got = pread(fd, holder, n - 1, 0);
+                    holder[got > 0 ? got : 0] = '\0';
+                    holder[strcspn(holder, "\n")] = '\0';
+                    if (holder[0])
+                        break;
+                    struct timespec ms = {0, 1000000};
+                    nanosleep(&ms, NULL);
+                }
             }
             close(fd);
             errno = e;
@@ -265,9 +272,13 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
     }
     int rc = take_lock(s, holder, sizeof holder);
     if (rc != 0) {
-        if (rc == 1)
+        if (rc == 1 && holder[0])
             snprintf(err, n, "%s: another pnrsim (%s) is writing its results into this "
                              "directory; give each run its own -o directory", dir, holder);
+        else if (rc == 1)
+            snprintf(err, n, "%s: another process holds the lock %s (it has not written its "
+                             "pid@host there) and may be writing results into this "
+                             "directory; give each run its own -o directory", dir, s->lock);
         else
             snprintf(err, n, "%s: cannot write: %s", dir, strerror(errno));
         rset_rmdirs(dir, s->created);

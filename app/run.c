@@ -419,6 +419,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .bandwidth = c->network.bandwidth * MBPS_BYTES,
         .latency = c->network.latency,
         .delay = c->network.delay,
+        .route = c->network.route,
         .mem_access_rate = c->process.mem_access_rate,
         .comm_rate = c->process.comm_rate,
         .sync_rate = c->process.sync_rate,
@@ -618,6 +619,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
         m->pnr_asked_mb = ps->asked_mb;
         m->pnr_granted_mb = ps->granted_mb;
         m->pnr_alloc_wait = ps->alloc_wait;
+        m->pnr_alloc_rounds_changed = ps->alloc_rounds_changed;
+        m->pnr_dealloc_rounds_changed = ps->dealloc_rounds_changed;
         for (int k = 0; k < PNR_NKINDS; k++) {
             m->pnr_msgs[k] = ps->msgs[k];
             m->pnr_bytes[k] = ps->bytes[k];

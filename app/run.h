@@ -63,6 +63,7 @@ typedef struct run_metrics {
     double netram_lent_mean, netram_lent_sd;  /* MB per PE, time averages */
     uint64_t pnr_requests, pnr_denied, pnr_partial, pnr_satisfied;
     double pnr_asked_mb, pnr_granted_mb, pnr_alloc_wait;
+    uint64_t pnr_alloc_rounds_changed, pnr_dealloc_rounds_changed;
     uint64_t pnr_msgs[PNR_NKINDS];
     double pnr_bytes[PNR_NKINDS];
     bool partial;

@@ -208,7 +208,7 @@ static inline void radix_put(sim_t *sim, ev_entry e, uint64_t tb)
 
 /* Heap -> large mode: keep in the heap only the entries at the earliest
  * time. */
-static void radix_enter(sim_t *sim)
+__attribute__((noinline, cold)) static void radix_enter(sim_t *sim)
 {
     struct ev_radix *q = xcalloc(1, sizeof *q);
     sim->rq = q;
@@ -420,7 +420,7 @@ void ev_set_arg(sim_t *sim, ev_id id, void *arg)
 }
 
 /* Drop stale entries and rebuild the heap bottom-up (O(n)). */
-static void sweep(sim_t *sim)
+__attribute__((noinline, cold)) static void sweep(sim_t *sim)
 {
     size_t j = 0;
     for (size_t i = 0; i < sim->n; i++) {
@@ -446,7 +446,7 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* Renumber live entries 1..n in (t, seq) order; a sorted array is a heap. */
-static void renumber(sim_t *sim)
+__attribute__((noinline, cold)) static void renumber(sim_t *sim)
 {
     if (sim->rq)
         radix_leave(sim);
@@ -576,11 +576,6 @@ void ev_free(sim_t *sim, ev_id id)
     release_record(sim, id);
 }
 
-bool ev_pending(const sim_t *sim, ev_id id)
-{
-    return sim->rec[id].seq != 0;
-}
-
 double ev_time(const sim_t *sim, ev_id id)
 {
     return sim->rec[id].u.t;
@@ -694,20 +689,13 @@ void ev_stop(sim_t *sim)
     sim->stop = true;
 }
 
-bool ev_next_is(sim_t *sim, double t)
+bool ev_next_is_settle(sim_t *sim, double t)
 {
     if (sim->stop || ev_stop_flag || !(t <= sim->until))
         return false;
     /* An entry at exactly t might come first (an earlier sequence number,
      * or another class): only a strictly later top is sure. */
     return !settle_top(sim) || top_entry(sim)->t > t;
-}
-
-void ev_skip_to(sim_t *sim, double t)
-{
-    assert(t >= sim->now && t <= sim->until);
-    sim->now = t;
-    sim->skipped++;
 }
 
 static ev_run_result run_loop(sim_t *sim, double until)

@@ -140,7 +140,10 @@ void ev_set_daemon(sim_t *sim, ev_id id);
  * event this also frees it. */
 void ev_cancel(sim_t *sim, ev_id id);
 /* True when id is scheduled. */
-bool ev_pending(const sim_t *sim, ev_id id);
+static inline bool ev_pending(const sim_t *sim, ev_id id)
+{
+    return sim->rec[id].seq != 0;
+}
 /* Time id is scheduled for (only meaningful when pending). */
 double ev_time(const sim_t *sim, ev_id id);
 /* Number of pending events (daemons included). */
@@ -158,10 +161,33 @@ double ev_next_time(sim_t *sim);
  * ev_skip_to and go on at once: the same actions happen at the same times
  * in the same order (only the sequence numbers of later events shift, all
  * by the same amount, which keeps their order). False outside ev_run. */
-bool ev_next_is(sim_t *sim, double t);
+static inline bool ev_next_is(sim_t *sim, double t);
+/* ev_next_is after dropping stale entries from the top (its slow path). */
+bool ev_next_is_settle(sim_t *sim, double t);
 /* Advance the clock to t (t >= now) after ev_next_is(sim, t) said yes;
  * counts sim->skipped. */
-void ev_skip_to(sim_t *sim, double t);
+static inline void ev_skip_to(sim_t *sim, double t)
+{
+    sim->now = t;
+    sim->skipped++;
+}
+static inline bool ev_next_is(sim_t *sim, double t)
+{
+    /* Inline for the hot path (every PROC_HOLD asks): with no stale entry
+     * anywhere, the slot entry, else the heap top, is the earliest pending
+     * one (the heap top is not later than any radix bucket entry); only
+     * with stale entries, or entries in buckets alone, is the top settled
+     * first. */
+    if (sim->stale == 0 && !sim->stop && !ev_stop_flag && t <= sim->until) {
+        if (sim->slotted)
+            return t < sim->slot.t;
+        if (sim->n)
+            return t < sim->heap[0].t;
+        if (sim->nb == 0)
+            return true;
+    }
+    return ev_next_is_settle(sim, t);
+}
 
 /* Dispatch events in order until none remain, the next one lies beyond
  * `until` (the clock is then advanced to `until`), a stop is requested, or

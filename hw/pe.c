@@ -119,13 +119,37 @@ static void notify(sim_t *sim, pe_t *pe)
 /* Add mb to one of the PE's memory amounts, keeping it exact at 0 when
  * everything is given back, then update the time averages and, when
  * `overalloc` and the overallocation moved, tell the users. */
-static void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
+static void change_slow(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc);
+
+static inline void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
     if (pe->batch)
         pe->batch_cut(sim, pe);
+    if (pe->touch_map) {
+        /* Stored only when new: the PEs of one job share a word, and a
+         * store to it at every change would make them wait on each other. */
+        uint64_t *w = &pe->touch_map[(unsigned)pe->id / 64];
+        uint64_t bit = UINT64_C(1) << ((unsigned)pe->id % 64);
+        if (!(*w & bit))
+            *w |= bit;
+    }
+    if (mb == 0 && pe->alloc_mb == 0 && pe->lent_mb == 0 && pe->remote_mb == 0) {
+        /* Nothing moves (a thread of a job without memory on an empty PE):
+         * every amount and the overallocation stay 0, and so do the time
+         * averages' values (update_use derives them from the amounts), and
+         * a time average at 0 gains exactly 0 over any span, so skipping
+         * update_use changes no bit (issue 11). */
+        if (pe->obs && pe->obs->mem)
+            pe->obs->mem(sim, pe, pe->obs->ctx);
+        return;
+    }
+    change_slow(sim, pe, amount, mb, overalloc);
+}
+
+/* change, when something moves. */
+static void change_slow(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
+{
     double before = pe_overalloc_mb(pe);
-    if (pe->touch_map)
-        pe->touch_map[pe->id / 64] |= UINT64_C(1) << (pe->id % 64);
     *amount += mb;
     /* Giving back more than was taken is a caller's bug; what is left of a
      * correct sequence is rounding (< 1e-6 MB, a few bytes). */

@@ -50,14 +50,28 @@ struct pe_user {
 };
 
 struct pe {
+    /* The fields every thread start and end reads or writes come first,
+     * within the first cache lines (issue 11: a replay starts and ends
+     * hundreds of thousands of threads); the order changes nothing else. */
     int id;
-    char name[32];
-    res_t cpu;
-    res_t disk;
+    int nusers;
+    int paging;               /* threads servicing a page fault now */
+    uint64_t *touch_map;      /* bit id set by every memory change; NULL: none */
+    const pe_observer *obs;   /* NULL when nobody observes */
+    list_t users;             /* memory users (pe_user.link), oldest first */
     double ram_mb;            /* installed RAM */
     double alloc_mb;          /* allocated by threads running or suspended here */
     double lent_mb;           /* lent to other PEs as network RAM (PNR server) */
     double remote_mb;         /* overallocation of local threads held in network RAM */
+    /* Batched paging (process.paging = BATCHED, sched/job.c): the thread
+     * running a batch of faults on this PE, or NULL, and how to end that
+     * batch at the current instant; every change of the PE's memory
+     * amounts ends it first. */
+    void *batch;
+    void (*batch_cut)(sim_t *sim, pe_t *pe);
+    res_t cpu;
+    res_t disk;
+    char name[32];
     double disk_service;      /* seconds per page access */
     timeavg_t mem;            /* alloc_mb + lent_mb over time */
     timeavg_t disk_use;       /* MB of overallocation held on disk over time */
@@ -66,21 +80,10 @@ struct pe {
     uint64_t disk_faults;     /* ... served by the disk */
     uint64_t remote_faults;   /* ... served by network RAM */
     double fault_time;        /* seconds threads spent servicing faults */
-    list_t users;             /* memory users (pe_user.link), oldest first */
-    int nusers;
     /* Called when the PE gets lent memory back (RAM may have room again);
      * the scheduler's, NULL when nobody listens. */
     void (*on_unlend)(sim_t *sim, pe_t *pe, void *ctx);
     void *unlend_ctx;
-    int paging;               /* threads servicing a page fault now */
-    const pe_observer *obs;   /* NULL when nobody observes */
-    uint64_t *touch_map;      /* bit id set by every memory change; NULL: none */
-    /* Batched paging (process.paging = BATCHED, sched/job.c): the thread
-     * running a batch of faults on this PE, or NULL, and how to end that
-     * batch at the current instant; every change of the PE's memory
-     * amounts ends it first. */
-    void *batch;
-    void (*batch_cut)(sim_t *sim, pe_t *pe);
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */

@@ -135,6 +135,9 @@ struct net {
     long ncreated, cap_created;
     bool created_sorted;    /* created is in index order */
     net_pool *pools;        /* message pools, one per type */
+    net_route_mode route;   /* HOPS or WHOLE */
+    uint64_t whole;         /* messages that took their route as one step */
+    uint64_t held_back;     /* waits behind a reservation not yet begun */
     /* totals */
     long in_flight;
     uint64_t sent, delivered, restarts;
@@ -186,6 +189,11 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->delay = is_switch ? net->delay : 0;
     e->messages = 0;
     e->bytes = 0;
+    e->net = net;
+    e->resv = NULL;
+    e->rs = e->re = 0;
+    e->rel_ev = e->busy_ev = EV_NONE;
+    e->told = false;
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;
@@ -518,7 +526,7 @@ double net_busy_time(const sim_t *sim, const net_t *net)
     net_t *nt = (net_t *)net;
     double t = 0;
     for (long k = 0; k < net_elem_live_count(net); k++)
-        t += res_busy_time(sim, &net_elem_live_at(nt, k)->res);
+        t += net_elem_busy_time(sim, net_elem_live_at(nt, k));
     return t;
 }
 
@@ -529,12 +537,12 @@ int net_tree_busy_time(const sim_t *sim, const net_t *net, net_tree_busy *out)
         return -1;
     /* Index order within each kind: links, uplinks, ToRs, core. */
     for (int i = 0; i < net->n; i++)
-        out->rack_links += res_busy_time(sim, &net->elem[i].res);
+        out->rack_links += net_elem_busy_time(sim, &net->elem[i]);
     for (int r = 0; r < net->nracks; r++)
-        out->uplinks += res_busy_time(sim, &net->elem[(long)net->n + r].res);
+        out->uplinks += net_elem_busy_time(sim, &net->elem[(long)net->n + r]);
     for (int r = 0; r < net->nracks; r++)
-        out->tor_switches += res_busy_time(sim, &net->elem[net->nlinks + r].res);
-    out->core_switch = res_busy_time(sim, &net->elem[net->sw].res);
+        out->tor_switches += net_elem_busy_time(sim, &net->elem[net->nlinks + r]);
+    out->core_switch = net_elem_busy_time(sim, &net->elem[net->sw]);
     return 0;
 }
 
@@ -565,14 +573,207 @@ static inline void net_tell_busy(sim_t *sim, const net_t *net, const net_elem *e
         net->obs->busy(sim, e, busy, net->obs->ctx);
 }
 
+/* ---- route mode WHOLE (net.h) ---------------------------------------------- */
+
+void net_set_route_mode(net_t *net, net_route_mode mode) { net->route = mode; }
+net_route_mode net_route_mode_of(const net_t *net) { return net->route; }
+uint64_t net_whole_routes(const net_t *net) { return net->whole; }
+uint64_t net_held_back(const net_t *net) { return net->held_back; }
+
+const char *net_route_mode_name(net_route_mode mode)
+{
+    return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
+}
+
+double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+{
+    if (!e->resv)
+        return res_busy_time(sim, &e->res);
+    double end = sim->now < e->re ? sim->now : e->re;
+    return e->res.busy + (end > e->rs ? end - e->rs : 0);
+}
+
+/* Tell the observer, if any, that e becomes busy or idle now. */
+static inline void net_tell(sim_t *sim, const net_t *net, const net_elem *e, bool busy)
+{
+    if (net->obs && net->obs->busy)
+        net->obs->busy(sim, e, busy, net->obs->ctx);
+}
+
+/* Cancel the pending events of e's reservation (one-shot events: a
+ * cancelled or fired one is gone, hence EV_NONE). */
+static void elem_cancel_events(sim_t *sim, net_elem *e)
+{
+    if (e->rel_ev != EV_NONE)
+        ev_cancel(sim, e->rel_ev);
+    if (e->busy_ev != EV_NONE)
+        ev_cancel(sim, e->busy_ev);
+    e->rel_ev = e->busy_ev = EV_NONE;
+}
+
+/* End e's reservation: busy time up to t_end (none when the reservation had
+ * not begun by then), one crossing counted when `crossed`, and the element
+ * goes to the first message waiting behind it (at once: t_end is now when
+ * someone waits) or becomes idle. The reservation's pending events are
+ * cancelled. */
+static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool crossed)
+{
+    msg_t *m = e->resv;
+    res_t *r = &e->res;
+    assert(m && r->holder == &m->p);
+    elem_cancel_events(sim, e);
+    if (t_end > e->rs)
+        r->busy += t_end - e->rs;
+    if (crossed) {
+        e->messages++;
+        e->bytes += m->bytes;
+    }
+    r->completions++;
+    r->holder = NULL;
+    e->resv = NULL;
+    bool told = e->told;
+    e->told = false;
+    proc_t *next = waitq_pop(&r->q);
+    if (next) { /* as res_release: the next waiter holds it from now */
+        assert(t_end == sim->now);
+        timeavg_set(&r->queue, sim->now, r->q.n);
+        r->holder = next;
+        r->busy_since = sim->now;
+        proc_wake(sim, next);
+        if (!told) /* killed before its turn: busy from now, for next */
+            net_tell(sim, net, e, true);
+    } else if (told) {
+        net_tell(sim, net, e, false);
+    }
+}
+
+/* An ended reservation nobody waits behind is finished lazily, by the
+ * next one to look at the element (no event was needed for it). */
+static inline void resv_settle(sim_t *sim, net_t *net, net_elem *e)
+{
+    if (e->resv && e->re <= sim->now && e->res.q.n == 0)
+        resv_finish(sim, net, e, e->re, true);
+}
+
+/* Events of a reservation (observer, or someone waiting): its end... */
+static void resv_end_ev(sim_t *sim, void *arg)
+{
+    net_elem *e = arg;
+    e->rel_ev = EV_NONE; /* fired */
+    assert(e->resv && e->re == sim->now);
+    resv_finish(sim, e->net, e, e->re, true);
+}
+
+/* ... and, for the observer, its start. */
+static void resv_busy_ev(sim_t *sim, void *arg)
+{
+    net_elem *e = arg;
+    e->busy_ev = EV_NONE; /* fired */
+    assert(e->resv && !e->told);
+    e->told = true;
+    net_tell(sim, e->net, e, true);
+}
+
+/* Schedule e's reservation end as an event (once; a one-shot event, so
+ * the records the network keeps are still one per pooled message). */
+static void resv_end_at(sim_t *sim, net_elem *e)
+{
+    if (e->rel_ev == EV_NONE)
+        e->rel_ev = ev_once(sim, e->re, resv_end_ev, e);
+}
+
+/* WHOLE, at m's start: reserve its route when every element is idle and
+ * return its arrival time; return -1 (nothing changed but lazy settling)
+ * when one is not. */
+static double route_reserve(sim_t *sim, net_t *net, msg_t *m)
+{
+    int len = net_route_len(net, m->src, m->dst);
+    if (len == 0)
+        return -1;
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        resv_settle(sim, net, e);
+        if (e->res.holder || e->res.q.n)
+            return -1;
+    }
+    bool eager = net->obs != NULL;
+    double t = sim->now;
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        res_t *r = &e->res;
+        r->requests++;
+        r->holder = &m->p;
+        r->busy_since = t;
+        e->resv = m;
+        e->rs = t;
+        t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
+        e->re = t;
+        e->told = false;
+        if (eager) {
+            if (k == 0) {
+                e->told = true;
+                net_tell(sim, net, e, true);
+            } else {
+                e->busy_ev = ev_once(sim, e->rs, resv_busy_ev, e);
+            }
+            resv_end_at(sim, e);
+        }
+    }
+    m->whole = true;
+    net->whole++;
+    return t;
+}
+
+/* WHOLE, at m's arrival: end the reservations it still has (all over). */
+static void route_arrive(sim_t *sim, net_t *net, msg_t *m)
+{
+    int len = net_route_len(net, m->src, m->dst);
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        if (e->resv == m) {
+            assert(e->re <= sim->now);
+            resv_finish(sim, net, e, e->re, true);
+        }
+    }
+    m->hop = len;
+}
+
 /* The coroutine: cross every element of the route, then reach PROC_END. */
 static void msg_walk(sim_t *sim, proc_t *p)
 {
     msg_t *m = (msg_t *)p;
     net_t *net = m->net;
     net_elem *e;
+    double t;
     PROC_BEGIN(p);
+    if (net->route == NET_ROUTE_WHOLE && (t = route_reserve(sim, net, m)) >= 0) {
+        /* Its route is reserved: the next step is its arrival, taken
+         * inline when it is the next event anyway (as a hop's end). */
+        if (ev_next_is(sim, t)) {
+            ev_skip_to(sim, t);
+        } else {
+            p->state = PROC_HOLDING; /* proc_hold to t itself, not now + dt */
+            p->sig = PROC_OK;
+            p->wake_at = t;
+            ev_at(sim, p->ev, t);
+            PROC_YIELD(p);
+        }
+        route_arrive(sim, net, m);
+        m->whole = false;
+    } else
     for (m->hop = 0; m->hop < net_route_len(net, m->src, m->dst); m->hop++) {
+        e = net_route_elem(net, m->src, m->dst, m->hop);
+        if (e->resv) {
+            /* WHOLE: an ended reservation gives the element back; one
+             * still running makes this message wait behind it, until
+             * its end (then an event). */
+            resv_settle(sim, net, e);
+            if (e->resv) {
+                resv_end_at(sim, e);
+                if (e->rs > sim->now)
+                    net->held_back++; /* HOPS would let it overtake */
+            }
+        }
         net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), true);
         PROC_REQUEST(sim, p, &net_route_elem(net, m->src, m->dst, m->hop)->res);
         m->holding = true;
@@ -726,9 +927,25 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     if (!net_msg_in_flight(m))
         return;
-    /* A pending wake-up: start, self-delivery, end of hold or a grant. */
+    /* A pending wake-up: start, self-delivery, end of hold or a grant (or,
+     * WHOLE, its arrival). */
     ev_cancel(sim, m->p.ev);
-    if (m->hop < net_route_len(net, m->src, m->dst)) {
+    if (m->whole) {
+        /* Give back every element it still reserves: a crossing over is
+         * counted, one under way counts busy time up to now, one not
+         * begun none. */
+        int len = net_route_len(net, m->src, m->dst);
+        for (int k = 0; k < len; k++) {
+            net_elem *e = net_route_elem(net, m->src, m->dst, k);
+            if (e->resv != m)
+                continue;
+            if (e->re <= sim->now)
+                resv_finish(sim, net, e, e->re, true);
+            else
+                resv_finish(sim, net, e, sim->now, false);
+        }
+        m->whole = false;
+    } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         res_t *r = &net_route_elem(net, m->src, m->dst, m->hop)->res;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
@@ -772,6 +989,11 @@ void net_destroy(sim_t *sim, net_t *net)
         }
         free(pl);
     }
+    if (net->elem)
+        for (long i = 0; i < net->nelem; i++)
+            elem_cancel_events(sim, &net->elem[i]);
+    for (long k = 0; k < net->ncreated; k++)
+        elem_cancel_events(sim, net->created[k]);
     for (link_chunk *c = net->lchunks, *next; c; c = next) {
         next = c->next;
         free(c);

@@ -41,6 +41,29 @@
  * Killing (gang context switches, §4.4.2): net_kill stops a message where it
  * is (it leaves any queue, gives back any element it holds) and net_restart
  * later sends it again from the beginning of its route.
+ *
+ * Route mode WHOLE (net_set_route_mode; `network.route = whole`, issue 11):
+ * a message that starts (at the instant it is sent or restarted, through
+ * its start event as in HOPS) when every element of its route is idle (no
+ * holder, nobody queued, no reservation still running) computes its whole
+ * store-and-forward timing at once: hop k is served from s_k to
+ * e_k = s_k + its service time, s_0 = now, s_{k+1} = e_k (the times an
+ * idle network gives in HOPS mode, bit for bit), and it reserves each
+ * element for [s_k, e_k]; its next step is its arrival (one event, or
+ * none when it is the next event anyway, ev_next_is). Otherwise it walks
+ * hop by hop as in HOPS. While
+ * reserved, an element has the message as its holder, so a message that
+ * reaches it before e_k (walking hop by hop because its own route was
+ * not idle) waits behind the reservation and gets the element at e_k,
+ * even if it came before s_k: the one way WHOLE differs from HOPS, where
+ * it would have overtaken (docs/MODEL.md). Busy time counts [s_k, e_k]
+ * (net_elem_busy_time: up to now, never ahead of it); per-element counts
+ * grow when a reservation ends. A killed reserved message gives back every
+ * element it still reserves at once: busy time up to now where it was
+ * being served, none where it had not begun (as a killed walker). With an
+ * observer installed each reservation also schedules its busy and idle
+ * instants as events, so the observer is told at the right times. A
+ * message to its own PE goes through an event as in HOPS.
  */
 #ifndef PNRSIM_NET_NET_H
 #define PNRSIM_NET_NET_H
@@ -77,6 +100,8 @@ struct msg {
     bool holding;       /* holds route element `hop` */
     bool killed;
     double sent_at;     /* time of the latest (re)send */
+    bool whole;         /* route mode WHOLE: its route is reserved, its one
+                           event is its arrival */
     msg_fn done;
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */
@@ -93,6 +118,15 @@ typedef struct net_elem {
     uint64_t messages;  /* messages that crossed it */
     double bytes;       /* bytes that crossed it */
     char name[24];
+    /* route mode WHOLE: the reservation it is under (see above) */
+    struct net *net;    /* its network */
+    msg_t *resv;        /* the message that reserved it, or NULL */
+    double rs, re;      /* the reserved interval */
+    ev_id rel_ev;       /* the reservation's end, when it must be an event
+                         * (a message waits behind it, or an observer is
+                         * installed): a pending one-shot event, or EV_NONE */
+    ev_id busy_ev;      /* observer: the reservation's start, likewise */
+    bool told;          /* observer: told busy for this reservation */
 } net_elem;
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
@@ -171,6 +205,21 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m);
 void net_restart(sim_t *sim, net_t *net, msg_t *m);
 /* True when m has been (re)sent and is neither delivered nor killed. */
 bool net_msg_in_flight(const msg_t *m);
+
+/* Route mode (HOPS when created). Set it before the first message. */
+void net_set_route_mode(net_t *net, net_route_mode mode);
+net_route_mode net_route_mode_of(const net_t *net);
+/* "hops" or "whole". */
+const char *net_route_mode_name(net_route_mode mode);
+/* Messages (sends and restarts) that took their route as one step. */
+uint64_t net_whole_routes(const net_t *net);
+/* Requests that found the element reserved by a message whose turn there
+ * had not begun yet: the cases where WHOLE differs from HOPS (in HOPS the
+ * requester would have taken the idle element first). */
+uint64_t net_held_back(const net_t *net);
+/* Busy time of e up to now (s): res_busy_time, plus the part of a WHOLE
+ * reservation already past. */
+double net_elem_busy_time(const sim_t *sim, const net_elem *e);
 
 /* Route from src to dst: number of elements and the elements in order. */
 int net_route_len(const net_t *net, int src, int dst);

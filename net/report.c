@@ -83,15 +83,20 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
     long hidden = ne - net_elem_live_count(net); /* links never used */
     for (long k = 0; k < net_elem_live_count(net); k++) {
         const net_elem *e = net_elem_live_at(nt, k);
-        double busy = res_busy_time(sim, &e->res);
-        if (ne > NET_REPORT_ALL && e->messages == 0 && busy == 0) {
+        double busy = net_elem_busy_time(sim, e);
+        /* A WHOLE reservation already over and not yet settled (net.c)
+         * is a crossing done. */
+        int done = e->resv && e->re <= sim->now;
+        uint64_t msgs = e->messages + (uint64_t)done;
+        double bytes = e->bytes + (done ? e->resv->bytes : 0);
+        if (ne > NET_REPORT_ALL && msgs == 0 && busy == 0) {
             hidden++;
             continue;
         }
+        double span = sim->now - e->res.queue.t0;
         fprintf(out, "  %-16s %10llu %14.0f %12.6g %7.4f %8.4g %6.0f\n", e->name,
-                (unsigned long long)e->messages, e->bytes, busy,
-                res_utilization(sim, &e->res), timeavg_mean(&e->res.queue, sim->now),
-                e->res.queue.max);
+                (unsigned long long)msgs, bytes, busy, span > 0 ? busy / span : 0,
+                timeavg_mean(&e->res.queue, sim->now), e->res.queue.max);
     }
     if (hidden)
         fprintf(out, "  (%ld idle element%s not listed)\n", hidden, hidden == 1 ? "" : "s");
@@ -100,6 +105,10 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
             net_busy_time(sim, net), (unsigned long long)net_messages_sent(net),
             (unsigned long long)net_messages_delivered(net), net_in_flight(net),
             (unsigned long long)net_restarts(net), net_bytes_sent(net));
+    if (net_route_mode_of(net) == NET_ROUTE_WHOLE)
+        fprintf(out, "  route mode whole: %llu sends and restarts took their route as one "
+                "step; %llu requests waited behind a reservation not yet begun\n",
+                (unsigned long long)net_whole_routes(net), (unsigned long long)net_held_back(net));
 
     /* Route summary over all ordered pairs of distinct PEs. */
     if (n > NET_ROUTE_PES) {

@@ -18,4 +18,9 @@ typedef enum {
  * racks of their own after them. */
 typedef enum { NET_SERVERS_SPREAD, NET_SERVERS_RACKS } net_server_placement;
 
+/* How a message crosses its route (issue 11): HOPS, element by element
+ * (the report's model, exact); WHOLE, an uncontended route taken as one
+ * step with each element reserved for its interval (net.h). */
+typedef enum { NET_ROUTE_HOPS, NET_ROUTE_WHOLE } net_route_mode;
+
 #endif

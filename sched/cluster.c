@@ -42,6 +42,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     }
     if (!cl->net)
         abort(); /* net_create fails only when out of memory */
+    net_set_route_mode(cl->net, p->route);
     cl->mem_access_rate = p->mem_access_rate;
     cl->comm_rate = p->comm_rate;
     cl->sync_rate = p->sync_rate;

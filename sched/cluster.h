@@ -39,6 +39,7 @@ typedef struct cluster_params {
     const net_tree *tree;      /* TREE: its shape (net_create_tree) */
     double bandwidth;          /* bytes per second */
     double latency, delay;     /* s */
+    net_route_mode route;      /* how messages cross routes (0: HOPS) */
     /* processes (§4.3); see the fields of cluster_t */
     double mem_access_rate;
     double comm_rate, sync_rate;

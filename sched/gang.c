@@ -187,6 +187,13 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
         return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
     }
     int k = 0;
+    if (!g->p.mem_aware) {
+        /* The lowest-numbered free PEs (the loop below without its test). */
+        for (int pe = 0; pe < g->npes && k < j->threads; pe++)
+            if (!s->pe_job[pe])
+                j->pe_ids[k++] = pe;
+        return k == j->threads;
+    }
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
             continue;

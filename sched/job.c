@@ -50,6 +50,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double job_page_bytes(const cluster_t *cl)
 {
@@ -668,27 +669,32 @@ static void thread_body(sim_t *sim, proc_t *p)
 /* ---- one process per job ------------------------------------------------------ */
 
 /* True when j's threads, about to start on their PEs, can run as one
- * process: the scheduler runs jobs alone on their PEs (solo_ok), there are
- * no messages, no network RAM hooks, every PE of j is free (no memory user,
- * CPU idle: this also means no two threads share a PE) and no thread can
- * page (the test of fault_redraw on the overallocation each PE will have
- * once its thread has allocated, computed the same way as pe_alloc and
- * pe_overalloc_mb compute it). Nothing can then make one thread's course
- * differ from another's. */
+ * process: the scheduler runs jobs alone on their PEs (solo_ok: so every
+ * PE of j is free, with no memory user and its CPU idle, and no two
+ * threads share a PE; debug builds check it), there are no messages, no
+ * network RAM hooks, and no thread can page (the test of fault_redraw on
+ * the overallocation each PE will have once its thread has allocated,
+ * computed the same way as pe_alloc and pe_overalloc_mb compute it; a
+ * thread of no memory never pages). Nothing can then make one thread's
+ * course differ from another's. */
 static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended)
         return false;
-    const double P = job_page_bytes(cl);
-    const double size = j->mem_mb * MB_BYTES;
+#ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
-        if (pe->nusers != 0 || pe->cpu.holder || pe->cpu.q.n)
-            return false;
-        if (cl->mem_access_rate <= 0)
-            continue;
+        assert(pe->nusers == 0 && !pe->cpu.holder && pe->cpu.q.n == 0);
+    }
+#endif
+    const double P = job_page_bytes(cl);
+    const double size = j->mem_mb * MB_BYTES;
+    if (cl->mem_access_rate <= 0 || !(size > 0))
+        return true; /* L = min(overallocation, size) = 0 < P */
+    for (int i = 0; i < j->threads; i++) {
+        const pe_t *pe = &cl->pes[j->pe_ids[i]];
         double alloc = pe->alloc_mb + j->mem_mb;
         if (alloc < 1e-9)
             alloc = 0;
@@ -699,6 +705,27 @@ static bool solo_eligible(const job_t *j)
             return false;
     }
     return true;
+}
+
+/* thread_begin for a thread of a solo job: the same state, less what such
+ * a thread cannot need. It is no memory user of its PE (nothing can change
+ * the overallocation of its PE while it runs: solo_eligible), and its
+ * neighbour and synchronisation clocks never run (next_comm_at and
+ * next_sync_at without rates). */
+static void solo_begin(sim_t *sim, thread_t *th)
+{
+    job_t *j = th->job;
+    th->started = true;
+    j->cl->threads_running++;
+    pe_alloc(sim, th->pe, j->mem_mb);
+    th->comm_k = th->sync_k = 1;
+    th->comm_at = th->sync_at = INFINITY;
+    if (th->size_bytes > 0) {
+        fault_redraw(sim, th);
+    } else {
+        th->L = 0; /* what fault_redraw gives: min(overallocation, 0) < P */
+        th->fault_at = INFINITY;
+    }
 }
 
 /* Run th, a thread of a solo job, from the top of thread_body's loop to its
@@ -740,6 +767,16 @@ static void solo_wake(sim_t *sim, thread_t *th)
     }
 }
 
+/* Start loading the lines of pe that a thread's start or end touches (its
+ * memory amounts and its CPU, pe.h): the PEs of a wide job are far apart
+ * in memory, and the loop over its threads would wait for each. */
+static inline void solo_prefetch(const pe_t *pe)
+{
+    __builtin_prefetch(pe);
+    __builtin_prefetch((const char *)pe + 64);
+    __builtin_prefetch((const char *)pe + 128);
+}
+
 /* The process of a solo job: each step of every thread, in thread order.
  * All threads make the same steps, so they are in the same hold (its
  * length kept in j->solo_hold) and end in the same event. */
@@ -749,7 +786,9 @@ static void job_body(sim_t *sim, proc_t *p)
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
-        thread_begin(sim, th);
+        if (i + 4 < j->threads)
+            solo_prefetch(j->th[i + 4].pe);
+        solo_begin(sim, th);
         assert(isinf(th->fault_at));
         th->target = next_target(th);
         double d = solo_step(sim, th);
@@ -761,6 +800,8 @@ static void job_body(sim_t *sim, proc_t *p)
         assert(p->sig == PROC_OK); /* never stopped (solo_ok) */
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
+            if (i + 4 < j->threads)
+                solo_prefetch(j->th[i + 4].pe);
             solo_wake(sim, th);
             double d = solo_step(sim, th);
             assert(i == 0 || d == j->solo_hold);
@@ -777,7 +818,8 @@ static void thread_free_mem(sim_t *sim, thread_t *th)
 {
     cluster_t *cl = th->job->cl;
     assert(th->finished && !th->mem_freed);
-    pe_remove_user(th->pe, &th->mem_user);
+    if (!th->job->solo)
+        pe_remove_user(th->pe, &th->mem_user);
     pe_alloc(sim, th->pe, -th->job->mem_mb);
     th->mem_freed = true;
     if (cl->hooks.mem_freed)
@@ -816,11 +858,72 @@ static void thread_end(sim_t *sim, thread_t *th)
 
 /* ---- job control ---------------------------------------------------------------- */
 
+/* Jobs and thread arrays are reused (issue 11: a replay creates tens of
+ * thousands of jobs and starts hundreds of thousands of threads): a job of
+ * n threads is one block, the job then room for its PE ids, and its
+ * threads are another; each comes from a pool of free blocks of its size
+ * class (room for 2^c threads), linked through their first bytes.
+ * Memory: at most twice what is alive at once, per size class. */
+
+/* The size class of n >= 1 threads: the smallest c with 2^c >= n. */
+static int th_class(int n)
+{
+    assert(n >= 1);
+    return n == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(n - 1));
+}
+
+/* A block of `bytes` (the size of class c) from pool, the first `zero`
+ * bytes set to 0. */
+static void *pool_get(void **pool, int c, size_t bytes, size_t zero)
+{
+    void *b = pool[c];
+    if (b)
+        memcpy(&pool[c], b, sizeof(void *));
+    else
+        b = xrealloc(NULL, bytes);
+    memset(b, 0, zero);
+    return b;
+}
+
+/* Give block b of class c back to pool. */
+static void pool_put(void **pool, int c, void *b)
+{
+    memcpy(b, &pool[c], sizeof(void *));
+    pool[c] = b;
+}
+
+/* Free every block of pool. */
+static void pool_free(void **pool)
+{
+    for (int c = 0; c < 32; c++)
+        while (pool[c]) {
+            void *b = pool[c];
+            memcpy(&pool[c], b, sizeof(void *));
+            free(b);
+        }
+}
+
+/* An array of n threads, all zero. */
+static thread_t *threads_get(cluster_t *cl, int n)
+{
+    int c = th_class(n);
+    return pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
+                    (size_t)n * sizeof(thread_t));
+}
+
+/* Give back j's array of threads. */
+static void threads_put(cluster_t *cl, thread_t *th, int n)
+{
+    pool_put(cl->th_pool, th_class(n), th);
+}
+
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb)
 {
     assert(threads >= 1);
-    job_t *j = xcalloc(1, sizeof *j);
+    int c = th_class(threads);
+    job_t *j = pool_get(cl->job_pool, c, sizeof *j + ((size_t)1 << c) * sizeof(int),
+                        sizeof *j + (size_t)threads * sizeof(int));
     j->id = id;
     j->order = order;
     j->submit = submit;
@@ -832,7 +935,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->bf_head_res = -1;
     j->mem_mb = mem_mb;
     j->cl = cl;
-    j->pe_ids = xcalloc((size_t)threads, sizeof *j->pe_ids);
+    j->pe_ids = (int *)(j + 1); /* the block's room after the job */
     j->th = NULL;
     j->slot = j->home_slot = -1;
     list_init(&j->qlink);
@@ -884,25 +987,25 @@ void job_destroy(sim_t *sim, job_t *j)
         job_msg_unlink(m);
         net_msg_free(j->cl->net, &m->m);
     }
-    if (j->th) {
+    if (j->solo) {
+        /* Its threads are no processes and no memory users. */
+        proc_destroy(sim, &j->proc);
+        threads_put(j->cl, j->th, j->threads);
+    } else if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             if (th->batch)
                 batch_release(j->cl, th);
             if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
-            if (!j->solo)
-                proc_destroy(sim, &th->p);
+            proc_destroy(sim, &th->p);
         }
-        free(j->th);
+        threads_put(j->cl, j->th, j->threads);
     }
-    if (j->solo)
-        proc_destroy(sim, &j->proc);
     cluster_t *cl = j->cl;
     list_del(&j->alink);
     cl->jobs_alive--;
-    free(j->pe_ids);
-    free(j);
+    pool_put(cl->job_pool, th_class(j->threads), j);
 }
 
 /* The job whose alink is n, or NULL at the head (past the end). */
@@ -919,6 +1022,8 @@ void job_destroy_all(sim_t *sim, cluster_t *cl)
     job_t *j;
     while ((j = job_first(cl)))
         job_destroy(sim, j);
+    pool_free(cl->th_pool);
+    pool_free(cl->job_pool);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)
@@ -930,7 +1035,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->started = true;
         j->start = sim->now;
         j->resume_at = sim->now + delay;
-        j->th = xcalloc((size_t)j->threads, sizeof *j->th);
+        j->th = threads_get(cl, j->threads);
         j->solo = solo_eligible(j);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];

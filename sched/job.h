@@ -127,6 +127,9 @@ struct cluster {
     uint64_t batch_faults;    /* faults run inside fault batches (BATCHED) */
     double cpu_demand_done;   /* CPU seconds of finished threads */
     long threads_running;     /* started, not finished */
+    void *th_pool[32];        /* free thread arrays of 2^c threads, and free */
+    void *job_pool[32];       /* jobs with room for 2^c PE ids, for reuse
+                               * (job.c; freed by job_destroy_all) */
     list_t jobs;              /* every job alive (created, not destroyed),
                                * newest first, through job_t.alink; set up
                                * by cluster_init (sched/cluster.h) */
@@ -232,7 +235,8 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
                   double cpu, double mem_mb);
 /* Free the job now (its messages are dropped). */
 void job_destroy(sim_t *sim, job_t *j);
-/* Free every job alive on cl (job_destroy). */
+/* Free every job alive on cl (job_destroy), and the thread arrays kept
+ * for reuse. */
 void job_destroy_all(sim_t *sim, cluster_t *cl);
 /* The jobs alive on cl, newest first: the first, and the one after j;
  * NULL past the end. */

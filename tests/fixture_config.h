@@ -110,6 +110,7 @@ static inline void weird(config *c)
     c->network.bandwidth = 1e-3;
     c->network.latency = 0;
     c->network.delay = 0;
+    c->network.route = NET_ROUTE_WHOLE;
     c->network.neighbour_msg = 0;
     c->network.sync_msg = 1e9;
     c->network.control_msg = 3;

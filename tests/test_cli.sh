@@ -5,7 +5,8 @@
 # in a temporary directory and checks:
 #   - every class of bad input (unknown section or key, malformed number,
 #     out of range, unknown enum, bad boolean, bad --set, unknown option,
-#     missing config or trace file, malformed trace line; cross-key errors
+#     missing config or trace file, malformed trace line, CR-only line
+#     endings, -c - with -t -; cross-key errors
 #     with where each key was set) gives its own
 #     one-line message on stderr, exit status 2, and writes nothing: a new
 #     output directory is not left behind, an existing one stays empty, no
@@ -28,51 +29,18 @@
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-P=$build/pnrsim
+TEST_NAME=test_cli
+. "$(dirname "$0")/lib.sh"    # top, build, P, DEFAULT, PY, check, finish, T, jval
 TRACES=$top/traces
 # The MetaCentrum log is not bundled (2.4 MB): its first 20 lines are, as a
 # test fixture (tests/data/README.md).
 META=$top/tests/data/metacentrum-wagap-2013-head20.swf
 NASA=$TRACES/NASA-iPSC-1993-3.1-cln.swf.gz
-DEFAULT=$top/configs/default.ini
-PY=/usr/bin/python3
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-finish() {
-    echo "test_cli: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-
-if [ ! -x "$P" ]; then
-    bad "$P exists (build it first)"
-    finish
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "test_cli: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
-cd "$T" || exit 1
 
 # ---- helpers ---------------------------------------------------------------
 
 # |$1 - $2| <= 1e-6 (both non-empty numbers)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6) }'; }
-# Top-level scalar "key": value of a metrics.json (one key per line).
-jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
 # One member of the one-line "dropped" object of a metrics.json.
 jdrop() { sed -n "s/.*\"dropped\":.*\"$2\": \\([0-9]*\\).*/\\1/p" "$1"; }
 # Column number of header name $2 in CSV file $1.
@@ -150,6 +118,25 @@ printf '[netram]\nlocality = rack\n' > bad-locality.ini
 err_case rack-locality-where 'needs racks: set [network] topology = TREE (it is BUS) (netram.locality from bad-locality.ini:2; network.topology from --set network.topology=bus)' -c bad-locality.ini -t $GOOD --set network.topology=bus
 printf '1 0 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n1 5 -1 10 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > dup.swf
 err_case duplicate-job-number 'dup.swf:2: field 1 (job number) is 1, not above 1 of the job on line 1: job numbers must be unique and ascending' -t dup.swf
+printf '[computer]\rnumber = 4\r' > cr-only.ini
+err_case cr-only-lines "cr-only.ini: lines end in CR alone (classic Mac OS line endings): expected LF or CRLF; convert with tr '\\r' '\\n'" -c cr-only.ini -t $GOOD
+printf '[computer]\r\nnumber = 4\r\n' > crlf.ini
+check "CRLF line endings are read (number = 4)" \
+    sh -c "'$P' -c crlf.ini --print-config | grep -qx 'number = 4'"
+# -c -: the configuration from standard input ("stdin" in messages); not
+# together with a trace from standard input.
+check "-c - reads the configuration from standard input" \
+    sh -c "printf '[computer]\nnumber = 3\n' | '$P' -c - --print-config | grep -qx 'number = 3'"
+check "-c - in PNRSim's format too" \
+    sh -c "printf 'Number 5\n' | '$P' -c - --print-config | grep -qx 'number = 5'"
+printf '[computer]\nnumbr = 3\n' | "$P" -c - -t $GOOD -o stdin-bad > stdin-bad.out 2> stdin-bad.err
+check "-c -: errors name stdin and the line, exit 2, nothing written" \
+    sh -c "test $? -eq 2 && grep -qF 'stdin:2: unknown key \"numbr\" in [computer]' stdin-bad.err && test ! -e stdin-bad"
+printf '[computer]\nnumber = 3\n' | "$P" -c - -t - -o stdin-both > /dev/null 2> stdin-both.err
+check "-c - with -t -: refused (exit 2), naming both, nothing written" \
+    sh -c "test $? -eq 2 && grep -qF 'stdin: the configuration (-c -) and the trace ([workload] trace = -, from -t -) cannot both be read from standard input' stdin-both.err && test ! -e stdin-both"
+printf '[computer]\nnumber = 1\n' | "$P" -c - -t $GOOD -o stdin-run -q > /dev/null 2>&1
+check "-c - runs: exit 0, 4 jobs finish" test $? -eq 0 -a "$(jval stdin-run/metrics.json jobs_finished)" = 4
 printf '[scheduler]\npriority = SRPT\n' > bad-enum.ini
 err_case unknown-enum 'bad-enum.ini:2: [scheduler] priority = "SRPT": expected one of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1' -c bad-enum.ini -t $GOOD
 printf '[scheduler]\nstrict_order = maybe\n' > bad-bool.ini
@@ -540,6 +527,23 @@ check "output directory's config.ini equals --print-config" cmp -s rep1/config.i
 "$P" -c rep1/config.ini -o rep-again -q > /dev/null 2>&1
 check "rerun from the output's config.ini reproduces jobs.csv and metrics.json" \
     sh -c 'cmp -s rep1/jobs.csv rep-again/jobs.csv && cmp -s rep1/metrics.json rep-again/metrics.json'
+# pnr_alloc/dealloc_rounds_changed in metrics.json: MANAGER and BACKBONE
+# broadcast after each such round (§5.2.6) to N - 1 PEs or managers - 1
+# managers, so the broadcast count is their sum times that; CENTRAL never
+# broadcasts. (900 MB PEs: some threads still need network RAM.)
+for st in manager:239 backbone:3 central:0; do
+    s=${st%%:*}; k=${st#*:}
+    "$P" -c "$DEFAULT" $SLICE --set computer.ram=900 --set netram.enabled=yes \
+        --set netram.strategy=$s --set netram.managers=4 -o rounds-$s -q > /dev/null 2>&1
+    a=$(jval rounds-$s/metrics.json pnr_alloc_rounds_changed)
+    d=$(jval rounds-$s/metrics.json pnr_dealloc_rounds_changed)
+    b=$(jval rounds-$s/metrics.json pnr_msgs_broadcast)
+    check "$s: pnr_msgs_broadcast $b = (alloc $a + dealloc $d rounds changed) x $k, rounds > 0" \
+        sh -c "test -n '$a' -a -n '$d' && test \$(( ${a:-0} + ${d:-0} )) -gt 0 && test '$b' = \$(( (${a:-0} + ${d:-0}) * $k ))"
+done
+check "disk paging run: no rounds_changed in metrics.json" \
+    sh -c "! grep -q rounds_changed rep1/metrics.json"
+
 # TREE-only keys on a STAR, memory servers without network RAM: accepted
 # with one warning each, and truly without effect (same jobs and metrics).
 "$P" -c "$DEFAULT" $SLICE --set network.rack_size=4 --set network.uplink_latency=0.001 \

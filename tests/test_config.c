@@ -65,6 +65,7 @@ START_TEST(test_defaults)
     ck_assert_double_eq(c.network.bandwidth, 12.5);
     ck_assert_double_eq(c.network.latency, 0.00000005);
     ck_assert_double_eq(c.network.delay, 0.00008);
+    ck_assert_int_eq(c.network.route, NET_ROUTE_HOPS);
     ck_assert_double_eq(c.network.neighbour_msg, 1024);
     ck_assert_double_eq(c.network.sync_msg, 64);
     ck_assert_double_eq(c.network.control_msg, 64);

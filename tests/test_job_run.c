@@ -57,39 +57,46 @@ START_TEST(test_whole_run)
     }
     rng_free(r);
     fclose(f);
-    config c;
-    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
-    config_defaults(&c);
-    const char *sets[] = {"computer.number=8", "computer.ram=64", "scheduler.mpl=2",
-                          "scheduler.quantum=10", "scheduler.pcs=0.01",
-                          "scheduler.strict_order=no", "process.comm_rate=3",
-                          "process.sync_rate=7", "process.mem_access_rate=0.00001",
-                          "network.bandwidth=0.01", "simulation.seed=5", NULL};
-    for (int i = 0; sets[i]; i++)
-        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
-    snprintf(set, sizeof set, "workload.trace=%s", path);
-    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
-    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
-    run_t *run = run_create(&c, NULL, NULL, err);
-    ck_assert_msg(run != NULL, "%s", err);
-    run_set_checking(run, true);
-    ck_assert_msg(run_execute(run, err) == 0, "%s", err);
-    ck_assert_ptr_null(run_check_failure(run));
-    run_metrics m;
-    run_metrics_get(run, &m);
+    /* Both route modes (issue 11): WHOLE keeps every count. */
+    for (int mode = 0; mode < 2; mode++) {
+        config c;
+        char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
+        config_defaults(&c);
+        const char *sets[] = {"computer.number=8", "computer.ram=64", "scheduler.mpl=2",
+                              "scheduler.quantum=10", "scheduler.pcs=0.01",
+                              "scheduler.strict_order=no", "process.comm_rate=3",
+                              "process.sync_rate=7", "process.mem_access_rate=0.00001",
+                              "network.bandwidth=0.01", "simulation.seed=5",
+                              mode ? "network.route=whole" : "network.route=hops", NULL};
+        for (int i = 0; sets[i]; i++)
+            ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
+        snprintf(set, sizeof set, "workload.trace=%s", path);
+        ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
+        ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+        run_t *run = run_create(&c, NULL, NULL, err);
+        ck_assert_msg(run != NULL, "%s", err);
+        run_set_checking(run, true);
+        ck_assert_msg(run_execute(run, err) == 0, "%s", err);
+        ck_assert_ptr_null(run_check_failure(run));
+        run_metrics m;
+        run_metrics_get(run, &m);
+        ck_assert_int_eq(net_route_mode_of(run_cluster(run)->net), mode);
+        if (mode)
+            ck_assert_uint_gt(net_whole_routes(run_cluster(run)->net), 0);
+        ck_assert_int_eq(m.jobs_finished, 60);
+        ck_assert_near(m.cpu_demand_done, demand, 1e-9 * demand);
+        ck_assert_near(m.cpu_busy_total, demand, 1e-9 * demand);
+        ck_assert_uint_eq(m.neighbour_msgs, (uint64_t)nb);
+        ck_assert_uint_eq(m.neighbour_replies, (uint64_t)nb);
+        ck_assert_uint_eq(m.sync_msgs, (uint64_t)sy);
+        ck_assert_uint_eq(m.net_messages, (uint64_t)(2 * nb + sy));
+        ck_assert_uint_gt(m.messages_killed, 0);
+        ck_assert_uint_eq(m.net_restarts, m.messages_killed);
+        ck_assert_uint_gt(m.page_faults_disk, 0);
+        ck_assert_int_eq(m.mpl_max, 2);
+        run_destroy(run);
+    }
     unlink(path);
-    ck_assert_int_eq(m.jobs_finished, 60);
-    ck_assert_near(m.cpu_demand_done, demand, 1e-9 * demand);
-    ck_assert_near(m.cpu_busy_total, demand, 1e-9 * demand);
-    ck_assert_uint_eq(m.neighbour_msgs, (uint64_t)nb);
-    ck_assert_uint_eq(m.neighbour_replies, (uint64_t)nb);
-    ck_assert_uint_eq(m.sync_msgs, (uint64_t)sy);
-    ck_assert_uint_eq(m.net_messages, (uint64_t)(2 * nb + sy));
-    ck_assert_uint_gt(m.messages_killed, 0);
-    ck_assert_uint_eq(m.net_restarts, m.messages_killed);
-    ck_assert_uint_gt(m.page_faults_disk, 0);
-    ck_assert_int_eq(m.mpl_max, 2);
-    run_destroy(run);
 }
 END_TEST
 

@@ -52,6 +52,8 @@ static void fill(run_metrics *m, bool netram, bool tree)
     m->dropped[WL_DROP_WIDE] = 5;
     m->netram = netram;
     m->pnr_msgs[0] = 9;
+    m->pnr_alloc_rounds_changed = 31;
+    m->pnr_dealloc_rounds_changed = 32;
     m->tree = tree;
     m->net_busy_uplinks = 0.25;
 }
@@ -162,9 +164,10 @@ static void check_json(bool netram, bool tree)
             ck_assert_str_ne(keys[i], keys[j]);
     }
     /* 19 + seed, system, trace + 16 counts + 2 flags + 7 drop reasons +
-     * partial; with network RAM 9 more and two per message kind; on a tree
-     * network the 4 busy times by kind of element. */
-    int expect = 19 + 3 + 16 + 2 + WL_DROP_N + 1 + (netram ? 9 + 2 * PNR_NKINDS : 0) +
+     * partial; with network RAM 11 more (lent mean and SD, 6 request
+     * counts and sums, the wait, 2 round counts) and two per message kind;
+     * on a tree network the 4 busy times by kind of element. */
+    int expect = 19 + 3 + 16 + 2 + WL_DROP_N + 1 + (netram ? 11 + 2 * PNR_NKINDS : 0) +
                  (tree ? 4 : 0);
     ck_assert_int_eq(n, expect);
     ck_assert_str_eq(keys[n - 1], "partial");
@@ -173,6 +176,8 @@ static void check_json(bool netram, bool tree)
     ck_assert_ptr_nonnull(strstr(json, "\"too_wide\": 5"));
     ck_assert_ptr_nonnull(strstr(json, "\"partial\": false\n}\n"));
     ck_assert_int_eq(strstr(json, "\"pnr_msgs_request\": 9,\n") != NULL, netram);
+    ck_assert_int_eq(strstr(json, "\"pnr_alloc_rounds_changed\": 31,\n") != NULL, netram);
+    ck_assert_int_eq(strstr(json, "\"pnr_dealloc_rounds_changed\": 32,\n") != NULL, netram);
     ck_assert_int_eq(strstr(json, "\"net_busy_uplinks\": 0.25,\n") != NULL, tree);
     ck_assert_int_eq(strstr(json, "\"net_busy_rack_links\": 0,\n") != NULL, tree);
     free(json);

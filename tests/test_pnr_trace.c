@@ -350,6 +350,11 @@ static const char *const stress_variants[][3] = {
     {"netram.strategy=MANAGER", "netram.release=all", NULL},
     {"netram.strategy=CENTRAL", "process.mem_release=job", NULL},
     {"netram.strategy=CLIENT", "process.mem_release=job", NULL},
+    /* route mode WHOLE (issue 11): conservation holds there too */
+    {"netram.strategy=CENTRAL", "network.route=whole", NULL},
+    {"netram.strategy=CLIENT", "network.route=whole", NULL},
+    {"netram.strategy=MANAGER", "network.route=whole", NULL},
+    {"netram.strategy=BACKBONE", "network.route=whole", NULL},
 };
 #define N_STRESS (int)(sizeof stress_variants / sizeof stress_variants[0])
 

@@ -1,8 +1,9 @@
 /* tests/test_proc.c: processes, resources, wait queues and barriers:
  * a signal ends a hold early and the hold returns it; suspension keeps the
  * remaining hold time; FIFO service and preemption
- * match schedules worked out by hand; an M/M/1 built from processes agrees
- * with queueing theory. */
+ * match schedules worked out by hand; a hold that is the next event anyway
+ * goes on without an event, at the same times; an M/M/1 built from
+ * processes agrees with queueing theory. */
 #include "core/proc.h"
 #include "core/res.h"
 #include "core/sync.h"
@@ -387,6 +388,89 @@ static void check_mm1(double rho, long n, int reps)
                   "rho %.1f: utilisation %.4f +- %.4f", rho, utils.mean, uhalf);
 }
 
+static void count_cb_proc(sim_t *sim, void *arg)
+{
+    (void)sim;
+    (void)arg;
+}
+
+/* ---- a hold that is the next event anyway is taken inline ----------- */
+struct stepper {
+    proc_t p;
+    const double *dt;   /* holds, in turn */
+    int n, k;
+    double at[4];       /* clock after each hold */
+};
+
+static void step_body(sim_t *sim, proc_t *p)
+{
+    struct stepper *s = (struct stepper *)p;
+    PROC_BEGIN(p);
+    for (s->k = 0; s->k < s->n; s->k++) {
+        PROC_HOLD(sim, p, s->dt[s->k]);
+        ck_assert_int_eq(p->sig, PROC_OK);
+        s->at[s->k] = sim->now;
+    }
+    PROC_END(sim, p);
+}
+
+START_TEST(test_inline_hold)
+{
+    /* A holds 1 then 5, B holds 2 then 1 then 0.5, both started at 0.
+     * By hand: at 0 A holds to 1 (B's start is pending at 0: an event);
+     * B holds to 2 (A's wake at 1 pending: an event); at 1 A holds to 6
+     * (B's at 2 first: an event); at 2 B holds to 3: nothing pending
+     * before 6, so B goes on at once at 3 (inline) and holds to 3.5, again
+     * inline, and ends; at 6 A ends. The clock after each hold is what the
+     * holds add up to either way; 5 events dispatched (the two starts,
+     * A's two wake-ups, B's first), 2 holds skipped. */
+    static const double da[] = {1, 5}, db[] = {2, 1, 0.5};
+    sim_t sim;
+    ev_init(&sim);
+    struct stepper a = {.dt = da, .n = 2}, b = {.dt = db, .n = 3};
+    proc_init(&sim, &a.p, step_body);
+    proc_init(&sim, &b.p, step_body);
+    proc_start(&sim, &a.p, 0);
+    proc_start(&sim, &b.p, 0);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(a.at[0], 1);
+    ck_assert_double_eq(a.at[1], 6);
+    ck_assert_double_eq(b.at[0], 2);
+    ck_assert_double_eq(b.at[1], 3);
+    ck_assert_double_eq(b.at[2], 3.5);
+    ck_assert_uint_eq(sim.dispatched, 5);
+    ck_assert_uint_eq(sim.skipped, 2);
+    ck_assert_double_eq(sim.now, 6);
+    proc_destroy(&sim, &a.p);
+    proc_destroy(&sim, &b.p);
+    ev_destroy(&sim);
+
+    /* With a limit of 3.2 the second skip (to 3.5) would cross it: that
+     * hold becomes an event, left pending when ev_run returns at 3.2;
+     * the rest runs when ev_run is called again. A sampler-like event at
+     * 2.5 (pending when B holds at 2) makes B's hold to 3 an event too. */
+    ev_init(&sim);
+    struct stepper c = {.dt = da, .n = 2}, d = {.dt = db, .n = 3};
+    proc_init(&sim, &c.p, step_body);
+    proc_init(&sim, &d.p, step_body);
+    proc_start(&sim, &c.p, 0);
+    proc_start(&sim, &d.p, 0);
+    ev_once(&sim, 2.5, count_cb_proc, NULL);
+    ck_assert_int_eq(ev_run(&sim, 3.2), EV_RUN_LIMIT);
+    ck_assert_double_eq(d.at[1], 3);
+    ck_assert_uint_eq(sim.skipped, 0);
+    ck_assert(ev_pending(&sim, d.p.ev));
+    ck_assert_int_eq(d.p.state, PROC_HOLDING);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(d.at[2], 3.5);
+    ck_assert_double_eq(c.at[1], 6);
+    ck_assert_uint_eq(sim.skipped, 0);
+    proc_destroy(&sim, &c.p);
+    proc_destroy(&sim, &d.p);
+    ev_destroy(&sim);
+}
+END_TEST
+
 START_TEST(test_mm1_rho05) { check_mm1(0.5, 100000, 10); }
 END_TEST
 START_TEST(test_mm1_rho09) { check_mm1(0.9, 400000, 40); }
@@ -403,6 +487,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_cancel_middle);
     tcase_add_test(tc, test_preempt);
     tcase_add_test(tc, test_barrier);
+    tcase_add_test(tc, test_inline_hold);
     tcase_add_test(tc, test_mm1_rho05);
     tcase_add_test(tc, test_mm1_rho09);
     suite_add_tcase(s, tc);

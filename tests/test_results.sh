@@ -23,44 +23,10 @@
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-P=$build/pnrsim
-DEFAULT=$top/configs/default.ini
+TEST_NAME=test_results
+. "$(dirname "$0")/lib.sh"    # top, build, P, DEFAULT, PY, check, skip, finish, T, jval
 LUBLIN=$top/traces/lublin-256-synthetic.swf
-PY=/usr/bin/python3
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-skip() { echo "skip $1"; }
-finish() {
-    echo "test_results: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-
-if [ ! -x "$P" ]; then
-    bad "$P exists (build it first)"
-    finish
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_results.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "test_results: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
-cd "$T" || exit 1
-
-# Top-level scalar "key": value of a metrics.json (one key per line).
-jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
 # Valid JSON (strict UTF-8)?
 valid_json() { "$PY" -c 'import json,sys; json.loads(open(sys.argv[1], "rb").read())' "$1" 2>/dev/null; }
 # Number of hidden staging entries and temporary files under $1.
@@ -236,6 +202,27 @@ check "busy directory: the files are the first run's (seed 1 in metrics.json and
     sh -c "test '$(jval busy/metrics.json seed)' = 1 && grep -qx 'seed = 1' busy/config.ini"
 check "busy directory: no lock or staging left" \
     sh -c "test ! -e busy/.pnrsim.lock && test $(debris busy) -eq 0"
+check "busy directory: the message names the holder's pid@host" \
+    grep -Eq 'another pnrsim \([0-9]+@[^)]+\) is writing' busy2.err
+
+# A lock held by a process that wrote no pid@host (here flock(1) on an
+# empty lock file): refused, naming the lock file, never "(unknown)".
+if command -v flock > /dev/null 2>&1; then
+    mkdir nopid
+    : > nopid/.pnrsim.lock
+    flock nopid/.pnrsim.lock sleep 5 &
+    fl_pid=$!
+    n=0
+    while [ $n -lt 50 ] && flock -n nopid/.pnrsim.lock true; do sleep 0.1; n=$((n + 1)); done
+    "$P" -c small.ini -t four.swf -q -o nopid > nopid.out 2> nopid.err
+    rc=$?
+    kill $fl_pid 2> /dev/null
+    wait $fl_pid 2> /dev/null
+    check "lock held without a pid: exit 2, names the lock file, no '(unknown)'" \
+        sh -c "test $rc -eq 2 && grep -qF 'nopid: another process holds the lock nopid/.pnrsim.lock (it has not written its pid@host there)' nopid.err && ! grep -q unknown nopid.err"
+else
+    echo "skip lock held without a pid: flock(1) not installed (util-linux)"
+fi
 
 # Concurrent runs into one directory, each with its own max_jobs: whoever
 # commits, jobs.csv rows = jobs_finished in metrics.json = max_jobs in

@@ -1,0 +1,274 @@
+/* tests/test_net_whole.c: route mode WHOLE (net.h, issue 11): an idle route
+ * taken as one step with each element reserved, checked against times
+ * worked out by hand, beside HOPS on the same cases.
+ *
+ * Parameters as in tests/test_net.c: an 8-PE star, one link crossing
+ * L = 5e-8 + 4096 / 12.5e6 = 3.2773e-4 s, a switch pass D = 8e-5 s.
+ *
+ * Cases:
+ *   - one message alone: the same arrival (2L + D) and busy times as HOPS,
+ *     with busy time never counted ahead of the clock; one event
+ *     dispatched in all (its start; its arrival, the next event anyway,
+ *     is taken inline);
+ *   - contention both modes agree on: A 0->5 and B 1->5 sent at 0. A
+ *     reserves link 0 [0, L], the switch [L, L+D], link 5 [L+D, 2L+D];
+ *     B's route is not idle (the switch is reserved), so B walks: link 1
+ *     [0, L], waits for the switch until L+D, [L+D, L+2D], waits for link
+ *     5 until 2L+D, [2L+D, 3L+D]: arrives 3L + D, as in HOPS;
+ *   - the difference: A 0->5 at 0, B 5->3 at L/2. HOPS: link 5 is idle at
+ *     L/2, B takes it [L/2, 3L/2] and A, reaching it at L+D < 3L/2, waits:
+ *     A arrives 5L/2, B (switch [3L/2, 3L/2+D], link 3) 5L/2 + D. WHOLE: A
+ *     reserved link 5 at 0, B waits behind it although the link is idle
+ *     until L+D: A arrives 2L+D, B (link 5 [2L+D, 3L+D], switch, link 3)
+ *     4L + 2D. The observer is told busy and idle at those instants;
+ *   - killing a reserved message half-way through the switch (L + D/2),
+ *     with B waiting behind it: link 0 counts its crossing, the switch
+ *     busy D/2 and goes to B at once, link 5 (not begun) is given back
+ *     unused: B arrives L + 3D/2 + L = 2L + 3D/2; busy 3L + 3D/2 in all;
+ *     restarted at 1 on an idle network it arrives 1 + 2L + D.
+ */
+#include "net/net.h"
+#include "tests/testutil.h"
+
+#include <stdint.h>
+#include <string.h>
+#include "tests/fixture_net.h"
+
+static net_t *mk(sim_t *sim, net_route_mode mode)
+{
+    ev_init(sim);
+    net_t *net = net_create(sim, TOPO_KIND_STAR, 8, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    net_set_route_mode(net, mode);
+    return net;
+}
+
+static double busy_of(const sim_t *sim, net_t *net, long i)
+{
+    return net_elem_busy_time(sim, net_elem_at(net, i));
+}
+
+START_TEST(test_whole_alone)
+{
+    reset_arrivals();
+    sim_t sim;
+    net_t *net = mk(&sim, NET_ROUTE_WHOLE);
+    ck_assert_int_eq(net_route_mode_of(net), NET_ROUTE_WHOLE);
+    ck_assert_str_eq(net_route_mode_name(NET_ROUTE_WHOLE), "whole");
+    msg_t *a = send(&sim, net, 0, 5, 0);
+    ck_assert_int_eq(net_in_flight(net), 1);
+    ev_run(&sim, 0); /* its start: the route reserved */
+    ck_assert_uint_eq(net_whole_routes(net), 1);
+    ck_assert_ptr_eq(net_elem_at(net, 5)->resv, a);
+    /* Busy time is never counted ahead of the clock. */
+    ck_assert_double_eq(busy_of(&sim, net, 0), 0);
+    ck_assert_double_eq(busy_of(&sim, net, 5), 0);
+    ev_run(&sim, L_HOP + 0.5 * D_SW);
+    ck_assert_near(busy_of(&sim, net, 0), L_HOP, TOL);
+    ck_assert_near(busy_of(&sim, net, 8), 0.5 * D_SW, TOL);
+    ck_assert_double_eq(busy_of(&sim, net, 5), 0);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(arrive[0], 2 * L_HOP + D_SW, TOL);
+    ck_assert_uint_eq(sim.dispatched, 2); /* its start and arrival */
+    ck_assert_uint_eq(sim.skipped, 0); /* not inline: the run was cut at L + D/2 */
+    ck_assert_int_eq(net_in_flight(net), 0);
+    ck_assert_near(net_busy_time(&sim, net), 2 * L_HOP + D_SW, TOL);
+    for (int i = 0; i < 9; i++) {
+        net_elem *e = net_elem_at(net, i);
+        int used = i == 0 || i == 5 || i == 8;
+        ck_assert_uint_eq(e->messages, used);
+        ck_assert_double_eq(e->bytes, used ? BYTES : 0);
+        ck_assert_ptr_null(e->resv);
+        ck_assert_ptr_null(e->res.holder);
+        ck_assert_uint_eq(e->res.completions, used);
+    }
+    ck_assert_near(net_busy_time(&sim, net), elem_busy_sum(&sim, net), 0);
+    teardown(&sim, net);
+}
+END_TEST
+
+START_TEST(test_whole_contention_same_as_hops)
+{
+    for (int mode = NET_ROUTE_HOPS; mode <= NET_ROUTE_WHOLE; mode++) {
+        reset_arrivals();
+        sim_t sim;
+        net_t *net = mk(&sim, (net_route_mode)mode);
+        send(&sim, net, 0, 5, 0);
+        send(&sim, net, 1, 5, 1);
+        ev_run(&sim, INFINITY);
+        ck_assert_near(arrive[0], 2 * L_HOP + D_SW, TOL);
+        ck_assert_near(arrive[1], 3 * L_HOP + D_SW, TOL);
+        ck_assert_uint_eq(net_whole_routes(net), mode == NET_ROUTE_WHOLE ? 1 : 0);
+        ck_assert_uint_eq(net_held_back(net), 0); /* B waits only where A is */
+        ck_assert_near(busy_of(&sim, net, 5), 2 * L_HOP, TOL);
+        ck_assert_near(busy_of(&sim, net, 8), 2 * D_SW, TOL);
+        ck_assert_near(net_busy_time(&sim, net), 4 * L_HOP + 2 * D_SW, 4 * TOL);
+        ck_assert_uint_eq(net_elem_at(net, 5)->messages, 2);
+        ck_assert_uint_eq(net_elem_at(net, 8)->messages, 2);
+        ck_assert_double_eq(net_elem_at(net, 8)->res.queue.max, 1); /* B waited */
+        teardown(&sim, net);
+    }
+}
+END_TEST
+
+/* Observer log: element, busy or idle, when. */
+enum { MAXOBS = 32 };
+static struct {
+    long elem[MAXOBS];
+    bool busy[MAXOBS];
+    double t[MAXOBS];
+    int n;
+} olog;
+
+static void obs_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+{
+    (void)ctx;
+    ck_assert_int_lt(olog.n, MAXOBS);
+    olog.elem[olog.n] = e->index;
+    olog.busy[olog.n] = busy;
+    olog.t[olog.n] = sim->now;
+    olog.n++;
+}
+
+/* Busy time of element i from the observer log (busy and idle alternate). */
+static double obs_busy_time(long i)
+{
+    double sum = 0, since = -1;
+    for (int k = 0; k < olog.n; k++) {
+        if (olog.elem[k] != i)
+            continue;
+        if (olog.busy[k]) {
+            ck_assert_msg(since < 0, "element %ld told busy twice", i);
+            since = olog.t[k];
+        } else {
+            ck_assert_msg(since >= 0, "element %ld told idle while idle", i);
+            sum += olog.t[k] - since;
+            since = -1;
+        }
+    }
+    ck_assert_msg(since < 0, "element %ld left busy", i);
+    return sum;
+}
+
+/* When element i was told busy (nth time, from 0), or -1. */
+static double obs_at(long i, bool busy, int nth)
+{
+    for (int k = 0; k < olog.n; k++)
+        if (olog.elem[k] == i && olog.busy[k] == busy && nth-- == 0)
+            return olog.t[k];
+    return -1;
+}
+
+static net_t *later_net;
+static void send_b(sim_t *sim, void *arg)
+{
+    (void)arg;
+    send(sim, later_net, 5, 3, 1);
+}
+
+START_TEST(test_whole_no_overtaking)
+{
+    net_observer o = {.busy = obs_busy};
+    for (int mode = NET_ROUTE_HOPS; mode <= NET_ROUTE_WHOLE; mode++) {
+        reset_arrivals();
+        memset(&olog, 0, sizeof olog);
+        sim_t sim;
+        net_t *net = mk(&sim, (net_route_mode)mode);
+        net_set_observer(net, &o);
+        later_net = net;
+        send(&sim, net, 0, 5, 0);
+        ev_once(&sim, 0.5 * L_HOP, send_b, NULL);
+        ev_run(&sim, INFINITY);
+        if (mode == NET_ROUTE_HOPS) {
+            ck_assert_near(arrive[0], 2.5 * L_HOP, TOL);
+            ck_assert_near(arrive[1], 2.5 * L_HOP + D_SW, TOL);
+            /* link 5: B [L/2, 3L/2], handed to A, A until 5L/2 */
+            ck_assert_near(obs_at(5, true, 0), 0.5 * L_HOP, TOL);
+            ck_assert_near(obs_at(5, false, 0), 2.5 * L_HOP, TOL);
+        } else {
+            ck_assert_near(arrive[0], 2 * L_HOP + D_SW, TOL);
+            ck_assert_near(arrive[1], 4 * L_HOP + 2 * D_SW, TOL);
+            ck_assert_uint_eq(net_whole_routes(net), 1);
+            ck_assert_uint_eq(net_held_back(net), 1); /* B at link 5 */
+            /* link 5: A's reservation [L+D, 2L+D], handed to B, B until
+             * 3L+D; the switch: A [L, L+D], then B [3L+D, 3L+2D] */
+            ck_assert_near(obs_at(5, true, 0), L_HOP + D_SW, TOL);
+            ck_assert_near(obs_at(5, false, 0), 3 * L_HOP + D_SW, TOL);
+            ck_assert_near(obs_at(8, true, 0), L_HOP, TOL);
+            ck_assert_near(obs_at(8, false, 0), L_HOP + D_SW, TOL);
+            ck_assert_near(obs_at(8, true, 1), 3 * L_HOP + D_SW, TOL);
+            ck_assert_near(obs_at(8, false, 1), 3 * L_HOP + 2 * D_SW, TOL);
+            ck_assert_near(obs_at(0, true, 0), 0, TOL);
+            ck_assert_near(obs_at(0, false, 0), L_HOP, TOL);
+        }
+        /* Either way: two crossings of link 5, the observer's busy
+         * stretches sum to each element's busy time. */
+        ck_assert_near(busy_of(&sim, net, 5), 2 * L_HOP, TOL);
+        ck_assert_uint_eq(net_elem_at(net, 5)->messages, 2);
+        for (long i = 0; i < 9; i++)
+            ck_assert_near(obs_busy_time(i), busy_of(&sim, net, i), TOL);
+        net_set_observer(net, NULL);
+        teardown(&sim, net);
+    }
+}
+END_TEST
+
+START_TEST(test_whole_kill_and_restart)
+{
+    net_observer o = {.busy = obs_busy};
+    for (int observed = 0; observed <= 1; observed++) {
+        reset_arrivals();
+        memset(&olog, 0, sizeof olog);
+        sim_t sim;
+        net_t *net = mk(&sim, NET_ROUTE_WHOLE);
+        if (observed)
+            net_set_observer(net, &o);
+        msg_t *a = send(&sim, net, 0, 5, 0);
+        send(&sim, net, 1, 5, 1);
+        ev_once(&sim, L_HOP + 0.5 * D_SW, kill_cb, a);
+        ev_run(&sim, INFINITY);
+        ck_assert(a->killed && !net_msg_in_flight(a));
+        ck_assert_double_eq(arrive[0], -1);
+        ck_assert_near(arrive[1], 2 * L_HOP + 1.5 * D_SW, TOL);
+        ck_assert_near(busy_of(&sim, net, 0), L_HOP, TOL);
+        ck_assert_near(busy_of(&sim, net, 8), 1.5 * D_SW, TOL);
+        ck_assert_near(busy_of(&sim, net, 5), L_HOP, TOL);
+        ck_assert_near(net_busy_time(&sim, net), 3 * L_HOP + 1.5 * D_SW, 4 * TOL);
+        /* A crossed link 0 only; B all three of its elements. */
+        ck_assert_uint_eq(net_elem_at(net, 0)->messages, 1);
+        ck_assert_uint_eq(net_elem_at(net, 8)->messages, 1);
+        ck_assert_uint_eq(net_elem_at(net, 5)->messages, 1);
+        ck_assert_ptr_null(net_elem_at(net, 5)->resv);
+        if (observed)
+            for (long i = 0; i < 9; i++)
+                ck_assert_near(obs_busy_time(i), busy_of(&sim, net, i), TOL);
+        /* Restarted at 1 on an idle network: one step again. */
+        ev_once(&sim, 1.0, restart_cb, a);
+        ev_run(&sim, INFINITY);
+        ck_assert_near(arrive[0], 1 + 2 * L_HOP + D_SW, 1e-12);
+        ck_assert_uint_eq(net_whole_routes(net), 2);
+        ck_assert_uint_eq(net_restarts(net), 1);
+        ck_assert_int_eq(net_in_flight(net), 0);
+        if (observed)
+            for (long i = 0; i < 9; i++)
+                ck_assert_near(obs_busy_time(i), busy_of(&sim, net, i), 1e-12);
+        net_set_observer(net, NULL);
+        teardown(&sim, net);
+    }
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    (void)kill_net; /* the fixture's, for the tests that kill by callback */
+    Suite *s = suite_create("net_whole");
+    TCase *tc = tcase_create("whole");
+    tcase_add_test(tc, test_whole_alone);
+    tcase_add_test(tc, test_whole_contention_same_as_hops);
+    tcase_add_test(tc, test_whole_no_overtaking);
+    tcase_add_test(tc, test_whole_kill_and_restart);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
