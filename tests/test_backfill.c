@@ -374,7 +374,8 @@ START_TEST(test_prio_keys)
     j->estimate = 0;
     ck_assert_near(prio_key(PRIO_WFP3, j, 2), -8, 1e-12);   /* (2/1)^3 */
     ck_assert_near(prio_key(PRIO_F1, j, 2), 0, 1e-12);      /* log10(1) */
-    job_destroy_all(NULL, &cl); /* j, and the job pool it goes back to */
+    job_destroy(NULL, j);
+    job_destroy_all(NULL, &cl); /* the blocks the cluster keeps for reuse */
 }
 END_TEST
 
