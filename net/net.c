@@ -761,8 +761,10 @@ static void msg_walk(sim_t *sim, proc_t *p)
         route_arrive(sim, net, m);
         m->whole = false;
     } else
-    for (m->hop = 0; m->hop < net_route_len(net, m->src, m->dst); m->hop++) {
-        e = net_route_elem(net, m->src, m->dst, m->hop);
+    for (m->hop = 0, m->len = net_route_len(net, m->src, m->dst); m->hop < m->len; m->hop++) {
+        /* The element is found once per hop and kept in m->cur across the
+         * hop's request and hold (the body's locals do not survive them). */
+        m->cur = e = net_route_elem(net, m->src, m->dst, m->hop);
         if (e->resv) {
             /* WHOLE: an ended reservation gives the element back; one
              * still running makes this message wait behind it, until
@@ -774,18 +776,15 @@ static void msg_walk(sim_t *sim, proc_t *p)
                     net->held_back++; /* HOPS would let it overtake */
             }
         }
-        net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), true);
-        PROC_REQUEST(sim, p, &net_route_elem(net, m->src, m->dst, m->hop)->res);
+        net_tell_busy(sim, net, e, true);
+        PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        e = net_route_elem(net, m->src, m->dst, m->hop);
         /* The end of this hop is often the next event anyway (hops are
-         * microseconds, events in a busy run milliseconds apart): then the
-         * clock simply moves on and the walk goes on (exact, ev_next_is). */
-        if (ev_next_is(sim, sim->now + net_elem_time(e, m->bytes)))
-            ev_skip_to(sim, sim->now + net_elem_time(e, m->bytes));
-        else
-            PROC_HOLD(sim, p, net_elem_time(e, m->bytes));
-        e = net_route_elem(net, m->src, m->dst, m->hop);
+         * microseconds, events in a busy run milliseconds apart): then
+         * PROC_HOLD moves the clock on and the walk goes on (exact,
+         * ev_next_is). */
+        PROC_HOLD(sim, p, net_elem_time(m->cur, m->bytes));
+        e = m->cur;
         e->messages++;
         e->bytes += m->bytes;
         m->holding = false;

@@ -97,6 +97,8 @@ struct msg {
     int src, dst;       /* PE numbers */
     double bytes;
     int hop;            /* index of the element on its route being used */
+    int len;            /* its route's length (set when its walk starts) */
+    struct net_elem *cur; /* the element of hop `hop`, while walking */
     bool holding;       /* holds route element `hop` */
     bool killed;
     double sent_at;     /* time of the latest (re)send */

@@ -525,12 +525,11 @@ static void request_pass(gang_t *g)
 /* A thread's memory went back to its PE (at the thread's end or its job's,
  * by mem_release): it no longer counts against the PE's room, and under
  * mem_aware a queued job may fit now. */
-static void mem_freed(sim_t *sim, thread_t *th, void *ctx)
+static void mem_freed(sim_t *sim, job_t *j, int pe, void *ctx)
 {
     (void)sim;
     gang_t *g = ctx;
-    int pe = th->pe->id;
-    g->reserved[pe] -= th->job->mem_mb;
+    g->reserved[pe] -= j->mem_mb;
     if (g->reserved[pe] < 1e-9)
         g->reserved[pe] = 0;
     if (g->p.mem_aware)
@@ -672,7 +671,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     slot_take(g, s, j);
     /* Its memory was taken off `reserved` thread by thread (mem_freed). */
     for (int i = 0; i < j->threads; i++)
-        assert(j->th[i].mem_freed);
+        assert(job_thread_mem_freed(j, i));
     g->placed--;
     mpl_tick(g);
     g->in_system--;

@@ -86,7 +86,7 @@ const char *gang_check(const gang_t *g)
             job_t *j = g->slots[i]->pe_job[pe];
             if (j && j->pe_ids[0] == pe)
                 for (int t = 0; t < j->threads; t++)
-                    if (!j->th || !j->th[t].mem_freed)
+                    if (!job_thread_mem_freed(j, t))
                         sum[j->pe_ids[t]] += j->mem_mb;
         }
     const char *bad = NULL;

@@ -397,8 +397,6 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
 {
     if (th->finished || !th->started)
         return;
-    /* A solo job's PEs are its own and none of its threads can page. */
-    assert(!th->job->solo);
     if (th->batch)
         batch_cut(sim, th);
     if (th->computing) {
@@ -707,65 +705,7 @@ static bool solo_eligible(const job_t *j)
     return true;
 }
 
-/* thread_begin for a thread of a solo job: the same state, less what such
- * a thread cannot need. It is no memory user of its PE (nothing can change
- * the overallocation of its PE while it runs: solo_eligible), and its
- * neighbour and synchronisation clocks never run (next_comm_at and
- * next_sync_at without rates). */
-static void solo_begin(sim_t *sim, thread_t *th)
-{
-    job_t *j = th->job;
-    th->started = true;
-    j->cl->threads_running++;
-    pe_alloc(sim, th->pe, j->mem_mb);
-    th->comm_k = th->sync_k = 1;
-    th->comm_at = th->sync_at = INFINITY;
-    if (th->size_bytes > 0) {
-        fault_redraw(sim, th);
-    } else {
-        th->L = 0; /* what fault_redraw gives: min(overallocation, 0) < P */
-        th->fault_at = INFINITY;
-    }
-}
-
-/* Run th, a thread of a solo job, from the top of thread_body's loop to its
- * next hold or its end, as thread_body would: returns the length of the
- * hold, or -1 when the thread ended. */
-static double solo_step(sim_t *sim, thread_t *th)
-{
-    job_t *j = th->job;
-    for (;;) {
-        assert(j->running);
-        if (th->cpu_done < th->target) {
-            if (j->resume_at > sim->now)
-                return j->resume_at - sim->now; /* parallel context switch */
-            bool got = res_request(sim, &th->pe->cpu, &th->p);
-            assert(got); /* its PE is its own */
-            (void)got;
-            th->computing = true;
-            th->burst_start = sim->now;
-            return th->target - th->cpu_done;
-        }
-        /* No clock but the end of work runs (solo_eligible). */
-        assert(isinf(th->fault_at) && isinf(th->comm_at) && isinf(th->sync_at));
-        if (th->cpu_done >= th->job->cpu) {
-            thread_end(sim, th);
-            return -1;
-        }
-        th->target = next_target(th);
-    }
-}
-
-/* The hold of th, a thread of a solo job, ran its course (thread_body after
- * its PROC_HOLDs). */
-static void solo_wake(sim_t *sim, thread_t *th)
-{
-    if (th->computing) {
-        th->computing = false;
-        res_release(sim, &th->pe->cpu, &th->p);
-        th->cpu_done = th->target;
-    }
-}
+static void job_thread_ended(sim_t *sim, job_t *j, int i);
 
 /* Start loading the lines of pe that a thread's start or end touches (its
  * memory amounts and its CPU, pe.h): the PEs of a wide job are far apart
@@ -777,71 +717,127 @@ static inline void solo_prefetch(const pe_t *pe)
     __builtin_prefetch((const char *)pe + 128);
 }
 
-/* The process of a solo job: each step of every thread, in thread order.
- * All threads make the same steps, so they are in the same hold (its
- * length kept in j->solo_hold) and end in the same event. */
+/* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
+ * its next hold or its end, as thread_body would run it: returns the length
+ * of the hold, or -1 when the thread ended. The thread's state is the
+ * job's: j->solo_done CPU seconds done (its cpu_done), j->cpu its only
+ * clock (target), j->solo_computing while it holds its PE's CPU. */
+static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
+{
+    assert(j->running);
+    if (j->solo_done < j->cpu) {
+        if (j->resume_at > sim->now)
+            return j->resume_at - sim->now; /* parallel context switch */
+        bool got = res_request(sim, &pe->cpu, &j->proc);
+        assert(got); /* its PE is its own */
+        (void)got;
+        j->solo_computing = true;
+        return j->cpu - j->solo_done;
+    }
+    /* No clock but the end of work (solo_eligible): the thread ends. */
+    job_thread_ended(sim, j, i);
+    return -1;
+}
+
+/* The process of a solo job: each step of every thread, in thread order,
+ * as thread_body would make it. A thread's start (thread_begin): it
+ * allocates its memory; it is no memory user of its PE (nothing can change
+ * the PE's overallocation while it runs), and its neighbour,
+ * synchronisation and fault clocks never run (solo_eligible). All threads
+ * make the same steps, so they are in the same hold (its length kept in
+ * j->solo_hold) and end in the same event. */
 static void job_body(sim_t *sim, proc_t *p)
 {
     job_t *j = container_of(p, job_t, proc);
+    cluster_t *cl = j->cl;
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
-        thread_t *th = &j->th[i];
         if (i + 4 < j->threads)
-            solo_prefetch(j->th[i + 4].pe);
-        solo_begin(sim, th);
-        assert(isinf(th->fault_at));
-        th->target = next_target(th);
-        double d = solo_step(sim, th);
+            solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
+        pe_t *pe = &cl->pes[j->pe_ids[i]];
+        cl->threads_running++;
+        pe_alloc(sim, pe, j->mem_mb);
+        double d = solo_step(sim, j, i, pe);
         assert(i == 0 || d == j->solo_hold);
         j->solo_hold = d;
     }
     while (j->solo_hold >= 0) {
         PROC_HOLD(sim, p, j->solo_hold);
         assert(p->sig == PROC_OK); /* never stopped (solo_ok) */
-        for (int i = 0; i < j->threads; i++) {
-            thread_t *th = &j->th[i];
-            if (i + 4 < j->threads)
-                solo_prefetch(j->th[i + 4].pe);
-            solo_wake(sim, th);
-            double d = solo_step(sim, th);
-            assert(i == 0 || d == j->solo_hold);
-            j->solo_hold = d;
+        {
+            /* After the hold, as thread_body after its PROC_HOLDs: a burst
+             * gives the CPU back and counts as done. */
+            bool computed = j->solo_computing;
+            j->solo_computing = false;
+            if (computed)
+                j->solo_done = j->cpu;
+            for (int i = 0; i < j->threads; i++) {
+                if (i + 4 < j->threads)
+                    solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
+                pe_t *pe = &cl->pes[j->pe_ids[i]];
+                if (computed)
+                    res_release(sim, &pe->cpu, &j->proc);
+                double d = solo_step(sim, j, i, pe);
+                assert(i == 0 || d == j->solo_hold);
+                j->solo_hold = d;
+            }
         }
     }
     PROC_END(sim, p);
 }
 
-/* Give the thread's memory back to its PE (§4.3.1) and tell the scheduler
- * and the PNR layer. A finished thread stays a memory user of its PE until
- * then, so the PNR layer still finds the network RAM it holds. */
-static void thread_free_mem(sim_t *sim, thread_t *th)
+bool job_thread_mem_freed(const job_t *j, int i)
 {
-    cluster_t *cl = th->job->cl;
-    assert(th->finished && !th->mem_freed);
-    if (!th->job->solo)
-        pe_remove_user(th->pe, &th->mem_user);
-    pe_alloc(sim, th->pe, -th->job->mem_mb);
-    th->mem_freed = true;
+    if (j->solo)
+        return i < j->solo_freed;
+    return j->th && j->th[i].mem_freed;
+}
+
+/* Give the memory of thread i of j back to its PE (§4.3.1) and tell the
+ * scheduler and the PNR layer. A finished thread stays a memory user of its
+ * PE until then, so the PNR layer still finds the network RAM it holds. */
+static void thread_free_mem(sim_t *sim, job_t *j, int i)
+{
+    cluster_t *cl = j->cl;
+    pe_t *pe = &cl->pes[j->pe_ids[i]];
+    if (j->solo) {
+        assert(j->solo_freed == i); /* in thread order (no memory user) */
+        pe_alloc(sim, pe, -j->mem_mb);
+        j->solo_freed++;
+    } else {
+        thread_t *th = &j->th[i];
+        assert(th->finished && !th->mem_freed && th->pe == pe);
+        pe_remove_user(pe, &th->mem_user);
+        pe_alloc(sim, pe, -j->mem_mb);
+        th->mem_freed = true;
+    }
     if (cl->hooks.mem_freed)
-        cl->hooks.mem_freed(sim, th, cl->hooks.sched_ctx);
-    if (cl->hooks.thread_ended)
-        cl->hooks.thread_ended(sim, th, cl->hooks.pnr_ctx);
+        cl->hooks.mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
+    if (cl->hooks.thread_ended) {
+        assert(!j->solo); /* solo_eligible */
+        cl->hooks.thread_ended(sim, &j->th[i], cl->hooks.pnr_ctx);
+    }
 }
 
 static void thread_end(sim_t *sim, thread_t *th)
 {
-    job_t *j = th->job;
-    cluster_t *cl = j->cl;
     th->finished = true;
+    job_thread_ended(sim, th->job, th->idx);
+}
+
+/* Thread i of j has done its work (thread_end, or a solo job's step). */
+static void job_thread_ended(sim_t *sim, job_t *j, int i)
+{
+    cluster_t *cl = j->cl;
     cl->threads_running--;
     cl->cpu_demand_done += j->cpu;
     if (cl->mem_release == MEM_RELEASE_THREAD)
-        thread_free_mem(sim, th);
+        thread_free_mem(sim, j, i);
     j->finished_threads++;
     if (j->finished_threads == j->threads) {
         if (cl->mem_release == MEM_RELEASE_JOB)
-            for (int i = 0; i < j->threads; i++)
-                thread_free_mem(sim, &j->th[i]);
+            for (int k = 0; k < j->threads; k++)
+                thread_free_mem(sim, j, k);
         j->end = sim->now;
         j->ended = true;
         /* A stop at the very instant the last barrier opened (before the
@@ -990,7 +986,6 @@ void job_destroy(sim_t *sim, job_t *j)
     if (j->solo) {
         /* Its threads are no processes and no memory users. */
         proc_destroy(sim, &j->proc);
-        threads_put(j->cl, j->th, j->threads);
     } else if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
@@ -1035,8 +1030,15 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->started = true;
         j->start = sim->now;
         j->resume_at = sim->now + delay;
-        j->th = threads_get(cl, j->threads);
         j->solo = solo_eligible(j);
+        if (j->solo) {
+            /* One start event where the threads' would run back to back;
+             * no thread_t: the threads' state is the job's (job_body). */
+            proc_init(sim, &j->proc, job_body);
+            proc_start(sim, &j->proc, 0);
+            return;
+        }
+        j->th = threads_get(cl, j->threads);
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             th->job = j;
@@ -1044,15 +1046,8 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->pe = &cl->pes[j->pe_ids[i]];
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->fault_at = th->comm_at = th->sync_at = INFINITY;
-            if (!j->solo) {
-                proc_init(sim, &th->p, thread_body);
-                proc_start(sim, &th->p, 0);
-            }
-        }
-        if (j->solo) {
-            /* One start event where the threads' would run back to back. */
-            proc_init(sim, &j->proc, job_body);
-            proc_start(sim, &j->proc, 0);
+            proc_init(sim, &th->p, thread_body);
+            proc_start(sim, &th->p, 0);
         }
         return;
     }
@@ -1066,9 +1061,9 @@ void job_stop(sim_t *sim, job_t *j)
 {
     cluster_t *cl = j->cl;
     j->running = false;
+    assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     if (!j->th)
         return;
-    assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
         if (th->batch)

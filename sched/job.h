@@ -39,6 +39,8 @@
  * the same instant, so every per-thread and per-PE figure and every tie
  * among same-time events are those of the per-thread processes; only the
  * number of kernel events differs (2 per job instead of 2 per thread).
+ * Such a job has no thread_t (j->th is NULL): what its threads share is
+ * kept in the job; ask job_thread_mem_freed rather than j->th.
  */
 #ifndef PNRSIM_SCHED_JOB_H
 #define PNRSIM_SCHED_JOB_H
@@ -71,9 +73,9 @@ typedef struct job_hooks {
     /* The scheduler's, called with sched_ctx. */
     /* Every thread of the job has finished. */
     void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
-    /* A thread's memory was just freed on its PE (the scheduler's memory
-     * accounting). */
-    void (*mem_freed)(sim_t *sim, thread_t *th, void *ctx);
+    /* The memory of a thread of j (j->mem_mb) was just freed on PE pe (the
+     * scheduler's memory accounting). */
+    void (*mem_freed)(sim_t *sim, job_t *j, int pe, void *ctx);
     void *sched_ctx;
     /* PNR's, called with pnr_ctx. */
     /* A thread is about to start for the first time: return true when the
@@ -191,9 +193,14 @@ struct job {
     bool started;
     bool ended;
     bool released, destroy_scheduled;
-    bool solo;                /* its threads run as the one process `proc` */
-    proc_t proc;              /* when solo (see job.c) */
-    double solo_hold;         /* when solo: the hold its threads are in */
+    bool solo;                /* its threads run as the one process `proc`,
+                               * with no thread_t (th NULL): their state is
+                               * the job's, the four fields below (job.c) */
+    proc_t proc;
+    double solo_hold;         /* the hold the threads are in */
+    double solo_done;         /* CPU seconds each thread has done */
+    bool solo_computing;      /* the threads hold their PEs' CPUs */
+    int solo_freed;           /* threads 0 .. solo_freed-1 freed their memory */
     cluster_t *cl;
     barrier_t sync;           /* threads ready to synchronise */
     int sync_received;        /* sync messages the master has */
@@ -247,6 +254,9 @@ job_t *job_next(const cluster_t *cl, const job_t *j);
 void job_release(sim_t *sim, job_t *j);
 /* Bind thread i to PE pe_id (before the first job_run). */
 void job_bind(job_t *j, int i, int pe_id);
+/* True when the memory of thread i of j has been given back to its PE
+ * (false before the job started). */
+bool job_thread_mem_freed(const job_t *j, int i);
 /* Start (first call) or resume the job's threads; their bursts begin or
  * continue after `delay` seconds (the context-switch cost; on a first start
  * the threads allocate their memory at once and compute `delay` later). */
