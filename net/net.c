@@ -80,7 +80,7 @@
  * up to now, the next waiter gets it at once); it is queued on its current
  * element -> res_cancel.
  */
-#include "net/net.h"
+#include "net/internal.h"
 
 #include <assert.h>
 #include <math.h>
@@ -112,37 +112,6 @@ struct net_pool {
     msg_chunk *chunks;
     list_t free;            /* free messages, through msg_t.link */
     size_t count;           /* messages created */
-};
-
-struct net {
-    net_topology topo;
-    int n;                  /* PEs */
-    double bandwidth, latency, delay;
-    net_elem *elem;         /* links, then the switch; NULL for CONNECTED */
-    long nelem, nlinks;
-    long sw;                /* index of the switch, -1 when none (TREE: core) */
-    net_tree tree;          /* TREE: its shape */
-    int nracks;             /* TREE: racks (compute racks, then server racks) */
-    int crack;              /* TREE: compute racks, ceil(ncompute / rack_size) */
-    /* CONNECTED: links created on first use (see the top of the file) */
-    sim_t *sim;
-    double t0;              /* creation time: start of every queue statistic */
-    link_chunk *lchunks;    /* newest first */
-    int lchunk_used;        /* links used in the newest chunk */
-    net_elem **slot;        /* hash table by index; NULL: empty */
-    size_t nslots;          /* a power of two, or 0 */
-    net_elem **created;     /* every created link */
-    long ncreated, cap_created;
-    bool created_sorted;    /* created is in index order */
-    net_pool *pools;        /* message pools, one per type */
-    net_route_mode route;   /* HOPS or WHOLE */
-    uint64_t whole;         /* messages that took their route as one step */
-    uint64_t held_back;     /* waits behind a reservation not yet begun */
-    /* totals */
-    long in_flight;
-    uint64_t sent, delivered, restarts;
-    double bytes_sent;
-    const net_observer *obs; /* NULL when nobody observes */
 };
 
 /* ---- topology and routes ------------------------------------------------ */
@@ -573,171 +542,6 @@ static inline void net_tell_busy(sim_t *sim, const net_t *net, const net_elem *e
         net->obs->busy(sim, e, busy, net->obs->ctx);
 }
 
-/* ---- route mode WHOLE (net.h) ---------------------------------------------- */
-
-void net_set_route_mode(net_t *net, net_route_mode mode) { net->route = mode; }
-net_route_mode net_route_mode_of(const net_t *net) { return net->route; }
-uint64_t net_whole_routes(const net_t *net) { return net->whole; }
-uint64_t net_held_back(const net_t *net) { return net->held_back; }
-
-const char *net_route_mode_name(net_route_mode mode)
-{
-    return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
-}
-
-double net_elem_busy_time(const sim_t *sim, const net_elem *e)
-{
-    if (!e->resv)
-        return res_busy_time(sim, &e->res);
-    double end = sim->now < e->re ? sim->now : e->re;
-    return e->res.busy + (end > e->rs ? end - e->rs : 0);
-}
-
-/* Tell the observer, if any, that e becomes busy or idle now. */
-static inline void net_tell(sim_t *sim, const net_t *net, const net_elem *e, bool busy)
-{
-    if (net->obs && net->obs->busy)
-        net->obs->busy(sim, e, busy, net->obs->ctx);
-}
-
-/* Cancel the pending events of e's reservation (one-shot events: a
- * cancelled or fired one is gone, hence EV_NONE). */
-static void elem_cancel_events(sim_t *sim, net_elem *e)
-{
-    if (e->rel_ev != EV_NONE)
-        ev_cancel(sim, e->rel_ev);
-    if (e->busy_ev != EV_NONE)
-        ev_cancel(sim, e->busy_ev);
-    e->rel_ev = e->busy_ev = EV_NONE;
-}
-
-/* End e's reservation: busy time up to t_end (none when the reservation had
- * not begun by then), one crossing counted when `crossed`, and the element
- * goes to the first message waiting behind it (at once: t_end is now when
- * someone waits) or becomes idle. The reservation's pending events are
- * cancelled. */
-static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool crossed)
-{
-    msg_t *m = e->resv;
-    res_t *r = &e->res;
-    assert(m && r->holder == &m->p);
-    elem_cancel_events(sim, e);
-    if (t_end > e->rs)
-        r->busy += t_end - e->rs;
-    if (crossed) {
-        e->messages++;
-        e->bytes += m->bytes;
-    }
-    r->completions++;
-    r->holder = NULL;
-    e->resv = NULL;
-    bool told = e->told;
-    e->told = false;
-    proc_t *next = waitq_pop(&r->q);
-    if (next) { /* as res_release: the next waiter holds it from now */
-        assert(t_end == sim->now);
-        timeavg_set(&r->queue, sim->now, r->q.n);
-        r->holder = next;
-        r->busy_since = sim->now;
-        proc_wake(sim, next);
-        if (!told) /* killed before its turn: busy from now, for next */
-            net_tell(sim, net, e, true);
-    } else if (told) {
-        net_tell(sim, net, e, false);
-    }
-}
-
-/* An ended reservation nobody waits behind is finished lazily, by the
- * next one to look at the element (no event was needed for it). */
-static inline void resv_settle(sim_t *sim, net_t *net, net_elem *e)
-{
-    if (e->resv && e->re <= sim->now && e->res.q.n == 0)
-        resv_finish(sim, net, e, e->re, true);
-}
-
-/* Events of a reservation (observer, or someone waiting): its end... */
-static void resv_end_ev(sim_t *sim, void *arg)
-{
-    net_elem *e = arg;
-    e->rel_ev = EV_NONE; /* fired */
-    assert(e->resv && e->re == sim->now);
-    resv_finish(sim, e->net, e, e->re, true);
-}
-
-/* ... and, for the observer, its start. */
-static void resv_busy_ev(sim_t *sim, void *arg)
-{
-    net_elem *e = arg;
-    e->busy_ev = EV_NONE; /* fired */
-    assert(e->resv && !e->told);
-    e->told = true;
-    net_tell(sim, e->net, e, true);
-}
-
-/* Schedule e's reservation end as an event (once; a one-shot event, so
- * the records the network keeps are still one per pooled message). */
-static void resv_end_at(sim_t *sim, net_elem *e)
-{
-    if (e->rel_ev == EV_NONE)
-        e->rel_ev = ev_once(sim, e->re, resv_end_ev, e);
-}
-
-/* WHOLE, at m's start: reserve its route when every element is idle and
- * return its arrival time; return -1 (nothing changed but lazy settling)
- * when one is not. */
-static double route_reserve(sim_t *sim, net_t *net, msg_t *m)
-{
-    int len = net_route_len(net, m->src, m->dst);
-    if (len == 0)
-        return -1;
-    for (int k = 0; k < len; k++) {
-        net_elem *e = net_route_elem(net, m->src, m->dst, k);
-        resv_settle(sim, net, e);
-        if (e->res.holder || e->res.q.n)
-            return -1;
-    }
-    bool eager = net->obs != NULL;
-    double t = sim->now;
-    for (int k = 0; k < len; k++) {
-        net_elem *e = net_route_elem(net, m->src, m->dst, k);
-        res_t *r = &e->res;
-        r->requests++;
-        r->holder = &m->p;
-        r->busy_since = t;
-        e->resv = m;
-        e->rs = t;
-        t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
-        e->re = t;
-        e->told = false;
-        if (eager) {
-            if (k == 0) {
-                e->told = true;
-                net_tell(sim, net, e, true);
-            } else {
-                e->busy_ev = ev_once(sim, e->rs, resv_busy_ev, e);
-            }
-            resv_end_at(sim, e);
-        }
-    }
-    m->whole = true;
-    net->whole++;
-    return t;
-}
-
-/* WHOLE, at m's arrival: end the reservations it still has (all over). */
-static void route_arrive(sim_t *sim, net_t *net, msg_t *m)
-{
-    int len = net_route_len(net, m->src, m->dst);
-    for (int k = 0; k < len; k++) {
-        net_elem *e = net_route_elem(net, m->src, m->dst, k);
-        if (e->resv == m) {
-            assert(e->re <= sim->now);
-            resv_finish(sim, net, e, e->re, true);
-        }
-    }
-    m->hop = len;
-}
-
 /* The coroutine: cross every element of the route, then reach PROC_END. */
 static void msg_walk(sim_t *sim, proc_t *p)
 {
@@ -930,20 +734,7 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
      * WHOLE, its arrival). */
     ev_cancel(sim, m->p.ev);
     if (m->whole) {
-        /* Give back every element it still reserves: a crossing over is
-         * counted, one under way counts busy time up to now, one not
-         * begun none. */
-        int len = net_route_len(net, m->src, m->dst);
-        for (int k = 0; k < len; k++) {
-            net_elem *e = net_route_elem(net, m->src, m->dst, k);
-            if (e->resv != m)
-                continue;
-            if (e->re <= sim->now)
-                resv_finish(sim, net, e, e->re, true);
-            else
-                resv_finish(sim, net, e, sim->now, false);
-        }
-        m->whole = false;
+        route_kill(sim, net, m);
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         res_t *r = &net_route_elem(net, m->src, m->dst, m->hop)->res;
         if (r->holder == &m->p) {

@@ -1,0 +1,201 @@
+/* net/route.c: route mode WHOLE (net.h, issue 11): an uncontended route
+ * taken as one step.
+ *
+ * A message that starts on an idle route reserves each element for its
+ * store-and-forward interval [rs, re] (route_reserve): the element's
+ * holder is the message from then on, so anyone reaching it before re
+ * queues behind the reservation. Nothing happens at rs or re unless it
+ * must: a reservation nobody waits behind is finished lazily, by the
+ * next message that looks at the element (resv_settle) or by its own
+ * message's arrival (route_arrive); one that someone waits behind gets a
+ * one-shot event at re that hands the element over (resv_end_at); with
+ * an observer installed, every reservation's start and end are events,
+ * so the observer is told busy and idle at the right instants. Busy time
+ * counts [rs, re] up to now (net_elem_busy_time); a killed message gives
+ * its reservations back (route_kill). docs/MODEL.md says where this
+ * differs from HOPS, and docs/BATCHING.md shows the 20-seed comparison.
+ */
+#include "net/internal.h"
+
+#include <assert.h>
+
+void net_set_route_mode(net_t *net, net_route_mode mode) { net->route = mode; }
+net_route_mode net_route_mode_of(const net_t *net) { return net->route; }
+uint64_t net_whole_routes(const net_t *net) { return net->whole; }
+uint64_t net_held_back(const net_t *net) { return net->held_back; }
+
+const char *net_route_mode_name(net_route_mode mode)
+{
+    return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
+}
+
+double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+{
+    if (!e->resv)
+        return res_busy_time(sim, &e->res);
+    double end = sim->now < e->re ? sim->now : e->re;
+    return e->res.busy + (end > e->rs ? end - e->rs : 0);
+}
+
+/* Tell the observer, if any, that e becomes busy or idle now. */
+static inline void net_tell(sim_t *sim, const net_t *net, const net_elem *e, bool busy)
+{
+    if (net->obs && net->obs->busy)
+        net->obs->busy(sim, e, busy, net->obs->ctx);
+}
+
+/* Cancel the pending events of e's reservation (one-shot events: a
+ * cancelled or fired one is gone, hence EV_NONE). */
+void elem_cancel_events(sim_t *sim, net_elem *e)
+{
+    if (e->rel_ev != EV_NONE)
+        ev_cancel(sim, e->rel_ev);
+    if (e->busy_ev != EV_NONE)
+        ev_cancel(sim, e->busy_ev);
+    e->rel_ev = e->busy_ev = EV_NONE;
+}
+
+/* End e's reservation: busy time up to t_end (none when the reservation had
+ * not begun by then), one crossing counted when `crossed`, and the element
+ * goes to the first message waiting behind it (at once: t_end is now when
+ * someone waits) or becomes idle. The reservation's pending events are
+ * cancelled. */
+static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool crossed)
+{
+    msg_t *m = e->resv;
+    res_t *r = &e->res;
+    assert(m && r->holder == &m->p);
+    elem_cancel_events(sim, e);
+    if (t_end > e->rs)
+        r->busy += t_end - e->rs;
+    if (crossed) {
+        e->messages++;
+        e->bytes += m->bytes;
+    }
+    r->completions++;
+    r->holder = NULL;
+    e->resv = NULL;
+    bool told = e->told;
+    e->told = false;
+    proc_t *next = waitq_pop(&r->q);
+    if (next) { /* as res_release: the next waiter holds it from now */
+        assert(t_end == sim->now);
+        timeavg_set(&r->queue, sim->now, r->q.n);
+        r->holder = next;
+        r->busy_since = sim->now;
+        proc_wake(sim, next);
+        if (!told) /* killed before its turn: busy from now, for next */
+            net_tell(sim, net, e, true);
+    } else if (told) {
+        net_tell(sim, net, e, false);
+    }
+}
+
+/* An ended reservation nobody waits behind is finished lazily, by the
+ * next one to look at the element (no event was needed for it). */
+void resv_settle(sim_t *sim, net_t *net, net_elem *e)
+{
+    if (e->resv && e->re <= sim->now && e->res.q.n == 0)
+        resv_finish(sim, net, e, e->re, true);
+}
+
+/* Events of a reservation (observer, or someone waiting): its end... */
+static void resv_end_ev(sim_t *sim, void *arg)
+{
+    net_elem *e = arg;
+    e->rel_ev = EV_NONE; /* fired */
+    assert(e->resv && e->re == sim->now);
+    resv_finish(sim, e->net, e, e->re, true);
+}
+
+/* ... and, for the observer, its start. */
+static void resv_busy_ev(sim_t *sim, void *arg)
+{
+    net_elem *e = arg;
+    e->busy_ev = EV_NONE; /* fired */
+    assert(e->resv && !e->told);
+    e->told = true;
+    net_tell(sim, e->net, e, true);
+}
+
+/* Schedule e's reservation end as an event (once; a one-shot event, so
+ * the records the network keeps are still one per pooled message). */
+void resv_end_at(sim_t *sim, net_elem *e)
+{
+    if (e->rel_ev == EV_NONE)
+        e->rel_ev = ev_once(sim, e->re, resv_end_ev, e);
+}
+
+/* WHOLE, at m's start: reserve its route when every element is idle and
+ * return its arrival time; return -1 (nothing changed but lazy settling)
+ * when one is not. */
+double route_reserve(sim_t *sim, net_t *net, msg_t *m)
+{
+    int len = net_route_len(net, m->src, m->dst);
+    if (len == 0)
+        return -1;
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        resv_settle(sim, net, e);
+        if (e->res.holder || e->res.q.n)
+            return -1;
+    }
+    bool eager = net->obs != NULL;
+    double t = sim->now;
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        res_t *r = &e->res;
+        r->requests++;
+        r->holder = &m->p;
+        r->busy_since = t;
+        e->resv = m;
+        e->rs = t;
+        t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
+        e->re = t;
+        e->told = false;
+        if (eager) {
+            if (k == 0) {
+                e->told = true;
+                net_tell(sim, net, e, true);
+            } else {
+                e->busy_ev = ev_once(sim, e->rs, resv_busy_ev, e);
+            }
+            resv_end_at(sim, e);
+        }
+    }
+    m->whole = true;
+    net->whole++;
+    return t;
+}
+
+/* WHOLE, at m's arrival: end the reservations it still has (all over). */
+void route_arrive(sim_t *sim, net_t *net, msg_t *m)
+{
+    int len = net_route_len(net, m->src, m->dst);
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        if (e->resv == m) {
+            assert(e->re <= sim->now);
+            resv_finish(sim, net, e, e->re, true);
+        }
+    }
+    m->hop = len;
+}
+
+/* WHOLE: m, killed, gives back every element it still reserves: a
+ * crossing over is counted, one under way counts busy time up to now, one
+ * not begun none (its next waiter takes the element at once). */
+void route_kill(sim_t *sim, net_t *net, msg_t *m)
+{
+    int len = net_route_len(net, m->src, m->dst);
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, m->src, m->dst, k);
+        if (e->resv != m)
+            continue;
+        if (e->re <= sim->now)
+            resv_finish(sim, net, e, e->re, true);
+        else
+            resv_finish(sim, net, e, sim->now, false);
+    }
+    m->whole = false;
+}
