@@ -375,6 +375,7 @@ START_TEST(test_prio_keys)
     ck_assert_near(prio_key(PRIO_WFP3, j, 2), -8, 1e-12);   /* (2/1)^3 */
     ck_assert_near(prio_key(PRIO_F1, j, 2), 0, 1e-12);      /* log10(1) */
     job_destroy(NULL, j);
+    job_destroy_all(NULL, &cl); /* the blocks the cluster keeps for reuse */
 }
 END_TEST
 
