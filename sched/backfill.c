@@ -17,6 +17,9 @@
  *            it can be proved that a rebuild would give the same
  *            (incremental), so a pass reserves only the jobs not reserved
  *            yet instead of the whole queue.
+ *   bound    the dominance bound of the reservations made so far in a
+ *            pass, where each search starts (bf_bound.h).
+ *   stop     MPL 1: the stop test by width classes (bf_bound.h).
  */
 #include "sched/backfill.h"
 #include "sched/backfill_check.h"
@@ -50,16 +53,7 @@ struct bf {
     size_t tmpcap;
     int *sufmin;            /* narrowest job in q[i..] */
     size_t sufcap;
-    /* MPL 1: the stop test by width classes (fits_now_possible): class c
-     * holds the jobs of 2^c to 2^(c+1) - 1 threads; row r of sufd (ncls
-     * values) holds the shortest estimate of each class among the jobs
-     * q[base + r STOP_STRIDE ..n) (sufd_build; INFINITY: none); blk[c]
-     * is the first moment at which fewer than 2^c PEs are free in the
-     * profile (INFINITY: never). */
-    int ncls;
-    double *sufd;
-    size_t sufdcap;
-    double blk[32];
+    bfs_t stop;             /* MPL 1: the stop test by width classes */
     prof_t *pr;
     int npr, prcap;
     /* Conservative at MPL 1 with a static order: the reservations of the
@@ -99,8 +93,7 @@ bf_t *bf_create(gang_t *g)
     b->npes = gang_npes(g);
     b->epoch = 1;
     bfb_init(&b->bound, b->npes);
-    while (b->ncls < 31 && (1 << b->ncls) <= b->npes)
-        b->ncls++;
+    bfs_init(&b->stop, b->npes);
     return b;
 }
 
@@ -116,7 +109,7 @@ void bf_destroy(bf_t *b)
     free(b->run);
     free(b->tmp);
     free(b->sufmin);
-    free(b->sufd);
+    bfs_free(&b->stop);
     free(b->resv);
     free(b->resv_t);
     bfb_free(&b->bound);
@@ -461,84 +454,8 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
-/* The class of a job of n >= 1 threads: floor(log2(n)). */
-static int width_class(int n)
-{
-    int c = 0;
-    while (n >>= 1)
-        c++;
-    return c;
-}
-
-/* Steps from..to of profile p now have their free PEs: each step with
- * fewer than 2^c free lowers blk[c] to its moment if earlier. */
-static void blk_lower(bf_t *b, const prof_t *p, int from, int to)
-{
-    for (int s = from; s <= to; s++)
-        for (int c = b->ncls - 1; c >= 0 && (1 << c) > p->f[s]; c--)
-            if (p->t[s] < b->blk[c])
-                b->blk[c] = p->t[s];
-}
-
-/* blk of profile p from scratch: a scan up to the first step with no PE
- * free (after it every class is blocked) or the end. */
-static void blk_build(bf_t *b, const prof_t *p)
-{
-    for (int c = 0; c < b->ncls; c++)
-        b->blk[c] = INFINITY;
-    int minf = b->npes + 1;
-    for (int s = 0; s < p->n && minf > 0; s++) {
-        if (p->f[s] < minf) {
-            blk_lower(b, p, s, s);
-            minf = p->f[s];
-        }
-    }
-}
-
-/* Rows of sufd for the jobs of reserve_from: one every STOP_STRIDE jobs
- * (the stop test is made at those jobs only, so a pass may reserve up to
- * STOP_STRIDE - 1 jobs more than needed; the table costs O(q + ncls q /
- * STOP_STRIDE) per pass). */
-#define STOP_STRIDE 8
+/* The stop test by classes starts after this many reservations. */
 #define STOP_AFTER 32
-
-static void sufd_build(bf_t *b, size_t from, size_t n)
-{
-    size_t nc = (size_t)b->ncls, rows = (n - from) / STOP_STRIDE + 1;
-    b->sufd = grow(b->sufd, &b->sufdcap, rows * nc, sizeof *b->sufd);
-    double cur[32];
-    for (size_t c = 0; c < nc; c++)
-        cur[c] = INFINITY;
-    for (size_t i = n; i-- > from;) {
-        job_t *j = b->q[i];
-        if (j->queued && j->threads >= 1 && j->threads <= b->npes) {
-            int c = width_class(j->threads);
-            double d = j->estimate > 0 ? j->estimate : 0; /* wall() at MPL 1 */
-            if (d < cur[c])
-                cur[c] = d;
-        }
-        if ((i - from) % STOP_STRIDE == 0)
-            memcpy(b->sufd + (i - from) / STOP_STRIDE * nc, cur, nc * sizeof *cur);
-    }
-}
-
-/* MPL 1: whether some job of q[base + r STOP_STRIDE..) (sufd_build's
- * from) might still start now in profile p,
- * judged by class: a job of n threads and estimate d fits now only if
- * 2^c <= n PEs stay free from now to now + d (or it holds its PEs for the
- * instant only), so only if now + d <= blk[c] or now + d == now. False
- * only when no job of those can start now. */
-static bool fits_now_possible(const bf_t *b, const prof_t *p, size_t r)
-{
-    double now = p->t[0];
-    const double *sd = b->sufd + r * (size_t)b->ncls;
-    for (int c = 0; c < b->ncls; c++) {
-        double e = now + sd[c];
-        if (sd[c] < INFINITY && (e <= b->blk[c] || !(e > now)))
-            return true;
-    }
-    return false;
-}
 
 /* Reserve q[from..n) in order in the profiles (built, or kept from the
  * last pass), placing each job whose reservation is now, until no
@@ -554,9 +471,10 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
         b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
     }
-    /* MPL 1: the stop test by width classes, from the STOP_AFTER-th
-     * reservation on (most passes reserve a few jobs: the O(q) tables
-     * would cost more than they save); base: the first job it covers. */
+    /* MPL 1: the stop test by width classes (bf_bound.h), from the
+     * STOP_AFTER-th reservation of the pass on (most passes reserve a few
+     * jobs: its O(q) table would cost more than it saves), every
+     * BFS_STRIDE jobs from base. */
     bool eligible = np == 1 && mpl1(b) && !b->plain_search, classes = false;
     size_t base = from;
     if (keep) {
@@ -582,11 +500,11 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         if (eligible && !classes && reserved >= STOP_AFTER) {
             classes = true;
             base = i;
-            sufd_build(b, base, n);
-            blk_build(b, &b->pr[0]);
+            bfs_jobs(&b->stop, b->q + base, n - base);
+            bfs_profile(&b->stop, b->pr[0].t, b->pr[0].f, b->pr[0].n);
         }
-        if (classes && (i - base) % STOP_STRIDE == 0 &&
-            !fits_now_possible(b, &b->pr[0], (i - base) / STOP_STRIDE))
+        if (classes && (i - base) % BFS_STRIDE == 0 &&
+            !bfs_may_start(&b->stop, b->pr[0].t[0], (i - base) / BFS_STRIDE))
             break;
         job_t *j = b->q[i];
         if (!j->queued)
@@ -618,7 +536,7 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         prof_t *p = &b->pr[best];
         int last = prof_reserve(p, bs, j->threads, d);
         if (classes)
-            blk_lower(b, p, bs, last);
+            bfs_lower(&b->stop, p->t, p->f, bs, last);
         if (!b->plain_search && bt > lb) { /* else: no new bound */
             pending = true;
             pend_n = j->threads;

@@ -20,8 +20,9 @@
  *                 earliest start >= now at which it fits for its whole
  *                 estimate, reserving that space; jobs whose start is now
  *                 start. The pass stops early once no remaining job could
- *                 start now (free PEs now < the narrowest remaining job):
- *                 the remaining reservations could only affect jobs that
+ *                 start now (free PEs now < the narrowest remaining job;
+ *                 at MPL 1 also by width classes, bf_bound.h): the
+ *                 remaining reservations could only affect jobs that
  *                 cannot start now either.
  * strict_order is ignored when backfilling.
  *

@@ -2,7 +2,8 @@
  * bf_bound.h for why it holds): a Fenwick tree over thread counts whose
  * nodes are staircases over durations. Node i covers thread counts
  * (i - lowbit(i), i]; a query for n visits the nodes of the prefix 1..n, a
- * record for n the nodes that cover n. */
+ * record for n the nodes that cover n. Then the stop test by width
+ * classes (bfs_). */
 #include "sched/bf_bound.h"
 
 #include "core/mem.h"
@@ -107,4 +108,86 @@ double bfb_bound(const bfb_t *b, int n, double d)
             best = x->p[pos - 1].s;
     }
     return best;
+}
+
+/* ---- the stop test by width classes ---------------------------------------- */
+
+void bfs_init(bfs_t *s, int npes)
+{
+    memset(s, 0, sizeof *s);
+    s->npes = npes;
+    while (s->ncls < 31 && (1 << s->ncls) <= npes)
+        s->ncls++;
+}
+
+void bfs_free(bfs_t *s)
+{
+    free(s->row);
+    s->row = NULL;
+}
+
+/* The class of a job of n >= 1 threads: floor(log2(n)). */
+static int width_class(int n)
+{
+    int c = 0;
+    while (n >>= 1)
+        c++;
+    return c;
+}
+
+void bfs_jobs(bfs_t *s, job_t *const *q, size_t n)
+{
+    size_t nc = (size_t)s->ncls, rows = n / BFS_STRIDE + 1;
+    if (rows * nc > s->cap) {
+        s->cap = 2 * rows * nc;
+        s->row = xrealloc(s->row, s->cap * sizeof *s->row);
+    }
+    double cur[32];
+    for (size_t c = 0; c < nc; c++)
+        cur[c] = INFINITY;
+    for (size_t i = n; i-- > 0;) {
+        const job_t *j = q[i];
+        if (j->queued && j->threads >= 1 && j->threads <= s->npes) {
+            int c = width_class(j->threads);
+            double d = j->estimate > 0 ? j->estimate : 0; /* the duration at MPL 1 */
+            if (d < cur[c])
+                cur[c] = d;
+        }
+        if (i % BFS_STRIDE == 0)
+            memcpy(s->row + i / BFS_STRIDE * nc, cur, nc * sizeof *cur);
+    }
+}
+
+void bfs_lower(bfs_t *s, const double *t, const int *f, int from, int to)
+{
+    /* blk[0] is the latest (blk never grows with c): steps from it on
+     * lower nothing. */
+    for (int k = from; k <= to && t[k] < s->blk[0]; k++)
+        for (int c = s->ncls - 1; c >= 0 && (1 << c) > f[k]; c--)
+            if (t[k] < s->blk[c])
+                s->blk[c] = t[k];
+}
+
+void bfs_profile(bfs_t *s, const double *t, const int *f, int n)
+{
+    for (int c = 0; c < s->ncls; c++)
+        s->blk[c] = INFINITY;
+    int minf = s->npes + 1;
+    for (int k = 0; k < n && minf > 0; k++) {
+        if (f[k] < minf) {
+            bfs_lower(s, t, f, k, k);
+            minf = f[k];
+        }
+    }
+}
+
+bool bfs_may_start(const bfs_t *s, double now, size_t r)
+{
+    const double *sd = s->row + r * (size_t)s->ncls;
+    for (int c = 0; c < s->ncls; c++) {
+        double e = now + sd[c];
+        if (sd[c] < INFINITY && (e <= s->blk[c] || !(e > now)))
+            return true;
+    }
+    return false;
 }

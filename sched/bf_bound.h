@@ -1,4 +1,5 @@
-/* sched/bf_bound.h: lower bounds on conservative reservations (issue 14).
+/* sched/bf_bound.h: lower bounds on conservative reservations, and the
+ * test that stops a conservative pass early (issue 14).
  *
  * Within one run of conservative reservations (sched/backfill.c,
  * reserve_from) the profile of free PEs only loses PEs: each reservation
@@ -22,6 +23,11 @@
  * run to run: no allocation once they have grown to the largest pass. */
 #ifndef PNRSIM_SCHED_BF_BOUND_H
 #define PNRSIM_SCHED_BF_BOUND_H
+
+#include "sched/job.h"
+
+#include <stdbool.h>
+#include <stddef.h>
 
 typedef struct bfb_pair {
     double d, s;        /* duration, start */
@@ -50,5 +56,43 @@ void bfb_record(bfb_t *b, int n, double d, double s);
 /* The latest start recorded for a job of <= n threads and <= d seconds,
  * or -INFINITY if none (n above npes counts as npes). */
 double bfb_bound(const bfb_t *b, int n, double d);
+
+/* ---- the stop test by width classes ----------------------------------
+ *
+ * A conservative pass may stop once no remaining job can start now: later
+ * reservations could only delay jobs that cannot start now either. A job
+ * of n threads and estimate d starts now only if n PEs stay free from now
+ * to now + d (or it holds its PEs for the instant only: now + d == now).
+ * With class c = the jobs of 2^c to 2^(c+1) - 1 threads and blk[c] = the
+ * first moment at which the profile has fewer than 2^c PEs free, such a
+ * job needs now + d <= blk[c]; so if for every class the shortest
+ * remaining estimate fails that, no remaining job can start now. The
+ * profile only loses PEs during a pass, so blk only moves earlier. MPL 1
+ * only (durations are the estimates). */
+
+/* The test is made every BFS_STRIDE jobs (rows of the table). */
+#define BFS_STRIDE 8
+
+typedef struct bfs {
+    int npes, ncls;     /* classes 0..ncls-1: 2^c <= npes */
+    double *row;        /* row r: each class's shortest estimate among the
+                         * jobs from r BFS_STRIDE on (INFINITY: none) */
+    size_t cap;
+    double blk[32];
+} bfs_t;
+
+void bfs_init(bfs_t *s, int npes);
+void bfs_free(bfs_t *s);
+/* The table for the jobs q[0..n) (queued ones only; O(n + ncls n /
+ * BFS_STRIDE)). */
+void bfs_jobs(bfs_t *s, job_t *const *q, size_t n);
+/* blk from a profile of n steps (t[i], f[i]) (a scan up to its first step
+ * with no PE free). */
+void bfs_profile(bfs_t *s, const double *t, const int *f, int n);
+/* Steps from..to of the profile have lost PEs: lower blk. */
+void bfs_lower(bfs_t *s, const double *t, const int *f, int from, int to);
+/* False only when no job from r BFS_STRIDE on (of bfs_jobs' q) can start
+ * at now. */
+bool bfs_may_start(const bfs_t *s, double now, size_t r);
 
 #endif

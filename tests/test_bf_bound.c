@@ -2,7 +2,8 @@
  * (sched/bf_bound.h): the latest start recorded for a job no wider and no
  * longer, checked on a hand-worked set of records and against a direct
  * scan of every record on random ones (many equal widths, durations and
- * starts; a staircase's pairs replaced, dropped and kept). */
+ * starts; a staircase's pairs replaced, dropped and kept); and the stop
+ * test by width classes on a hand-worked profile and queue. */
 #include "sched/bf_bound.h"
 #include "tests/testutil.h"
 
@@ -91,12 +92,69 @@ START_TEST(test_random_vs_scan)
 }
 END_TEST
 
+START_TEST(test_stop_classes)
+{
+    /* 16 PEs; profile from now = 100: 8 free until 110, 3 until 120, 0
+     * until 130, then 16. The first moment with fewer than 2^c free:
+     * c = 0 (< 1) and 1 (< 2): 120; c = 2 (< 4) and 3 (< 8): 110; c = 4
+     * (< 16): 100. */
+    static const double t[] = {100, 110, 120, 130};
+    static const int f[] = {8, 3, 0, 16};
+    bfs_t s;
+    bfs_init(&s, 16);
+    ck_assert_int_eq(s.ncls, 5);
+    bfs_profile(&s, t, f, 4);
+    ck_assert(s.blk[0] == 120 && s.blk[1] == 120 && s.blk[2] == 110 && s.blk[3] == 110 &&
+              s.blk[4] == 100);
+    /* 10 queued jobs (BFS_STRIDE 8: rows for jobs 0.. and 8..). */
+    static job_t jobs[10];
+    job_t *q[10];
+    static const int w[] = {16, 4, 5, 8, 1, 2, 3, 9, 4, 1};
+    static const double e[] = {5, 30, 9, 5, 40, 25, 20.5, 1, 10, 21};
+    for (int i = 0; i < 10; i++) {
+        jobs[i].threads = w[i];
+        jobs[i].estimate = e[i];
+        jobs[i].queued = true;
+        q[i] = &jobs[i];
+    }
+    bfs_jobs(&s, q, 10);
+    /* From job 8: J8 (4 threads, class 2) needs 100 + 10 <= 110: may start
+     * (and does: 4 <= 8 free until 110, 3 < 4 after). */
+    ck_assert(bfs_may_start(&s, 100, 1));
+    jobs[8].queued = false; /* J8 gone: J9 (1 thread) needs 121 <= 120 */
+    bfs_jobs(&s, q, 10);
+    ck_assert(!bfs_may_start(&s, 100, 1));
+    /* From job 0: J2 (5 threads, class 2, 9 s): 109 <= 110. */
+    ck_assert(bfs_may_start(&s, 100, 0));
+    /* A reservation of 5 PEs over [100, 110) leaves 3: classes 2 and 3
+     * blocked from 100; J2 can no longer start, nor any other: J0, J3
+     * (classes 4, 3), J7 (class 3: 101 > 100), J1 (class 2: 130 > 100),
+     * J4, J5, J6 (3 threads: class 1; 140, 125, 120.5 > 120). With J6
+     * 0.5 s shorter it would fit (3 PEs free until 120). */
+    static const int f2[] = {3, 3, 0, 16};
+    bfs_lower(&s, t, f2, 0, 0);
+    ck_assert(s.blk[2] == 100 && s.blk[3] == 100 && s.blk[1] == 120);
+    ck_assert(!bfs_may_start(&s, 100, 0));
+    jobs[6].estimate = 20;
+    bfs_jobs(&s, q, 10);
+    ck_assert(bfs_may_start(&s, 100, 0));
+    jobs[6].estimate = 20.5;
+    /* A zero-length job holds its PEs for the instant only: it may start
+     * whatever blk says. */
+    jobs[4].estimate = 0;
+    bfs_jobs(&s, q, 10);
+    ck_assert(bfs_may_start(&s, 100, 0));
+    bfs_free(&s);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *su = suite_create("bf_bound");
     TCase *tc = tcase_create("bound");
     tcase_add_test(tc, test_hand);
     tcase_add_test(tc, test_random_vs_scan);
+    tcase_add_test(tc, test_stop_classes);
     suite_add_tcase(su, tc);
     return su;
 }

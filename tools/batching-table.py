@@ -148,10 +148,11 @@ def main(argv):
             if rr is None:
                 continue
             scen = ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
-            label = "%s=%s" % (k, r[k])
-            for k2, ref2 in modes.items():
-                if k2 != k and r[k2] != ref2:
-                    label += ", %s=%s" % (k2, r[k2])
+            label = "%s: %s → %s" % (k, ref, r[k])
+            at = ["%s=%s" % (k2, r[k2]) for k2, ref2 in modes.items()
+                  if k2 != k and r[k2] != ref2]
+            if at:
+                label += " (at %s)" % ", ".join(at)
             comps.append((scen, label, rr, r))
         # A point in more than one non-exact mode: also against all-exact.
         off = [k for k, ref in modes.items() if r[k] != ref]
@@ -162,7 +163,8 @@ def main(argv):
             rr = index.get(tuple(other[x] for x in keys))
             if rr is not None:
                 scen = ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
-                comps.append((scen, "all: " + ", ".join("%s=%s" % (k, r[k]) for k in off), rr, r))
+                comps.append((scen, "all exact → " + ", ".join("%s=%s" % (k, r[k]) for k in off),
+                              rr, r))
 
     results = []  # per comparison: list of (metric, in, p, values)
     for scen, label, a, b in comps:

@@ -3,14 +3,14 @@
 # one command (issue 11; docs/BATCHING.md).
 #
 # Builds pnrsim and pnrsim-sweep as release builds under build-bench/, runs
-# the study configs/studies/batching.ini (480 runs; runs already made are
+# the study configs/studies/batching.ini (960 runs; runs already made are
 # kept, so an interrupted sweep resumes) into out/studies/batching/, and
 # writes the table (tools/batching-table.py) into docs/BATCHING.md between
 # its "table begins" and "table ends" lines.
 #
 # BATCHING_MODES: the mode keys and their exact values, as
-# tools/batching-table.py takes them (default "process.paging=exact"); a
-# new mode key goes into the study's [vary] and here.
+# tools/batching-table.py takes them (default "process.paging=exact
+# network.route=hops"); a new mode key goes into the study's [vary] and here.
 set -e
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -26,7 +26,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.doc"' EXIT INT TERM
 # shellcheck disable=SC2086
 python3 tools/batching-table.py out/studies/batching/summary.csv \
-    ${BATCHING_MODES:-process.paging=exact} > "$tmp"
+    ${BATCHING_MODES:-process.paging=exact network.route=hops} > "$tmp"
 awk -v t="$tmp" '
     /^<!-- table begins/ { print; while ((getline l < t) > 0) print l; skip = 1; next }
     /^<!-- table ends/   { skip = 0 }
