@@ -1,0 +1,273 @@
+/* sched/batch.c: batched paging, the fast path of a thread's disk faults
+ * (process.paging = BATCHED; job.h, job_internal.h). Split out of
+ * sched/job.c, whose thread loop calls batch_begin at a fault, holds until
+ * the batch's end and then calls batch_resume.
+ *
+ * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread
+ * at a disk fault whose PE's disk and CPU are both idle works out up to
+ * BATCH_MAX successive (disk service, CPU burst to the next fault) steps at
+ * once, stopping at its first other clock, and holds once for them all.
+ * The steps are recorded, so whatever interacts with the thread or its PE
+ * before the batch's end (job_stop, a change of the PE's memory amounts,
+ * another thread asking for that CPU or disk, a sample, the end of the
+ * run) first ends the batch at that instant (batch_cut): the steps before
+ * it are counted, and the thread is left exactly where the exact machinery
+ * would have it (in a fault's disk service or in a burst, holding that
+ * resource), which then takes over.
+ */
+#include "sched/job_internal.h"
+
+#include "core/mem.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+/* BATCH_MAX and the batch record, fault_batch, are in job_internal.h
+ * (the thread loop in job.c holds until a batch's end). */
+
+/* How a batch ended (thread_t.batch_cut), read when its hold returns. */
+enum { BCUT_NONE, BCUT_DISK, BCUT_CPU, BCUT_DONE };
+
+/* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
+ * as computed (c <= b): thread, job, PE and resource counters. */
+static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c)
+{
+    job_t *j = th->job;
+    pe_t *pe = th->pe;
+    if (b > a) {
+        uint64_t n = (uint64_t)(b - a);
+        double t = (double)n * bt->s;
+        th->faults += n;
+        j->faults += n;
+        th->fault_time += t;
+        j->fault_time += t;
+        pe->disk_faults += n;
+        pe_faults_add(pe, n, t);
+        res_account(&pe->disk, n, t);
+        j->cl->batch_faults += n;
+    }
+    uint64_t bursts = 0;
+    double busy = 0;
+    for (int k = a; k < c; k++) {
+        double from = k ? bt->tgt[k - 1] : bt->cpu0;
+        if (bt->tgt[k] > from) {
+            bursts++;
+            busy += bt->tgt[k] - from;
+        }
+    }
+    if (bursts)
+        res_account(&pe->cpu, bursts, busy);
+}
+
+void batch_release(cluster_t *cl, thread_t *th)
+{
+    fault_batch *bt = th->batch;
+    list_del(&bt->link);
+    list_add_head(&cl->batch_spare, &bt->link);
+    th->pe->batch = NULL;
+    th->batch = NULL;
+}
+
+/* End th's batch now (see the top of the file). */
+void batch_cut(sim_t *sim, thread_t *th)
+{
+    fault_batch *bt = th->batch;
+    cluster_t *cl = th->job->cl;
+    pe_t *pe = th->pe;
+    double t = sim->now;
+    assert(bt && bt->f[0] <= t);
+    if (t > bt->end)
+        t = bt->end; /* the hold's wake-up, due now, rounded past the end */
+    /* The step under way: the last to have begun (a step beginning now
+     * has begun: the thread's own event comes first). */
+    int lo = 0, hi = bt->n - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (bt->f[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int i = lo;
+    double e = bt->f[i] + bt->s;
+    double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;
+    double c_i = i + 1 < bt->n ? bt->f[i + 1] : bt->end;
+    if (t < e) {
+        /* In fault i's disk service: faults before it done, it has begun. */
+        batch_count(th, bt, 0, i, i);
+        th->D = i ? bt->D[i - 1] : bt->D0;
+        th->fault_at = i ? bt->fa[i - 1] : bt->fa0;
+        th->cpu_done = th->target = cpu_i;
+        th->fault_start = bt->f[i];
+        th->faults++;
+        pe_fault_begin(sim, pe);
+        pe->disk_faults++;
+        res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+        proc_hold(sim, &th->p, e - t);
+        th->batch_cut = BCUT_DISK;
+    } else if (bt->tgt[i] > cpu_i && t < c_i) {
+        /* In step i's burst. */
+        batch_count(th, bt, 0, i + 1, i);
+        th->D = bt->D[i];
+        th->fault_at = bt->fa[i];
+        th->cpu_done = cpu_i;
+        th->target = bt->tgt[i];
+        th->computing = true;
+        th->burst_start = e;
+        res_take_since(sim, &pe->cpu, &th->p, e);
+        proc_hold(sim, &th->p, c_i - t);
+        th->batch_cut = BCUT_CPU;
+    } else {
+        /* The batch ends now (its wake-up is due at this instant). */
+        assert(i == bt->n - 1);
+        batch_count(th, bt, 0, bt->n, bt->n);
+        th->D = bt->D[i];
+        th->fault_at = bt->fa[i];
+        th->cpu_done = th->target = bt->tgt[i];
+        th->batch_cut = BCUT_DONE;
+    }
+    batch_release(cl, th);
+}
+
+static void batch_cut_cb(sim_t *sim, pe_t *pe)
+{
+    batch_cut(sim, (thread_t *)pe->batch);
+}
+
+/* At a fault of th (cpu_done >= fault_at): start a batch when batched
+ * paging is on and nothing can interfere with its first step: the fault
+ * goes to the disk, the PE's disk and CPU are idle, no observer watches
+ * the PE and no context switch is under way. Works out the steps (drawing
+ * the fault clocks as the exact machinery would, one after the other) and
+ * leaves the thread's D and fault clock at their values after the last
+ * step. Returns true when the thread must now hold until bt->end. */
+bool batch_begin(sim_t *sim, thread_t *th)
+{
+    job_t *j = th->job;
+    cluster_t *cl = j->cl;
+    pe_t *pe = th->pe;
+    if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
+        pe->cpu.holder || j->resume_at > sim->now)
+        return false;
+    if (cl->hooks.fault &&
+        !(cl->hooks.fault_to_disk && cl->hooks.fault_to_disk(th, cl->hooks.pnr_ctx)))
+        return false;
+    fault_batch *bt;
+    list_t *spare = list_first(&cl->batch_spare);
+    if (spare) {
+        list_del(spare);
+        bt = container_of(spare, fault_batch, link);
+    } else {
+        bt = xmalloc(sizeof *bt);
+    }
+    list_add_tail(&cl->batches, &bt->link);
+    bt->th = th;
+    bt->s = pe->disk_service;
+    bt->cpu0 = th->cpu_done;
+    bt->D0 = th->D;
+    bt->fa0 = th->fault_at;
+    /* Nothing else changes while the batch lasts: L (the PE's memory), the
+     * other clocks and the stream; each step is fault_redraw's arithmetic
+     * with them hoisted (the same draws, in the same order). */
+    const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
+    const double ram_bytes = pe->ram_mb * MB_BYTES;
+    assert(L >= P && R > 0); /* a fault came due */
+    double other = j->cpu;
+    if (th->comm_at < other)
+        other = th->comm_at;
+    if (th->sync_at < other)
+        other = th->sync_at;
+    rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
+    double t = sim->now, cpu = th->cpu_done, D = th->D, fa;
+    int n = 0;
+    for (;;) {
+        bt->f[n] = t;
+        D += P;
+        if (D > L)
+            D = L;
+        double O = L - D;
+        if (O <= 0) {
+            O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
+            D = L - O;
+        }
+        double U = O / L;
+        fa = cpu + rng_exp(rg, R * P / U);
+        double tgt = fa < other ? fa : other;
+        bt->D[n] = D;
+        bt->fa[n] = fa;
+        bt->tgt[n] = tgt;
+        t = t + bt->s;                /* as proc_hold(s) then proc_hold(burst) */
+        if (tgt > cpu)
+            t = t + (tgt - cpu);
+        cpu = tgt;
+        n++;
+        /* Go on only to a fault that comes before every other clock. */
+        if (n == BATCH_MAX || !(fa < other))
+            break;
+    }
+    th->D = D;
+    th->fault_at = fa;
+    bt->n = n;
+    bt->end = sim->now + (t - sim->now); /* the instant proc_hold will wake at */
+    th->batch = bt;
+    th->batch_cut = BCUT_NONE;
+    pe->batch = th;
+    pe->batch_cut = batch_cut_cb;
+    return true;
+}
+
+/* th's batch hold returned with signal sig. Returns true when the thread
+ * was cut in a fault's disk service, which ends now (the caller finishes
+ * that fault as an exact one); false when the caller goes on to the top of
+ * its loop (all steps done, or the burst it was cut in is over). */
+bool batch_resume(sim_t *sim, thread_t *th, int sig)
+{
+    int how = th->batch_cut;
+    th->batch_cut = BCUT_NONE;
+    switch (how) {
+    case BCUT_NONE: {
+        fault_batch *bt = th->batch;
+        assert(bt && sig == PROC_OK);
+        batch_count(th, bt, 0, bt->n, bt->n);
+        th->cpu_done = th->target = bt->tgt[bt->n - 1];
+        batch_release(th->job->cl, th);
+        return false;
+    }
+    case BCUT_DISK:
+        assert(sig == PROC_OK);
+        return true;
+    case BCUT_CPU:
+        if (sig == PROC_STOPPED)
+            return false; /* job_stop credited the CPU time and took the CPU */
+        assert(sig == PROC_OK);
+        th->computing = false;
+        res_release(sim, &th->pe->cpu, &th->p);
+        th->cpu_done = th->target;
+        return false;
+    default:
+        assert(how == BCUT_DONE);
+        return false;
+    }
+}
+
+void job_settle(sim_t *sim, cluster_t *cl)
+{
+    if (cl->paging != PAGING_BATCHED)
+        return;
+    for (list_t *n; (n = list_first(&cl->batches));)
+        batch_cut(sim, container_of(n, fault_batch, link)->th);
+}
+
+void job_batches_free(cluster_t *cl)
+{
+    if (cl->paging != PAGING_BATCHED)
+        return;
+    for (list_t *n; (n = list_first(&cl->batches));) {
+        list_del(n);
+        free(container_of(n, fault_batch, link));
+    }
+    for (list_t *n; (n = list_first(&cl->batch_spare));) {
+        list_del(n);
+        free(container_of(n, fault_batch, link));
+    }
+}

@@ -1,0 +1,79 @@
+/* sched/job_internal.h: what sched/job.c (threads and jobs), sched/batch.c
+ * (batched paging) and sched/job_pool.c (pools of job blocks and thread
+ * arrays) share. Private to those three files and their tests; everyone
+ * else sees sched/job.h. The functions' full contracts are at their
+ * definitions; one line each here.
+ */
+#ifndef PNRSIM_SCHED_JOB_INTERNAL_H
+#define PNRSIM_SCHED_JOB_INTERNAL_H
+
+#include "sched/job.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- batched paging (sched/batch.c, docs/BATCHING.md) ---- */
+
+#define BATCH_MAX 64
+
+/* A batch of one thread's consecutive disk faults. Step k: the fault's
+ * disk service from f[k] (sim time) for s seconds, then a CPU burst from
+ * CPU time cpu_k (cpu0 for k = 0, else tgt[k-1]) to tgt[k], which ends at
+ * f[k+1] (at `end` for the last step); D[k] and fa[k] are the thread's D
+ * and fault clock after step k's fault. */
+typedef struct fault_batch {
+    list_t link;              /* cl->batches, or cl->batch_spare */
+    thread_t *th;
+    int n;                    /* steps, 1..BATCH_MAX */
+    double s;                 /* disk service per fault, s */
+    double cpu0, D0, fa0;     /* the thread's cpu_done, D, fault_at at the start */
+    double end;               /* sim time the last step ends */
+    double f[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
+} fault_batch;
+
+/* Give th's batch record back to the cluster's spares (no counting). */
+void batch_release(cluster_t *cl, thread_t *th);
+
+/* End th's batch now: count the steps done and leave th where the exact
+ * machinery would have it (see the top of sched/batch.c). */
+void batch_cut(sim_t *sim, thread_t *th);
+
+/* At a fault of th: start a batch if batched paging is on and nothing can
+ * interfere. Returns true when th must now hold until th->batch->end,
+ * false when the caller handles the fault the exact way. */
+bool batch_begin(sim_t *sim, thread_t *th);
+
+/* th's batch hold returned with signal sig. Returns true when th was cut
+ * in a fault's disk service that ends now (the caller finishes that fault);
+ * false when the caller goes on to the top of its loop. */
+bool batch_resume(sim_t *sim, thread_t *th, int sig);
+
+/* Another thread is about to ask for a resource of pe: end the batch there. */
+static inline void batch_yield(sim_t *sim, pe_t *pe)
+{
+    if (pe->batch)
+        batch_cut(sim, (thread_t *)pe->batch);
+}
+
+/* ---- pools of job blocks and thread arrays (sched/job_pool.c) ---- */
+
+/* The size class of n >= 1 threads: the smallest c with 2^c >= n. */
+int th_class(int n);
+
+/* A block of `bytes` (the size of class c) from pool, its first `zero`
+ * bytes 0; never NULL (allocation failure exits). */
+void *pool_get(void **pool, int c, size_t bytes, size_t zero);
+
+/* Give block b of class c back to pool. */
+void pool_put(void **pool, int c, void *b);
+
+/* Free every block of pool (32 classes). */
+void pool_free(void **pool);
+
+/* An array of n threads, all zero, from cl's thread pool. */
+thread_t *threads_get(cluster_t *cl, int n);
+
+/* Give back an array of n threads to cl's thread pool. */
+void threads_put(cluster_t *cl, thread_t *th, int n);
+
+#endif
