@@ -47,7 +47,7 @@ void res_preempt(sim_t *sim, res_t *r, proc_t *p);
  * queue or on none; returns true when it was on r's. O(1). */
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p);
 /* Uses of an idle r that began and ended unobserved (batched paging,
- * sched/job.c): n requests and completions with `busy` seconds of service
+ * sched/batch.c): n requests and completions with `busy` seconds of service
  * in all, during which nobody else asked for r. r must be idle. */
 void res_account(res_t *r, uint64_t n, double busy);
 /* p takes idle r now as if it had been granted at `since` (<= now): the

@@ -63,7 +63,7 @@ struct pe {
     double alloc_mb;          /* allocated by threads running or suspended here */
     double lent_mb;           /* lent to other PEs as network RAM (PNR server) */
     double remote_mb;         /* overallocation of local threads held in network RAM */
-    /* Batched paging (process.paging = BATCHED, sched/job.c): the thread
+    /* Batched paging (process.paging = BATCHED, sched/batch.c): the thread
      * running a batch of faults on this PE, or NULL, and how to end that
      * batch at the current instant; every change of the PE's memory
      * amounts ends it first. */

@@ -282,7 +282,7 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx);
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx);
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx);
 /* True when pnr_fault sends th's next fault to the disk without drawing:
- * the node holds no network RAM (batched paging, sched/job.c). */
+ * the node holds no network RAM (batched paging, sched/batch.c). */
 bool pnr_fault_to_disk(const thread_t *th, void *ctx);
 
 /* ---- manager.c ------------------------------------------------------------ */

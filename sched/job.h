@@ -114,7 +114,7 @@ struct cluster {
     rng_set interval_rng;     /* one stream per PE ("interval", PE id), when
                                * interval_exp; each created on first use */
     sched_paging paging;      /* EXACT, or BATCHED (docs/BATCHING.md) */
-    list_t batches;           /* BATCHED: fault batches under way (job.c) */
+    list_t batches;           /* BATCHED: fault batches under way (batch.c) */
     list_t batch_spare;       /* BATCHED: batch records not in use */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
@@ -175,7 +175,7 @@ struct thread {
     double remote_share;      /* share of overallocation in network RAM */
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
-    int batch_cut;            /* how the last batch was ended (job.c) */
+    int batch_cut;            /* how the last batch was ended (batch.c) */
 };
 
 struct job {

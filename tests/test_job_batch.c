@@ -1,5 +1,5 @@
 /* tests/test_job_batch.c: batched paging (process.paging = BATCHED,
- * sched/job.c, docs/BATCHING.md) against the exact machinery.
+ * sched/batch.c, docs/BATCHING.md) against the exact machinery.
  *
  * The reference is independent of the batching code: a thread alone on its
  * PE draws its fault times from its PE's stream one after the other in
