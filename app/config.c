@@ -748,6 +748,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
         note(c, "computer", "memory_server_ram", notes, max, &n,
              "there are no memory servers ([computer] memory_servers = 0)");
+    if (c->process.paging == PAGING_BATCHED && c->output.schedule)
+        note(c, "process", "paging", notes, max, &n,
+             "schedule output is on ([output] schedule = yes, or --schedule), and "
+             "schedule observers need every fault's instant, so every fault runs "
+             "exactly (docs/BATCHING.md)");
     return n;
 }
 

@@ -133,7 +133,7 @@ const key_def cfg_keys[] = {
     K_ENUM("simulation", "generator", simulation.generator, generator_names, "XOSHIRO256SS",
            NULL,
            "Random-number generator of every stream: XOSHIRO256SS (xoshiro256**, "
-           "ziggurat exponentials; fast, 32 bytes a stream) or MT19937 (GSL's Mersenne "
+           "ziggurat exponentials; fast, 48 bytes a stream) or MT19937 (GSL's Mersenne "
            "Twister and distributions: the results of releases before this key)."),
     K_DBL("simulation", "bsld_tau", simulation.bsld_tau, 0, true, 1e7, "10", "s",
           NULL, "Bounded-slowdown threshold: shorter runtimes count as this long."),

@@ -559,6 +559,10 @@ check "keys without effect: jobs.csv and samples.csv as without them" \
 "$P" -c "$DEFAULT" $SLICE --set network.topology=tree --set network.rack_size=4 \
     --print-config > /dev/null 2> rep-tree.err
 check "rack_size with TREE: no warning" test ! -s rep-tree.err
+"$P" -c "$DEFAULT" $SLICE --set process.paging=batched --schedule --print-config \
+    > /dev/null 2> rep-batch.err
+check "batched paging with --schedule: a warning that every fault runs exactly" \
+    grep -q 'warning: .*\[process\] paging = BATCHED has no effect: schedule output is on' rep-batch.err
 check "PNRSim-format appendix file gives the same configuration as its INI translation" \
     sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
            '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"

@@ -303,6 +303,16 @@ START_TEST(test_ignored_keys)
     ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
     ck_assert_str_eq(notes[0].what, "[computer] memory_server_ram = 512 has no effect: "
                      "there are no memory servers ([computer] memory_servers = 0)");
+    /* Batched paging under schedule output runs exactly: said, not silent. */
+    ck_assert_int_eq(config_set(&c, "computer.memory_server_ram=1024", err), 0);
+    ck_assert_int_eq(config_set(&c, "process.paging=batched", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule=yes", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_ptr_nonnull(strstr(notes[0].what, "[process] paging = BATCHED has no effect: "
+                                 "schedule output is on"));
+    ck_assert_int_eq(config_set(&c, "process.paging=exact", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
 }
 END_TEST
 
