@@ -16,5 +16,9 @@ void bf_set_rebuild_always(bf_t *b, bool on);
  * must not change. With bf_set_rebuild_always: the plain rebuild
  * algorithm, the oracle of the tests. */
 void bf_set_plain_search(bf_t *b, bool on);
+/* Debug builds only: check every conservative search that starts at the
+ * dominance bound against a search from now (an assert; O(s) per
+ * reservation, which is why it is a test hook and not always on). */
+void bf_set_check_bound(bf_t *b, bool on);
 
 #endif

@@ -237,6 +237,7 @@ static void bound_run(tc_t *t, sched_priority prio, int mpl, bool oracle, uint64
     ck_assert_ptr_nonnull(b);
     bf_set_rebuild_always(b, oracle);
     bf_set_plain_search(b, oracle);
+    bf_set_check_bound(b, !oracle);
     random_load(t, 400, 16, false, seed);
     tc_run(t);
     check_all_ran(t);
