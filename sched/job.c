@@ -579,7 +579,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
 {
     assert(threads >= 1);
     int c = th_class(threads);
-    job_t *j = pool_get(cl->job_pool, c, sizeof *j + ((size_t)1 << c) * sizeof(int),
+    job_t *j = job_pool_get(cl->job_pool, c, sizeof *j + ((size_t)1 << c) * sizeof(int),
                         sizeof *j + (size_t)threads * sizeof(int));
     j->id = id;
     j->order = order;
@@ -661,7 +661,7 @@ void job_destroy(sim_t *sim, job_t *j)
     cluster_t *cl = j->cl;
     list_del(&j->alink);
     cl->jobs_alive--;
-    pool_put(cl->job_pool, th_class(j->threads), j);
+    job_pool_put(cl->job_pool, th_class(j->threads), j);
 }
 
 /* The job whose alink is n, or NULL at the head (past the end). */
@@ -678,8 +678,8 @@ void job_destroy_all(sim_t *sim, cluster_t *cl)
     job_t *j;
     while ((j = job_first(cl)))
         job_destroy(sim, j);
-    pool_free(cl->th_pool);
-    pool_free(cl->job_pool);
+    job_pool_free(cl->th_pool);
+    job_pool_free(cl->job_pool);
 }
 
 void job_run(sim_t *sim, job_t *j, double delay)

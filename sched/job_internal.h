@@ -62,13 +62,13 @@ int th_class(int n);
 
 /* A block of `bytes` (the size of class c) from pool, its first `zero`
  * bytes 0; never NULL (allocation failure exits). */
-void *pool_get(void **pool, int c, size_t bytes, size_t zero);
+void *job_pool_get(void **pool, int c, size_t bytes, size_t zero);
 
 /* Give block b of class c back to pool. */
-void pool_put(void **pool, int c, void *b);
+void job_pool_put(void **pool, int c, void *b);
 
 /* Free every block of pool (32 classes). */
-void pool_free(void **pool);
+void job_pool_free(void **pool);
 
 /* An array of n threads, all zero, from cl's thread pool. */
 thread_t *threads_get(cluster_t *cl, int n);

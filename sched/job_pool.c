@@ -27,7 +27,7 @@ int th_class(int n)
 
 /* A block of `bytes` (the size of class c) from pool, the first `zero`
  * bytes set to 0. */
-void *pool_get(void **pool, int c, size_t bytes, size_t zero)
+void *job_pool_get(void **pool, int c, size_t bytes, size_t zero)
 {
     void *b = pool[c];
     if (b)
@@ -39,14 +39,14 @@ void *pool_get(void **pool, int c, size_t bytes, size_t zero)
 }
 
 /* Give block b of class c back to pool. */
-void pool_put(void **pool, int c, void *b)
+void job_pool_put(void **pool, int c, void *b)
 {
     memcpy(b, &pool[c], sizeof(void *));
     pool[c] = b;
 }
 
 /* Free every block of pool. */
-void pool_free(void **pool)
+void job_pool_free(void **pool)
 {
     for (int c = 0; c < 32; c++)
         while (pool[c]) {
@@ -60,12 +60,12 @@ void pool_free(void **pool)
 thread_t *threads_get(cluster_t *cl, int n)
 {
     int c = th_class(n);
-    return pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
+    return job_pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
                     (size_t)n * sizeof(thread_t));
 }
 
 /* Give back j's array of threads. */
 void threads_put(cluster_t *cl, thread_t *th, int n)
 {
-    pool_put(cl->th_pool, th_class(n), th);
+    job_pool_put(cl->th_pool, th_class(n), th);
 }

@@ -307,35 +307,11 @@ START_TEST(test_interval_stream_separate)
 }
 END_TEST
 
-/* Run config c (with the overrides in sets) on a one-line SWF trace. */
-static void run_one_line(const char *line, const char *const *sets, run_metrics *m)
-{
-    char path[] = "/tmp/pnrsim-test-job-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    ck_assert_ptr_nonnull(f);
-    fprintf(f, "%s\n", line);
-    fclose(f);
-    config c;
-    char err[CFG_ERR_MAX], set[CFG_PATH_MAX + 32];
-    config_defaults(&c);
-    for (int i = 0; sets[i]; i++)
-        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
-    snprintf(set, sizeof set, "workload.trace=%s", path);
-    ck_assert_msg(config_set(&c, set, err) == 0, "%s", err);
-    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
-    run_t *run = run_create(&c, NULL, NULL, err);
-    ck_assert_msg(run != NULL, "%s", err);
-    ck_assert_msg(run_execute(run, err) == 0, "%s", err);
-    run_metrics_get(run, m);
-    run_destroy(run);
-    unlink(path);
-}
-
-/* Run a one-line trace with sets; per-PE page faults into faults[0..n-1]
- * (n = the machine's PEs, memory servers included). */
-static void run_one_line_pes(const char *line, const char *const *sets, run_metrics *m,
+/* Run the default configuration with the overrides in sets on a one-line
+ * SWF trace; when faults is not NULL, per-PE page faults and RAM into
+ * faults[0..n-1] and ram[0..n-1] (n = the machine's PEs, memory servers
+ * included). */
+static void run_one_line(const char *line, const char *const *sets, run_metrics *m,
                              uint64_t *faults, double *ram, int n)
 {
     char path[] = "/tmp/pnrsim-test-job-XXXXXX";
@@ -357,11 +333,13 @@ static void run_one_line_pes(const char *line, const char *const *sets, run_metr
     ck_assert_msg(run != NULL, "%s", err);
     ck_assert_msg(run_execute(run, err) == 0, "%s", err);
     run_metrics_get(run, m);
-    const cluster_t *cl = run_cluster(run);
-    ck_assert_int_eq(cl->npes, n);
-    for (int i = 0; i < n; i++) {
-        faults[i] = cl->pes[i].faults;
-        ram[i] = cl->pes[i].ram_mb;
+    if (faults) {
+        const cluster_t *cl = run_cluster(run);
+        ck_assert_int_eq(cl->npes, n);
+        for (int i = 0; i < n; i++) {
+            faults[i] = cl->pes[i].faults;
+            ram[i] = cl->pes[i].ram_mb;
+        }
     }
     run_destroy(run);
     unlink(path);
@@ -391,8 +369,8 @@ START_TEST(test_run_heterogeneous_ram)
     run_metrics m2, m1, m3;
     uint64_t f2[2], f1[1], f3[3];
     double r2[2], r1[1], r3[3];
-    run_one_line_pes(two, het, &m2, f2, r2, 2);
-    run_one_line_pes(one, solo, &m1, f1, r1, 1);
+    run_one_line(two, het, &m2, f2, r2, 2);
+    run_one_line(one, solo, &m1, f1, r1, 1);
     ck_assert_double_eq(r2[0], 64);
     ck_assert_double_eq(r2[1], 128);
     ck_assert_uint_gt(f1[0], 50);
@@ -406,7 +384,7 @@ START_TEST(test_run_heterogeneous_ram)
     /* A memory server (no network RAM in use here) changes nothing for the
      * threads, receives none, and the per-PE metrics stay over the 2
      * compute PEs. */
-    run_one_line_pes(two, srv, &m3, f3, r3, 3);
+    run_one_line(two, srv, &m3, f3, r3, 3);
     ck_assert_double_eq(r3[2], 512);
     ck_assert_uint_eq(f3[0], f1[0]);
     ck_assert_uint_eq(f3[1] + f3[2], 0);
@@ -439,7 +417,7 @@ START_TEST(test_run_disk_rotation_and_page)
     ck_assert_near(S[2], 0.01766101333333, 1e-13);
     for (int k = 0; k < 3; k++) {
         run_metrics m;
-        run_one_line(line, sets[k], &m);
+        run_one_line(line, sets[k], &m, NULL, NULL, 0);
         ck_assert_int_eq(m.jobs_finished, 1);
         ck_assert_double_gt(m.page_faults_per_pe, 50);
         ck_assert_near(m.page_fault_time_per_pe / m.page_faults_per_pe, S[k], 1e-12);
@@ -460,7 +438,7 @@ START_TEST(test_run_page_messages_follow_page_size)
                           "netram.enabled=yes", NULL};
     const int out = PNR_MSG_PAGE_OUT - PNR_MSG_REQUEST, in = PNR_MSG_PAGE_IN - PNR_MSG_REQUEST;
     run_metrics m;
-    run_one_line(line, sets, &m);
+    run_one_line(line, sets, &m, NULL, NULL, 0);
     ck_assert_int_eq(m.jobs_finished, 1);
     ck_assert_uint_gt(m.pnr_msgs[out], 50);
     ck_assert_uint_eq(m.pnr_msgs[in], m.pnr_msgs[out]);
