@@ -123,8 +123,7 @@ static void change_slow(sim_t *sim, pe_t *pe, double *amount, double mb, bool ov
 
 static inline void change(sim_t *sim, pe_t *pe, double *amount, double mb, bool overalloc)
 {
-    if (pe->batch)
-        pe->batch_cut(sim, pe);
+    pe_batch_end(sim, pe);
     if (pe->touch_map) {
         /* Stored only when new: the PEs of one job share a word, and a
          * store to it at every change would make them wait on each other. */

@@ -113,6 +113,14 @@ double pe_free_mb(const pe_t *pe);
  * averages and fault counters are all as pe_init left them. The samples
  * (app/run.c) visit only the marked PEs. */
 void pe_set_touch_map(pe_t *pe, uint64_t *map);
+/* Batched paging: end the batch under way on pe, if any, at the current
+ * instant. Whatever changes the course of a fault on pe calls it first
+ * (every change of the PE's memory amounts does). */
+static inline void pe_batch_end(sim_t *sim, pe_t *pe)
+{
+    if (pe->batch)
+        pe->batch_cut(sim, pe);
+}
 /* Change the memory allocated by threads (+/- mb) and tell the users. */
 void pe_alloc(sim_t *sim, pe_t *pe, double mb);
 /* Change the memory lent as network RAM (+/- mb) and tell the users; when

@@ -461,6 +461,27 @@ double net_idle_time(const net_t *net, int src, int dst, double bytes)
     return t;
 }
 
+void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
+{
+    int len = net_route_len(net, src, dst);
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, src, dst, k);
+        /* As n walks that each found the element idle: no queueing. The
+         * element may have a holder now (the batch did not wait for it),
+         * so its fields are added to directly (res_account asserts none). */
+        e->res.requests += n;
+        e->res.completions += n;
+        e->res.busy += (double)n * net_elem_time(e, bytes);
+        e->messages += n;
+        e->bytes += (double)n * bytes;
+    }
+    net->sent += n;
+    net->delivered += n;
+    net->bytes_sent += (double)n * bytes;
+}
+
+bool net_observed(const net_t *net) { return net->obs != NULL; }
+
 int net_pe_count(const net_t *net) { return net->n; }
 net_topology net_topology_kind(const net_t *net) { return net->topo; }
 long net_elem_count(const net_t *net) { return net->nelem; }

@@ -228,6 +228,14 @@ int net_route_len(const net_t *net, int src, int dst);
 net_elem *net_route_elem(const net_t *net, int src, int dst, int k);
 /* Time a message of `bytes` takes from src to dst on an idle network. */
 double net_idle_time(const net_t *net, int src, int dst, double bytes);
+/* Batched paging (docs/BATCHING.md): count n messages of `bytes` from src
+ * to dst as sent, delivered and crossing every element of their route
+ * without waiting, each holding each element for net_elem_time (requests,
+ * completions, busy time, messages and bytes), without sending anything.
+ * Nothing in flight or queued is affected. */
+void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n);
+/* True while an observer is installed (net_set_observer). */
+bool net_observed(const net_t *net);
 /* Time a message of `bytes` holds element e: latency + bytes / bandwidth
  * for a link, the processing delay for a switch. */
 double net_elem_time(const net_elem *e, double bytes);

@@ -139,6 +139,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     round_t *r = NULL;
     double mb;
     pieces_t out = {0}; /* the pieces the notice names */
+    pe_batch_end(sim, th->pe); /* the PE's pieces change (sched/batch.c) */
     if (p->release == PNR_RELEASE_ALL) {
         mb = c ? c->granted : 0;
         if (c) {
@@ -203,26 +204,18 @@ static thread_t *user_thread(pe_user *u)
  * clients hold as additional virtual memory, as it would the disk. At a
  * fault of any thread on the PE, u ~ U(0,1) below (network RAM held by the
  * PE's threads) / (PE overallocation) sends it to the network; the server
- * is drawn in proportion to what each holds for this PE. */
-bool pnr_fault_to_disk(const thread_t *th, void *ctx)
+ * is drawn in proportion to what each holds for this PE. Returns that
+ * server, or -1 for the disk. The draws are the same whether the fault is
+ * then sent (pnr_fault) or planned in a batch (pnr_fault_plan). */
+static int fault_server(pnr_t *p, pe_t *pe)
 {
-    (void)ctx;
-    const pe_t *pe = th->pe;
-    return pe->remote_mb <= EPS_MB || pe_overalloc_mb(pe) <= EPS_MB;
-}
-
-bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
-{
-    pnr_t *p = ctx;
-    (void)sim;
-    pe_t *pe = th->pe;
     double over = pe_overalloc_mb(pe);
     if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
-        return false;
+        return -1;
     double share = pe->remote_mb / over;
     rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
     if (rng_uniform01(rg) >= share)
-        return false;
+        return -1;
     double u = rng_uniform01(rg) * pe->remote_mb;
     int server = -1;
     /* The node's pieces (release EXCESS), then its threads' (ALL). */
@@ -254,15 +247,71 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
             if (c && c->granted > EPS_MB && c->pieces.n)
                 server = c->pieces.v[c->pieces.n - 1].server;
         }
-        if (server < 0)
-            return false;
     }
+    return server;
+}
+
+bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
+{
+    pnr_t *p = ctx;
+    (void)sim;
+    pe_t *pe = th->pe;
+    int server = fault_server(p, pe);
+    if (server < 0)
+        return false;
     p->st.remote_faults++;
     pnr_page_msg *o =
         PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl));
     o->th = th;
     pnr_post(p, &o->h);
     return true;
+}
+
+/* Batched paging (job_hooks.fault_plan): a fault's destination drawn as
+ * pnr_fault draws it; a remote one takes the page out and back on an idle
+ * route, then the access latency (as pnr_on_page_in). Nothing is batched
+ * while the network is observed (the observer must see every crossing). */
+int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
+{
+    pnr_t *p = ctx;
+    if (net_observed(p->cl->net))
+        return -2;
+    int server = fault_server(p, th->pe);
+    if (server >= 0) {
+        double page = job_page_bytes(p->cl);
+        int c = th->pe->id;
+        *svc = net_idle_time(p->cl->net, c, server, page) +
+               net_idle_time(p->cl->net, server, c, page) + p->access_latency;
+    }
+    return server;
+}
+
+/* Batched paging (job_hooks.fault_count): n remote faults of th to server,
+ * served in a batch, the last of them begun at last_at, counted as
+ * pnr_fault, pnr_post, the network and on_arrival count a PAGE_OUT and its
+ * PAGE_IN. The loads the messages carry are heard now, with the stamps of
+ * the last pair: the client's load is the one it had all through the batch
+ * (a change of it ends the batch first); the server's is its load now,
+ * which may be newer than when that PAGE_IN left (docs/BATCHING.md). */
+void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void *ctx)
+{
+    pnr_t *p = ctx;
+    net_t *net = p->cl->net;
+    double page = job_page_bytes(p->cl);
+    int c = th->pe->id;
+    const int out = PNR_MSG_PAGE_OUT - PNR_MSG_REQUEST, in = PNR_MSG_PAGE_IN - PNR_MSG_REQUEST;
+    p->st.remote_faults += n;
+    p->st.msgs[out] += n;
+    p->st.bytes[out] += (double)n * page;
+    p->st.msgs[in] += n;
+    p->st.bytes[in] += (double)n * page;
+    p->received[(size_t)server * PNR_NKINDS + (size_t)out] += n;
+    p->received[(size_t)c * PNR_NKINDS + (size_t)in] += n;
+    net_count_idle(net, c, server, page, n);
+    net_count_idle(net, server, c, page, n);
+    pnr_hear(p, server, c, pe_free_mb(th->pe), last_at);
+    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]),
+             last_at + net_idle_time(net, c, server, page));
 }
 
 /* REPLY from the manager: the client's grant (its pieces are already in
@@ -273,6 +322,9 @@ void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m)
     creq_t *c = m->client;
     double amount = m->mb;
     thread_t *th = c->th;
+    /* The node's pieces change: a fault batch on the PE drew its servers
+     * from the old ones (sched/batch.c). */
+    pe_batch_end(sim, th->pe);
     p->transit -= amount;
     p->held += amount;
     c->granted = amount;

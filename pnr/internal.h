@@ -281,9 +281,10 @@ void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m); /* table.c */
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx);
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx);
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx);
-/* True when pnr_fault sends th's next fault to the disk without drawing:
- * the node holds no network RAM (batched paging, sched/batch.c). */
-bool pnr_fault_to_disk(const thread_t *th, void *ctx);
+/* Batched paging (sched/batch.c): the job_hooks fault_plan and
+ * fault_count. */
+int pnr_fault_plan(thread_t *th, void *ctx, double *svc);
+void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
 
 /* ---- manager.c ------------------------------------------------------------ */
 

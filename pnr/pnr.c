@@ -197,7 +197,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
     cl->hooks.fault = pnr_fault;
-    cl->hooks.fault_to_disk = pnr_fault_to_disk;
+    cl->hooks.fault_plan = pnr_fault_plan;
+    cl->hooks.fault_count = pnr_fault_count;
     cl->hooks.pnr_ctx = p;
     if (create_hook)
         create_hook(p, create_hook_ctx);
@@ -214,7 +215,8 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
         h->thread_starting = NULL;
         h->thread_ended = NULL;
         h->fault = NULL;
-        h->fault_to_disk = NULL;
+        h->fault_plan = NULL;
+        h->fault_count = NULL;
         h->pnr_ctx = NULL;
     }
     /* Protocol objects still alive (a run stopped part way). */

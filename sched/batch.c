@@ -1,19 +1,26 @@
-/* sched/batch.c: batched paging, the fast path of a thread's disk faults
+/* sched/batch.c: batched paging, the fast path of a thread's faults
  * (process.paging = BATCHED; job.h, job_internal.h). Split out of
  * sched/job.c, whose thread loop calls batch_begin at a fault, holds until
  * the batch's end and then calls batch_resume.
  *
  * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread
- * at a disk fault whose PE's disk and CPU are both idle works out up to
- * BATCH_MAX successive (disk service, CPU burst to the next fault) steps at
- * once, stopping at its first other clock, and holds once for them all.
+ * at a fault whose PE's disk and CPU are both idle works out up to
+ * BATCH_MAX successive (fault service, CPU burst to the next fault) steps
+ * at once, stopping at its first other clock, and holds once for them all.
+ * A fault goes to the disk, or, with network RAM, to the server the PNR
+ * layer draws for it exactly as for an exact fault (job_hooks.fault_plan);
+ * a remote fault's service is its page out and in on an idle route plus
+ * the access time, and its messages and their crossings are counted, not
+ * sent (job_hooks.fault_count), so they neither wait for nor delay other
+ * traffic (docs/BATCHING.md measures what that changes).
  * The steps are recorded, so whatever interacts with the thread or its PE
- * before the batch's end (job_stop, a change of the PE's memory amounts,
- * another thread asking for that CPU or disk, a sample, the end of the
- * run) first ends the batch at that instant (batch_cut): the steps before
- * it are counted, and the thread is left exactly where the exact machinery
- * would have it (in a fault's disk service or in a burst, holding that
- * resource), which then takes over.
+ * before the batch's end (job_stop, a change of the PE's memory amounts or
+ * network RAM, another thread asking for that CPU or disk, a sample, the
+ * end of the run) first ends the batch at that instant (batch_cut): the
+ * steps before it are counted, and the thread is left exactly where the
+ * exact machinery would have it (in a fault's disk service or in a burst,
+ * holding that resource), which then takes over; cut in a remote fault, the
+ * thread waits for that fault's planned end as for its page.
  */
 #include "sched/job_internal.h"
 
@@ -26,25 +33,53 @@
  * (the thread loop in job.c holds until a batch's end). */
 
 /* How a batch ended (thread_t.batch_cut), read when its hold returns. */
-enum { BCUT_NONE, BCUT_DISK, BCUT_CPU, BCUT_DONE };
+enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE };
 
 /* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
- * as computed (c <= b): thread, job, PE and resource counters. */
+ * as computed (c <= b): thread, job, PE and resource counters, and the
+ * remote faults' messages by server (fault_count). */
 static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c)
 {
     job_t *j = th->job;
     pe_t *pe = th->pe;
     if (b > a) {
-        uint64_t n = (uint64_t)(b - a);
-        double t = (double)n * bt->s;
+        uint64_t n = (uint64_t)(b - a), nd = 0;
+        double t = 0, td = 0;
+        /* The servers of the remote faults (few: the node's pieces), with
+         * their counts and last fault's start. */
+        int srv[BATCH_MAX], ns = 0;
+        uint64_t cnt[BATCH_MAX];
+        double last[BATCH_MAX];
+        for (int k = a; k < b; k++) {
+            t += bt->svc[k];
+            if (bt->srv[k] < 0) {
+                nd++;
+                td += bt->svc[k];
+                continue;
+            }
+            int x = 0;
+            while (x < ns && srv[x] != bt->srv[k])
+                x++;
+            if (x == ns) {
+                srv[ns++] = bt->srv[k];
+                cnt[x] = 0;
+            }
+            cnt[x]++;
+            last[x] = bt->f[k];
+        }
         th->faults += n;
         j->faults += n;
         th->fault_time += t;
         j->fault_time += t;
-        pe->disk_faults += n;
         pe_faults_add(pe, n, t);
-        res_account(&pe->disk, n, t);
         j->cl->batch_faults += n;
+        if (nd) {
+            pe->disk_faults += nd;
+            res_account(&pe->disk, nd, td);
+        }
+        pe->remote_faults += n - nd;
+        for (int x = 0; x < ns; x++)
+            j->cl->hooks.fault_count(th, srv[x], cnt[x], last[x], j->cl->hooks.pnr_ctx);
     }
     uint64_t bursts = 0;
     double busy = 0;
@@ -89,11 +124,11 @@ void batch_cut(sim_t *sim, thread_t *th)
             hi = mid - 1;
     }
     int i = lo;
-    double e = bt->f[i] + bt->s;
+    double e = bt->f[i] + bt->svc[i];
     double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;
     double c_i = i + 1 < bt->n ? bt->f[i + 1] : bt->end;
     if (t < e) {
-        /* In fault i's disk service: faults before it done, it has begun. */
+        /* In fault i's service: faults before it done, it has begun. */
         batch_count(th, bt, 0, i, i);
         th->D = i ? bt->D[i - 1] : bt->D0;
         th->fault_at = i ? bt->fa[i - 1] : bt->fa0;
@@ -101,10 +136,18 @@ void batch_cut(sim_t *sim, thread_t *th)
         th->fault_start = bt->f[i];
         th->faults++;
         pe_fault_begin(sim, pe);
-        pe->disk_faults++;
-        res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+        if (bt->srv[i] < 0) {
+            pe->disk_faults++;
+            res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+            th->batch_cut = BCUT_DISK;
+        } else {
+            /* Its page comes back at e (counted then, batch_resume). */
+            pe->remote_faults++;
+            th->batch_server = bt->srv[i];
+            th->batch_fault_at = bt->f[i];
+            th->batch_cut = BCUT_REMOTE;
+        }
         proc_hold(sim, &th->p, e - t);
-        th->batch_cut = BCUT_DISK;
     } else if (bt->tgt[i] > cpu_i && t < c_i) {
         /* In step i's burst. */
         batch_count(th, bt, 0, i + 1, i);
@@ -134,13 +177,30 @@ static void batch_cut_cb(sim_t *sim, pe_t *pe)
     batch_cut(sim, (thread_t *)pe->batch);
 }
 
+/* Where th's fault now goes: -1 the disk (*svc its service), a server PE
+ * (*svc the remote service), or -2: not batched (nothing drawn). */
+static int plan(cluster_t *cl, thread_t *th, double *svc)
+{
+    if (!cl->hooks.fault) {
+        *svc = th->pe->disk_service;
+        return -1;
+    }
+    if (!cl->hooks.fault_plan)
+        return -2;
+    int to = cl->hooks.fault_plan(th, cl->hooks.pnr_ctx, svc);
+    if (to == -1)
+        *svc = th->pe->disk_service;
+    return to;
+}
+
 /* At a fault of th (cpu_done >= fault_at): start a batch when batched
- * paging is on and nothing can interfere with its first step: the fault
- * goes to the disk, the PE's disk and CPU are idle, no observer watches
- * the PE and no context switch is under way. Works out the steps (drawing
- * the fault clocks as the exact machinery would, one after the other) and
- * leaves the thread's D and fault clock at their values after the last
- * step. Returns true when the thread must now hold until bt->end. */
+ * paging is on and nothing can interfere with its first step: the PE's
+ * disk and CPU are idle, no observer watches the PE (or, for remote
+ * faults, the network) and no context switch is under way. Works out the
+ * steps (drawing each fault's destination and clock as the exact
+ * machinery would, one after the other) and leaves the thread's D and
+ * fault clock at their values after the last step. Returns true when the
+ * thread must now hold until bt->end. */
 bool batch_begin(sim_t *sim, thread_t *th)
 {
     job_t *j = th->job;
@@ -149,8 +209,9 @@ bool batch_begin(sim_t *sim, thread_t *th)
     if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
         pe->cpu.holder || j->resume_at > sim->now)
         return false;
-    if (cl->hooks.fault &&
-        !(cl->hooks.fault_to_disk && cl->hooks.fault_to_disk(th, cl->hooks.pnr_ctx)))
+    double svc;
+    int to = plan(cl, th, &svc);
+    if (to == -2)
         return false;
     fault_batch *bt;
     list_t *spare = list_first(&cl->batch_spare);
@@ -162,13 +223,13 @@ bool batch_begin(sim_t *sim, thread_t *th)
     }
     list_add_tail(&cl->batches, &bt->link);
     bt->th = th;
-    bt->s = pe->disk_service;
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
     /* Nothing else changes while the batch lasts: L (the PE's memory), the
-     * other clocks and the stream; each step is fault_redraw's arithmetic
-     * with them hoisted (the same draws, in the same order). */
+     * other clocks and the streams; each step is the fault's destination
+     * (plan) and fault_redraw's arithmetic with them hoisted (the same
+     * draws, in the same order). */
     const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
     const double ram_bytes = pe->ram_mb * MB_BYTES;
     assert(L >= P && R > 0); /* a fault came due */
@@ -182,6 +243,8 @@ bool batch_begin(sim_t *sim, thread_t *th)
     int n = 0;
     for (;;) {
         bt->f[n] = t;
+        bt->srv[n] = to;
+        bt->svc[n] = svc;
         D += P;
         if (D > L)
             D = L;
@@ -196,7 +259,7 @@ bool batch_begin(sim_t *sim, thread_t *th)
         bt->D[n] = D;
         bt->fa[n] = fa;
         bt->tgt[n] = tgt;
-        t = t + bt->s;                /* as proc_hold(s) then proc_hold(burst) */
+        t = t + svc;                  /* as proc_hold(svc) then proc_hold(burst) */
         if (tgt > cpu)
             t = t + (tgt - cpu);
         cpu = tgt;
@@ -204,6 +267,8 @@ bool batch_begin(sim_t *sim, thread_t *th)
         /* Go on only to a fault that comes before every other clock. */
         if (n == BATCH_MAX || !(fa < other))
             break;
+        to = plan(cl, th, &svc);
+        assert(to != -2); /* what decides -2 does not change in a batch */
     }
     th->D = D;
     th->fault_at = fa;
@@ -235,7 +300,14 @@ bool batch_resume(sim_t *sim, thread_t *th, int sig)
     }
     case BCUT_DISK:
         assert(sig == PROC_OK);
+        res_release(sim, &th->pe->disk, &th->p);
         return true;
+    case BCUT_REMOTE: {
+        cluster_t *cl = th->job->cl;
+        assert(sig == PROC_OK);
+        cl->hooks.fault_count(th, th->batch_server, 1, th->batch_fault_at, cl->hooks.pnr_ctx);
+        return true;
+    }
     case BCUT_CPU:
         if (sig == PROC_STOPPED)
             return false; /* job_stop credited the CPU time and took the CPU */

@@ -330,8 +330,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 PROC_HOLD(sim, p, th->batch->end - sim->now);
                 if (!batch_resume(sim, th, p->sig))
                     continue;
-                /* Cut in a fault's disk service, which ends now. */
-                res_release(sim, &th->pe->disk, p);
+                /* Cut in a fault's service, which ends now. */
             } else {
                 th->fault_start = sim->now;
                 th->faults++;

@@ -87,11 +87,19 @@ typedef struct job_hooks {
      * that thread was freed, before job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
     fault_hook fault;
-    /* Batched paging: true when `fault` would send th's next fault to the
-     * disk without drawing or any other effect, and keeps doing so until
-     * a memory amount of th's PE changes (NULL: never known, no batches
-     * while `fault` is set). */
-    bool (*fault_to_disk)(const thread_t *th, void *ctx);
+    /* Batched paging (sched/batch.c; NULL: no batches while `fault` is
+     * set). fault_plan: where th's fault now would go, drawn exactly as
+     * `fault` would draw it (the same draws, in the same order) but with
+     * nothing sent or counted: -1 for the disk, or the PE of the server
+     * with *svc = the fault's service time on an idle network (page out,
+     * page in, access time); -2 when this fault must go the exact way
+     * (nothing drawn). Its answers may depend only on th's PE's memory
+     * amounts and the draws (a change of those ends the batch).
+     * fault_count: count n remote faults of th to `server`, served in a
+     * batch (the last begun at last_at), as `fault` and the messages it
+     * sends would have counted them. */
+    int (*fault_plan)(thread_t *th, void *ctx, double *svc);
+    void (*fault_count)(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
     void *pnr_ctx;
 } job_hooks;
 
@@ -176,6 +184,8 @@ struct thread {
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
     int batch_cut;            /* how the last batch was ended (batch.c) */
+    int batch_server;         /* cut in a remote fault: its server and */
+    double batch_fault_at;    /* start, counted when it ends (batch.c) */
 };
 
 struct job {

@@ -16,19 +16,20 @@
 
 #define BATCH_MAX 64
 
-/* A batch of one thread's consecutive disk faults. Step k: the fault's
- * disk service from f[k] (sim time) for s seconds, then a CPU burst from
- * CPU time cpu_k (cpu0 for k = 0, else tgt[k-1]) to tgt[k], which ends at
- * f[k+1] (at `end` for the last step); D[k] and fa[k] are the thread's D
- * and fault clock after step k's fault. */
+/* A batch of one thread's consecutive faults. Step k: the fault's service
+ * from f[k] (sim time) for svc[k] seconds, by the disk (srv[k] = -1) or
+ * by network RAM at server PE srv[k], then a CPU burst from CPU time cpu_k
+ * (cpu0 for k = 0, else tgt[k-1]) to tgt[k], which ends at f[k+1] (at
+ * `end` for the last step); D[k] and fa[k] are the thread's D and fault
+ * clock after step k's fault. */
 typedef struct fault_batch {
     list_t link;              /* cl->batches, or cl->batch_spare */
     thread_t *th;
     int n;                    /* steps, 1..BATCH_MAX */
-    double s;                 /* disk service per fault, s */
     double cpu0, D0, fa0;     /* the thread's cpu_done, D, fault_at at the start */
     double end;               /* sim time the last step ends */
-    double f[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
+    double f[BATCH_MAX], svc[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
+    int srv[BATCH_MAX];
 } fault_batch;
 
 /* Give th's batch record back to the cluster's spares (no counting). */
@@ -44,7 +45,8 @@ void batch_cut(sim_t *sim, thread_t *th);
 bool batch_begin(sim_t *sim, thread_t *th);
 
 /* th's batch hold returned with signal sig. Returns true when th was cut
- * in a fault's disk service that ends now (the caller finishes that fault);
+ * in a fault's service (disk or remote), which ends now: the caller
+ * finishes that fault as an exact one (the disk is already released);
  * false when the caller goes on to the top of its loop. */
 bool batch_resume(sim_t *sim, thread_t *th, int sig);
 

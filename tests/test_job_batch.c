@@ -14,11 +14,12 @@
 #include "tests/fixture_job.h"
 
 /* The world's faults go to the disk (on_fault), without drawing. */
-static bool to_disk(const thread_t *th, void *ctx)
+static int to_disk(thread_t *th, void *ctx, double *svc)
 {
     (void)th;
     (void)ctx;
-    return true;
+    (void)svc; /* the disk's service, batch.c fills it in */
+    return -1;
 }
 
 /* One PE of 32 MB; job 1: one thread of `mem` MB and `cpu` s; R = 1e-5
@@ -28,7 +29,7 @@ static job_t *alone(world *w, int batched, uint64_t seed, double cpu, double mem
     world_init(w, 1, 32, TOPO_KIND_STAR, BW, seed);
     w->cl.mem_access_rate = 1e-5;
     w->cl.paging = batched ? PAGING_BATCHED : PAGING_EXACT;
-    w->cl.hooks.fault_to_disk = to_disk;
+    w->cl.hooks.fault_plan = to_disk;
     return make_job(w, 1, 1, NULL, cpu, mem);
 }
 

@@ -300,18 +300,19 @@ static void toggle(sim_t *sim, void *arg)
 }
 
 /* Batched paging in the test worlds: faults go to the disk (on_fault). */
-static bool to_disk(const thread_t *th, void *ctx)
+static int to_disk(thread_t *th, void *ctx, double *svc)
 {
     (void)th;
     (void)ctx;
-    return true;
+    (void)svc; /* the disk's service, batch.c fills it in */
+    return -1;
 }
 
 /* Paging mode _i (loop tests): EXACT or BATCHED. */
 static void set_paging(world *w, int mode)
 {
     w->cl.paging = mode ? PAGING_BATCHED : PAGING_EXACT;
-    w->cl.hooks.fault_to_disk = to_disk;
+    w->cl.hooks.fault_plan = to_disk;
 }
 
 /* Every fault was one disk service of S_DISK: on every PE, faults = disk
