@@ -277,12 +277,17 @@ int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
     if (net_observed(p->cl->net))
         return -2;
     int server = fault_server(p, th->pe);
-    if (server >= 0) {
+    if (server < 0)
+        return server;
+    int c = th->pe->id;
+    if (c != p->plan_c || server != p->plan_s) {
         double page = job_page_bytes(p->cl);
-        int c = th->pe->id;
-        *svc = net_idle_time(p->cl->net, c, server, page) +
-               net_idle_time(p->cl->net, server, c, page) + p->access_latency;
+        p->plan_c = c;
+        p->plan_s = server;
+        p->plan_svc = net_idle_time(p->cl->net, c, server, page) +
+                      net_idle_time(p->cl->net, server, c, page) + p->access_latency;
     }
+    *svc = p->plan_svc;
     return server;
 }
 

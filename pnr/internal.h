@@ -224,6 +224,11 @@ struct pnr {
     int nspare_asked, spare_asked_cap;
     rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
+    /* Batched paging: the last remote service pnr_fault_plan worked out
+     * (client PE, server PE, seconds; routes and their times never change
+     * during a run, so it stays valid; plan_c = -1: none yet). */
+    int plan_c, plan_s;
+    double plan_svc;
     rng_t *choice_rng;   /* which manager a job uses */
     list_t objs;         /* tracked protocol objects (pobj.node) */
     pnr_stats st;
