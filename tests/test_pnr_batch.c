@@ -1,0 +1,264 @@
+/* tests/test_pnr_batch.c: batched paging of remote faults
+ * (process.paging = BATCHED with network RAM: sched/batch.c, pnr/client.c
+ * pnr_fault_plan and pnr_fault_count, net/net.c net_count_idle;
+ * docs/BATCHING.md).
+ *
+ * The references are worked out by hand or are the exact machinery, never
+ * the batched code's own output:
+ *   - a thread alone whose overallocation is all in network RAM (the
+ *     round-trip case of tests/test_pnr.c): on the idle star every fault
+ *     costs 2 T(4096), page out and page in, in either mode; both modes
+ *     draw the same destinations and fault clocks from the same streams,
+ *     so they fault at the same CPU times, end at the same instant, and
+ *     count the same page messages, received pages and crossings of every
+ *     link and the switch (messages, bytes, busy time); the batched run
+ *     takes a small fraction of the events;
+ *   - a half-covered thread (test_pnr.c's partial cover) mixes disk and
+ *     remote faults inside batches: fault time = disk faults x disk
+ *     service + remote faults x 2 T(4096), and the remote share is
+ *     Binomial(n, 0.49) within 5 standard deviations;
+ *   - wherever a batch is cut by a job stop (120 instants, many inside a
+ *     remote fault), once the fault under way has had time to end the
+ *     thread, PE, PNR and network counters equal the exact run's, and so
+ *     do the loads each end has heard from the page messages, with their
+ *     stamps.
+ * Every run has PNR's checks on (tables against a plain copy, conservation
+ * of lent, held and in-transit memory) and ends settled.
+ */
+#include "app/config.h"
+#include "app/run.h"
+#include "net/net.h"
+#include "pnr/check.h"
+#include "pnr/pnr.h"
+#include "pnr/pnr_check.h"
+#include "sched/job.h"
+#include "tests/testcluster.h"
+#include "tests/testutil.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "tests/fixture_pnr.h"
+
+static const double RAM100[NPE_MAX] = {100, 100, 100, 100, 100, 100, 100, 100};
+
+/* Everything the two modes must agree on, read at one instant. */
+typedef struct mtally {
+    uint64_t faults, th_faults, remote, disk, page_out, page_in, got_out, got_in;
+    uint64_t sent, delivered, elem_msgs[3];
+    double fault_time, cpu_done, D, end, elem_bytes[3], elem_busy[3];
+    entry_t heard[2];       /* PE 0's table entry for PE 1, and PE 1's for 0 */
+} mtally;
+
+static mtally read_mtally(world *w, job_t *j)
+{
+    mtally t = {0};
+    pe_t *pe = &w->cl.pes[1];
+    thread_t *th = j->th ? &j->th[0] : NULL;
+    t.faults = j->faults;
+    t.th_faults = th ? th->faults : 0;
+    t.remote = pe->remote_faults;
+    t.disk = pe->disk_faults;
+    t.page_out = sent(w, PNR_MSG_PAGE_OUT);
+    t.page_in = sent(w, PNR_MSG_PAGE_IN);
+    t.got_out = received(w, 0, PNR_MSG_PAGE_OUT);
+    t.got_in = received(w, 1, PNR_MSG_PAGE_IN);
+    t.sent = net_messages_sent(w->cl.net);
+    t.delivered = net_messages_delivered(w->cl.net);
+    t.fault_time = j->fault_time;
+    t.cpu_done = th ? th->cpu_done : 0;
+    t.D = th ? th->D : 0;
+    t.end = j->end;
+    /* The loads the page messages carried, as each end heard them. */
+    t.heard[0] = pnr_table_get(w->pnr, &w->pnr->tables[0], 1);
+    t.heard[1] = pnr_table_get(w->pnr, &w->pnr->tables[1], 0);
+    /* The star of 2 PEs: link 0, link 1, the switch. */
+    ck_assert_int_eq(net_elem_count(w->cl.net), 3);
+    for (long k = 0; k < 3; k++) {
+        const net_elem *e = net_elem_at(w->cl.net, k);
+        t.elem_msgs[k] = e->messages;
+        t.elem_bytes[k] = e->bytes;
+        t.elem_busy[k] = net_elem_busy_time(&w->sim, e);
+    }
+    return t;
+}
+
+static void assert_same(const mtally *a, const mtally *b)
+{
+    ck_assert_uint_eq(a->faults, b->faults);
+    ck_assert_uint_eq(a->th_faults, b->th_faults);
+    ck_assert_uint_eq(a->remote, b->remote);
+    ck_assert_uint_eq(a->disk, b->disk);
+    ck_assert_uint_eq(a->page_out, b->page_out);
+    ck_assert_uint_eq(a->page_in, b->page_in);
+    ck_assert_uint_eq(a->got_out, b->got_out);
+    ck_assert_uint_eq(a->got_in, b->got_in);
+    ck_assert_uint_eq(a->sent, b->sent);
+    ck_assert_uint_eq(a->delivered, b->delivered);
+    ck_assert_near(a->fault_time, b->fault_time, 1e-9);
+    ck_assert_near(a->cpu_done, b->cpu_done, 1e-9);
+    ck_assert_double_eq(a->D, b->D);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_double_eq(a->heard[k].avail, b->heard[k].avail);
+        ck_assert_near(a->heard[k].stamp, b->heard[k].stamp, 1e-9);
+    }
+    for (int k = 0; k < 3; k++) {
+        ck_assert_uint_eq(a->elem_msgs[k], b->elem_msgs[k]);
+        ck_assert_double_eq(a->elem_bytes[k], b->elem_bytes[k]);
+        ck_assert_near(a->elem_busy[k], b->elem_busy[k], 1e-9);
+    }
+}
+
+/* The round-trip world of test_pnr.c: CENTRAL, 2 PEs of 100 MB, one
+ * thread of 110 MB and `cpu` s on PE 1 started at t = 1, all of its 10 MB
+ * overallocation lent by PE 0. */
+static job_t *covered(world *w, bool batched, uint64_t seed, double R, double cpu)
+{
+    world_init(w, 2, RAM100, R, "CENTRAL", NULL, seed);
+    w->cl.paging = batched ? PAGING_BATCHED : PAGING_EXACT;
+    job_t *j = make_job(w, 1, 1, (int[]){1}, cpu, 110);
+    start_at(w, 1, j);
+    return j;
+}
+
+START_TEST(test_covered_same_path)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mtally t[2];
+        uint64_t events[2], batched = 0;
+        for (int b = 0; b < 2; b++) {
+            world w;
+            job_t *j = covered(&w, b, seed, 2e-5, 50);
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 1);
+            t[b] = read_mtally(&w, j);
+            t[b].end = w.rec[1].end;
+            t[b].faults = w.rec[1].faults;
+            t[b].fault_time = w.rec[1].fault_time;
+            events[b] = w.sim.dispatched + w.sim.skipped;
+            if (b)
+                batched = w.cl.batch_faults;
+            /* By hand: every fault a round trip on the idle star. */
+            ck_assert_uint_gt(t[b].faults, 300);
+            ck_assert_uint_eq(t[b].remote, t[b].faults);
+            ck_assert_uint_eq(t[b].disk, 0);
+            ck_assert_near(t[b].fault_time, (double)t[b].faults * 2 * T_MSG(PAGE),
+                           1e-12 * (double)t[b].faults);
+            ck_assert_uint_eq(t[b].page_out, t[b].faults);
+            ck_assert_uint_eq(t[b].got_in, t[b].faults);
+            /* Link 1 carries every page both ways; the control messages
+             * are 1 request, 1 reply, 1 dealloc each way's share. */
+            ck_assert_uint_ge(t[b].elem_msgs[1], 2 * t[b].faults);
+            ck_assert_near(t[b].end, 1 + T_MSG(CTRL) + T_MSG(CTRL + 12) + 50 + t[b].fault_time,
+                           1e-9);
+            assert_settled(w.pnr);
+            world_free(&w);
+        }
+        t[0].th_faults = t[1].th_faults = 0; /* threads are gone */
+        t[0].cpu_done = t[1].cpu_done = 0;
+        t[0].D = t[1].D = 0;
+        assert_same(&t[0], &t[1]);
+        ck_assert_near(t[1].end, t[0].end, 1e-9 * t[0].end);
+        ck_assert_uint_gt(batched, t[1].faults / 2);
+        ck_assert_uint_lt(events[1] * 10, events[0]);
+    }
+}
+END_TEST
+
+START_TEST(test_partial_cover_mixed)
+{
+    /* test_pnr.c's partial cover, batched: PE 0's 95 MB thread lets it
+     * lend only 4.9 MB to PE 1's 110 MB thread, which asks 10; each fault
+     * goes to network RAM with probability 0.49, else to PE 1's disk. */
+    world w;
+    world_init(&w, 2, RAM100, 1e-5, "CENTRAL", NULL, 4);
+    w.cl.paging = PAGING_BATCHED;
+    job_t *a = make_job(&w, 1, 1, (int[]){0}, 400, 95);
+    job_t *b = make_job(&w, 2, 1, (int[]){1}, 300, 110);
+    start_at(&w, 0, a);
+    start_at(&w, 1, b);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 2);
+    pe_t *pe = &w.cl.pes[1];
+    double n = (double)pe->faults, q = 0.49;
+    ck_assert_msg(n > 2000, "%.0f faults", n);
+    ck_assert_uint_eq(pe->faults, pe->remote_faults + pe->disk_faults);
+    ck_assert_msg(fabs((double)pe->remote_faults - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote", (unsigned long long)pe->remote_faults, n);
+    ck_assert_near(pe->fault_time,
+                   (double)pe->disk_faults * pe->disk_service +
+                       (double)pe->remote_faults * 2 * T_MSG(PAGE),
+                   1e-9 * pe->fault_time);
+    ck_assert_uint_eq(pe->disk.completions, pe->disk_faults);
+    ck_assert_uint_eq(sent(&w, PNR_MSG_PAGE_OUT), pe->remote_faults + w.cl.pes[0].remote_faults);
+    ck_assert_uint_gt(w.cl.batch_faults, (uint64_t)(n / 2));
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+END_TEST
+
+/* A job stop at t_stop; a look 10 ms later (longer than a round trip, so
+ * the fault under way at the stop has ended in both modes). */
+typedef struct probe {
+    world *w;
+    job_t *j;
+    bool in_fault;          /* the thread was paging at the stop */
+    mtally t;
+} probe;
+
+static void look_cb(sim_t *sim, void *arg)
+{
+    (void)sim;
+    probe *p = arg;
+    p->t = read_mtally(p->w, p->j);
+}
+
+static void stop_cb(sim_t *sim, void *arg)
+{
+    probe *p = arg;
+    job_stop(sim, p->j); /* cuts the batch under way: paging is up to date */
+    p->in_fault = p->w->cl.pes[1].paging > 0;
+    ev_once(sim, sim->now + 0.01, look_cb, p);
+    ev_once(sim, sim->now + 0.02, run_cb, p->j);
+}
+
+START_TEST(test_cut_state)
+{
+    /* R = 1e-6: a fault every ~4 ms / U of CPU, each 1.5 ms: in the
+     * first seconds (U large) about a quarter of the time is spent in
+     * remote faults, so many of the 120 instants fall inside one. */
+    int in_fault = 0;
+    for (int k = 0; k < 120; k++) {
+        double t_stop = 1.05 + 0.0373 * k;
+        probe p[2];
+        for (int b = 0; b < 2; b++) {
+            world w;
+            job_t *j = covered(&w, b, 11, 1e-6, 8);
+            p[b] = (probe){.w = &w, .j = j};
+            ev_once(&w.sim, t_stop, stop_cb, &p[b]);
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 1);
+            assert_settled(w.pnr);
+            world_free(&w);
+        }
+        ck_assert_int_eq(p[1].in_fault, p[0].in_fault);
+        in_fault += p[0].in_fault;
+        assert_same(&p[0].t, &p[1].t);
+    }
+    ck_assert_int_ge(in_fault, 10);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pnr_batch");
+    TCase *tc = tcase_create("pnr_batch");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_covered_same_path);
+    tcase_add_test(tc, test_partial_cover_mixed);
+    tcase_add_test(tc, test_cut_state);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
