@@ -203,9 +203,12 @@ const key_def cfg_keys[] = {
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
            "job's last thread ends."),
     K_ENUM("process", "paging", process.paging, paging_names, "EXACT", NULL,
-           "Page faults: EXACT = each disk fault its own disk and CPU events; BATCHED = "
-           "a thread's consecutive disk faults run as one step up to its next "
-           "interaction (statistically equivalent, faster; docs/BATCHING.md)."),
+           "Page faults: EXACT = each fault its own events (a disk service or a page "
+           "out and in over the network, then a CPU burst); BATCHED = a thread's "
+           "consecutive faults, disk or network RAM, run as one step up to its next "
+           "interaction, with batched page messages counted, not sent, so they do not "
+           "contend with other traffic (faster; what differs and the evidence: "
+           "docs/BATCHING.md)."),
 
     K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),

@@ -17,9 +17,10 @@ typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
  * the thread ends, or when its whole job ends. */
 typedef enum { MEM_RELEASE_THREAD, MEM_RELEASE_JOB } sched_mem_release;
 /* Paging (process.paging; docs/BATCHING.md): EXACT = every page fault is
- * its own disk service and CPU burst events; BATCHED = a thread's
- * consecutive disk faults run as one hold up to its next interaction
- * (statistically equivalent, not the same sample path). */
+ * its own events (disk service or page messages, CPU burst); BATCHED = a
+ * thread's consecutive faults, disk or remote, run as one hold up to its
+ * next interaction (not the same sample path; batched page messages are
+ * counted, not sent). */
 typedef enum { PAGING_EXACT, PAGING_BATCHED } sched_paging;
 /* Memory-aware admission (§2.1.2 MemAware; issue 15): none; LOCAL = every
  * thread fits its PE's free RAM (the report's); GLOBAL = or the job's
