@@ -267,6 +267,21 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
     return true;
 }
 
+/* The remote service of a fault from client c to server s (its entry in
+ * p->plan, worked out on a miss). */
+static const struct plan_entry *plan_of(pnr_t *p, int c, int s)
+{
+    struct plan_entry *e = &p->plan[((unsigned)c * 40503u + (unsigned)s) & (PNR_PLAN_SLOTS - 1)];
+    if (e->c != c || e->s != s) {
+        double page = job_page_bytes(p->cl);
+        e->c = c;
+        e->s = s;
+        e->out = net_idle_time(p->cl->net, c, s, page);
+        e->svc = e->out + net_idle_time(p->cl->net, s, c, page) + p->access_latency;
+    }
+    return e;
+}
+
 /* Batched paging (job_hooks.fault_plan): a fault's destination drawn as
  * pnr_fault draws it; a remote one takes the page out and back on an idle
  * route, then the access latency (as pnr_on_page_in). Nothing is batched
@@ -279,15 +294,7 @@ int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
     int server = fault_server(p, th->pe);
     if (server < 0)
         return server;
-    int c = th->pe->id;
-    if (c != p->plan_c || server != p->plan_s) {
-        double page = job_page_bytes(p->cl);
-        p->plan_c = c;
-        p->plan_s = server;
-        p->plan_svc = net_idle_time(p->cl->net, c, server, page) +
-                      net_idle_time(p->cl->net, server, c, page) + p->access_latency;
-    }
-    *svc = p->plan_svc;
+    *svc = plan_of(p, th->pe->id, server)->svc;
     return server;
 }
 
@@ -315,8 +322,7 @@ void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void 
     net_count_idle(net, c, server, page, n);
     net_count_idle(net, server, c, page, n);
     pnr_hear(p, server, c, pe_free_mb(th->pe), last_at);
-    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]),
-             last_at + net_idle_time(net, c, server, page));
+    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]), last_at + plan_of(p, c, server)->out);
 }
 
 /* REPLY from the manager: the client's grant (its pieces are already in

@@ -197,6 +197,8 @@ typedef union pnr_msg_u {
     pnr_page_msg page;
 } pnr_msg_u;
 
+#define PNR_PLAN_SLOTS 1024 /* pnr_t.plan: a power of 2 */
+
 struct pnr {
     sim_t *sim;
     net_pool *pool;      /* slots of pnr_msg_u */
@@ -224,11 +226,13 @@ struct pnr {
     int nspare_asked, spare_asked_cap;
     rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
-    /* Batched paging: the last remote service pnr_fault_plan worked out
-     * (client PE, server PE, seconds; routes and their times never change
-     * during a run, so it stays valid; plan_c = -1: none yet). */
-    int plan_c, plan_s;
-    double plan_svc;
+    /* Batched paging: remote services pnr_fault_plan worked out, by
+     * (client PE, server PE), direct-mapped (routes and their times never
+     * change during a run, so an entry stays valid; c = -1: empty). */
+    struct plan_entry {
+        int c, s;
+        double out, svc;    /* page out on an idle route; whole service */
+    } plan[PNR_PLAN_SLOTS];
     rng_t *choice_rng;   /* which manager a job uses */
     list_t objs;         /* tracked protocol objects (pobj.node) */
     pnr_stats st;

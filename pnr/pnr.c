@@ -188,7 +188,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
     rng_set_init(&p->mgr_rng, cl->rng_gen, seed, "pnr-manager", (size_t)p->npes);
     rng_set_init(&p->fault_rng, cl->rng_gen, seed, "pnr-fault", (size_t)p->npes);
-    p->plan_c = -1;
+    for (int i = 0; i < PNR_PLAN_SLOTS; i++)
+        p->plan[i].c = -1;
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     p->choice_rng = rng_stream_gen(cl->rng_gen, seed, "pnr-choice", 0);
