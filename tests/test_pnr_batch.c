@@ -13,6 +13,10 @@
  *     count the same page messages, received pages and crossings of every
  *     link and the switch (messages, bytes, busy time); the batched run
  *     takes a small fraction of the events;
+ *   - the same on a TREE of two racks, MANAGER and BACKBONE, a thread
+ *     whose network RAM is at two servers (each fault draws one) and
+ *     with an access time: every server's pages, every link's, uplink's
+ *     and switch's crossings equal;
  *   - a half-covered thread (test_pnr.c's partial cover) mixes disk and
  *     remote faults inside batches: fault time = disk faults x disk
  *     service + remote faults x 2 T(4096), and the remote share is
@@ -42,18 +46,23 @@
 
 static const double RAM100[NPE_MAX] = {100, 100, 100, 100, 100, 100, 100, 100};
 
-/* Everything the two modes must agree on, read at one instant. */
+#define NELEM 16 /* elements of the networks below, at most */
+
+/* Everything the two modes must agree on, read at one instant (the
+ * faulting thread, j's first, is on PE `pe`; on a star of 2 PEs its server
+ * is PE 0). */
 typedef struct mtally {
     uint64_t faults, th_faults, remote, disk, page_out, page_in, got_out, got_in;
-    uint64_t sent, delivered, elem_msgs[3];
-    double fault_time, cpu_done, D, end, elem_bytes[3], elem_busy[3];
+    uint64_t sent, delivered, elem_msgs[NELEM], got[NPE_MAX];
+    double fault_time, cpu_done, D, end, elem_bytes[NELEM], elem_busy[NELEM];
+    long nelem;
     entry_t heard[2];       /* PE 0's table entry for PE 1, and PE 1's for 0 */
 } mtally;
 
-static mtally read_mtally(world *w, job_t *j)
+static mtally read_mtally_on(world *w, job_t *j, int pe_id)
 {
     mtally t = {0};
-    pe_t *pe = &w->cl.pes[1];
+    pe_t *pe = &w->cl.pes[pe_id];
     thread_t *th = j->th ? &j->th[0] : NULL;
     t.faults = j->faults;
     t.th_faults = th ? th->faults : 0;
@@ -62,7 +71,9 @@ static mtally read_mtally(world *w, job_t *j)
     t.page_out = sent(w, PNR_MSG_PAGE_OUT);
     t.page_in = sent(w, PNR_MSG_PAGE_IN);
     t.got_out = received(w, 0, PNR_MSG_PAGE_OUT);
-    t.got_in = received(w, 1, PNR_MSG_PAGE_IN);
+    t.got_in = received(w, pe_id, PNR_MSG_PAGE_IN);
+    for (int i = 0; i < w->cl.npes; i++)
+        t.got[i] = received(w, i, PNR_MSG_PAGE_OUT);
     t.sent = net_messages_sent(w->cl.net);
     t.delivered = net_messages_delivered(w->cl.net);
     t.fault_time = j->fault_time;
@@ -72,15 +83,20 @@ static mtally read_mtally(world *w, job_t *j)
     /* The loads the page messages carried, as each end heard them. */
     t.heard[0] = pnr_table_get(w->pnr, &w->pnr->tables[0], 1);
     t.heard[1] = pnr_table_get(w->pnr, &w->pnr->tables[1], 0);
-    /* The star of 2 PEs: link 0, link 1, the switch. */
-    ck_assert_int_eq(net_elem_count(w->cl.net), 3);
-    for (long k = 0; k < 3; k++) {
+    t.nelem = net_elem_count(w->cl.net);
+    ck_assert_int_le(t.nelem, NELEM);
+    for (long k = 0; k < t.nelem; k++) {
         const net_elem *e = net_elem_at(w->cl.net, k);
         t.elem_msgs[k] = e->messages;
         t.elem_bytes[k] = e->bytes;
         t.elem_busy[k] = net_elem_busy_time(&w->sim, e);
     }
     return t;
+}
+
+static mtally read_mtally(world *w, job_t *j)
+{
+    return read_mtally_on(w, j, 1);
 }
 
 static void assert_same(const mtally *a, const mtally *b)
@@ -102,7 +118,10 @@ static void assert_same(const mtally *a, const mtally *b)
         ck_assert_double_eq(a->heard[k].avail, b->heard[k].avail);
         ck_assert_near(a->heard[k].stamp, b->heard[k].stamp, 1e-9);
     }
-    for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < NPE_MAX; i++)
+        ck_assert_uint_eq(a->got[i], b->got[i]);
+    ck_assert_int_eq(a->nelem, b->nelem);
+    for (int k = 0; k < a->nelem; k++) {
         ck_assert_uint_eq(a->elem_msgs[k], b->elem_msgs[k]);
         ck_assert_double_eq(a->elem_bytes[k], b->elem_bytes[k]);
         ck_assert_near(a->elem_busy[k], b->elem_busy[k], 1e-9);
@@ -197,6 +216,51 @@ START_TEST(test_partial_cover_mixed)
 }
 END_TEST
 
+START_TEST(test_tree_two_servers)
+{
+    /* tests/test_pnr_racks.c's spread case, MANAGER and BACKBONE: on a
+     * TREE of 2 racks of 4 PEs, a 250 MB thread on PE 5 gets its 150 MB
+     * from PE 0 (99.9 MB) and PE 1 (50.1), in the other rack; each
+     * fault draws its server in proportion, and waits 1 ms of access time
+     * after its page is back. Batched and exact: the same faults, the
+     * same pages received by each server, the same crossings of every
+     * link, uplink and switch, the same end. */
+    static const char *strat[2] = {"MANAGER", "BACKBONE"};
+    world_tree = (net_tree){.ncompute = 8, .rack_size = 4, .servers = NET_SERVERS_SPREAD,
+                            .uplink_bandwidth = BW, .uplink_latency = LAT};
+    for (int s = 0; s < 2; s++) {
+        mtally t[2];
+        for (int b = 0; b < 2; b++) {
+            world w;
+            const char *sets[] = {"netram.server_selection=WORSTFIT",
+                                  "netram.access_latency=0.001", NULL};
+            world_init_topo(&w, TOPO_KIND_TREE, 8, RAM100, 2e-5, strat[s], sets, 3);
+            w.cl.paging = b ? PAGING_BATCHED : PAGING_EXACT;
+            job_t *j = make_job(&w, 1, 1, (int[]){5}, 50, 250);
+            start_at(&w, 1, j);
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 1);
+            t[b] = read_mtally_on(&w, j, 5);
+            t[b].th_faults = 0;
+            t[b].cpu_done = t[b].D = 0;
+            t[b].end = w.rec[1].end;
+            t[b].faults = w.rec[1].faults;
+            t[b].fault_time = w.rec[1].fault_time;
+            ck_assert_uint_gt(t[b].got[0], 100);
+            ck_assert_uint_gt(t[b].got[1], 50);
+            ck_assert_uint_eq(t[b].got[0] + t[b].got[1], t[b].remote);
+            ck_assert_uint_eq(t[b].remote, t[b].faults);
+            if (b)
+                ck_assert_uint_gt(w.cl.batch_faults, t[b].faults / 2);
+            assert_settled(w.pnr);
+            world_free(&w);
+        }
+        assert_same(&t[0], &t[1]);
+        ck_assert_near(t[1].end, t[0].end, 1e-9 * t[0].end);
+    }
+}
+END_TEST
+
 /* A job stop at t_stop; a look 10 ms later (longer than a round trip, so
  * the fault under way at the stop has ended in both modes). */
 typedef struct probe {
@@ -256,6 +320,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_covered_same_path);
     tcase_add_test(tc, test_partial_cover_mixed);
+    tcase_add_test(tc, test_tree_two_servers);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);
     return s;
