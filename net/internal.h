@@ -32,6 +32,7 @@ struct net {
     net_route_mode route;   /* HOPS or WHOLE */
     uint64_t whole;         /* messages that took their route as one step */
     uint64_t held_back;     /* waits behind a reservation not yet begun */
+    uint64_t virtual_waits; /* waits for a virtual crossing (net_vuser) */
     /* totals */
     long in_flight;
     uint64_t sent, delivered, restarts;

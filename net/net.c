@@ -163,6 +163,7 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->rs = e->re = 0;
     e->rel_ev = e->busy_ev = EV_NONE;
     e->told = false;
+    list_init(&e->vusers);
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;
@@ -482,6 +483,28 @@ void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
 
 bool net_observed(const net_t *net) { return net->obs != NULL; }
 
+void net_vuser_add(net_elem *e, net_vuser *u)
+{
+    assert(!e->is_switch);
+    list_add_tail(&e->vusers, &u->link);
+}
+
+void net_vuser_del(net_vuser *u) { list_del(&u->link); }
+
+double net_virtual_busy(const net_elem *e, double t)
+{
+    double end = -1;
+    for (const list_t *n = e->vusers.next; n != &e->vusers; n = n->next) {
+        const net_vuser *u = container_of(n, net_vuser, link);
+        double x = u->crossing_end(u, e, t);
+        if (x > end)
+            end = x;
+    }
+    return end;
+}
+
+uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }
+
 int net_pe_count(const net_t *net) { return net->n; }
 net_topology net_topology_kind(const net_t *net) { return net->topo; }
 long net_elem_count(const net_t *net) { return net->nelem; }
@@ -600,6 +623,14 @@ static void msg_walk(sim_t *sim, proc_t *p)
                 if (e->rs > sim->now)
                     net->held_back++; /* HOPS would let it overtake */
             }
+        }
+        /* A link crossed virtually now (batched paging) is busy until that
+         * crossing's end: wait for it, as behind a message holding it. */
+        if (!list_empty(&e->vusers) && net_virtual_busy(e, sim->now) > sim->now) {
+            net->virtual_waits++;
+            while (net_virtual_busy(m->cur, sim->now) > sim->now)
+                PROC_HOLD(sim, p, net_virtual_busy(m->cur, sim->now) - sim->now);
+            e = m->cur;
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);

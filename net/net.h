@@ -129,7 +129,31 @@ typedef struct net_elem {
                          * installed): a pending one-shot event, or EV_NONE */
     ev_id busy_ev;      /* observer: the reservation's start, likewise */
     bool told;          /* observer: told busy for this reservation */
+    list_t vusers;      /* links: virtual crossers registered (below) */
 } net_elem;
+
+/* Virtual crossings (batched paging, docs/BATCHING.md): something that
+ * crosses links without sending messages (a batch of remote faults, whose
+ * pages are counted with net_count_idle) registers on each link it
+ * crosses. A message about to ask for a link first asks every registered
+ * crosser whether it is crossing that link at this instant; if one is, the
+ * message waits for that crossing's end, as it would wait for a message
+ * holding the link (net_virtual_waits counts these waits). Switches take
+ * no registrations: a crossing of a switch is virtual for everyone. */
+typedef struct net_vuser net_vuser;
+struct net_vuser {
+    list_t link;        /* on the link's vusers */
+    /* The end of u's crossing of e under way at time t (it began at or
+     * before t and ends after t), or -1 when u is not crossing e then. */
+    double (*crossing_end)(const net_vuser *u, const net_elem *e, double t);
+};
+/* Register u on link e (not a switch), and take it off its link. */
+void net_vuser_add(net_elem *e, net_vuser *u);
+void net_vuser_del(net_vuser *u);
+/* The end of the latest virtual crossing of e under way at t, or -1. */
+double net_virtual_busy(const net_elem *e, double t);
+/* Messages that waited for a virtual crossing (each wait counted once). */
+uint64_t net_virtual_waits(const net_t *net);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
  * seconds. Returns NULL when out of memory. Keeps sim, which must outlive

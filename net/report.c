@@ -109,6 +109,9 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
         fprintf(out, "  route mode whole: %llu sends and restarts took their route as one "
                 "step; %llu requests waited behind a reservation not yet begun\n",
                 (unsigned long long)net_whole_routes(net), (unsigned long long)net_held_back(net));
+    if (net_virtual_waits(net))
+        fprintf(out, "  batched paging: %llu messages waited for a link a batched page was "
+                "crossing\n", (unsigned long long)net_virtual_waits(net));
 
     /* Route summary over all ordered pairs of distinct PEs. */
     if (n > NET_ROUTE_PES) {

@@ -134,11 +134,17 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
     int len = net_route_len(net, m->src, m->dst);
     if (len == 0)
         return -1;
+    double at = sim->now;
     for (int k = 0; k < len; k++) {
         net_elem *e = net_route_elem(net, m->src, m->dst, k);
         resv_settle(sim, net, e);
         if (e->res.holder || e->res.q.n)
             return -1;
+        /* A link crossed virtually when the message would reach it
+         * (batched paging): walk hop by hop, which waits for it. */
+        if (!list_empty(&e->vusers) && net_virtual_busy(e, at) > at)
+            return -1;
+        at += net_elem_time(e, m->bytes);
     }
     bool eager = net->obs != NULL;
     double t = sim->now;

@@ -94,13 +94,109 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         res_account(&pe->cpu, bursts, busy);
 }
 
-void batch_release(cluster_t *cl, thread_t *th)
+/* Take bt off its links and its list, to the spares. */
+static void record_free(cluster_t *cl, fault_batch *bt)
 {
-    fault_batch *bt = th->batch;
+    for (int k = 0; k < bt->nv; k++)
+        net_vuser_del(&bt->v[k].u);
+    bt->nv = 0;
     list_del(&bt->link);
     list_add_head(&cl->batch_spare, &bt->link);
-    th->pe->batch = NULL;
-    th->batch = NULL;
+}
+
+void batch_release(cluster_t *cl, thread_t *th)
+{
+    if (th->batch) {
+        record_free(cl, th->batch);
+        th->pe->batch = NULL;
+        th->batch = NULL;
+    }
+    if (th->batch_tail) {
+        record_free(cl, th->batch_tail);
+        th->batch_tail = NULL;
+    }
+}
+
+/* ---- virtual crossings (net_vuser) ---- */
+
+/* The end of the crossing of e by step i's page out or page in that is
+ * under way at t (begun at or before t), or -1: the two routes walked on
+ * an idle network from the fault's start, as the planned service was. */
+static double step_crossing_end(const fault_batch *bt, int i, const net_elem *e, double t)
+{
+    net_t *net = bt->th->job->cl->net;
+    double page = job_page_bytes(bt->th->job->cl);
+    int c = bt->th->pe->id, s = bt->srv[i];
+    double at = bt->f[i];
+    for (int dir = 0; dir < 2; dir++) {
+        int a = dir ? s : c, b = dir ? c : s;
+        int len = net_route_len(net, a, b);
+        for (int k = 0; k < len && at <= t; k++) {
+            const net_elem *x = net_route_elem(net, a, b, k);
+            double end = at + net_elem_time(x, page);
+            if (x == e && t < end)
+                return end;
+            at = end;
+        }
+    }
+    return -1;
+}
+
+/* net_vuser.crossing_end of a batch: the step under way at t (the last to
+ * have begun), if remote. */
+static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t)
+{
+    const fault_batch *bt = ((const batch_vuser *)u)->bt;
+    if (t < bt->f[0])
+        return -1;
+    int lo = 0, hi = bt->n - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (bt->f[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (bt->srv[lo] < 0 || t >= bt->f[lo] + bt->svc[lo])
+        return -1;
+    return step_crossing_end(bt, lo, e, t);
+}
+
+/* Register bt on the links of the routes to and from server s it does
+ * not cross yet. Returns false (registering nothing) when they would
+ * exceed BATCH_LINKS. */
+static bool register_routes(net_t *net, fault_batch *bt, int c, int s)
+{
+    net_elem *add[2 * 8];
+    int na = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        int a = dir ? s : c, b = dir ? c : s;
+        int len = net_route_len(net, a, b);
+        for (int k = 0; k < len; k++) {
+            net_elem *x = net_route_elem(net, a, b, k);
+            if (x->is_switch)
+                continue;
+            bool seen = false;
+            for (int q = 0; q < bt->nv && !seen; q++)
+                seen = bt->v[q].e == x;
+            for (int q = 0; q < na && !seen; q++)
+                seen = add[q] == x;
+            if (!seen) {
+                assert(na < (int)(sizeof add / sizeof add[0]));
+                add[na++] = x;
+            }
+        }
+    }
+    if (bt->nv + na > BATCH_LINKS)
+        return false;
+    for (int q = 0; q < na; q++) {
+        batch_vuser *v = &bt->v[bt->nv++];
+        v->u.crossing_end = batch_crossing_end;
+        v->bt = bt;
+        v->e = add[q];
+        net_vuser_add(add[q], &v->u);
+    }
+    return true;
 }
 
 /* End th's batch now (see the top of the file). */
@@ -141,13 +237,22 @@ void batch_cut(sim_t *sim, thread_t *th)
             res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
             th->batch_cut = BCUT_DISK;
         } else {
-            /* Its page comes back at e (counted then, batch_resume). */
+            /* Its page comes back at e (counted then, batch_resume); its
+             * crossings stay visible to messages until then: the record
+             * stays registered, as the thread's tail, with step i last. */
             pe->remote_faults++;
-            th->batch_server = bt->srv[i];
-            th->batch_fault_at = bt->f[i];
             th->batch_cut = BCUT_REMOTE;
         }
         proc_hold(sim, &th->p, e - t);
+        if (bt->srv[i] >= 0) {
+            bt->n = i + 1;
+            list_del(&bt->link);
+            list_add_tail(&cl->batch_tails, &bt->link);
+            th->batch_tail = bt;
+            th->batch = NULL;
+            pe->batch = NULL;
+            return;
+        }
     } else if (bt->tgt[i] > cpu_i && t < c_i) {
         /* In step i's burst. */
         batch_count(th, bt, 0, i + 1, i);
@@ -223,6 +328,8 @@ bool batch_begin(sim_t *sim, thread_t *th)
     }
     list_add_tail(&cl->batches, &bt->link);
     bt->th = th;
+    bt->nv = 0;
+    int last_srv = -1; /* the last server whose routes are registered */
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
@@ -239,9 +346,22 @@ bool batch_begin(sim_t *sim, thread_t *th)
     if (th->sync_at < other)
         other = th->sync_at;
     rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
-    double t = sim->now, cpu = th->cpu_done, D = th->D, fa;
+    double t = sim->now, cpu = th->cpu_done, D = th->D, fa = th->fault_at;
     int n = 0;
     for (;;) {
+        if (to >= 0 && to != last_srv) {
+            bool seen = false;
+            for (int k = 0; k < n && !seen; k++)
+                seen = bt->srv[k] == to;
+            if (!seen && !register_routes(cl->net, bt, pe->id, to)) {
+                /* Too many links: this fault goes the exact way, or the
+                 * batch ends before it (its draws are kept: th's state
+                 * is that of the step before). */
+                assert(n > 0);
+                break;
+            }
+            last_srv = to;
+        }
         bt->f[n] = t;
         bt->srv[n] = to;
         bt->svc[n] = svc;
@@ -304,8 +424,10 @@ bool batch_resume(sim_t *sim, thread_t *th, int sig)
         return true;
     case BCUT_REMOTE: {
         cluster_t *cl = th->job->cl;
-        assert(sig == PROC_OK);
-        cl->hooks.fault_count(th, th->batch_server, 1, th->batch_fault_at, cl->hooks.pnr_ctx);
+        fault_batch *bt = th->batch_tail;
+        assert(sig == PROC_OK && bt && !th->batch);
+        cl->hooks.fault_count(th, bt->srv[bt->n - 1], 1, bt->f[bt->n - 1], cl->hooks.pnr_ctx);
+        batch_release(cl, th);
         return true;
     }
     case BCUT_CPU:
@@ -335,6 +457,10 @@ void job_batches_free(cluster_t *cl)
     if (cl->paging != PAGING_BATCHED)
         return;
     for (list_t *n; (n = list_first(&cl->batches));) {
+        list_del(n);
+        free(container_of(n, fault_batch, link));
+    }
+    for (list_t *n; (n = list_first(&cl->batch_tails));) {
         list_del(n);
         free(container_of(n, fault_batch, link));
     }

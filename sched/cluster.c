@@ -52,6 +52,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->paging = p->paging;
     list_init(&cl->batches);
     list_init(&cl->batch_spare);
+    list_init(&cl->batch_tails);
     if (p->gang)
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
 }

@@ -649,7 +649,7 @@ void job_destroy(sim_t *sim, job_t *j)
     } else if (j->th) {
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
-            if (th->batch)
+            if (th->batch || th->batch_tail)
                 batch_release(j->cl, th);
             if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);

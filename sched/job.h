@@ -124,6 +124,8 @@ struct cluster {
     sched_paging paging;      /* EXACT, or BATCHED (docs/BATCHING.md) */
     list_t batches;           /* BATCHED: fault batches under way (batch.c) */
     list_t batch_spare;       /* BATCHED: batch records not in use */
+    list_t batch_tails;       /* BATCHED: records of batches cut in a
+                               * remote fault, until it ends (batch.c) */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -184,8 +186,9 @@ struct thread {
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
     int batch_cut;            /* how the last batch was ended (batch.c) */
-    int batch_server;         /* cut in a remote fault: its server and */
-    double batch_fault_at;    /* start, counted when it ends (batch.c) */
+    struct fault_batch *batch_tail; /* cut in a remote fault: the batch
+                               * record, kept until that fault ends (its
+                               * crossings stay visible, batch.c) */
 };
 
 struct job {

@@ -15,6 +15,14 @@
 /* ---- batched paging (sched/batch.c, docs/BATCHING.md) ---- */
 
 #define BATCH_MAX 64
+#define BATCH_LINKS 16 /* links a batch's remote faults may cross */
+
+/* A batch's registration on one link it crosses (net_vuser). */
+typedef struct batch_vuser {
+    net_vuser u;
+    struct fault_batch *bt;
+    net_elem *e;
+} batch_vuser;
 
 /* A batch of one thread's consecutive faults. Step k: the fault's service
  * from f[k] (sim time) for svc[k] seconds, by the disk (srv[k] = -1) or
@@ -30,9 +38,12 @@ typedef struct fault_batch {
     double end;               /* sim time the last step ends */
     double f[BATCH_MAX], svc[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
     int srv[BATCH_MAX];
+    int nv;                   /* links registered on (remote faults' routes) */
+    batch_vuser v[BATCH_LINKS];
 } fault_batch;
 
-/* Give th's batch record back to the cluster's spares (no counting). */
+/* Give th's batch records (the batch under way, or the one cut in a remote
+ * fault) back to the cluster's spares (no counting). */
 void batch_release(cluster_t *cl, thread_t *th);
 
 /* End th's batch now: count the steps done and leave th where the exact

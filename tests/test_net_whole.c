@@ -21,6 +21,9 @@
  *     reserved link 5 at 0, B waits behind it although the link is idle
  *     until L+D: A arrives 2L+D, B (link 5 [2L+D, 3L+D], switch, link 3)
  *     4L + 2D. The observer is told busy and idle at those instants;
+ *   - a link crossed virtually (batched paging's net_vuser) over [a, b):
+ *     a message reaching it inside waits until b, outside it does not,
+ *     in both modes (by hand, below);
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
@@ -258,6 +261,70 @@ START_TEST(test_whole_kill_and_restart)
 }
 END_TEST
 
+/* A virtual crosser (batched paging's net_vuser) crossing its link over
+ * [a, b). */
+typedef struct fake_vuser {
+    net_vuser u;
+    double a, b;
+} fake_vuser;
+
+static net_t *send_net;
+
+static void send_at_cb(sim_t *sim, void *arg)
+{
+    (void)arg;
+    send(sim, send_net, 0, 5, 0);
+}
+
+static double fake_crossing_end(const net_vuser *u, const net_elem *e, double t)
+{
+    const fake_vuser *f = (const fake_vuser *)u;
+    (void)e;
+    return f->a <= t && t < f->b ? f->b : -1;
+}
+
+START_TEST(test_virtual_crossing_waits)
+{
+    /* Link 5 crossed virtually over [a, b) = [L + D/2, L + D/2 + L) (a
+     * batched page). A message 0 -> 5 sent at s reaches link 5 at
+     * s + L + D: if that falls in [a, b) it waits until b, as behind a
+     * message holding the link, and arrives b + L; otherwise s + 2L + D.
+     * Sent at 0: reaches link 5 at L + D, inside: arrives 2L + D/2 + L.
+     * Sent at L: reaches it at 2L + D, after b = 2L + D/2: no wait. With
+     * the crossing D/4 later, sent at 0: L + D is still inside, arrives
+     * 3L + 3D/4.
+     * Both route modes (WHOLE walks hop by hop when a link of its route
+     * is crossed virtually when it would reach it). The switch takes no
+     * registration; unregistered, nothing waits. */
+    static const struct { double shift, send, want; } c[] = {
+        {0, 0, 3 * L_HOP + D_SW / 2},
+        {0, L_HOP, L_HOP + 2 * L_HOP + D_SW},
+        {D_SW / 4, 0, 3 * L_HOP + D_SW / 2 + D_SW / 4},
+    };
+    for (int mode = 0; mode < 2; mode++)
+        for (int k = 0; k < 3; k++) {
+            reset_arrivals();
+            sim_t sim;
+            net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
+            fake_vuser f = {.u.crossing_end = fake_crossing_end,
+                            .a = L_HOP + D_SW / 2 + c[k].shift,
+                            .b = 2 * L_HOP + D_SW / 2 + c[k].shift};
+            net_vuser_add(net_elem_at(net, 5), &f.u);
+            ck_assert_double_eq(net_virtual_busy(net_elem_at(net, 5), f.a), f.b);
+            ck_assert_double_eq(net_virtual_busy(net_elem_at(net, 5), f.b), -1);
+            ck_assert_double_eq(net_virtual_busy(net_elem_at(net, 4), f.a), -1);
+            send_net = net;
+            ev_once(&sim, c[k].send, send_at_cb, NULL);
+            ev_run(&sim, INFINITY);
+            ck_assert_msg(fabs(arrive[0] - c[k].want) < TOL, "mode %d case %d: %.9g, want %.9g",
+                          mode, k, arrive[0], c[k].want);
+            ck_assert_uint_eq(net_virtual_waits(net), k != 1);
+            net_vuser_del(&f.u);
+            teardown(&sim, net);
+        }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     (void)kill_net; /* the fixture's, for the tests that kill by callback */
@@ -267,6 +334,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_whole_contention_same_as_hops);
     tcase_add_test(tc, test_whole_no_overtaking);
     tcase_add_test(tc, test_whole_kill_and_restart);
+    tcase_add_test(tc, test_virtual_crossing_waits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -21,6 +21,9 @@
  *     remote faults inside batches: fault time = disk faults x disk
  *     service + remote faults x 2 T(4096), and the remote share is
  *     Binomial(n, 0.49) within 5 standard deviations;
+ *   - the batched run's virtual crossings of each link (which messages
+ *     wait for) begin and end where the exact run's page messages hold
+ *     that link, at 400 instants;
  *   - wherever a batch is cut by a job stop (120 instants, many inside a
  *     remote fault), once the fault under way has had time to end the
  *     thread, PE, PNR and network counters equal the exact run's, and so
@@ -261,6 +264,66 @@ START_TEST(test_tree_two_servers)
 }
 END_TEST
 
+/* The end of the crossing of link i (PE i's) under way now: exact, the
+ * hold of the message holding it; batched, the batch's virtual crossing
+ * (net_virtual_busy); -1 when none. */
+enum { NPROBE = 400 };
+typedef struct link_probe {
+    world *w;
+    bool batched;
+    int k;
+    double end[NPROBE][2];
+} link_probe;
+
+static void link_probe_cb(sim_t *sim, void *arg)
+{
+    link_probe *lp = arg;
+    for (int i = 0; i < 2; i++) {
+        const net_elem *e = net_elem_at(lp->w->cl.net, i);
+        double end = -1;
+        if (lp->batched) {
+            end = net_virtual_busy(e, sim->now);
+            ck_assert_ptr_null(e->res.holder); /* no real page traffic */
+        } else if (e->res.holder && e->res.holder->state == PROC_HOLDING) {
+            end = e->res.holder->wake_at;
+        }
+        lp->end[lp->k][i] = end;
+    }
+    lp->k++;
+}
+
+START_TEST(test_virtual_crossings_are_exact_holds)
+{
+    /* The covered thread (R = 1e-6), looked at 400 times 2.9 ms apart:
+     * whenever the exact run has a page crossing PE 1's or PE 0's link,
+     * the batched run reports a virtual crossing of that link ending at
+     * the same instant, and none otherwise: a message asking for the link
+     * then waits exactly as long in both modes. */
+    link_probe lp[2];
+    int busy = 0;
+    for (int b = 0; b < 2; b++) {
+        world w;
+        covered(&w, b, 5, 1e-6, 3);
+        lp[b] = (link_probe){.w = &w, .batched = b};
+        for (int k = 0; k < NPROBE; k++)
+            ev_once(&w.sim, 1.001 + 0.0029 * k, link_probe_cb, &lp[b]);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(lp[b].k, NPROBE);
+        if (b)
+            ck_assert_uint_gt(w.cl.batch_faults, 0);
+        world_free(&w);
+    }
+    for (int k = 0; k < NPROBE; k++)
+        for (int i = 0; i < 2; i++) {
+            double x = lp[0].end[k][i], y = lp[1].end[k][i];
+            ck_assert_msg((x < 0 && y < 0) || fabs(x - y) < 1e-12,
+                          "probe %d link %d: exact %.15g, batched %.15g", k, i, x, y);
+            busy += x >= 0;
+        }
+    ck_assert_int_ge(busy, 40);
+}
+END_TEST
+
 /* A job stop at t_stop; a look 10 ms later (longer than a round trip, so
  * the fault under way at the stop has ended in both modes). */
 typedef struct probe {
@@ -321,6 +384,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_covered_same_path);
     tcase_add_test(tc, test_partial_cover_mixed);
     tcase_add_test(tc, test_tree_two_servers);
+    tcase_add_test(tc, test_virtual_crossings_are_exact_holds);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);
     return s;
