@@ -117,88 +117,6 @@ void batch_release(cluster_t *cl, thread_t *th)
     }
 }
 
-/* ---- virtual crossings (net_vuser) ---- */
-
-/* The end of the crossing of e by step i's page out or page in that is
- * under way at t (begun at or before t), or -1: the two routes walked on
- * an idle network from the fault's start, as the planned service was. */
-static double step_crossing_end(const fault_batch *bt, int i, const net_elem *e, double t)
-{
-    net_t *net = bt->th->job->cl->net;
-    double page = job_page_bytes(bt->th->job->cl);
-    int c = bt->th->pe->id, s = bt->srv[i];
-    double at = bt->f[i];
-    for (int dir = 0; dir < 2; dir++) {
-        int a = dir ? s : c, b = dir ? c : s;
-        int len = net_route_len(net, a, b);
-        for (int k = 0; k < len && at <= t; k++) {
-            const net_elem *x = net_route_elem(net, a, b, k);
-            double end = at + net_elem_time(x, page);
-            if (x == e && t < end)
-                return end;
-            at = end;
-        }
-    }
-    return -1;
-}
-
-/* net_vuser.crossing_end of a batch: the step under way at t (the last to
- * have begun), if remote. */
-static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t)
-{
-    const fault_batch *bt = ((const batch_vuser *)u)->bt;
-    if (t < bt->f[0])
-        return -1;
-    int lo = 0, hi = bt->n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (bt->f[mid] <= t)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    if (bt->srv[lo] < 0 || t >= bt->f[lo] + bt->svc[lo])
-        return -1;
-    return step_crossing_end(bt, lo, e, t);
-}
-
-/* Register bt on the links of the routes to and from server s it does
- * not cross yet. Returns false (registering nothing) when they would
- * exceed BATCH_LINKS. */
-static bool register_routes(net_t *net, fault_batch *bt, int c, int s)
-{
-    net_elem *add[2 * 8];
-    int na = 0;
-    for (int dir = 0; dir < 2; dir++) {
-        int a = dir ? s : c, b = dir ? c : s;
-        int len = net_route_len(net, a, b);
-        for (int k = 0; k < len; k++) {
-            net_elem *x = net_route_elem(net, a, b, k);
-            if (x->is_switch)
-                continue;
-            bool seen = false;
-            for (int q = 0; q < bt->nv && !seen; q++)
-                seen = bt->v[q].e == x;
-            for (int q = 0; q < na && !seen; q++)
-                seen = add[q] == x;
-            if (!seen) {
-                assert(na < (int)(sizeof add / sizeof add[0]));
-                add[na++] = x;
-            }
-        }
-    }
-    if (bt->nv + na > BATCH_LINKS)
-        return false;
-    for (int q = 0; q < na; q++) {
-        batch_vuser *v = &bt->v[bt->nv++];
-        v->u.crossing_end = batch_crossing_end;
-        v->bt = bt;
-        v->e = add[q];
-        net_vuser_add(add[q], &v->u);
-    }
-    return true;
-}
-
 /* End th's batch now (see the top of the file). */
 void batch_cut(sim_t *sim, thread_t *th)
 {
@@ -329,7 +247,8 @@ bool batch_begin(sim_t *sim, thread_t *th)
     list_add_tail(&cl->batches, &bt->link);
     bt->th = th;
     bt->nv = 0;
-    int last_srv = -1; /* the last server whose routes are registered */
+    bt->nrt = 0;
+    bt->n = 0; /* the steps count once planned (others' link_gap reads them) */
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
@@ -349,21 +268,20 @@ bool batch_begin(sim_t *sim, thread_t *th)
     double t = sim->now, cpu = th->cpu_done, D = th->D, fa = th->fault_at;
     int n = 0;
     for (;;) {
-        if (to >= 0 && to != last_srv) {
-            bool seen = false;
-            for (int k = 0; k < n && !seen; k++)
-                seen = bt->srv[k] == to;
-            if (!seen && !register_routes(cl->net, bt, pe->id, to)) {
-                /* Too many links: this fault goes the exact way, or the
-                 * batch ends before it (its draws are kept: th's state
-                 * is that of the step before). */
+        bt->f[n] = t;
+        bt->srv[n] = to;
+        bt->ri[n] = -1;
+        if (to >= 0) {
+            int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc);
+            if (ri < 0) {
+                /* Too many servers or links: the batch ends before this
+                 * fault, which goes the exact way (its draw discarded). */
                 assert(n > 0);
                 break;
             }
-            last_srv = to;
+            bt->ri[n] = (signed char)ri;
+            svc = batch_plan_crossings(bt, n, &bt->rt[ri], t);
         }
-        bt->f[n] = t;
-        bt->srv[n] = to;
         bt->svc[n] = svc;
         D += P;
         if (D > L)

@@ -15,7 +15,20 @@
 /* ---- batched paging (sched/batch.c, docs/BATCHING.md) ---- */
 
 #define BATCH_MAX 64
-#define BATCH_LINKS 16 /* links a batch's remote faults may cross */
+#define BATCH_LINKS 16   /* links a batch's remote faults may cross */
+#define BATCH_SERVERS 8  /* servers a batch's remote faults may go to */
+#define BATCH_HOPS 16    /* elements of a remote fault's two routes */
+
+/* The two routes of a batch's remote faults to one server: the elements
+ * out and back, in order, each one's time for a page, and the access
+ * time after the page is back. */
+typedef struct batch_route {
+    int s;
+    int nh;
+    net_elem *e[BATCH_HOPS];
+    double d[BATCH_HOPS];
+    double lat;
+} batch_route;
 
 /* A batch's registration on one link it crosses (net_vuser). */
 typedef struct batch_vuser {
@@ -26,10 +39,12 @@ typedef struct batch_vuser {
 
 /* A batch of one thread's consecutive faults. Step k: the fault's service
  * from f[k] (sim time) for svc[k] seconds, by the disk (srv[k] = -1) or
- * by network RAM at server PE srv[k], then a CPU burst from CPU time cpu_k
+ * by network RAM at server PE srv[k] over routes rt[ri[k]], its h-th
+ * crossing starting at hs[k][h], then a CPU burst from CPU time cpu_k
  * (cpu0 for k = 0, else tgt[k-1]) to tgt[k], which ends at f[k+1] (at
  * `end` for the last step); D[k] and fa[k] are the thread's D and fault
- * clock after step k's fault. */
+ * clock after step k's fault. Steps never overlap: f[k] + svc[k] <=
+ * f[k+1]. */
 typedef struct fault_batch {
     list_t link;              /* cl->batches, or cl->batch_spare */
     thread_t *th;
@@ -38,9 +53,23 @@ typedef struct fault_batch {
     double end;               /* sim time the last step ends */
     double f[BATCH_MAX], svc[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
     int srv[BATCH_MAX];
+    signed char ri[BATCH_MAX];
+    double hs[BATCH_MAX][BATCH_HOPS];
+    int nrt;                  /* routes in rt */
+    batch_route rt[BATCH_SERVERS];
     int nv;                   /* links registered on (remote faults' routes) */
     batch_vuser v[BATCH_LINKS];
 } fault_batch;
+
+/* sched/batch_link.c: the index in bt->rt of the routes of remote faults
+ * from client c to server s (svc: the idle service fault_plan gave, page
+ * the page size), added and bt registered on their links when new; -1
+ * when that would exceed BATCH_SERVERS or BATCH_LINKS. */
+int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
+/* sched/batch_link.c: plan step n's remote fault from t over routes r, its
+ * crossings of links queued behind other batches' (bt->hs[n]); returns
+ * the fault's service. */
+double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
 
 /* Give th's batch records (the batch under way, or the one cut in a remote
  * fault) back to the cluster's spares (no counting). */

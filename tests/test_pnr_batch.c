@@ -24,6 +24,9 @@
  *   - the batched run's virtual crossings of each link (which messages
  *     wait for) begin and end where the exact run's page messages hold
  *     that link, at 400 instants;
+ *   - two threads paging to one server: their pages queue at its link,
+ *     and the mean wait per fault beyond the idle round trip is the same
+ *     in both modes (10 seeds each, within 4 standard errors);
  *   - wherever a batch is cut by a job stop (120 instants, many inside a
  *     remote fault), once the fault under way has had time to end the
  *     thread, PE, PNR and network counters equal the exact run's, and so
@@ -324,6 +327,52 @@ START_TEST(test_virtual_crossings_are_exact_holds)
 }
 END_TEST
 
+START_TEST(test_pages_queue_at_a_shared_server)
+{
+    /* Two covered threads (110 MB on PEs 1 and 2 of 100 MB, R = 1e-6, 5 s
+     * of CPU) page to the one server, PE 0, whose link both pages cross
+     * twice per fault: it is about a quarter busy, so pages queue there.
+     * The mean wait per fault beyond the idle round trip 2 T(4096) must
+     * be the same in both modes (10 seeds each: within 4 standard errors
+     * of the difference, and the batched one not below half the exact
+     * one, which planning without link_gap would give: 0). */
+    double w[2][10];
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 10; k++) {
+            world w0;
+            world_init(&w0, 3, RAM100, 1e-6, "CENTRAL", NULL, 100 + (uint64_t)k);
+            w0.cl.paging = b ? PAGING_BATCHED : PAGING_EXACT;
+            start_at(&w0, 1, make_job(&w0, 1, 1, (int[]){1}, 5, 110));
+            start_at(&w0, 1, make_job(&w0, 2, 1, (int[]){2}, 5, 110));
+            ev_run(&w0.sim, INFINITY);
+            ck_assert_int_eq(w0.jobs_ended, 2);
+            double ft = w0.rec[1].fault_time + w0.rec[2].fault_time;
+            double n = (double)(w0.rec[1].faults + w0.rec[2].faults);
+            ck_assert_uint_eq(w0.cl.pes[1].remote_faults + w0.cl.pes[2].remote_faults,
+                              (uint64_t)n);
+            w[b][k] = ft / n - 2 * T_MSG(PAGE);
+            if (b)
+                ck_assert_uint_gt(w0.cl.batch_faults, (uint64_t)(n / 2));
+            assert_settled(w0.pnr);
+            world_free(&w0);
+        }
+    double m[2], v[2];
+    for (int b = 0; b < 2; b++) {
+        m[b] = v[b] = 0;
+        for (int k = 0; k < 10; k++)
+            m[b] += w[b][k] / 10;
+        for (int k = 0; k < 10; k++)
+            v[b] += (w[b][k] - m[b]) * (w[b][k] - m[b]) / 9;
+    }
+    double se = sqrt(v[0] / 10 + v[1] / 10);
+
+    ck_assert_msg(m[0] > 1e-5, "exact: %g s of queueing per fault", m[0]);
+    ck_assert_msg(fabs(m[1] - m[0]) < 4 * se, "wait per fault: exact %g, batched %g (se %g)", m[0],
+                  m[1], se);
+    ck_assert_msg(m[1] > 0.5 * m[0], "batched pages barely queue: %g against %g", m[1], m[0]);
+}
+END_TEST
+
 /* A job stop at t_stop; a look 10 ms later (longer than a round trip, so
  * the fault under way at the stop has ended in both modes). */
 typedef struct probe {
@@ -385,6 +434,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_partial_cover_mixed);
     tcase_add_test(tc, test_tree_two_servers);
     tcase_add_test(tc, test_virtual_crossings_are_exact_holds);
+    tcase_add_test(tc, test_pages_queue_at_a_shared_server);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);
     return s;
