@@ -493,14 +493,17 @@ void net_vuser_del(net_vuser *u) { list_del(&u->link); }
 
 double net_virtual_busy(const net_elem *e, double t)
 {
-    double end = -1;
+    double left = 0;
+    bool any = false;
     for (const list_t *n = e->vusers.next; n != &e->vusers; n = n->next) {
         const net_vuser *u = container_of(n, net_vuser, link);
         double x = u->crossing_end(u, e, t);
-        if (x > end)
-            end = x;
+        if (x > t) {
+            left += x - t;
+            any = true;
+        }
     }
-    return end;
+    return any ? t + left : -1;
 }
 
 uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }

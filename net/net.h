@@ -137,8 +137,9 @@ typedef struct net_elem {
  * pages are counted with net_count_idle) registers on each link it
  * crosses. A message about to ask for a link first asks every registered
  * crosser whether it is crossing that link at this instant; if one is, the
- * message waits for that crossing's end, as it would wait for a message
- * holding the link (net_virtual_waits counts these waits). Switches take
+ * message waits until those crossings are over (net_virtual_busy), as it
+ * would wait for the messages holding and queued at the link
+ * (net_virtual_waits counts these waits). Switches take
  * no registrations: a crossing of a switch is virtual for everyone. */
 typedef struct net_vuser net_vuser;
 struct net_vuser {
@@ -150,7 +151,9 @@ struct net_vuser {
 /* Register u on link e (not a switch), and take it off its link. */
 void net_vuser_add(net_elem *e, net_vuser *u);
 void net_vuser_del(net_vuser *u);
-/* The end of the latest virtual crossing of e under way at t, or -1. */
+/* When the virtual crossings of e under way at t are over if they are done
+ * one after the other (t + the sum of what is left of each: crossers may
+ * overlap, while messages cross one at a time), or -1 when none is. */
 double net_virtual_busy(const net_elem *e, double t);
 /* Messages that waited for a virtual crossing (each wait counted once). */
 uint64_t net_virtual_waits(const net_t *net);
