@@ -33,6 +33,7 @@ struct net {
     uint64_t whole;         /* messages that took their route as one step */
     uint64_t held_back;     /* waits behind a reservation not yet begun */
     uint64_t virtual_waits; /* waits for a virtual crossing (net_vuser) */
+    rng_t *vrng;            /* switches' virtual waits (not owned) */
     /* totals */
     long in_flight;
     uint64_t sent, delivered, restarts;

@@ -164,6 +164,7 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->rel_ev = e->busy_ev = EV_NONE;
     e->told = false;
     list_init(&e->vusers);
+    e->vrate = 0;
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;
@@ -508,6 +509,31 @@ double net_virtual_busy(const net_elem *e, double t)
 
 uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }
 
+void net_vrate_add(net_elem *e, double r)
+{
+    assert(e->is_switch);
+    e->vrate += r;
+    if (e->vrate < 1e-9)
+        e->vrate = 0; /* every crosser gone: rounding left */
+}
+
+void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
+
+/* The wait of a message arriving at switch e for the virtual crossings
+ * under way (net.h): N ~ Poisson(vrate x delay) by inversion, then N
+ * uniform shares of the delay. */
+static double vswitch_wait(net_t *net, const net_elem *e)
+{
+    double lambda = e->vrate * e->delay;
+    double u = rng_uniform01(net->vrng), p = exp(-lambda), cum = p, w = 0;
+    for (int n = 1; u > cum && p > 0; n++) {
+        p *= lambda / n;
+        cum += p;
+        w += rng_uniform01(net->vrng) * e->delay;
+    }
+    return w;
+}
+
 int net_pe_count(const net_t *net) { return net->n; }
 net_topology net_topology_kind(const net_t *net) { return net->topo; }
 long net_elem_count(const net_t *net) { return net->nelem; }
@@ -634,6 +660,13 @@ static void msg_walk(sim_t *sim, proc_t *p)
             while (net_virtual_busy(m->cur, sim->now) > sim->now)
                 PROC_HOLD(sim, p, net_virtual_busy(m->cur, sim->now) - sim->now);
             e = m->cur;
+        } else if (e->vrate > 0 && net->vrng) {
+            m->vwait = vswitch_wait(net, e);
+            if (m->vwait > 0) {
+                net->virtual_waits++;
+                PROC_HOLD(sim, p, m->vwait);
+                e = m->cur;
+            }
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);

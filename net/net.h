@@ -71,6 +71,7 @@
 #include "core/list.h"
 #include "core/proc.h"
 #include "core/res.h"
+#include "core/rng.h"
 #include "net/topology.h"
 
 #include <stdbool.h>
@@ -97,6 +98,7 @@ struct msg {
     int src, dst;       /* PE numbers */
     double bytes;
     int hop;            /* index of the element on its route being used */
+    double vwait;       /* a wait for a switch's virtual crossings (net.c) */
     int len;            /* its route's length (set when its walk starts) */
     struct net_elem *cur; /* the element of hop `hop`, while walking */
     bool holding;       /* holds route element `hop` */
@@ -130,6 +132,7 @@ typedef struct net_elem {
     ev_id busy_ev;      /* observer: the reservation's start, likewise */
     bool told;          /* observer: told busy for this reservation */
     list_t vusers;      /* links: virtual crossers registered (below) */
+    double vrate;       /* switches: virtual crossings per second (below) */
 } net_elem;
 
 /* Virtual crossings (batched paging, docs/BATCHING.md): something that
@@ -157,6 +160,17 @@ void net_vuser_del(net_vuser *u);
 double net_virtual_busy(const net_elem *e, double t);
 /* Messages that waited for a virtual crossing (each wait counted once). */
 uint64_t net_virtual_waits(const net_t *net);
+
+/* Switches take no registrations: a crosser adds to a switch's vrate the
+ * rate at which it crosses it (crossings per second, over the time it
+ * has planned; net_vrate_add with -r takes it back), and a message asking
+ * for a switch whose vrate is positive first waits for the virtual
+ * crossings it finds under way, drawn as a stream of independent
+ * crossings at that rate leaves them in front of an arrival: their number
+ * Poisson(vrate x delay), each with a uniform share of the delay left.
+ * The draws come from rg (net_set_virtual_rng; none: no waits). */
+void net_vrate_add(net_elem *e, double r);
+void net_set_virtual_rng(net_t *net, rng_t *rg);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
  * seconds. Returns NULL when out of memory. Keeps sim, which must outlive

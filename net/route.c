@@ -144,6 +144,9 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
          * (batched paging): walk hop by hop, which waits for it. */
         if (!list_empty(&e->vusers) && net_virtual_busy(e, at) > at)
             return -1;
+        /* A switch with batched crossings: its wait is drawn on the way. */
+        if (e->vrate > 0 && net->vrng)
+            return -1;
         at += net_elem_time(e, m->bytes);
     }
     bool eager = net->obs != NULL;

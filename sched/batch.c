@@ -97,6 +97,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
 /* Take bt off its links and its list, to the spares. */
 static void record_free(cluster_t *cl, fault_batch *bt)
 {
+    batch_vrate_drop(bt);
     for (int k = 0; k < bt->nv; k++)
         net_vuser_del(&bt->v[k].u);
     bt->nv = 0;
@@ -138,6 +139,7 @@ void batch_cut(sim_t *sim, thread_t *th)
             hi = mid - 1;
     }
     int i = lo;
+    batch_vrate_drop(bt); /* its pages stop crossing switches (as a rate) */
     double e = bt->f[i] + bt->svc[i];
     double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;
     double c_i = i + 1 < bt->n ? bt->f[i + 1] : bt->end;
@@ -248,6 +250,7 @@ bool batch_begin(sim_t *sim, thread_t *th)
     bt->th = th;
     bt->nv = 0;
     bt->nrt = 0;
+    bt->nsw = 0;
     bt->n = 0; /* the steps count once planned (others' link_gap reads them) */
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
@@ -312,6 +315,7 @@ bool batch_begin(sim_t *sim, thread_t *th)
     th->fault_at = fa;
     bt->n = n;
     bt->end = sim->now + (t - sim->now); /* the instant proc_hold will wake at */
+    batch_vrate_add(bt, sim->now);
     th->batch = bt;
     th->batch_cut = BCUT_NONE;
     pe->batch = th;

@@ -12,6 +12,13 @@
  *   - a message that asks for a link while a batched page is crossing it
  *     waits until that crossing ends (batch_crossing_end; net/net.c), as
  *     behind the page message holding the link in the exact mode;
+ *   - a switch takes no registrations (every batch crosses it): a batch
+ *     adds to the switch's vrate the rate at which its pages cross it,
+ *     and a message asking for the switch waits for batched crossings
+ *     drawn from that rate (net.h: their number Poisson(rate x delay),
+ *     each with a uniform share of the delay left), which is what a
+ *     stream of independent crossings leaves in front of an arrival on
+ *     average; batched pages do not wait at switches;
  *   - batched pages queue behind each other on a link (link_fifo): a
  *     crossing starts when every crossing of that link planned before it
  *     that reached the link first has ended (first come, first served, as
@@ -26,8 +33,8 @@
  *     waits of crossings moved this way on later faults.
  *
  * Not modelled: a batched page waiting behind a message (not a batched
- * page) holding or queued at a link, and a message waiting behind a
- * batched page it reached the link before.
+ * page) holding or queued at a link, or at a switch at all; a message
+ * waiting behind a batched page it reached the link before.
  */
 #include "sched/job_internal.h"
 
@@ -226,4 +233,43 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
         at += r->d[h];
     }
     return at - t + fc.charge + r->lat;
+}
+
+void batch_vrate_add(fault_batch *bt, double now)
+{
+    bt->nsw = 0;
+    double span = bt->end - now;
+    if (!(span > 0))
+        return;
+    for (int k = 0; k < bt->n; k++) {
+        if (bt->ri[k] < 0)
+            continue;
+        const batch_route *r = &bt->rt[(int)bt->ri[k]];
+        for (int h = 0; h < r->nh; h++) {
+            net_elem *x = r->e[h];
+            if (!x->is_switch)
+                continue;
+            int i = 0;
+            while (i < bt->nsw && bt->sw[i] != x)
+                i++;
+            if (i == bt->nsw) {
+                if (bt->nsw == 4)
+                    continue; /* more switches than any topology has on two routes */
+                bt->sw[bt->nsw] = x;
+                bt->swr[bt->nsw++] = 0;
+            }
+            bt->swr[i] += 1;
+        }
+    }
+    for (int i = 0; i < bt->nsw; i++) {
+        bt->swr[i] /= span;
+        net_vrate_add(bt->sw[i], bt->swr[i]);
+    }
+}
+
+void batch_vrate_drop(fault_batch *bt)
+{
+    for (int i = 0; i < bt->nsw; i++)
+        net_vrate_add(bt->sw[i], -bt->swr[i]);
+    bt->nsw = 0;
 }

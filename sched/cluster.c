@@ -50,6 +50,10 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
     cl->paging = p->paging;
+    if (cl->paging == PAGING_BATCHED) {
+        cl->vrng = rng_stream_gen(p->gen, p->seed, "net-virtual", 0);
+        net_set_virtual_rng(cl->net, cl->vrng);
+    }
     list_init(&cl->batches);
     list_init(&cl->batch_spare);
     list_init(&cl->batch_tails);
@@ -82,6 +86,8 @@ void cluster_destroy(sim_t *sim, cluster_t *cl)
     cl->msg_pool = NULL; /* went with the net */
     rng_set_free(&cl->fault_rng);
     rng_set_free(&cl->interval_rng);
+    rng_free(cl->vrng);
+    cl->vrng = NULL;
     free(cl->pes);
     cl->pes = NULL;
     cl->npes = 0;

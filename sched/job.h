@@ -124,6 +124,8 @@ struct cluster {
     sched_paging paging;      /* EXACT, or BATCHED (docs/BATCHING.md) */
     list_t batches;           /* BATCHED: fault batches under way (batch.c) */
     list_t batch_spare;       /* BATCHED: batch records not in use */
+    rng_t *vrng;              /* BATCHED: the network's draws of waits for
+                               * batched pages at switches ("net-virtual") */
     list_t batch_tails;       /* BATCHED: records of batches cut in a
                                * remote fault, until it ends (batch.c) */
     job_hooks hooks;

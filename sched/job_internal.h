@@ -59,6 +59,9 @@ typedef struct fault_batch {
     batch_route rt[BATCH_SERVERS];
     int nv;                   /* links registered on (remote faults' routes) */
     batch_vuser v[BATCH_LINKS];
+    int nsw;                  /* switches crossed, and the rate added to */
+    net_elem *sw[4];          /* each one's vrate (crossings per second) */
+    double swr[4];
 } fault_batch;
 
 /* sched/batch_link.c: the index in bt->rt of the routes of remote faults
@@ -70,6 +73,11 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
  * crossings of links queued behind other batches' (bt->hs[n]); returns
  * the fault's service. */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
+/* sched/batch_link.c: add the rate at which bt's planned pages cross each
+ * switch (crossings over the batch's span) to that switch's vrate (net.h),
+ * once planned; take it back (once) when the batch ends or is cut. */
+void batch_vrate_add(fault_batch *bt, double now);
+void batch_vrate_drop(fault_batch *bt);
 
 /* Give th's batch records (the batch under way, or the one cut in a remote
  * fault) back to the cluster's spares (no counting). */

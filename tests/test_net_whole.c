@@ -24,6 +24,9 @@
  *   - a link crossed virtually (batched paging's net_vuser) over [a, b):
  *     a message reaching it inside waits until b, outside it does not,
  *     in both modes (by hand, below);
+ *   - a switch with a rate of virtual crossings: messages wait as a
+ *     Poisson stream of crossings would make them (mean and share of no
+ *     wait, by hand);
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
@@ -325,6 +328,76 @@ START_TEST(test_virtual_crossing_waits)
 }
 END_TEST
 
+/* Switch waits for virtual crossings drawn from a rate: messages sent one
+ * at a time. */
+enum { NSW = 20000 };
+static double sw_excess[NSW];
+static int sw_n;
+
+static void sw_arrive(sim_t *sim, msg_t *m)
+{
+    sw_excess[sw_n++] = sim->now - m->sent_at - (2 * L_HOP + D_SW);
+    net_msg_free(m->net, m);
+}
+
+static void sw_send_cb(sim_t *sim, void *arg)
+{
+    (void)arg;
+    msg_t *m = send(sim, send_net, 0, 5, 0);
+    m->done = sw_arrive;
+}
+
+START_TEST(test_switch_virtual_rate)
+{
+    /* The switch crossed virtually at vrate = 1000 per second: a message
+     * finds N ~ Poisson(lambda = 1000 x D = 0.08) crossings under way and
+     * waits a uniform share of D for each: mean wait lambda D / 2 = 3.2e-6
+     * s, no wait with probability e^-0.08 = 0.9231. 20,000 messages one at
+     * a time (1 ms apart, alone on their route): the mean excess over 2L
+     * + D within 5 standard errors of 3.2e-6, the share of zero waits
+     * within 5 standard errors of 0.9231; in both route modes (WHOLE walks
+     * the route when its switch has a rate). Rate 0 again: no waits. */
+    for (int mode = 0; mode < 2; mode++) {
+        sim_t sim;
+        net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
+        rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
+        net_set_virtual_rng(net, rg);
+        net_elem *sw = net_elem_at(net, 8);
+        ck_assert(sw->is_switch);
+        net_vrate_add(sw, 1000);
+        send_net = net;
+        sw_n = 0;
+        for (int k = 0; k < NSW; k++)
+            ev_once(&sim, 1e-3 * k, sw_send_cb, NULL);
+        ev_run(&sim, INFINITY);
+        ck_assert_int_eq(sw_n, NSW);
+        double sum = 0, sum2 = 0;
+        int zero = 0;
+        for (int k = 0; k < NSW; k++) {
+            double x = sw_excess[k];
+            ck_assert(x > -1e-12);
+            sum += x;
+            sum2 += x * x;
+            zero += x < 1e-12;
+        }
+        double mean = sum / NSW, sd = sqrt(sum2 / NSW - mean * mean);
+        ck_assert_msg(fabs(mean - 3.2e-6) < 5 * sd / sqrt(NSW), "mean wait %g", mean);
+        double q = exp(-0.08), pz = (double)zero / NSW;
+        ck_assert_msg(fabs(pz - q) < 5 * sqrt(q * (1 - q) / NSW), "no wait %g", pz);
+        ck_assert_uint_eq(net_virtual_waits(net), (uint64_t)(NSW - zero));
+        net_vrate_add(sw, -1000);
+        ck_assert_double_eq(sw->vrate, 0);
+        reset_arrivals();
+        double t0 = sim.now;
+        send(&sim, net, 0, 5, 0);
+        ev_run(&sim, INFINITY);
+        ck_assert_near(arrive[0] - t0, 2 * L_HOP + D_SW, 1e-12); /* t0 ~ 20 s: ulps */
+        teardown(&sim, net);
+        rng_free(rg);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     (void)kill_net; /* the fixture's, for the tests that kill by callback */
@@ -335,6 +408,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_whole_no_overtaking);
     tcase_add_test(tc, test_whole_kill_and_restart);
     tcase_add_test(tc, test_virtual_crossing_waits);
+    tcase_add_test(tc, test_switch_virtual_rate);
     suite_add_tcase(s, tc);
     return s;
 }
