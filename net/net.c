@@ -519,19 +519,27 @@ void net_vrate_add(net_elem *e, double r)
 
 void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
 
-/* The wait of a message arriving at switch e for the virtual crossings
- * under way (net.h): N ~ Poisson(vrate x delay) by inversion, then N
- * uniform shares of the delay. */
-static double vswitch_wait(net_t *net, const net_elem *e)
+/* The load of switch e's virtual crossings, at most 0.95 (net.h). */
+static double vload(const net_elem *e)
 {
-    double lambda = e->vrate * e->delay;
-    double u = rng_uniform01(net->vrng), p = exp(-lambda), cum = p, w = 0;
-    for (int n = 1; u > cum && p > 0; n++) {
-        p *= lambda / n;
-        cum += p;
-        w += rng_uniform01(net->vrng) * e->delay;
-    }
-    return w;
+    double rho = e->vrate * e->delay;
+    return rho < 0.95 ? rho : 0.95;
+}
+
+double net_vswitch_wait(const net_elem *e)
+{
+    double rho = vload(e);
+    return rho * e->delay / (2 * (1 - rho));
+}
+
+/* A draw of a message's wait at switch e for its virtual crossings
+ * (net.h): busy with probability rho, then exponential. */
+static double vswitch_draw(net_t *net, const net_elem *e)
+{
+    double rho = vload(e);
+    if (rng_uniform01(net->vrng) >= rho)
+        return 0;
+    return rng_exp(net->vrng, e->delay / (2 * (1 - rho)));
 }
 
 int net_pe_count(const net_t *net) { return net->n; }
@@ -661,7 +669,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
                 PROC_HOLD(sim, p, net_virtual_busy(m->cur, sim->now) - sim->now);
             e = m->cur;
         } else if (e->vrate > 0 && net->vrng) {
-            m->vwait = vswitch_wait(net, e);
+            m->vwait = vswitch_draw(net, e);
             if (m->vwait > 0) {
                 net->virtual_waits++;
                 PROC_HOLD(sim, p, m->vwait);

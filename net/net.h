@@ -163,14 +163,18 @@ uint64_t net_virtual_waits(const net_t *net);
 
 /* Switches take no registrations: a crosser adds to a switch's vrate the
  * rate at which it crosses it (crossings per second, over the time it
- * has planned; net_vrate_add with -r takes it back), and a message asking
- * for a switch whose vrate is positive first waits for the virtual
- * crossings it finds under way, drawn as a stream of independent
- * crossings at that rate leaves them in front of an arrival: their number
- * Poisson(vrate x delay), each with a uniform share of the delay left.
- * The draws come from rg (net_set_virtual_rng; none: no waits). */
+ * has planned; net_vrate_add with -r takes it back). The virtual
+ * crossings are taken as a Poisson stream into the switch's FIFO queue
+ * (each holds it `delay`), an M/D/1 queue of load rho = vrate x delay (at
+ * most 0.95): an arrival waits rho x delay / (2 (1 - rho)) on average
+ * (Pollaczek-Khinchine; net_vswitch_wait). A message asking for such a
+ * switch first waits a draw with that mean: 0 with probability 1 - rho,
+ * else exponential with mean delay / (2 (1 - rho)). The draws come from
+ * rg (net_set_virtual_rng; none: no waits). */
 void net_vrate_add(net_elem *e, double r);
 void net_set_virtual_rng(net_t *net, rng_t *rg);
+/* The mean wait at switch e for its virtual crossings (above), s. */
+double net_vswitch_wait(const net_elem *e);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
  * seconds. Returns NULL when out of memory. Keeps sim, which must outlive

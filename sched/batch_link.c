@@ -13,12 +13,11 @@
  *     waits until that crossing ends (batch_crossing_end; net/net.c), as
  *     behind the page message holding the link in the exact mode;
  *   - a switch takes no registrations (every batch crosses it): a batch
- *     adds to the switch's vrate the rate at which its pages cross it,
- *     and a message asking for the switch waits for batched crossings
- *     drawn from that rate (net.h: their number Poisson(rate x delay),
- *     each with a uniform share of the delay left), which is what a
- *     stream of independent crossings leaves in front of an arrival on
- *     average; batched pages do not wait at switches;
+ *     adds to the switch's vrate the rate at which its pages cross it;
+ *     the batched crossings count as a Poisson stream into the switch's
+ *     queue, so a message asking for the switch waits a draw whose mean
+ *     is that M/D/1 queue's (net.h), and a batched page crossing it waits
+ *     that mean (the other batches' load; not its own);
  *   - batched pages queue behind each other on a link (link_fifo): a
  *     crossing starts when every crossing of that link planned before it
  *     that reached the link first has ended (first come, first served, as
@@ -33,8 +32,8 @@
  *     waits of crossings moved this way on later faults.
  *
  * Not modelled: a batched page waiting behind a message (not a batched
- * page) holding or queued at a link, or at a switch at all; a message
- * waiting behind a batched page it reached the link before.
+ * page) holding or queued at a link or switch; a message waiting behind a
+ * batched page it reached the link before.
  */
 #include "sched/job_internal.h"
 
@@ -227,7 +226,9 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
     for (int h = 0; h < r->nh; h++) {
         const net_elem *x = r->e[h];
         /* Others registered on x: its list is longer than this batch. */
-        if (!x->is_switch && x->vusers.next != x->vusers.prev)
+        if (x->is_switch)
+            at += net_vswitch_wait(x); /* 0 when no batch crosses it */
+        else if (x->vusers.next != x->vusers.prev)
             at = link_fifo(x, bt, at, r->d[h], &fc);
         bt->hs[n][h] = at;
         at += r->d[h];

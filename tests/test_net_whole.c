@@ -24,9 +24,8 @@
  *   - a link crossed virtually (batched paging's net_vuser) over [a, b):
  *     a message reaching it inside waits until b, outside it does not,
  *     in both modes (by hand, below);
- *   - a switch with a rate of virtual crossings: messages wait as a
- *     Poisson stream of crossings would make them (mean and share of no
- *     wait, by hand);
+ *   - a switch with a rate of virtual crossings: messages wait as in an
+ *     M/D/1 queue of that load (mean and share of no wait, by hand);
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
@@ -349,14 +348,14 @@ static void sw_send_cb(sim_t *sim, void *arg)
 
 START_TEST(test_switch_virtual_rate)
 {
-    /* The switch crossed virtually at vrate = 1000 per second: a message
-     * finds N ~ Poisson(lambda = 1000 x D = 0.08) crossings under way and
-     * waits a uniform share of D for each: mean wait lambda D / 2 = 3.2e-6
-     * s, no wait with probability e^-0.08 = 0.9231. 20,000 messages one at
-     * a time (1 ms apart, alone on their route): the mean excess over 2L
-     * + D within 5 standard errors of 3.2e-6, the share of zero waits
-     * within 5 standard errors of 0.9231; in both route modes (WHOLE walks
-     * the route when its switch has a rate). Rate 0 again: no waits. */
+    /* The switch crossed virtually at vrate = 1000 per second: load rho =
+     * 1000 x D = 0.08, an M/D/1 queue's mean wait rho D / (2 (1 - rho)) =
+     * 0.08 x 8e-5 / 1.84 = 3.4783e-6 s, no wait with probability 0.92.
+     * 20,000 messages one at a time (1 ms apart, alone on their route):
+     * the mean excess over 2L + D within 5 standard errors of that, the
+     * share of zero waits within 5 standard errors of 0.92; in both route
+     * modes (WHOLE walks the route when its switch has a rate). Rate 0
+     * again: no waits. */
     for (int mode = 0; mode < 2; mode++) {
         sim_t sim;
         net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
@@ -381,8 +380,9 @@ START_TEST(test_switch_virtual_rate)
             zero += x < 1e-12;
         }
         double mean = sum / NSW, sd = sqrt(sum2 / NSW - mean * mean);
-        ck_assert_msg(fabs(mean - 3.2e-6) < 5 * sd / sqrt(NSW), "mean wait %g", mean);
-        double q = exp(-0.08), pz = (double)zero / NSW;
+        ck_assert_near(net_vswitch_wait(sw), 0.08 * D_SW / 1.84, 1e-18);
+        ck_assert_msg(fabs(mean - 0.08 * D_SW / 1.84) < 5 * sd / sqrt(NSW), "mean wait %g", mean);
+        double q = 0.92, pz = (double)zero / NSW;
         ck_assert_msg(fabs(pz - q) < 5 * sqrt(q * (1 - q) / NSW), "no wait %g", pz);
         ck_assert_uint_eq(net_virtual_waits(net), (uint64_t)(NSW - zero));
         net_vrate_add(sw, -1000);
