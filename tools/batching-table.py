@@ -2,7 +2,12 @@
 """tools/batching-table.py: the equivalence table of batched modes
 (docs/BATCHING.md) from a pnrsim-sweep summary.csv.
 
-  tools/batching-table.py SUMMARY.csv [MODE_KEY=REF ...] > table.md
+  tools/batching-table.py SUMMARY.csv [SUMMARY.csv ...] [MODE_KEY=REF ...] > table.md
+
+Several summaries (arguments ending in .csv; e.g. batching.ini's and
+batching-scarce.ini's) make one table: the scenarios of every summary after
+the first are named after its study directory (out/studies/batching-scarce
+-> "scarce: ..."), and Holm's correction runs over all their comparisons.
 
 MODE_KEY=REF names a varied key that switches a mode and its reference
 (exact) value; default: process.paging=exact. A study may vary several mode
@@ -33,6 +38,7 @@ mode, then the key metrics, then every comparison outside).
 """
 import csv
 import math
+import os
 import sys
 
 KEY_METRICS = ["response_time_mean", "bounded_slowdown_mean", "wait_time_mean",
@@ -107,35 +113,27 @@ def fmt(x):
     return "%.5g" % x
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write(__doc__)
-        return 2
-    modes = {"process.paging": "exact"}
-    if len(argv) > 2:
-        modes = {}
-        for a in argv[2:]:
-            k, _, v = a.partition("=")
-            if not v:
-                sys.stderr.write("batching-table: expected MODE_KEY=REF, got %r\n" % a)
-                return 2
-            modes[k] = v
-    with open(argv[1], newline="") as f:
+def comparisons(path, modes, prefix):
+    """The comparisons of one summary: (scenario, mode label, ref row, row)
+    for every point off a mode's reference value, and the metrics it has;
+    (None, message) on error."""
+    with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows:
-        sys.stderr.write("batching-table: %s has no rows\n" % argv[1])
-        return 1
+        return None, "batching-table: %s has no rows\n" % path
     cols = list(rows[0].keys())
     keys = cols[:cols.index("n")]
     for k in modes:
         if k not in keys:
-            sys.stderr.write("batching-table: %s is not a varied key of %s\n" % (k, argv[1]))
-            return 1
+            return None, "batching-table: %s is not a varied key of %s\n" % (k, path)
     metrics = [c[:-5] for c in cols
                if c.endswith("_mean") and c[:-5] + "_ci95_lo" in rows[0]
                and c[:-5] not in SKIP]
     index = {tuple(r[k] for k in keys): r for r in rows}
     scen_keys = [k for k in keys if k not in modes]
+
+    def scen_of(r):
+        return prefix + ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
 
     comps = []  # (scenario, mode label, ref row, row)
     for r in rows:
@@ -147,13 +145,12 @@ def main(argv):
             rr = index.get(tuple(other[x] for x in keys))
             if rr is None:
                 continue
-            scen = ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
             label = "%s: %s → %s" % (k, ref, r[k])
             at = ["%s=%s" % (k2, r[k2]) for k2, ref2 in modes.items()
                   if k2 != k and r[k2] != ref2]
             if at:
                 label += " (at %s)" % ", ".join(at)
-            comps.append((scen, label, rr, r))
+            comps.append((scen_of(r), label, rr, r))
         # A point in more than one non-exact mode: also against all-exact.
         off = [k for k, ref in modes.items() if r[k] != ref]
         if len(off) > 1:
@@ -162,12 +159,41 @@ def main(argv):
                 other[k] = modes[k]
             rr = index.get(tuple(other[x] for x in keys))
             if rr is not None:
-                scen = ", ".join("%s=%s" % (x.split(".")[-1], r[x]) for x in scen_keys)
-                comps.append((scen, "all exact → " + ", ".join("%s=%s" % (k, r[k]) for k in off),
-                              rr, r))
+                comps.append((scen_of(r), "all exact → " +
+                              ", ".join("%s=%s" % (k, r[k]) for k in off), rr, r))
+    return (comps, metrics), None
+
+
+def main(argv):
+    paths = [a for a in argv[1:] if a.endswith(".csv")]
+    args = [a for a in argv[1:] if not a.endswith(".csv")]
+    if not paths:
+        sys.stderr.write(__doc__)
+        return 2
+    modes = {"process.paging": "exact"}
+    if args:
+        modes = {}
+        for a in args:
+            k, _, v = a.partition("=")
+            if not v:
+                sys.stderr.write("batching-table: expected MODE_KEY=REF, got %r\n" % a)
+                return 2
+            modes[k] = v
+    comps, metrics_of = [], []
+    for i, path in enumerate(paths):
+        prefix = ""
+        if i > 0:
+            name = os.path.basename(os.path.dirname(os.path.abspath(path)))
+            prefix = (name[len("batching-"):] if name.startswith("batching-") else name) + ": "
+        got, err = comparisons(path, modes, prefix)
+        if err:
+            sys.stderr.write(err)
+            return 1
+        comps += got[0]
+        metrics_of += [got[1]] * len(got[0])
 
     results = []  # per comparison: list of (metric, in, p, values)
-    for scen, label, a, b in comps:
+    for (scen, label, a, b), metrics in zip(comps, metrics_of):
         res = []
         for m in metrics:
             ma, mb = num(a, m + "_mean"), num(b, m + "_mean")
