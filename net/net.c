@@ -164,7 +164,7 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->rel_ev = e->busy_ev = EV_NONE;
     e->told = false;
     list_init(&e->vusers);
-    e->vrate = 0;
+    e->vrate = e->vd = 0;
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;
@@ -509,9 +509,9 @@ double net_virtual_busy(const net_elem *e, double t)
 
 uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }
 
-void net_vrate_add(net_elem *e, double r)
+void net_vrate_add(net_elem *e, double r, double d)
 {
-    assert(e->is_switch);
+    e->vd = d;
     e->vrate += r;
     if (e->vrate < 1e-9)
         e->vrate = 0; /* every crosser gone: rounding left */
@@ -519,17 +519,17 @@ void net_vrate_add(net_elem *e, double r)
 
 void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
 
-/* The load of switch e's virtual crossings, at most 0.95 (net.h). */
+/* The load of e's virtual crossings, at most 0.95 (net.h). */
 static double vload(const net_elem *e)
 {
-    double rho = e->vrate * e->delay;
+    double rho = e->vrate * e->vd;
     return rho < 0.95 ? rho : 0.95;
 }
 
-double net_vswitch_wait(const net_elem *e)
+double net_vwait_mean(const net_elem *e)
 {
     double rho = vload(e);
-    return rho * e->delay / (2 * (1 - rho));
+    return rho * e->vd / (2 * (1 - rho));
 }
 
 /* A draw of a message's wait at switch e for its virtual crossings
@@ -539,7 +539,7 @@ static double vswitch_draw(net_t *net, const net_elem *e)
     double rho = vload(e);
     if (rng_uniform01(net->vrng) >= rho)
         return 0;
-    return rng_exp(net->vrng, e->delay / (2 * (1 - rho)));
+    return rng_exp(net->vrng, e->vd / (2 * (1 - rho)));
 }
 
 int net_pe_count(const net_t *net) { return net->n; }
@@ -668,7 +668,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
             while (net_virtual_busy(m->cur, sim->now) > sim->now)
                 PROC_HOLD(sim, p, net_virtual_busy(m->cur, sim->now) - sim->now);
             e = m->cur;
-        } else if (e->vrate > 0 && net->vrng) {
+        } else if (e->is_switch && e->vrate > 0 && net->vrng) {
             m->vwait = vswitch_draw(net, e);
             if (m->vwait > 0) {
                 net->virtual_waits++;

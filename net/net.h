@@ -132,7 +132,8 @@ typedef struct net_elem {
     ev_id busy_ev;      /* observer: the reservation's start, likewise */
     bool told;          /* observer: told busy for this reservation */
     list_t vusers;      /* links: virtual crossers registered (below) */
-    double vrate;       /* switches: virtual crossings per second (below) */
+    double vrate;       /* virtual crossings per second (below) */
+    double vd;          /* and the time each holds the element */
 } net_elem;
 
 /* Virtual crossings (batched paging, docs/BATCHING.md): something that
@@ -161,20 +162,21 @@ double net_virtual_busy(const net_elem *e, double t);
 /* Messages that waited for a virtual crossing (each wait counted once). */
 uint64_t net_virtual_waits(const net_t *net);
 
-/* Switches take no registrations: a crosser adds to a switch's vrate the
- * rate at which it crosses it (crossings per second, over the time it
- * has planned; net_vrate_add with -r takes it back). The virtual
- * crossings are taken as a Poisson stream into the switch's FIFO queue
- * (each holds it `delay`), an M/D/1 queue of load rho = vrate x delay (at
- * most 0.95): an arrival waits rho x delay / (2 (1 - rho)) on average
- * (Pollaczek-Khinchine; net_vswitch_wait). A message asking for such a
- * switch first waits a draw with that mean: 0 with probability 1 - rho,
- * else exponential with mean delay / (2 (1 - rho)). The draws come from
- * rg (net_set_virtual_rng; none: no waits). */
-void net_vrate_add(net_elem *e, double r);
+/* Load: a crosser also adds to each element it crosses (links and
+ * switches) the rate at which it crosses it (crossings per second, over
+ * the time it has planned, each holding the element d seconds;
+ * net_vrate_add with -r takes it back). The virtual crossings count as a
+ * Poisson stream into the element's FIFO queue, an M/D/1 queue of load
+ * rho = vrate x d (at most 0.95), whose mean wait is rho d / (2 (1 - rho))
+ * (Pollaczek-Khinchine; net_vwait_mean). Switches take no registrations
+ * (every crosser crosses them): a message asking for a switch whose vrate
+ * is positive first waits a draw with that mean, 0 with probability
+ * 1 - rho, else exponential with mean d / (2 (1 - rho)). The draws come
+ * from rg (net_set_virtual_rng; none: no waits). */
+void net_vrate_add(net_elem *e, double r, double d);
 void net_set_virtual_rng(net_t *net, rng_t *rg);
-/* The mean wait at switch e for its virtual crossings (above), s. */
-double net_vswitch_wait(const net_elem *e);
+/* The mean wait at e for its virtual crossings (above), s. */
+double net_vwait_mean(const net_elem *e);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
  * seconds. Returns NULL when out of memory. Keeps sim, which must outlive

@@ -145,7 +145,7 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
         if (!list_empty(&e->vusers) && net_virtual_busy(e, at) > at)
             return -1;
         /* A switch with batched crossings: its wait is drawn on the way. */
-        if (e->vrate > 0 && net->vrng)
+        if (e->is_switch && e->vrate > 0 && net->vrng)
             return -1;
         at += net_elem_time(e, m->bytes);
     }

@@ -250,7 +250,7 @@ bool batch_begin(sim_t *sim, thread_t *th)
     bt->th = th;
     bt->nv = 0;
     bt->nrt = 0;
-    bt->nsw = 0;
+    bt->nvr = 0;
     bt->n = 0; /* the steps count once planned (others' link_gap reads them) */
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;

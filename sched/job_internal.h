@@ -18,6 +18,7 @@
 #define BATCH_LINKS 16   /* links a batch's remote faults may cross */
 #define BATCH_SERVERS 8  /* servers a batch's remote faults may go to */
 #define BATCH_HOPS 16    /* elements of a remote fault's two routes */
+#define BATCH_ELEMS (BATCH_LINKS + BATCH_SERVERS + 2) /* links and switches */
 
 /* The two routes of a batch's remote faults to one server: the elements
  * out and back, in order, each one's time for a page, and the access
@@ -59,9 +60,9 @@ typedef struct fault_batch {
     batch_route rt[BATCH_SERVERS];
     int nv;                   /* links registered on (remote faults' routes) */
     batch_vuser v[BATCH_LINKS];
-    int nsw;                  /* switches crossed, and the rate added to */
-    net_elem *sw[4];          /* each one's vrate (crossings per second) */
-    double swr[4];
+    int nvr;                  /* elements crossed, and the rate added to */
+    net_elem *vel[BATCH_ELEMS]; /* each one's vrate (crossings per second) */
+    double vr[BATCH_ELEMS], vd[BATCH_ELEMS]; /* and its crossing time */
 } fault_batch;
 
 /* sched/batch_link.c: the index in bt->rt of the routes of remote faults
@@ -69,13 +70,14 @@ typedef struct fault_batch {
  * the page size), added and bt registered on their links when new; -1
  * when that would exceed BATCH_SERVERS or BATCH_LINKS. */
 int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
-/* sched/batch_link.c: plan step n's remote fault from t over routes r, its
- * crossings of links queued behind other batches' (bt->hs[n]); returns
+/* sched/batch_link.c: plan step n's remote fault from t over routes r, each
+ * crossing after the mean wait behind other batches' (bt->hs[n]); returns
  * the fault's service. */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
 /* sched/batch_link.c: add the rate at which bt's planned pages cross each
- * switch (crossings over the batch's span) to that switch's vrate (net.h),
- * once planned; take it back (once) when the batch ends or is cut. */
+ * element (crossings over the batch's span) to that element's vrate
+ * (net.h), once planned; take it back (once) when the batch ends or is
+ * cut. */
 void batch_vrate_add(fault_batch *bt, double now);
 void batch_vrate_drop(fault_batch *bt);
 

@@ -363,7 +363,7 @@ START_TEST(test_switch_virtual_rate)
         net_set_virtual_rng(net, rg);
         net_elem *sw = net_elem_at(net, 8);
         ck_assert(sw->is_switch);
-        net_vrate_add(sw, 1000);
+        net_vrate_add(sw, 1000, D_SW);
         send_net = net;
         sw_n = 0;
         for (int k = 0; k < NSW; k++)
@@ -380,12 +380,12 @@ START_TEST(test_switch_virtual_rate)
             zero += x < 1e-12;
         }
         double mean = sum / NSW, sd = sqrt(sum2 / NSW - mean * mean);
-        ck_assert_near(net_vswitch_wait(sw), 0.08 * D_SW / 1.84, 1e-18);
+        ck_assert_near(net_vwait_mean(sw), 0.08 * D_SW / 1.84, 1e-18);
         ck_assert_msg(fabs(mean - 0.08 * D_SW / 1.84) < 5 * sd / sqrt(NSW), "mean wait %g", mean);
         double q = 0.92, pz = (double)zero / NSW;
         ck_assert_msg(fabs(pz - q) < 5 * sqrt(q * (1 - q) / NSW), "no wait %g", pz);
         ck_assert_uint_eq(net_virtual_waits(net), (uint64_t)(NSW - zero));
-        net_vrate_add(sw, -1000);
+        net_vrate_add(sw, -1000, D_SW);
         ck_assert_double_eq(sw->vrate, 0);
         reset_arrivals();
         double t0 = sim.now;

@@ -25,8 +25,9 @@
  *     wait for) begin and end where the exact run's page messages hold
  *     that link, at 400 instants;
  *   - two threads paging to one server: their pages queue at its link,
- *     and the mean wait per fault beyond the idle round trip is the same
- *     in both modes (10 seeds each, within 4 standard errors);
+ *     and the batched mean wait per fault beyond the idle round trip is
+ *     60-120% of the exact one (the M/D/1 mean leaves out part of the
+ *     FIFO queue's; 10 seeds each);
  *   - wherever a batch is cut by a job stop (120 instants, many inside a
  *     remote fault), once the fault under way has had time to end the
  *     thread, PE, PNR and network counters equal the exact run's, and so
@@ -331,11 +332,15 @@ START_TEST(test_pages_queue_at_a_shared_server)
 {
     /* Two covered threads (110 MB on PEs 1 and 2 of 100 MB, R = 1e-6, 5 s
      * of CPU) page to the one server, PE 0, whose link both pages cross
-     * twice per fault: it is about a quarter busy, so pages queue there.
-     * The mean wait per fault beyond the idle round trip 2 T(4096) must
-     * be the same in both modes (10 seeds each: within 4 standard errors
-     * of the difference, and the batched one not below half the exact
-     * one, which planning without link_gap would give: 0). */
+     * twice per fault: it is about a sixth busy, so pages queue there.
+     * Batched pages wait the M/D/1 mean of the other batch's load at each
+     * crossing (sched/batch_link.c), which leaves out what the exact FIFO
+     * queue adds for a page in that reaches the link just as its own page
+     * out leaves it (whatever came meanwhile is ahead of it): the mean
+     * wait per fault beyond the idle round trip 2 T(4096), 10 seeds per
+     * mode, must be at least 60% and at most 120% of the exact one (it is
+     * about 75%; with no contention model it would be 0, with the exact
+     * first-come-first-served planning of the previous version 106%). */
     double w[2][10];
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 10; k++) {
@@ -367,9 +372,8 @@ START_TEST(test_pages_queue_at_a_shared_server)
     double se = sqrt(v[0] / 10 + v[1] / 10);
 
     ck_assert_msg(m[0] > 1e-5, "exact: %g s of queueing per fault", m[0]);
-    ck_assert_msg(fabs(m[1] - m[0]) < 4 * se, "wait per fault: exact %g, batched %g (se %g)", m[0],
-                  m[1], se);
-    ck_assert_msg(m[1] > 0.5 * m[0], "batched pages barely queue: %g against %g", m[1], m[0]);
+    ck_assert_msg(m[1] > 0.6 * m[0] - 4 * se && m[1] < 1.2 * m[0] + 4 * se,
+                  "wait per fault: exact %g, batched %g (se %g)", m[0], m[1], se);
 }
 END_TEST
 
