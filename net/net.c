@@ -526,6 +526,8 @@ static double vload(const net_elem *e)
     return rho < 0.95 ? rho : 0.95;
 }
 
+double net_vload(const net_elem *e) { return e->vrate * e->vd; }
+
 double net_vwait_mean(const net_elem *e)
 {
     double rho = vload(e);

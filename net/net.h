@@ -175,7 +175,9 @@ uint64_t net_virtual_waits(const net_t *net);
  * from rg (net_set_virtual_rng; none: no waits). */
 void net_vrate_add(net_elem *e, double r, double d);
 void net_set_virtual_rng(net_t *net, rng_t *rg);
-/* The mean wait at e for its virtual crossings (above), s. */
+/* The load of e's virtual crossings, rho (not capped), and the mean wait
+ * at e for them (above), s. */
+double net_vload(const net_elem *e);
 double net_vwait_mean(const net_elem *e);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in

@@ -284,6 +284,16 @@ bool batch_begin(sim_t *sim, thread_t *th)
             }
             bt->ri[n] = (signed char)ri;
             svc = batch_plan_crossings(bt, n, &bt->rt[ri], t);
+            if (svc < 0) {
+                /* A congested element on the way: this fault goes the
+                 * exact way (its draw discarded), its messages meeting
+                 * the real queues; no batch if it is the first. */
+                if (n == 0) {
+                    record_free(cl, bt);
+                    return false;
+                }
+                break;
+            }
         }
         bt->svc[n] = svc;
         D += P;

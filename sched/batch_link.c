@@ -111,6 +111,8 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
 {
     double at = t;
     for (int h = 0; h < r->nh; h++) {
+        if (net_vload(r->e[h]) > BATCH_LOAD_MAX)
+            return -1;
         at += net_vwait_mean(r->e[h]); /* 0 when no other batch crosses it */
         bt->hs[n][h] = at;
         at += r->d[h];

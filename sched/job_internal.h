@@ -19,6 +19,11 @@
 #define BATCH_SERVERS 8  /* servers a batch's remote faults may go to */
 #define BATCH_HOPS 16    /* elements of a remote fault's two routes */
 #define BATCH_ELEMS (BATCH_LINKS + BATCH_SERVERS + 2) /* links and switches */
+/* Batched pages avoid elements the other batches load beyond this: the
+ * M/D/1 mean is a poor stand-in for a queue near saturation (whose
+ * closed loop of faults bounds the throughput), so there the faults go
+ * the exact way and meet the real queue (sched/batch_link.c). */
+#define BATCH_LOAD_MAX 0.5
 
 /* The two routes of a batch's remote faults to one server: the elements
  * out and back, in order, each one's time for a page, and the access
@@ -72,7 +77,8 @@ typedef struct fault_batch {
 int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
 /* sched/batch_link.c: plan step n's remote fault from t over routes r, each
  * crossing after the mean wait behind other batches' (bt->hs[n]); returns
- * the fault's service. */
+ * the fault's service, or -1 when an element on the way is loaded beyond
+ * BATCH_LOAD_MAX by other batches. */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
 /* sched/batch_link.c: add the rate at which bt's planned pages cross each
  * element (crossings over the batch's span) to that element's vrate
