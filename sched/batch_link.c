@@ -17,8 +17,9 @@
  *   - messages behind batched pages: a batch registers on every link of
  *     its routes (net_vuser; batch_route_of), and a message that asks for
  *     a link first waits until the batched crossings under way there are
- *     done (batch_crossing_end; net/net.c), as behind the page messages
- *     holding and queued at it; at a switch, which every batch crosses, a
+ *     done (batch_crossing_end; net/net.c; one after the other, and again
+ *     for any begun meanwhile), much as behind the page messages holding
+ *     and queued at it; at a switch, which every batch crosses, a
  *     message draws a wait with the M/D/1 mean (net.h).
  *
  * Not modelled: a batched page waiting behind messages (not batched pages)
