@@ -98,6 +98,13 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
     if (bt->nv + na > BATCH_LINKS)
         return -1;
     r->lat = svc > sum ? svc - sum : 0; /* the access time (fault_plan's) */
+    r->congested = false;
+    r->steps = 0;
+    for (int h = 0; h < r->nh; h++) {
+        if (net_vload(r->e[h]) > BATCH_LOAD_MAX)
+            r->congested = true;
+        r->w[h] = net_vwait_mean(r->e[h]); /* 0 when no other batch crosses it */
+    }
     for (int q = 0; q < na; q++) {
         batch_vuser *v = &bt->v[bt->nv++];
         v->u.crossing_end = batch_crossing_end;
@@ -110,11 +117,11 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
 
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t)
 {
+    if (r->congested)
+        return -1;
     double at = t;
     for (int h = 0; h < r->nh; h++) {
-        if (net_vload(r->e[h]) > BATCH_LOAD_MAX)
-            return -1;
-        at += net_vwait_mean(r->e[h]); /* 0 when no other batch crosses it */
+        at += r->w[h];
         bt->hs[n][h] = at;
         at += r->d[h];
     }
@@ -127,22 +134,28 @@ void batch_vrate_add(fault_batch *bt, double now)
     double span = bt->end - now;
     if (!(span > 0))
         return;
-    for (int k = 0; k < bt->n; k++) {
-        if (bt->ri[k] < 0)
+    /* Crossings per element: each route's steps times its hops. */
+    for (int i = 0; i < bt->nrt; i++)
+        bt->rt[i].steps = 0;
+    for (int k = 0; k < bt->n; k++)
+        if (bt->ri[k] >= 0)
+            bt->rt[(int)bt->ri[k]].steps++;
+    for (int i = 0; i < bt->nrt; i++) {
+        const batch_route *r = &bt->rt[i];
+        if (r->steps == 0)
             continue;
-        const batch_route *r = &bt->rt[(int)bt->ri[k]];
         for (int h = 0; h < r->nh; h++) {
             net_elem *x = r->e[h];
-            int i = 0;
-            while (i < bt->nvr && bt->vel[i] != x)
-                i++;
-            if (i == bt->nvr) {
+            int j = 0;
+            while (j < bt->nvr && bt->vel[j] != x)
+                j++;
+            if (j == bt->nvr) {
                 assert(bt->nvr < BATCH_ELEMS);
                 bt->vel[bt->nvr] = x;
                 bt->vd[bt->nvr] = r->d[h];
                 bt->vr[bt->nvr++] = 0;
             }
-            bt->vr[i] += 1;
+            bt->vr[j] += r->steps;
         }
     }
     for (int i = 0; i < bt->nvr; i++) {

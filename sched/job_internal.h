@@ -34,6 +34,12 @@ typedef struct batch_route {
     net_elem *e[BATCH_HOPS];
     double d[BATCH_HOPS];
     double lat;
+    /* The other batches' load does not change while a batch is planned:
+     * each hop's mean wait, and whether one element is too loaded, are
+     * worked out once (batch_route_of). */
+    double w[BATCH_HOPS];
+    bool congested;
+    int steps;                /* steps planned over these routes */
 } batch_route;
 
 /* A batch's registration on one link it crosses (net_vuser). */
