@@ -163,6 +163,17 @@ static inline void start_at(world *w, double t, job_t *j)
     ev_once(&w->sim, t, run_cb, j);
 }
 
+/* pe's faults: over 2,000, each to the disk or network RAM, and the
+ * network's share Binomial(n, q) within 5 standard deviations. */
+static inline void assert_remote_share(const pe_t *pe, double q)
+{
+    double n = (double)pe->faults;
+    ck_assert_msg(n > 2000, "%.0f faults", n);
+    ck_assert_uint_eq(pe->faults, pe->remote_faults + pe->disk_faults);
+    ck_assert_msg(fabs((double)pe->remote_faults - n * q) < 5 * sqrt(n * q * (1 - q)),
+                  "%llu of %.0f faults remote", (unsigned long long)pe->remote_faults, n);
+}
+
 static inline uint64_t received(const world *w, int pe, int kind)
 {
     return pnr_received(w->pnr, pe, kind);

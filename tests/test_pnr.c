@@ -188,11 +188,7 @@ START_TEST(test_partial_cover)
     ck_assert_uint_eq(st->partial, 1);
     ck_assert_near(st->granted_mb, 4.9, 1e-12);
     pe_t *pe = &w.cl.pes[1];
-    double n = (double)pe->faults, q = 0.49;
-    ck_assert_msg(n > 2000, "%.0f faults", n);
-    ck_assert_uint_eq(pe->faults, pe->remote_faults + pe->disk_faults);
-    ck_assert_msg(fabs((double)pe->remote_faults - n * q) < 5 * sqrt(n * q * (1 - q)),
-                  "%llu of %.0f faults remote", (unsigned long long)pe->remote_faults, n);
+    assert_remote_share(pe, 0.49);
     double disk_time = (double)pe->disk_faults * pe->disk_service;
     ck_assert_near(pe->fault_time, disk_time + (double)pe->remote_faults * 2 * T_MSG(PAGE),
                    1e-9 * pe->fault_time);

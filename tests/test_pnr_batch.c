@@ -206,11 +206,8 @@ START_TEST(test_partial_cover_mixed)
     ev_run(&w.sim, INFINITY);
     ck_assert_int_eq(w.jobs_ended, 2);
     pe_t *pe = &w.cl.pes[1];
-    double n = (double)pe->faults, q = 0.49;
-    ck_assert_msg(n > 2000, "%.0f faults", n);
-    ck_assert_uint_eq(pe->faults, pe->remote_faults + pe->disk_faults);
-    ck_assert_msg(fabs((double)pe->remote_faults - n * q) < 5 * sqrt(n * q * (1 - q)),
-                  "%llu of %.0f faults remote", (unsigned long long)pe->remote_faults, n);
+    double n = (double)pe->faults;
+    assert_remote_share(pe, 0.49);
     ck_assert_near(pe->fault_time,
                    (double)pe->disk_faults * pe->disk_service +
                        (double)pe->remote_faults * 2 * T_MSG(PAGE),
