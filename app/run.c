@@ -502,7 +502,7 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         }
     }
     r->sim.pause_at = UINT64_MAX;
-    job_settle(&r->sim, &r->cl); /* batched paging: counters as of now */
+    job_settle_end(&r->sim, &r->cl); /* batched paging: counters as of now */
     r->wall_run = util_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
     if (r->sched_out)

@@ -384,6 +384,21 @@ void job_settle(sim_t *sim, cluster_t *cl)
         batch_cut(sim, container_of(n, fault_batch, link)->th);
 }
 
+void job_settle_end(sim_t *sim, cluster_t *cl)
+{
+    job_settle(sim, cl);
+    if (cl->paging != PAGING_BATCHED)
+        return;
+    /* Remote faults cut and still under way when the run ends: their page
+     * messages count now (the exact mode counts a page out when it is
+     * sent, at the fault's start); no event will end them. */
+    for (list_t *n = cl->batch_tails.next; n != &cl->batch_tails; n = n->next) {
+        fault_batch *bt = container_of(n, fault_batch, link);
+        int i = bt->n - 1;
+        cl->hooks.fault_count(bt->th, bt->srv[i], 1, bt->f[i], cl->hooks.pnr_ctx);
+    }
+}
+
 void job_batches_free(cluster_t *cl)
 {
     if (cl->paging != PAGING_BATCHED)

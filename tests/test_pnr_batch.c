@@ -426,6 +426,30 @@ START_TEST(test_cut_state)
 }
 END_TEST
 
+START_TEST(test_run_ends_in_a_remote_fault)
+{
+    /* A run that ends (job_settle_end, as at simulation.max_time) while a
+     * batched remote fault is under way: the fault counts and so do its
+     * page messages, so page outs equal remote faults, as in the exact
+     * mode (which counts a page out when it is sent). At least 5 of the
+     * 60 instants fall inside a remote fault. */
+    int inside = 0;
+    for (int k = 0; k < 60; k++) {
+        world w;
+        job_t *j = covered(&w, true, 11, 1e-6, 8);
+        (void)j;
+        ev_run(&w.sim, 1.05 + 0.0373 * k);
+        job_settle_end(&w.sim, &w.cl);
+        inside += w.cl.pes[1].paging > 0;
+        ck_assert_uint_eq(sent(&w, PNR_MSG_PAGE_OUT), w.cl.pes[1].remote_faults);
+        ck_assert_uint_eq(sent(&w, PNR_MSG_PAGE_IN), w.cl.pes[1].remote_faults);
+        ev_run(&w.sim, INFINITY); /* the rest of the run, then free */
+        world_free(&w);
+    }
+    ck_assert_int_ge(inside, 5);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr_batch");
@@ -436,6 +460,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_tree_two_servers);
     tcase_add_test(tc, test_virtual_crossings_are_exact_holds);
     tcase_add_test(tc, test_pages_queue_at_a_shared_server);
+    tcase_add_test(tc, test_run_ends_in_a_remote_fault);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);
     return s;
