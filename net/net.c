@@ -519,14 +519,15 @@ void net_vrate_add(net_elem *e, double r, double d)
 
 void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
 
-/* The load of e's virtual crossings, at most 0.95 (net.h). */
+double net_vload(const net_elem *e) { return e->vrate * e->vd; }
+
+/* The load of e's virtual crossings as the M/D/1 queue takes it: at most
+ * 0.95 (net.h). */
 static double vload(const net_elem *e)
 {
-    double rho = e->vrate * e->vd;
+    double rho = net_vload(e);
     return rho < 0.95 ? rho : 0.95;
 }
-
-double net_vload(const net_elem *e) { return e->vrate * e->vd; }
 
 double net_vwait_mean(const net_elem *e)
 {
@@ -665,10 +666,11 @@ static void msg_walk(sim_t *sim, proc_t *p)
         }
         /* A link crossed virtually now (batched paging) is busy until that
          * crossing's end: wait for it, as behind a message holding it. */
-        if (!list_empty(&e->vusers) && net_virtual_busy(e, sim->now) > sim->now) {
+        if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
             net->virtual_waits++;
-            while (net_virtual_busy(m->cur, sim->now) > sim->now)
-                PROC_HOLD(sim, p, net_virtual_busy(m->cur, sim->now) - sim->now);
+            do
+                PROC_HOLD(sim, p, m->vwait - sim->now);
+            while ((m->vwait = net_virtual_busy(m->cur, sim->now)) > sim->now);
             e = m->cur;
         } else if (e->is_switch && e->vrate > 0 && net->vrng) {
             m->vwait = vswitch_draw(net, e);

@@ -98,7 +98,8 @@ struct msg {
     int src, dst;       /* PE numbers */
     double bytes;
     int hop;            /* index of the element on its route being used */
-    double vwait;       /* a wait for a switch's virtual crossings (net.c) */
+    double vwait;       /* waiting for virtual crossings (net.c): at a
+                         * link, when they are over; at a switch, how long */
     int len;            /* its route's length (set when its walk starts) */
     struct net_elem *cur; /* the element of hop `hop`, while walking */
     bool holding;       /* holds route element `hop` */

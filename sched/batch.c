@@ -130,15 +130,7 @@ void batch_cut(sim_t *sim, thread_t *th)
         t = bt->end; /* the hold's wake-up, due now, rounded past the end */
     /* The step under way: the last to have begun (a step beginning now
      * has begun: the thread's own event comes first). */
-    int lo = 0, hi = bt->n - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (bt->f[mid] <= t)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    int i = lo;
+    int i = batch_step_at(bt, t);
     batch_vrate_drop(bt); /* its pages stop crossing switches (as a rate) */
     double e = bt->f[i] + bt->svc[i];
     double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;

@@ -30,15 +30,15 @@
 
 #include <assert.h>
 
-/* The largest k with f[k] < b (f[k] <= b when closed), or -1. */
-static int step_before(const fault_batch *bt, double b, bool closed)
+int batch_step_at(const fault_batch *bt, double t)
 {
-    if (bt->n == 0 || (closed ? bt->f[0] > b : bt->f[0] >= b))
+    if (bt->n == 0 || bt->f[0] > t)
         return -1;
     int lo = 0, hi = bt->n - 1;
+    /* Invariant: f[lo] <= t, and every step after hi begins after t. */
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (closed ? bt->f[mid] <= b : bt->f[mid] < b)
+        if (bt->f[mid] <= t)
             lo = mid;
         else
             hi = mid - 1;
@@ -52,7 +52,7 @@ static int step_before(const fault_batch *bt, double b, bool closed)
 static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t)
 {
     const fault_batch *bt = ((const batch_vuser *)u)->bt;
-    int k = step_before(bt, t, true);
+    int k = batch_step_at(bt, t);
     if (k < 0 || bt->ri[k] < 0 || t >= bt->f[k] + bt->svc[k])
         return -1;
     const batch_route *r = &bt->rt[(int)bt->ri[k]];

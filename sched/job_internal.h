@@ -76,6 +76,10 @@ typedef struct fault_batch {
     double vr[BATCH_ELEMS], vd[BATCH_ELEMS]; /* and its crossing time */
 } fault_batch;
 
+/* sched/batch_link.c: the step under way at t, the last to have begun at
+ * or before it (a step beginning at t has begun), or -1 before the first. */
+int batch_step_at(const fault_batch *bt, double t);
+
 /* sched/batch_link.c: the index in bt->rt of the routes of remote faults
  * from client c to server s (svc: the idle service fault_plan gave, page
  * the page size), added and bt registered on their links when new; -1
