@@ -54,6 +54,9 @@ void resv_end_at(sim_t *sim, net_elem *e);
 double route_reserve(sim_t *sim, net_t *net, msg_t *m);
 /* At m's arrival: end the reservations it still has. */
 void route_arrive(sim_t *sim, net_t *net, msg_t *m);
+/* A message's crossing of e for d seconds from t, into e's load window
+ * (net_rload; only while virtual crossings are modelled). */
+void net_rload_add(net_elem *e, double t, double d);
 /* m is killed: give back every element it still reserves. */
 void route_kill(sim_t *sim, net_t *net, msg_t *m);
 

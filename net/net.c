@@ -165,6 +165,9 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->told = false;
     list_init(&e->vusers);
     e->vrate = e->vd = 0;
+    e->rw0 = 0;
+    e->rb[0] = e->rb[1] = e->rb2[0] = e->rb2[1] = 0;
+    e->fu = e->fu_t = 0;
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;
@@ -521,28 +524,91 @@ void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
 
 double net_vload(const net_elem *e) { return e->vrate * e->vd; }
 
-/* The load of e's virtual crossings as the M/D/1 queue takes it: at most
- * 0.95 (net.h). */
-static double vload(const net_elem *e)
+/* A message's crossing of e for d seconds, from t: into e's load window
+ * (net_rload), rolled on first when t is past it. */
+void net_rload_add(net_elem *e, double t, double d)
 {
-    double rho = net_vload(e);
+    double x = t - e->rw0;
+    if (x >= NET_RLOAD_WINDOW) {
+        double k = floor(x / NET_RLOAD_WINDOW);
+        if (k == 1) {
+            e->rb[0] = e->rb[1];
+            e->rb2[0] = e->rb2[1];
+        } else {
+            e->rb[0] = e->rb2[0] = 0;
+        }
+        e->rb[1] = e->rb2[1] = 0;
+        e->rw0 += k * NET_RLOAD_WINDOW;
+    }
+    e->rb[1] += d;
+    e->rb2[1] += d * d;
+}
+
+/* The messages' crossing time per second at e at t (net_rload), and its
+ * second moment per second in *m2. */
+static double rload(const net_elem *e, double t, double *m2)
+{
+    double x = t - e->rw0;
+    if (x < NET_RLOAD_WINDOW) {
+        *m2 = (e->rb2[0] + e->rb2[1]) / (NET_RLOAD_WINDOW + x);
+        return (e->rb[0] + e->rb[1]) / (NET_RLOAD_WINDOW + x);
+    }
+    if (x < 2 * NET_RLOAD_WINDOW) {
+        *m2 = e->rb2[1] / x;
+        return e->rb[1] / x;
+    }
+    *m2 = 0;
+    return 0;
+}
+
+double net_rload(const net_elem *e, double t)
+{
+    double m2;
+    return rload(e, t, &m2);
+}
+
+/* The load of e's queue as the M/G/1 mean takes it: the virtual
+ * crossings' and the messages' together, at most 0.95 (net.h); the
+ * messages' second moment per second in *m2. */
+static double qload(const net_elem *e, double t, double *m2)
+{
+    double rho = net_vload(e) + rload(e, t, m2);
     return rho < 0.95 ? rho : 0.95;
 }
 
-double net_vwait_mean(const net_elem *e)
+double net_vwait_mean(const net_elem *e, double t)
 {
-    double rho = vload(e);
-    return rho * e->vd / (2 * (1 - rho));
+    double m2, rho = qload(e, t, &m2);
+    return (net_vload(e) * e->vd + m2) / (2 * (1 - rho));
 }
 
-/* A draw of a message's wait at switch e for its virtual crossings
- * (net.h): busy with probability rho, then exponential. */
-static double vswitch_draw(net_t *net, const net_elem *e)
+double net_switch_backlog(const net_elem *e, double t)
 {
-    double rho = vload(e);
-    if (rng_uniform01(net->vrng) >= rho)
-        return 0;
-    return rng_exp(net->vrng, e->vd / (2 * (1 - rho)));
+    double rv = net_vload(e);
+    if (rv > 0.95)
+        rv = 0.95;
+    double u = e->fu - (t - e->fu_t) * (1 - rv);
+    return u > 0 ? u : 0;
+}
+
+/* A message reaches switch e at t (batched paging; net.h "Switch
+ * backlog"): the time it may begin its crossing, FIFO behind the fluid
+ * backlog, or behind a draw of the virtual crossings' M/D/1 queue when
+ * the backlog is empty (0 with probability 1 - rho_v, else exponential
+ * with mean d / (2 (1 - rho_v))); its crossing joins the backlog. */
+static double vswitch_arrive(net_t *net, net_elem *e, double t, double d)
+{
+    double u = net_switch_backlog(e, t);
+    if (u <= 0 && e->vrate > 0) {
+        double rv = net_vload(e);
+        if (rv > 0.95)
+            rv = 0.95;
+        if (rng_uniform01(net->vrng) < rv)
+            u = rng_exp(net->vrng, e->vd / (2 * (1 - rv)));
+    }
+    e->fu = u + d;
+    e->fu_t = t;
+    return t + u;
 }
 
 int net_pe_count(const net_t *net) { return net->n; }
@@ -668,25 +734,31 @@ static void msg_walk(sim_t *sim, proc_t *p)
          * crossing's end: wait for it, as behind a message holding it. */
         if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
             net->virtual_waits++;
-            do
-                PROC_HOLD(sim, p, m->vwait - sim->now);
-            while ((m->vwait = net_virtual_busy(m->cur, sim->now)) > sim->now);
+            PROC_HOLD(sim, p, m->vwait - sim->now);
             e = m->cur;
-        } else if (e->is_switch && e->vrate > 0 && net->vrng) {
-            m->vwait = vswitch_draw(net, e);
-            if (m->vwait > 0) {
-                net->virtual_waits++;
-                PROC_HOLD(sim, p, m->vwait);
-                e = m->cur;
-            }
+        } else if (e->is_switch && net->vrng) {
+            /* Batched paging: the switch's FIFO queue holds virtual
+             * crossings too. Wait for those ahead while the messages
+             * ahead are served (the request below), holding the switch
+             * for what is left of them once granted. */
+            m->vwait = vswitch_arrive(net, e, sim->now, net_elem_time(e, m->bytes));
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
+        if (m->cur->is_switch && net->vrng && m->vwait > sim->now) {
+            /* The virtual crossings ahead of it: the switch serves them
+             * (their busy time was counted with them). */
+            net->virtual_waits++;
+            PROC_HOLD(sim, p, m->vwait - sim->now);
+            m->cur->res.busy_since = sim->now;
+        }
         /* The end of this hop is often the next event anyway (hops are
          * microseconds, events in a busy run milliseconds apart): then
          * PROC_HOLD moves the clock on and the walk goes on (exact,
          * ev_next_is). */
+        if (net->vrng)
+            net_rload_add(m->cur, sim->now, net_elem_time(m->cur, m->bytes));
         PROC_HOLD(sim, p, net_elem_time(m->cur, m->bytes));
         e = m->cur;
         e->messages++;

@@ -135,28 +135,39 @@ typedef struct net_elem {
     list_t vusers;      /* links: virtual crossers registered (below) */
     double vrate;       /* virtual crossings per second (below) */
     double vd;          /* and the time each holds the element */
+    /* The messages' own load, measured when virtual crossings exist
+     * (net_rload, below): their crossing time, and its square, summed
+     * over the window begun at rw0 ([1]) and the one before it ([0]). */
+    double rw0, rb[2], rb2[2];
+    /* Switches, the same while: the work (s) in its FIFO queue at time
+     * fu_t as a fluid of virtual crossings and messages (net.c). */
+    double fu, fu_t;
 } net_elem;
 
 /* Virtual crossings (batched paging, docs/BATCHING.md): something that
  * crosses links without sending messages (a batch of remote faults, whose
  * pages are counted with net_count_idle) registers on each link it
  * crosses. A message about to ask for a link first asks every registered
- * crosser whether it is crossing that link at this instant; if one is, the
- * message waits until those crossings are over (net_virtual_busy), as it
- * would wait for the messages holding and queued at the link
- * (net_virtual_waits counts these waits). Switches take
- * no registrations: a crossing of a switch is virtual for everyone. */
+ * crosser whether it has a crossing of that link in the link's queue at
+ * this instant (waiting for it or crossing it); if one has, the message
+ * waits, once, for the work those crossings have left (net_virtual_busy),
+ * as it would wait for the messages holding and queued at the link ahead
+ * of it (net_virtual_waits counts these waits). Switches take no
+ * registrations: a crossing of a switch is virtual for everyone (below,
+ * "Switch backlog"). */
 typedef struct net_vuser net_vuser;
 struct net_vuser {
     list_t link;        /* on the link's vusers */
-    /* The end of u's crossing of e under way at time t (it began at or
-     * before t and ends after t), or -1 when u is not crossing e then. */
+    /* When u's crossing of e in e's queue at time t (it reached e at or
+     * before t and has not ended) would end if it began at t at the
+     * latest: its end when under way, t + its crossing time when still
+     * waiting; -1 when u has no crossing of e in the queue then. */
     double (*crossing_end)(const net_vuser *u, const net_elem *e, double t);
 };
 /* Register u on link e (not a switch), and take it off its link. */
 void net_vuser_add(net_elem *e, net_vuser *u);
 void net_vuser_del(net_vuser *u);
-/* When the virtual crossings of e under way at t are over if they are done
+/* When the virtual crossings in e's queue at t are over if they are done
  * one after the other (t + the sum of what is left of each: crossers may
  * overlap, while messages cross one at a time), or -1 when none is. */
 double net_virtual_busy(const net_elem *e, double t);
@@ -167,19 +178,46 @@ uint64_t net_virtual_waits(const net_t *net);
  * switches) the rate at which it crosses it (crossings per second, over
  * the time it has planned, each holding the element d seconds;
  * net_vrate_add with -r takes it back). The virtual crossings count as a
- * Poisson stream into the element's FIFO queue, an M/D/1 queue of load
- * rho = vrate x d (at most 0.95), whose mean wait is rho d / (2 (1 - rho))
- * (Pollaczek-Khinchine; net_vwait_mean). Switches take no registrations
- * (every crosser crosses them): a message asking for a switch whose vrate
- * is positive first waits a draw with that mean, 0 with probability
- * 1 - rho, else exponential with mean d / (2 (1 - rho)). The draws come
- * from rg (net_set_virtual_rng; none: no waits). */
+ * Poisson stream of load rho_v = vrate x d into the element's FIFO queue
+ * (net_vwait_mean, below). The draws of messages' waits at switches come
+ * from rg (net_set_virtual_rng; none: no waits, and the messages' load
+ * and the switch backlogs are not kept). */
 void net_vrate_add(net_elem *e, double r, double d);
 void net_set_virtual_rng(net_t *net, rng_t *rg);
-/* The load of e's virtual crossings, rho (not capped), and the mean wait
- * at e for them (above), s. */
+/* The load of e's virtual crossings, rho (not capped). */
 double net_vload(const net_elem *e);
-double net_vwait_mean(const net_elem *e);
+
+/* Messages' load (batched paging): while virtual crossings are modelled
+ * (a virtual rng is set), every message's crossing of an element adds its
+ * time to the element's window of NET_RLOAD_WINDOW seconds; the
+ * messages' load at t is their crossing time over the current window and
+ * the one before it, divided by the time those span (one window and what
+ * has run of the current one), 0 after two windows without a message.
+ * It is what a virtual crosser meets besides the other virtual ones. */
+#define NET_RLOAD_WINDOW 0.01
+double net_rload(const net_elem *e, double t);
+/* The mean wait at e at time t of a virtual crossing behind the other
+ * virtual crossings (load rho_v = net_vload) and the messages (load
+ * rho_m = net_rload, second moment of crossing time per second m2): the
+ * M/G/1 queue of both streams, (rho_v d + m2) / (2 (1 - rho)) with
+ * rho = rho_v + rho_m at most 0.95 (Pollaczek-Khinchine), s. */
+double net_vwait_mean(const net_elem *e, double t);
+
+/* Switch backlog (batched paging): a switch's FIFO queue takes virtual
+ * crossings as a fluid, rho_v seconds of work per second, and messages as
+ * they come, d each; it serves one second of work per second. A message
+ * reaching a switch begins its crossing once the backlog it found is
+ * served: it waits in the switch's queue for the messages ahead, then
+ * holds the switch for what is left of the virtual crossings ahead (not
+ * counted busy: they were counted with their batches). When it finds
+ * the backlog empty it draws its wait behind the virtual crossings from
+ * their M/D/1 queue instead (0 with probability 1 - rho_v, else
+ * exponential with mean d / (2 (1 - rho_v))), and that wait stays in the
+ * backlog. So a burst of messages queued at a switch holds back the
+ * virtual crossings that arrive meanwhile, which delay the messages
+ * after them, as pages interleave with the burst in the exact mode.
+ * The backlog at t, s: */
+double net_switch_backlog(const net_elem *e, double t);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in
  * seconds. Returns NULL when out of memory. Keeps sim, which must outlive

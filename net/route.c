@@ -144,8 +144,9 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
          * (batched paging): walk hop by hop, which waits for it. */
         if (!list_empty(&e->vusers) && net_virtual_busy(e, at) > at)
             return -1;
-        /* A switch with batched crossings: its wait is drawn on the way. */
-        if (e->is_switch && e->vrate > 0 && net->vrng)
+        /* A switch with batched crossings or a backlog of them: its wait
+         * is worked out on the way. */
+        if (e->is_switch && net->vrng && (e->vrate > 0 || net_switch_backlog(e, at) > 0))
             return -1;
         at += net_elem_time(e, m->bytes);
     }
@@ -159,6 +160,13 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
         r->busy_since = t;
         e->resv = m;
         e->rs = t;
+        if (net->vrng) {
+            net_rload_add(e, t, net_elem_time(e, m->bytes));
+            if (e->is_switch) { /* into its (empty) backlog */
+                e->fu = net_elem_time(e, m->bytes);
+                e->fu_t = t;
+            }
+        }
         t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
         e->re = t;
         e->told = false;

@@ -6,25 +6,26 @@
  * batch is counted. What they would have met on the way is modelled, at
  * a cost that does not grow with the number of batches:
  *
- *   - queueing among batched pages: a batch adds to every element it
+ *   - batched pages behind the rest: a batch adds to every element it
  *     crosses (links and switches) the rate at which its planned pages
- *     cross it (crossings over its span: vrate, net.h), and the batched
- *     crossings of an element count as a Poisson stream into its FIFO
- *     queue, an M/D/1 queue of load rho = vrate x crossing time (at most
- *     0.95): a batched page waits at each element the queue's mean wait
- *     rho x d / (2 (1 - rho)) (Pollaczek-Khinchine; net_vwait_mean), the
- *     other batches' load (its own pages do not queue behind each other);
+ *     cross it (crossings over its span: vrate, net.h); an element's
+ *     queue takes the batched crossings as a Poisson stream besides the
+ *     messages (their load measured over the last 10-20 ms, net_rload),
+ *     and a batched page waits at each element the M/G/1 queue's mean
+ *     wait for both (Pollaczek-Khinchine; net_vwait_mean), the other
+ *     batches' load and the messages' (its own pages do not queue behind
+ *     each other);
  *   - messages behind batched pages: a batch registers on every link of
  *     its routes (net_vuser; batch_route_of), and a message that asks for
- *     a link first waits until the batched crossings under way there are
- *     done (batch_crossing_end; net/net.c; one after the other, and again
- *     for any begun meanwhile), much as behind the page messages holding
- *     and queued at it; at a switch, which every batch crosses, a
- *     message draws a wait with the M/D/1 mean (net.h).
- *
- * Not modelled: a batched page waiting behind messages (not batched pages)
- * at a link or switch, and page traffic interleaving with a burst of
- * messages queued at a congested switch.
+ *     a link first waits for the work left of the batched crossings in
+ *     its queue then (batch_crossing_end: waiting there or crossing;
+ *     net/net.c), as behind the page messages holding and queued at it;
+ *     at a switch, which every batch crosses, it waits for the switch's
+ *     backlog of virtual crossings (net.h "Switch backlog");
+ *   - saturation: a fault whose route crosses an element loaded beyond
+ *     BATCH_LOAD_MAX by other batches and messages together goes the
+ *     exact way, its messages meeting the real queues; so a saturated
+ *     element serves its faults as the exact mode does.
  */
 #include "sched/job_internal.h"
 
@@ -46,9 +47,11 @@ int batch_step_at(const fault_batch *bt, double t)
     return lo;
 }
 
-/* net_vuser.crossing_end of a batch: the end of its crossing of link e
- * under way at t (begun at or before t), or -1. Only the step under way
- * at t can be crossing then (steps do not overlap). */
+/* net_vuser.crossing_end of a batch: when its crossing of link e in the
+ * link's queue at t would end (net.h), or -1. The crossing is in the
+ * queue from when the page reaches the link (its mean wait before its
+ * start) to its end; only the step under way at t can have one then
+ * (steps do not overlap). */
 static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t)
 {
     const fault_batch *bt = ((const batch_vuser *)u)->bt;
@@ -56,9 +59,15 @@ static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t
     if (k < 0 || bt->ri[k] < 0 || t >= bt->f[k] + bt->svc[k])
         return -1;
     const batch_route *r = &bt->rt[(int)bt->ri[k]];
-    for (int h = 0; h < r->nh; h++)
-        if (r->e[h] == e && bt->hs[k][h] <= t && t < bt->hs[k][h] + r->d[h])
-            return bt->hs[k][h] + r->d[h];
+    for (int h = 0; h < r->nh; h++) {
+        if (r->e[h] != e)
+            continue;
+        double hs = bt->hs[k][h];
+        if (hs - r->w[h] <= t && t < hs)
+            return t + r->d[h]; /* queued: all of its crossing is left */
+        if (hs <= t && t < hs + r->d[h])
+            return hs + r->d[h];
+    }
     return -1;
 }
 
@@ -100,10 +109,11 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
     r->lat = svc > sum ? svc - sum : 0; /* the access time (fault_plan's) */
     r->congested = false;
     r->steps = 0;
+    double now = bt->f[0]; /* the batch is planned at its start: now */
     for (int h = 0; h < r->nh; h++) {
-        if (net_vload(r->e[h]) > BATCH_LOAD_MAX)
+        if (net_vload(r->e[h]) + net_rload(r->e[h], now) > BATCH_LOAD_MAX)
             r->congested = true;
-        r->w[h] = net_vwait_mean(r->e[h]); /* 0 when no other batch crosses it */
+        r->w[h] = net_vwait_mean(r->e[h], now); /* 0 when nothing else crosses it */
     }
     for (int q = 0; q < na; q++) {
         batch_vuser *v = &bt->v[bt->nv++];

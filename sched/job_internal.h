@@ -19,10 +19,11 @@
 #define BATCH_SERVERS 8  /* servers a batch's remote faults may go to */
 #define BATCH_HOPS 16    /* elements of a remote fault's two routes */
 #define BATCH_ELEMS (BATCH_LINKS + BATCH_SERVERS + 2) /* links and switches */
-/* Batched pages avoid elements the other batches load beyond this: the
- * M/D/1 mean is a poor stand-in for a queue near saturation (whose
- * closed loop of faults bounds the throughput), so there the faults go
- * the exact way and meet the real queue (sched/batch_link.c). */
+/* Batched pages avoid elements the other batches and the messages load
+ * beyond this together: the M/G/1 mean is a poor stand-in for a queue
+ * near saturation (whose closed loop of faults bounds the throughput), so
+ * there the faults go the exact way and meet the real queue
+ * (sched/batch_link.c). */
 #define BATCH_LOAD_MAX 0.5
 
 /* The two routes of a batch's remote faults to one server: the elements
@@ -34,9 +35,10 @@ typedef struct batch_route {
     net_elem *e[BATCH_HOPS];
     double d[BATCH_HOPS];
     double lat;
-    /* The other batches' load does not change while a batch is planned:
-     * each hop's mean wait, and whether one element is too loaded, are
-     * worked out once (batch_route_of). */
+    /* The other batches' load does not change while a batch is planned,
+     * and the messages' is taken at its start: each hop's mean wait, and
+     * whether one element is too loaded, are worked out once
+     * (batch_route_of). */
     double w[BATCH_HOPS];
     bool congested;
     int steps;                /* steps planned over these routes */
@@ -86,9 +88,10 @@ int batch_step_at(const fault_batch *bt, double t);
  * when that would exceed BATCH_SERVERS or BATCH_LINKS. */
 int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
 /* sched/batch_link.c: plan step n's remote fault from t over routes r, each
- * crossing after the mean wait behind other batches' (bt->hs[n]); returns
- * the fault's service, or -1 when an element on the way is loaded beyond
- * BATCH_LOAD_MAX by other batches. */
+ * crossing after the mean wait behind other batches' and the messages'
+ * (bt->hs[n]); returns the fault's service, or -1 when an element on the
+ * way is loaded beyond BATCH_LOAD_MAX by other batches and messages (at
+ * the batch's start). */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
 /* sched/batch_link.c: add the rate at which bt's planned pages cross each
  * element (crossings over the batch's span) to that element's vrate

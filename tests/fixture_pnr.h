@@ -75,6 +75,11 @@ static inline void on_job_ended(sim_t *sim, job_t *j, void *ctx)
 
 /* The shape world_init_topo gives a TREE network (tests set it). */
 static net_tree world_tree;
+/* The paging mode world_init_topo gives the cluster (tests set it): as
+ * process.paging would, BATCHED with its "net-virtual" stream. Tests that
+ * set cl.paging after world_init have batches without that stream (no
+ * switch waits drawn, messages' load not measured: net.h). */
+static sched_paging world_paging = PAGING_EXACT;
 
 /* npes PEs of ram[i] MB on the topology (world_init: a star), PNR with
  * `strategy` (CENTRAL, ...) and the extra settings, checks on. */
@@ -90,6 +95,7 @@ static inline void world_init_topo(world *w, net_topology topo, int npes, const 
     cp.topology = topo;
     cp.tree = &world_tree;
     cp.mem_access_rate = mem_access_rate;
+    cp.paging = world_paging;
     cluster_t *cl = &w->cl;
     cluster_init(&w->sim, cl, &cp);
     /* The test plays the scheduler. */

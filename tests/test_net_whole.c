@@ -25,13 +25,17 @@
  *     a message reaching it inside waits until b, outside it does not,
  *     in both modes (by hand, below);
  *   - a switch with a rate of virtual crossings: messages wait as in an
- *     M/D/1 queue of that load (mean and share of no wait, by hand);
+ *     M/G/1 queue of that load and the messages' own (mean and share of
+ *     no wait, by hand);
+ *   - the messages' load window (net_rload) and a virtual crossing's
+ *     mean wait behind both streams, by hand;
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
  *     unused: B arrives L + 3D/2 + L = 2L + 3D/2; busy 3L + 3D/2 in all;
  *     restarted at 1 on an idle network it arrives 1 + 2L + D.
  */
+#include "net/internal.h" /* net_rload_add */
 #include "net/net.h"
 #include "tests/testutil.h"
 
@@ -348,14 +352,19 @@ static void sw_send_cb(sim_t *sim, void *arg)
 
 START_TEST(test_switch_virtual_rate)
 {
-    /* The switch crossed virtually at vrate = 1000 per second: load rho =
-     * 1000 x D = 0.08, an M/D/1 queue's mean wait rho D / (2 (1 - rho)) =
-     * 0.08 x 8e-5 / 1.84 = 3.4783e-6 s, no wait with probability 0.92.
-     * 20,000 messages one at a time (1 ms apart, alone on their route):
-     * the mean excess over 2L + D within 5 standard errors of that, the
-     * share of zero waits within 5 standard errors of 0.92; in both route
-     * modes (WHOLE walks the route when its switch has a rate). Rate 0
-     * again: no waits. */
+    /* The switch crossed virtually at vrate = 1000 per second: load
+     * rho_v = 1000 x D = 0.08. Messages one at a time, 1 ms apart, find
+     * its backlog empty (what a message and its wait leave drains at
+     * 1 - rho_v = 0.92 s per s, gone within the ms unless the wait is
+     * over 0.84 ms, probability about e^-19), so each draws its wait
+     * from the M/D/1 queue of the virtual crossings: mean rho_v D /
+     * (2 (1 - rho_v)) = 0.08 x 8e-5 / 1.84 = 3.4783e-6 s, none with
+     * probability 0.92. 20,000 messages alone on their route: the mean
+     * excess over 2L + D within 5 standard errors of that, the share of
+     * zero waits within 5 standard errors of 0.92; in both route modes
+     * (WHOLE walks the route when its switch has a rate). The messages
+     * load the switch too (rho_m = 0.08, net_rload), which a virtual
+     * crossing waits behind (net_vwait_mean). Rate 0 again: no waits. */
     for (int mode = 0; mode < 2; mode++) {
         sim_t sim;
         net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
@@ -380,7 +389,12 @@ START_TEST(test_switch_virtual_rate)
             zero += x < 1e-12;
         }
         double mean = sum / NSW, sd = sqrt(sum2 / NSW - mean * mean);
-        ck_assert_near(net_vwait_mean(sw), 0.08 * D_SW / 1.84, 1e-18);
+        /* A virtual crossing's mean wait: behind both streams, the
+         * messages' second moment per second rho_m D (one size). */
+        double rm = net_rload(sw, sim.now);
+        ck_assert_msg(rm > 0.07 && rm < 0.09, "messages' load %g", rm);
+        ck_assert_near(net_vwait_mean(sw, sim.now), (0.08 * D_SW + rm * D_SW) / (2 * (1 - 0.08 - rm)),
+                       1e-18);
         ck_assert_msg(fabs(mean - 0.08 * D_SW / 1.84) < 5 * sd / sqrt(NSW), "mean wait %g", mean);
         double q = 0.92, pz = (double)zero / NSW;
         ck_assert_msg(fabs(pz - q) < 5 * sqrt(q * (1 - q) / NSW), "no wait %g", pz);
@@ -398,6 +412,61 @@ START_TEST(test_switch_virtual_rate)
 }
 END_TEST
 
+START_TEST(test_messages_load_window)
+{
+    /* net_rload by hand (NET_RLOAD_WINDOW = 0.01 s), crossings of one
+     * link added at t (s) for d (s):
+     *   0.001 for 0.002, 0.004 for 0.001: window [0, 0.01) holds 0.003;
+     *     at 0.005 the load is 0.003 / (0.01 + 0.005) = 0.2;
+     *   0.013 for 0.002: the window rolls to [0.01, 0.02), the one before
+     *     holds 0.003: at 0.015, (0.003 + 0.002) / 0.015 = 1/3; at 0.025
+     *     (a window later, none added) 0.002 / 0.015; at 0.031 nothing;
+     *   0.045 for 0.001: three windows on, [0.04, 0.05), nothing before:
+     *     at 0.045, 0.001 / 0.015.
+     * With virtual crossings at 100 per second of 0.001 s (rho_v = 0.1),
+     * at 0.045 a virtual crossing waits (rho_v d + m2) / (2 (1 - rho))
+     * with m2 = 0.001^2 / 0.015 and rho = 0.1 + 0.001 / 0.015: 1e-4 s.
+     * Only while a virtual rng is set do messages add to the window:
+     * messages on a network without one leave it empty. */
+    sim_t sim;
+    net_t *net = mk(&sim, NET_ROUTE_HOPS);
+    net_elem *e = net_elem_at(net, 2);
+    ck_assert(!e->is_switch);
+    ck_assert_double_eq(net_rload(e, 0), 0);
+    net_rload_add(e, 0.001, 0.002);
+    net_rload_add(e, 0.004, 0.001);
+    ck_assert_near(net_rload(e, 0.005), 0.2, 1e-12);
+    net_rload_add(e, 0.013, 0.002);
+    ck_assert_near(net_rload(e, 0.015), 1.0 / 3, 1e-12);
+    ck_assert_near(net_rload(e, 0.025), 0.002 / 0.015, 1e-12);
+    ck_assert_double_eq(net_rload(e, 0.031), 0);
+    net_rload_add(e, 0.045, 0.001);
+    ck_assert_near(net_rload(e, 0.045), 0.001 / 0.015, 1e-12);
+    net_vrate_add(e, 100, 0.001);
+    ck_assert_near(net_vwait_mean(e, 0.045), 1e-4, 1e-15);
+    net_vrate_add(e, -100, 0.001);
+    teardown(&sim, net);
+
+    /* Messages, no virtual rng: nothing measured (exact runs pay nothing). */
+    reset_arrivals();
+    net = mk(&sim, NET_ROUTE_HOPS);
+    send(&sim, net, 0, 5, 0);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(net_rload(net_elem_at(net, 8), sim.now), 0);
+    teardown(&sim, net);
+    /* With one: the switch saw one crossing of D, its link two of L. */
+    reset_arrivals();
+    net = mk(&sim, NET_ROUTE_HOPS);
+    rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
+    net_set_virtual_rng(net, rg);
+    send(&sim, net, 0, 5, 0);
+    ev_run(&sim, INFINITY);
+    ck_assert_near(net_rload(net_elem_at(net, 8), sim.now), D_SW / (0.01 + sim.now), 1e-15);
+    teardown(&sim, net);
+    rng_free(rg);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     (void)kill_net; /* the fixture's, for the tests that kill by callback */
@@ -409,6 +478,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_whole_kill_and_restart);
     tcase_add_test(tc, test_virtual_crossing_waits);
     tcase_add_test(tc, test_switch_virtual_rate);
+    tcase_add_test(tc, test_messages_load_window);
     suite_add_tcase(s, tc);
     return s;
 }
