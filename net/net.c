@@ -599,7 +599,9 @@ double net_switch_backlog(const net_elem *e, double t)
 static double vswitch_arrive(net_t *net, net_elem *e, double t, double d)
 {
     double u = net_switch_backlog(e, t);
-    if (u <= 0 && e->vrate > 0) {
+    if (u < NET_VWAIT_MIN)
+        u = 0;
+    if (u == 0 && e->vrate > 0) {
         double rv = net_vload(e);
         if (rv > 0.95)
             rv = 0.95;
@@ -746,7 +748,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        if (m->cur->is_switch && net->vrng && m->vwait > sim->now) {
+        if (m->cur->is_switch && net->vrng && m->vwait - sim->now >= NET_VWAIT_MIN) {
             /* The virtual crossings ahead of it: the switch serves them
              * (their busy time was counted with them). */
             net->virtual_waits++;

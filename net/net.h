@@ -216,7 +216,12 @@ double net_vwait_mean(const net_elem *e, double t);
  * backlog. So a burst of messages queued at a switch holds back the
  * virtual crossings that arrive meanwhile, which delay the messages
  * after them, as pages interleave with the burst in the exact mode.
+ * A backlog or wait under NET_VWAIT_MIN seconds counts as none: with no
+ * virtual crossings the backlog is the messages' own queue, served
+ * exactly by the switch, and what is left is rounding (times of days
+ * carry ulps of 1e-9 s), which must not add events or move anything.
  * The backlog at t, s: */
+#define NET_VWAIT_MIN 1e-7
 double net_switch_backlog(const net_elem *e, double t);
 
 /* Create the network for n PEs. bandwidth in bytes/s, latency and delay in

@@ -146,7 +146,7 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
             return -1;
         /* A switch with batched crossings or a backlog of them: its wait
          * is worked out on the way. */
-        if (e->is_switch && net->vrng && (e->vrate > 0 || net_switch_backlog(e, at) > 0))
+        if (e->is_switch && net->vrng && (e->vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
             return -1;
         at += net_elem_time(e, m->bytes);
     }
