@@ -206,9 +206,9 @@ const key_def cfg_keys[] = {
            "Page faults: EXACT = each fault its own events (a disk service or a page "
            "out and in over the network, then a CPU burst); BATCHED = a thread's "
            "consecutive faults, disk or network RAM, run as one step up to its next "
-           "interaction, with batched page messages counted, not sent, so they do not "
-           "contend with other traffic (faster; what differs and the evidence: "
-           "docs/BATCHING.md)."),
+           "interaction, with batched page messages counted, not sent, and their "
+           "contention with other traffic modelled (faster; what differs and the "
+           "evidence: docs/BATCHING.md)."),
 
     K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
