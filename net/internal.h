@@ -57,6 +57,9 @@ void route_arrive(sim_t *sim, net_t *net, msg_t *m);
 /* A message's crossing of e for d seconds from t, into e's load window
  * (net_rload; only while virtual crossings are modelled). */
 void net_rload_add(net_elem *e, double t, double d);
+/* Switch e's backlog (net.h) loses `work` seconds at t (a killed
+ * message's crossing), at least nothing left. */
+void net_backlog_drop(net_elem *e, double t, double work);
 /* m is killed: give back every element it still reserves. */
 void route_kill(sim_t *sim, net_t *net, msg_t *m);
 

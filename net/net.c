@@ -587,8 +587,16 @@ double net_switch_backlog(const net_elem *e, double t)
     double rv = net_vload(e);
     if (rv > 0.95)
         rv = 0.95;
-    double u = e->fu - (t - e->fu_t) * (1 - rv);
+    double dt = t - e->fu_t; /* < 0: a WHOLE reservation's crossing ahead */
+    double u = e->fu - (dt > 0 ? dt : 0) * (1 - rv);
     return u > 0 ? u : 0;
+}
+
+void net_backlog_drop(net_elem *e, double t, double work)
+{
+    double u = net_switch_backlog(e, t) - work;
+    e->fu = u > 0 ? u : 0;
+    e->fu_t = t;
 }
 
 /* A message reaches switch e at t (batched paging; net.h "Switch
@@ -748,11 +756,16 @@ static void msg_walk(sim_t *sim, proc_t *p)
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        if (m->cur->is_switch && net->vrng && m->vwait - sim->now >= NET_VWAIT_MIN) {
+        if (m->cur->is_switch && net->vrng && m->cur->vrate > 0 &&
+            m->vwait - sim->now >= NET_VWAIT_MIN) {
             /* The virtual crossings ahead of it: the switch serves them
-             * (their busy time was counted with them). */
+             * (their busy time was counted with them). With no virtual
+             * crossings the backlog is the messages' own queue, which
+             * the switch has served exactly. */
             net->virtual_waits++;
+            m->vhold = true;
             PROC_HOLD(sim, p, m->vwait - sim->now);
+            m->vhold = false;
             m->cur->res.busy_since = sim->now;
         }
         /* The end of this hop is often the next event anyway (hops are
@@ -894,6 +907,7 @@ void net_send(sim_t *sim, net_t *net, msg_t *m)
     net->in_flight++;
     m->killed = false;
     m->holding = false;
+    m->vhold = false;
     m->hop = 0;
     m->sent_at = sim->now;
     proc_start(sim, &m->p, 0);
@@ -910,7 +924,20 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     if (m->whole) {
         route_kill(sim, net, m);
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
-        res_t *r = &net_route_elem(net, m->src, m->dst, m->hop)->res;
+        net_elem *e = net_route_elem(net, m->src, m->dst, m->hop);
+        res_t *r = &e->res;
+        if (e->is_switch && net->vrng) {
+            /* Batched paging: its crossing leaves the switch's backlog,
+             * all of it unless under way; a wait for the virtual work
+             * ahead of it is not busy time. */
+            double left = net_elem_time(e, m->bytes);
+            if (r->holder == &m->p && m->vhold)
+                r->busy_since = sim->now;
+            else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
+                left = m->p.wake_at - sim->now;
+            net_backlog_drop(e, sim->now, left);
+        }
+        m->vhold = false;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
             net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), false);

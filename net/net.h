@@ -107,6 +107,8 @@ struct msg {
     double sent_at;     /* time of the latest (re)send */
     bool whole;         /* route mode WHOLE: its route is reserved, its one
                            event is its arrival */
+    bool vhold;         /* holding a switch while the virtual work ahead
+                           of it is served (batched paging, net.c) */
     msg_fn done;
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */

@@ -161,7 +161,7 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
         e->resv = m;
         e->rs = t;
         if (net->vrng) {
-            net_rload_add(e, t, net_elem_time(e, m->bytes));
+            net_rload_add(e, sim->now, net_elem_time(e, m->bytes)); /* as of now: the window never runs ahead of the clock */
             if (e->is_switch) { /* into its (empty) backlog */
                 e->fu = net_elem_time(e, m->bytes);
                 e->fu_t = t;
@@ -209,6 +209,8 @@ void route_kill(sim_t *sim, net_t *net, msg_t *m)
         net_elem *e = net_route_elem(net, m->src, m->dst, k);
         if (e->resv != m)
             continue;
+        if (e->is_switch && net->vrng && e->re > sim->now) /* out of its backlog */
+            net_backlog_drop(e, sim->now, e->rs > sim->now ? e->re - e->rs : e->re - sim->now);
         if (e->re <= sim->now)
             resv_finish(sim, net, e, e->re, true);
         else

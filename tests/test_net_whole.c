@@ -29,6 +29,9 @@
  *     no wait, by hand);
  *   - the messages' load window (net_rload) and a virtual crossing's
  *     mean wait behind both streams, by hand;
+ *   - a switch's backlog of virtual work (batched paging): messages wait
+ *     for what is ahead of them, FIFO, by hand; a killed message takes
+ *     its crossing out of it, and its wait for virtual work is not busy;
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
@@ -467,6 +470,135 @@ START_TEST(test_messages_load_window)
 }
 END_TEST
 
+/* A message sent at a given time (switch backlog tests). */
+typedef struct timed_send {
+    net_t *net;
+    int src, dst;
+    long tag;
+    msg_t *m;
+} timed_send;
+
+static void timed_send_cb(sim_t *sim, void *arg)
+{
+    timed_send *t = arg;
+    t->m = send(sim, t->net, t->src, t->dst, t->tag);
+}
+
+START_TEST(test_switch_backlog_burst)
+{
+    /* The switch's fluid backlog (net.h "Switch backlog"), by hand. Virtual
+     * crossings load the switch rho_v = 0.5; its backlog is set to 1 ms at
+     * t = 0 (virtual work queued there). A: 0 -> 5 sent at 0 reaches the
+     * switch at L, where the backlog has drained to u = 1e-3 - L/2; the
+     * switch is idle, so A takes it and holds it u (the virtual work ahead
+     * of it), crosses [L+u, L+u+D] and link 5: arrives 2L + u + D. The
+     * backlog is then u + D at L. B: 1 -> 6 sent at D/2 reaches the switch
+     * at L + D/2 and finds u + D - (D/2)(1 - 0.5) = u + 0.75D: it may begin
+     * at L + u + 1.25D. It waits in the switch's queue behind A until
+     * L + u + D, then holds it 0.25D more (the virtual crossings that came
+     * while A was being served, FIFO ahead of B), crosses and takes link 6:
+     * arrives 2L + u + 2.25D. The switch is busy 2D (the waits for virtual
+     * work are theirs, counted with their batches). No draw is made (the
+     * backlog is never empty). In both route modes (WHOLE walks: the
+     * switch has virtual crossings). With rho_v = 0, the same backlog is
+     * not waited for (it can only be the messages' own queue, which the
+     * switch serves): A arrives 2L + D. */
+    for (int mode = 0; mode < 2; mode++)
+        for (int virt = 1; virt >= 0; virt--) {
+            sim_t sim;
+            net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
+            rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
+            net_set_virtual_rng(net, rg);
+            net_elem *sw = net_elem_at(net, 8);
+            ck_assert(sw->is_switch);
+            if (virt)
+                net_vrate_add(sw, 0.5 / D_SW, D_SW);
+            sw->fu = 1e-3;
+            sw->fu_t = 0;
+            reset_arrivals();
+            send(&sim, net, 0, 5, 0);
+            timed_send b = {net, 1, 6, 1, NULL};
+            if (virt)
+                ev_once(&sim, D_SW / 2, timed_send_cb, &b);
+            ev_run(&sim, INFINITY);
+            if (virt) {
+                double u = 1e-3 - L_HOP / 2;
+                ck_assert_near(arrive[0], 2 * L_HOP + u + D_SW, TOL);
+                ck_assert_near(arrive[1], 2 * L_HOP + u + 2.25 * D_SW, TOL);
+                ck_assert_near(busy_of(&sim, net, 8), 2 * D_SW, TOL);
+                ck_assert_uint_eq(net_virtual_waits(net), 2);
+                net_vrate_add(sw, -0.5 / D_SW, D_SW);
+            } else {
+                ck_assert_near(arrive[0], 2 * L_HOP + D_SW, TOL);
+                ck_assert_near(busy_of(&sim, net, 8), D_SW, TOL);
+                ck_assert_uint_eq(net_virtual_waits(net), 0);
+            }
+            teardown(&sim, net);
+            rng_free(rg);
+        }
+}
+END_TEST
+
+/* Kill a message; then read the switch's backlog (same instant). */
+typedef struct kill_look {
+    msg_t *m;
+    net_elem *sw;
+    double backlog;
+} kill_look;
+
+static void kill_look_cb(sim_t *sim, void *arg)
+{
+    kill_look *k = arg;
+    net_kill(sim, k->m->net, k->m);
+    k->backlog = net_switch_backlog(k->sw, sim->now);
+}
+
+START_TEST(test_switch_backlog_kill)
+{
+    /* A killed message takes its crossing out of the switch's backlog,
+     * and a wait for virtual work is not busy time. As above: rho_v = 0.5,
+     * backlog 1 ms at 0, A: 0 -> 5 reaches the switch at L, finds
+     * u = 1e-3 - L/2, holds the switch u, then crosses it for D; the
+     * backlog is u + D at L.
+     *   - Killed at L + u/2 (waiting for the virtual work): the backlog
+     *     is u + D - (u/2)(0.5) = 0.75u + D, less A's crossing: 0.75u;
+     *     the switch was never busy.
+     *   - Killed at L + u + D/2 (half-way across): u + D - (u + D/2)(0.5)
+     *     = 0.5u + 0.75D, less the half left: 0.5u + 0.25D; busy D/2.
+     * Link 0 is busy L either way; nothing arrives. HOPS (WHOLE walks the
+     * same way here: the switch has virtual crossings). */
+    for (int half = 0; half < 2; half++) {
+        sim_t sim;
+        net_t *net = mk(&sim, NET_ROUTE_HOPS);
+        rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
+        net_set_virtual_rng(net, rg);
+        net_elem *sw = net_elem_at(net, 8);
+        net_vrate_add(sw, 0.5 / D_SW, D_SW);
+        sw->fu = 1e-3;
+        sw->fu_t = 0;
+        reset_arrivals();
+        double u = 1e-3 - L_HOP / 2;
+        kill_look k = {send(&sim, net, 0, 5, 0), sw, -1};
+        ev_once(&sim, half ? L_HOP + u + D_SW / 2 : L_HOP + u / 2, kill_look_cb, &k);
+        ev_run(&sim, INFINITY);
+        ck_assert_int_eq(arrivals, 0);
+        ck_assert(k.m->killed);
+        if (half) {
+            ck_assert_near(k.backlog, 0.5 * u + 0.25 * D_SW, TOL);
+            ck_assert_near(busy_of(&sim, net, 8), D_SW / 2, TOL);
+        } else {
+            ck_assert_near(k.backlog, 0.75 * u, TOL);
+            ck_assert_near(busy_of(&sim, net, 8), 0, TOL);
+        }
+        ck_assert_near(busy_of(&sim, net, 0), L_HOP, TOL);
+        net_vrate_add(sw, -0.5 / D_SW, D_SW);
+        net_msg_free(net, k.m);
+        teardown(&sim, net);
+        rng_free(rg);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     (void)kill_net; /* the fixture's, for the tests that kill by callback */
@@ -479,6 +611,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_virtual_crossing_waits);
     tcase_add_test(tc, test_switch_virtual_rate);
     tcase_add_test(tc, test_messages_load_window);
+    tcase_add_test(tc, test_switch_backlog_burst);
+    tcase_add_test(tc, test_switch_backlog_kill);
     suite_add_tcase(s, tc);
     return s;
 }
