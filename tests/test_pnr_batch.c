@@ -28,6 +28,10 @@
  *     and the batched mean wait per fault beyond the idle round trip is
  *     60-120% of the exact one (the M/D/1 mean leaves out part of the
  *     FIFO queue's; 10 seeds each);
+ *   - a batch's page waiting at a link is in the link's queue for the
+ *     messages that ask for it then (all of its crossing left), by hand;
+ *   - seven threads saturating one server's link: busy no longer than
+ *     the run in either mode, and fault time within 10%;
  *   - wherever a batch is cut by a job stop (120 instants, many inside a
  *     remote fault), once the fault under way has had time to end the
  *     thread, PE, PNR and network counters equal the exact run's, and so
@@ -43,6 +47,7 @@
 #include "pnr/pnr.h"
 #include "pnr/pnr_check.h"
 #include "sched/job.h"
+#include "sched/job_internal.h" /* a batch built by hand */
 #include "tests/testcluster.h"
 #include "tests/testutil.h"
 
@@ -435,6 +440,51 @@ START_TEST(test_saturated_server_link)
 }
 END_TEST
 
+START_TEST(test_link_queue_holds_waiting_pages)
+{
+    /* What messages see of a batch at a link (sched/batch_link.c through
+     * net_virtual_busy), by hand. A batch planned at 0 on an idle 8-PE
+     * star, one remote fault from PE 1 to server PE 0, whose page waits
+     * w = 0.1 ms at PE 1's link before crossing it (set by hand, as other
+     * batches' load would): it crosses [w, w + L], L = LAT + 4096 / BW.
+     * From 0 to w the page is in the link's queue with all of its crossing
+     * left: a message asking then waits until t + L; from w to w + L it is
+     * crossing: until w + L; after that none, until the page in: on the
+     * way back it reaches
+     * PE 1's link at w + 3L + 2D (link 1, switch, link 0, link 0, switch)
+     * with no wait, and crosses it until w + 4L + 2D. */
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 8, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    static fault_batch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.f[0] = 0;
+    const double L = LAT + PAGE / BW, w = 1e-4;
+    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * T_MSG(PAGE));
+    ck_assert_int_eq(ri, 0);
+    ck_assert_int_eq(bt.rt[0].nh, 6);
+    bt.rt[0].w[0] = w;
+    bt.n = 1;
+    bt.ri[0] = 0;
+    bt.svc[0] = batch_plan_crossings(&bt, 0, &bt.rt[0], 0);
+    ck_assert_near(bt.svc[0], w + 2 * T_MSG(PAGE), 1e-15);
+    bt.end = bt.svc[0];
+    net_elem *link1 = net_route_elem(net, 1, 0, 0);
+    ck_assert_near(net_virtual_busy(link1, 0), L, 1e-15);
+    ck_assert_near(net_virtual_busy(link1, 0.5 * w), 0.5 * w + L, 1e-15);
+    ck_assert_near(net_virtual_busy(link1, w), w + L, 1e-15);
+    ck_assert_near(net_virtual_busy(link1, w + 0.5 * L), w + L, 1e-15);
+    ck_assert_double_eq(net_virtual_busy(link1, w + L + 1e-9), -1);
+    ck_assert_double_eq(net_virtual_busy(link1, w + 3 * L + 2 * DELAY - 1e-9), -1);
+    ck_assert_near(net_virtual_busy(link1, w + 3.5 * L + 2 * DELAY), w + 4 * L + 2 * DELAY, 1e-15);
+    for (int k = 0; k < bt.nv; k++)
+        net_vuser_del(&bt.v[k].u);
+    net_destroy(&sim, net);
+    ev_destroy(&sim);
+}
+END_TEST
+
 /* A job stop at t_stop; a look 10 ms later (longer than a round trip, so
  * the fault under way at the stop has ended in both modes). */
 typedef struct probe {
@@ -522,6 +572,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_virtual_crossings_are_exact_holds);
     tcase_add_test(tc, test_pages_queue_at_a_shared_server);
     tcase_add_test(tc, test_saturated_server_link);
+    tcase_add_test(tc, test_link_queue_holds_waiting_pages);
     tcase_add_test(tc, test_run_ends_in_a_remote_fault);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);
