@@ -740,8 +740,9 @@ static void msg_walk(sim_t *sim, proc_t *p)
                     net->held_back++; /* HOPS would let it overtake */
             }
         }
-        /* A link crossed virtually now (batched paging) is busy until that
-         * crossing's end: wait for it, as behind a message holding it. */
+        /* A link with virtual crossings in its queue now (batched paging):
+         * wait for what is left of them, as behind the messages holding
+         * and queued at it. */
         if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
             net->virtual_waits++;
             PROC_HOLD(sim, p, m->vwait - sim->now);
@@ -768,12 +769,12 @@ static void msg_walk(sim_t *sim, proc_t *p)
             m->vhold = false;
             m->cur->res.busy_since = sim->now;
         }
+        if (net->vrng) /* batched paging: the messages' load (net_rload) */
+            net_rload_add(m->cur, sim->now, net_elem_time(m->cur, m->bytes));
         /* The end of this hop is often the next event anyway (hops are
          * microseconds, events in a busy run milliseconds apart): then
          * PROC_HOLD moves the clock on and the walk goes on (exact,
          * ev_next_is). */
-        if (net->vrng)
-            net_rload_add(m->cur, sim->now, net_elem_time(m->cur, m->bytes));
         PROC_HOLD(sim, p, net_elem_time(m->cur, m->bytes));
         e = m->cur;
         e->messages++;

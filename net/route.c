@@ -146,7 +146,8 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
             return -1;
         /* A switch with batched crossings or a backlog of them: its wait
          * is worked out on the way. */
-        if (e->is_switch && net->vrng && (e->vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
+        if (e->is_switch && net->vrng &&
+            (e->vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
             return -1;
         at += net_elem_time(e, m->bytes);
     }
@@ -161,8 +162,11 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
         e->resv = m;
         e->rs = t;
         if (net->vrng) {
-            net_rload_add(e, sim->now, net_elem_time(e, m->bytes)); /* as of now: the window never runs ahead of the clock */
-            if (e->is_switch) { /* into its (empty) backlog */
+            /* Batched paging: into the messages' load as of now (the
+             * window never runs ahead of the clock), and a switch's
+             * crossing into its (empty) backlog. */
+            net_rload_add(e, sim->now, net_elem_time(e, m->bytes));
+            if (e->is_switch) {
                 e->fu = net_elem_time(e, m->bytes);
                 e->fu_t = t;
             }
@@ -210,7 +214,8 @@ void route_kill(sim_t *sim, net_t *net, msg_t *m)
         if (e->resv != m)
             continue;
         if (e->is_switch && net->vrng && e->re > sim->now) /* out of its backlog */
-            net_backlog_drop(e, sim->now, e->rs > sim->now ? e->re - e->rs : e->re - sim->now);
+            net_backlog_drop(e, sim->now,
+                             e->rs > sim->now ? e->re - e->rs : e->re - sim->now);
         if (e->re <= sim->now)
             resv_finish(sim, net, e, e->re, true);
         else
