@@ -753,6 +753,12 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "schedule output is on ([output] schedule = yes, or --schedule), and "
              "schedule observers need every fault's instant, so every fault runs "
              "exactly (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
+             c->network.topology == TOPO_KIND_BUS)
+        note(c, "process", "paging", notes, max, &n,
+             "with network RAM on a BUS network ([network] topology = BUS) every "
+             "fault runs exactly: batched paging's model of the network is biased "
+             "where everything shares one link (docs/BATCHING.md)");
     return n;
 }
 

@@ -226,6 +226,11 @@ bool batch_begin(sim_t *sim, thread_t *th)
     if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
         pe->cpu.holder || j->resume_at > sim->now)
         return false;
+    /* With network RAM on a bus every fault runs exactly: every message
+     * and batch would share its one link, where the contention model is
+     * biased (docs/BATCHING.md "Other topologies"; config.c says so). */
+    if (cl->hooks.fault && net_topology_kind(cl->net) == TOPO_KIND_BUS)
+        return false;
     double svc;
     int to = plan(cl, th, &svc);
     if (to == -2)

@@ -563,6 +563,14 @@ check "rack_size with TREE: no warning" test ! -s rep-tree.err
     > /dev/null 2> rep-batch.err
 check "batched paging with --schedule: a warning that every fault runs exactly" \
     grep -q 'warning: .*\[process\] paging = BATCHED has no effect: schedule output is on' rep-batch.err
+BUS="--set network.topology=bus --set netram.enabled=yes --set computer.ram=900"
+"$P" -c "$DEFAULT" $SLICE $BUS -o rep-bus-e -q > /dev/null 2> rep-bus-e.err
+"$P" -c "$DEFAULT" $SLICE $BUS --set process.paging=batched -o rep-bus-b -q > /dev/null 2> rep-bus-b.err
+check "batched paging with network RAM on a bus: a warning that every fault runs exactly" \
+    grep -q 'warning: .*\[process\] paging = BATCHED has no effect: with network RAM on a BUS network' rep-bus-b.err
+check "batched paging with network RAM on a bus: jobs.csv and samples.csv as exact" \
+    sh -c 'grep -q "\"page_faults_remote\": [1-9]" rep-bus-e/metrics.json &&
+           cmp -s rep-bus-e/jobs.csv rep-bus-b/jobs.csv && cmp -s rep-bus-e/samples.csv rep-bus-b/samples.csv'
 check "PNRSim-format appendix file gives the same configuration as its INI translation" \
     sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
            '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"

@@ -313,6 +313,19 @@ START_TEST(test_ignored_keys)
                                  "schedule output is on"));
     ck_assert_int_eq(config_set(&c, "process.paging=exact", err), 0);
     ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    /* So does batched paging with network RAM on a bus. */
+    ck_assert_int_eq(config_set(&c, "output.schedule=no", err), 0);
+    ck_assert_int_eq(config_set(&c, "process.paging=batched", err), 0);
+    ck_assert_int_eq(config_set(&c, "network.topology=bus", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_ptr_nonnull(strstr(notes[0].what, "[process] paging = BATCHED has no effect: "
+                                 "with network RAM on a BUS network"));
+    ck_assert_int_eq(config_set(&c, "netram.enabled=no", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_eq(config_set(&c, "network.topology=star", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
 }
 END_TEST
 
