@@ -567,13 +567,15 @@ double net_rload(const net_elem *e, double t)
     return rload(e, t, &m2);
 }
 
+/* A load as the queueing formulas take it: at most 0.95 (net.h). */
+static inline double load_cap(double rho) { return rho < 0.95 ? rho : 0.95; }
+
 /* The load of e's queue as the M/G/1 mean takes it: the virtual
- * crossings' and the messages' together, at most 0.95 (net.h); the
- * messages' second moment per second in *m2. */
+ * crossings' and the messages' together, capped; the messages' second
+ * moment per second in *m2. */
 static double qload(const net_elem *e, double t, double *m2)
 {
-    double rho = net_vload(e) + rload(e, t, m2);
-    return rho < 0.95 ? rho : 0.95;
+    return load_cap(net_vload(e) + rload(e, t, m2));
 }
 
 double net_vwait_mean(const net_elem *e, double t)
@@ -584,9 +586,7 @@ double net_vwait_mean(const net_elem *e, double t)
 
 double net_switch_backlog(const net_elem *e, double t)
 {
-    double rv = net_vload(e);
-    if (rv > 0.95)
-        rv = 0.95;
+    double rv = load_cap(net_vload(e));
     double dt = t - e->fu_t; /* < 0: a WHOLE reservation's crossing ahead */
     double u = e->fu - (dt > 0 ? dt : 0) * (1 - rv);
     return u > 0 ? u : 0;
@@ -610,9 +610,7 @@ static double vswitch_arrive(net_t *net, net_elem *e, double t, double d)
     if (u < NET_VWAIT_MIN)
         u = 0;
     if (u == 0 && e->vrate > 0) {
-        double rv = net_vload(e);
-        if (rv > 0.95)
-            rv = 0.95;
+        double rv = load_cap(net_vload(e));
         if (rng_uniform01(net->vrng) < rv)
             u = rng_exp(net->vrng, e->vd / (2 * (1 - rv)));
     }
@@ -941,7 +939,7 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
         m->vhold = false;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
-            net_tell_busy(sim, net, net_route_elem(net, m->src, m->dst, m->hop), false);
+            net_tell_busy(sim, net, e, false);
         } else if (m->p.state == PROC_WAITING) {
             bool found = res_cancel(sim, r, &m->p);
             assert(found);

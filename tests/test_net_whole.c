@@ -55,6 +55,25 @@ static net_t *mk(sim_t *sim, net_route_mode mode)
     return net;
 }
 
+/* mk with a virtual rng (batched paging's waits are drawn from it, and
+ * the messages' load and switch backlogs are kept only with one); the
+ * caller frees *rg after teardown. */
+static net_t *mk_virtual(sim_t *sim, net_route_mode mode, rng_t **rg)
+{
+    net_t *net = mk(sim, mode);
+    *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
+    net_set_virtual_rng(net, *rg);
+    return net;
+}
+
+/* The star's switch (element 8 of the 8-PE star). */
+static net_elem *star_switch(net_t *net)
+{
+    net_elem *sw = net_elem_at(net, 8);
+    ck_assert(sw->is_switch);
+    return sw;
+}
+
 static double busy_of(const sim_t *sim, net_t *net, long i)
 {
     return net_elem_busy_time(sim, net_elem_at(net, i));
@@ -370,11 +389,9 @@ START_TEST(test_switch_virtual_rate)
      * crossing waits behind (net_vwait_mean). Rate 0 again: no waits. */
     for (int mode = 0; mode < 2; mode++) {
         sim_t sim;
-        net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
-        rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
-        net_set_virtual_rng(net, rg);
-        net_elem *sw = net_elem_at(net, 8);
-        ck_assert(sw->is_switch);
+        rng_t *rg;
+        net_t *net = mk_virtual(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS, &rg);
+        net_elem *sw = star_switch(net);
         net_vrate_add(sw, 1000, D_SW);
         send_net = net;
         sw_n = 0;
@@ -459,9 +476,8 @@ START_TEST(test_messages_load_window)
     teardown(&sim, net);
     /* With one: the switch saw one crossing of D, its link two of L. */
     reset_arrivals();
-    net = mk(&sim, NET_ROUTE_HOPS);
-    rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
-    net_set_virtual_rng(net, rg);
+    rng_t *rg;
+    net = mk_virtual(&sim, NET_ROUTE_HOPS, &rg);
     send(&sim, net, 0, 5, 0);
     ev_run(&sim, INFINITY);
     ck_assert_near(net_rload(net_elem_at(net, 8), sim.now), D_SW / (0.01 + sim.now), 1e-15);
@@ -506,11 +522,9 @@ START_TEST(test_switch_backlog_burst)
     for (int mode = 0; mode < 2; mode++)
         for (int virt = 1; virt >= 0; virt--) {
             sim_t sim;
-            net_t *net = mk(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS);
-            rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
-            net_set_virtual_rng(net, rg);
-            net_elem *sw = net_elem_at(net, 8);
-            ck_assert(sw->is_switch);
+            rng_t *rg;
+            net_t *net = mk_virtual(&sim, mode ? NET_ROUTE_WHOLE : NET_ROUTE_HOPS, &rg);
+            net_elem *sw = star_switch(net);
             if (virt)
                 net_vrate_add(sw, 0.5 / D_SW, D_SW);
             sw->fu = 1e-3;
@@ -569,10 +583,9 @@ START_TEST(test_switch_backlog_kill)
      * same way here: the switch has virtual crossings). */
     for (int half = 0; half < 2; half++) {
         sim_t sim;
-        net_t *net = mk(&sim, NET_ROUTE_HOPS);
-        rng_t *rg = rng_stream_gen(RNG_MT19937, 7, "test", 0);
-        net_set_virtual_rng(net, rg);
-        net_elem *sw = net_elem_at(net, 8);
+        rng_t *rg;
+        net_t *net = mk_virtual(&sim, NET_ROUTE_HOPS, &rg);
+        net_elem *sw = star_switch(net);
         net_vrate_add(sw, 0.5 / D_SW, D_SW);
         sw->fu = 1e-3;
         sw->fu_t = 0;
