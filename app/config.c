@@ -554,6 +554,32 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
     return 0;
 }
 
+int config_value_text(const char *assignment, char *buf, size_t n)
+{
+    assert(n > 0);
+    buf[0] = '\0';
+    const char *eq = strchr(assignment, '=');
+    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    char sec[128], key[128];
+    if (!eq || !dot || !cfg_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
+        !cfg_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)))
+        return -1;
+    const char *canon = cfg_find_section(sec);
+    const key_def *kd = canon ? cfg_find_key(canon, key) : NULL;
+    config *c = xmalloc(sizeof *c); /* large: not on the stack */
+    cfg_error e;
+    int rc = -1;
+    if (kd) {
+        config_defaults(c);
+        if (config_set_e(c, assignment, &e) == 0) {
+            cfg_format_value(kd, c, buf, n);
+            rc = 0;
+        }
+    }
+    free(c);
+    return rc;
+}
+
 int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX])
 {
     cfg_error e;

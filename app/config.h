@@ -271,6 +271,14 @@ void config_write_ini(const config *c, FILE *out);
 /* True when a and b hold the same values (field by field). */
 bool config_equal(const config *a, const config *b);
 
+/* The value that assignment ("section.key=value") gives its key, parsed
+ * on the defaults and written back as pnrsim writes it in config.ini
+ * (enum names in upper case, numbers as the shortest text that reads back
+ * the same), into buf (n bytes): "central" and "CENTRAL" give the same
+ * text, as do "128" and "128.0". 0, or -1 when pnrsim refuses the
+ * assignment (buf is then ""). */
+int config_value_text(const char *assignment, char *buf, size_t n);
+
 /* RAM in MB of PE i (0 .. number + memory_servers - 1): its group's, or
  * memory_server_ram for a memory server. */
 double config_pe_ram(const config *c, int i);

@@ -13,6 +13,7 @@
  * pay off if types were added often; they are not, so the switches stay.
  */
 #include "app/config_internal.h"
+#include "app/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -271,9 +272,19 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
             return -1;
         }
         if (v != 0 && fabs(v) < DBL_MIN) {
-            /* Physically 0; a denormal would only slow arithmetic down. */
-            snprintf(why, n, "subnormal number: expected 0 or a magnitude of at least %g",
-                     DBL_MIN);
+            /* Physically 0; a denormal would only slow arithmetic down. The
+             * message offers 0 only where the key takes 0. */
+            bool zero_ok = kd->zero_off || ((kd->min_open ? 0 > kd->min : 0 >= kd->min) &&
+                                            0 <= kd->max);
+            char allowed[160], least[32];
+            describe_allowed(kd, allowed, sizeof allowed);
+            util_fmt_g(least, sizeof least, DBL_MIN);
+            if (zero_ok)
+                snprintf(why, n, "subnormal number: expected 0 or a magnitude of at least %s",
+                         least);
+            else
+                snprintf(why, n, "subnormal number: expected %s, of magnitude at least %s "
+                                 "(0 is not accepted)", allowed, least);
             return -1;
         }
         return 0;

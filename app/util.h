@@ -24,4 +24,9 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
 /* Seconds on the monotonic clock (wall-clock durations, never results). */
 double util_now(void);
 
+/* v as the shortest %g text that reads back as exactly v (1e+12, 0.1,
+ * 1000001000000), into buf (n bytes; 32 is enough). For messages that
+ * compare a value with a limit: two different numbers never print alike. */
+void util_fmt_g(char *buf, size_t n, double v);
+
 #endif

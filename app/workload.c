@@ -53,6 +53,7 @@
  */
 #include "app/workload.h"
 
+#include "app/util.h"
 #include "core/mem.h"
 
 #include <limits.h>
@@ -243,8 +244,10 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
                 w->dropped[WL_DROP_MALFORMED]++;
                 continue;
             }
-            snprintf(err, CFG_ERR_MAX, "%s:%ld: field %d is %g: out of range (at most %g in absolute value)",
-                    swf_path(w->r), rec.line, bad + 1, rec.f[bad],
+            char val[32];
+            util_fmt_g(val, sizeof val, rec.f[bad]);
+            snprintf(err, CFG_ERR_MAX, "%s:%ld: field %d is %s: out of range (at most %g in absolute value)",
+                    swf_path(w->r), rec.line, bad + 1, val,
                     (bad == 1 || bad == 2 || bad == 3 || bad == 5 || bad == 8 || bad == 17)
                         ? 1e12 : 1e15);
             return -1;
@@ -328,12 +331,17 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
          * a shadow time or a profile step (docs/SCHEDULING.md): at 1e18 s,
          * 2 + 1e18 == 1e18 and a job would backfill wrongly. */
         if (!(job->estimate <= WL_ESTIMATE_MAX)) {
-            snprintf(err, CFG_ERR_MAX, "%s:%ld: estimate %g s (%s x workload.estimate_scale "
-                    "%g) is out of range (at most %g s)", swf_path(w->r), rec.line,
-                    job->estimate,
+            /* Enough digits that the value shown differs from the limit. */
+            char est[32], scale[32], most[32];
+            util_fmt_g(est, sizeof est, job->estimate);
+            util_fmt_g(scale, sizeof scale, w->estimate_scale);
+            util_fmt_g(most, sizeof most, WL_ESTIMATE_MAX);
+            snprintf(err, CFG_ERR_MAX, "%s:%ld: estimate %s s (%s x workload.estimate_scale "
+                    "%s) is out of range (at most %s s)", swf_path(w->r), rec.line,
+                    est,
                     w->estimate == ESTIMATE_REQUESTED && rec.f[8] > 0
                         ? "field 9, requested time," : "the CPU demand",
-                    w->estimate_scale, WL_ESTIMATE_MAX);
+                    scale, most);
             return -1;
         }
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN

@@ -18,8 +18,9 @@
  *     valid for good (the last one that turns a valid prefix of the
  *     assignments into an invalid one), or base when the base alone is
  *     invalid; the point is named in the message;
- *   - no trace at all, or a trace file that does not exist: the line that
- *     gave the trace (workload.trace, [study] trace, or base);
+ *   - no trace at all, a trace file that does not exist, or "-" (standard
+ *     input, which the runs cannot share): the line that gave the trace
+ *     (workload.trace, [study] trace, or base);
  *   - [study] windows = K with max_jobs = 0, or with fewer than K x
  *     max_jobs jobs in the trace that pass the point's filters (the trace
  *     is read once per distinct trace and filter settings): the windows
@@ -221,9 +222,13 @@ static int check_point(const study *s, size_t point, jobs_cache *cache,
         }
     }
     const char *why = NULL;
-    if (!rc && strcmp(c.workload.trace, "-") != 0 &&
-        (!c.workload.trace[0] ||
-         (why = sweep_file_problem(c.workload.trace)) != NULL)) {
+    bool stdin_trace = !rc && !strcmp(c.workload.trace, "-");
+    if (stdin_trace)
+        why = "standard input cannot be shared by the runs (each run reads "
+              "its trace from a file; pnrsim-sweep gives runs /dev/null as "
+              "input): give a trace file";
+    if (!rc && (why || !c.workload.trace[0] ||
+                (why = sweep_file_problem(c.workload.trace)) != NULL)) {
         /* Who gave the trace: the last workload.trace assignment, else
          * [study] trace, else the base file. */
         long line = s->trace ? s->trace_line : s->base_line;
@@ -240,6 +245,9 @@ static int check_point(const study *s, size_t point, jobs_cache *cache,
                      "%s:%ld: trace: no trace: give [study] trace = FILE, "
                      "workload.trace in [set], or [workload] trace in the "
                      "base configuration", s->path, s->base_line);
+        else if (stdin_trace)
+            snprintf(err, errlen, "%s:%ld: %s: trace '-': %s", s->path, line,
+                     key, why);
         else if (value)
             snprintf(err, errlen,
                      "%s:%ld: %s: '%s' (%s): %s%s", s->path, line, key,

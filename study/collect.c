@@ -7,7 +7,9 @@
  *
  * results.csv: one row per run of the study, in run order (parameter point
  * in cross-product order, then trace window, then seed): the varied
- * parameters, window (only in a study with [study] windows), seed, status
+ * parameters, window (only in a study with [study] windows), seed (of a
+ * finished run, read back from its metrics.json; a finished run whose
+ * metrics.json gives another seed than the study's counts as failed), status
  * (ok, failed, missing) and one column per metric: the study's metrics
  * list, or else every key that is a number in at least one finished run
  * (in order of first appearance, run order; "seed" excluded as it has its
@@ -81,7 +83,16 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
         }
         if (s->windows > 0)
             sweep_buf_printf(&b, "%ld,", study_run_window(s, r));
-        sweep_buf_printf(&b, "%ld,%s", study_run_seed(s, r),
+        /* The seed of a finished run as its metrics.json gives it (it was
+         * checked against the study's when collected). */
+        const sweep_metric *sm = runs[r].state == SWEEP_RUN_DONE
+                                     ? sweep_metrics_get(&runs[r].ms, "seed")
+                                     : NULL;
+        if (sm)
+            sweep_csv_field(&b, sm->raw);
+        else
+            sweep_buf_printf(&b, "%ld", study_run_seed(s, r));
+        sweep_buf_printf(&b, ",%s",
                          runs[r].state == SWEEP_RUN_DONE     ? "ok"
                          : runs[r].state == SWEEP_RUN_FAILED ? "failed"
                                                              : "missing");
@@ -161,6 +172,18 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
                 /* Changed under our feet: count it as failed. */
                 cr->state = SWEEP_RUN_FAILED;
                 cr->why = xstrdup(err);
+            } else {
+                /* The seed the run used, read back: a run made with
+                 * another seed is not this run. */
+                const sweep_metric *m = sweep_metrics_get(&cr->ms, "seed");
+                long want = study_run_seed(s, r);
+                if (!m || m->type != SWEEP_NUM || m->num != (double)want) {
+                    cr->state = SWEEP_RUN_FAILED;
+                    cr->why = xasprintf("%s: seed %s, but this run's seed is "
+                                        "%ld (delete the directory to run it "
+                                        "again)", mpath, m ? m->raw : "missing",
+                                        want);
+                }
             }
             free(mpath);
             free(dir);

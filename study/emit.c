@@ -20,10 +20,24 @@
  * (written beside it as SCRIPT.jobs); task i runs line i. [slurm] KEY =
  * VALUE lines of the study become "#SBATCH --KEY=VALUE"; array_max = K
  * limits the tasks running at once (--array=1-N%K). Its output goes to
- * OUT/slurm/%A_%a.out unless [slurm] sets output.
+ * OUT/slurm/%A_%a.out unless [slurm] sets output, and its job name is the
+ * study's unless [slurm] sets job-name. The study file refuses the keys
+ * that would fight the generated lines (array, wrap), single letters and
+ * repeated keys (study/study.c).
+ *
+ * Quoting: a value or path with a character outside [A-Za-z0-9_./,:=+@%-]
+ * is written in double quotes on an #SBATCH line, with '\' before '"' and
+ * '\' (sbatch reads #SBATCH lines so: quotes group, a backslash escapes
+ * the next character, an unquoted '#' starts a comment); in the commands,
+ * in single quotes (sweep_shell_quote). A job list has one command per
+ * line, so a name with a line break or another control character (the
+ * output directory, pnrsim, the study's files) is refused before anything
+ * is written (sweep_emit_check); comments of the script show such
+ * characters as '?'.
  */
 #include "study/sweep.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +97,64 @@ long sweep_emit_joblist(const sweep_layout *L, const char *pnrsim, bool all,
     return rc ? -1 : n;
 }
 
+/* s on an #SBATCH line: as is when every character is plain, else in
+ * double quotes with '"' and '\\' escaped by a backslash. */
+static void slurm_value(sweep_buf *b, const char *s)
+{
+    bool plain = *s != '\0';
+    for (const char *p = s; *p && plain; p++)
+        plain = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                       "0123456789_./,:=+@%-", *p) != NULL;
+    if (plain) {
+        sweep_buf_puts(b, s);
+        return;
+    }
+    sweep_buf_puts(b, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sweep_buf_puts(b, "\\");
+        sweep_buf_add(b, p, 1);
+    }
+    sweep_buf_puts(b, "\"");
+}
+
+/* s in a comment line of the script: control characters as '?'. */
+static void comment_text(sweep_buf *b, const char *s)
+{
+    for (const char *p = s; *p; p++)
+        sweep_buf_add(b, (unsigned char)*p < 0x20 || *p == 0x7f ? "?" : p, 1);
+}
+
+/* The first control character in s, or NULL. */
+static const char *ctrl_in(const char *s)
+{
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return p;
+    return NULL;
+}
+
+int sweep_emit_check(const sweep_layout *L, const char *pnrsim,
+                     const char *file, char *err, size_t errlen)
+{
+    const study *s = L->s;
+    const char *what[] = {"-o directory", "pnrsim", "output file",
+                          "study file", "base", "trace"};
+    const char *name[] = {L->out, pnrsim, file, s->path, s->base, s->trace};
+    for (size_t i = 0; i < sizeof name / sizeof *name; i++) {
+        if (!name[i] || !ctrl_in(name[i]))
+            continue;
+        sweep_buf b = {0};
+        comment_text(&b, name[i]);
+        snprintf(err, errlen, "%s '%s': a line break or control character in "
+                              "the name (shown as ?): a job list has one "
+                              "command per line; rename it", what[i], b.p);
+        sweep_buf_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
 static const study_kv *slurm_opt(const study *s, const char *key)
 {
     for (size_t i = 0; i < s->nslurm; i++)
@@ -112,18 +184,29 @@ long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
     }
     sweep_buf b = {0};
     char *study_abs = sweep_abspath(s->path, NULL);
-    sweep_buf_printf(&b,
-                     "#!/bin/bash\n"
-                     "# Slurm job array for pnrsim study %s (%s),\n"
-                     "# written by pnrsim-sweep: %ld run%s, one array task "
-                     "each.\n"
-                     "#   submit:   sbatch %s\n"
-                     "#   then:     pnrsim-sweep collect %s -o %s\n",
-                     s->name, study_abs, n, n == 1 ? "" : "s", path,
-                     study_abs, L->out);
+    char *qpath = sweep_shell_quote(path), *qstudy = sweep_shell_quote(study_abs);
+    char *qout = sweep_shell_quote(L->out);
+    sweep_buf_printf(&b, "#!/bin/bash\n# Slurm job array for pnrsim study %s (",
+                     s->name);
+    comment_text(&b, study_abs);
+    sweep_buf_printf(&b, "),\n# written by pnrsim-sweep: %ld run%s, one array "
+                         "task each.\n#   submit:   sbatch ",
+                     n, n == 1 ? "" : "s");
+    comment_text(&b, qpath);
+    sweep_buf_puts(&b, "\n#   then:     pnrsim-sweep collect ");
+    comment_text(&b, qstudy);
+    sweep_buf_puts(&b, " -o ");
+    comment_text(&b, qout);
+    sweep_buf_puts(&b, "\n");
+    free(qpath);
+    free(qstudy);
+    free(qout);
     free(study_abs);
-    if (!slurm_opt(s, "job-name"))
-        sweep_buf_printf(&b, "#SBATCH --job-name=%s\n", s->name);
+    if (!slurm_opt(s, "job-name")) {
+        sweep_buf_puts(&b, "#SBATCH --job-name=");
+        slurm_value(&b, s->name);
+        sweep_buf_puts(&b, "\n");
+    }
     const study_kv *amax = slurm_opt(s, "array_max");
     if (n > 0)
         sweep_buf_printf(&b, "#SBATCH --array=1-%ld%s%s\n", n,
@@ -131,12 +214,19 @@ long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
     else
         sweep_buf_puts(&b, "# nothing to run: every run of the study is "
                            "done\n");
-    if (!slurm_opt(s, "output"))
-        sweep_buf_printf(&b, "#SBATCH --output=%s/%%A_%%a.out\n", logdir);
+    if (!slurm_opt(s, "output")) {
+        char *log = xasprintf("%s/%%A_%%a.out", logdir);
+        sweep_buf_puts(&b, "#SBATCH --output=");
+        slurm_value(&b, log);
+        sweep_buf_puts(&b, "\n");
+        free(log);
+    }
     for (size_t i = 0; i < s->nslurm; i++)
-        if (strcmp(s->slurm[i].key, "array_max") != 0)
-            sweep_buf_printf(&b, "#SBATCH --%s=%s\n", s->slurm[i].key,
-                             s->slurm[i].value);
+        if (strcmp(s->slurm[i].key, "array_max") != 0) {
+            sweep_buf_printf(&b, "#SBATCH --%s=", s->slurm[i].key);
+            slurm_value(&b, s->slurm[i].value);
+            sweep_buf_puts(&b, "\n");
+        }
     char *qjobs = sweep_shell_quote(jobs_abs);
     sweep_buf_printf(&b,
                      "set -u\n"

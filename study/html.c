@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s with &, <, >, " escaped. */
+/* s with &, <, >, " and ' escaped (safe in text and in quoted attributes). */
 static void esc(sweep_buf *b, const char *s)
 {
     for (; *s; s++) {
@@ -25,6 +25,7 @@ static void esc(sweep_buf *b, const char *s)
         case '<': sweep_buf_puts(b, "&lt;"); break;
         case '>': sweep_buf_puts(b, "&gt;"); break;
         case '"': sweep_buf_puts(b, "&quot;"); break;
+        case '\'': sweep_buf_puts(b, "&#39;"); break;
         default: sweep_buf_add(b, s, 1);
         }
     }

@@ -264,6 +264,18 @@ static int do_collect(const sweep_layout *L, const options *o)
                                                          : EXIT_SOME_FAILED;
 }
 
+/* sweep_emit_check with the absolute names do_emit writes. */
+static int emit_check(const sweep_layout *L, const options *o, const char *pnrsim,
+                      char *err, size_t errlen)
+{
+    char *prog = strchr(pnrsim, '/') ? sweep_abspath(pnrsim, NULL) : xstrdup(pnrsim);
+    char *file = sweep_abspath(o->joblist ? o->joblist : o->slurm, NULL);
+    int rc = sweep_emit_check(L, prog, file, err, errlen);
+    free(prog);
+    free(file);
+    return rc;
+}
+
 static int do_emit(const sweep_layout *L, const options *o,
                    const char *pnrsim)
 {
@@ -359,6 +371,9 @@ int main(int argc, char **argv)
     if (record && sweep_check_configs(&s, err, sizeof err) != 0) {
         /* Before anything is written: a study whose runs would all fail
          * (a misspelt key, a value pnrsim refuses) creates nothing. */
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        status = EXIT_BAD_INPUT;
+    } else if ((o.joblist || o.slurm) && emit_check(&L, &o, pnrsim, err, sizeof err)) {
         fprintf(stderr, "pnrsim-sweep: %s\n", err);
         status = EXIT_BAD_INPUT;
     } else if (running && !executable(pnrsim)) {

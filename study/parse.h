@@ -61,6 +61,11 @@ int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
  * *out (*nout of them). 0, or -1 (reported) for an empty or repeated item. */
 int study_parse_list(study_parse_ctx *c, const char *key, char *value, long line,
                      char ***out, size_t *nout);
+/* Every [vary] key's plain values give different settings once pnrsim has
+ * parsed them ("central" and "CENTRAL", "128" and "128.0" do not). 0, or
+ * -1 (reported, naming the values) for the first key that repeats one.
+ * Values pnrsim refuses are left to study/check.c. */
+int study_vary_distinct(study_parse_ctx *c);
 
 /* ---- resolve.c --------------------------------------------------------- */
 

@@ -32,6 +32,7 @@
  * (logx = yes for a log scale); other values (e.g. strategy names) are
  * placed at 0, 1, 2, ... with their names as tic labels.
  */
+#include "study/parse.h"
 #include "study/sweep.h"
 
 #include "app/config.h"
@@ -62,24 +63,40 @@ static const char *metric_unit(const char *metric)
     return "";
 }
 
-/* The value quoted as a gnuplot double-quoted string. */
+/* The value quoted as a gnuplot single-quoted string: ' doubled, nothing
+ * else interpreted. (gnuplot runs `command` inside double-quoted strings,
+ * and reads backslash escapes there; a single-quoted string has neither.)
+ * A line break would end the command: study values have no control
+ * characters (study.c), and any here are written as '?'. */
 static void gp_str(sweep_buf *b, const char *s)
 {
-    sweep_buf_puts(b, "\"");
+    sweep_buf_puts(b, "'");
     for (const char *p = s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            sweep_buf_puts(b, "\\");
-        sweep_buf_add(b, p, 1);
+        if (*p == '\'')
+            sweep_buf_puts(b, "''");
+        else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            sweep_buf_puts(b, "?");
+        else
+            sweep_buf_add(b, p, 1);
     }
-    sweep_buf_puts(b, "\"");
+    sweep_buf_puts(b, "'");
 }
 
+/* s in a gnuplot comment: control characters (a line break would end the
+ * comment) written as '?'. */
+static void gp_comment(sweep_buf *b, const char *s)
+{
+    for (const char *p = s; *p; p++)
+        sweep_buf_add(b, (unsigned char)*p < 0x20 || *p == 0x7f ? "?" : p, 1);
+}
+
+/* True when every value of p is a finite number (then written to the
+ * script and the data as parsed, %.17g, never as the text given). */
 static bool all_numeric(const study_param *p)
 {
     for (size_t i = 0; i < p->nvalues; i++) {
-        char *end;
-        strtod(p->values[i], &end);
-        if (end == p->values[i] || *end)
+        double v;
+        if (!study_parse_num(p->values[i], &v))
             return false;
     }
     return true;
@@ -177,7 +194,7 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
             double lo = isfinite(st->lo) ? st->lo : st->mean;
             double hi = isfinite(st->hi) ? st->hi : st->mean;
             if (numeric)
-                sweep_buf_printf(&dat, "%s", xp->values[xv]);
+                sweep_buf_printf(&dat, "%.17g", strtod(xp->values[xv], NULL));
             else
                 sweep_buf_printf(&dat, "%zu", xv);
             sweep_buf_printf(&dat, "\t%.10g\t%.10g\t%.10g\t%zu\n", st->mean,
@@ -187,9 +204,10 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
     }
 
     sweep_buf gp = {0};
-    sweep_buf_printf(&gp, "# %s.gp: written by pnrsim-sweep for study %s "
-                          "(%s); run: gnuplot %s.gp\n",
-                     pl->name, s->name, s->path, pl->name);
+    sweep_buf_printf(&gp, "# %s.gp: written by pnrsim-sweep for study %s (",
+                     pl->name, s->name);
+    gp_comment(&gp, s->path);
+    sweep_buf_printf(&gp, "); run: gnuplot %s.gp\n", pl->name);
     sweep_buf_puts(&gp, "set datafile separator \"\\t\"\n"
                         "set grid\nset key below");
     if (li >= 0) { /* entries are the values; the key is the title */
@@ -245,7 +263,8 @@ static int write_plot_files(const sweep_layout *L, const sweep_table *t,
         if (xp->nvalues <= 12) {
             sweep_buf_puts(&gp, "set xtics (");
             for (size_t v = 0; v < xp->nvalues; v++)
-                sweep_buf_printf(&gp, "%s%s", v ? ", " : "", xp->values[v]);
+                sweep_buf_printf(&gp, "%s%.17g", v ? ", " : "",
+                                 strtod(xp->values[v], NULL));
             sweep_buf_puts(&gp, ")\n");
         }
     } else {

@@ -55,7 +55,8 @@
  * is rejected as a whole: unknown sections and keys, a missing '=', empty
  * or duplicate values, a key both varied and set, a bad [baseline], a range
  * with a bound or step that is not a finite number (1:nan:1), seeds outside
- * 1..INT32_MAX (pnrsim takes seed 0 as "from the clock"), a plot naming an
+ * 1..INT32_MAX (pnrsim takes seed 0 as "from the clock"), simulation.seed
+ * in [set], [vary] or a [baseline] (the sweep owns the seed), a plot naming an
  * unknown key or leaving a varied key unpinned, more than a million runs.
  * The values themselves are checked against pnrsim's configuration rules
  * by study/check.c before a sweep runs or emits.
@@ -82,6 +83,11 @@
 #include <string.h>
 
 #define STUDY_MAX_RUNS 1000000UL
+
+/* Why simulation.seed may not be set or varied by a study. */
+#define SEED_OWNED                                                             \
+    "the sweep sets each run's seed (seed_base, seed_base + 1, ... for the "  \
+    "replications): use [study] seed_base and replications instead"
 
 /* A hint for a file that is not there: relative paths are resolved from
  * the study file's directory ("" for an absolute path). */
@@ -283,6 +289,53 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
                     "unknown key in [study] (name, base, trace, replications, "
                     "seed_base, windows, metrics)");
     }
+    return 0;
+}
+
+/* A [slurm] key the sweep cannot pass on: one it writes itself (array:
+ * the array is one task per run, array_max limits it), one that replaces
+ * the script (wrap), or a single letter. Keys are read in lower case, and
+ * sbatch's short options differ by case (-N nodes, -n ntasks), so a
+ * single letter is refused with the long names it may stand for.
+ * 0, or -1 (reported). */
+static int slurm_key_problem(study_parse_ctx *c, const char *key, long line)
+{
+    static const char *const longname[26] = {
+        ['a' - 'a'] = "array (-a; use array_max) or account (-A)",
+        ['b' - 'a'] = "begin (-b)",
+        ['c' - 'a'] = "cpus-per-task (-c) or constraint (-C)",
+        ['d' - 'a'] = "dependency (-d) or chdir (-D)",
+        ['e' - 'a'] = "error (-e)",
+        ['g' - 'a'] = "gpus (-G)",
+        ['h' - 'a'] = "hold (-H)",
+        ['i' - 'a'] = "input (-i)",
+        ['j' - 'a'] = "job-name (-J)",
+        ['k' - 'a'] = "no-kill (-k)",
+        ['l' - 'a'] = "licenses (-L)",
+        ['m' - 'a'] = "distribution (-m) or clusters (-M)",
+        ['n' - 'a'] = "ntasks (-n) or nodes (-N)",
+        ['o' - 'a'] = "output (-o) or overcommit (-O)",
+        ['p' - 'a'] = "partition (-p)",
+        ['q' - 'a'] = "qos (-q) or quiet (-Q)",
+        ['s' - 'a'] = "oversubscribe (-s) or core-spec (-S)",
+        ['t' - 'a'] = "time (-t)",
+        ['w' - 'a'] = "nodelist (-w) or wait (-W)",
+        ['x' - 'a'] = "exclude (-x)",
+    };
+    if (key[0] && !key[1]) {
+        const char *l = key[0] >= 'a' && key[0] <= 'z' ? longname[key[0] - 'a'] : NULL;
+        return study_fail(c, line, key,
+                          "a single-letter sbatch option: give its long name%s%s "
+                          "(keys are read in lower case, and sbatch's short "
+                          "options differ by case)", l ? ", " : "", l ? l : "");
+    }
+    if (!strcmp(key, "array"))
+        return study_fail(c, line, key,
+                          "written by pnrsim-sweep (one array task per run); "
+                          "use array_max = K to run at most K at once");
+    if (!strcmp(key, "wrap"))
+        return study_fail(c, line, key,
+                          "would replace the script pnrsim-sweep writes");
     return 0;
 }
 
@@ -513,6 +566,9 @@ static int parse_lines(study_parse_ctx *c, FILE *f, study_keys *k, study_raw **p
                 rc = study_fail(c, lineno, key, "not an sbatch option name");
                 break;
             }
+            rc = slurm_key_problem(c, key, lineno);
+            if (rc)
+                break;
             if (!strcmp(key, "array_max")) {
                 long m;
                 if (!study_parse_long(value, &m) || m < 1) {
@@ -521,9 +577,8 @@ static int parse_lines(study_parse_ctx *c, FILE *f, study_keys *k, study_raw **p
                     break;
                 }
             }
-            s->slurm = xrealloc(s->slurm, (s->nslurm + 1) * sizeof *s->slurm);
-            s->slurm[s->nslurm++] = (study_kv){xstrdup(key),
-                                               xstrdup(value), lineno};
+            rc = kv_add(c, &s->slurm, &s->nslurm, key, value, lineno,
+                        "given twice");
             break;
         }
         }
@@ -600,7 +655,23 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
                       "set by [study] windows (line %ld) for every run",
                       s->windows_line);
     if (!rc)
+        rc = study_vary_distinct(&c);
+    if (!rc)
         rc = study_build_baselines(&c, bases, nbases, plots, nplots);
+    /* The sweep owns the seed: run r gets seed_base + its replication, and
+     * results.csv and the run directories are named by it. A seed set for
+     * every run would make the replications one run repeated (sd 0). */
+    for (size_t i = 0; !rc && i < s->nset; i++)
+        if (!strcmp(s->set[i].key, "simulation.seed"))
+            rc = study_fail(&c, s->set[i].line, s->set[i].key, SEED_OWNED);
+    for (size_t i = 0; !rc && i < s->nvary; i++)
+        if (!strcmp(s->vary[i].key, "simulation.seed"))
+            rc = study_fail(&c, s->vary[i].line, s->vary[i].key, SEED_OWNED);
+    for (size_t i = 0; !rc && i < s->nbaselines; i++)
+        for (size_t j = 0; !rc && j < s->baselines[i].nset; j++)
+            if (!strcmp(s->baselines[i].set[j].key, "simulation.seed"))
+                rc = study_fail(&c, s->baselines[i].set[j].line, "simulation.seed",
+                                SEED_OWNED);
     for (size_t i = 0; !rc && s->windows > 0 && i < s->nbaselines; i++)
         for (size_t j = 0; !rc && j < s->baselines[i].nset; j++)
             if (!strcmp(s->baselines[i].set[j].key, "workload.window"))

@@ -273,4 +273,11 @@ long sweep_emit_joblist(const sweep_layout *L, const char *pnrsim, bool all,
 long sweep_emit_slurm(const sweep_layout *L, const char *pnrsim, bool all,
                       const char *path, char *err, size_t errlen);
 
+/* Before emitting: 0 when no name an emitted file holds (the output
+ * directory, pnrsim, the file written, the study, base and trace files;
+ * absolute paths) has a line break or another control character, else -1
+ * with the name in err (a job list has one command per line). */
+int sweep_emit_check(const sweep_layout *L, const char *pnrsim,
+                     const char *file, char *err, size_t errlen);
+
 #endif

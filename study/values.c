@@ -12,9 +12,14 @@
  * (1:nan:1, 1e999) is an error, as is a step too fine for %.10g to tell
  * two values apart. The [study] metrics list is a plain list (no ranges,
  * no repeats). Errors go through study_fail ("FILE:LINE: KEY: ...").
+ * Once the file is read, values are also compared as pnrsim parses them
+ * (study_vary_distinct): two values that are one setting would make two
+ * points of one configuration.
  */
 #include "study/parse.h"
 #include "study/sweep.h"
+
+#include "app/config.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -311,6 +316,64 @@ int study_parse_list(study_parse_ctx *c, const char *key, char *value, long line
         if (!comma)
             break;
         q = comma + 1;
+    }
+    return 0;
+}
+
+/* A value as pnrsim reads it, with its index (study_vary_distinct). */
+typedef struct parsed_value {
+    char text[256];
+    size_t index;
+} parsed_value;
+
+static int parsed_cmp(const void *a, const void *b)
+{
+    const parsed_value *x = a, *y = b;
+    int r = strcmp(x->text, y->text);
+    return r ? r : (x->index > y->index) - (x->index < y->index);
+}
+
+int study_vary_distinct(study_parse_ctx *c)
+{
+    const study *s = c->s;
+    for (size_t i = 0; i < s->nvary; i++) {
+        const study_param *p = &s->vary[i];
+        parsed_value *pv = xmalloc((p->nvalues + 1) * sizeof *pv);
+        size_t n = 0;
+        for (size_t v = 0; v < p->nvalues; v++) {
+            if (p->baseline && p->baseline[v] >= 0)
+                continue;
+            char *a = xasprintf("%s=%s", p->key, p->values[v]);
+            if (config_value_text(a, pv[n].text, sizeof pv[n].text) == 0)
+                pv[n++].index = v;
+            free(a);
+        }
+        qsort(pv, n, sizeof *pv, parsed_cmp);
+        /* The group of equal texts whose first value comes first. */
+        size_t best = n, best_len = 0;
+        for (size_t k = 0; k < n;) {
+            size_t e = k + 1;
+            while (e < n && !strcmp(pv[e].text, pv[k].text))
+                e++;
+            if (e - k > 1 && (best == n || pv[k].index < pv[best].index)) {
+                best = k;
+                best_len = e - k;
+            }
+            k = e;
+        }
+        if (best < n) {
+            sweep_buf b = {0};
+            for (size_t k = 0; k < best_len; k++)
+                sweep_buf_printf(&b, "%s'%s'", !k ? "" : k + 1 < best_len ? ", " : " and ",
+                                 p->values[pv[best + k].index]);
+            int rc = study_fail(c, p->line, p->key,
+                                "values %s are the same setting (%s): give it "
+                                "once", b.p, pv[best].text);
+            sweep_buf_free(&b);
+            free(pv);
+            return rc;
+        }
+        free(pv);
     }
     return 0;
 }

@@ -7,7 +7,9 @@
 # with [slurm] options and array_max), submits it with sbatch, waits for the
 # whole array (at most SLURM_WAIT seconds, default 300), collects, and checks
 # that every array task succeeded and that results.csv and summary.csv are
-# byte-identical to the same study run by pnrsim-sweep itself. Stops every
+# byte-identical to the same study run by pnrsim-sweep itself. The output
+# directory's name has a space and a quote, and a [slurm] value quotes and
+# a '#', so sbatch reads quoted #SBATCH lines. Stops every
 # daemon it started on exit (by pid).
 #
 # Skips (exit 0, "check_slurm: SKIPPED: why", no counts) when Slurm cannot
@@ -79,16 +81,19 @@ netram.enabled = no
 lines = netram.strategy
 [slurm]
 time = 00:10:00
+comment = it's "quoted"#1
 array_max = 2
 EOF
+V="via slurm'q"
 
 "$SWEEP" -j 2 --no-plots -o direct s.ini > direct.log 2>&1
 check "direct run: exit 0" test $? -eq 0
 
-"$SWEEP" --emit-slurm sweep.sh -o viaslurm s.ini > emit.log 2>&1
+"$SWEEP" --emit-slurm sweep.sh -o "$V" s.ini > emit.log 2>&1
 check "emit-slurm: exit 0" test $? -eq 0
 check "emit-slurm: a 12-task array, 2 at once" grep -q '^#SBATCH --array=1-12%2$' sweep.sh
 check "emit-slurm: [slurm] time" grep -q '^#SBATCH --time=00:10:00$' sweep.sh
+check "emit-slurm: the output directory quoted" grep -qF "#SBATCH --output=\"$T/via slurm'q/slurm/%A_%a.out\"" sweep.sh
 
 # sbatch --wait returns when every task of the array has ended, with the
 # highest exit status of its tasks; timeout bounds the wait.
@@ -102,20 +107,22 @@ if [ $rc -eq 124 ]; then
 fi
 check "sbatch --wait: every array task exited 0 (job $jobid)" test $rc -eq 0
 [ $rc -eq 0 ] || cat sbatch.err
-check "one Slurm log per task" test "$(ls viaslurm/slurm/ | wc -l)" -eq 12
+check "one Slurm log per task, in the quoted directory" test "$(ls "$V/slurm/" | wc -l)" -eq 12
+jid=${jobid%%_*}
+check "sbatch read the quoted comment" sh -c "scontrol show job $jid 2>/dev/null | grep -qF 'Comment=it'\''s \"quoted\"#1' || sacct -j $jid -n -o comment%40 2>/dev/null | grep -qF 'it'\''s \"quoted\"#1'"
 check "12 finished run directories" \
-    test "$(ls -d viaslurm/runs/*/seed-[0-9]* | grep -vc '\.part$')" -eq 12
+    test "$(ls -d "$V"/runs/*/seed-[0-9]* | grep -vc '\.part$')" -eq 12
 
-"$SWEEP" collect --no-plots -o viaslurm s.ini > collect.log 2>&1
+"$SWEEP" collect --no-plots -o "$V" s.ini > collect.log 2>&1
 check "collect after Slurm: exit 0" test $? -eq 0
 check "Slurm + collect: results.csv byte-identical to the direct run" \
-    cmp direct/results.csv viaslurm/results.csv
+    cmp direct/results.csv "$V/results.csv"
 check "Slurm + collect: summary.csv byte-identical to the direct run" \
-    cmp direct/summary.csv viaslurm/summary.csv
+    cmp direct/summary.csv "$V/summary.csv"
 check "results.csv: 12 runs, all ok" \
-    test "$(grep -c ',ok,' viaslurm/results.csv)" -eq 12
+    test "$(grep -c ',ok,' "$V/results.csv")" -eq 12
 
 # Emitting again after the array: nothing left to run.
-"$SWEEP" --emit-slurm again.sh -o viaslurm s.ini > again.log 2>&1
+"$SWEEP" --emit-slurm again.sh -o "$V" s.ini > again.log 2>&1
 check "emit again after the array: nothing to run" grep -q 'nothing to run' again.sh
 finish

@@ -215,13 +215,13 @@ fi
 # Axis labels with units: the x key's from the configuration's table, the
 # metric's from pnrsim's table of metrics; none where there is none.
 check "plot: x axis with its unit (computer.ram [MB])" \
-    grep -qx 'set xlabel "computer.ram \[MB\]"' j1/plots/bounded_slowdown_mean.gp
+    grep -qx "set xlabel 'computer.ram \[MB\]'" j1/plots/bounded_slowdown_mean.gp
 check "plot: y axis of a metric without a unit names it alone" \
-    grep -qx 'set ylabel "bounded_slowdown_mean (mean, 95% CI)"' j1/plots/bounded_slowdown_mean.gp
+    grep -qx "set ylabel 'bounded_slowdown_mean (mean, 95% CI)'" j1/plots/bounded_slowdown_mean.gp
 check "plot: y axis with the metric's unit (response_time_mean [s])" \
-    grep -qx 'set ylabel "response_time_mean \[s\] (mean, 95% CI)"' j1/plots/response_time_mean.gp
+    grep -qx "set ylabel 'response_time_mean \[s\] (mean, 95% CI)'" j1/plots/response_time_mean.gp
 check "plot: x axis of a key without a unit (a name) names it alone" \
-    grep -qx 'set xlabel "netram.strategy"' j1/plots/response_time_mean.gp
+    grep -qx "set xlabel 'netram.strategy'" j1/plots/response_time_mean.gp
 
 "$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
 check "two workers: exit 0" test $? -eq 0
@@ -481,7 +481,7 @@ fi
 check "baseline: a third plot line" \
     test "$(grep -c 'dat\" index' blo/plots/bounded_slowdown_mean.gp)" -eq 3
 check "baseline: labelled with its overrides" \
-    grep -q 'title "disk (netram.enabled=no)"' blo/plots/bounded_slowdown_mean.gp
+    grep -q "title 'disk (netram.enabled=no)'" blo/plots/bounded_slowdown_mean.gp
 # Adding a baseline keeps the runs made; changing one is refused.
 cp bl.ini bl2.ini
 printf '[baseline mpl1]\nnetram.enabled = no\nscheduler.mpl = 1\n' >> bl2.ini

@@ -22,9 +22,18 @@
 # they plot into DIR/data (to re-draw a plot by hand, or to check it).
 # A plot whose data file is missing (no --schedule) is not drawn and this
 # is said. Images are drawn under temporary names and renamed only when
-# every plot succeeded: nothing half-written is left. Exit status: 0,
-# 2 for bad usage, a missing directory or gnuplot missing, 1 when gnuplot
-# failed.
+# every plot succeeded: nothing half-written is left.
+# The input files are checked before anything is drawn: each CSV file must
+# have pnrsim's header, the same number of fields on every line, a number
+# in every field a plot uses (an integer >= 0 for job, PE and slot
+# numbers) and an end of line after its last line; metrics.json's
+# total_time and config.ini's metrics_period, when present, must be
+# numbers. A bad file is named with its line, and nothing is drawn.
+# No name reaches a gnuplot script: gnuplot runs in the temporary
+# directory and the scripts name their data by fixed relative names, so
+# any directory name (quotes, newlines, $(...), backquotes) is safe.
+# Exit status: 0; 2 for bad usage, a missing directory, a bad input file
+# or gnuplot missing; 1 when gnuplot failed.
 set -u
 prog=pnrsim-plot
 usage() {
@@ -40,7 +49,7 @@ while [ $# -gt 0 ]; do
     -o|--output) [ $# -ge 2 ] || usage; outdir=$2; shift 2 ;;
     --keep-data) keep=1; shift ;;
     -h|--help)
-        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'
         exit 0 ;;
     --) [ $# -eq 2 -a -z "$dir" ] || usage; dir=$2; shift 2 ;;
     -*) echo "$prog: unknown option $1" >&2; usage ;;
@@ -52,8 +61,10 @@ case $fmt in png|svg|both) ;; *) echo "$prog: --format $fmt: expected png, svg o
 for v in "$from" "$to"; do
     [ -z "$v" ] && continue
     # A plain decimal number (digits, at most one point, optional exponent).
-    if ! echo "$v" | grep -Eq '^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'; then
-        echo "$prog: --from/--to \"$v\": expected a time in seconds (a number >= 0)" >&2; exit 2
+    # Finite: 1e309 is a number to grep but infinity to awk and gnuplot.
+    if ! printf '%s\n' "$v" | grep -Eq '^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$' ||
+        ! awk -v v="$v" 'BEGIN { v += 0; exit !(v - v == 0 && v < 1e300) }'; then
+        echo "$prog: --from/--to \"$v\": expected a time in seconds (a finite number >= 0, below 1e300)" >&2; exit 2
     fi
 done
 if [ -n "$from" ] && [ -n "$to" ] && awk -v f="$from" -v t="$to" 'BEGIN { exit !(f + 0 >= t + 0) }'; then
@@ -67,7 +78,67 @@ if [ ! -f "$dir/samples.csv" ]; then
     echo "$prog: $dir: no samples.csv here: not a pnrsim output directory" >&2
     exit 2
 fi
+# A relative name gets ./ in front: awk would take "x=y/samples.csv" for
+# an assignment, and mkdir or mktemp "-x" for an option.
+case $dir in /*) ;; *) dir=./$dir ;; esac
+case $outdir in /*|'') ;; *) outdir=./$outdir ;; esac
 [ -n "$outdir" ] || outdir=$dir/plots
+
+# ---- the input files, checked before anything is written -------------------------
+# checkcsv FILE HEADER NUMCOLS INTCOLS [A B]: FILE has the header HEADER,
+# as many fields as it on every line (lines starting with # are comments),
+# a finite number in each of the columns NUMCOLS (space-separated column
+# numbers), an integer >= 0 in each of INTCOLS, column A at most column B
+# (a start before its end), and ends with an end of line; otherwise a
+# message naming the file and line, and exit 2.
+checkcsv() {
+    if [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" != '\n' ]; then
+        echo "$prog: $1: the last line has no end of line: a truncated file?" >&2; exit 2
+    fi
+    msg=$(F=$1 H=$2 N=$3 I=$4 A=${5:-0} B=${6:-0} awk -F, '
+        function show(x) { x = substr(x, 1, 40); gsub(/[^ -~]/, "?", x); return x }
+        function bad(m) { if (!err) printf "%s:%d: %s\n", ENVIRON["F"], NR, m; err = 1; exit }
+        BEGIN { nh = split(ENVIRON["H"], h, ","); split(ENVIRON["N"], nc, " "); split(ENVIRON["I"], ic, " ")
+                for (i in ic) isint[ic[i]] = 1 }
+        NR == 1 { if ($0 != ENVIRON["H"]) bad("expected the header \"" ENVIRON["H"] "\", found \"" show($0) "\""); next }
+        /^#/ { next }
+        {
+            if (NF != nh) bad("expected " nh " comma-separated fields, found " NF)
+            for (k in nc) {
+                i = nc[k] + 0; v = $i
+                if (v !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || (v + 0) - (v + 0) != 0)
+                    bad(h[i] " \"" show(v) "\": expected a finite number")
+                if ((i in isint) && (v + 0 < 0 || v + 0 != int(v + 0)))
+                    bad(h[i] " \"" show(v) "\": expected an integer >= 0")
+            }
+            a = ENVIRON["A"] + 0; b = ENVIRON["B"] + 0
+            if (a && $a + 0 > $b + 0) bad(h[a] " " $a " after " h[b] " " $b)
+        }
+        END { if (!err && NR == 0) printf "%s: empty (expected the header \"%s\")\n", ENVIRON["F"], ENVIRON["H"] }' "$1")
+    [ -z "$msg" ] || { printf '%s: %s\n' "$prog" "$msg" >&2; exit 2; }
+}
+# num FILE WHAT VALUE: VALUE is a finite number >= 0, or exit 2 naming it.
+num() {
+    if ! printf '%s\n' "$3" | grep -Eq '^\+?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$' ||
+        ! awk -v v="$3" 'BEGIN { v += 0; exit !(v - v == 0) }'; then
+        printf '%s: %s: %s "%s": expected a finite number >= 0\n' "$prog" "$1" "$2" "$3" >&2; exit 2
+    fi
+}
+checkcsv "$dir/samples.csv" time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,jobs_finished,page_faults "1 3 5 7" "3 5"
+[ ! -f "$dir/schedule.csv" ] || checkcsv "$dir/schedule.csv" job,slot,start,end,first_pe,pes,pcs "1 2 3 4 5 6 7" "1 2 5 6" 3 4
+[ ! -f "$dir/pes.csv" ] || checkcsv "$dir/pes.csv" time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,netram_held_mb,page_faults,paging_time,cpu_busy "1 2 3 5 6 9" "2 3" 2 3
+if [ -f "$dir/schedule.paje" ]; then
+    # Slot switches (event 10 of type SW): their time is used.
+    msg=$(F=$dir/schedule.paje awk '$1 == 10 && $3 == "SW" && ($2 !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || ($2 + 0) - ($2 + 0) != 0) {
+        printf "%s:%d: a slot switch at time \"%s\": expected a finite number\n", ENVIRON["F"], NR, substr($2, 1, 40); exit }' "$dir/schedule.paje")
+    [ -z "$msg" ] || { printf '%s: %s\n' "$prog" "$msg" >&2; exit 2; }
+fi
+# The run's end (total_time of metrics.json) and the metrics period
+# (config.ini), checked here too.
+span=$(awk -F'[:,]' '$1 ~ /"total_time"/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/metrics.json" 2>/dev/null)
+[ -z "$span" ] || num "$dir/metrics.json" total_time "$span"
+period=$(awk -F= '/^\[/ { sec = $0 } sec == "[simulation]" && $1 ~ /^[ \t]*metrics_period[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/config.ini" 2>/dev/null)
+[ -z "$period" ] || num "$dir/config.ini" "[simulation] metrics_period" "$period"
 mkdir -p "$outdir" || { echo "$prog: cannot create $outdir" >&2; exit 2; }
 work=$(mktemp -d "$outdir/.plot.XXXXXX") || { echo "$prog: cannot write in $outdir" >&2; exit 2; }
 trap 'rm -rf "$work"' EXIT
@@ -81,13 +152,14 @@ svg='svg size 1200,700 dynamic font ",11"'
 terms=""
 case $fmt in png) terms=png ;; svg) terms=svg ;; both) terms="png svg" ;; esac
 
-# draw NAME SCRIPT: run the gnuplot script once per format.
+# draw NAME: run the gnuplot script NAME.gp once per format, in the
+# temporary directory (the scripts name their files relative to it).
 drawn=""
 draw() {
     for t in $terms; do
         if [ $t = png ]; then term=$png; else term=$svg; fi
-        { echo "set terminal $term"; echo "set output '$work/$1.$t'"; cat "$2"; } > "$work/$1.$t.gp"
-        if ! gnuplot "$work/$1.$t.gp" 2> "$work/err"; then
+        { echo "set terminal $term"; echo "set output '$1.$t'"; cat "$work/$1.gp"; } > "$work/$1.$t.gp"
+        if ! (cd "$work" && exec gnuplot "$1.$t.gp") 2> "$work/err"; then
             echo "$prog: gnuplot failed on $1:" >&2
             cat "$work/err" >&2
             exit 1
@@ -99,7 +171,6 @@ draw() {
 # Seconds or hours on the time axis of whole-run plots.
 # The run's end: total_time of metrics.json (the last sample otherwise);
 # plots against time span the whole run, 0 to its end.
-span=$(awk -F'[:,]' '$1 ~ /"total_time"/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/metrics.json" 2>/dev/null)
 [ -n "$span" ] || span=$(awk -F, 'NR > 1 && !/^#/ { t = $1 } END { print t + 0 }' "$dir/samples.csv")
 if awk -v s="$span" 'BEGIN { exit !(s > 36000) }'; then tdiv=3600 tunit=h; else tdiv=1 tunit=s; fi
 
@@ -107,7 +178,7 @@ if awk -v s="$span" 'BEGIN { exit !(s > 36000) }'; then tdiv=3600 tunit=h; else 
 if [ -f "$dir/schedule.csv" ]; then
     # Rows clipped to the window; colour from the job number (golden-ratio
     # hues, two lightness levels), so it is the same in every picture.
-    awk -F, -v from="$from" -v to="$to" '
+    W=$work awk -F, -v from="$from" -v to="$to" '
         function hsv(h, s, v,   i, f, p, q, t, r, g, b) {
             i = int(h * 6); f = h * 6 - i; p = v * (1 - s); q = v * (1 - f * s); t = v * (1 - (1 - f) * s)
             i = i % 6
@@ -125,18 +196,18 @@ if [ -f "$dir/schedule.csv" ]; then
             ce = e; if (to != "" && ce > to + 0) ce = to + 0
             h = ($1 * 0.6180339887) % 1
             col = hsv(h, ($1 % 2) ? 0.55 : 0.85, ($1 % 3 == 0) ? 0.75 : 0.95)
-            if (ce > cs) print cs, ce, $5 - 0.5, $5 + $6 - 0.5, col, $1 > (dir "/jobs.dat")
+            if (ce > cs) print cs, ce, $5 - 0.5, $5 + $6 - 0.5, col, $1 > (ENVIRON["W"] "/jobs.dat")
             if ($7 > 0) {
                 ps = s; pe = $3
                 if (from != "" && ps < from + 0) ps = from + 0
                 if (to != "" && pe > to + 0) pe = to + 0
-                if (pe > ps) print ps, pe, $5 - 0.5, $5 + $6 - 0.5 > (dir "/pcs.dat")
+                if (pe > ps) print ps, pe, $5 - 0.5, $5 + $6 - 0.5 > (ENVIRON["W"] "/pcs.dat")
             }
             if (lo == "" || cs < lo) lo = cs
             if (ce > hi) hi = ce
         }
-        END { printf "%s %s\n", (lo == "" ? 0 : lo), hi + 0 > (dir "/range") }
-    ' dir="$work" "$dir/schedule.csv"
+        END { printf "%s %s\n", (lo == "" ? 0 : lo), hi + 0 > (ENVIRON["W"] "/range") }
+    ' "$dir/schedule.csv"
     touch "$work/jobs.dat" "$work/pcs.dat"
     read lo hi < "$work/range"
     lo=$(awk -v v="$lo" 'BEGIN { printf "%.10g", v }'); hi=$(awk -v v="$hi" 'BEGIN { printf "%.10g", v }')
@@ -166,7 +237,7 @@ if [ -f "$dir/schedule.csv" ]; then
     keys="" jobkey="title \"job running (colour = job, number on wide bars)\"" keypos="outside top center horizontal box"
     if [ "$njobs" -le 20 ]; then
         jobkey=notitle keypos="outside right top vertical box"
-        keys=$(sort -k6,6n -u "$work/jobs.dat" | awk '{ printf ", keyentry with boxes fs solid lc rgb \"#%06x\" title \"job %s\"", $5, $6 }')
+        keys=$(sort -k6,6n -u "$work/jobs.dat" | awk '{ printf ", keyentry with boxes fs solid lc rgb \"#%06x\" title \"job %d\"", $5, $6 }')
     fi
     cat > "$work/gantt.gp" <<EOF
 set title "Gang matrix: $njobs jobs on $npes PEs, t = $lo .. $hi s$swnote" noenhanced
@@ -178,16 +249,16 @@ set key $keypos
 set style fill solid 1.0 noborder
 set grid xtics lc rgb "#dddddd"
 set format x "%.10g"
-plot "$work/jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable $jobkey$keys, \
-     "$work/labels.dat" using 1:2:(sprintf("%d", \$3)) with labels font ",9" notitle, \
-     "$work/pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (>= 0.3% of window)", \
-     "$work/switch.dat" using 1:(-0.5):(0):($npes) with vectors nohead dt 3 lc rgb "#444444" title "slot switch"
+plot "jobs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4:5 with boxxyerror lc rgb variable $jobkey$keys, \
+     "labels.dat" using 1:2:(sprintf("%d", \$3)) with labels font ",9" notitle, \
+     "pcs.dat" using ((\$1+\$2)/2):((\$3+\$4)/2):1:2:3:4 with boxxyerror lc rgb "black" title "context switch (>= 0.3% of window)", \
+     "switch.dat" using 1:(-0.5):(0):($npes) with vectors nohead dt 3 lc rgb "#444444" title "slot switch"
 EOF
     # Empty data files make gnuplot stop; give them one point outside the view.
     for f in jobs pcs; do [ -s "$work/$f.dat" ] || echo "-1e300 -1e300 -1 -1 0 0" > "$work/$f.dat"; done
     [ -s "$work/labels.dat" ] || echo "-1e300 -1e300 0" > "$work/labels.dat"
     [ -s "$work/switch.dat" ] || echo "-1e300" > "$work/switch.dat"
-    draw gantt "$work/gantt.gp"
+    draw gantt
 else
     echo "$prog: $dir has no schedule.csv (run pnrsim with --schedule): no Gantt chart" >&2
 fi
@@ -239,7 +310,6 @@ heatdat() {
 }
 if [ -f "$dir/pes.csv" ] && [ "$(wc -l < "$dir/pes.csv")" -gt 1 ]; then
     # The period from the run's config.ini; the first sample's time otherwise.
-    period=$(awk -F= '/^\[/ { sec = $0 } sec == "[simulation]" && $1 ~ /^[ \t]*metrics_period[ \t]*$/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$dir/config.ini" 2>/dev/null)
     [ -n "$period" ] || period=$(awk -F, 'NR == 2 { print $1; exit }' "$dir/pes.csv")
     group=$(awk -F, 'NR == 2 { print $3 - $2 + 1; exit }' "$dir/pes.csv")
     hn=$(awk -F, 'NR > 1 && !/^#/ && $3 + 0 >= m { m = $3 + 1 } END { print m + 0 }' "$dir/pes.csv")
@@ -263,9 +333,9 @@ set tics out
 set style fill solid 1.0 noborder
 set yrange [-0.5:$hn - 0.5]
 $xr
-plot "$work/$1.dat" using 1:2:3:4:5:6:7 with boxxyerror lc palette title "$5"
+plot "$1.dat" using 1:2:3:4:5:6:7 with boxxyerror lc palette title "$5"
 EOF
-        draw "$1" "$work/$1.gp"
+        draw "$1"
     }
     heat paging 9 0 "Paging: time threads spent servicing page faults, per PE and metrics period" "paging time per PE (s per period)"
     heat overalloc 5 1 "Memory overallocation per PE (memory on disk or in network RAM), at each sample" "overallocated memory (MB)"
@@ -306,10 +376,10 @@ $xr
 set key outside top center horizontal box
 set grid
 set datafile separator ","
-plot "$work/samples.dat" using (\$1 / $tdiv):7 with steps lw 2 lc rgb "#1f77b4" title "memory in use", \
-     "$work/lent.dat" using (\$1 / $tdiv):2 with steps lw 2 lc rgb "#d62728" title "network RAM lent"
+plot "samples.dat" using (\$1 / $tdiv):7 with steps lw 2 lc rgb "#1f77b4" title "memory in use", \
+     "lent.dat" using (\$1 / $tdiv):2 with steps lw 2 lc rgb "#d62728" title "network RAM lent"
 EOF
-    draw memory "$work/memory.gp"
+    draw memory
     cat > "$work/queue.gp" <<EOF
 set title "Queue length and multiprogramming level (held between samples)"
 set xlabel "time ($tunit)"
@@ -323,19 +393,20 @@ set y2range [0:*]
 set key outside top center horizontal box
 set grid
 set datafile separator ","
-plot "$work/samples.dat" using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
-     "$work/samples.dat" using (\$1 / $tdiv):5 axes x1y2 with steps lw 2 dt 2 lc rgb "#9467bd" title "MPL"
+plot "samples.dat" using (\$1 / $tdiv):3 with steps lw 2 lc rgb "#2ca02c" title "queue length", \
+     "samples.dat" using (\$1 / $tdiv):5 axes x1y2 with steps lw 2 dt 2 lc rgb "#9467bd" title "MPL"
 EOF
-    draw queue "$work/queue.gp"
+    draw queue
 else
     echo "$prog: $dir/samples.csv has no samples (the run was shorter than metrics_period): no plots against time" >&2
 fi
 
 if [ $keep = 1 ]; then
-    # The scripts name the data by their temporary path: point them at data/.
+    # The scripts name their data relative to their directory: run them
+    # there (cd DIR/data && gnuplot gantt.png.gp).
     mkdir -p "$outdir/data" && for f in "$work"/*.dat "$work"/*.gp; do
         [ -f "$f" ] || continue
-        sed "s|$work/|$outdir/data/|g" "$f" > "$outdir/data/${f##*/}" || exit 1
+        cp "$f" "$outdir/data/" || exit 1
     done || { echo "$prog: cannot write $outdir/data" >&2; exit 1; }
 fi
 # Every plot drawn: move them into place.
