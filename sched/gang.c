@@ -264,9 +264,14 @@ static void quantum_arm(gang_t *g)
 
 /* Alternative scheduling into the current slot: jobs of other slots whose
  * PEs are all idle in it move in (their home remembered) and run. A slot
- * emptied by a move is removed (slot unification). Returns true when a job
- * that had run before was resumed. */
-static bool alternative(gang_t *g)
+ * emptied by a move is removed (slot unification) at once, so a job
+ * visited later in the pass whose home was that slot gets the slot it is
+ * moved from as its new home. With `moved` (at a switch) the moved jobs
+ * are not run here but appended to moved[*nmoved] in the order they moved
+ * (at most npes of them): the caller runs them once the outgoing slot's
+ * jobs are stopped. Returns true when a job that had run before was
+ * resumed (never with `moved`). */
+static bool alternative(gang_t *g, job_t **moved, int *nmoved)
 {
     bool resumed = false;
     if (g->p.no_alternative || g->cur < 0 || g->nslots < 2)
@@ -292,10 +297,12 @@ static bool alternative(gang_t *g)
             slot_put(g, cs, j);
             if (j->home_slot < 0)
                 j->home_slot = o->id;
-            /* A job of the previous slot that is still running (a switch
-             * is under way) just keeps running: not a resumption. */
-            if (run_job(g, j, g->p.pcs))
+            if (moved) {
+                assert(*nmoved < g->npes);
+                moved[(*nmoved)++] = j;
+            } else if (run_job(g, j, g->p.pcs)) {
                 resumed = true;
+            }
         }
         if (o->njobs == 0)
             slot_remove(g, oi); /* slot unification */
@@ -335,7 +342,12 @@ static void switch_to(gang_t *g, int next)
             k--;
         }
     }
-    changed |= alternative(g);
+    /* Jobs moved in are started after the stops (two jobs never run on
+     * one PE, not even at one instant), in the order they moved, then the
+     * slot's own jobs by PE. */
+    job_t *moved[g->npes];
+    int nmoved = 0;
+    alternative(g, moved, &nmoved);
     ns = g->slots[g->cur];
     /* Stop every running job that is not in the current slot. */
     for (int k = 0; k < g->nslots; k++) {
@@ -350,6 +362,11 @@ static void switch_to(gang_t *g, int next)
             }
         }
     }
+    /* A moved job of the previous slot that is still running (a switch is
+     * under way) just keeps running: not a resumption. */
+    for (int i = 0; i < nmoved; i++)
+        if (run_job(g, moved[i], g->p.pcs))
+            changed = true;
     for (int pe = 0; pe < g->npes; pe++) {
         job_t *j = ns->pe_job[pe];
         if (j && j->pe_ids[0] == pe && !j->running && run_job(g, j, g->p.pcs))
@@ -684,7 +701,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
             switch_to(g, si % g->nslots);
         }
     } else if (si == g->cur) {
-        if (alternative(g))
+        if (alternative(g, NULL, NULL))
             g->pcs++;
     }
     quantum_arm(g);

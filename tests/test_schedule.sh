@@ -17,6 +17,8 @@
 #     the default trace without its network lines) and passes pj_dump;
 #   - a paging 1-job run: paging states in the Paje trace cover the job's
 #     fault time;
+#   - MPL 3 with jobs moved in from a third slot at a switch (issue 23):
+#     no abort, every stretch kept (the 5-job case and the demo prefix);
 #   - --schedule changes no other file; only asked for; [output] schedule;
 #   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
 #     1-job run; without gnuplot it says so, exits 2 and writes nothing;
@@ -209,6 +211,21 @@ out=$(verify d4 1)
 check "demo prefix without messages: running time per job = CPU demand${out:+: $out}" test -z "$out"
 check "demo prefix: schedule.csv rows are in order of their end" \
     sh -c "awk -F, 'NR > 2 && \$4 + 0 < last { exit 1 } NR > 1 { last = \$4 + 0 }' d4/schedule.csv"
+# Issue 23: at a switch, jobs moved in from a third slot start only after
+# the outgoing slot's jobs are stopped (before, two jobs ran on one PE at
+# t = 20 and schedule.csv asserted, or lost job 4's rows without asserts).
+# 5 x (0, 100 s, 2 PEs) on 4 PEs, MPL 3, quantum 10, PCS 1, no messages.
+i=1; : > g5.swf
+while [ $i -le 5 ]; do echo "$i 0 -1 100 2 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1" >> g5.swf; i=$((i + 1)); done
+printf '[workload]\ncpu_demand = RUNTIME\n[process]\ncomm_rate = 0\nsync_rate = 0\n[computer]\nnumber = 4\n[scheduler]\nmpl = 3\nquantum = 10\npcs = 1\n' > g5.ini
+"$P" -c g5.ini -t g5.swf -q -o g5 --schedule > /dev/null 2> g5.err
+check "MPL 3, jobs moved in from a third slot at a switch: exit 0" test $? -eq 0 -a ! -s g5.err
+out=$(verify g5 1)
+check "MPL 3 moved-in jobs: every stretch kept (rows span start to end, running = CPU demand, no overlap)${out:+: $out}" test -z "$out"
+"$P" $DEMO --set scheduler.mpl=3 -q -o d5 --schedule > /dev/null 2> d5.err
+check "demo prefix at MPL 3 with --schedule: exit 0" test $? -eq 0 -a ! -s d5.err
+out=$(verify d5 0)
+check "demo prefix at MPL 3: rows reproduce jobs.csv, no overlap${out:+: $out}" test -z "$out"
 if [ $have_pj = 1 ]; then
     pj_dump -l 12 d1/schedule.paje > d1.dump 2> d1.pjerr
     check "demo prefix: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s d1.pjerr
