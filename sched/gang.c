@@ -318,9 +318,12 @@ static void switch_to(gang_t *g, int next)
     bool changed = false;
     g->cur = next;
     slot_t *ns = g->slots[next];
-    /* Jobs whose home is this slot move back if their PEs are still free
-     * here; otherwise they stay where they are for good. */
-    for (int k = 0; k < g->nslots; k++) {
+    /* Jobs whose home is this slot move back: their PEs here are free,
+     * since a job placed on them would have kept them out (keep_out).
+     * So the order in which slots are visited does not matter (test hook
+     * mirror_back visits them the other way round). */
+    for (int step = 0; step < g->nslots; step++) {
+        int k = g->mirror_back ? g->nslots - 1 - step : step;
         if (k == next)
             continue;
         slot_t *o = g->slots[k];
@@ -328,10 +331,9 @@ static void switch_to(gang_t *g, int next)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe || j->home_slot != ns->id)
                 continue;
-            if (pes_free_in(ns, j)) {
-                slot_take(g, o, j);
-                slot_put(g, ns, j);
-            }
+            assert(pes_free_in(ns, j));
+            slot_take(g, o, j);
+            slot_put(g, ns, j);
             j->home_slot = -1;
         }
     }
@@ -395,6 +397,23 @@ static void quantum_end(sim_t *sim, void *arg)
 
 /* ---- placement ---------------------------------------------------------------------- */
 
+/* j was just placed in slot s: a job moved out of s (home s) whose PEs
+ * there j now takes stays where it is for good (MODEL.md: "a job placed on
+ * those PEs keeps the moved job from returning", decided here, when the
+ * placement happens, whatever happens to j later). */
+static void keep_out(gang_t *g, const slot_t *s, const job_t *j)
+{
+    for (int k = 0; k < g->nslots; k++) {
+        if (g->slots[k] == s)
+            continue;
+        for (int i = 0; i < j->threads; i++) {
+            job_t *o = g->slots[k]->pe_job[j->pe_ids[i]];
+            if (o && o->home_slot == s->id)
+                o->home_slot = -1;
+        }
+    }
+}
+
 /* Place the queued job j if possible (it then leaves the queue); starts it
  * when it lands in the current slot (setting *charged when that start was
  * charged a PCS). */
@@ -435,6 +454,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         g->avail -= admit_cost(&v, j, j->pe_ids, &need); /* before reserving */
     }
     slot_put(g, best, j);
+    keep_out(g, best, j);
     for (int i = 0; i < j->threads; i++)
         g->reserved[j->pe_ids[i]] += j->mem_mb;
     g->placed++;
