@@ -87,12 +87,48 @@ START_TEST(test_placed_job_keeps_moved_job_out_mirrored)
 }
 END_TEST
 
+/* pcs_first_start = yes: a first start costs the PCS too, and the job
+ * computes pcs seconds later (MODEL.md); a zero-length job likewise ends
+ * pcs seconds after its start. 1 PE, PCS 1, quantum 10, FCFS.
+ * J1 (0, 0 s, 1 PE), J2 (0, 5 s, 1 PE).
+ *   MPL 1: 0 J1 starts (PCS charged: pcs_count 1) and ends at 1. J2 waits
+ *          (no free PE). 1: J2 starts, charged: computes [2, 7). pcs 2.
+ *   MPL 2: 0 J1 -> slot A, starts (pcs 1); J2 -> new slot B, waits for
+ *          its turn. 1: J1 ends; A goes, B takes over at once: J2's first
+ *          start, charged (pcs 2), computes [2, 7).
+ * Before: J1 ended at 0 (PCS counted but not paid) and J2 ran [0, 6) at
+ * MPL 1 ([0, 6) at MPL 2 too). */
+static void first_start_zero(int mpl)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, PACK_FIRSTFIT, mpl, 10, 1, true);
+    gp.pcs_first_start = true;
+    tc_init(&t, 1, 1024, &gp);
+    tc_job(&t, 1, 0, 1, 0);
+    tc_job(&t, 2, 0, 1, 5);
+    ck_assert_int_eq(tc_run(&t), EV_RUN_EMPTY);
+    EXPECT_JOB(&t, 1, 0, 1);
+    EXPECT_JOB(&t, 2, 1, 7);
+    ck_assert_uint_eq(gang_pcs_count(t.g), 2);
+    ck_assert_near(tc_cpu_busy(&t), 5, 1e-9);
+    expect_drained(&t, 2);
+    tc_free(&t);
+}
+
+START_TEST(test_pcs_first_start_zero_length)
+{
+    first_start_zero(1);
+    first_start_zero(2);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("gang_home");
     TCase *tc = tcase_create("hand");
     tcase_add_test(tc, test_placed_job_keeps_moved_job_out);
     tcase_add_test(tc, test_placed_job_keeps_moved_job_out_mirrored);
+    tcase_add_test(tc, test_pcs_first_start_zero_length);
     suite_add_tcase(s, tc);
     return s;
 }
