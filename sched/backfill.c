@@ -38,6 +38,9 @@ typedef struct prof {
     int *f;
     double *m;              /* the moment of step i: t[i], or for an instant just
                              * after a moment (see just_after), that moment */
+    unsigned char *late;    /* step i is an instant after now at which
+                             * nothing is expected to happen (a running job
+                             * outlived its estimate): see end_of */
     int n, cap;
     int real;               /* slot index, or -1 for a slot not opened yet */
 } prof_t;
@@ -106,6 +109,7 @@ void bf_destroy(bf_t *b)
         free(b->pr[i].t);
         free(b->pr[i].f);
         free(b->pr[i].m);
+        free(b->pr[i].late);
     }
     free(b->pr);
     free(b->q);
@@ -192,27 +196,38 @@ void bf_ended(bf_t *b, job_t *j)
 
 /* ---- profiles ------------------------------------------------------------------ */
 
-/* An instant "just after" t: the same moment, after the jobs that hold PEs
- * only at t (zero-length jobs, and running jobs that outlived their
- * estimate, expected to end an instant after now). Such a step keeps t as
- * its moment (m): an interval that starts there ends at t + d, as it would
- * if it started at t once those jobs are gone; instants after instants
- * keep the same moment. Without this, a second pass at the
- * same instant (after the zero-length jobs end) would see every end moved
- * by one unit in the last place and could reorder reservations. */
+/* An instant "just after" t: later than t, earlier than any later time.
+ * Two kinds of steps sit there (docs/SCHEDULING.md, "Moments"):
+ * - After the jobs that hold PEs only at the instant t and are expected to
+ *   end at t itself, so that a second pass really happens at t: a
+ *   zero-length job reserved at t (released just after t), and a running
+ *   job started at this instant whose estimate says it is done (expected
+ *   end == now, start == now). Such a step keeps t as its moment (m): an
+ *   interval that starts there ends at t + d, as it will when it starts
+ *   at t in that second pass (instants after instants keep the same
+ *   moment). Without this, the second pass at the same instant would see
+ *   every end moved by one unit in the last place and could reorder
+ *   reservations.
+ * - After now, where a running job that outlived its estimate is expected
+ *   to end (an instant after now; nothing is known to happen then): such a
+ *   step is `late`: an interval starting there really starts after now,
+ *   so it ends strictly after now + d, also where now+ + d rounds to
+ *   now + d (end_of). */
 static double just_after(double t) { return nextafter(t, INFINITY); }
 
-static void prof_push(prof_t *p, double t, int f, double moment)
+static void prof_push(prof_t *p, double t, int f, double moment, bool late)
 {
     if (p->n == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 16;
         p->t = xrealloc(p->t, (size_t)p->cap * sizeof *p->t);
         p->f = xrealloc(p->f, (size_t)p->cap * sizeof *p->f);
         p->m = xrealloc(p->m, (size_t)p->cap * sizeof *p->m);
+        p->late = xrealloc(p->late, (size_t)p->cap * sizeof *p->late);
     }
     p->t[p->n] = t;
     p->f[p->n] = f;
     p->m[p->n] = moment;
+    p->late[p->n] = late;
     p->n++;
 }
 
@@ -230,28 +245,72 @@ static prof_t *prof_reset(bf_t *b, int k, double now, int nfree, int real)
     prof_t *p = &b->pr[k];
     p->n = 0;
     p->real = real;
-    prof_push(p, now, nfree, now);
+    prof_push(p, now, nfree, now, false);
     return p;
 }
 
-/* Release a placed job's PEs at its expected end (ends come in order). */
-static void prof_release(prof_t *p, double end, int threads, double moment)
+/* Release a placed job's PEs at its expected end (ends come in order;
+ * moment and late: see just_after). An end not after the last step (only
+ * where ends one unit in the last place apart meet the steps just after
+ * now) joins that step, which then keeps the later moment. */
+static void prof_release(prof_t *p, double end, int threads, double moment, bool late)
 {
-    assert(end >= p->t[p->n - 1]);
-    if (end == p->t[p->n - 1] && p->n > 1)
-        p->f[p->n - 1] += threads;
-    else
-        prof_push(p, end, p->f[p->n - 1] + threads, moment);
+    assert(end > p->t[0]);
+    int l = p->n - 1;
+    if (l > 0 && end <= p->t[l]) {
+        p->f[l] += threads;
+        if (moment > p->m[l])
+            p->m[l] = moment;
+        p->late[l] |= late;
+    } else {
+        prof_push(p, end, p->f[l] + threads, moment, late);
+    }
+}
+
+/* Whether the placed job j, whose expected end is not after now, is due at
+ * this very instant: it started now and its estimate says it is done (a
+ * zero-length job, or an estimate too small to move the time), so its end
+ * is expected now and a second pass follows it at now. Otherwise it
+ * outlived its estimate and is expected an instant after now, when
+ * nothing is known to happen. */
+static bool due_now(const job_t *j, double now) { return j->started && j->start == now; }
+
+/* Release the placed jobs js[0..k) of profile p, sorted by expected end;
+ * those with an expected end <= lim (>= now) are not expected later than
+ * now. Jobs due now free their PEs just after now with the moment now;
+ * jobs that outlived their estimate free theirs at a late step after
+ * those (just after now, or just after that when jobs are due now). */
+static void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double lim)
+{
+    double after = just_after(now), late_t = after;
+    size_t r = 0;
+    while (r < k && !(js[r]->bf_end > lim))
+        r++;
+    for (size_t i = 0; i < r; i++) {
+        if (due_now(js[i], now)) {
+            prof_release(p, after, js[i]->threads, now, false);
+            late_t = just_after(after);
+        }
+    }
+    for (size_t i = 0; i < r; i++)
+        if (!due_now(js[i], now))
+            prof_release(p, late_t, js[i]->threads, late_t, true);
+    for (size_t i = r; i < k; i++)
+        prof_release(p, js[i]->bf_end, js[i]->threads, js[i]->bf_end, false);
 }
 
 /* End of an interval of d seconds starting at step i: t + d (from the
  * step's moment); a zero-length job holds its PEs
  * for the instant only (just after its start), and so does an estimate too
- * small to move the time. */
+ * small to move the time. From a late step (an instant after now, see
+ * just_after) the end is strictly after now + d (t[0] is now), so that
+ * d > 0 seconds started after now never fit before a step at now + d. */
 static double end_of(const prof_t *p, int i, double d, bool *point)
 {
     double t = p->t[i];
     double e = p->m[i] + d;
+    if (p->late[i] && d > 0 && !(e > p->t[0] + d))
+        e = nextafter(p->t[0] + d, INFINITY);
     *point = !(e > t);
     return *point ? just_after(t) : e;
 }
@@ -311,14 +370,16 @@ static int prof_reserve(prof_t *p, int i, int n, double d)
     while (k + 1 < p->n && p->t[k + 1] < end)
         k++;
     if (k + 1 == p->n || p->t[k + 1] > end) {
-        prof_push(p, 0, 0, 0); /* room for one more step */
+        prof_push(p, 0, 0, 0, false); /* room for one more step */
         size_t m = (size_t)(p->n - k - 2);
         memmove(p->t + k + 2, p->t + k + 1, m * sizeof *p->t);
         memmove(p->f + k + 2, p->f + k + 1, m * sizeof *p->f);
         memmove(p->m + k + 2, p->m + k + 1, m * sizeof *p->m);
+        memmove(p->late + k + 2, p->late + k + 1, m * sizeof *p->late);
         p->t[k + 1] = end;
         p->f[k + 1] = p->f[k];
         p->m[k + 1] = point ? p->m[i] : end;
+        p->late[k + 1] = point && p->late[i];
     }
     for (int s = i; s <= k; s++) {
         p->f[s] -= n;
@@ -371,10 +432,7 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
         assert(ns <= 1);
         if (ns == 1) {
             prof_t *p = prof_reset(b, 0, now, gang_slot_nfree(g, 0), 0);
-            for (size_t i = 0; i < b->nrun; i++) {
-                double e = b->run[i]->bf_end;
-                prof_release(p, e > now ? e : after, b->run[i]->threads, e > now ? e : now);
-            }
+            release_placed(p, b->run, b->nrun, now, now);
         }
     } else {
         for (int s = 0; s < ns; s++) {
@@ -397,9 +455,7 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
                 b->tmp[k++] = j;
             }
             qsort(b->tmp, k, sizeof *b->tmp, cmp_end);
-            for (size_t i = 0; i < k; i++)
-                prof_release(p, b->tmp[i]->bf_end, b->tmp[i]->threads,
-                             b->tmp[i]->bf_end == after ? now : b->tmp[i]->bf_end);
+            release_placed(p, b->tmp, k, now, after); /* after: e <= now above */
         }
     }
     for (int v = 0; v < nvirt; v++)

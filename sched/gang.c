@@ -264,9 +264,14 @@ static void quantum_arm(gang_t *g)
 
 /* Alternative scheduling into the current slot: jobs of other slots whose
  * PEs are all idle in it move in (their home remembered) and run. A slot
- * emptied by a move is removed (slot unification). Returns true when a job
- * that had run before was resumed. */
-static bool alternative(gang_t *g)
+ * emptied by a move is removed (slot unification) at once, so a job
+ * visited later in the pass whose home was that slot gets the slot it is
+ * moved from as its new home. With `moved` (at a switch) the moved jobs
+ * are not run here but appended to moved[*nmoved] in the order they moved
+ * (at most npes of them): the caller runs them once the outgoing slot's
+ * jobs are stopped. Returns true when a job that had run before was
+ * resumed (never with `moved`). */
+static bool alternative(gang_t *g, job_t **moved, int *nmoved)
 {
     bool resumed = false;
     if (g->p.no_alternative || g->cur < 0 || g->nslots < 2)
@@ -292,10 +297,12 @@ static bool alternative(gang_t *g)
             slot_put(g, cs, j);
             if (j->home_slot < 0)
                 j->home_slot = o->id;
-            /* A job of the previous slot that is still running (a switch
-             * is under way) just keeps running: not a resumption. */
-            if (run_job(g, j, g->p.pcs))
+            if (moved) {
+                assert(*nmoved < g->npes);
+                moved[(*nmoved)++] = j;
+            } else if (run_job(g, j, g->p.pcs)) {
                 resumed = true;
+            }
         }
         if (o->njobs == 0)
             slot_remove(g, oi); /* slot unification */
@@ -311,9 +318,12 @@ static void switch_to(gang_t *g, int next)
     bool changed = false;
     g->cur = next;
     slot_t *ns = g->slots[next];
-    /* Jobs whose home is this slot move back if their PEs are still free
-     * here; otherwise they stay where they are for good. */
-    for (int k = 0; k < g->nslots; k++) {
+    /* Jobs whose home is this slot move back: their PEs here are free,
+     * since a job placed on them would have kept them out (keep_out).
+     * So the order in which slots are visited does not matter (test hook
+     * mirror_back visits them the other way round). */
+    for (int step = 0; step < g->nslots; step++) {
+        int k = g->mirror_back ? g->nslots - 1 - step : step;
         if (k == next)
             continue;
         slot_t *o = g->slots[k];
@@ -321,10 +331,9 @@ static void switch_to(gang_t *g, int next)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe || j->home_slot != ns->id)
                 continue;
-            if (pes_free_in(ns, j)) {
-                slot_take(g, o, j);
-                slot_put(g, ns, j);
-            }
+            assert(pes_free_in(ns, j));
+            slot_take(g, o, j);
+            slot_put(g, ns, j);
             j->home_slot = -1;
         }
     }
@@ -335,7 +344,12 @@ static void switch_to(gang_t *g, int next)
             k--;
         }
     }
-    changed |= alternative(g);
+    /* Jobs moved in are started after the stops (two jobs never run on
+     * one PE, not even at one instant), in the order they moved, then the
+     * slot's own jobs by PE. */
+    job_t *moved[g->npes];
+    int nmoved = 0;
+    alternative(g, moved, &nmoved);
     ns = g->slots[g->cur];
     /* Stop every running job that is not in the current slot. */
     for (int k = 0; k < g->nslots; k++) {
@@ -350,6 +364,11 @@ static void switch_to(gang_t *g, int next)
             }
         }
     }
+    /* A moved job of the previous slot that is still running (a switch is
+     * under way) just keeps running: not a resumption. */
+    for (int i = 0; i < nmoved; i++)
+        if (run_job(g, moved[i], g->p.pcs))
+            changed = true;
     for (int pe = 0; pe < g->npes; pe++) {
         job_t *j = ns->pe_job[pe];
         if (j && j->pe_ids[0] == pe && !j->running && run_job(g, j, g->p.pcs))
@@ -377,6 +396,23 @@ static void quantum_end(sim_t *sim, void *arg)
 }
 
 /* ---- placement ---------------------------------------------------------------------- */
+
+/* j was just placed in slot s: a job moved out of s (home s) whose PEs
+ * there j now takes stays where it is for good (MODEL.md: "a job placed on
+ * those PEs keeps the moved job from returning", decided here, when the
+ * placement happens, whatever happens to j later). */
+static void keep_out(gang_t *g, const slot_t *s, const job_t *j)
+{
+    for (int k = 0; k < g->nslots; k++) {
+        if (g->slots[k] == s)
+            continue;
+        for (int i = 0; i < j->threads; i++) {
+            job_t *o = g->slots[k]->pe_job[j->pe_ids[i]];
+            if (o && o->home_slot == s->id)
+                o->home_slot = -1;
+        }
+    }
+}
 
 /* Place the queued job j if possible (it then leaves the queue); starts it
  * when it lands in the current slot (setting *charged when that start was
@@ -418,6 +454,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         g->avail -= admit_cost(&v, j, j->pe_ids, &need); /* before reserving */
     }
     slot_put(g, best, j);
+    keep_out(g, best, j);
     for (int i = 0; i < j->threads; i++)
         g->reserved[j->pe_ids[i]] += j->mem_mb;
     g->placed++;
@@ -684,7 +721,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
             switch_to(g, si % g->nslots);
         }
     } else if (si == g->cur) {
-        if (alternative(g))
+        if (alternative(g, NULL, NULL))
             g->pcs++;
     }
     quantum_arm(g);

@@ -19,6 +19,8 @@
 
 int gang_current_slot(const gang_t *g) { return g->cur; }
 
+void gang_set_mirror_back(gang_t *g, bool on) { g->mirror_back = on; }
+
 void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx)
 {
     g->hook = fn;
@@ -61,9 +63,18 @@ const char *gang_check(const gang_t *g)
                         return msg;
                     }
                 }
-                if (j->home_slot >= 0 &&
-                    (j->home_slot == s->id || gang_slot_index(g, j->home_slot) < 0))
-                    return "job's home slot is itself or gone";
+                if (j->home_slot >= 0) {
+                    int h = gang_slot_index(g, j->home_slot);
+                    if (j->home_slot == s->id || h < 0)
+                        return "job's home slot is itself or gone";
+                    for (int t = 0; t < j->threads; t++)
+                        if (g->slots[h]->pe_job[j->pe_ids[t]]) {
+                            snprintf(msg, sizeof msg,
+                                     "job %ld's PEs are taken in its home slot %d", j->id,
+                                     j->home_slot);
+                            return msg;
+                        }
+                }
             }
         }
         if (used != g->npes - s->nfree)

@@ -11,7 +11,8 @@
 
 /* Check the matrix invariants (one job per PE per slot, slots <= mpl, no
  * empty slot, each job queued xor placed and in one slot only, entries
- * match jobs, only jobs of the current slot run, home slots exist, memory
+ * match jobs, only jobs of the current slot run, home slots exist and a
+ * moved job's PEs are free in its home slot, memory
  * reserved per PE matches the placed jobs and, with mem_aware, fits in
  * RAM, queue and bucket counts agree). Returns NULL or a message
  * describing the first violation. */
@@ -29,5 +30,8 @@ typedef void (*gang_hook_fn)(sim_t *sim, gang_t *g, void *ctx);
 void gang_set_hook(gang_t *g, gang_hook_fn fn, void *ctx);
 /* The current slot (creation order), -1 when there is none. */
 int gang_current_slot(const gang_t *g);
+/* Test hook: at a switch, visit the other slots from the last to the first
+ * when moving jobs back home (the outcome must not depend on the order). */
+void gang_set_mirror_back(gang_t *g, bool on);
 
 #endif

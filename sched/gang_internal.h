@@ -73,6 +73,7 @@ struct gang {
     int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
     bool pf_new;            /* place() may open a new slot */
     bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
+    bool mirror_back;       /* test hook: moves back visit slots last to first */
 };
 
 /* The index (slot order) of the slot with id `id`, -1 when it is gone. */

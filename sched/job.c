@@ -301,6 +301,13 @@ static void thread_body(sim_t *sim, proc_t *p)
          * what the clocks call for (fault, message, synchronisation, the
          * end) until the job runs again. */
         PROC_WAIT_UNTIL(sim, p, &j->resume_q, j->running);
+        if (j->cpu <= 0 && j->resume_at > sim->now) {
+            /* A zero-length job switched in with a PCS to pay (a first
+             * start under pcs_first_start, or a resumption) ends after it,
+             * as it would after any computation (MODEL.md). */
+            PROC_HOLD(sim, p, j->resume_at - sim->now);
+            continue;
+        }
         if (th->cpu_done < th->target) {
             /* One piece of the burst; job_stop may cut it short. */
             if (j->resume_at > sim->now) {
@@ -444,6 +451,8 @@ static inline void solo_prefetch(const pe_t *pe)
 static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
 {
     assert(j->running);
+    if (j->cpu <= 0 && j->resume_at > sim->now)
+        return j->resume_at - sim->now; /* zero length: ends after the PCS */
     if (j->solo_done < j->cpu) {
         if (j->resume_at > sim->now)
             return j->resume_at - sim->now; /* parallel context switch */

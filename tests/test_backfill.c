@@ -509,6 +509,52 @@ START_TEST(test_estimate_bound)
 }
 END_TEST
 
+/* Issue 23 part 1: an interval that starts an instant after now (behind a
+ * job that outlived its estimate) ends after now + d, never at it.
+ * 4 PEs, FCFS, conservative, MPL 1; estimates exact except J1's.
+ *   J1 at 0: 1 PE, runs 100 s, estimate 10.  J2 at 0: 2 PEs, 50 s.
+ *   J3, J4, J5 at 20: 4 PEs 10 s; 2 PEs 30 s; 1 PE 30 s.
+ *   0   J1 (PE 0) and J2 (PEs 1, 2) start; PE 3 free.
+ *   20  J1 has outlived its estimate: expected an instant after 20 (20+;
+ *       nothing is known to happen then). Profile: (20: 1 free),
+ *       (20+: 2), (50: 4, J2's expected end).
+ *       J3 (4 PEs, 10 s): first 4 free at 50: reserved [50, 60):
+ *       (20: 1), (20+: 2), (50: 0), (60: 4).
+ *       J4 (2 PEs, 30 s): not at 20 (1 free). From 20+ it would end after
+ *       20 + 30 = 50 (in doubles 20+ + 30 rounds to exactly 50, so only the
+ *       rule "strictly after now + d" keeps it off) and overlap J3's
+ *       [50, 60) with 0 free: no. First fit at 60: reserved [60, 90).
+ *       J5 (1 PE, 30 s): 1 free at 20 and 2 at 20+, until 50: starts
+ *       [20, 50) on PE 3.
+ *   50  J2 and J5 end. Free PEs 1-3; J1 expected at 50+. J3 reserved from
+ *       50+ (4 PEs); J4 at 50 would overlap it: waits.
+ *   100 J1 ends: J3 [100, 110). 110: J4 [110, 140).
+ * The old rule (20+ keeps the moment 20) reserved J4 at [20+, 50) on the
+ * PE J5 needs: J5 started at 110. So J4's first reservation is 60 and J5
+ * starts at 20. */
+START_TEST(test_outlived_reservation_ends_after)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_CONSERVATIVE, 1, true);
+    tc_init(&t, 4, &gp);
+    ck_assert(nextafter(20.0, INFINITY) + 30 == 50.0); /* the rounding premise */
+    tc_job_est(&t, 1, 0, 1, 100, 10);
+    tc_job(&t, 2, 0, 2, 50);
+    tc_job(&t, 3, 20, 4, 10);
+    tc_job(&t, 4, 20, 2, 30);
+    tc_job(&t, 5, 20, 1, 30);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 100);
+    EXPECT_JOB(&t, 2, 0, 50);
+    EXPECT_JOB(&t, 3, 100, 110);
+    EXPECT_JOB(&t, 4, 110, 140);
+    EXPECT_JOB(&t, 5, 20, 50);
+    ck_assert_double_eq(t.first_res[4], 60);
+    ck_assert_double_eq(t.first_res[3], 50);
+    tc_free(&t);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("backfill");
@@ -520,6 +566,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_easy_judges_by_estimate);
     tcase_add_test(tc, test_outlived_instant_after_conservative);
     tcase_add_test(tc, test_outlived_instant_after_easy);
+    tcase_add_test(tc, test_outlived_reservation_ends_after);
     tcase_add_test(tc, test_prio_sjf);
     tcase_add_test(tc, test_prio_ljf);
     tcase_add_test(tc, test_prio_saf);

@@ -17,6 +17,8 @@
 #     the default trace without its network lines) and passes pj_dump;
 #   - a paging 1-job run: paging states in the Paje trace cover the job's
 #     fault time;
+#   - MPL 3 with jobs moved in from a third slot at a switch (issue 23):
+#     no abort, every stretch kept (the 5-job case and the demo prefix);
 #   - --schedule changes no other file; only asked for; [output] schedule;
 #   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
 #     1-job run; without gnuplot it says so, exits 2 and writes nothing;
@@ -182,14 +184,19 @@ for r in rows:
         pes[pe].append((s, e, p, j))
 bad = []
 for j, r in jobs.items():
+    if float(r["cpu_demand"]) == 0:
+        # A zero-length job has no row (METRICS.md): its stretch is empty.
+        if j in st: bad.append("zero-length job %d has rows" % j)
+        continue
     if j not in st:
         bad.append("job %d has no row" % j); continue
     ss = sorted(st[j])
     start, end, ex, cpu = float(r["start"]), float(r["end"]), float(r["execution"]), float(r["cpu_demand"])
-    if abs(ss[0][0] - start) > 1e-6: bad.append("job %d first start %r != %r" % (j, ss[0][0], start))
+    p0 = st[j][ss[0]]  # the first row's PCS: 0 unless pcs_first_start
+    if abs(ss[0][0] - p0 - start) > 1e-6: bad.append("job %d first start %r - pcs %r != %r" % (j, ss[0][0], p0, start))
     if abs(max(e for s, e in ss) - end) > 1e-6: bad.append("job %d last end != %r" % (j, end))
     run = sum(e - s for s, e in ss)
-    gaps = sum(ss[k + 1][0] - ss[k][1] for k in range(len(ss) - 1))
+    gaps = p0 + sum(ss[k + 1][0] - ss[k][1] for k in range(len(ss) - 1))
     if abs(ex - run - gaps) > 1e-6 * max(1, ex): bad.append("job %d: execution %r != running %r + switched out %r" % (j, ex, run, gaps))
     for k in range(1, len(ss)):
         if ss[k][0] - ss[k - 1][1] < st[j][ss[k]] - 1e-9: bad.append("job %d: gap shorter than its PCS" % j)
@@ -209,6 +216,32 @@ out=$(verify d4 1)
 check "demo prefix without messages: running time per job = CPU demand${out:+: $out}" test -z "$out"
 check "demo prefix: schedule.csv rows are in order of their end" \
     sh -c "awk -F, 'NR > 2 && \$4 + 0 < last { exit 1 } NR > 1 { last = \$4 + 0 }' d4/schedule.csv"
+# Issue 23: at a switch, jobs moved in from a third slot start only after
+# the outgoing slot's jobs are stopped (before, two jobs ran on one PE at
+# t = 20 and schedule.csv asserted, or lost job 4's rows without asserts).
+# 5 x (0, 100 s, 2 PEs) on 4 PEs, MPL 3, quantum 10, PCS 1, no messages.
+i=1; : > g5.swf
+while [ $i -le 5 ]; do echo "$i 0 -1 100 2 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1" >> g5.swf; i=$((i + 1)); done
+printf '[workload]\ncpu_demand = RUNTIME\n[process]\ncomm_rate = 0\nsync_rate = 0\n[computer]\nnumber = 4\n[scheduler]\nmpl = 3\nquantum = 10\npcs = 1\n' > g5.ini
+"$P" -c g5.ini -t g5.swf -q -o g5 --schedule > /dev/null 2> g5.err
+check "MPL 3, jobs moved in from a third slot at a switch: exit 0" test $? -eq 0 -a ! -s g5.err
+out=$(verify g5 1)
+check "MPL 3 moved-in jobs: every stretch kept (rows span start to end, running = CPU demand, no overlap)${out:+: $out}" test -z "$out"
+# pcs_first_start with a zero-length job (issue 23), 1 PE, MPL 2: J1 (0 s)
+# starts at 0, pays its PCS and ends at 1 (no schedule row: an empty
+# stretch); J2 (5 s) is switched in at 1, pays its PCS and computes [2, 7).
+printf '1 0 -1 0 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 5 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > z.swf
+"$P" -c g5.ini -t z.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.pcs_first_start=yes -q -o z --schedule > /dev/null 2>&1
+check "pcs_first_start, zero-length job: it ends at the PCS (1 s), the next job runs [2, 7)" \
+    test "$(cut -d, -f1,3,4 z/jobs.csv | sort | tr '\n' ' ')" = "1,0,1 2,1,7 job,start,end "
+printf 'job,slot,start,end,first_pe,pes,pcs\n2,0,2,7,0,1,1\n' > z.expect
+check "pcs_first_start, zero-length job: no schedule row for it, one for the next" cmp -s z.expect z/schedule.csv
+out=$(verify z 1)
+check "zero-length job: rows checked against jobs.csv${out:+: $out}" test -z "$out"
+"$P" $DEMO --set scheduler.mpl=3 -q -o d5 --schedule > /dev/null 2> d5.err
+check "demo prefix at MPL 3 with --schedule: exit 0" test $? -eq 0 -a ! -s d5.err
+out=$(verify d5 0)
+check "demo prefix at MPL 3: rows reproduce jobs.csv, no overlap${out:+: $out}" test -z "$out"
 if [ $have_pj = 1 ]; then
     pj_dump -l 12 d1/schedule.paje > d1.dump 2> d1.pjerr
     check "demo prefix: pj_dump accepts schedule.paje" test $? -eq 0 -a ! -s d1.pjerr
