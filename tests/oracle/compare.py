@@ -113,8 +113,9 @@ def num(s):
     return int(x) if x == int(x) else x
 
 
-def run_pnrsim(binary, keys, npes, jobs, workdir):
-    """Run pnrsim on the jobs; return (jobs dict, stretch rows) or raise."""
+def run_pnrsim(binary, keys, npes, jobs, workdir, schedule=True):
+    """Run pnrsim on the jobs; return (jobs dict, stretch rows or None
+    without schedule) or raise RuntimeError when it fails."""
     trace = os.path.join(workdir, "t.swf")
     with open(trace, "w") as f:
         f.write(swfgen.swf_text(jobs))
@@ -133,7 +134,10 @@ def run_pnrsim(binary, keys, npes, jobs, workdir):
             for key, v in kv:
                 f.write("%s = %s\n" % (key, v))
     out = os.path.join(workdir, "out")
-    p = subprocess.run([binary, "-c", ini, "-q", "-o", out, "--schedule"],
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    p = subprocess.run([binary, "-c", ini, "-q", "-o", out] +
+                       (["--schedule"] if schedule else []),
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if p.returncode != 0:
         raise RuntimeError("pnrsim exit %d: %s" % (
@@ -142,6 +146,8 @@ def run_pnrsim(binary, keys, npes, jobs, workdir):
     with open(os.path.join(out, "jobs.csv")) as f:
         for row in csv.DictReader(f):
             res[int(row["job"])] = (num(row["start"]), num(row["end"]))
+    if not schedule:
+        return res, None
     rows = []
     with open(os.path.join(out, "schedule.csv")) as f:
         for row in csv.DictReader(f):
@@ -161,7 +167,7 @@ def first_divergence(mjobs, mrows, pjobs, prows):
             t = min(x for x in (m or (float("inf"),)) + (p or (float("inf"),)))
             diffs.append((t, "job %d: model start,end %s, pnrsim %s" % (
                 jid, m, p)))
-    ms, ps = sorted(mrows), sorted(prows)
+    ms, ps = sorted(mrows), sorted(prows if prows is not None else mrows)
     if ms != ps:
         mset, pset = set(ms), set(ps)
         for r in ms:
@@ -179,6 +185,44 @@ def first_divergence(mjobs, mrows, pjobs, prows):
     return t0, [d[1] for d in diffs if d[0] == t0][:6], len(diffs)
 
 
+def differs(binary, idx, npes, jobs, workdir):
+    """None when the model and pnrsim agree, "crash" when pnrsim fails,
+    "diff" when their schedules differ."""
+    name, kind, opts, keys = SETTINGS[idx]
+    if not jobs:
+        return None
+    t0 = jobs[0].submit
+    jobs = [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req)
+            for j in jobs]
+    mjobs, mrows = run_model(kind, opts, npes, jobs)
+    try:
+        pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir)
+    except RuntimeError:
+        return "crash"
+    if first_divergence(mjobs, mrows, pjobs, prows) is None:
+        return None
+    return "diff"
+
+
+def reduce_trace(binary, idx, npes, jobs, workdir):
+    """Greedy reduction: drop jobs one at a time while the runs still
+    disagree; returns the smallest trace found (submits from 0)."""
+    cur = list(jobs)
+    want = differs(binary, idx, npes, cur, workdir)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(cur)):
+            trial = cur[:i] + cur[i + 1:]
+            if differs(binary, idx, npes, trial, workdir) == want:
+                cur = trial
+                changed = True
+                break
+    t0 = cur[0].submit
+    return [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req)
+            for j in cur]
+
+
 def trace_seed(idx, base, k):
     return idx * 100000 + base + k
 
@@ -190,7 +234,14 @@ def check_one(binary, idx, seed, workdir, quiet):
     try:
         pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir)
     except RuntimeError as e:
-        return False, len(jobs), 0, "pnrsim failed: %s" % e
+        # compare the job times of a run without --schedule all the same
+        pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir,
+                                  schedule=False)
+        d = first_divergence(mjobs, mrows, pjobs, None)
+        return False, len(jobs), 0, "pnrsim --schedule failed: %s%s" % (
+            e, "; job times without --schedule: " + (
+                "agree" if d is None else "first divergence at t = %s: %s" %
+                (d[0], "; ".join(d[1]))))
     d = first_divergence(mjobs, mrows, pjobs, prows)
     if d is None:
         return True, len(jobs), len(mrows), ""
@@ -212,6 +263,9 @@ def main(argv):
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--print-trace", action="store_true")
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--reduce", action="store_true",
+                    help="with --only-seed: shrink the trace while the "
+                    "runs still disagree and print it")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--all-failures", action="store_true",
                     help="go on after a setting's first failing trace")
@@ -236,6 +290,28 @@ def main(argv):
         return 2
     work = a.keep or tempfile.mkdtemp(prefix="oracle.")
     os.makedirs(work, exist_ok=True)
+    if a.reduce and a.only_seed is not None and len(sel) == 1:
+        npes, jobs = swfgen.generate(a.only_seed)
+        small = reduce_trace(a.pnrsim, NAMES.index(sel[0]), npes, jobs, work)
+        print("; %d PEs, setting %s, %d of %d jobs" % (
+            npes, sel[0], len(small), len(jobs)))
+        sys.stdout.write(swfgen.swf_text(small))
+        idx = NAMES.index(sel[0])
+        mj, mr = run_model(SETTINGS[idx][1], SETTINGS[idx][2], npes, small)
+        try:
+            pj, pr = run_pnrsim(a.pnrsim, SETTINGS[idx][3], npes, small,
+                                work)
+        except RuntimeError as e:
+            print("; %s" % e)
+            pj, pr = run_pnrsim(a.pnrsim, SETTINGS[idx][3], npes, small,
+                                work, schedule=False)
+        print("; model : %s" % sorted(mj.items()))
+        print("; pnrsim: %s" % sorted(pj.items()))
+        print("; model rows : %s" % sorted(mr))
+        print("; pnrsim rows: %s" % sorted(pr))
+        if not a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return 0
     tot_jobs = tot_rows = tot_runs = 0
     failed = []
     try:

@@ -53,7 +53,8 @@ class GJob:
 
 
 def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
-             quantum=10, pcs=1, pcs_first_start=False, strict=True):
+             quantum=10, pcs=1, pcs_first_start=False, strict=True,
+             debug=False):
     """Run the model; return ({job id: (start, end)}, [stretch rows])."""
     slots = []
     st = {"cur": None, "timer": None, "seq": 0}
@@ -124,7 +125,7 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         j.slot = dst
         return src
 
-    def alternative_scheduling(now):
+    def alternative_scheduling(now, on_move=None):
         """MODEL.md: "at every job end and slot switch, jobs of other slots
         whose PEs are all idle in the current slot move into it (visiting
         slots in ring order from the current one, jobs by lowest PE). A
@@ -146,17 +147,21 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                         j.home = src
                         j.can_return = True
                     moved.append(j)
+                    if on_move:
+                        on_move(j)
                     if src.empty():
                         remove_slot(src)
         return moved
 
     def switch_to(nxt, now):
         """Make slot nxt current.  Issue 23 part 2: stops before starts;
-        "jobs moved in first, then the slot's own"."""
+        "jobs moved in first, then the slot's own".  METRICS.md: "a job
+        moved by alternative scheduling while running keeps its stretch":
+        a job of the outgoing slot that moves into nxt (its PEs idle
+        there) goes on computing, with no stop and no PCS."""
         cur = st["cur"]
-        if cur is not None and cur in slots:
-            for j in cur.jobs():
-                stop(j, now)
+        was_running = [j for j in (cur.jobs() if cur in slots else [])
+                       if j.resume is not None]
         st["cur"] = nxt
         # MODEL.md: "When a job's home slot comes round, moving it back
         # happens before alternative scheduling fills that slot"; "it moves
@@ -181,9 +186,13 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                             if src.empty():
                                 remove_slot(src)
         moved_in += alternative_scheduling(now)
+        for j in was_running:
+            if j.slot is not nxt:
+                stop(j, now)
         own = [j for j in nxt.jobs() if j not in moved_in]
         for j in moved_in + own:
-            run_in_current(j, now, False)
+            if j.resume is None:
+                run_in_current(j, now, False)
         # MODEL.md: "The quantum timer starts when a second slot appears
         # and restarts at every switch".
         st["timer"] = now + quantum if len(slots) >= 2 else None
@@ -215,8 +224,12 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
             else:
                 st["timer"] = None
         else:
-            for x in alternative_scheduling(now):
-                run_in_current(x, now, False)
+            # The moved job's stretch begins at its move, before the slot
+            # it emptied is removed: its schedule.csv `slot` is the index
+            # the current slot had then (METRICS.md: "the slot's index ...
+            # when the stretch began"; reading found by comparison).
+            alternative_scheduling(
+                now, lambda x: run_in_current(x, now, False))
             if len(slots) < 2:
                 st["timer"] = None
 
@@ -302,11 +315,24 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                 return
             job_end(e[0], now)
 
+    def show(now, what):
+        if not debug:
+            return
+        cells = []
+        for s in slots:
+            c = "".join("." if j is None else chr(48 + j.id % 75)
+                        for j in s.pes)
+            mark = "*" if s is st["cur"] else " "
+            cells.append(mark + c)
+        print("t=%-5s %-10s %s  q=%s" % (now, what, " ".join(cells),
+                                          [j.id for j in queue]))
+
     gj = {j.id: GJob(j) for j in jobs}
     while True:
         now = next_time()
         if now is None:
             break
+        show(now, "before")
         # MODEL.md, Event kernel: model events (completions) first, then
         # arrivals in trace order, then the quantum end ("A quantum end is
         # a scheduler event (class after model events)"), then one pass
@@ -331,6 +357,7 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         while ends_at(now):
             drain(now)
             placement_pass(now)
+        show(now, "after")
     assert not queue, "jobs never placed"
     return result, rows
 
