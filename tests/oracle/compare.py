@@ -98,6 +98,26 @@ SETTINGS.append((
     {"scheduler.mpl": "2", "scheduler.quantum": "10", "scheduler.pcs": "1",
      "scheduler.strict_order": "no"}))
 
+for mpl in (2, 3):
+    SETTINGS.append((
+        "gang-mpl%d-pcsfirst-nozero" % mpl, "gang",
+        dict(mpl=mpl, alternative=True, packing="FIRSTFIT", quantum=10,
+             pcs=1, pcs_first_start=True),
+        {"scheduler.mpl": str(mpl), "scheduler.alternative": "yes",
+         "scheduler.quantum": "10", "scheduler.pcs": "1",
+         "scheduler.pcs_first_start": "yes"}))
+
+# Trace generator options per setting (default: swfgen.generate's).
+# Conservative and EASY get more jobs that outlive their estimates; the
+# -nozero settings have no zero-length job (so that a disagreement on
+# zero-length jobs does not hide others).
+GEN = {
+    "cons-fcfs": dict(under=0.5), "cons-sjf": dict(under=0.5),
+    "easy-fcfs": dict(under=0.5), "easy-sjf": dict(under=0.5),
+    "gang-mpl2-pcsfirst-nozero": dict(zero=False),
+    "gang-mpl3-pcsfirst-nozero": dict(zero=False),
+}
+
 NAMES = [s[0] for s in SETTINGS]
 
 
@@ -227,9 +247,12 @@ def trace_seed(idx, base, k):
     return idx * 100000 + base + k
 
 
-def check_one(binary, idx, seed, workdir, quiet):
+def check_one(binary, idx, seed, workdir, quiet, given=None):
     name, kind, opts, keys = SETTINGS[idx]
-    npes, jobs = swfgen.generate(seed)
+    if given is not None:
+        npes, jobs = given
+    else:
+        npes, jobs = swfgen.generate(seed, **GEN.get(name, {}))
     mjobs, mrows = run_model(kind, opts, npes, jobs)
     try:
         pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir)
@@ -260,6 +283,10 @@ def main(argv):
     ap.add_argument("--setting", action="append", default=[])
     ap.add_argument("--only-seed", type=int, default=None,
                     help="run just this trace seed (reproduce)")
+    ap.add_argument("--trace", default=None,
+                    help="compare on this SWF file (fields 1, 2, 4, 5, 9) "
+                    "instead of random traces; needs --pes")
+    ap.add_argument("--pes", type=int, default=None)
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--print-trace", action="store_true")
     ap.add_argument("--keep", default=None)
@@ -280,7 +307,7 @@ def main(argv):
                   file=sys.stderr)
             return 2
     if a.print_trace and a.only_seed is not None:
-        npes, jobs = swfgen.generate(a.only_seed)
+        npes, jobs = swfgen.generate(a.only_seed, **GEN.get(sel[0], {}))
         print("; %d PEs" % npes)
         sys.stdout.write(swfgen.swf_text(jobs))
         return 0
@@ -291,7 +318,7 @@ def main(argv):
     work = a.keep or tempfile.mkdtemp(prefix="oracle.")
     os.makedirs(work, exist_ok=True)
     if a.reduce and a.only_seed is not None and len(sel) == 1:
-        npes, jobs = swfgen.generate(a.only_seed)
+        npes, jobs = swfgen.generate(a.only_seed, **GEN.get(sel[0], {}))
         small = reduce_trace(a.pnrsim, NAMES.index(sel[0]), npes, jobs, work)
         print("; %d PEs, setting %s, %d of %d jobs" % (
             npes, sel[0], len(small), len(jobs)))
@@ -319,10 +346,18 @@ def main(argv):
             idx = NAMES.index(s)
             seeds = ([a.only_seed] if a.only_seed is not None else
                      [trace_seed(idx, a.seed, k) for k in range(a.traces)])
+            given = None
+            if a.trace:
+                if not a.pes:
+                    print("compare.py: --trace needs --pes", file=sys.stderr)
+                    return 2
+                with open(a.trace) as f:
+                    given = (a.pes, swfgen.parse_swf(f.read()))
+                seeds = [0]
             nok = 0
             for seed in seeds:
                 ok, nj, nr, msg = check_one(a.pnrsim, idx, seed, work,
-                                            a.quiet)
+                                            a.quiet, given)
                 tot_runs += 1
                 tot_jobs += nj
                 tot_rows += nr
@@ -330,9 +365,16 @@ def main(argv):
                     nok += 1
                     continue
                 print("DIFF %s, trace seed %d: %s" % (s, seed, msg))
-                print("    reproduce: python3 %s --pnrsim %s --setting %s "
-                      "--only-seed %d   (trace: add --print-trace)" % (
-                          os.path.relpath(__file__), a.pnrsim, s, seed))
+                if a.trace:
+                    print("    reproduce: python3 %s --pnrsim %s --setting "
+                          "%s --trace %s --pes %d" % (
+                              os.path.relpath(__file__), a.pnrsim, s,
+                              a.trace, a.pes))
+                else:
+                    print("    reproduce: python3 %s --pnrsim %s --setting "
+                          "%s --only-seed %d   (the trace: add "
+                          "--print-trace; the smallest: --reduce)" % (
+                              os.path.relpath(__file__), a.pnrsim, s, seed))
                 failed.append(s)
                 if not a.all_failures:
                     break

@@ -33,8 +33,10 @@ RUNS = [0, 0, 1, 2, 3, 5, 5, 10, 10, 12, 15, 20, 20, 25, 30, 40]
 GAPS = [0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 10, 15]
 
 
-def generate(seed, pes=None, njobs=None):
-    """Return (pes, [Job]) drawn from seed."""
+def generate(seed, pes=None, njobs=None, zero=True, under=0.25):
+    """Return (pes, [Job]) drawn from seed.  zero=False: no zero-length
+    jobs (a zero run time becomes 1 s); under: the share of jobs whose
+    requested time is below their run time."""
     r = random.Random(seed)
     if pes is None:
         pes = r.randint(4, 8)
@@ -46,6 +48,8 @@ def generate(seed, pes=None, njobs=None):
         if i:  # MODEL.md, Workload: submit times are made relative to
             t += r.choice(GAPS)  # the first kept job, so it is at 0
         run = r.choice(RUNS)
+        if run == 0 and not zero:
+            run = 1
         # widths: many narrow jobs, some half-machine and full-machine ones
         w = r.choice([1, 1, 1, 2, 2, 3, pes // 2, pes - 1, pes])
         w = max(1, min(pes, w))
@@ -54,7 +58,7 @@ def generate(seed, pes=None, njobs=None):
             req = -1
         elif k < 0.45:
             req = max(run, 1) if run > 0 else -1
-        elif k < 0.75:
+        elif k < 1 - under:
             req = run + r.choice([1, 2, 5, 10, 20])
         else:
             req = max(1, run - r.choice([1, 2, 5, 10]))
