@@ -98,6 +98,8 @@ SETTINGS.append((
     {"scheduler.mpl": "2", "scheduler.quantum": "10", "scheduler.pcs": "1",
      "scheduler.strict_order": "no"}))
 
+SETTINGS.append(("cons-fcfs-long", "space", dict(backfill="CONSERVATIVE"),
+                 {"scheduler.backfill": "CONSERVATIVE"}))
 for mpl in (2, 3):
     SETTINGS.append((
         "gang-mpl%d-pcsfirst-nozero" % mpl, "gang",
@@ -114,6 +116,7 @@ for mpl in (2, 3):
 GEN = {
     "cons-fcfs": dict(under=0.5), "cons-sjf": dict(under=0.5),
     "easy-fcfs": dict(under=0.5), "easy-sjf": dict(under=0.5),
+    "cons-fcfs-long": dict(under=0.6, njobs=120, pes=8),
     "gang-mpl2-pcsfirst-nozero": dict(zero=False),
     "gang-mpl3-pcsfirst-nozero": dict(zero=False),
 }
