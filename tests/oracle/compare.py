@@ -246,11 +246,37 @@ def reduce_trace(binary, idx, npes, jobs, workdir):
             for j in cur]
 
 
+# pnrsim's behaviour on main where issue 23 parts 1-2 say it is wrong,
+# as model options: a disagreement that vanishes with one of them is
+# explained by that bug (--attribute).
+MAIN_BUGS = [
+    ("space", dict(keep_moment=True),
+     "issue 23 part 1 (a reservation from an instant after now ends at now + e)"),
+    ("gang", dict(return_rule="free_now"),
+     "issue 23 part 2 (a moved job comes home although a job was placed on its PEs)"),
+]
+
+
+def attribute(idx, npes, jobs, pjobs, prows):
+    """Which known pnrsim bug explains a disagreement, or None."""
+    name, kind, opts, keys = SETTINGS[idx]
+    for k, extra, what in MAIN_BUGS:
+        if k != kind:
+            continue
+        o = dict(opts)
+        o.update(extra)
+        mj, mr = run_model(kind, o, npes, jobs)
+        if first_divergence(mj, mr, pjobs, prows) is None:
+            return what
+    return None
+
+
 def trace_seed(idx, base, k):
     return idx * 100000 + base + k
 
 
-def check_one(binary, idx, seed, workdir, quiet, given=None):
+def check_one(binary, idx, seed, workdir, quiet, given=None,
+              attrib=False):
     name, kind, opts, keys = SETTINGS[idx]
     if given is not None:
         npes, jobs = given
@@ -264,6 +290,9 @@ def check_one(binary, idx, seed, workdir, quiet, given=None):
         pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir,
                                   schedule=False)
         d = first_divergence(mjobs, mrows, pjobs, None)
+        if d is not None and attrib:
+            w = attribute(idx, npes, jobs, pjobs, None)
+            d = (d[0], d[1] + ["explained by: %s" % (w or "none known")], 0)
         return False, len(jobs), 0, "pnrsim --schedule failed: %s%s" % (
             e, "; job times without --schedule: " + (
                 "agree" if d is None else "first divergence at t = %s: %s" %
@@ -274,6 +303,10 @@ def check_one(binary, idx, seed, workdir, quiet, given=None):
     t0, lines, n = d
     msg = "first divergence at t = %s (%d differences in all):\n    %s" % (
         t0, n, "\n    ".join(lines))
+    if attrib:
+        w = attribute(idx, npes, jobs, pjobs, prows)
+        msg += "\n    explained by: %s" % (
+            w or "none of the known pnrsim bugs (MAIN_BUGS)")
     return False, len(jobs), len(mrows), msg
 
 
@@ -290,6 +323,9 @@ def main(argv):
                     help="compare on this SWF file (fields 1, 2, 4, 5, 9) "
                     "instead of random traces; needs --pes")
     ap.add_argument("--pes", type=int, default=None)
+    ap.add_argument("--attribute", action="store_true",
+                    help="on a disagreement, say whether a known pnrsim "
+                    "bug of issue 23 (MAIN_BUGS) explains it")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--print-trace", action="store_true")
     ap.add_argument("--keep", default=None)
@@ -335,10 +371,12 @@ def main(argv):
             print("; %s" % e)
             pj, pr = run_pnrsim(a.pnrsim, SETTINGS[idx][3], npes, small,
                                 work, schedule=False)
+        d = first_divergence(mj, mr, pj, pr)
+        if d:
+            print("; first divergence at t = %s:\n;   %s" % (
+                d[0], "\n;   ".join(d[1])))
         print("; model : %s" % sorted(mj.items()))
         print("; pnrsim: %s" % sorted(pj.items()))
-        print("; model rows : %s" % sorted(mr))
-        print("; pnrsim rows: %s" % sorted(pr))
         if not a.keep:
             shutil.rmtree(work, ignore_errors=True)
         return 0
@@ -360,7 +398,7 @@ def main(argv):
             nok = 0
             for seed in seeds:
                 ok, nj, nr, msg = check_one(a.pnrsim, idx, seed, work,
-                                            a.quiet, given)
+                                            a.quiet, given, a.attribute)
                 tot_runs += 1
                 tot_jobs += nj
                 tot_rows += nr

@@ -54,8 +54,12 @@ class GJob:
 
 def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
              quantum=10, pcs=1, pcs_first_start=False, strict=True,
-             debug=False):
-    """Run the model; return ({job id: (start, end)}, [stretch rows])."""
+             debug=False, return_rule="placed"):
+    """Run the model; return ({job id: (start, end)}, [stretch rows]).
+    return_rule "free_now" is NOT the documented rule: it lets a moved job
+    come home whenever its PEs are free when its slot comes round (what
+    issue 23 part 2 says pnrsim does on main), for attributing
+    disagreements to that bug (compare.py --attribute)."""
     slots = []
     st = {"cur": None, "timer": None, "seq": 0}
     queue = []
@@ -176,8 +180,8 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                     continue
                 for j in s.jobs():
                     if j.home is nxt:
-                        ok = j.can_return and all(nxt.pes[i] is None
-                                                  for i in j.pes)
+                        ok = (j.can_return or return_rule == "free_now") \
+                            and all(nxt.pes[i] is None for i in j.pes)
                         j.home = None
                         j.can_return = False
                         if ok:

@@ -48,7 +48,7 @@ class Moment:
     def plus(self, e):
         """End of an interval of length e starting here."""
         if e > 0:
-            return Moment(self.t + e, self.after, 0)
+            return Moment(self.t + e, 0 if KEEP_MOMENT[0] else self.after, 0)
         # a zero-length job holds its PEs for its pass only (SCHEDULING.md,
         # Zero-length jobs: "hold their PEs during the pass that starts them")
         return Moment(self.t, self.after, self.p + 1)
@@ -56,6 +56,12 @@ class Moment:
     def __repr__(self):
         return "%s%s%s" % (self.t, "+" if self.after else "",
                            "/p%d" % self.p if self.p else "")
+
+
+# Not the documented rule: True makes an interval from "an instant after t"
+# end at t + e (the moment kept), what issue 23 part 1 says pnrsim does on
+# main; only for attributing disagreements (compare.py --attribute).
+KEEP_MOMENT = [False]
 
 
 def order_key(policy):
@@ -91,8 +97,18 @@ def lowest_free(free, n):
     return pes
 
 
-def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True):
-    """Run the model; return ({job id: (start, end)}, [stretch rows])."""
+def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
+             keep_moment=False):
+    """Run the model; return ({job id: (start, end)}, [stretch rows]).
+    keep_moment: see KEEP_MOMENT."""
+    KEEP_MOMENT[0] = keep_moment
+    try:
+        return _simulate(npes, jobs, policy, backfill, strict)
+    finally:
+        KEEP_MOMENT[0] = False
+
+
+def _simulate(npes, jobs, policy, backfill, strict):
     key = order_key(policy)
     free = [True] * npes
     running = []
