@@ -187,7 +187,12 @@ def first_divergence(mjobs, mrows, pjobs, prows):
     for jid in sorted(set(mjobs) | set(pjobs)):
         m, p = mjobs.get(jid), pjobs.get(jid)
         if m != p:
-            t = min(x for x in (m or (float("inf"),)) + (p or (float("inf"),)))
+            if m is None or p is None:
+                t = min((m or p)[0], float("inf"))
+            elif m[0] != p[0]:
+                t = min(m[0], p[0])     # the start differs: from there
+            else:
+                t = min(m[1], p[1])     # same start, the end differs
             diffs.append((t, "job %d: model start,end %s, pnrsim %s" % (
                 jid, m, p)))
     ms, ps = sorted(mrows), sorted(prows if prows is not None else mrows)
@@ -252,8 +257,20 @@ def reduce_trace(binary, idx, npes, jobs, workdir):
 MAIN_BUGS = [
     ("space", dict(keep_moment=True),
      "issue 23 part 1 (a reservation from an instant after now ends at now + e)"),
+    ("space", dict(merge_zero=True),
+     "new (not in issue 23): a zero-length job started in the pass is "
+     "expected to end at the outlived jobs' instant after now, not at the "
+     "next pass at now"),
+    ("space", dict(merge_zero=True, keep_moment=True),
+     "issue 23 part 1 and the new zero-length/outlived merge"),
     ("gang", dict(return_rule="free_now"),
      "issue 23 part 2 (a moved job comes home although a job was placed on its PEs)"),
+    ("gang", dict(index_at_move=True),
+     "issue 23 part 2 (moved-in jobs started during alternative scheduling "
+     "at a switch: their schedule.csv slot is the index before the slot "
+     "they emptied is removed)"),
+    ("gang", dict(index_at_move=True, return_rule="free_now"),
+     "issue 23 part 2 (both of the above)"),
 ]
 
 
@@ -409,13 +426,13 @@ def main(argv):
                 if a.trace:
                     print("    reproduce: python3 %s --pnrsim %s --setting "
                           "%s --trace %s --pes %d" % (
-                              os.path.relpath(__file__), a.pnrsim, s,
+                              os.path.abspath(__file__), a.pnrsim, s,
                               a.trace, a.pes))
                 else:
                     print("    reproduce: python3 %s --pnrsim %s --setting "
                           "%s --only-seed %d   (the trace: add "
                           "--print-trace; the smallest: --reduce)" % (
-                              os.path.relpath(__file__), a.pnrsim, s, seed))
+                              os.path.abspath(__file__), a.pnrsim, s, seed))
                 failed.append(s)
                 if not a.all_failures:
                     break

@@ -50,12 +50,16 @@ class GJob:
         self.resume = None        # when it computes again (None: stopped)
         self.st = None            # open stretch: (slot index, start, pcs)
         self.seq = None           # order of its end event among equal ends
+        self.move_idx = None      # (index_at_move) index when moved in
 
 
 def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
              quantum=10, pcs=1, pcs_first_start=False, strict=True,
-             debug=False, return_rule="placed"):
+             debug=False, return_rule="placed", index_at_move=False):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
+    index_at_move (not documented either): a job moved in at a switch
+    reports the current slot's index at its move (before the slot it
+    emptied is removed), as pnrsim on main does by starting it there.
     return_rule "free_now" is NOT the documented rule: it lets a moved job
     come home whenever its PEs are free when its slot comes round (what
     issue 23 part 2 says pnrsim does on main), for attributing
@@ -83,7 +87,9 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
             #                 start (plus pcs with pcs_first_start)
         j.ran = True
         j.resume = now + charge
-        j.st = (idx(j.slot), now + charge, charge)
+        si = j.move_idx if j.move_idx is not None else idx(j.slot)
+        j.move_idx = None
+        j.st = (si, now + charge, charge)
         st["seq"] += 1
         j.seq = (j.resume, st["seq"])
 
@@ -189,7 +195,10 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                             moved_in.append(j)
                             if src.empty():
                                 remove_slot(src)
-        moved_in += alternative_scheduling(now)
+        def note(j):
+            if index_at_move:
+                j.move_idx = idx(nxt)
+        moved_in += alternative_scheduling(now, note)
         for j in was_running:
             if j.slot is not nxt:
                 stop(j, now)

@@ -62,6 +62,10 @@ class Moment:
 # end at t + e (the moment kept), what issue 23 part 1 says pnrsim does on
 # main; only for attributing disagreements (compare.py --attribute).
 KEEP_MOMENT = [False]
+# Not documented either: True gives a zero-length job started in this pass
+# the outlived jobs' expected end (an instant after now) instead of the
+# next pass at now; for attributing disagreements only.
+MERGE_ZERO = [False]
 
 
 def order_key(policy):
@@ -98,14 +102,16 @@ def lowest_free(free, n):
 
 
 def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
-             keep_moment=False):
+             keep_moment=False, merge_zero=False):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
-    keep_moment: see KEEP_MOMENT."""
+    keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO."""
     KEEP_MOMENT[0] = keep_moment
+    MERGE_ZERO[0] = merge_zero
     try:
         return _simulate(npes, jobs, policy, backfill, strict)
     finally:
         KEEP_MOMENT[0] = False
+        MERGE_ZERO[0] = False
 
 
 def _simulate(npes, jobs, policy, backfill, strict):
@@ -129,6 +135,8 @@ def _simulate(npes, jobs, policy, backfill, strict):
         at start + estimate; one that has outlived its estimate is expected
         to end an instant after now"."""
         e = Moment(r.t, 0, r.p).plus(r.job.estimate())
+        if MERGE_ZERO[0] and e.t == now and e.after == 0 and e.p > p:
+            e = Moment(now, 0, 0)   # emulation only, see MERGE_ZERO
         if e <= Moment(now, 0, p):
             # Reading: a job still running at start + estimate (== now,
             # after the completions of now) has outlived it too.
@@ -206,6 +214,8 @@ def _simulate(npes, jobs, policy, backfill, strict):
             cands = sorted(set([nowm] + [x for (x, _) in deltas if x > nowm]))
             for c in cands:
                 end = c.plus(e)
+                if MERGE_ZERO[0] and e == 0 and c == nowm:
+                    end = Moment(now, 1, 0)   # emulation only
                 # fits at c and at every step inside [c, end)
                 pts = [c] + [x for (x, _) in deltas if c < x < end]
                 if all(free_at(x) >= job.threads for x in pts):
