@@ -271,6 +271,13 @@ MAIN_BUGS = [
      "they emptied is removed)"),
     ("gang", dict(index_at_move=True, return_rule="free_now"),
      "issue 23 part 2 (both of the above)"),
+    ("gang", dict(zero_no_pcs=True),
+     "issue 23 part 2 (pcs_first_start: a zero-length job ends at its "
+     "start)"),
+    ("gang", dict(zero_no_pcs=True, return_rule="free_now",
+                  index_at_move=True),
+     "issue 23 part 2 (pcs_first_start and a zero-length job, with the "
+     "moves back and slot index of main)"),
 ]
 
 

@@ -55,8 +55,11 @@ class GJob:
 
 def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
              quantum=10, pcs=1, pcs_first_start=False, strict=True,
-             debug=False, return_rule="placed", index_at_move=False):
+             debug=False, return_rule="placed", index_at_move=False,
+             zero_no_pcs=False):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
+    zero_no_pcs (not documented): a zero-length job's first start costs
+    no PCS even with pcs_first_start (pnrsim on main, issue 23 part 2).
     index_at_move (not documented either): a job moved in at a switch
     reports the current slot's index at its move (before the slot it
     emptied is removed), as pnrsim on main does by starting it there.
@@ -82,6 +85,8 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         "`scheduler.pcs_first_start = yes` charges it too (the job
         allocates its memory at once and computes `pcs` seconds later)"."""
         charge = pcs if (j.ran or pcs_first_start) else 0
+        if zero_no_pcs and not j.ran and j.left == 0:
+            charge = 0      # emulation of pnrsim on main only
         if j.first is None:
             j.first = now   # METRICS.md: the first row starts at jobs.csv
             #                 start (plus pcs with pcs_first_start)
