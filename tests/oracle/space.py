@@ -1,0 +1,286 @@
+"""Reference model of pnrsim's space sharing (MPL 1): FCFS / SJF / other
+static orders, with strict order or not, EASY and conservative backfilling.
+
+Written from docs/SCHEDULING.md and docs/MODEL.md only (issue 23, part 5);
+each rule cites the sentence it implements.  Times are exact integers or
+"moments" (see Moment).  The model is a plain event loop; it favours
+clarity over speed (a pass rebuilds everything).
+"""
+
+import functools
+
+
+@functools.total_ordering
+class Moment:
+    """A point of the time line: real time t, then `after` (1 = "an
+    instant after", an unknown real delta > 0 that outlasts every pass at
+    t), then `p` (the p-th scheduling pass at t).
+
+    SCHEDULING.md, Expected ends: "one that has outlived its estimate is
+    expected to end an instant after now (... later than now, never at
+    now)".  Issue 23 part 1 (the correct rule): "an end computed from a
+    start just after now must come after now + e": so `after` is kept by
+    an interval (plus()).  SCHEDULING.md, Zero-length jobs: "In a
+    conservative profile a zero-length job reserved for a later time holds
+    its PEs for that instant only (until just after it). A step 'just
+    after' instant t keeps t as its moment: an interval starting there ends
+    at t + e, exactly as it will when the job starts at t in the next
+    pass": the pass index p is dropped by an interval of e > 0 (completions
+    come before the first pass of an instant, MODEL.md, Event kernel)."""
+
+    __slots__ = ("t", "after", "p")
+
+    def __init__(self, t, after=0, p=0):
+        self.t, self.after, self.p = t, after, p
+
+    def key(self):
+        return (self.t, self.after, self.p)
+
+    def __eq__(self, o):
+        return self.key() == o.key()
+
+    def __lt__(self, o):
+        return self.key() < o.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def plus(self, e):
+        """End of an interval of length e starting here."""
+        if e > 0:
+            return Moment(self.t + e, 0 if KEEP_MOMENT[0] else self.after, 0)
+        # a zero-length job holds its PEs for its pass only (SCHEDULING.md,
+        # Zero-length jobs: "hold their PEs during the pass that starts them")
+        return Moment(self.t, self.after, self.p + 1)
+
+    def __repr__(self):
+        return "%s%s%s" % (self.t, "+" if self.after else "",
+                           "/p%d" % self.p if self.p else "")
+
+
+# Not the documented rule: True makes an interval from "an instant after t"
+# end at t + e (the moment kept), what issue 23 part 1 says pnrsim does on
+# main; only for attributing disagreements (compare.py --attribute).
+KEEP_MOMENT = [False]
+# Not documented either: True gives a zero-length job started in this pass
+# the outlived jobs' expected end (an instant after now) instead of the
+# next pass at now; for attributing disagreements only.
+MERGE_ZERO = [False]
+
+
+def order_key(policy):
+    """SCHEDULING.md, Queue orders: "Every order is a key, lowest first;
+    ties by trace order".  Only the static orders without logarithms are
+    modelled (FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF)."""
+    keys = {
+        "FCFS": lambda j: 0,
+        "BESTFIT": lambda j: -j.threads,
+        "WORSTFIT": lambda j: j.threads,
+        "SJF": lambda j: j.estimate(),
+        "LJF": lambda j: -j.estimate(),
+        "SAF": lambda j: j.threads * j.estimate(),
+        "LAF": lambda j: -j.threads * j.estimate(),
+    }
+    f = keys[policy]
+    return lambda j: (f(j), j.id)
+
+
+class Run:
+    """A running job: start (real time and the pass that started it), its
+    PEs, and its real end (start + run time: no paging, no messages)."""
+
+    def __init__(self, job, t, p, pes):
+        self.job, self.t, self.p, self.pes = job, t, p, pes
+        self.end = t + job.run
+
+
+def lowest_free(free, n):
+    """MODEL.md, Scheduler: "PEs in a slot: lowest-numbered free ones"."""
+    pes = [i for i, f in enumerate(free) if f][:n]
+    assert len(pes) == n
+    return pes
+
+
+def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
+             keep_moment=False, merge_zero=False):
+    """Run the model; return ({job id: (start, end)}, [stretch rows]).
+    keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO."""
+    KEEP_MOMENT[0] = keep_moment
+    MERGE_ZERO[0] = merge_zero
+    try:
+        return _simulate(npes, jobs, policy, backfill, strict)
+    finally:
+        KEEP_MOMENT[0] = False
+        MERGE_ZERO[0] = False
+
+
+def _simulate(npes, jobs, policy, backfill, strict):
+    key = order_key(policy)
+    free = [True] * npes
+    running = []
+    queue = []
+    result = {}
+    pending = sorted(jobs, key=lambda j: (j.submit, j.id))
+    ai = 0
+
+    def start(job, now, p):
+        pes = lowest_free(free, job.threads)
+        for i in pes:
+            free[i] = False
+        running.append(Run(job, now, p, pes))
+        queue.remove(job)
+
+    def expected_end(r, now, p):
+        """SCHEDULING.md, Expected ends: "A running job is expected to end
+        at start + estimate; one that has outlived its estimate is expected
+        to end an instant after now"."""
+        e = Moment(r.t, 0, r.p).plus(r.job.estimate())
+        if MERGE_ZERO[0] and e.t == now and e.after == 0 and e.p > p:
+            e = Moment(now, 0, 0)   # emulation only, see MERGE_ZERO
+        if e <= Moment(now, 0, p):
+            # Reading: a job still running at start + estimate (== now,
+            # after the completions of now) has outlived it too.
+            return Moment(now, 1, 0)
+        return e
+
+    def pass_none(now, p):
+        # SCHEDULING.md, Queue orders: "strict_order = yes starts jobs in
+        # order until the first that does not fit ...; no tries every
+        # queued job once, in order."
+        for job in sorted(queue, key=key):
+            if job.threads <= sum(free):
+                start(job, now, p)
+            elif strict:
+                break
+
+    def pass_easy(now, p):
+        # SCHEDULING.md, EASY: "Start jobs in queue order while they fit."
+        order = sorted(queue, key=key)
+        i = 0
+        while i < len(order) and order[i].threads <= sum(free):
+            start(order[i], now, p)
+            i += 1
+        if i == len(order):
+            return
+        head = order[i]
+        # "its shadow time S is the earliest expected end at which the PEs
+        # free by then reach the head's threads (running jobs released in
+        # order of expected end, equal ends together); extra = PEs free at
+        # S - the head's threads."
+        ends = sorted((expected_end(r, now, p), r.job.threads) for r in running)
+        avail = sum(free)
+        shadow = None
+        k = 0
+        while k < len(ends):
+            m = ends[k][0]
+            while k < len(ends) and ends[k][0] == m:
+                avail += ends[k][1]
+                k += 1
+            if avail >= head.threads:
+                shadow = m
+                break
+        assert shadow is not None
+        extra = avail - head.threads
+        # "Every later job, in queue order, that fits in the PEs free now:
+        # if now + e <= S it starts (extra unchanged); otherwise, if its
+        # threads <= extra, it starts and extra -= its threads; otherwise
+        # it waits."
+        for job in order[i + 1:]:
+            if job.threads > sum(free):
+                continue
+            if Moment(now, 0, p).plus(job.estimate()) <= shadow:
+                start(job, now, p)
+            elif job.threads <= extra:
+                start(job, now, p)
+                extra -= job.threads
+
+    def pass_conservative(now, p):
+        # SCHEDULING.md, Conservative: "A profile of free PEs over time is
+        # built from the running jobs' expected ends; every queued job in
+        # queue order gets the earliest start >= now at which it fits for
+        # its whole estimate, and that space is reserved in the profile;
+        # jobs whose start is now start."  (The early stop and the kept
+        # passes are stated to give the same schedule; not modelled.)
+        nowm = Moment(now, 0, p)
+        # profile: list of (moment, delta of free PEs)
+        deltas = [(expected_end(r, now, p), r.job.threads) for r in running]
+
+        def free_at(m):
+            return sum(free) + sum(d for (x, d) in deltas if x <= m)
+
+        starters = []
+        for job in sorted(queue, key=key):
+            e = job.estimate()
+            cands = sorted(set([nowm] + [x for (x, _) in deltas if x > nowm]))
+            for c in cands:
+                end = c.plus(e)
+                if MERGE_ZERO[0] and e == 0 and c == nowm:
+                    end = Moment(now, 1, 0)   # emulation only
+                # fits at c and at every step inside [c, end)
+                pts = [c] + [x for (x, _) in deltas if c < x < end]
+                if all(free_at(x) >= job.threads for x in pts):
+                    break
+            else:
+                raise AssertionError("no start found")
+            deltas.append((c, -job.threads))
+            deltas.append((end, job.threads))
+            if c == nowm:
+                starters.append(job)
+        for job in starters:
+            start(job, now, p)
+
+    passes = {"NONE": pass_none, "EASY": pass_easy,
+              "CONSERVATIVE": pass_conservative}
+    do_pass = passes[backfill]
+
+    def finish_ends(now):
+        done = [r for r in running if r.end == now]
+        for r in done:
+            running.remove(r)
+            for i in r.pes:
+                free[i] = True
+            result[r.job.id] = (r.t, r.end, r.pes)
+        return bool(done)
+
+    while ai < len(pending) or running:
+        cands = [r.end for r in running]
+        if ai < len(pending):
+            cands.append(pending[ai].submit)
+        now = min(cands)
+        # MODEL.md, Event kernel: "completions come before arrivals at the
+        # same instant, and the scheduler runs once after every other event
+        # of that instant"; "Jobs that arrive at the same instant enter the
+        # queue in trace order".
+        finish_ends(now)
+        while ai < len(pending) and pending[ai].submit == now:
+            queue.append(pending[ai])
+            ai += 1
+        p = 0
+        do_pass(now, p)
+        # "Events created by the scheduler's pass at the same instant (a
+        # zero-length job's end) run after it, and may trigger one more
+        # pass."
+        while finish_ends(now):
+            p += 1
+            do_pass(now, p)
+    assert not queue
+    rows = []
+    for jid, (t0, t1, pes) in sorted(result.items()):
+        if t1 > t0:
+            for first, n in runs_of(pes):
+                rows.append((jid, 0, t0, t1, first, n, 0))
+    return {k: (v[0], v[1]) for k, v in result.items()}, rows
+
+
+def runs_of(pes):
+    """Runs of consecutive PEs: METRICS.md, schedule.csv: "A job on
+    non-contiguous PEs gets one row per run of consecutive PEs"; "a
+    stretch stopped before its context switch was over (end <= start) has
+    no row" (so zero-length jobs have none)."""
+    out = []
+    for i in sorted(pes):
+        if out and out[-1][0] + out[-1][1] == i:
+            out[-1][1] += 1
+        else:
+            out.append([i, 1])
+    return [(a, b) for a, b in out]
