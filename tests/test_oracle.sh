@@ -51,14 +51,7 @@ SEED=${ORACLE_SEED:-0}
 #       the next pass at now, before "an instant after now".
 # Empty this list when the fixes of parts 1 and 2 are merged.
 ORACLE_KNOWN_FAIL="
-cons-fcfs-long
-gang-mpl3-altyes-firstfit gang-mpl3-altyes-bestfit gang-mpl3-altyes-worstfit
-gang-mpl3-pcs0 gang-mpl3-pcsfirst gang-mpl3-pcsfirst-nozero gang-mpl2-pcsfirst
-
-hand:cons-outlived@cons-fcfs hand:gang-five@gang-mpl3-altyes-firstfit
-hand:gang-home@gang-mpl3-altyes-firstfit hand:gang-pcsfirst-zero@gang-mpl2-pcsfirst
-hand:gang-slot-index@gang-mpl3-pcsfirst-nozero
-hand:zero-outlived@easy-fcfs hand:zero-outlived@cons-fcfs
+hand:zero-outlived@cons-fcfs
 "
 [ "${ORACLE_STRICT:-0}" = 1 ] && ORACLE_KNOWN_FAIL=
 
