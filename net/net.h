@@ -109,6 +109,8 @@ struct msg {
                            event is its arrival */
     bool vhold;         /* holding a switch while the virtual work ahead
                            of it is served (batched paging, net.c) */
+    double behind_rs;   /* WHOLE: start of the reservation it was last
+                           counted as held back behind (net.c) */
     msg_fn done;
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */
