@@ -278,6 +278,7 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
     net->sw = has_switch ? nlinks : -1;
     net->sim = sim;
     net->t0 = sim->now;
+    net->flight_cap = LONG_MAX; /* no guard until net_set_flight_cap */
     if (topo == TOPO_KIND_CONNECTED)
         return net; /* links come on first use */
     net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
@@ -339,6 +340,7 @@ net_t *net_create_tree(sim_t *sim, const net_tree *tree, int n, double bandwidth
     net->sw = net->nelem - 1;
     net->sim = sim;
     net->t0 = sim->now;
+    net->flight_cap = LONG_MAX; /* no guard until net_set_flight_cap */
     net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
     if (!net->elem) {
         free(net);
@@ -912,6 +914,19 @@ void net_msg_free(net_t *net, msg_t *m)
 
 /* ---- sending, killing ------------------------------------------------- */
 
+void net_set_flight_cap(net_t *net, long cap) { net->flight_cap = cap > 0 ? cap : LONG_MAX; }
+bool net_saturated(const net_t *net) { return net->saturated; }
+
+/* More than flight_cap messages in flight: mark the network saturated and
+ * stop the run (once; the caller reports it, net_longest_queue). */
+static void net_saturate(sim_t *sim, net_t *net)
+{
+    if (!net->saturated) {
+        net->saturated = true;
+        ev_stop(sim);
+    }
+}
+
 void net_send(sim_t *sim, net_t *net, msg_t *m)
 {
     assert(m->net == net);
@@ -920,7 +935,8 @@ void net_send(sim_t *sim, net_t *net, msg_t *m)
     assert(m->bytes >= 0);
     net->sent++;
     net->bytes_sent += m->bytes;
-    net->in_flight++;
+    if (++net->in_flight > net->flight_cap)
+        net_saturate(sim, net);
     m->killed = false;
     m->holding = false;
     m->vhold = false;
@@ -975,7 +991,8 @@ void net_restart(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     assert(m->killed && !net_msg_in_flight(m));
     net->restarts++;
-    net->in_flight++;
+    if (++net->in_flight > net->flight_cap)
+        net_saturate(sim, net);
     m->killed = false;
     m->hop = 0;
     m->sent_at = sim->now;
