@@ -66,6 +66,7 @@ typedef struct config {
         double bsld_tau;             /* s, bounded-slowdown threshold (10) */
         long max_samples;            /* rows of samples.csv at most; 0 = no cap */
         double max_event_rate;       /* events per simulated s per PE; 0 = no guard */
+        long max_messages;           /* messages in flight per PE; 0 = no guard */
     } simulation;
     struct {
         char trace[CFG_PATH_MAX];    /* SWF path ("" = none; "-" = stdin) */

@@ -139,10 +139,16 @@ const key_def cfg_keys[] = {
           NULL, "Bounded-slowdown threshold: shorter runtimes count as this long."),
     K_LONG("simulation", "max_samples", simulation.max_samples, 0, 1e9, "1000000",
            "rows", NULL,
-           "Most rows samples.csv gets; later ones are counted, not written; 0 = no cap."),
+           "Most rows samples.csv gets, most samples pes.csv gets (--schedule; a row per PE or "
+           "group of PEs each) and most progress lines; later ones are counted, not written; "
+           "0 = no cap."),
     K_DBL0("simulation", "max_event_rate", simulation.max_event_rate, 1e3, 1e12,
            "1000000", "events/s/PE", NULL,
            "Stop a run whose events per simulated second per PE exceed this; 0 = no guard."),
+    K_LONG("simulation", "max_messages", simulation.max_messages, 0, 1e6, "1000",
+           "messages/PE", NULL,
+           "Stop a run (saturated network) when more than this many messages per PE are on "
+           "the network at once (sent, not yet arrived); 0 = no guard."),
 
     K_STR("workload", "trace", workload.trace, 0, "", "path", NULL,
           "SWF trace (.swf or .swf.gz); empty = none, - = standard input."),

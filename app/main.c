@@ -132,10 +132,12 @@ static double progress_last_wall;
 
 /* Every metrics_period: a bar on a terminal (share of the trace read,
  * simulated time, events per second since the last update), a line
- * otherwise, as PNRSim printed. */
+ * otherwise, as PNRSim printed; at most *ctx (max_samples; 0 = no cap)
+ * lines, then one saying so. */
 static void progress(run_t *r, double now, double frac, void *ctx)
 {
-    (void)ctx;
+    const long *cap = ctx;
+    static long lines;
     static uint64_t last_events;
     sim_t *sim = run_sim(r);
     double w = util_now();
@@ -153,7 +155,12 @@ static void progress(run_t *r, double now, double frac, void *ctx)
                 "##############################", width - fill, "", frac * 100, now,
                 rate / 1e6);
         fflush(stderr);
+    } else if (*cap > 0 && lines >= *cap) {
+        if (lines++ == *cap)
+            fprintf(stderr, "pnrsim: no more progress lines: [simulation] max_samples = %ld "
+                            "reached\n", *cap);
     } else {
+        lines++;
         fprintf(stderr, "pnrsim: t=%.0f s, %.1f%% of trace read, %llu events, %.3g events/s\n",
                 now, frac * 100, (unsigned long long)sim->dispatched, rate);
     }
@@ -467,7 +474,7 @@ int main(int argc, char **argv)
         o.kernel_report = true;
     }
     if (!o.quiet)
-        run_set_progress(r, progress, NULL);
+        run_set_progress(r, progress, &c.simulation.max_samples);
 
     if (run_execute(r, err) != 0) {
         if (!o.quiet && is_tty_stderr)
@@ -537,6 +544,11 @@ int main(int argc, char **argv)
                         "rows at t=%.6g s; %ld later rows were not written (raise "
                         "metrics_period or max_samples; 0 = no cap)\n",
                 c.simulation.max_samples, m.samples_capped_at, m.samples_dropped);
+    if (m.pes_samples_dropped > 0)
+        fprintf(stderr, "pnrsim: warning: pes.csv reached [simulation] max_samples = %ld "
+                        "samples at t=%.6g s; %ld later samples were not written (raise "
+                        "metrics_period or max_samples; 0 = no cap)\n",
+                c.simulation.max_samples, m.pes_capped_at, m.pes_samples_dropped);
     if (m.procs_rounded > 0)
         fprintf(stderr, "pnrsim: warning: %s: %ld job%s had a fractional processor count "
                         "(field 5), rounded to the nearest whole number (the first on line "

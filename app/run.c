@@ -86,6 +86,8 @@ struct run {
     bool have_row;
     long samples_written, samples_dropped;
     double samples_capped_at;
+    long pes_samples_written, pes_samples_dropped; /* pes.csv, in samples */
+    double pes_capped_at;
 };
 
 /* Events per runaway-guard window: 2^24, about 1-3 s of wall time; large
@@ -325,8 +327,19 @@ static void sample(sim_t *sim, void *arg)
             }
         }
     }
-    if (r->sched_out)
-        schedule_sample(r->sched_out, sim, span);
+    if (r->sched_out) {
+        /* pes.csv: at most max_samples samples (of at most
+         * SCHEDULE_PE_ROWS rows each); later ones are counted. */
+        long cap = r->c.simulation.max_samples;
+        if (cap > 0 && r->pes_samples_written >= cap) {
+            if (!r->pes_samples_dropped)
+                r->pes_capped_at = sim->now;
+            r->pes_samples_dropped++;
+        } else {
+            schedule_sample(r->sched_out, sim, span);
+            r->pes_samples_written++;
+        }
+    }
     /* A period without model events: the state stays as it is until the
      * next model event, so every row before it would repeat this one. */
     if (model_events == 0)
@@ -462,6 +475,26 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     return r;
 }
 
+/* The saturation guard's error (simulation.max_messages): when, how many
+ * messages, and the element with the longest queue. */
+static void run_saturated_error(run_t *r, char err[CFG_ERR_MAX])
+{
+    const net_elem *e = net_longest_queue(r->net);
+    char where[96];
+    if (e)
+        snprintf(where, sizeof where, "the longest queue is %lu messages, at %s (element %ld)",
+                 (unsigned long)e->res.q.n, e->name, e->index);
+    else
+        snprintf(where, sizeof where, "no message waits in a queue");
+    snprintf(err, CFG_ERR_MAX,
+             "saturated network, run stopped at t=%.9g s: %ld messages on the network exceed "
+             "[simulation] max_messages = %ld per PE (x %d PEs); %s. Senders do not wait for "
+             "their messages (report 4.3.2), so the queues would grow without bound: send "
+             "less often (process.comm_rate, sync_rate), use a faster network, or raise "
+             "max_messages (0 = no guard)",
+             r->sim.now, net_in_flight(r->net), r->c.simulation.max_messages, r->cl.npes, where);
+}
+
 int run_execute(run_t *r, char err[CFG_ERR_MAX])
 {
     r->wall0 = util_now();
@@ -479,6 +512,8 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     double until = r->c.simulation.max_time > 0 ? r->c.simulation.max_time : INFINITY;
     /* Events per simulated second the whole cluster may take (0: no guard). */
     double limit = r->c.simulation.max_event_rate * r->cl.npes;
+    /* Messages the network may hold at once (0: no guard). */
+    net_set_flight_cap(r->net, r->c.simulation.max_messages * (long)r->cl.npes);
     ev_run_result rr;
     for (;;) {
         double t0 = r->sim.now;
@@ -502,6 +537,11 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         }
     }
     r->sim.pause_at = UINT64_MAX;
+    if (net_saturated(r->net)) {
+        r->wall_run = util_now() - r->wall0;
+        run_saturated_error(r, err);
+        return -1;
+    }
     job_settle_end(&r->sim, &r->cl); /* batched paging: counters as of now */
     r->wall_run = util_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
@@ -606,6 +646,9 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->samples_written = r->samples_written;
     m->samples_dropped = r->samples_dropped;
     m->samples_capped_at = r->samples_capped_at;
+    m->pes_samples_written = r->pes_samples_written;
+    m->pes_samples_dropped = r->pes_samples_dropped;
+    m->pes_capped_at = r->pes_capped_at;
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;

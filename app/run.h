@@ -71,6 +71,10 @@ typedef struct run_metrics {
     /* samples.csv: rows written, rows not written once simulation.max_samples
      * was reached, and the time of the first such row */
     long samples_written, samples_dropped;
+    /* --schedule's pes.csv, counted in samples (rows per PE group each):
+     * written, not written (max_samples reached), and when it was */
+    long pes_samples_written, pes_samples_dropped;
+    double pes_capped_at;
     double samples_capped_at;
 } run_metrics;
 

@@ -6,6 +6,8 @@
 
 #include "net/net.h"
 
+#include <limits.h>
+
 typedef struct link_chunk link_chunk;
 
 struct net {
@@ -36,6 +38,8 @@ struct net {
     rng_t *vrng;            /* switches' virtual waits (not owned) */
     /* totals */
     long in_flight;
+    long flight_cap;        /* net_set_flight_cap; LONG_MAX = no guard */
+    bool saturated;         /* flight_cap was exceeded */
     uint64_t sent, delivered, restarts;
     double bytes_sent;
     const net_observer *obs; /* NULL when nobody observes */

@@ -278,6 +278,7 @@ net_t *net_create(sim_t *sim, net_topology topo, int n, double bandwidth,
     net->sw = has_switch ? nlinks : -1;
     net->sim = sim;
     net->t0 = sim->now;
+    net->flight_cap = LONG_MAX; /* no guard until net_set_flight_cap */
     if (topo == TOPO_KIND_CONNECTED)
         return net; /* links come on first use */
     net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
@@ -339,6 +340,7 @@ net_t *net_create_tree(sim_t *sim, const net_tree *tree, int n, double bandwidth
     net->sw = net->nelem - 1;
     net->sim = sim;
     net->t0 = sim->now;
+    net->flight_cap = LONG_MAX; /* no guard until net_set_flight_cap */
     net->elem = calloc((size_t)net->nelem, sizeof *net->elem);
     if (!net->elem) {
         free(net);
@@ -700,6 +702,27 @@ static inline void net_tell_busy(sim_t *sim, const net_t *net, const net_elem *e
         net->obs->busy(sim, e, busy, net->obs->ctx);
 }
 
+/* WHOLE, a message about to ask for element e on its walk: an ended
+ * reservation gives e back; one still running (or not yet begun) makes
+ * the message wait behind it, until its end, which is then an event
+ * (resv_end_at): without it the waiter would be handed e only when the
+ * reserving message arrives, after the reservation's end. */
+static void hop_behind_resv(sim_t *sim, net_t *net, msg_t *m, net_elem *e)
+{
+    if (!e->resv)
+        return;
+    resv_settle(sim, net, e);
+    if (e->resv) {
+        resv_end_at(sim, e);
+        /* HOPS would let it overtake; counted once per reservation
+         * (the second look after a virtual wait may find the same). */
+        if (e->rs > sim->now && m->behind_rs != e->rs) {
+            net->held_back++;
+            m->behind_rs = e->rs;
+        }
+    }
+}
+
 /* The coroutine: cross every element of the route, then reach PROC_END. */
 static void msg_walk(sim_t *sim, proc_t *p)
 {
@@ -727,24 +750,20 @@ static void msg_walk(sim_t *sim, proc_t *p)
         /* The element is found once per hop and kept in m->cur across the
          * hop's request and hold (the body's locals do not survive them). */
         m->cur = e = net_route_elem(net, m->src, m->dst, m->hop);
-        if (e->resv) {
-            /* WHOLE: an ended reservation gives the element back; one
-             * still running makes this message wait behind it, until
-             * its end (then an event). */
-            resv_settle(sim, net, e);
-            if (e->resv) {
-                resv_end_at(sim, e);
-                if (e->rs > sim->now)
-                    net->held_back++; /* HOPS would let it overtake */
-            }
-        }
+        m->behind_rs = -1;
+        hop_behind_resv(sim, net, m, e);
         /* A link with virtual crossings in its queue now (batched paging):
          * wait for what is left of them, as behind the messages holding
-         * and queued at it. */
+         * and queued at it. A WHOLE route may reserve the link while this
+         * message waits (its reservation starts when the virtual
+         * crossings are over): then this message queues behind it and
+         * needs its end event too, hence the second look (docs/MODEL.md,
+         * "Route mode WHOLE"). */
         if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
             net->virtual_waits++;
             PROC_HOLD(sim, p, m->vwait - sim->now);
             e = m->cur;
+            hop_behind_resv(sim, net, m, e);
         } else if (e->is_switch && net->vrng) {
             /* Batched paging: the switch's FIFO queue holds virtual
              * crossings too. Wait for those ahead while the messages
@@ -895,6 +914,19 @@ void net_msg_free(net_t *net, msg_t *m)
 
 /* ---- sending, killing ------------------------------------------------- */
 
+void net_set_flight_cap(net_t *net, long cap) { net->flight_cap = cap > 0 ? cap : LONG_MAX; }
+bool net_saturated(const net_t *net) { return net->saturated; }
+
+/* More than flight_cap messages in flight: mark the network saturated and
+ * stop the run (once; the caller reports it, net_longest_queue). */
+static void net_saturate(sim_t *sim, net_t *net)
+{
+    if (!net->saturated) {
+        net->saturated = true;
+        ev_stop(sim);
+    }
+}
+
 void net_send(sim_t *sim, net_t *net, msg_t *m)
 {
     assert(m->net == net);
@@ -903,7 +935,8 @@ void net_send(sim_t *sim, net_t *net, msg_t *m)
     assert(m->bytes >= 0);
     net->sent++;
     net->bytes_sent += m->bytes;
-    net->in_flight++;
+    if (++net->in_flight > net->flight_cap)
+        net_saturate(sim, net);
     m->killed = false;
     m->holding = false;
     m->vhold = false;
@@ -958,7 +991,8 @@ void net_restart(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     assert(m->killed && !net_msg_in_flight(m));
     net->restarts++;
-    net->in_flight++;
+    if (++net->in_flight > net->flight_cap)
+        net_saturate(sim, net);
     m->killed = false;
     m->hop = 0;
     m->sent_at = sim->now;

@@ -109,6 +109,8 @@ struct msg {
                            event is its arrival */
     bool vhold;         /* holding a switch while the virtual work ahead
                            of it is served (batched paging, net.c) */
+    double behind_rs;   /* WHOLE: start of the reservation it was last
+                           counted as held back behind (net.c) */
     msg_fn done;
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */
@@ -302,6 +304,18 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m);
 void net_restart(sim_t *sim, net_t *net, msg_t *m);
 /* True when m has been (re)sent and is neither delivered nor killed. */
 bool net_msg_in_flight(const msg_t *m);
+
+/* Saturation guard (issue 23; docs/MODEL.md "Ranges and runaway runs"):
+ * when a send or restart leaves more than `cap` messages in flight, the
+ * network is marked saturated and ev_stop ends the run; 0 = no guard (the
+ * default). Nothing else changes, so runs that stay under the cap are
+ * the same event for event. */
+void net_set_flight_cap(net_t *net, long cap);
+/* True once the cap was exceeded. */
+bool net_saturated(const net_t *net);
+/* The element with the longest queue of waiting messages now (the lowest
+ * index among equals; NULL when no message waits anywhere). */
+const net_elem *net_longest_queue(net_t *net);
 
 /* Route mode (HOPS when created). Set it before the first message. */
 void net_set_route_mode(net_t *net, net_route_mode mode);

@@ -143,3 +143,14 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
     if (n > 2)
         net_report_route(net, 0, n - 1, out);
 }
+
+const net_elem *net_longest_queue(net_t *net)
+{
+    const net_elem *best = NULL;
+    for (long k = 0; k < net_elem_live_count(net); k++) {
+        const net_elem *e = net_elem_live_at(net, k);
+        if (e->res.q.n > 0 && (!best || e->res.q.n > best->res.q.n))
+            best = e;
+    }
+    return best;
+}

@@ -24,6 +24,9 @@
  *   - a link crossed virtually (batched paging's net_vuser) over [a, b):
  *     a message reaching it inside waits until b, outside it does not,
  *     in both modes (by hand, below);
+ *   - a WHOLE route reserving a TREE uplink while a walking message waits
+ *     there for virtual crossings: the walker queues behind the
+ *     reservation and is handed the uplink at its end (issue 23);
  *   - a switch with a rate of virtual crossings: messages wait as in an
  *     M/G/1 queue of that load and the messages' own (mean and share of
  *     no wait, by hand);
@@ -353,6 +356,66 @@ START_TEST(test_virtual_crossing_waits)
 }
 END_TEST
 
+/* Sends message `tag` 0 -> 2 at the event's time (the uplink case). */
+static void send_a_cb(sim_t *sim, void *arg)
+{
+    (void)arg;
+    send(sim, send_net, 0, 2, 1);
+}
+
+START_TEST(test_reserved_while_waiting_virtually)
+{
+    /* Issue 23 part 4: a message waiting for virtual crossings on a link
+     * in the middle of a route, while a WHOLE route reserves that link.
+     * TREE, 4 PEs in racks of 2: links 0..3, uplinks 4, 5, ToR 6, 7, core
+     * 8; uplinks as links (L), switches D. Route 1 -> 3: 1, 6, 4, 8, 5, 7,
+     * 3; route 0 -> 2: 0, 6, 4, 8, 5, 7, 2.
+     * Uplink 4 is crossed virtually over [0, b), b = L + D + L/2. B (1 ->
+     * 3, sent at 0) reaches it at L + D, inside: it walks and waits
+     * there until b. A (0 -> 2, sent at s = L + D + L/4, when nothing is
+     * held) would reach uplink 4 at s + L + D > b: its route is idle, so
+     * it is reserved: uplink 4 [s + L + D, s + 2L + D], core until
+     * s + 2L + 2D, uplink 5 until s + 3L + 2D, ToR 7 until s + 3L + 3D;
+     * A arrives s + 4L + 3D. At b, B asks for uplink 4 and queues behind
+     * A's reservation (not yet begun: held back once); it gets the uplink
+     * at the reservation's end s + 2L + D (not at A's arrival), then
+     * uplink 4 L, core D (A's ended), uplink 5 L (A's ends as B reaches
+     * it), ToR 7 D, link 3 L: B arrives s + 2L + D + 3L + 2D =
+     * s + 5L + 3D. Before the fix B had no event at the reservation's
+     * end: an assertion failed at A's arrival (net/route.c resv_finish),
+     * and without asserts B arrived s + 7L + 5D. */
+    reset_arrivals();
+    sim_t sim;
+    ev_init(&sim);
+    net_tree tr = {.ncompute = 4, .rack_size = 2, .servers = NET_SERVERS_SPREAD,
+                   .uplink_bandwidth = BW, .uplink_latency = LAT};
+    net_t *net = net_create_tree(&sim, &tr, 4, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    net_set_route_mode(net, NET_ROUTE_WHOLE);
+    ck_assert(!net_elem_at(net, 4)->is_switch && net_elem_at(net, 8)->is_switch);
+    double b = L_HOP + D_SW + L_HOP / 2, s = L_HOP + D_SW + L_HOP / 4;
+    fake_vuser f = {.u.crossing_end = fake_crossing_end, .a = 0, .b = b};
+    net_vuser_add(net_elem_at(net, 4), &f.u);
+    send(&sim, net, 1, 3, 0);
+    send_net = net;
+    ev_once(&sim, s, send_a_cb, NULL);
+    ev_run(&sim, INFINITY);
+    ck_assert_uint_eq(net_whole_routes(net), 1);
+    ck_assert_uint_eq(net_virtual_waits(net), 1);
+    ck_assert_uint_eq(net_held_back(net), 1);
+    ck_assert_msg(fabs(arrive[1] - (s + 4 * L_HOP + 3 * D_SW)) < TOL, "A at %.12g", arrive[1]);
+    ck_assert_msg(fabs(arrive[0] - (s + 5 * L_HOP + 3 * D_SW)) < TOL, "B at %.12g", arrive[0]);
+    for (int i = 0; i < 9; i++) {
+        ck_assert_ptr_null(net_elem_at(net, i)->resv);
+        ck_assert_ptr_null(net_elem_at(net, i)->res.holder);
+    }
+    /* Busy: each of the 7 elements of both routes once per message. */
+    ck_assert_near(net_busy_time(&sim, net), 2 * (4 * L_HOP + 3 * D_SW), 1e-14);
+    net_vuser_del(&f.u);
+    teardown(&sim, net);
+}
+END_TEST
+
 /* Switch waits for virtual crossings drawn from a rate: messages sent one
  * at a time. */
 enum { NSW = 20000 };
@@ -622,6 +685,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_whole_no_overtaking);
     tcase_add_test(tc, test_whole_kill_and_restart);
     tcase_add_test(tc, test_virtual_crossing_waits);
+    tcase_add_test(tc, test_reserved_while_waiting_virtually);
     tcase_add_test(tc, test_switch_virtual_rate);
     tcase_add_test(tc, test_messages_load_window);
     tcase_add_test(tc, test_switch_backlog_burst);

@@ -1,0 +1,103 @@
+#!/bin/sh
+# tests/test_guards.sh BUILD: the guards that keep a run's memory and
+# outputs bounded (issue 23 part 4).
+#
+# Saturated network (simulation.max_messages; docs/MODEL.md "Ranges and
+# runaway runs"): threads never wait for neighbour messages (report
+# 4.3.2), so a network slower than they send them queues them without
+# bound. HPC2N on 240 PEs of 1024 MB, 64 MB per thread, MPL 2, a neighbour
+# message every 1e-4 CPU s: 2 x 240 threads send 4.8e6 messages per CPU
+# second, the star's switch passes one per 8e-5 s (12,500 a second), so
+# nearly every message queues at the switch. Worked out from the key: the
+# run stops when the 240 x 1000 + 1st message is sent (240001 on the
+# network), exit 2, nothing written, the switch named with a queue above
+# 200,000. Before the guard the same run held 331 MB at 5 simulated s;
+# with max_time = 3 a run without the guard ends normally (exit 0), which
+# this test would catch. The same on a TREE whose uplinks carry 1000 B/s:
+# the neighbour messages between racks queue at an uplink.
+#
+# Outputs bounded by max_samples: 2000 jobs of 0.01 s on 4 PEs, a job
+# every 0.004 s, metrics_period 0.001 s, --schedule, max_samples = 100:
+# samples.csv 100 rows, pes.csv 100 samples of 4 rows (one per PE), 100
+# progress lines and one saying they stop, and a warning naming each of
+# samples.csv and pes.csv; with max_samples = 0, pes.csv has every sample
+# (about 8000: one per 0.001 s of the 8 s the jobs take).
+TEST_NAME=test_guards
+. "$(dirname "$0")/lib.sh"
+
+HP="-t $top/traces/hpc2n-seth-first3171.swf --set computer.number=240
+    --set computer.ram=1024 --set workload.default_memory=64 --set scheduler.mpl=2"
+TIME=/usr/bin/time
+
+# Peak resident size (KB) of a command's run into $rss_kb, its exit status
+# into $rc (/usr/bin/time -f; rss_kb empty without it).
+run_rss() {
+    out=$1; shift
+    if [ -x $TIME ]; then
+        $TIME -f '%M' -o rss.txt "$@" > /dev/null 2> "$out"
+        rc=$?
+        rss_kb=$(tail -1 rss.txt)
+    else
+        "$@" > /dev/null 2> "$out"
+        rc=$?
+        rss_kb=
+    fi
+}
+
+# shellcheck disable=SC2086 # $HP: options split on blanks
+run_rss sat.err "$P" $HP --set process.comm_rate=0.0001 --set simulation.max_time=3 -q -o sat
+check "saturated star: exit 2, nothing written" sh -c "test $rc -eq 2 && test ! -e sat"
+check "saturated star: the message names the count, key, switch and queue" \
+    grep -q 'saturated network, run stopped at t=.*: 240001 messages on the network exceed \[simulation\] max_messages = 1000 per PE (x 240 PEs); the longest queue is [2-9][0-9][0-9][0-9][0-9][0-9] messages, at switch (element 240)' sat.err
+if [ -n "$rss_kb" ]; then
+    check "saturated star: stopped in bounded memory (peak $rss_kb KB < 150 MB)" \
+        test "$rss_kb" -lt 150000
+else
+    skip "saturated star: peak memory ($TIME not found)"
+fi
+# shellcheck disable=SC2086
+"$P" $HP --set process.comm_rate=0.1 --set network.topology=TREE \
+    --set network.uplink_bandwidth=0.001 --set simulation.max_messages=10 \
+    --set simulation.max_time=200 -q -o up \
+    > /dev/null 2> up.err
+check "saturated uplink: exit 2 naming an uplink" sh -c "test $? -eq 2 && test ! -e up &&
+    grep -q '2401 messages on the network exceed .*max_messages = 10 per PE (x 240 PEs); the longest queue is [0-9]* messages, at uplink [0-9]* (element 24[0-9])' up.err"
+# Not saturated: one message per CPU s runs to max_time (exit 3: no job
+# finished by then) under the default guard.
+# shellcheck disable=SC2086
+"$P" $HP --set process.comm_rate=1 --set simulation.max_time=20 -q -o calm > /dev/null 2>&1
+check "not saturated: runs to max_time under the guard" sh -c "test $? -eq 3 &&
+    grep -q '\"time_limited\": true' calm/metrics.json"
+# The guard off: the saturated run goes on to max_time (a short one).
+# shellcheck disable=SC2086
+"$P" $HP --set process.comm_rate=0.0001 --set simulation.max_time=0.5 \
+    --set simulation.max_messages=0 -q -o off > /dev/null 2>&1
+check "max_messages = 0: no guard" sh -c "test $? -eq 3 && test -s off/metrics.json"
+"$P" $HP --set simulation.max_messages=-1 -q -o bad > /dev/null 2> bad.err
+check "max_messages = -1: exit 2 naming the key" sh -c "test $? -eq 2 &&
+    grep -q 'max_messages' bad.err && test ! -e bad"
+
+# Outputs bounded by max_samples.
+awk 'BEGIN { for (i = 1; i <= 2000; i++)
+    printf "%d %.3f -1 0.01 1 0.01 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n", i, i * 0.004 }' > tiny.swf
+TINY="-t tiny.swf --set computer.number=4 --schedule --set simulation.metrics_period=0.001"
+# shellcheck disable=SC2086
+"$P" $TINY --set simulation.max_samples=100 -o cap > /dev/null 2> cap.err
+check "max_samples: the run succeeds" test $? -eq 0
+check "max_samples: samples.csv 100 rows" test "$(wc -l < cap/samples.csv)" -eq 101
+check "max_samples: pes.csv 100 samples of 4 rows" sh -c "test \$(wc -l < cap/pes.csv) -eq 401 &&
+    test \$(sed 1d cap/pes.csv | cut -d, -f1 | uniq | wc -l) -eq 100"
+check "max_samples: the warning names samples.csv" \
+    grep -q 'warning: samples.csv reached \[simulation\] max_samples = 100 rows at t=' cap.err
+check "max_samples: the warning names pes.csv" \
+    grep -q 'warning: pes.csv reached \[simulation\] max_samples = 100 samples at t=[0-9.]* s; [0-9]* later samples were not written' cap.err
+check "max_samples: 100 progress lines, then one saying they stop" sh -c "
+    test \$(grep -c 'of trace read' cap.err) -eq 100 &&
+    test \$(grep -c 'no more progress lines: \[simulation\] max_samples = 100 reached' cap.err) -eq 1"
+# shellcheck disable=SC2086
+"$P" $TINY --set simulation.max_samples=0 -q -o nocap > /dev/null 2> nocap.err
+n=$(sed 1d nocap/pes.csv | cut -d, -f1 | uniq | wc -l)
+check "max_samples = 0: pes.csv has every sample ($n, about 8000), no warning" sh -c "
+    test $n -gt 7000 && test $n -lt 9000 && ! grep -q warning nocap.err"
+
+finish
