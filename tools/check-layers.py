@@ -1,0 +1,578 @@
+#!/usr/bin/env python3
+"""tools/check-layers.py: the dependency check of issue 24 (item 4).
+
+  tools/check-layers.py [--root DIR] [--dot | --json] [--macros] [--refs]
+
+Reads every .c and .h under the source folders of FOLDERS below (and under
+tests/, whose files are consumers: they may use anything and are never
+checked) and builds a file-level dependency graph from
+  (a) #include "..." lines (resolved from the root, as -I. does, then from
+      the including file's folder), and
+  (b) the calls it can see: an identifier followed by '(' inside a function
+      body, naming a function DEFINED (with a body, not just declared) in
+      another file of the tree.  A call resolves to the file that defines
+      the name; a file that defines the name itself calls its own; static
+      functions are file-local and never resolve across files (a static
+      inline function of a header is reached through the include).  Not
+      calls: x->name( and x.name( (calls through struct members), names of
+      the function's own parameters, C keywords, and macros (a macro's
+      name is not a function; with --macros, the calls written inside a
+      function-like macro of the tree count at each place the macro is
+      used, as "call NAME via MACRO").  With --refs, a function named
+      without a call (its address taken: a handler table, a callback
+      argument) counts too, as "ref NAME".
+A .h counts as part of the .c of the same stem in the same folder (one
+node); a .h without such a .c is a node of its own.
+
+It fails (exit 1) on
+  (i)  an include or call from one folder to a folder it may not use
+       (ALLOWED below: a lower folder using a higher one, or one of two
+       peers using the other), and
+  (ii) a circle inside a folder: a strongly connected component of more
+       than one node among the folder's files,
+printing each violation as `file -> file (include|call NAME)`; for a
+circle, the component, one concrete cycle through it with the function
+names on each edge, and every edge inside it.  On success it prints the
+layer order it found (the folders in order, and inside each folder its
+files in a topological order, lowest first, ties by name) and exits 0.
+--dot prints the graph in Graphviz dot, --json as JSON (both still exit 1
+when the check fails).  Exit 2: usage error or unreadable tree.
+
+Limits (a small script, not a compiler): no macro expansion (unless
+--macros, and then one level of calls written in the macro body), both
+branches of every #if are read, and a local variable holding a function
+pointer that shares a function's name would count as a call to it.
+"""
+import json
+import os
+import re
+import sys
+from collections import defaultdict, deque
+
+# The folders, lowest first, and which folders each may use (besides
+# itself).  Stated order (Makefile, README, issue 24):
+#     core <- hw, net <- sched <- pnr <- app <- study
+# hw and net are peers: neither may use the other.  Today net/ includes no
+# hw/ header and calls no hw/ function (and hw/ nothing of net/), so the
+# table keeps them apart; sched/ is the first folder that sees both.
+FOLDERS = ["core", "hw", "net", "sched", "pnr", "app", "study"]
+ALLOWED = {
+    "core":  set(),
+    "hw":    {"core"},
+    "net":   {"core"},
+    "sched": {"core", "hw", "net"},
+    "pnr":   {"core", "hw", "net", "sched"},
+    "app":   {"core", "hw", "net", "sched", "pnr"},
+    "study": {"core", "hw", "net", "sched", "pnr", "app"},
+}
+CONSUMERS = ["tests"]   # read, drawn, never checked; may use anything
+
+KEYWORDS = set("""auto break case char const continue default do double else
+enum extern float for goto if inline int long register restrict return short
+signed sizeof static struct switch typedef union unsigned void volatile while
+_Alignas _Alignof _Atomic _Bool _Complex _Generic _Imaginary _Noreturn
+_Static_assert _Thread_local __attribute__ __typeof__ typeof asm __asm__
+defined""".split())
+
+TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<comment>/\*.*?\*/|//[^\n]*)
+  | (?P<str>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<id>[A-Za-z_][A-Za-z_0-9]*)
+  | (?P<num>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*)
+  | (?P<punct>->|\.\.\.|[{}()\[\];,.=*&]|.)
+""", re.X | re.S)
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+DEFINE = re.compile(r'^\s*#\s*define\s+([A-Za-z_][A-Za-z_0-9]*)(\()?(.*)$', re.S)
+
+
+def die(msg):
+    print("check-layers: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def strip_comments(text):
+    """The text with comments replaced by a space (newlines kept) and
+    string and character literals by an empty literal, so that neither
+    can hide or fake a directive, a brace or a name."""
+    out = []
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup
+        s = m.group()
+        if kind == "comment":
+            out.append(" " + "\n" * s.count("\n"))
+        elif kind == "str":
+            out.append(s[0] * 2)
+        else:
+            out.append(s)
+    return "".join(out)
+
+
+def split_directives(text):
+    """(code, directives): code is text with every preprocessor line
+    (continuations included) blanked to empty lines; directives is the list
+    of (line number, joined directive text)."""
+    lines = text.split("\n")
+    code, directives = [], []
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("#"):
+            start, joined = i + 1, lines[i]
+            code.append("")
+            while joined.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                joined = joined[:-1] + " " + lines[i]
+                code.append("")
+            directives.append((start, joined))
+        else:
+            code.append(lines[i])
+        i += 1
+    return "\n".join(code), directives
+
+
+def tokens(code):
+    """The identifiers and punctuation of code, as (kind, text) pairs."""
+    out = []
+    for m in TOKEN.finditer(code):
+        kind = m.lastgroup
+        if kind in ("ws", "comment"):
+            continue
+        out.append((kind, m.group()))
+    return out
+
+
+def match_back(toks, close):
+    """Index of the '(' matching the ')' at toks[close], or -1."""
+    depth = 0
+    for i in range(close, -1, -1):
+        t = toks[i][1]
+        if t == ")":
+            depth += 1
+        elif t == "(":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def param_names(toks, lo, hi):
+    """The parameter names of a definition whose list is toks[lo..hi]
+    ('(' .. ')'): the last identifier of each parameter at depth 1, or the
+    name of a function-pointer parameter (*name)."""
+    names, depth, last = set(), 0, None
+    for i in range(lo, hi + 1):
+        k, t = toks[i]
+        if t in "([":
+            depth += 1
+            if t == "(" and depth == 2 and i + 2 <= hi and toks[i + 1][1] == "*" \
+                    and toks[i + 2][0] == "id":
+                names.add(toks[i + 2][1])
+        elif t in ")]":
+            if depth == 1 and t == ")" and last:
+                names.add(last)
+            depth -= 1
+        elif depth == 1 and t == ",":
+            if last:
+                names.add(last)
+            last = None
+        elif depth == 1 and k == "id" and t not in KEYWORDS:
+            last = t
+    return names
+
+
+class Source:
+    """One file: its includes, definitions, calls and macros."""
+
+    def __init__(self, rel, text):
+        self.rel = rel
+        self.folder = rel.split("/")[0]
+        self.includes = []        # (line, target text)
+        self.defs = {}            # name -> static?
+        self.calls = []           # (caller function, name, kind) kind call/ref
+        self.macros = {}          # function-like macro -> names called in it
+        self.objmacros = set()
+        code, directives = split_directives(strip_comments(text))
+        for line, d in directives:
+            m = INCLUDE.match(d)
+            if m:
+                self.includes.append((line, m.group(1)))
+                continue
+            m = DEFINE.match(d)
+            if m:
+                if m.group(2):
+                    body = tokens(m.group(3).split(")", 1)[1] if ")" in m.group(3) else "")
+                    self.macros[m.group(1)] = [
+                        body[i][1] for i in range(len(body) - 1)
+                        if body[i][0] == "id" and body[i + 1][1] == "("
+                        and body[i][1] not in KEYWORDS
+                        and (i == 0 or body[i - 1][1] not in (".", "->"))]
+                else:
+                    self.objmacros.add(m.group(1))
+        self.toks = tokens(code)
+        self._scan()
+
+    def _scan(self):
+        toks = self.toks
+        depth, start, fn, params, body_depth = 0, 0, None, set(), 0
+        for i, (k, t) in enumerate(toks):
+            if t == "{":
+                if depth == 0 and i > 0 and toks[i - 1][1] == ")":
+                    lo = match_back(toks, i - 1)
+                    if lo > 0 and toks[lo - 1][0] == "id" and toks[lo - 1][1] not in KEYWORDS:
+                        fn = toks[lo - 1][1]
+                        decl = [x[1] for x in toks[start:lo - 1]]
+                        static = "static" in decl
+                        if fn in self.defs and self.defs[fn] != static:
+                            static = False
+                        self.defs[fn] = static
+                        params = param_names(toks, lo, i - 1)
+                        body_depth = 1
+                depth += 1
+            elif t == "}":
+                depth -= 1
+                if depth < 0:
+                    raise ValueError("unbalanced '}' in %s" % self.rel)
+                if depth == 0:
+                    fn = None
+                    start = i + 1
+            elif t == ";" and depth == 0:
+                start = i + 1
+            elif fn is not None and k == "id" and t not in KEYWORDS and t not in params:
+                prev = toks[i - 1][1]
+                if prev in (".", "->"):
+                    continue
+                nxt = toks[i + 1][1] if i + 1 < len(toks) else ""
+                self.calls.append((fn, t, "call" if nxt == "(" else "ref"))
+        if depth != 0:
+            raise ValueError("unbalanced braces in %s" % self.rel)
+
+
+def read_tree(root):
+    """{relative path: Source} for every .c/.h under the folders."""
+    files = {}
+    for folder in FOLDERS + CONSUMERS:
+        base = os.path.join(root, folder)
+        if not os.path.isdir(base):
+            continue
+        for dirpath, dirnames, names in os.walk(base):
+            dirnames.sort()
+            for n in sorted(names):
+                if not n.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(dirpath, n)
+                rel = os.path.relpath(path, root).replace(os.sep, "/")
+                try:
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        files[rel] = Source(rel, f.read())
+                except (OSError, ValueError) as e:
+                    die("%s: %s" % (rel, e))
+    return files
+
+
+def unit_of(rel, files):
+    """The node of a file: a .h belongs to the .c of the same stem."""
+    if rel.endswith(".h") and rel[:-2] + ".c" in files:
+        return rel[:-2] + ".c"
+    return rel
+
+
+def build_graph(files, root, with_macros, with_refs):
+    """(edges, warnings): edges is the set of (from file, to file, kind,
+    name) with kind include/call/ref (name '' for an include)."""
+    edges, warnings = set(), []
+    definers = defaultdict(list)          # name -> non-static defining files
+    macros = {}
+    for rel, s in files.items():
+        for name, static in s.defs.items():
+            if not static:
+                definers[name].append(rel)
+        if s.folder not in CONSUMERS:
+            for name, called in s.macros.items():
+                macros.setdefault(name, called)
+    for rel, s in sorted(files.items()):
+        for line, inc in s.includes:
+            here = os.path.dirname(rel)
+            cands = [os.path.normpath(inc), os.path.normpath(os.path.join(here, inc))]
+            target = next((c.replace(os.sep, "/") for c in cands
+                           if c.replace(os.sep, "/") in files), None)
+            if target is None:
+                if not os.path.exists(os.path.join(root, inc)) \
+                        and not os.path.exists(os.path.join(root, here, inc)):
+                    warnings.append("%s:%d: include \"%s\" not found" % (rel, line, inc))
+                continue
+            if target != rel:
+                edges.add((rel, target, "include", ""))
+        seen = set()
+        for fn, name, kind in s.calls:
+            names = [(name, "")]
+            if kind == "call" and name in macros and name not in s.defs:
+                if not with_macros:
+                    continue
+                names = [(n, " via " + name) for n in macros[name]]
+            elif kind == "ref" and not with_refs:
+                continue
+            for n, via in names:
+                if n in s.defs or (n, via, kind) in seen:
+                    continue
+                seen.add((n, via, kind))
+                cands = [d for d in definers.get(n, [])
+                         if d != rel and (files[d].folder not in CONSUMERS
+                                          or s.folder in CONSUMERS)]
+                if len(cands) > 1:
+                    same = [d for d in cands if files[d].folder == s.folder]
+                    if len(same) == 1:
+                        cands = same
+                    else:
+                        warnings.append("%s: %s is defined in %s; not counted"
+                                        % (rel, n, ", ".join(sorted(cands))))
+                        continue
+                if cands:
+                    edges.add((rel, cands[0], kind, n + via))
+    return edges, warnings
+
+
+def tarjan(nodes, succ):
+    """Strongly connected components of the graph, each a sorted list,
+    in an order where a component comes after every component it uses."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        # iterative Tarjan: frames of (node, iterator over its successors)
+        work = [(v, iter(sorted(succ[v])))]
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        while work:
+            node, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(succ[w]))))
+                    break
+                if w in on:
+                    low[node] = min(low[node], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == node:
+                            break
+                    out.append(sorted(comp))
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def shortest_cycle(comp, succ):
+    """One shortest cycle through the first node of comp, inside comp."""
+    s, inside = comp[0], set(comp)
+    prev, q = {}, deque([s])
+    while q:
+        v = q.popleft()
+        for w in sorted(succ[v]):
+            if w not in inside:
+                continue
+            if w == s:
+                path = [v]
+                while path[-1] != s:
+                    path.append(prev[path[-1]])
+                return list(reversed(path)) + [s]
+            if w not in prev:
+                prev[w] = v
+                q.append(w)
+    return [s]
+
+
+def topo(nodes, succ, key):
+    """nodes in an order where each comes after the nodes it uses (lowest
+    first), ties by key; succ must be acyclic on nodes."""
+    nodes = set(nodes)
+    need = {v: {w for w in succ[v] if w in nodes} for v in nodes}
+    order = []
+    while need:
+        v = min((v for v, ws in need.items() if not ws), key=key)
+        order.append(v)
+        del need[v]
+        for ws in need.values():
+            ws.discard(v)
+    return order
+
+
+def label(rec):
+    """`(include)` or `(call NAME)` of one file-level edge."""
+    src, dst, kind, name = rec
+    return "%s -> %s (%s)" % (src, dst, kind if kind == "include" else kind + " " + name)
+
+
+def analyse(files, edges):
+    """The check: upward edges, circles, per-folder order."""
+    unit_edges = defaultdict(list)      # (unit, unit) -> file-level edges
+    for e in sorted(edges):
+        a, b = unit_of(e[0], files), unit_of(e[1], files)
+        if a != b:
+            unit_edges[(a, b)].append(e)
+    upward = [e for e in sorted(edges)
+              if files[e[0]].folder in FOLDERS
+              and files[e[1]].folder != files[e[0]].folder
+              and files[e[1]].folder not in ALLOWED[files[e[0]].folder]]
+    circles, order = [], {}
+    for folder in FOLDERS:
+        nodes = sorted({unit_of(r, files) for r in files if files[r].folder == folder})
+        succ = {v: set() for v in nodes}
+        for (a, b) in unit_edges:
+            if a in succ and b in succ:
+                succ[a].add(b)
+        comps = tarjan(nodes, succ)
+        for c in comps:
+            if len(c) > 1:
+                cyc = shortest_cycle(c, succ)
+                inside = set(c)
+                circles.append({
+                    "folder": folder, "component": c,
+                    "cycle": [{"from": cyc[i], "to": cyc[i + 1],
+                               "edges": unit_edges[(cyc[i], cyc[i + 1])]}
+                              for i in range(len(cyc) - 1)],
+                    "edges": [e for (a, b), es in sorted(unit_edges.items())
+                              if a in inside and b in inside for e in es]})
+        # order of the components (a circle shown as {a, b})
+        comp_of = {v: i for i, c in enumerate(comps) for v in c}
+        csucc = defaultdict(set)
+        for a in nodes:
+            for b in succ[a]:
+                if comp_of[a] != comp_of[b]:
+                    csucc[comp_of[a]].add(comp_of[b])
+        ids = topo(range(len(comps)), csucc, key=lambda i: comps[i][0])
+        order[folder] = [comps[i] if len(comps[i]) > 1 else comps[i][0] for i in ids]
+    return upward, circles, order, unit_edges
+
+
+def short(rel):
+    return rel.split("/", 1)[1] if "/" in rel else rel
+
+
+def edge_names(es):
+    kinds = []
+    for _, _, kind, name in es:
+        s = kind if kind == "include" else kind + " " + name
+        if s not in kinds:
+            kinds.append(s)
+    return ", ".join(kinds)
+
+
+def print_text(upward, circles, order, warnings):
+    for w in warnings:
+        print("check-layers: warning: " + w, file=sys.stderr)
+    if upward:
+        print("upward or sideways (a folder using one it may not use):")
+        for e in upward:
+            print("  " + label(e))
+    for c in circles:
+        print("circle in %s/: {%s}" % (c["folder"], ", ".join(short(v) for v in c["component"])))
+        path = short(c["cycle"][0]["from"])
+        for step in c["cycle"]:
+            path += " -(%s)-> %s" % (edge_names(step["edges"]), short(step["to"]))
+        print("  cycle: " + path)
+        for e in c["edges"]:
+            print("  " + label(e))
+    if upward or circles:
+        print("check-layers: FAILED: %d upward edge(s), %d circle(s) in %s"
+              % (len(upward), len(circles),
+                 ", ".join(sorted({c["folder"] + "/" for c in circles})) or "no folder"))
+        return 1
+    print("check-layers: layer order (lowest first): " +
+          " <- ".join(f for f in FOLDERS if order.get(f)))
+    for f in FOLDERS:
+        if order.get(f):
+            print("  %-6s %s" % (f + "/", " ".join(short(v) for v in order[f])))
+    print("check-layers: OK")
+    return 0
+
+
+def print_dot(files, unit_edges, upward, circles):
+    bad = {(e[0], e[1]) for e in upward}
+    cyc_units = {(a, b) for c in circles for (a, b) in unit_edges
+                 if a in c["component"] and b in c["component"]}
+    print("digraph layers {")
+    print("  rankdir=BT; node [shape=box, fontsize=10]; edge [fontsize=8];")
+    units = sorted({unit_of(r, files) for r in files})
+    for folder in FOLDERS + CONSUMERS:
+        mine = [u for u in units if files[u].folder == folder]
+        if not mine:
+            continue
+        print('  subgraph "cluster_%s" { label="%s/";' % (folder, folder))
+        for u in mine:
+            print('    "%s" [label="%s"];' % (u, short(u)))
+        print("  }")
+    for (a, b), es in sorted(unit_edges.items()):
+        red = any((e[0], e[1]) in bad for e in es) or (a, b) in cyc_units
+        print('  "%s" -> "%s" [label="%s"%s];' % (
+            a, b, edge_names(es).replace('"', ""), ', color=red' if red else ""))
+    print("}")
+
+
+def main(argv):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mode, with_macros, with_refs = "text", False, False
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--root" and args:
+            root = args.pop(0)
+        elif a in ("--dot", "--json"):
+            mode = a[2:]
+        elif a == "--macros":
+            with_macros = True
+        elif a == "--refs":
+            with_refs = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        else:
+            die("unknown argument '%s' (usage: check-layers.py [--root DIR] "
+                "[--dot|--json] [--macros] [--refs])" % a)
+    if not os.path.isdir(root):
+        die("%s: not a directory" % root)
+    files = read_tree(root)
+    if not any(files[r].folder in FOLDERS for r in files):
+        die("%s: no .c or .h file under %s/" % (root, "/ ".join(FOLDERS)))
+    edges, warnings = build_graph(files, root, with_macros, with_refs)
+    upward, circles, order, unit_edges = analyse(files, edges)
+    failed = 1 if upward or circles else 0
+    if mode == "dot":
+        print_dot(files, unit_edges, upward, circles)
+        return failed
+    if mode == "json":
+        def rec(e):
+            return {"from": e[0], "to": e[1], "kind": e[2], "name": e[3]}
+        json.dump({
+            "folders": FOLDERS, "allowed": {k: sorted(v) for k, v in ALLOWED.items()},
+            "files": {r: {"folder": files[r].folder, "node": unit_of(r, files)}
+                      for r in sorted(files)},
+            "edges": [rec(e) for e in sorted(edges)],
+            "upward": [rec(e) for e in upward],
+            "circles": [{"folder": c["folder"], "component": c["component"],
+                         "cycle": [{"from": s["from"], "to": s["to"],
+                                    "edges": [rec(e) for e in s["edges"]]}
+                                   for s in c["cycle"]],
+                         "edges": [rec(e) for e in c["edges"]]} for c in circles],
+            "order": order, "warnings": warnings, "ok": not failed,
+        }, sys.stdout, indent=1, sort_keys=True)
+        print()
+        return failed
+    return print_text(upward, circles, order, warnings)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
