@@ -91,17 +91,17 @@ def die(msg):
     sys.exit(2)
 
 
-def strip_comments(text):
-    """The text with comments replaced by a space (newlines kept) and
-    string and character literals by an empty literal, so that neither
-    can hide or fake a directive, a brace or a name."""
+def strip_comments(text, keep_strings):
+    """The text with comments replaced by a space (newlines kept) and,
+    unless keep_strings, string and character literals by an empty
+    literal, so that neither can hide or fake a brace or a name."""
     out = []
     for m in TOKEN.finditer(text):
         kind = m.lastgroup
         s = m.group()
         if kind == "comment":
             out.append(" " + "\n" * s.count("\n"))
-        elif kind == "str":
+        elif kind == "str" and not keep_strings:
             out.append(s[0] * 2)
         else:
             out.append(s)
@@ -191,7 +191,8 @@ class Source:
         self.calls = []           # (caller function, name, kind) kind call/ref
         self.macros = {}          # function-like macro -> names called in it
         self.objmacros = set()
-        code, directives = split_directives(strip_comments(text))
+        _, directives = split_directives(strip_comments(text, True))
+        code, _ = split_directives(strip_comments(text, False))
         for line, d in directives:
             m = INCLUDE.match(d)
             if m:
@@ -276,16 +277,49 @@ def unit_of(rel, files):
     return rel
 
 
+def header_only(rel, files):
+    """True for a .h with no .c of the same stem: not a node of its own;
+    whoever includes it includes what it includes (and calls what its
+    static inline functions call, where it calls them)."""
+    return rel.endswith(".h") and rel[:-2] + ".c" not in files
+
+
+def include_reach(h, files, inc):
+    """[(file, chain)]: the files that are not header_only reached from the
+    header_only file h through include edges (inc: file -> included
+    files), chain the header_only files passed on the way."""
+    out, todo, seen = [], [(h, [h])], {h}
+    while todo:
+        f, chain = todo.pop(0)
+        for d in sorted(inc.get(f, ())):
+            if d in seen:
+                continue
+            seen.add(d)
+            if header_only(d, files):
+                todo.append((d, chain + [d]))
+            else:
+                out.append((d, chain))
+    return out
+
+
 def build_graph(files, root, with_macros, with_refs):
     """(edges, warnings): edges is the set of (from file, to file, kind,
     name) with kind include/call/ref (name '' for an include)."""
     edges, warnings = set(), []
     definers = defaultdict(list)          # name -> non-static defining files
+    inline = defaultdict(list)            # name -> header-only files, static
+    inline_calls = defaultdict(list)      # (header, function) -> names called
     macros = {}
     for rel, s in files.items():
         for name, static in s.defs.items():
             if not static:
                 definers[name].append(rel)
+            elif header_only(rel, files):
+                inline[name].append(rel)
+        if header_only(rel, files):
+            for fn, name, kind in s.calls:
+                if kind == "call" and name not in inline_calls[(rel, fn)]:
+                    inline_calls[(rel, fn)].append(name)
         if s.folder not in CONSUMERS:
             for name, called in s.macros.items():
                 macros.setdefault(name, called)
@@ -311,6 +345,21 @@ def build_graph(files, root, with_macros, with_refs):
                 names = [(n, " via " + name) for n in macros[name]]
             elif kind == "ref" and not with_refs:
                 continue
+            elif kind == "call" and name not in s.defs and not definers.get(name) \
+                    and len(inline[name]) == 1 and not header_only(rel, files):
+                # a static inline function of a header of its own (no .c):
+                # what it calls, this file calls through it
+                names, todo, done = [], [(inline[name][0], name, name)], set()
+                while todo:
+                    h, f, chain = todo.pop(0)
+                    if (h, f) in done:
+                        continue
+                    done.add((h, f))
+                    for n in inline_calls[(h, f)]:
+                        if not definers.get(n) and len(inline[n]) == 1:
+                            todo.append((inline[n][0], n, n + " via " + chain))
+                        else:
+                            names.append((n, " via " + chain))
             for n, via in names:
                 if n in s.defs or (n, via, kind) in seen:
                     continue
@@ -413,23 +462,36 @@ def topo(nodes, succ, key):
 def label(rec):
     """`(include)` or `(call NAME)` of one file-level edge."""
     src, dst, kind, name = rec
-    return "%s -> %s (%s)" % (src, dst, kind if kind == "include" else kind + " " + name)
+    return "%s -> %s (%s)" % (src, dst, (kind + " " + name).strip())
 
 
 def analyse(files, edges):
     """The check: upward edges, circles, per-folder order."""
     unit_edges = defaultdict(list)      # (unit, unit) -> file-level edges
+    inc = defaultdict(set)
+    for e in edges:
+        if e[2] == "include":
+            inc[e[0]].add(e[1])
     for e in sorted(edges):
-        a, b = unit_of(e[0], files), unit_of(e[1], files)
-        if a != b:
-            unit_edges[(a, b)].append(e)
+        if header_only(e[0], files):
+            continue            # its includers carry its edges
+        ends = [e]
+        if header_only(e[1], files):
+            ends = [(e[0], d, "include", "via " + " -> ".join(chain))
+                    for d, chain in include_reach(e[1], files, inc)
+                    if d not in inc[e[0]]]     # a direct include says it
+        for f in ends:
+            a, b = unit_of(f[0], files), unit_of(f[1], files)
+            if a != b and f not in unit_edges[(a, b)]:
+                unit_edges[(a, b)].append(f)
     upward = [e for e in sorted(edges)
               if files[e[0]].folder in FOLDERS
               and files[e[1]].folder != files[e[0]].folder
               and files[e[1]].folder not in ALLOWED[files[e[0]].folder]]
     circles, order = [], {}
     for folder in FOLDERS:
-        nodes = sorted({unit_of(r, files) for r in files if files[r].folder == folder})
+        nodes = sorted({unit_of(r, files) for r in files
+                        if files[r].folder == folder and not header_only(r, files)})
         succ = {v: set() for v in nodes}
         for (a, b) in unit_edges:
             if a in succ and b in succ:
@@ -465,7 +527,7 @@ def short(rel):
 def edge_names(es):
     kinds = []
     for _, _, kind, name in es:
-        s = kind if kind == "include" else kind + " " + name
+        s = (kind + " " + name).strip()
         if s not in kinds:
             kinds.append(s)
     return ", ".join(kinds)
@@ -575,4 +637,7 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:
+        sys.exit(1)
