@@ -1,0 +1,138 @@
+#!/bin/sh
+# test_layers: tools/check-layers.py itself, on small trees written here
+# (not on the project's tree, which does not pass yet: issue 24). Each case
+# states by hand which edges the tree has and so whether the check passes.
+TEST_NAME=test_layers
+. "$(dirname "$0")/lib.sh"
+
+TOOL=$top/tools/check-layers.py
+
+# put FILE TEXT: write TEXT (printf %b) to FILE under the current case's tree
+put() { mkdir -p "$(dirname "$c/$1")" && printf '%b\n' "$2" > "$c/$1"; }
+# newcase NAME: a fresh tree with a clean base: core/a.c (a_fn), core/b.c
+# (b_fn calls a_fn), core/z.c (uses nothing), hw/pe.c (calls a_fn),
+# sched/s.c (calls pe_fn and b_fn)
+newcase() {
+    c=$T/$1
+    put core/a.h 'int a_fn(int x);'
+    put core/a.c '#include "core/a.h"\nint a_fn(int x) { return x + 1; }'
+    put core/b.c '#include "core/a.h"\nint b_fn(void) { return a_fn(1); }'
+    put core/z.c 'int z_fn(void) { return 0; }'
+    put hw/pe.h '#include "core/a.h"\nint pe_fn(void);'
+    put hw/pe.c '#include "hw/pe.h"\nint pe_fn(void) { return a_fn(2); }'
+    put sched/s.h 'int s_fn(void);'
+    put sched/s.c '#include "hw/pe.h"\nint s_fn(void) { return pe_fn() + b_fn(); }'
+}
+# run NAME [OPTIONS]: run the tool on case NAME: out (stdout), rc
+run() {
+    n=$1; shift
+    $PY "$TOOL" --root "$T/$n" "$@" > "$T/$n.out" 2> "$T/$n.err"
+    rc=$?
+}
+has() { grep -qF -- "$2" "$T/$1.out"; }
+
+# 1. clean: passes (exit 0) and prints the order; in core/, b.c uses a.c,
+# z.c nothing: lowest first with ties by name gives a.c b.c z.c.
+newcase clean
+run clean
+check "clean tree passes" [ "$rc" -eq 0 ]
+check "clean tree: folder order" has clean "layer order (lowest first): core <- hw <- sched"
+check "clean tree: order inside core/" has clean "core/  a.c b.c z.c"
+check "clean tree: OK line" has clean "check-layers: OK"
+
+# 2. an upward include: core/a.c includes sched/s.h
+newcase upinc
+put core/a.c '#include "core/a.h"\n#include "sched/s.h"\nint a_fn(int x) { return x + 1; }'
+run upinc
+check "upward include fails" [ "$rc" -eq 1 ]
+check "upward include named" has upinc "core/a.c -> sched/s.h (include)"
+
+# 3. an upward call, without any include: hw/pe.c calls s_fn of sched/s.c
+newcase upcall
+put hw/pe.c '#include "hw/pe.h"\nint pe_fn(void) { return a_fn(2) + s_fn(); }'
+run upcall
+check "upward call fails" [ "$rc" -eq 1 ]
+check "upward call named" has upcall "hw/pe.c -> sched/s.c (call s_fn)"
+
+# 4. peers: net/ may not use hw/ (an include is enough)
+newcase sideways
+put net/n.c '#include "hw/pe.h"\nint n_fn(void) { return 0; }'
+run sideways
+check "net using hw fails" [ "$rc" -eq 1 ]
+check "net using hw named" has sideways "net/n.c -> hw/pe.h (include)"
+
+# 5. a circle of two .c files in one folder, by calls
+newcase cycle
+put sched/x.c 'int y_fn(void);\nint x_fn(void) { return 1; }\nint x2(void) { return y_fn(); }'
+put sched/y.c 'int x_fn(void);\nint y_fn(void) { return x_fn(); }'
+run cycle
+check "circle fails" [ "$rc" -eq 1 ]
+check "circle: component" has cycle "circle in sched/: {x.c, y.c}"
+check "circle: cycle path with names" has cycle "cycle: x.c -(call y_fn)-> y.c -(call x_fn)-> x.c"
+check "circle: edge line" has cycle "sched/y.c -> sched/x.c (call x_fn)"
+
+# 6. the same circle closed by an include: y.c includes x.h (x.c's header)
+newcase cycinc
+put sched/x.h 'int x_fn(void);'
+put sched/x.c 'int y_fn(void);\nint x_fn(void) { return y_fn(); }'
+put sched/y.c '#include "sched/x.h"\nint y_fn(void) { return 2; }'
+run cycinc
+check "circle by include fails" [ "$rc" -eq 1 ]
+check "circle by include: path" has cycinc "cycle: x.c -(call y_fn)-> y.c -(include)-> x.c"
+
+# 7. calls through struct members are not calls: x.c names y_fn only as
+# o->y_fn( and o.y_fn(; y.c calls x_fn: one edge, no circle
+newcase member
+put sched/x.c 'struct ops { int (*y_fn)(void); };\nint x_fn(void) { return 1; }\nint x2(struct ops *o, struct ops p) { return o->y_fn() + p.y_fn() + (*o).y_fn(); }'
+put sched/y.c 'int x_fn(void);\nint y_fn(void) { return x_fn(); }'
+run member
+check "member calls do not count" [ "$rc" -eq 0 ]
+check "member calls: y.c above x.c" has member "sched/ s.c x.c y.c"
+
+# 8. static functions are file-local: helper is static in both x.c and
+# y.c, and x.c calls only_y, which is static in y.c (a name that would
+# resolve to y.c if statics crossed files); y.c calls x_fn
+newcase static
+put sched/x.c 'int only_y(void);\nstatic int helper(void) { return 1; }\nint x_fn(void) { return helper() + only_y(); }'
+put sched/y.c 'int x_fn(void);\nstatic int helper(void) { return 2; }\nstatic int only_y(void) { return helper(); }\nint y_fn(void) { return x_fn() + only_y(); }'
+run static
+check "static functions do not cross files" [ "$rc" -eq 0 ]
+
+# 9. names in comments and strings are not calls, nor a parameter called
+newcase text
+put sched/x.c 'int x_fn(int (*y_fn)(void)) { /* y_fn() */ const char *s = "y_fn()"; (void)s;\n// y_fn();\nreturn y_fn(); }'
+put sched/y.c 'int x_fn(int (*f)(void));\nint y_fn(void) { return x_fn(0); }'
+run text
+check "comments, strings, parameters are not calls" [ "$rc" -eq 0 ]
+
+# 10. a header without a .c passes its includes on: x.c includes
+# x_internal.h, which includes y.h; y.c calls x_fn: circle x.c <-> y.c
+newcase passthru
+put sched/x_internal.h '#include "sched/y.h"'
+put sched/y.h 'int y_fn(void);'
+put sched/x.c '#include "sched/x_internal.h"\nint x_fn(void) { return 1; }'
+put sched/y.c 'int x_fn(void);\nint y_fn(void) { return x_fn(); }'
+run passthru
+check "include through a header of its own fails" [ "$rc" -eq 1 ]
+check "include through a header: named" has passthru "sched/x.c -> sched/y.h (include via sched/x_internal.h)"
+
+# 11. --json and --dot on the circle: same exit status, parseable output
+run cycle --json
+check "--json exits 1 on a circle" [ "$rc" -eq 1 ]
+check "--json parses and says not ok" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False and len(d["circles"]) == 1
+assert {"from": "sched/y.c", "to": "sched/x.c", "kind": "call", "name": "x_fn"} in d["edges"]
+' "$T/cycle.out"
+run clean --dot
+check "--dot exits 0 on a clean tree" [ "$rc" -eq 0 ]
+check "--dot draws the call edge" has clean '"core/b.c" -> "core/a.c" [label="call a_fn, include"];'
+
+# 12. tests/ are consumers: a test may use anything
+newcase consumer
+put tests/test_s.c '#include "sched/s.h"\nint main(void) { return s_fn() + a_fn(1); }'
+run consumer
+check "tests/ may use any folder" [ "$rc" -eq 0 ]
+
+finish
