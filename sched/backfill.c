@@ -212,7 +212,9 @@ void bf_ended(bf_t *b, job_t *j)
  *   to end (an instant after now; nothing is known to happen then): such a
  *   step is `late`: an interval starting there really starts after now,
  *   so it ends strictly after now + d, also where now+ + d rounds to
- *   now + d (end_of). */
+ *   now + d (end_of). The late step comes after every step of the first
+ *   kind at now, also those that reservations of the same pass add
+ *   (release_placed). */
 static double just_after(double t) { return nextafter(t, INFINITY); }
 
 static void prof_push(prof_t *p, double t, int f, double moment, bool late)
@@ -279,22 +281,36 @@ static bool due_now(const job_t *j, double now) { return j->started && j->start 
  * those with an expected end <= lim (>= now) are not expected later than
  * now. Jobs due now free their PEs just after now with the moment now;
  * jobs that outlived their estimate free theirs at a late step after
- * those (just after now, or just after that when jobs are due now). */
-static void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double lim)
+ * every step that may keep the moment now (docs/SCHEDULING.md, "Moments"):
+ * after the due-now step (now+) and after the chain of at most `chain`
+ * steps that the reservations of this pass may add just after those
+ * (a zero-length job reserved at a step that keeps the moment now ends
+ * just after it, keeping the moment: one step per reservation). */
+static void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double lim,
+                           size_t chain)
 {
     double after = just_after(now), late_t = after;
     size_t r = 0;
     while (r < k && !(js[r]->bf_end > lim))
         r++;
+    bool due = false, late = false;
     for (size_t i = 0; i < r; i++) {
         if (due_now(js[i], now)) {
             prof_release(p, after, js[i]->threads, now, false);
-            late_t = just_after(after);
+            due = true;
+        } else {
+            late = true;
         }
     }
-    for (size_t i = 0; i < r; i++)
-        if (!due_now(js[i], now))
-            prof_release(p, late_t, js[i]->threads, late_t, true);
+    if (late) {
+        /* The steps that keep the moment now lie in (now, now + c ulps],
+         * c = chain (+ 1 with a due-now step): the late step comes after. */
+        for (size_t c = chain + due; c-- > 0;)
+            late_t = just_after(late_t);
+        for (size_t i = 0; i < r; i++)
+            if (!due_now(js[i], now))
+                prof_release(p, late_t, js[i]->threads, late_t, true);
+    }
     for (size_t i = r; i < k; i++)
         prof_release(p, js[i]->bf_end, js[i]->threads, js[i]->bf_end, false);
 }
@@ -303,14 +319,13 @@ static void release_placed(prof_t *p, job_t *const *js, size_t k, double now, do
  * step's moment); a zero-length job holds its PEs
  * for the instant only (just after its start), and so does an estimate too
  * small to move the time. From a late step (an instant after now, see
- * just_after) the end is strictly after now + d (t[0] is now), so that
- * d > 0 seconds started after now never fit before a step at now + d. */
+ * just_after) d > 0 seconds end just after now + d (t[0] is now),
+ * whichever late step they start at: they never fit before a step at
+ * now + d. */
 static double end_of(const prof_t *p, int i, double d, bool *point)
 {
     double t = p->t[i];
-    double e = p->m[i] + d;
-    if (p->late[i] && d > 0 && !(e > p->t[0] + d))
-        e = nextafter(p->t[0] + d, INFINITY);
+    double e = p->late[i] && d > 0 ? nextafter(p->t[0] + d, INFINITY) : p->m[i] + d;
     *point = !(e > t);
     return *point ? just_after(t) : e;
 }
@@ -423,8 +438,10 @@ static double wall(const gang_t *g, double r)
 }
 
 /* Build the profiles of the existing slots and of nvirt slots that may
- * still be opened; returns how many. */
-static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
+ * still be opened; returns how many. chain: how many reservations the
+ * pass may make in them (the late steps come after the steps they may add
+ * that keep the moment now: release_placed). */
+static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt, size_t chain)
 {
     double after = nextafter(now, INFINITY);
     int ns = gang_slots(g);
@@ -432,7 +449,7 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
         assert(ns <= 1);
         if (ns == 1) {
             prof_t *p = prof_reset(b, 0, now, gang_slot_nfree(g, 0), 0);
-            release_placed(p, b->run, b->nrun, now, now);
+            release_placed(p, b->run, b->nrun, now, now, chain);
         }
     } else {
         for (int s = 0; s < ns; s++) {
@@ -455,7 +472,7 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt)
                 b->tmp[k++] = j;
             }
             qsort(b->tmp, k, sizeof *b->tmp, cmp_end);
-            release_placed(p, b->tmp, k, now, after); /* after: e <= now above */
+            release_placed(p, b->tmp, k, now, after, chain); /* after: e <= now above */
         }
     }
     for (int v = 0; v < nvirt; v++)
@@ -482,7 +499,7 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     if (i == n)
         return;
     job_t *h = b->q[i];
-    int np = build_profiles(b, g, now, virtual_slots(g) > 0 ? 1 : 0);
+    int np = build_profiles(b, g, now, virtual_slots(g) > 0 ? 1 : 0, 0);
     int r = -1, extra = 0;
     double S = INFINITY;
     for (int k = 0; k < np; k++) {
@@ -721,7 +738,7 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         b->dirty = false;
         return;
     }
-    build_profiles(b, g, now, virtual_slots(g));
+    build_profiles(b, g, now, virtual_slots(g), n);
     b->nresv = 0;
     b->restart = false;
     bool all_placed = reserve_from(b, g, 0, n, keep);
@@ -732,7 +749,7 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         assert(!mpl1(b) && !keep);
         b->restart = false;
         b->head_seen = false;
-        build_profiles(b, g, now, virtual_slots(g));
+        build_profiles(b, g, now, virtual_slots(g), n);
         all_placed &= reserve_from(b, g, 0, n, false);
     }
     b->kept = keep && all_placed && gang_slots(g) == 1 && b->npr == 1 && b->pr[0].real == 0;

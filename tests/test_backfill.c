@@ -555,6 +555,88 @@ START_TEST(test_outlived_reservation_ends_after)
 }
 END_TEST
 
+/* Issue 23 (oracle case D3): the step where a job that outlived its
+ * estimate frees its PEs comes after every step that keeps the moment now,
+ * also the end of a zero-length job reserved now in the same pass.
+ * 4 PEs, FCFS, conservative, MPL 1; estimates exact except J1's.
+ *   J1 at 0: 2 PEs, runs 10 s, estimate 5.  J2 at 0: 2 PEs, 5 s.
+ *   J3, J4, J5 at 5: 1 PE 0 s; 2 PEs 1 s; 1 PE 40 s.
+ *   0   J1 (PEs 0, 1) and J2 (PEs 2, 3) start.
+ *   5   J2 ends; J1 has outlived its estimate (expected an instant after
+ *       5, late). Profile: (5: 2 free), (late: 4).
+ *       J3 (1 PE, 0 s) starts at 5 and holds its PE until the pass that
+ *       follows its end at 5: (5: 1), (5+: 2, moment 5), (late: 4).
+ *       J4 (2 PEs, 1 s): not at 5 (1 free); at 5+ it ends at 5 + 1 = 6 on
+ *       the free PE and J3's: reserved [5+, 6): (5: 1), (5+: 0),
+ *       (late: 2), (6: 4).
+ *       J5 (1 PE, 40 s): 1 free at 5 but 0 at 5+: not now; its first fit
+ *       is at 6 (a later pass decides).
+ *   5   (second pass, after J3's end) 2 free: J4 starts [5, 6). J5: 0
+ *       free now.
+ *   6   J4 ends: J5 starts [6, 46) (J1 still runs until 10).
+ * Were J3's end at the late step (both just after 5), the profile would
+ * free J3's PE together with J1's: J4 reserved late, J5 started at 5 on
+ * the PE J4 needs, and J4 waited for J1's end: [10, 11). */
+START_TEST(test_outlived_after_zero_length_end)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_CONSERVATIVE, 1, true);
+    tc_init(&t, 4, &gp);
+    tc_job_est(&t, 1, 0, 2, 10, 5);
+    tc_job(&t, 2, 0, 2, 5);
+    tc_job(&t, 3, 5, 1, 0);
+    tc_job(&t, 4, 5, 2, 1);
+    tc_job(&t, 5, 5, 1, 40);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 10);
+    EXPECT_JOB(&t, 2, 0, 5);
+    EXPECT_JOB(&t, 3, 5, 5);
+    EXPECT_JOB(&t, 4, 5, 6);
+    EXPECT_JOB(&t, 5, 6, 46);
+    tc_free(&t);
+}
+END_TEST
+
+/* The same with a chain: a zero-length job reserved at the end of another
+ * one (both keep the moment now), then a job on the PEs the second frees.
+ * 5 PEs, FCFS, conservative, MPL 1.
+ *   J1 at 0: 2 PEs, runs 10 s, estimate 5.  J2 at 0: 3 PEs, 5 s.
+ *   J3, J4 at 5: 2 PEs, 0 s each.  J5 at 5: 3 PEs, 1 s.  J6 at 5: 1 PE, 40 s.
+ *   5   J2 ends, J1 late. Profile (5: 3), (late: 5).
+ *       J3 starts at 5: (5: 1), (5+: 3, moment 5).
+ *       J4 (2 PEs): not at 5; at 5+: reserved, ends just after 5+:
+ *       (5: 1), (5+: 1), (5++: 3, moment 5), (late: 5).
+ *       J5 (3 PEs, 1 s): first fit at 5++ ending at 5 + 1 = 6:
+ *       (5: 1), (5+: 1), (5++: 0), (late: 2), (6: 5).
+ *       J6 (1 PE, 40 s): 0 free at 5++: not now.
+ *   5   (second pass) 3 free: J4 starts; J5 reserved at 5+; J6: not now.
+ *   5   (third pass) 3 free: J5 starts [5, 6); J6: 0 free now.
+ *   6   J5 ends: J6 starts [6, 46).
+ * A late step one instant after the due-now steps only (5+, or 5++) would
+ * meet J4's end (5++ ) or J3's (5+): J6 started at 5 and J5 waited until
+ * J1's end: [10, 11). */
+START_TEST(test_outlived_after_zero_length_chain)
+{
+    tc_t t;
+    gang_params gp = params(PRIO_FCFS, BF_CONSERVATIVE, 1, true);
+    tc_init(&t, 5, &gp);
+    tc_job_est(&t, 1, 0, 2, 10, 5);
+    tc_job(&t, 2, 0, 3, 5);
+    tc_job(&t, 3, 5, 2, 0);
+    tc_job(&t, 4, 5, 2, 0);
+    tc_job(&t, 5, 5, 3, 1);
+    tc_job(&t, 6, 5, 1, 40);
+    tc_run(&t);
+    EXPECT_JOB(&t, 1, 0, 10);
+    EXPECT_JOB(&t, 2, 0, 5);
+    EXPECT_JOB(&t, 3, 5, 5);
+    EXPECT_JOB(&t, 4, 5, 5);
+    EXPECT_JOB(&t, 5, 5, 6);
+    EXPECT_JOB(&t, 6, 6, 46);
+    tc_free(&t);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("backfill");
@@ -567,6 +649,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_outlived_instant_after_conservative);
     tcase_add_test(tc, test_outlived_instant_after_easy);
     tcase_add_test(tc, test_outlived_reservation_ends_after);
+    tcase_add_test(tc, test_outlived_after_zero_length_end);
+    tcase_add_test(tc, test_outlived_after_zero_length_chain);
     tcase_add_test(tc, test_prio_sjf);
     tcase_add_test(tc, test_prio_ljf);
     tcase_add_test(tc, test_prio_saf);

@@ -15,11 +15,11 @@
 # Then the hand cases of issue 23 (tests/data/oracle).  On a disagreement it
 # prints the first diverging instant and the command that reproduces it.
 #
-# ORACLE_KNOWN_FAIL lists the settings that disagree on main because of the
-# pnrsim bugs of issue 23 parts 1 and 2 (being fixed in another branch).
-# Such a setting counts as passed while it disagrees, and FAILS once it
-# agrees, so that the list is emptied when the fixes are merged
-# (ORACLE_STRICT=1 ignores the list).  Prints "N passed, N failed" last.
+# ORACLE_KNOWN_FAIL lists settings that disagree with the models for a
+# known pnrsim bug being fixed in another branch. Such a setting counts as
+# passed while it disagrees, and FAILS once it agrees, so that the list is
+# emptied when the fix is merged (ORACLE_STRICT=1 ignores the list).
+# Prints "N passed, N failed" last.
 TEST_NAME=test_oracle
 . "$(dirname "$0")/lib.sh"
 
@@ -27,31 +27,17 @@ ORACLE=$top/tests/oracle/compare.py
 TRACES=${ORACLE_TRACES:-10}
 SEED=${ORACLE_SEED:-0}
 
-# Settings that disagree on main 9e70cb8, each for a reason of issue 23:
-#   cons-fcfs-long, hand:cons-outlived  part 1: a reservation from an
-#       instant after now must end after now + e (with pnrsim's rule, the
-#       moment kept, the model agrees with pnrsim on every such trace)
-#   gang-mpl3-altyes-*, mpl3-pcs0, mpl3-pcsfirst* (random
-#       traces) and the gang hand cases: part 2, --schedule aborts
-#       (moved-in jobs started before the stops) and a moved job comes
-#       home although a job was placed on its PEs
-#   gang-mpl2-pcsfirst, gang-mpl3-pcsfirst: part 2, pcs_first_start and a
-#       zero-length job
-#   hand:gang-slot-index: part 2 (moved-in jobs started during the pass at
-#       a switch): schedule.csv `slot` of a job moved in at a switch from a
-#       slot it empties is the index from before that slot's removal; the
-#       model's reading (tests/oracle/README.md, reading 7) is the index
-#       after it, when the job starts after the stops. To be settled with
-#       the fix of part 2.
-#   hand:zero-outlived@easy-fcfs, @cons-fcfs: NOT in issue 23, found by
-#       these models: pnrsim expects a zero-length job started in the pass
-#       to end at the same instant as a job that outlived its estimate
-#       (nextafter(now)), so a backfilled job delays the head (EASY) or a
-#       reservation (conservative); the model ends the zero-length job at
-#       the next pass at now, before "an instant after now".
-# Empty this list when the fixes of parts 1 and 2 are merged.
+# The list is empty: every disagreement found so far was fixed in pnrsim
+# or settled as a reading both sides share (issue 23 parts 1 and 2 on
+# main 9e70cb8: the reservation behind an outlived job, the gang
+# scheduler's switch, moves back, pcs_first_start with a zero-length job
+# and the schedule.csv slot of a job moved in at a switch; then D3,
+# hand:zero-outlived@cons-fcfs: the end of a zero-length job reserved in
+# the pass met the outlived job's late step, docs/SCHEDULING.md
+# "Moments"). It exists for a disagreement found before its fix is merged:
+# list it here with its reason, so that the suite stays green meanwhile and
+# says when the fix makes it agree.
 ORACLE_KNOWN_FAIL="
-hand:zero-outlived@cons-fcfs
 "
 [ "${ORACLE_STRICT:-0}" = 1 ] && ORACLE_KNOWN_FAIL=
 
