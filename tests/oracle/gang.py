@@ -184,7 +184,7 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         # good"; "a job placed on those PEs, even one still waiting for its
         # turn, keeps the moved job from returning" (can_return is cleared
         # at such a placement, see place()).
-        moved_in = []
+        moved_in = []       # by alternative scheduling, in move order
         if alternative:
             for s in list(slots):
                 if s is nxt or s not in slots:
@@ -196,8 +196,11 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
                         j.home = None
                         j.can_return = False
                         if ok:
+                            # MODEL.md, start order at a switch: "then the
+                            # slot's own jobs (moved back included) by
+                            # lowest PE": a job moved back is not one of
+                            # the jobs moved in that start first.
                             src = move(j, nxt)
-                            moved_in.append(j)
                             if src.empty():
                                 remove_slot(src)
         def note(j):
