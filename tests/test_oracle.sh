@@ -82,7 +82,8 @@ for s in $($PY "$ORACLE" --list); do
     jobs=$((jobs + ${1:-0})); rows=$((rows + ${2:-0}))
 done
 
-# The hand cases of issue 23 (each with the setting it was found in).
+# The hand cases of issue 23 and of the disagreements found since (D4a,
+# D4b in tests/oracle/README.md), each with the setting it was found in.
 hand() { # FILE PES SETTING
     $PY "$ORACLE" --pnrsim "$P" --setting "$3" --trace "$top/tests/data/oracle/$1.swf" \
         --pes "$2" --quiet --attribute > log 2>&1
@@ -93,6 +94,12 @@ hand gang-five 4 gang-mpl3-altyes-firstfit
 hand gang-home 4 gang-mpl3-altyes-firstfit
 hand gang-pcsfirst-zero 4 gang-mpl2-pcsfirst
 hand gang-slot-index 6 gang-mpl3-pcsfirst-nozero
+hand gang-back-order-bestfit 8 gang-mpl3-altyes-bestfit
+hand gang-back-order-unlimited 8 gang-mpl0-unlimited
+hand gang-back-order-pcsfirst 8 gang-mpl3-pcsfirst-nozero
+hand gang-back-order-worstfit 7 gang-mpl3-altyes-worstfit
+hand gang-kept-out 4 gang-mpl0-unlimited
+hand gang-kept-out-2802008 7 gang-mpl0-unlimited
 hand zero-outlived 4 easy-fcfs
 hand zero-outlived 4 cons-fcfs
 

@@ -284,7 +284,16 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         for s2 in slots:
             for x in s2.jobs():
                 if x.home is s and set(x.pes) & set(pes):
+                    # MODEL.md: it "stays for good": from this placement
+                    # on it belongs to the slot it is in and is no longer
+                    # a moved job, as when its home slot is removed; if
+                    # alternative scheduling moves it again, the slot it
+                    # leaves becomes its home (reading written down in
+                    # MODEL.md after oracle seed 2802008).  The free_now
+                    # emulation keeps the old home (pnrsim on 9e70cb8).
                     x.can_return = False
+                    if return_rule != "free_now":
+                        x.home = None
         if st["cur"] is None:
             st["cur"] = s
         if s is st["cur"]:
