@@ -219,6 +219,25 @@ static void paje_advance(schedule_out *s, double t)
     paje_flush(s, t, false);
 }
 
+/* Drop the pending ends of context switches whose stretch is over (their
+ * PE's generation moved on, or another job runs there): paje_flush would
+ * skip them anyway, and a stale entry stays stale (generations only grow).
+ * Keeps the FIFO's time order. Live entries are at most one per PE whose
+ * stretch is under way, so the caller, which is starting a stretch on a PE
+ * whose earlier entries are all stale, always gets a free place. Several
+ * switches at one instant that each end a stretch inside its PCS (a
+ * zero-length job, or one moved out again) could otherwise fill the FIFO. */
+static void pending_compact(schedule_out *s)
+{
+    int kept = 0;
+    for (int k = 0; k < s->qlen; k++) {
+        pending p = s->q[(s->qhead + k) % s->n];
+        if (p.gen == s->gen[p.pe0] && s->run_job[p.pe0] == p.j)
+            s->q[(s->qhead + kept++) % s->n] = p;
+    }
+    s->qlen = kept;
+}
+
 /* ---- observers -------------------------------------------------------------- */
 
 static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
@@ -239,6 +258,8 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
     if (from > sim->now) {
         for (int i = 0; i < j->threads; i++)
             fprintf(s->paje, "7 %s RUN p%d pcs\n", tstr(s, sim->now), j->pe_ids[i]);
+        if (s->qlen == s->n)
+            pending_compact(s);
         assert(s->qlen < s->n);
         assert(s->qlen == 0 || s->q[(s->qhead + s->qlen - 1) % s->n].t <= from);
         s->q[(s->qhead + s->qlen) % s->n] = (pending){from, j, pe0, s->gen[pe0]};

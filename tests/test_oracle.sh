@@ -100,6 +100,7 @@ hand gang-back-order-pcsfirst 8 gang-mpl3-pcsfirst-nozero
 hand gang-back-order-worstfit 7 gang-mpl3-altyes-worstfit
 hand gang-kept-out 4 gang-mpl0-unlimited
 hand gang-kept-out-2802008 7 gang-mpl0-unlimited
+hand gang-pcs-fifo 4 gang-mpl0-unlimited
 hand zero-outlived 4 easy-fcfs
 hand zero-outlived 4 cons-fcfs
 
