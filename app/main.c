@@ -7,7 +7,8 @@
  * Order of precedence: defaults < configuration file < -t/-s < --set (in
  * the order given). Exit status: 0 success, 1 failure during the run
  * (writing results or standard output), 2 bad usage or bad input (also:
- * another pnrsim is writing into the -o directory), 3 the run completed but
+ * another pnrsim is writing into the -o directory, or a run stopped by the
+ * max_event_rate or max_messages guard, nothing written), 3 the run completed but
  * no job finished (empty trace, every job dropped, ...: results written,
  * means over jobs n/a), 130/143 interrupted by SIGINT/SIGTERM (results so
  * far are written and marked partial). Result files: app/resultset.h.
@@ -108,7 +109,9 @@ static void usage(FILE *f)
             "  -h, --help               this help\n"
             "  -V, --version            version\n\n"
             "Exit status: 0 success, 1 failure during the run, 2 bad usage or input\n"
-            "(or another pnrsim writing into DIR), 3 no job finished (means n/a),\n"
+            "(or another pnrsim writing into DIR, or a configuration the run shows to be\n"
+            "infeasible: max_event_rate or max_messages tripped, nothing written),\n"
+            "3 no job finished (means n/a),\n"
             "130/143 interrupted (partial results written).\n");
 }
 
@@ -565,6 +568,12 @@ int main(int argc, char **argv)
                         "confirm with paging = EXACT\n",
                 (unsigned long long)(m.pnr_denied + m.pnr_partial),
                 (unsigned long long)m.pnr_requests);
+    if (m.paje_net_dropped > 0)
+        fprintf(stderr, "pnrsim: warning: schedule.paje reached 256 x [simulation] max_samples "
+                        "= %ld network states at t=%.6g s; %ld later link and switch states "
+                        "were not written (raise max_samples, 0 = no cap, or set [output] "
+                        "schedule_network = no)\n",
+                256 * c.simulation.max_samples, m.paje_net_capped_at, m.paje_net_dropped);
     if (m.procs_rounded > 0)
         fprintf(stderr, "pnrsim: warning: %s: %ld job%s had a fractional processor count "
                         "(field 5), rounded to the nearest whole number (the first on line "

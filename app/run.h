@@ -75,6 +75,8 @@ typedef struct run_metrics {
      * written, not written (max_samples reached), and when it was */
     long pes_samples_written, pes_samples_dropped;
     double pes_capped_at;
+    long paje_net_dropped;      /* schedule.paje network states not written */
+    double paje_net_capped_at;
     double samples_capped_at;
 } run_metrics;
 

@@ -71,6 +71,14 @@ struct schedule_out {
     pe_observer pobs;
     net_observer nobs;         /* links and switches (Paje only) */
     net_t *net;
+    /* Network states in schedule.paje: at most net_cap pushes (0 = no cap);
+     * later pushes are counted (net_dropped, the first at net_capped_at),
+     * and the pops of the states still open are written so the trace stays
+     * well formed. net_open[index]: a pushed state is open. */
+    long net_cap, net_pushes, net_dropped;
+    double net_capped_at;
+    unsigned char *net_open;
+    size_t net_open_n;
     double tcache_t;           /* the time last formatted, and its text */
     char tcache[32];
 };
@@ -397,13 +405,46 @@ static void on_net_created(sim_t *sim, const net_elem *e, void *ctx)
 static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
 {
     schedule_out *s = ctx;
+    size_t i = (size_t)e->index;
+    if (i >= s->net_open_n) { /* CONNECTED links appear on first use */
+        size_t n = s->net_open_n ? s->net_open_n : 64;
+        while (n <= i)
+            n *= 2;
+        s->net_open = xrealloc(s->net_open, n);
+        memset(s->net_open + s->net_open_n, 0, n - s->net_open_n);
+        s->net_open_n = n;
+    }
+    if (busy && s->net_cap > 0 && s->net_pushes >= s->net_cap) {
+        if (!s->net_dropped)
+            s->net_capped_at = sim->now;
+        s->net_dropped++;
+        return;
+    }
+    if (!busy && !s->net_open[i])
+        return; /* its push was dropped */
     paje_advance(s, sim->now);
-    if (busy)
+    if (busy) {
+        s->net_pushes++;
+        s->net_open[i] = 1;
         fprintf(s->paje, "8 %s %s n%ld %s\n", tstr(s, sim->now), e->is_switch ? "SS" : "LS",
                 e->index, e->is_switch ? "fwd" : "xfer");
-    else
+    } else {
+        s->net_open[i] = 0;
         fprintf(s->paje, "9 %s %s n%ld\n", tstr(s, sim->now), e->is_switch ? "SS" : "LS",
                 e->index);
+    }
+}
+
+void schedule_set_net_cap(schedule_out *s, long cap)
+{
+    s->net_cap = cap;
+}
+
+long schedule_net_dropped(const schedule_out *s, double *at)
+{
+    if (at)
+        *at = s->net_capped_at;
+    return s->net_dropped;
 }
 
 /* pes.csv: one row per group of PEs first..last per sample (m of them;
@@ -558,6 +599,7 @@ void schedule_close(schedule_out *s)
     if (!s)
         return;
     cluster_observe(s->cl, NULL);
+    free(s->net_open);
     free(s->run_job);
     free(s->run_from);
     free(s->run_pcs);

@@ -52,6 +52,13 @@ void schedule_sample(schedule_out *s, sim_t *sim, double span);
 /* The run is over (at sim->now): stretches still running end now (their
  * rows are written), and the Paje containers are destroyed. */
 void schedule_finish(schedule_out *s, sim_t *sim);
+/* At most cap network states (a link transferring, a switch forwarding)
+ * in the Paje trace; 0 (the default) = no cap. Later ones are counted, not
+ * written (the states already open are still closed). */
+void schedule_set_net_cap(schedule_out *s, long cap);
+/* Network states left out by the cap; *at (may be NULL): the simulated
+ * time of the first. */
+long schedule_net_dropped(const schedule_out *s, double *at);
 /* Remove the observers and free the writer (not the FILEs). */
 void schedule_close(schedule_out *s);
 

@@ -100,4 +100,22 @@ n=$(sed 1d nocap/pes.csv | cut -d, -f1 | uniq | wc -l)
 check "max_samples = 0: pes.csv has every sample ($n, about 8000), no warning" sh -c "
     test $n -gt 7000 && test $n -lt 9000 && ! grep -q warning nocap.err"
 
+# schedule.paje's link and switch states: at most 256 x max_samples (issue
+# 23: 3 jobs with a neighbour message every 0.01 CPU s gave 911 MB). With
+# max_samples = 10: 2560 pushes, each popped, the trace still read by
+# pj_dump where it is installed, and a warning naming schedule.paje.
+"$P" -t "$top/traces/lanl-cm5-techreport-sample10.swf" --set workload.max_jobs=3 \
+    --set process.comm_rate=0.01 --set simulation.max_samples=10 --schedule -q -o pj > /dev/null 2> pj.err
+check "max_samples: a message-heavy --schedule run succeeds" test $? -eq 0
+check "max_samples: schedule.paje has 2560 network pushes and as many pops" sh -c "
+    test \$(grep -c '^8 [^ ]* [LS]S ' pj/schedule.paje) -eq 2560 &&
+    test \$(grep -c '^9 [^ ]* [LS]S ' pj/schedule.paje) -eq 2560"
+check "max_samples: the warning names schedule.paje" \
+    grep -q 'warning: schedule.paje reached 256 x \[simulation\] max_samples = 2560 network states at t=[0-9.]* s; [0-9]* later link and switch states were not written' pj.err
+if command -v pj_dump > /dev/null 2>&1; then
+    check "max_samples: the cut schedule.paje is well formed (pj_dump)" sh -c "pj_dump pj/schedule.paje > /dev/null"
+else
+    echo "skip pj_dump check: pj_dump (pajeng) not installed"
+fi
+
 finish
