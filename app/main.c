@@ -552,22 +552,6 @@ int main(int argc, char **argv)
                         "samples at t=%.6g s; %ld later samples were not written (raise "
                         "metrics_period or max_samples; 0 = no cap)\n",
                 c.simulation.max_samples, m.pes_capped_at, m.pes_samples_dropped);
-    /* Batched paging with network RAM that ran short (issue 23 part 3,
-     * docs/BATCHING.md "128 MB per PE, 20 seed pairs"): on the full HPC2N
-     * excerpt at 128 MB per PE, where CENTRAL's servers run short, BATCHED
-     * has significantly more disk faults than EXACT. Said whenever batching
-     * was in force (not on a BUS, not under schedule output: there every
-     * fault ran exactly, config_ignored) and some request was denied or
-     * only partly granted. */
-    if (c.process.paging == PAGING_BATCHED && m.netram && !c.output.schedule &&
-        c.network.topology != TOPO_KIND_BUS && m.pnr_denied + m.pnr_partial > 0)
-        fprintf(stderr, "pnrsim: warning: [process] paging = BATCHED is not validated where "
-                        "network RAM runs short (%llu of %llu requests denied or partly "
-                        "granted): on the full HPC2N excerpt at 128 MB per PE it gives "
-                        "significantly more disk faults than EXACT (docs/BATCHING.md); "
-                        "confirm with paging = EXACT\n",
-                (unsigned long long)(m.pnr_denied + m.pnr_partial),
-                (unsigned long long)m.pnr_requests);
     if (m.paje_net_dropped > 0)
         fprintf(stderr, "pnrsim: warning: schedule.paje reached 256 x [simulation] max_samples "
                         "= %ld network states at t=%.6g s; %ld later link and switch states "

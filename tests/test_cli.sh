@@ -571,24 +571,6 @@ check "batched paging with network RAM on a bus: a warning that every fault runs
 check "batched paging with network RAM on a bus: jobs.csv and samples.csv as exact" \
     sh -c 'grep -q "\"page_faults_remote\": [1-9]" rep-bus-e/metrics.json &&
            cmp -s rep-bus-e/jobs.csv rep-bus-b/jobs.csv && cmp -s rep-bus-e/samples.csv rep-bus-b/samples.csv'
-# Batched paging where network RAM ran short (issue 23 part 3): a warning
-# at the end naming the count of denied or partly granted requests; none
-# for the exact run, none where no request was short, none on a bus
-# (there every fault ran exactly).
-SHORT="--set workload.max_jobs=50 --set workload.window=47 --set computer.number=64 --set netram.enabled=yes --set computer.ram=128 --set netram.strategy=client"
-"$P" -c "$DEFAULT" $SHORT --set process.paging=batched -o rep-short-b -q > /dev/null 2> rep-short-b.err
-"$P" -c "$DEFAULT" $SHORT -o rep-short-e -q > /dev/null 2> rep-short-e.err
-"$P" -c "$DEFAULT" $SHORT --set process.paging=batched --set computer.number=240 -o rep-short-light -q > /dev/null 2> rep-short-light.err
-"$P" -c "$DEFAULT" $SHORT --set process.paging=batched --set network.topology=bus -o rep-short-bus -q > /dev/null 2> rep-short-bus.err
-sd=$(jval rep-short-b/metrics.json pnr_denied); sp=$(jval rep-short-b/metrics.json pnr_partial); sr=$(jval rep-short-b/metrics.json pnr_requests)
-check "batched paging where network RAM ran short: a warning counting the short requests" \
-    sh -c "test \$(( ${sd:-0} + ${sp:-0} )) -gt 0 && grep -q \"^pnrsim: warning: \[process\] paging = BATCHED is not validated where network RAM runs short (\$(( ${sd:-0} + ${sp:-0} )) of ${sr:-x} requests denied or partly granted)\" rep-short-b.err"
-check "exact paging where network RAM ran short: no such warning" \
-    sh -c "test \$(( $(jval rep-short-e/metrics.json pnr_denied) + 0 )) -gt 0 && ! grep -q 'not validated where network RAM runs short' rep-short-e.err"
-check "batched paging where no request was short: no such warning" \
-    sh -c "test '$(jval rep-short-light/metrics.json pnr_denied)' = 0 && test '$(jval rep-short-light/metrics.json pnr_partial)' = 0 && ! grep -q 'not validated where network RAM runs short' rep-short-light.err"
-check "batched paging on a bus (every fault exact): no such warning" \
-    sh -c "! grep -q 'not validated where network RAM runs short' rep-short-bus.err"
 check "PNRSim-format appendix file gives the same configuration as its INI translation" \
     sh -c "'$P' -c '$top/configs/pnrsim-appendix.cfg' --print-config > app-cfg.ini &&
            '$P' -c '$top/configs/pnrsim-appendix.ini' --print-config > app-ini.ini && cmp -s app-cfg.ini app-ini.ini"
