@@ -215,8 +215,10 @@ clean:
 
 # check-layers: the dependency check of issue 24 (tools/check-layers.py):
 # fails on an include or call that runs up a layer or closes a circle
-# inside a folder, prints the layer order it found.  Not yet part of
-# check: today's tree has circles inside folders (docs/ARCHITECTURE-TODO.md).
+# inside a folder, prints the layer order it found.  While issue 24 is open
+# the circles of today's tree (tools/layers-known.txt,
+# docs/ARCHITECTURE-TODO.md) are allowed and any other fails
+# (tools/check-layers-known.sh); not yet part of check.
 .PHONY: check-layers
 check-layers:
-	@/usr/bin/python3 tools/check-layers.py
+	@sh tools/check-layers-known.sh
