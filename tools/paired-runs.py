@@ -21,9 +21,7 @@ A metric whose differences are all 0 is counted as equal (no test).
 The last line names the metrics significant at 5% after Holm.
 Exit status: 0; 1 if fewer than 2 seeds are in both sets; 2 usage.
 """
-import glob
 import importlib.util
-import json
 import math
 import os
 import statistics as st
@@ -33,6 +31,12 @@ _spec = importlib.util.spec_from_file_location(
     "batching_table", os.path.join(os.path.dirname(os.path.abspath(__file__)), "batching-table.py"))
 _bt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_bt)
+# load() (run directories by seed) and t975() are batching-runs.py's.
+_rspec = importlib.util.spec_from_file_location(
+    "batching_runs", os.path.join(os.path.dirname(os.path.abspath(__file__)), "batching-runs.py"))
+_br = importlib.util.module_from_spec(_rspec)
+_rspec.loader.exec_module(_br)
+load, t975 = _br.load, _br.t975
 
 
 def t_p(t, df):
@@ -40,28 +44,6 @@ def t_p(t, df):
     if math.isinf(t):
         return 0.0
     return _bt.betai(df / 2, 0.5, df / (df + t * t))
-
-
-def t975(df):
-    """The 0.975 quantile of Student's t, by bisection on t_p."""
-    lo, hi = 0.0, 100.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_p(mid, df) > 0.05 else (lo, mid)
-    return (lo + hi) / 2
-
-
-def load(pattern):
-    runs = {}
-    for d in sorted(glob.glob(pattern)):
-        try:
-            with open(os.path.join(d, "metrics.json")) as f:
-                m = json.load(f)
-        except (OSError, ValueError):
-            continue
-        if not m.get("partial"):
-            runs[m["seed"]] = m
-    return runs
 
 
 def holm(ps):
