@@ -9,6 +9,7 @@ reading pnrsim's scheduler code.  Every rule cites its sentence.  Times are
 exact (integers in the oracle's traces).  No paging and no messages, so a
 job computes exactly while it runs and its CPU demand is its run time.
 """
+from space import runs_of  # schedule.csv rows: one per run of consecutive PEs
 
 
 class Slot:
@@ -390,15 +391,3 @@ def simulate(npes, jobs, mpl=1, alternative=True, packing="FIRSTFIT",
         show(now, "after")
     assert not queue, "jobs never placed"
     return result, rows
-
-
-def runs_of(pes):
-    """METRICS.md: "A job on non-contiguous PEs gets one row per run of
-    consecutive PEs"."""
-    out = []
-    for i in sorted(pes):
-        if out and out[-1][0] + out[-1][1] == i:
-            out[-1][1] += 1
-        else:
-            out.append([i, 1])
-    return [(a, b) for a, b in out]
