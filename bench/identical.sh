@@ -39,6 +39,15 @@
 #   space-hpc2n    the first 1500 jobs of the HPC2N slice, 240 PEs of 256
 #                  MB, MPL 1, no messages
 #
+# and the approximations (issue 24: results unchanged in both modes):
+#   batched-disk, batched-central, batched-client, batched-manager,
+#   batched-backbone   the five paging runs above with process.paging =
+#                  BATCHED (docs/BATCHING.md)
+#   batched-space  the disk paging run at MPL 1 (space sharing), batched
+#                  (the five above are at the default MPL 2)
+#   whole-central, whole-backbone   two of them with network.route = WHOLE
+#   whole-batched-central   CENTRAL with both approximations
+#
 # Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
 # paging runs (later = more faults, much longer runs: at 400000 s a run is
 # ~26 M events); IDENT_REMOTE_TIME (default 3900000) that of the remote
@@ -121,6 +130,17 @@ run nasa -t "$here/traces/NASA-iPSC-1993-3.1-cln.swf.gz" --set workload.cpu_dema
     --set simulation.metrics_period=3600
 run space-hpc2n --set scheduler.mpl=1 --set process.comm_rate=0 --set process.sync_rate=0 \
     --set computer.ram=256 --set workload.max_jobs=1500
+B="--set process.paging=BATCHED"
+W="--set network.route=WHOLE"
+run batched-disk $PAGING $B
+for s in central client manager backbone; do
+    run "batched-$s" $PAGING $NET --set netram.strategy=$s $B
+done
+run batched-space $PAGING --set scheduler.mpl=1 $B
+for s in central backbone; do
+    run "whole-$s" $PAGING $NET --set netram.strategy=$s $W
+done
+run whole-batched-central $PAGING $NET --set netram.strategy=central $W $B
 if [ $status = 0 ]; then
     echo "identical: all scenarios byte-identical (the event count aside)"
 else
