@@ -30,7 +30,11 @@ It fails (exit 1) on
        (ALLOWED below: a lower folder using a higher one, or one of two
        peers using the other), and
   (ii) a circle inside a folder: a strongly connected component of more
-       than one node among the folder's files,
+       than one node among the folder's files, and
+  (iii) a function pointer declared as (*NAME)(...) (a struct member, a
+       typedef, a variable; not a parameter) whose NAME is also a function of the tree:
+       calls through members are not counted as calls, so such a member
+       must not read as one (issue 24: `pe->batch_cut` beside batch_cut),
 printing each violation as `file -> file (include|call NAME)`; for a
 circle, the component, one concrete cycle through it with the function
 names on each edge, and every edge inside it.  On success it prints the
@@ -192,6 +196,7 @@ class Source:
         self.defs = {}            # name -> static?
         self.calls = []           # (caller function, name, kind) kind call/ref
         self.macros = {}          # function-like macro -> names called in it
+        self.fnptrs = []          # names declared as (*NAME)(...): members, typedefs, variables
         self.objmacros = set()
         _, directives = split_directives(strip_comments(text, True))
         code, _ = split_directives(strip_comments(text, False))
@@ -216,6 +221,13 @@ class Source:
 
     def _scan(self):
         toks = self.toks
+        paren = 0       # parameters (inside parentheses) are not looked at
+        for i in range(len(toks) - 4):
+            if toks[i][1] == "(" and paren == 0 and toks[i + 1][1] == "*" \
+                    and toks[i + 2][0] == "id" and toks[i + 3][1] == ")" \
+                    and toks[i + 4][1] == "(" and toks[i + 2][1] not in self.fnptrs:
+                self.fnptrs.append(toks[i + 2][1])
+            paren += {"(": 1, ")": -1}.get(toks[i][1], 0)
         depth, start, fn, params, body_depth = 0, 0, None, set(), 0
         for i, (k, t) in enumerate(toks):
             if t == "{":
@@ -522,6 +534,30 @@ def analyse(files, edges):
     return upward, circles, order, unit_edges
 
 
+def name_clashes(files):
+    """[(file, name, defining file)]: a function pointer declared as
+    (*NAME)(...) (a struct member, a typedef, a variable) in a source file
+    while a function of the same name is defined in the tree (non-static,
+    or static in the same file).  Such a member reads as a call of the
+    function at every use (`pe->batch_cut(...)` next to `batch_cut`), so
+    it fails the check: name members for their role (on_..., ..._fn)."""
+    defs = defaultdict(list)
+    for rel, s in files.items():
+        if s.folder in CONSUMERS:
+            continue
+        for name, static in s.defs.items():
+            defs[name].append((rel, static))
+    out = []
+    for rel, s in sorted(files.items()):
+        if s.folder in CONSUMERS:
+            continue
+        for name in s.fnptrs:
+            where = sorted(d for d, static in defs.get(name, []) if not static or d == rel)
+            if where:
+                out.append((rel, name, where[0]))
+    return out
+
+
 def short(rel):
     return rel.split("/", 1)[1] if "/" in rel else rel
 
@@ -535,9 +571,12 @@ def edge_names(es):
     return ", ".join(kinds)
 
 
-def print_text(upward, circles, order, warnings):
+def print_text(upward, circles, order, warnings, clashes):
     for w in warnings:
         print("check-layers: warning: " + w, file=sys.stderr)
+    for rel, name, where in clashes:
+        print("%s: function pointer %s shares its name with the function %s of %s"
+              % (rel, name, name, where))
     if upward:
         print("upward or sideways (a folder using one it may not use):")
         for e in upward:
@@ -550,10 +589,12 @@ def print_text(upward, circles, order, warnings):
         print("  cycle: " + path)
         for e in c["edges"]:
             print("  " + label(e))
-    if upward or circles:
-        print("check-layers: FAILED: %d upward edge(s), %d circle(s) in %s"
+    if upward or circles or clashes:
+        print("check-layers: FAILED: %d upward edge(s), %d circle(s) in %s, "
+              "%d function pointer(s) named as a function"
               % (len(upward), len(circles),
-                 ", ".join(sorted({c["folder"] + "/" for c in circles})) or "no folder"))
+                 ", ".join(sorted({c["folder"] + "/" for c in circles})) or "no folder",
+                 len(clashes)))
         return 1
     print("check-layers: layer order (lowest first): " +
           " <- ".join(f for f in FOLDERS if order.get(f)))
@@ -617,7 +658,8 @@ def main(argv):
     if calls_only:
         edges = {e for e in edges if e[2] != "include"}
     upward, circles, order, unit_edges = analyse(files, edges)
-    failed = 1 if upward or circles else 0
+    clashes = name_clashes(files)
+    failed = 1 if upward or circles or clashes else 0
     if mode == "dot":
         print_dot(files, unit_edges, upward, circles)
         return failed
@@ -636,10 +678,11 @@ def main(argv):
                                    for s in c["cycle"]],
                          "edges": [rec(e) for e in c["edges"]]} for c in circles],
             "order": order, "warnings": warnings, "ok": not failed,
+            "name_clashes": [{"file": r, "name": n, "function_in": w} for r, n, w in clashes],
         }, sys.stdout, indent=1, sort_keys=True)
         print()
         return failed
-    return print_text(upward, circles, order, warnings)
+    return print_text(upward, circles, order, warnings, clashes)
 
 
 if __name__ == "__main__":
