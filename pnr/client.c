@@ -24,6 +24,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- the messages a client sends ------------------------------------------ */
+
+/* REQUEST to round r's manager from thread th: client c asks for mb MB
+ * (c NULL, mb 0: a zero request, which names only the round: nothing is
+ * sent back to it). */
+static void send_request(pnr_t *p, const thread_t *th, round_t *r, creq_t *c, double mb)
+{
+    pnr_request_msg *q = PNR_MSG_NEW(pnr_request_msg, p, PNR_MSG_REQUEST, th->pe->id,
+                                     r->manager, p->control_bytes);
+    q->round = r;
+    q->client = c;
+    q->mb = mb;
+    pnr_post(p, &q->h);
+}
+
+/* DEALLOC to round r's manager from thread th: mb MB given back, in the
+ * pieces waiting in r->incoming[slot] (12 bytes each). */
+static void send_dealloc(pnr_t *p, const thread_t *th, round_t *r, int slot, double mb)
+{
+    pnr_dealloc_msg *d = PNR_MSG_NEW(pnr_dealloc_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+                                     p->control_bytes + 12.0 * r->incoming[slot].n);
+    d->round = r;
+    d->mb = mb;
+    d->slot = slot;
+    pnr_post(p, &d->h);
+}
+
+/* PAGE_OUT from th's PE to `server`: a page request carrying a page. */
+static void send_page_out(pnr_t *p, thread_t *th, int server)
+{
+    pnr_page_msg *o = PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, th->pe->id, server,
+                                  job_page_bytes(p->cl));
+    o->th = th;
+    pnr_post(p, &o->h);
+}
+
+/* ---- thread start and end ---------------------------------------------------- */
+
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
@@ -64,17 +102,13 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
         p->st.requests++;
         p->st.asked_mb += c->ask;
     }
-    /* An asker's request names its client (which waits, so stays alive);
-     * a zero request names only the round: nothing is sent back to it. */
-    pnr_request_msg *q = PNR_MSG_NEW(pnr_request_msg, p, PNR_MSG_REQUEST, th->pe->id,
-                                     r->manager, p->control_bytes);
-    q->round = r;
+    /* An asker's request names its client (which waits, so stays alive). */
     if (c->ask > EPS_MB) {
         c->round = r;
-        q->client = c;
-        q->mb = c->ask;
+        send_request(p, th, r, c, c->ask);
+    } else {
+        send_request(p, th, r, NULL, 0);
     }
-    pnr_post(p, &q->h);
     return c->ask > EPS_MB;
 }
 
@@ -168,12 +202,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
-        pnr_round_msg *d = PNR_MSG_NEW(pnr_round_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
-                                       p->control_bytes + 12.0 * r->incoming[slot].n);
-        d->round = r;
-        d->mb = mb;
-        d->slot = slot;
-        pnr_post(p, &d->h);
+        send_dealloc(p, th, r, slot, mb);
     }
     free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
@@ -260,10 +289,7 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
     if (server < 0)
         return false;
     p->st.remote_faults++;
-    pnr_page_msg *o =
-        PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl));
-    o->th = th;
-    pnr_post(p, &o->h);
+    send_page_out(p, th, server);
     return true;
 }
 

@@ -141,12 +141,18 @@ typedef struct table {
 /* ---- messages ----------------------------------------------------------------
  * Every PNR message is a typed struct that embeds the network's msg_t
  * through its header pnr_msg; the kind says which struct it is:
- *   REQUEST             pnr_request_msg  client -> manager
- *   ASK, GRANT, DEALLOC,
- *   FREE, ACK           pnr_round_msg    about one round (mb: see each)
- *   REPLY               pnr_reply_msg    manager -> client
- *   BROADCAST           pnr_broadcast_msg manager -> servents
- *   PAGE_OUT, PAGE_IN   pnr_page_msg     client <-> server
+ *   REQUEST    pnr_request_msg    client -> manager: MB asked
+ *   ASK        pnr_ask_msg        manager -> server: MB still needed
+ *   GRANT      pnr_grant_msg      server -> manager: MB lent
+ *   REPLY      pnr_reply_msg      manager -> client: MB granted
+ *   DEALLOC    pnr_dealloc_msg    client -> manager: MB given back
+ *   FREE       pnr_free_msg       manager -> server: MB to free
+ *   ACK        pnr_ack_msg        server -> manager: MB freed
+ *   BROADCAST  pnr_broadcast_msg  manager -> servents: a table
+ *   PAGE_OUT,
+ *   PAGE_IN    pnr_page_msg       client <-> server: a page
+ * Each kind is built by the agent that sends it, by a constructor of its
+ * own (send_ask in manager.c, ...).
  * They come from one net pool of slots of the union pnr_msg_u (the kinds
  * differ by a pointer or two, so one pool wastes little and keeps a slot
  * for any kind ready), allocated once and reused: no malloc per message in
@@ -164,13 +170,36 @@ typedef struct pnr_request_msg {
     double mb;          /* MB asked */
 } pnr_request_msg;
 
-typedef struct pnr_round_msg {
+typedef struct pnr_ask_msg {
     pnr_msg h;
-    round_t *round;
-    double mb;          /* ASK: still needed; GRANT: lent (maybe 0);
-                         * DEALLOC: given back; FREE: to free; ACK: freed */
-    int slot;           /* DEALLOC: where its pieces wait (r->incoming) */
-} pnr_round_msg;
+    round_t *round;     /* the allocation round asking */
+    double need;        /* MB the round still needs */
+} pnr_ask_msg;
+
+typedef struct pnr_grant_msg {
+    pnr_msg h;
+    round_t *round;     /* the allocation round that asked */
+    double lent;        /* MB the server lent (maybe 0) */
+} pnr_grant_msg;
+
+typedef struct pnr_dealloc_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round it joins */
+    double mb;          /* MB the client gives back */
+    int slot;           /* where its pieces wait (round->incoming) */
+} pnr_dealloc_msg;
+
+typedef struct pnr_free_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round */
+    double mb;          /* MB the server is to free */
+} pnr_free_msg;
+
+typedef struct pnr_ack_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round */
+    double freed;       /* MB the server freed */
+} pnr_ack_msg;
 
 typedef struct pnr_reply_msg {
     pnr_msg h;
@@ -191,7 +220,11 @@ typedef struct pnr_page_msg {
 typedef union pnr_msg_u {
     pnr_msg h;
     pnr_request_msg request;
-    pnr_round_msg round;
+    pnr_ask_msg ask;
+    pnr_grant_msg grant;
+    pnr_dealloc_msg dealloc;
+    pnr_free_msg free;
+    pnr_ack_msg ack;
     pnr_reply_msg reply;
     pnr_broadcast_msg broadcast;
     pnr_page_msg page;
@@ -258,15 +291,11 @@ void pnr_add_piece(pieces_t *ps, int server, double mb);
  * returned as its header) from src to dst, of `bytes`; the caller fills in
  * its typed part and sends it with pnr_post. */
 pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
-/* The same, as the typed struct `type` (pnr_round_msg, ...). */
+/* The same, as the typed struct `type` (pnr_ask_msg, ...). */
 #define PNR_MSG_NEW(type, p, kind, src, dst, bytes)                            \
     container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
 /* Send h now, piggybacking src's free RAM, and count it. */
 void pnr_post(pnr_t *p, pnr_msg *h);
-/* A round message of control_bytes about mb MB of round r (ASK, GRANT,
- * FREE, ACK; a DEALLOC, which carries pieces, is built with PNR_MSG_NEW),
- * made and posted in one call. */
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb);
 /* The manager for a job's allocation or deallocation (§5.5). */
 int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
 
@@ -274,11 +303,11 @@ int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
  * it. Each gets the arrived message after the receiver heard the load it
  * carries; the message goes back to the pool when the handler returns ---- */
 void pnr_on_request(pnr_t *p, const pnr_request_msg *m);     /* manager.c */
-void pnr_on_grant(pnr_t *p, const pnr_round_msg *m);         /* manager.c */
-void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m);       /* manager.c */
-void pnr_on_ack(pnr_t *p, const pnr_round_msg *m);           /* manager.c */
-void pnr_on_ask(pnr_t *p, const pnr_round_msg *m);           /* server.c */
-void pnr_on_free(pnr_t *p, const pnr_round_msg *m);          /* server.c */
+void pnr_on_grant(pnr_t *p, const pnr_grant_msg *m);         /* manager.c */
+void pnr_on_dealloc(pnr_t *p, const pnr_dealloc_msg *m);     /* manager.c */
+void pnr_on_ack(pnr_t *p, const pnr_ack_msg *m);             /* manager.c */
+void pnr_on_ask(pnr_t *p, const pnr_ask_msg *m);             /* server.c */
+void pnr_on_free(pnr_t *p, const pnr_free_msg *m);           /* server.c */
 void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m);       /* server.c */
 void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m);         /* client.c */
 void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m);        /* client.c */

@@ -120,6 +120,36 @@ jstate_t *pnr_jstate_of(pnr_t *p, job_t *j)
     return j->pnr;
 }
 
+/* ---- the messages a manager sends -------------------------------------------- */
+
+/* ASK server `dst` for the `need` MB round r still needs. */
+static void send_ask(pnr_t *p, round_t *r, int dst, double need)
+{
+    pnr_ask_msg *a = PNR_MSG_NEW(pnr_ask_msg, p, PNR_MSG_ASK, r->manager, dst, p->control_bytes);
+    a->round = r;
+    a->need = need;
+    pnr_post(p, &a->h);
+}
+
+/* REPLY to client c: it was granted `mb` (its pieces are in c->pieces). */
+static void send_reply(pnr_t *p, round_t *r, creq_t *c, double mb)
+{
+    pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
+                                   p->control_bytes + 12.0 * c->pieces.n);
+    a->client = c;
+    a->mb = mb;
+    pnr_post(p, &a->h);
+}
+
+/* FREE: tell server `dst` to free `mb` for deallocation round r. */
+static void send_free(pnr_t *p, round_t *r, int dst, double mb)
+{
+    pnr_free_msg *f = PNR_MSG_NEW(pnr_free_msg, p, PNR_MSG_FREE, r->manager, dst, p->control_bytes);
+    f->round = r;
+    f->mb = mb;
+    pnr_post(p, &f->h);
+}
+
 /* ---- allocation ------------------------------------------------------------ */
 
 /* Share the grant and answer every client that asked for something. */
@@ -160,11 +190,7 @@ static void finish_alloc(pnr_t *p, round_t *r)
         else
             p->st.satisfied++;
         c->round = NULL;
-        pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
-                                       p->control_bytes + 12.0 * c->pieces.n);
-        a->client = c;
-        a->mb = got;
-        pnr_post(p, &a->h);
+        send_reply(p, r, c, got);
     }
     pnr_check(p);
     if (r->granted > EPS_MB)
@@ -188,7 +214,7 @@ void pnr_ask_next(pnr_t *p, round_t *r)
         return;
     }
     r->asked[chosen] = 1;
-    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, r, remaining);
+    send_ask(p, r, chosen, remaining);
 }
 
 /* REQUEST from a client (a zero request names no client and is answered
@@ -204,11 +230,11 @@ void pnr_on_request(pnr_t *p, const pnr_request_msg *m)
         pnr_ask_next(p, r);
 }
 
-/* GRANT from server m->h.m.src: mb = MB lent (maybe 0). */
-void pnr_on_grant(pnr_t *p, const pnr_round_msg *m)
+/* GRANT from server m->h.m.src (m->lent: MB lent, maybe 0). */
+void pnr_on_grant(pnr_t *p, const pnr_grant_msg *m)
 {
     round_t *r = m->round;
-    double amount = m->mb;
+    double amount = m->lent;
     r->grant_mb = 0;
     if (amount > 0) {
         p->transit -= amount;
@@ -234,10 +260,10 @@ static void dealloc_done(pnr_t *p, round_t *r, bool freed)
     round_free(p, r);
 }
 
-/* DEALLOC from a client: mb = MB it gives back, its pieces wait in
- * r->incoming[slot]. With the last notice, a FREE goes to every server
+/* DEALLOC from a client: m->mb = MB it gives back, its pieces wait in
+ * r->incoming[m->slot]. With the last notice, a FREE goes to every server
  * concerned. */
-void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
+void pnr_on_dealloc(pnr_t *p, const pnr_dealloc_msg *m)
 {
     round_t *r = m->round;
     p->transit -= m->mb;
@@ -255,14 +281,14 @@ void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
         p->pending -= r->got.v[i].mb;
         p->transit += r->got.v[i].mb;
         r->acks_pending++;
-        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, r, r->got.v[i].mb);
+        send_free(p, r, r->got.v[i].server, r->got.v[i].mb);
     }
     if (r->acks_pending == 0)
         dealloc_done(p, r, false);
 }
 
 /* ACK from a server: the last one ends the round. */
-void pnr_on_ack(pnr_t *p, const pnr_round_msg *m)
+void pnr_on_ack(pnr_t *p, const pnr_ack_msg *m)
 {
     round_t *r = m->round;
     if (--r->acks_pending == 0)

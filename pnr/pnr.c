@@ -78,14 +78,6 @@ void pnr_post(pnr_t *p, pnr_msg *h)
     net_send(p->sim, p->cl->net, &h->m);
 }
 
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb)
-{
-    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, p->control_bytes);
-    a->round = r;
-    a->mb = mb;
-    pnr_post(p, &a->h);
-}
-
 /* Every PNR message arrives here: the receiver hears the sender's load,
  * the handler of its kind runs, and the message goes back to the pool
  * (a handler that answers takes a new one). */
@@ -99,12 +91,12 @@ static void on_arrival(sim_t *sim, msg_t *m)
     p->received[(size_t)m->dst * PNR_NKINDS + (size_t)k]++;
     switch (u->h.kind) {
     case PNR_MSG_REQUEST: pnr_on_request(p, &u->request); break;
-    case PNR_MSG_ASK: pnr_on_ask(p, &u->round); break;
-    case PNR_MSG_GRANT: pnr_on_grant(p, &u->round); break;
+    case PNR_MSG_ASK: pnr_on_ask(p, &u->ask); break;
+    case PNR_MSG_GRANT: pnr_on_grant(p, &u->grant); break;
     case PNR_MSG_REPLY: pnr_on_reply(p, &u->reply); break;
-    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u->round); break;
-    case PNR_MSG_FREE: pnr_on_free(p, &u->round); break;
-    case PNR_MSG_ACK: pnr_on_ack(p, &u->round); break;
+    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u->dealloc); break;
+    case PNR_MSG_FREE: pnr_on_free(p, &u->free); break;
+    case PNR_MSG_ACK: pnr_on_ack(p, &u->ack); break;
     case PNR_MSG_BROADCAST: pnr_on_broadcast(p, &u->broadcast); break;
     case PNR_MSG_PAGE_OUT: pnr_on_page_out(p, &u->page); break;
     case PNR_MSG_PAGE_IN: pnr_on_page_in(p, &u->page); break;
