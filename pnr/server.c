@@ -6,8 +6,15 @@
  * still answers). What it lends counts against its own RAM (pe_lend), so
  * its own threads may later page because of it. It frees on request and
  * acknowledges. A page request is answered at once with the page.
+ *
+ * In pnr/: the lowest agent, above the frame (it posts through it and
+ * receives through the handlers pnr_server_init fills); it calls no other
+ * agent.
  */
+#include "pnr/server.h"
+
 #include "pnr/check.h"
+#include "pnr/frame.h"
 
 /* GRANT: answer round r's ASK from manager `dst` with `lent` MB (maybe 0). */
 static void send_grant(pnr_t *p, round_t *r, int src, int dst, double lent)
@@ -28,7 +35,7 @@ static void send_ack(pnr_t *p, round_t *r, int src, int dst, double freed)
 }
 
 /* ASK from manager m->h.m.src (m->need: MB still needed). */
-void pnr_on_ask(pnr_t *p, const pnr_ask_msg *m)
+static void ask_arrived(pnr_t *p, const pnr_ask_msg *m)
 {
     round_t *r = m->round;
     int dst = m->h.m.dst;
@@ -54,7 +61,7 @@ void pnr_on_ask(pnr_t *p, const pnr_ask_msg *m)
 }
 
 /* FREE from manager m->h.m.src (m->mb: MB to give back). */
-void pnr_on_free(pnr_t *p, const pnr_free_msg *m)
+static void free_arrived(pnr_t *p, const pnr_free_msg *m)
 {
     round_t *r = m->round;
     int dst = m->h.m.dst;
@@ -79,7 +86,14 @@ static void send_page_in(pnr_t *p, int src, int dst, thread_t *th)
 
 /* PAGE_OUT from a client: the remote memory answers instantly with the
  * page (§5.4). */
-void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m)
+static void page_out_arrived(pnr_t *p, const pnr_page_msg *m)
 {
     send_page_in(p, m->h.m.dst, m->h.m.src, m->th);
+}
+
+void pnr_server_init(pnr_t *p)
+{
+    p->handlers.on_ask = ask_arrived;
+    p->handlers.on_free = free_arrived;
+    p->handlers.on_page_out = page_out_arrived;
 }
