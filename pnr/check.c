@@ -1,4 +1,7 @@
-/* pnr/check.c: the conservation checker (pnr/check.h), a test hook.
+/* pnr/check.c: the conservation checker (pnr/check.h), a test hook, and
+ * the test hooks that read the layer's state (pnr_received,
+ * pnr_job_manager). Low in pnr/: it reads the protocol's data and calls no
+ * other file of pnr/, so every file above may report to it.
  *
  * The totals come from the counters p->held, p->transit and p->pending
  * against the sum of the PEs' lent_mb; the per-server check ignores those
@@ -6,10 +9,10 @@
  * and job state, and every node's pieces, claiming for each server the MB
  * they name. Tables are compared with a shadow: for every PE a full row of
  * N entries updated the plain way (newest news wins) at every hear and
- * merge, which the shared storage of table.c must read exactly like.
+ * merge, which the shared storage of table.c must read exactly like
+ * (table.c keeps the shadow; this file allocates it).
  */
 #include "pnr/check.h"
-#include "pnr/pnr_check.h"
 
 #include "core/mem.h"
 
@@ -108,35 +111,17 @@ void pnr_check(pnr_t *p)
     }
 }
 
-void pnr_check_heard(pnr_t *p, int receiver, int src, double load, double sent_at)
+int pnr_job_manager(const pnr_t *p, const job_t *j)
 {
-    if (!p->checking || !p->shadow)
-        return;
-    entry_t *e = &p->shadow[(size_t)receiver * (size_t)p->npes + (size_t)src];
-    if (sent_at >= e->stamp)
-        *e = (entry_t){load, sent_at};
-    entry_t v = pnr_table_get(p, &p->tables[receiver], src);
-    if (v.avail != e->avail || v.stamp != e->stamp)
-        pnr_check_fail(p, "PE %d's table entry for %d differs from the plain table", receiver,
-                       src);
+    const jstate_t *js = j->pnr;
+    (void)p;
+    return js ? js->alloc_manager : -1;
 }
 
-void pnr_check_merged(pnr_t *p, int x, const entry_t *se)
+uint64_t pnr_received(const pnr_t *p, int pe, int kind)
 {
-    if (!p->checking || !p->shadow)
-        return;
-    entry_t *sh = p->shadow + (size_t)x * (size_t)p->npes;
-    for (int j = 0; j < p->npes; j++)
-        if (se[j].stamp > sh[j].stamp)
-            sh[j] = se[j];
-    const table_t *t = &p->tables[x];
-    for (int i = 0; i < p->npes; i++) {
-        entry_t v = pnr_table_get(p, t, i);
-        if (v.avail != sh[i].avail || v.stamp != sh[i].stamp) {
-            pnr_check_fail(p, "PE %d's table reads %.17g MB at %.17g for server %d, the plain "
-                              "table %.17g at %.17g", x, v.avail, v.stamp, i, sh[i].avail,
-                           sh[i].stamp);
-            return;
-        }
-    }
+    int k = kind - PNR_MSG_REQUEST;
+    if (pe < 0 || pe >= p->npes || k < 0 || k >= PNR_NKINDS)
+        return 0;
+    return p->received[(size_t)pe * PNR_NKINDS + (size_t)k];
 }

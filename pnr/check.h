@@ -1,7 +1,9 @@
 /* pnr/check.h: the PNR conservation checker (check.c), private to pnr/ and
- * its tests. pnr_check.h's pnr_set_checking turns it on; the protocol's files
- * call pnr_check after every allocation and deallocation step, and the
- * table code reports what it heard so the checker can keep its plain copy.
+ * its tests, low in pnr/ (above objects.c only: it reads the protocol's
+ * data and calls nothing of pnr/). pnr_check.h's pnr_set_checking turns it
+ * on; the agents call pnr_check after every allocation and deallocation
+ * step, and pnr_check_fail where they would break a rule; table.c keeps the
+ * plain copy of the tables (the shadow) the checker allocates.
  *
  * What it checks (each a number worked out independently of the counters):
  *   - in total, MB lent by servers == held by clients + in transit +
@@ -19,19 +21,13 @@
 #define PNRSIM_PNR_CHECK_H
 
 #include "pnr/internal.h"
+#include "pnr/pnr_check.h"
 
 /* When checking: verify conservation in total and per server now. */
 void pnr_check(pnr_t *p);
 /* Record a violation (printf format; the time is prefixed) unless one was
  * recorded already. */
 void pnr_check_fail(pnr_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* When checking: receiver heard src's load at sent_at; update the plain
- * copy the same way and compare the shared table's entry with it. */
-void pnr_check_heard(pnr_t *p, int receiver, int src, double load, double sent_at);
-/* When checking: PE x merged the broadcast table e (npes entries); merge
- * it into the plain copy and compare the whole table. */
-void pnr_check_merged(pnr_t *p, int x, const entry_t *e);
-
 /* Test hooks. Current totals: MB lent by servers, MB held by clients, MB
  * in transit or pending at managers (granted and not yet shared out, or
  * gathered for freeing). */
@@ -41,10 +37,4 @@ void pnr_totals(const pnr_t *p, double *lent, double *held, double *transit);
 uint64_t pnr_received(const pnr_t *p, int pe, int kind);
 /* The manager PE a job's clients use for allocation (after it started). */
 int pnr_job_manager(const pnr_t *p, const job_t *j);
-/* fn(p, ctx) runs at the end of every pnr_create (NULL: none), so a test
- * can reach the PNR layer of a run built by app/run.c. Process global; not
- * for concurrent use. */
-typedef void (*pnr_create_hook)(pnr_t *p, void *ctx);
-void pnr_set_create_hook(pnr_create_hook fn, void *ctx);
-
 #endif

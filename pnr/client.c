@@ -15,14 +15,90 @@
  * strategies, maybe empty; under CLIENT only a thread with something to
  * free). Faults: a uniform draw against (network RAM the node holds) /
  * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
- * round trip to a server drawn in proportion to what it holds for the node.
+ * round trip to a server drawn in proportion to what it holds for the node
+ * (the draw is paging.c's).
+ *
+ * In pnr/: the highest agent, above the frame (it posts through it and
+ * receives through the handlers pnr_client_init fills), rounds.c (it opens
+ * the rounds the manager runs), paging.c and client_batch.c (the batched
+ * mode's part, called at the two points where the node's pieces change:
+ * pnr_batch_pieces_changed); only the top file (pnr.c) is above it.
  */
+#include "pnr/client.h"
+
 #include "pnr/check.h"
+#include "pnr/client_batch.h"
+#include "pnr/frame.h"
+#include "pnr/objects.h"
+#include "pnr/paging.h"
+#include "pnr/rounds.h"
+#include "pnr/table.h"
 
 #include "core/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the messages a client sends ------------------------------------------ */
+
+/* REQUEST to round r's manager from thread th: client c asks for mb MB
+ * (c NULL, mb 0: a zero request, which names only the round: nothing is
+ * sent back to it). */
+static void send_request(pnr_t *p, const thread_t *th, round_t *r, creq_t *c, double mb)
+{
+    pnr_request_msg *q = PNR_MSG_NEW(pnr_request_msg, p, PNR_MSG_REQUEST, th->pe->id,
+                                     r->manager, p->control_bytes);
+    q->round = r;
+    q->client = c;
+    q->mb = mb;
+    pnr_post(p, &q->h);
+}
+
+/* DEALLOC to round r's manager from thread th: mb MB given back, in the
+ * pieces waiting in r->incoming[slot] (12 bytes each). */
+static void send_dealloc(pnr_t *p, const thread_t *th, round_t *r, int slot, double mb)
+{
+    pnr_dealloc_msg *d = PNR_MSG_NEW(pnr_dealloc_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+                                     p->control_bytes + 12.0 * r->incoming[slot].n);
+    d->round = r;
+    d->mb = mb;
+    d->slot = slot;
+    pnr_post(p, &d->h);
+}
+
+/* PAGE_OUT from th's PE to `server`: a page request carrying a page. */
+static void send_page_out(pnr_t *p, thread_t *th, int server)
+{
+    pnr_page_msg *o = PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, th->pe->id, server,
+                                  job_page_bytes(p->cl));
+    o->th = th;
+    pnr_post(p, &o->h);
+}
+
+/* ---- thread start and end ---------------------------------------------------- */
+
+/* The manager for a job's allocation or deallocation (§5.5). MANAGER: a
+ * random PE of the job; BACKBONE: a random backbone manager. No draw when
+ * there is only one choice, so BACKBONE with one manager draws exactly
+ * what CENTRAL draws. */
+static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
+{
+    switch (p->strategy) {
+    case PNR_CENTRAL:
+        return 0;
+    case PNR_CLIENT:
+        return th->pe->id;
+    case PNR_MANAGER:
+        if (j->threads == 1)
+            return j->pe_ids[0];
+        return j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)];
+    case PNR_BACKBONE:
+        if (p->nmanagers == 1)
+            return p->managers[0];
+        return p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
+    }
+    return 0;
+}
 
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
 {
@@ -55,7 +131,7 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
         r = pnr_round_new(p, false, NULL, th->pe->id, 1);
     } else {
         if (!js->alloc) {
-            js->alloc_manager = pnr_choose_manager(p, j, th);
+            js->alloc_manager = choose_manager(p, j, th);
             js->alloc = pnr_round_new(p, false, js, js->alloc_manager, j->threads);
         }
         r = js->alloc;
@@ -64,17 +140,13 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
         p->st.requests++;
         p->st.asked_mb += c->ask;
     }
-    /* An asker's request names its client (which waits, so stays alive);
-     * a zero request names only the round: nothing is sent back to it. */
-    pnr_request_msg *q = PNR_MSG_NEW(pnr_request_msg, p, PNR_MSG_REQUEST, th->pe->id,
-                                     r->manager, p->control_bytes);
-    q->round = r;
+    /* An asker's request names its client (which waits, so stays alive). */
     if (c->ask > EPS_MB) {
         c->round = r;
-        q->client = c;
-        q->mb = c->ask;
+        send_request(p, th, r, c, c->ask);
+    } else {
+        send_request(p, th, r, NULL, 0);
     }
-    pnr_post(p, &q->h);
     return c->ask > EPS_MB;
 }
 
@@ -139,7 +211,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     round_t *r = NULL;
     double mb;
     pieces_t out = {0}; /* the pieces the notice names */
-    pe_batch_end(sim, th->pe); /* the PE's pieces change (sched/batch.c) */
+    pnr_batch_pieces_changed(sim, th->pe); /* the node's pieces change */
     if (p->release == PNR_RELEASE_ALL) {
         mb = c ? c->granted : 0;
         if (c) {
@@ -156,7 +228,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
             r = pnr_round_new(p, true, NULL, th->pe->id, 1);
     } else if (js) {
         if (!js->dealloc)
-            js->dealloc = pnr_round_new(p, true, js, pnr_choose_manager(p, j, th), j->threads);
+            js->dealloc = pnr_round_new(p, true, js, choose_manager(p, j, th), j->threads);
         r = js->dealloc;
     }
     if (r) {
@@ -168,12 +240,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
-        pnr_round_msg *d = PNR_MSG_NEW(pnr_round_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
-                                       p->control_bytes + 12.0 * r->incoming[slot].n);
-        d->round = r;
-        d->mb = mb;
-        d->slot = slot;
-        pnr_post(p, &d->h);
+        send_dealloc(p, th, r, slot, mb);
     }
     free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
@@ -194,148 +261,30 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     pnr_check(p);
 }
 
-/* The thread a PE user record belongs to. */
-static thread_t *user_thread(pe_user *u)
-{
-    return container_of(u, thread_t, mem_user);
-}
-
-/* Paging to network RAM (§5.4, §5.1.1): the node uses the network RAM its
- * clients hold as additional virtual memory, as it would the disk. At a
- * fault of any thread on the PE, u ~ U(0,1) below (network RAM held by the
- * PE's threads) / (PE overallocation) sends it to the network; the server
- * is drawn in proportion to what each holds for this PE. Returns that
- * server, or -1 for the disk. The draws are the same whether the fault is
- * then sent (pnr_fault) or planned in a batch (pnr_fault_plan). */
-static int fault_server(pnr_t *p, pe_t *pe)
-{
-    double over = pe_overalloc_mb(pe);
-    if (pe->remote_mb <= EPS_MB || over <= EPS_MB)
-        return -1;
-    double share = pe->remote_mb / over;
-    rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
-    if (rng_uniform01(rg) >= share)
-        return -1;
-    double u = rng_uniform01(rg) * pe->remote_mb;
-    int server = -1;
-    /* The node's pieces (release EXCESS), then its threads' (ALL). */
-    const pieces_t *np = &p->node[pe->id];
-    for (int k = 0; k < np->n && server < 0; k++) {
-        if (u < np->v[k].mb)
-            server = np->v[k].server;
-        else
-            u -= np->v[k].mb;
-    }
-    for (pe_user *x = pe_user_first(pe); x && server < 0; x = pe_user_next(pe, x)) {
-        creq_t *c = user_thread(x)->pnr;
-        if (!c || c->granted <= EPS_MB)
-            continue; /* nothing held yet (its reply may be on its way) */
-        for (int k = 0; k < c->pieces.n; k++) {
-            server = c->pieces.v[k].server;
-            if (u < c->pieces.v[k].mb)
-                break;
-            u -= c->pieces.v[k].mb;
-            server = -1;
-        }
-    }
-    if (server < 0 && np->n > 0)
-        server = np->v[np->n - 1].server; /* rounding: u just past the end */
-    if (server < 0) {
-        /* Rounding left u just past the last piece: take the last one. */
-        for (pe_user *x = pe_user_last(pe); x && server < 0; x = pe_user_prev(pe, x)) {
-            creq_t *c = user_thread(x)->pnr;
-            if (c && c->granted > EPS_MB && c->pieces.n)
-                server = c->pieces.v[c->pieces.n - 1].server;
-        }
-    }
-    return server;
-}
-
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
     (void)sim;
     pe_t *pe = th->pe;
-    int server = fault_server(p, pe);
+    int server = pnr_fault_server(p, pe);
     if (server < 0)
         return false;
     p->st.remote_faults++;
-    pnr_page_msg *o =
-        PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_OUT, pe->id, server, job_page_bytes(p->cl));
-    o->th = th;
-    pnr_post(p, &o->h);
+    send_page_out(p, th, server);
     return true;
-}
-
-/* The remote service of a fault from client c to server s (its entry in
- * p->plan, worked out on a miss). */
-static const struct plan_entry *plan_of(pnr_t *p, int c, int s)
-{
-    struct plan_entry *e = &p->plan[((unsigned)c * 40503u + (unsigned)s) & (PNR_PLAN_SLOTS - 1)];
-    if (e->c != c || e->s != s) {
-        double page = job_page_bytes(p->cl);
-        e->c = c;
-        e->s = s;
-        e->out = net_idle_time(p->cl->net, c, s, page);
-        e->svc = e->out + net_idle_time(p->cl->net, s, c, page) + p->access_latency;
-    }
-    return e;
-}
-
-/* Batched paging (job_hooks.fault_plan): a fault's destination drawn as
- * pnr_fault draws it; a remote one takes the page out and back on an idle
- * route, then the access latency (as pnr_on_page_in). Nothing is batched
- * while the network is observed (the observer must see every crossing). */
-int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
-{
-    pnr_t *p = ctx;
-    if (net_observed(p->cl->net))
-        return -2;
-    int server = fault_server(p, th->pe);
-    if (server < 0)
-        return server;
-    *svc = plan_of(p, th->pe->id, server)->svc;
-    return server;
-}
-
-/* Batched paging (job_hooks.fault_count): n remote faults of th to server,
- * served in a batch, the last of them begun at last_at, counted as
- * pnr_fault, pnr_post, the network and on_arrival count a PAGE_OUT and its
- * PAGE_IN. The loads the messages carry are heard now, with the stamps of
- * the last pair: the client's load is the one it had all through the batch
- * (a change of it ends the batch first); the server's is its load now,
- * which may be newer than when that PAGE_IN left (docs/BATCHING.md). */
-void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void *ctx)
-{
-    pnr_t *p = ctx;
-    net_t *net = p->cl->net;
-    double page = job_page_bytes(p->cl);
-    int c = th->pe->id;
-    const int out = PNR_MSG_PAGE_OUT - PNR_MSG_REQUEST, in = PNR_MSG_PAGE_IN - PNR_MSG_REQUEST;
-    p->st.remote_faults += n;
-    p->st.msgs[out] += n;
-    p->st.bytes[out] += (double)n * page;
-    p->st.msgs[in] += n;
-    p->st.bytes[in] += (double)n * page;
-    p->received[(size_t)server * PNR_NKINDS + (size_t)out] += n;
-    p->received[(size_t)c * PNR_NKINDS + (size_t)in] += n;
-    net_count_idle(net, c, server, page, n);
-    net_count_idle(net, server, c, page, n);
-    pnr_hear(p, server, c, pe_free_mb(th->pe), last_at);
-    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]), last_at + plan_of(p, c, server)->out);
 }
 
 /* REPLY from the manager: the client's grant (its pieces are already in
  * its list). The thread proceeds. */
-void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m)
+static void reply_arrived(pnr_t *p, const pnr_reply_msg *m)
 {
     sim_t *sim = p->sim;
     creq_t *c = m->client;
     double amount = m->mb;
     thread_t *th = c->th;
     /* The node's pieces change: a fault batch on the PE drew its servers
-     * from the old ones (sched/batch.c). */
-    pe_batch_end(sim, th->pe);
+     * from the old ones. */
+    pnr_batch_pieces_changed(sim, th->pe);
     p->transit -= amount;
     p->held += amount;
     c->granted = amount;
@@ -368,10 +317,16 @@ static void page_access_done(sim_t *sim, void *arg)
  * netram.access_latency (issue 15: the remote device's fixed access time,
  * added when the page is back, so it delays the faulting thread and not the
  * network). */
-void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m)
+static void page_in_arrived(pnr_t *p, const pnr_page_msg *m)
 {
     if (p->access_latency > 0)
         ev_once(p->sim, p->sim->now + p->access_latency, page_access_done, m->th);
     else
         thread_fault_done(p->sim, m->th);
+}
+
+void pnr_client_init(pnr_t *p)
+{
+    p->handlers.on_reply = reply_arrived;
+    p->handlers.on_page_in = page_in_arrived;
 }

@@ -1,22 +1,37 @@
 /* pnr/internal.h: what the files of pnr/ share, private to pnr/ (and to
- * tests/test_pnr.c, which checks the pieces directly). Nothing outside pnr/
- * includes it: the public face of the layer is pnr/pnr.h.
+ * the tests of pnr/, which check the pieces directly): the types only, no
+ * code. Nothing outside pnr/ includes it: the public face of the layer is
+ * pnr/pnr.h.
  *
- * The layer is driven by message arrivals: pnr.c sends every PNR message
- * (pnr_send) and, when one arrives, updates the receiver's availability
- * table from the load it carries, counts it, and hands it to the handler of
- * its kind. The handlers live with the agent that receives the message:
- *   client.c   the client (§5.1): thread start and end hooks, paging to
- *              network RAM (§5.4); receives REPLY and PAGE_IN.
- *   manager.c  the manager (§5.2): allocation and deallocation rounds,
- *              fair sharing of a grant, broadcasts (§5.2.6); receives
- *              REQUEST, GRANT, DEALLOC and ACK.
- *   select.c   the manager's policies: the fair share (§5.2.3) and which
- *              server to ask next (§5.2.2).
- *   server.c   the server (§5.3); receives ASK, FREE and PAGE_OUT.
- *   table.c    availability tables and broadcast snapshots (§5.2, §5.2.6);
- *              receives BROADCAST.
- *   check.c    the conservation checker (pnr/check.h), a test hook.
+ * The layer is driven by message arrivals. Its files are layers too, each
+ * calling only files listed before it here (lowest first):
+ *   objects.c       protocol-object tracking and piece lists.
+ *   check.c         the conservation checker (pnr/check.h), a test hook.
+ *   table.c         the availability tables (§5.2, §5.2.6): what a servent
+ *                   heard, snapshots, the merge of a broadcast.
+ *   frame.c         THE FRAME: builds and posts every message, and on
+ *                   arrival lets the receiver hear the load it carries
+ *                   (table.c), counts it and hands it to the handler of its
+ *                   kind through p->handlers, a table the agents fill at
+ *                   creation. It names no agent.
+ *   select.c        the manager's policies: which server to ask next
+ *                   (§5.2.2), the fair share (§5.2.3).
+ *   rounds.c        allocation and deallocation rounds and per-job state,
+ *                   shared by the client and the manager.
+ *   server.c        THE SERVER AGENT (§5.3): receives ASK, FREE, PAGE_OUT.
+ *   broadcast.c     broadcasts (§5.2.6): a manager sends its table;
+ *                   receives BROADCAST.
+ *   manager.c       THE MANAGER AGENT (§5.2): receives REQUEST, GRANT,
+ *                   DEALLOC, ACK.
+ *   paging.c        which server a fault goes to (§5.4), the draw the
+ *                   exact and the batched paging share.
+ *   client_batch.c  batched paging (process.paging = BATCHED) only: the
+ *                   job_hooks fault_plan and fault_count, and the point the
+ *                   client calls when a node's pieces change.
+ *   client.c        THE CLIENT AGENT (§5.1, §5.4): thread start and end,
+ *                   faults; receives REPLY and PAGE_IN.
+ *   pnr.c           the top (pnr/pnr.h): creates the frame and the agents,
+ *                   installs the hooks in the cluster, frees it all.
  *
  * Protocol objects (allocation and deallocation rounds, per-job state,
  * broadcast snapshots) are tracked on p->objs from creation to their end,
@@ -31,7 +46,9 @@
 #ifndef PNRSIM_PNR_INTERNAL_H
 #define PNRSIM_PNR_INTERNAL_H
 
-#include "pnr/pnr.h"
+#include "pnr/strategy.h"
+#include "pnr/types.h"
+#include "sched/job.h"
 
 #include "core/list.h"
 #include "core/rng.h"
@@ -138,15 +155,22 @@ typedef struct table {
     int n, cap;
 } table_t;
 
-/* ---- messages ----------------------------------------------------------------
+/* ---- messages --------------------------------------------------------------
  * Every PNR message is a typed struct that embeds the network's msg_t
  * through its header pnr_msg; the kind says which struct it is:
- *   REQUEST             pnr_request_msg  client -> manager
- *   ASK, GRANT, DEALLOC,
- *   FREE, ACK           pnr_round_msg    about one round (mb: see each)
- *   REPLY               pnr_reply_msg    manager -> client
- *   BROADCAST           pnr_broadcast_msg manager -> servents
- *   PAGE_OUT, PAGE_IN   pnr_page_msg     client <-> server
+ *   REQUEST    pnr_request_msg    client -> manager: MB asked
+ *   ASK        pnr_ask_msg        manager -> server: MB still needed
+ *   GRANT      pnr_grant_msg      server -> manager: MB lent
+ *   REPLY      pnr_reply_msg      manager -> client: MB granted
+ *   DEALLOC    pnr_dealloc_msg    client -> manager: MB given back
+ *   FREE       pnr_free_msg       manager -> server: MB to free
+ *   ACK        pnr_ack_msg        server -> manager: MB freed
+ *   BROADCAST  pnr_broadcast_msg  manager -> servents: a table
+ *   PAGE_OUT,
+ *   PAGE_IN    pnr_page_msg       client <-> server: a page
+ * Each kind is built by the agent that sends it, by a constructor of its
+ * own (send_ask in manager.c, ...), and handled by the agent that receives
+ * it, through the frame's handler table (pnr_handlers below).
  * They come from one net pool of slots of the union pnr_msg_u (the kinds
  * differ by a pointer or two, so one pool wastes little and keeps a slot
  * for any kind ready), allocated once and reused: no malloc per message in
@@ -164,13 +188,36 @@ typedef struct pnr_request_msg {
     double mb;          /* MB asked */
 } pnr_request_msg;
 
-typedef struct pnr_round_msg {
+typedef struct pnr_ask_msg {
     pnr_msg h;
-    round_t *round;
-    double mb;          /* ASK: still needed; GRANT: lent (maybe 0);
-                         * DEALLOC: given back; FREE: to free; ACK: freed */
-    int slot;           /* DEALLOC: where its pieces wait (r->incoming) */
-} pnr_round_msg;
+    round_t *round;     /* the allocation round asking */
+    double need;        /* MB the round still needs */
+} pnr_ask_msg;
+
+typedef struct pnr_grant_msg {
+    pnr_msg h;
+    round_t *round;     /* the allocation round that asked */
+    double lent;        /* MB the server lent (maybe 0) */
+} pnr_grant_msg;
+
+typedef struct pnr_dealloc_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round it joins */
+    double mb;          /* MB the client gives back */
+    int slot;           /* where its pieces wait (round->incoming) */
+} pnr_dealloc_msg;
+
+typedef struct pnr_free_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round */
+    double mb;          /* MB the server is to free */
+} pnr_free_msg;
+
+typedef struct pnr_ack_msg {
+    pnr_msg h;
+    round_t *round;     /* the deallocation round */
+    double freed;       /* MB the server freed */
+} pnr_ack_msg;
 
 typedef struct pnr_reply_msg {
     pnr_msg h;
@@ -191,11 +238,34 @@ typedef struct pnr_page_msg {
 typedef union pnr_msg_u {
     pnr_msg h;
     pnr_request_msg request;
-    pnr_round_msg round;
+    pnr_ask_msg ask;
+    pnr_grant_msg grant;
+    pnr_dealloc_msg dealloc;
+    pnr_free_msg free;
+    pnr_ack_msg ack;
     pnr_reply_msg reply;
     pnr_broadcast_msg broadcast;
     pnr_page_msg page;
 } pnr_msg_u;
+
+/* The frame's handler table (frame.c): one handler per message kind,
+ * filled by the agent that receives the kind when pnr_create creates it
+ * (pnr_server_init, pnr_manager_init, pnr_broadcast_init,
+ * pnr_client_init). Each gets the arrived message after the receiver heard
+ * the load it carries; the message goes back to the pool when the handler
+ * returns (a handler that answers takes a new one). */
+typedef struct pnr_handlers {
+    void (*on_request)(pnr_t *p, const pnr_request_msg *m);     /* manager */
+    void (*on_ask)(pnr_t *p, const pnr_ask_msg *m);             /* server */
+    void (*on_grant)(pnr_t *p, const pnr_grant_msg *m);         /* manager */
+    void (*on_reply)(pnr_t *p, const pnr_reply_msg *m);         /* client */
+    void (*on_dealloc)(pnr_t *p, const pnr_dealloc_msg *m);     /* manager */
+    void (*on_free)(pnr_t *p, const pnr_free_msg *m);           /* server */
+    void (*on_ack)(pnr_t *p, const pnr_ack_msg *m);             /* manager */
+    void (*on_broadcast)(pnr_t *p, const pnr_broadcast_msg *m); /* broadcast */
+    void (*on_page_out)(pnr_t *p, const pnr_page_msg *m);       /* server */
+    void (*on_page_in)(pnr_t *p, const pnr_page_msg *m);        /* client */
+} pnr_handlers;
 
 #define PNR_PLAN_SLOTS 1024 /* pnr_t.plan: a power of 2 */
 
@@ -203,6 +273,7 @@ struct pnr {
     sim_t *sim;
     net_pool *pool;      /* slots of pnr_msg_u */
     cluster_t *cl;
+    pnr_handlers handlers; /* by kind: the agent that receives it */
     pnr_strategy strategy;
     bool global;
     double threshold;
@@ -226,9 +297,10 @@ struct pnr {
     int nspare_asked, spare_asked_cap;
     rng_set mgr_rng;     /* per PE: server selection draws */
     rng_set fault_rng;   /* per PE: network or disk, which piece */
-    /* Batched paging: remote services pnr_fault_plan worked out, by
-     * (client PE, server PE), direct-mapped (routes and their times never
-     * change during a run, so an entry stays valid; c = -1: empty). */
+    /* Batched paging (client_batch.c): remote services pnr_fault_plan
+     * worked out, by (client PE, server PE), direct-mapped (routes and
+     * their times never change during a run, so an entry stays valid;
+     * c = -1: empty). */
     struct plan_entry {
         int c, s;
         double out, svc;    /* page out on an idle route; whole service */
@@ -245,95 +317,5 @@ struct pnr {
     entry_t *shadow;     /* checking: full N x N tables kept the plain way,
                           * to compare the shared ones with */
 };
-
-/* ---- pnr.c: objects, pieces, sending ------------------------------------ */
-
-/* Put o on p->objs (kind and destructor given); pnr_untrack takes it off.
- * The destructor frees the object without untracking it. */
-void pnr_track(pnr_t *p, pobj *o, pobj_kind kind, void (*destroy)(pobj *));
-void pnr_untrack(pobj *o);
-/* Add mb held on server to a piece list (merging per server). */
-void pnr_add_piece(pieces_t *ps, int server, double mb);
-/* A new PNR message of `kind` (a zeroed slot big enough for any kind,
- * returned as its header) from src to dst, of `bytes`; the caller fills in
- * its typed part and sends it with pnr_post. */
-pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
-/* The same, as the typed struct `type` (pnr_round_msg, ...). */
-#define PNR_MSG_NEW(type, p, kind, src, dst, bytes)                            \
-    container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
-/* Send h now, piggybacking src's free RAM, and count it. */
-void pnr_post(pnr_t *p, pnr_msg *h);
-/* A round message of control_bytes about mb MB of round r (ASK, GRANT,
- * FREE, ACK; a DEALLOC, which carries pieces, is built with PNR_MSG_NEW),
- * made and posted in one call. */
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb);
-/* The manager for a job's allocation or deallocation (§5.5). */
-int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th);
-
-/* ---- message handlers: one per kind, each with the agent that receives
- * it. Each gets the arrived message after the receiver heard the load it
- * carries; the message goes back to the pool when the handler returns ---- */
-void pnr_on_request(pnr_t *p, const pnr_request_msg *m);     /* manager.c */
-void pnr_on_grant(pnr_t *p, const pnr_round_msg *m);         /* manager.c */
-void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m);       /* manager.c */
-void pnr_on_ack(pnr_t *p, const pnr_round_msg *m);           /* manager.c */
-void pnr_on_ask(pnr_t *p, const pnr_round_msg *m);           /* server.c */
-void pnr_on_free(pnr_t *p, const pnr_round_msg *m);          /* server.c */
-void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m);       /* server.c */
-void pnr_on_reply(pnr_t *p, const pnr_reply_msg *m);         /* client.c */
-void pnr_on_page_in(pnr_t *p, const pnr_page_msg *m);        /* client.c */
-void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m); /* table.c */
-
-/* ---- client.c ------------------------------------------------------------- */
-
-/* The hooks pnr_create installs in the cluster (see job_hooks). */
-bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx);
-void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx);
-bool pnr_fault(sim_t *sim, thread_t *th, void *ctx);
-/* Batched paging (sched/batch.c): the job_hooks fault_plan and
- * fault_count. */
-int pnr_fault_plan(thread_t *th, void *ctx, double *svc);
-void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
-
-/* ---- manager.c ------------------------------------------------------------ */
-
-/* A new allocation (dealloc false) or deallocation round at `manager`,
- * expecting `expected` requests or notices; js: its job's state or NULL. */
-round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int expected);
-/* Job j's PNR state, created (and tracked) at its first thread's start. */
-jstate_t *pnr_jstate_of(pnr_t *p, job_t *j);
-/* Untrack and free a job's state (its remaining client records too). */
-void pnr_jstate_free(jstate_t *js);
-/* Ask the next server of an allocation round, or finish the round (share
- * the grant, answer the clients) when the need is covered or no server is
- * left to ask. */
-void pnr_ask_next(pnr_t *p, round_t *r);
-
-/* ---- select.c --------------------------------------------------------------- */
-
-/* The fair share of §5.2.3 (water-filling): given n asks and a total
- * granted <= sum of asks, share[i] = min(ask[i], level) with the level
- * chosen so the shares add up to granted (asks of EPS_MB or less get 0). */
-void pnr_fair_share(const double *asks, int n, double granted, double *share);
-/* The next server to ask in round r for `remaining` MB (§5.2.2, by
- * p->selection), or -1 when no server is left that may be asked. */
-int pnr_select_server(pnr_t *p, round_t *r, double remaining);
-
-/* ---- table.c ---------------------------------------------------------------- */
-
-/* Table t's entry for server i. */
-entry_t pnr_table_get(const pnr_t *p, const table_t *t, int i);
-/* Free MB the manager believes server s has (its table; its own PE and
- * global knowledge: the truth). */
-double pnr_believed_free(pnr_t *p, int manager, int s);
-/* The load piggybacked on a message (src's free MB when it was sent at
- * sent_at) updates the receiver's table (§5.2.6), unless the table already
- * holds newer news of src. */
-void pnr_hear(pnr_t *p, int receiver, int src, double load, double sent_at);
-/* MANAGER and BACKBONE, after a round that changed network RAM: send the
- * manager's table to the other servents or managers (§5.2.6). */
-void pnr_broadcast(pnr_t *p, int manager, bool changed);
-/* Drop one reference to a snapshot (freed at the last; NULL is ignored). */
-void pnr_snapshot_release(snapshot_t *s);
 
 #endif

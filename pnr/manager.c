@@ -13,111 +13,53 @@
  * broadcast the manager's table (table.c). The manager's work is instant
  * when a message arrives; only the network costs time.
  *
- * Per job, pnr_jstate_of keeps the job's rounds and its clients' records;
- * a round outlives its job's state when the job ends first (js = NULL).
+ * Per job, pnr_jstate_of (rounds.c) keeps the job's rounds and its
+ * clients' records; a round outlives its job's state when the job ends
+ * first (js = NULL).
+ *
+ * In pnr/: an agent, above the frame (it posts through it and receives
+ * through the handlers pnr_manager_init fills), select.c, rounds.c and
+ * broadcast.c; below the client, which opens the rounds.
  */
-#include "pnr/check.h"
+#include "pnr/manager.h"
 
-#include "core/mem.h"
+#include "pnr/broadcast.h"
+#include "pnr/check.h"
+#include "pnr/frame.h"
+#include "pnr/objects.h"
+#include "pnr/rounds.h"
+#include "pnr/select.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* Free a round and what it holds (the tracker's destructor: o must be
- * untracked already). */
-static void round_destroy(pobj *o)
+/* ---- the messages a manager sends -------------------------------------------- */
+
+/* ASK server `dst` for the `need` MB round r still needs. */
+static void send_ask(pnr_t *p, round_t *r, int dst, double need)
 {
-    round_t *r = container_of(o, round_t, link);
-    free(r->reqs);
-    free(r->asks);
-    free(r->got.v);
-    if (r->incoming) {
-        for (int i = 0; i < r->expected; i++)
-            free(r->incoming[i].v);
-        free(r->incoming);
-    }
-    free(r->asked);
-    free(r->racks);
-    free(r);
+    pnr_ask_msg *a = PNR_MSG_NEW(pnr_ask_msg, p, PNR_MSG_ASK, r->manager, dst, p->control_bytes);
+    a->round = r;
+    a->need = need;
+    pnr_post(p, &a->h);
 }
 
-/* Untrack and free a finished round; its `asked` array goes back to p's
- * spares (so steady state allocates none: issue 15 review). */
-static void round_free(pnr_t *p, round_t *r)
+/* REPLY to client c: it was granted `mb` (its pieces are in c->pieces). */
+static void send_reply(pnr_t *p, round_t *r, creq_t *c, double mb)
 {
-    if (r->asked) {
-        if (p->nspare_asked == p->spare_asked_cap) {
-            p->spare_asked_cap = p->spare_asked_cap ? 2 * p->spare_asked_cap : 4;
-            p->spare_asked =
-                xrealloc(p->spare_asked, (size_t)p->spare_asked_cap * sizeof *p->spare_asked);
-        }
-        p->spare_asked[p->nspare_asked++] = r->asked;
-        r->asked = NULL;
-    }
-    pnr_untrack(&r->link);
-    round_destroy(&r->link);
+    pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
+                                   p->control_bytes + 12.0 * c->pieces.n);
+    a->client = c;
+    a->mb = mb;
+    pnr_post(p, &a->h);
 }
 
-round_t *pnr_round_new(pnr_t *p, bool dealloc, jstate_t *js, int manager, int expected)
+/* FREE: tell server `dst` to free `mb` for deallocation round r. */
+static void send_free(pnr_t *p, round_t *r, int dst, double mb)
 {
-    round_t *r = xcalloc(1, sizeof *r);
-    r->dealloc = dealloc;
-    r->js = js;
-    r->manager = manager;
-    r->expected = expected;
-    if (dealloc)
-        p->st.dealloc_rounds++;
-    else
-        p->st.alloc_rounds++;
-    if (dealloc) {
-        r->incoming = xcalloc((size_t)expected, sizeof *r->incoming);
-    } else {
-        r->reqs = xcalloc((size_t)expected, sizeof *r->reqs);
-        r->asks = xcalloc((size_t)expected, sizeof *r->asks);
-        /* A spare from a finished round, cleared (rounds overlap, so
-         * one array per round in flight). */
-        if (p->nspare_asked > 0) {
-            r->asked = p->spare_asked[--p->nspare_asked];
-            memset(r->asked, 0, (size_t)p->npes);
-        } else {
-            r->asked = xcalloc((size_t)p->npes, 1);
-        }
-    }
-    pnr_track(p, &r->link, POBJ_ROUND, round_destroy);
-    return r;
-}
-
-/* Free a job's state and its remaining client records (the tracker's
- * destructor: o must be untracked already). */
-static void jstate_destroy(pobj *o)
-{
-    jstate_t *js = container_of(o, jstate_t, link);
-    for (int i = 0; i < js->threads; i++)
-        if (js->creqs[i]) {
-            free(js->creqs[i]->pieces.v);
-            free(js->creqs[i]);
-        }
-    free(js->creqs);
-    free(js);
-}
-
-void pnr_jstate_free(jstate_t *js)
-{
-    pnr_untrack(&js->link);
-    jstate_destroy(&js->link);
-}
-
-jstate_t *pnr_jstate_of(pnr_t *p, job_t *j)
-{
-    if (!j->pnr) {
-        jstate_t *js = xcalloc(1, sizeof *js);
-        js->threads = j->threads;
-        js->creqs = xcalloc((size_t)j->threads, sizeof *js->creqs);
-        js->alloc_manager = -1;
-        pnr_track(p, &js->link, POBJ_JSTATE, jstate_destroy);
-        j->pnr = js;
-    }
-    return j->pnr;
+    pnr_free_msg *f = PNR_MSG_NEW(pnr_free_msg, p, PNR_MSG_FREE, r->manager, dst, p->control_bytes);
+    f->round = r;
+    f->mb = mb;
+    pnr_post(p, &f->h);
 }
 
 /* ---- allocation ------------------------------------------------------------ */
@@ -160,11 +102,7 @@ static void finish_alloc(pnr_t *p, round_t *r)
         else
             p->st.satisfied++;
         c->round = NULL;
-        pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
-                                       p->control_bytes + 12.0 * c->pieces.n);
-        a->client = c;
-        a->mb = got;
-        pnr_post(p, &a->h);
+        send_reply(p, r, c, got);
     }
     pnr_check(p);
     if (r->granted > EPS_MB)
@@ -172,10 +110,13 @@ static void finish_alloc(pnr_t *p, round_t *r)
     pnr_broadcast(p, r->manager, r->granted > EPS_MB);
     if (r->js && r->js->alloc == r)
         r->js->alloc = NULL;
-    round_free(p, r);
+    pnr_round_free(p, r);
 }
 
-void pnr_ask_next(pnr_t *p, round_t *r)
+/* Ask the next server of an allocation round, or finish the round (share
+ * the grant, answer the clients) when the need is covered or no server is
+ * left to ask. */
+static void ask_next(pnr_t *p, round_t *r)
 {
     double remaining = r->total_ask - r->granted;
     if (remaining <= EPS_MB) {
@@ -188,12 +129,12 @@ void pnr_ask_next(pnr_t *p, round_t *r)
         return;
     }
     r->asked[chosen] = 1;
-    pnr_send_round(p, PNR_MSG_ASK, r->manager, chosen, r, remaining);
+    send_ask(p, r, chosen, remaining);
 }
 
 /* REQUEST from a client (a zero request names no client and is answered
  * by nothing). The last request of the round starts the asking. */
-void pnr_on_request(pnr_t *p, const pnr_request_msg *m)
+static void request_arrived(pnr_t *p, const pnr_request_msg *m)
 {
     round_t *r = m->round;
     r->asks[r->nreqs] = m->mb;
@@ -201,14 +142,14 @@ void pnr_on_request(pnr_t *p, const pnr_request_msg *m)
     r->nreqs++;
     r->total_ask += m->mb;
     if (++r->received == r->expected)
-        pnr_ask_next(p, r);
+        ask_next(p, r);
 }
 
-/* GRANT from server m->h.m.src: mb = MB lent (maybe 0). */
-void pnr_on_grant(pnr_t *p, const pnr_round_msg *m)
+/* GRANT from server m->h.m.src (m->lent: MB lent, maybe 0). */
+static void grant_arrived(pnr_t *p, const pnr_grant_msg *m)
 {
     round_t *r = m->round;
-    double amount = m->mb;
+    double amount = m->lent;
     r->grant_mb = 0;
     if (amount > 0) {
         p->transit -= amount;
@@ -216,7 +157,7 @@ void pnr_on_grant(pnr_t *p, const pnr_round_msg *m)
         r->granted += amount;
         pnr_add_piece(&r->got, m->h.m.src, amount);
     }
-    pnr_ask_next(p, r);
+    ask_next(p, r);
 }
 
 /* ---- deallocation ------------------------------------------------------------ */
@@ -231,13 +172,13 @@ static void dealloc_done(pnr_t *p, round_t *r, bool freed)
     pnr_broadcast(p, r->manager, freed);
     if (r->js && r->js->dealloc == r)
         r->js->dealloc = NULL;
-    round_free(p, r);
+    pnr_round_free(p, r);
 }
 
-/* DEALLOC from a client: mb = MB it gives back, its pieces wait in
- * r->incoming[slot]. With the last notice, a FREE goes to every server
+/* DEALLOC from a client: m->mb = MB it gives back, its pieces wait in
+ * r->incoming[m->slot]. With the last notice, a FREE goes to every server
  * concerned. */
-void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
+static void dealloc_arrived(pnr_t *p, const pnr_dealloc_msg *m)
 {
     round_t *r = m->round;
     p->transit -= m->mb;
@@ -255,16 +196,24 @@ void pnr_on_dealloc(pnr_t *p, const pnr_round_msg *m)
         p->pending -= r->got.v[i].mb;
         p->transit += r->got.v[i].mb;
         r->acks_pending++;
-        pnr_send_round(p, PNR_MSG_FREE, r->manager, r->got.v[i].server, r, r->got.v[i].mb);
+        send_free(p, r, r->got.v[i].server, r->got.v[i].mb);
     }
     if (r->acks_pending == 0)
         dealloc_done(p, r, false);
 }
 
 /* ACK from a server: the last one ends the round. */
-void pnr_on_ack(pnr_t *p, const pnr_round_msg *m)
+static void ack_arrived(pnr_t *p, const pnr_ack_msg *m)
 {
     round_t *r = m->round;
     if (--r->acks_pending == 0)
         dealloc_done(p, r, true);
+}
+
+void pnr_manager_init(pnr_t *p)
+{
+    p->handlers.on_request = request_arrived;
+    p->handlers.on_grant = grant_arrived;
+    p->handlers.on_dealloc = dealloc_arrived;
+    p->handlers.on_ack = ack_arrived;
 }

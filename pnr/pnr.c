@@ -1,48 +1,26 @@
-/* pnr/pnr.c: the PNR layer's frame (pnr.h): creation and destruction,
- * protocol-object tracking, sending, and the arrival of every PNR message.
- *
- * A PNR message is a typed struct (internal.h) embedding the network's
- * msg_t: a header with its kind and the sender's piggybacked load (its
- * free RAM in MB when it sent), then what its kind is about (the round,
- * client, snapshot or thread it belongs to, and an amount in MB). When one
- * arrives, on_arrival lets the receiver hear the load (table.c), counts
- * it, calls the handler of its kind with the typed message, and gives the
- * message back to the pool; each handler lives with the agent that receives
- * it (client.c, manager.c, server.c, table.c; see internal.h for the map
- * of the layer).
+/* pnr/pnr.c: the top of pnr/ and its public face (pnr.h): creation and
+ * destruction of the PNR layer. pnr_create opens the frame (frame.c),
+ * creates the agents, which fill the frame's handler table (server,
+ * broadcasts, manager, client), and installs the client's hooks, exact
+ * (client.c) and batched (client_batch.c), in the cluster. See
+ * pnr/internal.h for the map of the folder.
  */
-#include "pnr/check.h"
+#include "pnr/pnr.h"
+
+#include "pnr/broadcast.h"
+#include "pnr/client.h"
+#include "pnr/client_batch.h"
+#include "pnr/frame.h"
+#include "pnr/internal.h"
+#include "pnr/manager.h"
+#include "pnr/objects.h"
+#include "pnr/pnr_check.h"
+#include "pnr/server.h"
 
 #include "core/mem.h"
 
 #include <assert.h>
 #include <stdlib.h>
-
-void pnr_track(pnr_t *p, pobj *o, pobj_kind kind, void (*destroy)(pobj *))
-{
-    o->kind = kind;
-    o->destroy = destroy;
-    list_add_head(&p->objs, &o->node);
-}
-
-void pnr_untrack(pobj *o)
-{
-    list_del(&o->node);
-}
-
-void pnr_add_piece(pieces_t *ps, int server, double mb)
-{
-    for (int i = 0; i < ps->n; i++)
-        if (ps->v[i].server == server) {
-            ps->v[i].mb += mb;
-            return;
-        }
-    if (ps->n == ps->cap) {
-        ps->cap = ps->cap ? 2 * ps->cap : 4;
-        ps->v = xrealloc(ps->v, (size_t)ps->cap * sizeof *ps->v);
-    }
-    ps->v[ps->n++] = (piece_t){server, mb};
-}
 
 const pnr_stats *pnr_get_stats(const pnr_t *p) { return &p->st; }
 
@@ -52,104 +30,6 @@ const char *pnr_kind_name(int kind)
                                             "free", "ack", "broadcast", "page_out", "page_in"};
     int k = kind - PNR_MSG_REQUEST;
     return k >= 0 && k < PNR_NKINDS ? names[k] : "?";
-}
-
-/* ---- sending and arrival ------------------------------------------------- */
-
-static void on_arrival(sim_t *sim, msg_t *m);
-
-pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes)
-{
-    assert(kind >= PNR_MSG_REQUEST && kind < PNR_MSG_KINDS_END);
-    pnr_msg *h = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg, m);
-    h->m.src = src;
-    h->m.dst = dst;
-    h->m.bytes = bytes;
-    h->m.done = on_arrival;
-    h->kind = kind;
-    return h;
-}
-
-void pnr_post(pnr_t *p, pnr_msg *h)
-{
-    h->load = pe_free_mb(&p->cl->pes[h->m.src]);
-    p->st.msgs[h->kind - PNR_MSG_REQUEST]++;
-    p->st.bytes[h->kind - PNR_MSG_REQUEST] += h->m.bytes;
-    net_send(p->sim, p->cl->net, &h->m);
-}
-
-void pnr_send_round(pnr_t *p, int kind, int src, int dst, round_t *r, double mb)
-{
-    pnr_round_msg *a = PNR_MSG_NEW(pnr_round_msg, p, kind, src, dst, p->control_bytes);
-    a->round = r;
-    a->mb = mb;
-    pnr_post(p, &a->h);
-}
-
-/* Every PNR message arrives here: the receiver hears the sender's load,
- * the handler of its kind runs, and the message goes back to the pool
- * (a handler that answers takes a new one). */
-static void on_arrival(sim_t *sim, msg_t *m)
-{
-    (void)sim;
-    pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
-    pnr_t *p = net_msg_owner(m);
-    int k = u->h.kind - PNR_MSG_REQUEST;
-    pnr_hear(p, m->dst, m->src, u->h.load, m->sent_at);
-    p->received[(size_t)m->dst * PNR_NKINDS + (size_t)k]++;
-    switch (u->h.kind) {
-    case PNR_MSG_REQUEST: pnr_on_request(p, &u->request); break;
-    case PNR_MSG_ASK: pnr_on_ask(p, &u->round); break;
-    case PNR_MSG_GRANT: pnr_on_grant(p, &u->round); break;
-    case PNR_MSG_REPLY: pnr_on_reply(p, &u->reply); break;
-    case PNR_MSG_DEALLOC: pnr_on_dealloc(p, &u->round); break;
-    case PNR_MSG_FREE: pnr_on_free(p, &u->round); break;
-    case PNR_MSG_ACK: pnr_on_ack(p, &u->round); break;
-    case PNR_MSG_BROADCAST: pnr_on_broadcast(p, &u->broadcast); break;
-    case PNR_MSG_PAGE_OUT: pnr_on_page_out(p, &u->page); break;
-    case PNR_MSG_PAGE_IN: pnr_on_page_in(p, &u->page); break;
-    default: assert(0 && "unknown PNR message");
-    }
-    net_msg_free(p->cl->net, m);
-}
-
-/* ---- managers ---------------------------------------------------------------------- */
-
-/* MANAGER: a random PE of the job; BACKBONE: a random backbone manager.
- * No draw when there is only one choice, so BACKBONE with one manager
- * draws exactly what CENTRAL draws. */
-int pnr_choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
-{
-    switch (p->strategy) {
-    case PNR_CENTRAL:
-        return 0;
-    case PNR_CLIENT:
-        return th->pe->id;
-    case PNR_MANAGER:
-        if (j->threads == 1)
-            return j->pe_ids[0];
-        return j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)];
-    case PNR_BACKBONE:
-        if (p->nmanagers == 1)
-            return p->managers[0];
-        return p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
-    }
-    return 0;
-}
-
-int pnr_job_manager(const pnr_t *p, const job_t *j)
-{
-    const jstate_t *js = j->pnr;
-    (void)p;
-    return js ? js->alloc_manager : -1;
-}
-
-uint64_t pnr_received(const pnr_t *p, int pe, int kind)
-{
-    int k = kind - PNR_MSG_REQUEST;
-    if (pe < 0 || pe >= p->npes || k < 0 || k >= PNR_NKINDS)
-        return 0;
-    return p->received[(size_t)pe * PNR_NKINDS + (size_t)k];
 }
 
 /* ---- creation ---------------------------------------------------------------------- */
@@ -188,14 +68,20 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
     rng_set_init(&p->mgr_rng, cl->rng_gen, seed, "pnr-manager", (size_t)p->npes);
     rng_set_init(&p->fault_rng, cl->rng_gen, seed, "pnr-fault", (size_t)p->npes);
-    for (int i = 0; i < PNR_PLAN_SLOTS; i++)
-        p->plan[i].c = -1;
+    pnr_client_batch_init(p);
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     p->choice_rng = rng_stream_gen(cl->rng_gen, seed, "pnr-choice", 0);
     list_init(&p->objs);
-    p->pool = NET_POOL_FOR(cl->net, pnr_msg_u, h.m);
-    net_pool_set_owner(p->pool, p);
+    pnr_frame_init(p);
+    pnr_server_init(p);
+    pnr_broadcast_init(p);
+    pnr_manager_init(p);
+    pnr_client_init(p);
+    const pnr_handlers *on = &p->handlers; /* every kind has its receiver */
+    assert(on->on_request && on->on_ask && on->on_grant && on->on_reply && on->on_dealloc &&
+           on->on_free && on->on_ack && on->on_broadcast && on->on_page_out && on->on_page_in);
+    (void)on;
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
     cl->hooks.fault = pnr_fault;

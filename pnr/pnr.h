@@ -47,41 +47,8 @@
 #define PNRSIM_PNR_PNR_H
 
 #include "pnr/strategy.h"
+#include "pnr/types.h"
 #include "sched/job.h"
-
-#include <stdint.h>
-
-typedef struct pnr pnr_t;
-
-/* Message kinds (pnr_msg.kind; each kind is a typed message, see
- * pnr/internal.h). */
-enum {
-    PNR_MSG_REQUEST = 100, /* client -> manager: need (MB) */
-    PNR_MSG_ASK,           /* manager -> server: please lend (MB) */
-    PNR_MSG_GRANT,         /* server -> manager: lent (MB) */
-    PNR_MSG_REPLY,         /* manager -> client: your pieces */
-    PNR_MSG_DEALLOC,       /* client -> manager: my pieces to free */
-    PNR_MSG_FREE,          /* manager -> server: free (MB) */
-    PNR_MSG_ACK,           /* server -> manager: freed */
-    PNR_MSG_BROADCAST,     /* manager -> servents: availability table */
-    PNR_MSG_PAGE_OUT,      /* client -> server: page request (carries a page) */
-    PNR_MSG_PAGE_IN,       /* server -> client: the page */
-    PNR_MSG_KINDS_END
-};
-#define PNR_NKINDS (PNR_MSG_KINDS_END - PNR_MSG_REQUEST)
-
-typedef struct pnr_stats {
-    uint64_t msgs[PNR_NKINDS];
-    double bytes[PNR_NKINDS];
-    uint64_t requests, denied, partial, satisfied; /* client requests > 0 */
-    double asked_mb, granted_mb;
-    double alloc_wait;          /* s threads waited for allocation */
-    uint64_t remote_faults;
-    uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
-    /* rounds finished that granted / freed network RAM (the rounds after
-     * which MANAGER and BACKBONE broadcast, §5.2.6) */
-    uint64_t alloc_rounds_changed, dealloc_rounds_changed;
-} pnr_stats;
 
 /* Create the PNR layer for cluster cl with parameters c, master seed
  * seed, and install its hooks (thread start, thread end, fault) in cl. */
@@ -89,7 +56,9 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
 /* Free the PNR layer and remove its hooks from the cluster (before
  * cluster_destroy; NULL: nothing). */
 void pnr_destroy(sim_t *sim, pnr_t *p);
+/* The layer's counters. */
 const pnr_stats *pnr_get_stats(const pnr_t *p);
+/* The name of a message kind (PNR_MSG_*; "?" for none). */
 const char *pnr_kind_name(int kind);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef PNRSIM_PNR_PNR_CHECK_H
 #define PNRSIM_PNR_PNR_CHECK_H
 
-#include "pnr/pnr.h"
+#include "pnr/types.h"
 
 #include <stdbool.h>
 
@@ -17,5 +17,10 @@
  * pnr_check_failure: NULL or the first violation. */
 void pnr_set_checking(pnr_t *p, bool on);
 const char *pnr_check_failure(const pnr_t *p);
+/* fn(p, ctx) runs at the end of every pnr_create (NULL: none), so a test
+ * can reach the PNR layer of a run built by app/run.c. Process global; not
+ * for concurrent use. (In pnr/pnr.c, with pnr_create.) */
+typedef void (*pnr_create_hook)(pnr_t *p, void *ctx);
+void pnr_set_create_hook(pnr_create_hook fn, void *ctx);
 
 #endif

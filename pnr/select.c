@@ -3,9 +3,12 @@
  * how a grant that covers less than the round asked is shared between its
  * clients. Both are pure functions of the manager's view (its table, or the
  * truth under global knowledge) and of its random stream; the rounds that
- * use them are in manager.c.
+ * use them are in manager.c. Above table.c, below the agents.
  */
-#include "pnr/internal.h"
+#include "pnr/select.h"
+
+#include "pnr/table.h"
+
 #include "core/mem.h"
 
 #include <assert.h>

@@ -6,15 +6,40 @@
  * still answers). What it lends counts against its own RAM (pe_lend), so
  * its own threads may later page because of it. It frees on request and
  * acknowledges. A page request is answered at once with the page.
+ *
+ * In pnr/: the lowest agent, above the frame (it posts through it and
+ * receives through the handlers pnr_server_init fills); it calls no other
+ * agent.
  */
-#include "pnr/check.h"
+#include "pnr/server.h"
 
-/* ASK from manager m->h.m.src: mb = MB still needed. */
-void pnr_on_ask(pnr_t *p, const pnr_round_msg *m)
+#include "pnr/check.h"
+#include "pnr/frame.h"
+
+/* GRANT: answer round r's ASK from manager `dst` with `lent` MB (maybe 0). */
+static void send_grant(pnr_t *p, round_t *r, int src, int dst, double lent)
+{
+    pnr_grant_msg *g = PNR_MSG_NEW(pnr_grant_msg, p, PNR_MSG_GRANT, src, dst, p->control_bytes);
+    g->round = r;
+    g->lent = lent;
+    pnr_post(p, &g->h);
+}
+
+/* ACK: tell manager `dst` that `freed` MB of round r are free again. */
+static void send_ack(pnr_t *p, round_t *r, int src, int dst, double freed)
+{
+    pnr_ack_msg *a = PNR_MSG_NEW(pnr_ack_msg, p, PNR_MSG_ACK, src, dst, p->control_bytes);
+    a->round = r;
+    a->freed = freed;
+    pnr_post(p, &a->h);
+}
+
+/* ASK from manager m->h.m.src (m->need: MB still needed). */
+static void ask_arrived(pnr_t *p, const pnr_ask_msg *m)
 {
     round_t *r = m->round;
     int dst = m->h.m.dst;
-    double amount = m->mb;
+    double amount = m->need;
     pe_t *pe = &p->cl->pes[dst];
     double can = pe_free_mb(pe) - p->threshold;
     double grant = can > 0 ? (amount < can ? amount : can) : 0;
@@ -32,11 +57,11 @@ void pnr_on_ask(pnr_t *p, const pnr_round_msg *m)
     r->grant_server = dst;
     r->grant_mb = grant;
     pnr_check(p);
-    pnr_send_round(p, PNR_MSG_GRANT, dst, m->h.m.src, r, grant);
+    send_grant(p, r, dst, m->h.m.src, grant);
 }
 
-/* FREE from manager m->h.m.src: mb = MB to give back. */
-void pnr_on_free(pnr_t *p, const pnr_round_msg *m)
+/* FREE from manager m->h.m.src (m->mb: MB to give back). */
+static void free_arrived(pnr_t *p, const pnr_free_msg *m)
 {
     round_t *r = m->round;
     int dst = m->h.m.dst;
@@ -47,15 +72,28 @@ void pnr_on_free(pnr_t *p, const pnr_round_msg *m)
     pe_lend(p->sim, &p->cl->pes[dst], -amount);
     p->transit -= amount;
     pnr_check(p);
-    pnr_send_round(p, PNR_MSG_ACK, dst, m->h.m.src, r, amount);
+    send_ack(p, r, dst, m->h.m.src, amount);
+}
+
+/* PAGE_IN: the page thread th faulted on, from server src to its PE dst. */
+static void send_page_in(pnr_t *p, int src, int dst, thread_t *th)
+{
+    pnr_page_msg *in = PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_IN, src, dst,
+                                   job_page_bytes(p->cl));
+    in->th = th;
+    pnr_post(p, &in->h);
 }
 
 /* PAGE_OUT from a client: the remote memory answers instantly with the
  * page (§5.4). */
-void pnr_on_page_out(pnr_t *p, const pnr_page_msg *m)
+static void page_out_arrived(pnr_t *p, const pnr_page_msg *m)
 {
-    pnr_page_msg *in = PNR_MSG_NEW(pnr_page_msg, p, PNR_MSG_PAGE_IN, m->h.m.dst, m->h.m.src,
-                                   job_page_bytes(p->cl));
-    in->th = m->th;
-    pnr_post(p, &in->h);
+    send_page_in(p, m->h.m.dst, m->h.m.src, m->th);
+}
+
+void pnr_server_init(pnr_t *p)
+{
+    p->handlers.on_ask = ask_arrived;
+    p->handlers.on_free = free_arrived;
+    p->handlers.on_page_out = page_out_arrived;
 }

@@ -13,8 +13,8 @@ typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy
  * ending thread's whole grant. */
 typedef enum { PNR_RELEASE_EXCESS, PNR_RELEASE_ALL } pnr_release;
 
-/* How a manager picks the next server to ask (§5.2.2; see pnr.c's
- * select_server). */
+/* How a manager picks the next server to ask (§5.2.2; see select.c's
+ * pnr_select_server). */
 typedef enum {
     PNR_SELECT_RANDOM_WORSTFIT, PNR_SELECT_WORSTFIT, PNR_SELECT_BESTFIT, PNR_SELECT_RANDOM
 } pnr_selection;

@@ -1,5 +1,7 @@
-/* pnr/table.c: availability tables and broadcasts (techreport §5.2,
- * §5.2.6).
+/* pnr/table.c: availability tables (techreport §5.2, §5.2.6), below the
+ * frame in pnr/ (it calls objects.c and check.c only): the frame lets every
+ * arriving message's receiver hear the load it carries (pnr_hear), and
+ * broadcast.c builds and merges the tables' broadcast snapshots through it.
  *
  * Every servent keeps a table: per server, the free MB last heard of and
  * when it was true. A table is stored as a shared base (the last broadcast
@@ -7,12 +9,18 @@
  * of overrides sorted by PE where it differs from the base (internal.h
  * explains why). Two things change a table: the load piggybacked on every
  * message the servent receives (pnr_hear: newer news wins), and a
- * broadcast (pnr_on_broadcast: entry by entry the newer news wins, the
- * table's own on equal stamps). A broadcast sends one snapshot, shared by
- * reference count between its N-1 (or M-1) messages and the tables that
- * adopt it as their base.
+ * broadcast (pnr_table_merge: entry by entry the newer news wins, the
+ * table's own on equal stamps). A broadcast sends one snapshot
+ * (pnr_table_snapshot), shared by reference count between its N-1 (or
+ * M-1) messages and the tables that adopt it as their base.
+ *
+ * When checking, every table is compared with its shadow, a plain N x N
+ * copy updated the plain way (newest news wins) beside it.
  */
+#include "pnr/table.h"
+
 #include "pnr/check.h"
+#include "pnr/objects.h"
 
 #include "core/mem.h"
 
@@ -75,13 +83,50 @@ static void table_set(table_t *t, int i, entry_t v)
     t->n++;
 }
 
+/* When checking: receiver heard src's load at sent_at; update the plain
+ * copy the same way and compare the shared table's entry with it. */
+static void shadow_heard(pnr_t *p, int receiver, int src, double load, double sent_at)
+{
+    if (!p->checking || !p->shadow)
+        return;
+    entry_t *e = &p->shadow[(size_t)receiver * (size_t)p->npes + (size_t)src];
+    if (sent_at >= e->stamp)
+        *e = (entry_t){load, sent_at};
+    entry_t v = pnr_table_get(p, &p->tables[receiver], src);
+    if (v.avail != e->avail || v.stamp != e->stamp)
+        pnr_check_fail(p, "PE %d's table entry for %d differs from the plain table", receiver,
+                       src);
+}
+
+/* When checking: PE x merged the broadcast table se (npes entries); merge
+ * it into the plain copy and compare the whole table. */
+static void shadow_merged(pnr_t *p, int x, const entry_t *se)
+{
+    if (!p->checking || !p->shadow)
+        return;
+    entry_t *sh = p->shadow + (size_t)x * (size_t)p->npes;
+    for (int j = 0; j < p->npes; j++)
+        if (se[j].stamp > sh[j].stamp)
+            sh[j] = se[j];
+    const table_t *t = &p->tables[x];
+    for (int i = 0; i < p->npes; i++) {
+        entry_t v = pnr_table_get(p, t, i);
+        if (v.avail != sh[i].avail || v.stamp != sh[i].stamp) {
+            pnr_check_fail(p, "PE %d's table reads %.17g MB at %.17g for server %d, the plain "
+                              "table %.17g at %.17g", x, v.avail, v.stamp, i, sh[i].avail,
+                           sh[i].stamp);
+            return;
+        }
+    }
+}
+
 void pnr_hear(pnr_t *p, int receiver, int src, double load, double sent_at)
 {
     table_t *t = &p->tables[receiver];
     if (sent_at >= pnr_table_get(p, t, src).stamp)
         table_set(t, src, (entry_t){load, sent_at});
     if (p->checking)
-        pnr_check_heard(p, receiver, src, load, sent_at);
+        shadow_heard(p, receiver, src, load, sent_at);
 }
 
 double pnr_believed_free(pnr_t *p, int manager, int s)
@@ -110,30 +155,8 @@ void pnr_snapshot_release(snapshot_t *s)
     }
 }
 
-/* One BROADCAST of snapshot s (one of its references) to PE dst. */
-static void send_snapshot(pnr_t *p, int manager, int dst, double bytes, snapshot_t *s)
+snapshot_t *pnr_table_snapshot(pnr_t *p, int manager, int refs)
 {
-    pnr_broadcast_msg *b =
-        PNR_MSG_NEW(pnr_broadcast_msg, p, PNR_MSG_BROADCAST, manager, dst, bytes);
-    b->snap = s;
-    pnr_post(p, &b->h);
-}
-
-/* MANAGER and BACKBONE: after a round that allocated or deallocated
- * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
- * been allocated or deallocated"; `changed` says whether this round did)
- * the manager sends its table to every other servent (MANAGER) or to the
- * other managers (BACKBONE; the broadcaster is always one of them). The
- * message is control_msg + 16 bytes per PE (value and time stamp). */
-void pnr_broadcast(pnr_t *p, int manager, bool changed)
-{
-    if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
-        return;
-    if (!changed)
-        return;
-    int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
-    if (targets <= 0)
-        return;
     table_t *t = &p->tables[manager];
     snapshot_t *s = xcalloc(1, sizeof *s);
     s->e = xcalloc((size_t)p->npes, sizeof *s->e);
@@ -143,28 +166,16 @@ void pnr_broadcast(pnr_t *p, int manager, bool changed)
         s->e[t->o[k].pe] = t->o[k].v;
     /* its own load, now */
     s->e[manager] = (entry_t){pe_free_mb(&p->cl->pes[manager]), p->sim->now};
-    s->refs = targets;
+    s->refs = refs;
     pnr_track(p, &s->link, POBJ_SNAPSHOT, snapshot_destroy);
-    double bytes = p->control_bytes + 16.0 * p->npes;
-    if (p->strategy == PNR_MANAGER) {
-        for (int pe = 0; pe < p->npes; pe++)
-            if (pe != manager)
-                send_snapshot(p, manager, pe, bytes, s);
-    } else {
-        for (int k = 0; k < p->nmanagers; k++)
-            if (p->managers[k] != manager)
-                send_snapshot(p, manager, p->managers[k], bytes, s);
-    }
+    return s;
 }
 
-/* BROADCAST arrived at m->h.m.dst (its snapshot's reference passes to
- * the receiver's table). Entry by entry the newer news wins (the
- * table's own on equal stamps). The result becomes a table based on s,
- * with overrides where the old table's entry won and differs from s's. */
-void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m)
+/* Entry by entry the newer news wins (the table's own on equal stamps).
+ * The result becomes a table based on s, with overrides where the old
+ * table's entry won and differs from s's. */
+void pnr_table_merge(pnr_t *p, int dst, snapshot_t *s)
 {
-    snapshot_t *s = m->snap;
-    int dst = m->h.m.dst;
     table_t *t = &p->tables[dst];
     const entry_t *se = s->e;
     const entry_t *be = t->base ? t->base->e : NULL;
@@ -208,6 +219,6 @@ void pnr_on_broadcast(pnr_t *p, const pnr_broadcast_msg *m)
     p->scratch_cap = cap;
     snapshot_t *old = t->base;
     t->base = s; /* the message's reference passes to the table */
-    pnr_check_merged(p, dst, se);
+    shadow_merged(p, dst, se);
     pnr_snapshot_release(old);
 }

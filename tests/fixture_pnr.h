@@ -19,7 +19,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 #include "core/rng.h"
-#include "pnr/check.h" /* private: the checker, totals, fair share */
+#include "pnr/check.h" /* private: the checker, totals */
 #include "pnr/pnr.h"
 #include "pnr/pnr_check.h"
 #include "sched/job.h"

@@ -46,9 +46,10 @@
 #include "app/run.h"
 #include "app/run_check.h"
 #include "core/rng.h"
-#include "pnr/check.h" /* private: the checker, totals, fair share */
+#include "pnr/check.h" /* private: the checker, totals */
 #include "pnr/pnr.h"
 #include "pnr/pnr_check.h"
+#include "pnr/select.h" /* private: the fair share */
 #include "sched/job.h"
 #include "tests/testcluster.h"
 #include "tests/testutil.h"

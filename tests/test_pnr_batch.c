@@ -46,6 +46,7 @@
 #include "pnr/check.h"
 #include "pnr/pnr.h"
 #include "pnr/pnr_check.h"
+#include "pnr/table.h" /* private: the tables */
 #include "sched/job.h"
 #include "sched/job_internal.h" /* a batch built by hand */
 #include "tests/testcluster.h"

@@ -1,0 +1,81 @@
+/* pnr/client_batch.c: the client's part in batched paging
+ * (process.paging = BATCHED, docs/BATCHING.md) and nothing else: the
+ * job_hooks fault_plan and fault_count that sched/batch.c calls (pnr_create
+ * installs them), and the cache of remote services they use. A batch
+ * draws each fault's destination exactly as the exact client would
+ * (paging.c), and counts the page messages and their loads as the exact
+ * messages would have been counted, without sending them.
+ *
+ * The exact client (client.c) calls into the batched mode at two documented
+ * points only, pnr_batch_pieces_changed (client_batch.h): at a thread's end
+ * and at a REPLY, before the node's pieces change. In pnr/: above the
+ * frame, table.c and paging.c; below client.c.
+ */
+#include "pnr/client_batch.h"
+
+#include "pnr/paging.h"
+#include "pnr/table.h"
+
+void pnr_client_batch_init(pnr_t *p)
+{
+    for (int i = 0; i < PNR_PLAN_SLOTS; i++)
+        p->plan[i].c = -1;
+}
+
+/* The remote service of a fault from client c to server s (its entry in
+ * p->plan, worked out on a miss). */
+static const struct plan_entry *plan_of(pnr_t *p, int c, int s)
+{
+    struct plan_entry *e = &p->plan[((unsigned)c * 40503u + (unsigned)s) & (PNR_PLAN_SLOTS - 1)];
+    if (e->c != c || e->s != s) {
+        double page = job_page_bytes(p->cl);
+        e->c = c;
+        e->s = s;
+        e->out = net_idle_time(p->cl->net, c, s, page);
+        e->svc = e->out + net_idle_time(p->cl->net, s, c, page) + p->access_latency;
+    }
+    return e;
+}
+
+/* Batched paging (job_hooks.fault_plan): a fault's destination drawn as
+ * pnr_fault draws it; a remote one takes the page out and back on an idle
+ * route, then the access latency (as the client's PAGE_IN handler). Nothing is batched
+ * while the network is observed (the observer must see every crossing). */
+int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
+{
+    pnr_t *p = ctx;
+    if (net_observed(p->cl->net))
+        return -2;
+    int server = pnr_fault_server(p, th->pe);
+    if (server < 0)
+        return server;
+    *svc = plan_of(p, th->pe->id, server)->svc;
+    return server;
+}
+
+/* Batched paging (job_hooks.fault_count): n remote faults of th to server,
+ * served in a batch, the last of them begun at last_at, counted as
+ * pnr_fault, pnr_post, the network and the frame's on_arrival count a
+ * PAGE_OUT and its PAGE_IN. The loads the messages carry are heard now, with the stamps of
+ * the last pair: the client's load is the one it had all through the batch
+ * (a change of it ends the batch first); the server's is its load now,
+ * which may be newer than when that PAGE_IN left (docs/BATCHING.md). */
+void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void *ctx)
+{
+    pnr_t *p = ctx;
+    net_t *net = p->cl->net;
+    double page = job_page_bytes(p->cl);
+    int c = th->pe->id;
+    const int out = PNR_MSG_PAGE_OUT - PNR_MSG_REQUEST, in = PNR_MSG_PAGE_IN - PNR_MSG_REQUEST;
+    p->st.remote_faults += n;
+    p->st.msgs[out] += n;
+    p->st.bytes[out] += (double)n * page;
+    p->st.msgs[in] += n;
+    p->st.bytes[in] += (double)n * page;
+    p->received[(size_t)server * PNR_NKINDS + (size_t)out] += n;
+    p->received[(size_t)c * PNR_NKINDS + (size_t)in] += n;
+    net_count_idle(net, c, server, page, n);
+    net_count_idle(net, server, c, page, n);
+    pnr_hear(p, server, c, pe_free_mb(th->pe), last_at);
+    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]), last_at + plan_of(p, c, server)->out);
+}

@@ -1,0 +1,75 @@
+/* pnr/frame.c: the PNR layer's frame (frame.h): sending, and the arrival
+ * of every PNR message.
+ *
+ * A PNR message is a typed struct (internal.h) embedding the network's
+ * msg_t: a header with its kind and the sender's piggybacked load (its
+ * free RAM in MB when it sent), then what its kind is about (the round,
+ * client, snapshot or thread it belongs to, and an amount in MB). When one
+ * arrives, on_arrival lets the receiver hear the load (table.c), counts
+ * it, calls the handler of its kind with the typed message, and gives the
+ * message back to the pool. The handlers are p->handlers, filled by the
+ * agents (server.c, broadcast.c, manager.c, client.c) when pnr_create
+ * creates them: the frame calls them through the table and names none of
+ * them, so it sits below them all.
+ */
+#include "pnr/frame.h"
+
+#include "pnr/table.h"
+
+#include <assert.h>
+
+static void on_arrival(sim_t *sim, msg_t *m);
+
+void pnr_frame_init(pnr_t *p)
+{
+    p->pool = NET_POOL_FOR(p->cl->net, pnr_msg_u, h.m);
+    net_pool_set_owner(p->pool, p);
+}
+
+pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes)
+{
+    assert(kind >= PNR_MSG_REQUEST && kind < PNR_MSG_KINDS_END);
+    pnr_msg *h = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg, m);
+    h->m.src = src;
+    h->m.dst = dst;
+    h->m.bytes = bytes;
+    h->m.done = on_arrival;
+    h->kind = kind;
+    return h;
+}
+
+void pnr_post(pnr_t *p, pnr_msg *h)
+{
+    h->load = pe_free_mb(&p->cl->pes[h->m.src]);
+    p->st.msgs[h->kind - PNR_MSG_REQUEST]++;
+    p->st.bytes[h->kind - PNR_MSG_REQUEST] += h->m.bytes;
+    net_send(p->sim, p->cl->net, &h->m);
+}
+
+/* Every PNR message arrives here: the receiver hears the sender's load,
+ * the handler of its kind runs, and the message goes back to the pool
+ * (a handler that answers takes a new one). */
+static void on_arrival(sim_t *sim, msg_t *m)
+{
+    (void)sim;
+    pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
+    pnr_t *p = net_msg_owner(m);
+    const pnr_handlers *on = &p->handlers;
+    int k = u->h.kind - PNR_MSG_REQUEST;
+    pnr_hear(p, m->dst, m->src, u->h.load, m->sent_at);
+    p->received[(size_t)m->dst * PNR_NKINDS + (size_t)k]++;
+    switch (u->h.kind) {
+    case PNR_MSG_REQUEST: on->on_request(p, &u->request); break;
+    case PNR_MSG_ASK: on->on_ask(p, &u->ask); break;
+    case PNR_MSG_GRANT: on->on_grant(p, &u->grant); break;
+    case PNR_MSG_REPLY: on->on_reply(p, &u->reply); break;
+    case PNR_MSG_DEALLOC: on->on_dealloc(p, &u->dealloc); break;
+    case PNR_MSG_FREE: on->on_free(p, &u->free); break;
+    case PNR_MSG_ACK: on->on_ack(p, &u->ack); break;
+    case PNR_MSG_BROADCAST: on->on_broadcast(p, &u->broadcast); break;
+    case PNR_MSG_PAGE_OUT: on->on_page_out(p, &u->page); break;
+    case PNR_MSG_PAGE_IN: on->on_page_in(p, &u->page); break;
+    default: assert(0 && "unknown PNR message");
+    }
+    net_msg_free(p->cl->net, m);
+}

@@ -1,0 +1,25 @@
+/* pnr/frame.h: the frame of the PNR layer (frame.c): every PNR message is
+ * built and posted through it, and arrives through it, to the handler its
+ * kind has in p->handlers (pnr/internal.h), a table the agents fill when
+ * they are created. The frame names no agent: it sits below all of them
+ * (above objects.c, check.c and table.c).
+ */
+#ifndef PNRSIM_PNR_FRAME_H
+#define PNRSIM_PNR_FRAME_H
+
+#include "pnr/internal.h"
+
+/* Open the frame of p: its message pool (slots of pnr_msg_u) on p->cl's
+ * network, owned by p. The handlers are the agents' to fill. */
+void pnr_frame_init(pnr_t *p);
+/* A new PNR message of `kind` (a zeroed slot big enough for any kind,
+ * returned as its header) from src to dst, of `bytes`; the caller fills in
+ * its typed part and sends it with pnr_post. */
+pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
+/* The same, as the typed struct `type` (pnr_ask_msg, ...). */
+#define PNR_MSG_NEW(type, p, kind, src, dst, bytes)                            \
+    container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
+/* Send h now, piggybacking src's free RAM, and count it. */
+void pnr_post(pnr_t *p, pnr_msg *h);
+
+#endif

@@ -1,0 +1,44 @@
+/* pnr/types.h: the PNR layer's public types (types only, no code): the
+ * layer's handle, its message kinds and its counters. pnr/pnr.h (the
+ * layer's public face) and pnr/internal.h (what the files of pnr/ share)
+ * both start from here, so the files low in pnr/ need not include the top
+ * file's header.
+ */
+#ifndef PNRSIM_PNR_TYPES_H
+#define PNRSIM_PNR_TYPES_H
+
+#include <stdint.h>
+
+typedef struct pnr pnr_t;
+
+/* Message kinds (pnr_msg.kind; each kind is a typed message, see
+ * pnr/internal.h). */
+enum {
+    PNR_MSG_REQUEST = 100, /* client -> manager: need (MB) */
+    PNR_MSG_ASK,           /* manager -> server: please lend (MB) */
+    PNR_MSG_GRANT,         /* server -> manager: lent (MB) */
+    PNR_MSG_REPLY,         /* manager -> client: your pieces */
+    PNR_MSG_DEALLOC,       /* client -> manager: my pieces to free */
+    PNR_MSG_FREE,          /* manager -> server: free (MB) */
+    PNR_MSG_ACK,           /* server -> manager: freed */
+    PNR_MSG_BROADCAST,     /* manager -> servents: availability table */
+    PNR_MSG_PAGE_OUT,      /* client -> server: page request (carries a page) */
+    PNR_MSG_PAGE_IN,       /* server -> client: the page */
+    PNR_MSG_KINDS_END
+};
+#define PNR_NKINDS (PNR_MSG_KINDS_END - PNR_MSG_REQUEST)
+
+typedef struct pnr_stats {
+    uint64_t msgs[PNR_NKINDS];
+    double bytes[PNR_NKINDS];
+    uint64_t requests, denied, partial, satisfied; /* client requests > 0 */
+    double asked_mb, granted_mb;
+    double alloc_wait;          /* s threads waited for allocation */
+    uint64_t remote_faults;
+    uint64_t alloc_rounds, dealloc_rounds; /* manager rounds started */
+    /* rounds finished that granted / freed network RAM (the rounds after
+     * which MANAGER and BACKBONE broadcast, §5.2.6) */
+    uint64_t alloc_rounds_changed, dealloc_rounds_changed;
+} pnr_stats;
+
+#endif
