@@ -74,11 +74,11 @@
  * is the sum of the pool sizes.
  *
  * Killing. Outside its body a message in flight is in exactly one of these
- * situations, and net_kill undoes each: its wake-up is pending (start,
- * self-delivery, end of a hold, or a grant by res_release) -> cancel the
- * event; it holds its current element -> release it (the busy time counts
- * up to now, the next waiter gets it at once); it is queued on its current
- * element -> res_cancel.
+ * situations, and net_kill undoes each: it holds its current element ->
+ * release it (the busy time counts up to now, the next waiter gets it at
+ * once); it is queued on its current element -> res_cancel; its wake-up is
+ * pending (start, self-delivery, end of a hold, or a grant by res_release)
+ * -> proc_cancel, last, which also makes the process idle.
  */
 #include "net/internal.h"
 
@@ -737,10 +737,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
         if (ev_next_is(sim, t)) {
             ev_skip_to(sim, t);
         } else {
-            p->state = PROC_HOLDING; /* proc_hold to t itself, not now + dt */
-            p->sig = PROC_OK;
-            p->wake_at = t;
-            ev_at(sim, p->ev, t);
+            proc_hold_until(sim, p, t); /* t itself, not now + (t - now) */
             PROC_YIELD(p);
         }
         route_arrive(sim, net, m);
@@ -950,9 +947,6 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     if (!net_msg_in_flight(m))
         return;
-    /* A pending wake-up: start, self-delivery, end of hold or a grant (or,
-     * WHOLE, its arrival). */
-    ev_cancel(sim, m->p.ev);
     if (m->whole) {
         route_kill(sim, net, m);
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
@@ -979,10 +973,11 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
             (void)found;
         }
     }
-    assert(!list_linked(&m->p.qlink));
+    /* Off every queue now; its pending wake-up (start, self-delivery, end
+     * of hold or a grant, or, WHOLE, its arrival) is cancelled. */
+    proc_cancel(sim, &m->p);
     m->holding = false;
     m->killed = true;
-    m->p.state = PROC_IDLE;
     net->in_flight--;
 }
 
