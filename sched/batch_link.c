@@ -19,7 +19,7 @@
  *     its routes (net_vuser; batch_route_of), and a message that asks for
  *     a link first waits for the work left of the batched crossings in
  *     its queue then (batch_crossing_end: waiting there or crossing;
- *     net/net.c), as behind the page messages holding and queued at it;
+ *     net/batched.c), as behind the page messages holding and queued at it;
  *     at a switch, which every batch crosses, it waits for the switch's
  *     backlog of virtual crossings (net.h "Switch backlog");
  *   - saturation: a fault whose route crosses an element loaded beyond
