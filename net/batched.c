@@ -23,6 +23,11 @@
  *   3. a message granted an element (net->vrng set): net_rload_add;
  *   4. a message killed at a switch (net->vrng set): net_backlog_drop.
  * WHOLE reservations (net/whole.c) call 1, 3 and net_switch_backlog too.
+ *
+ * The planned trips at the end (net_vtrip_*) are the queueing arithmetic
+ * of a batch's remote faults, kept here so that sched/batch_link.c holds
+ * only the batch's bookkeeping: which trips and links a batch uses, its
+ * registrations, and the rates its steps add.
  */
 #include "net/batched.h"
 #include "net/internal.h"
@@ -179,4 +184,59 @@ double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
     e->fu = u + d;
     e->fu_t = t;
     return t + u;
+}
+
+/* ---- planned trips (sched/batch_link.c) ---------------------------------- */
+
+int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max)
+{
+    int nh = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        int a = dir ? s : c, b = dir ? c : s;
+        int len = net_route_len(net, a, b);
+        for (int k = 0; k < len; k++) {
+            net_elem *x = net_route_elem(net, a, b, k);
+            assert(nh < max);
+            (void)max;
+            e[nh] = x;
+            d[nh++] = net_elem_time(x, bytes);
+        }
+    }
+    return nh;
+}
+
+bool net_vtrip_waits(int nh, net_elem *const *e, double now, double load_max, double *w)
+{
+    bool congested = false;
+    for (int h = 0; h < nh; h++) {
+        if (net_vload(e[h]) + net_rload(e[h], now) > load_max)
+            congested = true;
+        w[h] = net_vwait_mean(e[h], now); /* 0 when nothing else crosses it */
+    }
+    return congested;
+}
+
+double net_vtrip_plan(int nh, const double *w, const double *d, double t, double *hs)
+{
+    double at = t;
+    for (int h = 0; h < nh; h++) {
+        at += w[h];
+        hs[h] = at;
+        at += d[h];
+    }
+    return at;
+}
+
+double net_vtrip_crossing_end(int nh, net_elem *const *e, const double *w, const double *d,
+                              const double *hs, const net_elem *x, double t)
+{
+    for (int h = 0; h < nh; h++) {
+        if (e[h] != x)
+            continue;
+        if (hs[h] - w[h] <= t && t < hs[h])
+            return t + d[h]; /* queued: all of its crossing is left */
+        if (hs[h] <= t && t < hs[h] + d[h])
+            return hs[h] + d[h];
+    }
+    return -1;
 }

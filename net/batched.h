@@ -104,4 +104,30 @@ double net_switch_backlog(const net_elem *e, double t);
  * Nothing in flight or queued is affected. */
 void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n);
 
+/* Planned trips (sched/batch_link.c): the pages of a batch's remote faults
+ * to one server, each a round trip client -> server -> client whose
+ * crossings are planned in advance, every hop after the mean wait of the
+ * M/G/1 queue there (net_vwait_mean). A trip is given as its hops: nh
+ * elements e[h], each crossed in d[h] seconds after a mean wait of w[h].
+ *
+ * The elements from c to s and back, in order, and each one's crossing
+ * time for `bytes` (net_elem_time), into e and d; returns their number,
+ * at most max. */
+int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max);
+/* Each hop's mean wait at `now` into w[h] (0 where nothing else crosses);
+ * true when an element is loaded beyond load_max by the virtual crossings
+ * and the messages together (net_vload + net_rload), where the M/G/1 mean
+ * is a poor stand-in and the page should go the exact way. */
+bool net_vtrip_waits(int nh, net_elem *const *e, double now, double load_max, double *w);
+/* A page leaving at t: hop h begins at hs[h] (after the waits before it
+ * and its own); returns the time its last crossing ends. */
+double net_vtrip_plan(int nh, const double *w, const double *d, double t, double *hs);
+/* The page planned with hop starts hs: when its crossing of element x in
+ * x's queue at t (from its arrival there, hs[h] - w[h], to its crossing's
+ * end) would end if it began at t at the latest: its end when under way,
+ * t + d[h] when still waiting; -1 when it has none in the queue then.
+ * What a net_vuser's crossing_end tells of one page. */
+double net_vtrip_crossing_end(int nh, net_elem *const *e, const double *w, const double *d,
+                              const double *hs, const net_elem *x, double t);
+
 #endif
