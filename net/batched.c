@@ -21,7 +21,7 @@
  *      behind the switch's backlog, which it holds the switch for once
  *      granted (m->vhold);
  *   3. a message granted an element (net->vrng set): net_rload_add;
- *   4. a message killed at a switch (net->vrng set): net_backlog_drop.
+ *   4. a message killed at a switch (net->vrng set): net_vswitch_kill.
  * WHOLE reservations (net/whole.c) call 1, 3 and net_switch_backlog too.
  *
  * The planned trips at the end (net_vtrip_*) are the queueing arithmetic
@@ -31,6 +31,7 @@
  */
 #include "net/batched.h"
 #include "net/internal.h"
+#include "net/msg.h"
 
 #include <assert.h>
 #include <math.h>
@@ -184,6 +185,17 @@ double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
     e->fu = u + d;
     e->fu_t = t;
     return t + u;
+}
+
+void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m)
+{
+    res_t *r = &e->res;
+    double left = net_elem_time(e, m->bytes);
+    if (r->holder == &m->p && m->vhold)
+        r->busy_since = sim->now;
+    else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
+        left = m->p.wake_at - sim->now;
+    net_backlog_drop(e, sim->now, left);
 }
 
 /* ---- planned trips (sched/batch_link.c) ---------------------------------- */

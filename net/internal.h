@@ -73,6 +73,11 @@ void net_rload_add(net_elem *e, double t, double d);
 /* Switch e's backlog (batched.h) loses `work` seconds at t (a killed
  * message's crossing), at least nothing left. */
 void net_backlog_drop(net_elem *e, double t, double work);
+/* m, at switch e (queued, holding it for the virtual work ahead, or
+ * crossing it), is being killed: its crossing leaves e's backlog, all of
+ * it unless under way, and a wait for the virtual work ahead of it is not
+ * busy time. Before m gives e back. */
+void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m);
 
 /* ---- whole.c: the walk's calls (only in route mode WHOLE, or where an
  * element is reserved: e->resv) ---- */

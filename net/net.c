@@ -353,17 +353,8 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         net_elem *e = net_route_elem(net, m->src, m->dst, m->hop);
         res_t *r = &e->res;
-        if (e->is_switch && net->vrng) {
-            /* Batched paging: its crossing leaves the switch's backlog,
-             * all of it unless under way; a wait for the virtual work
-             * ahead of it is not busy time. */
-            double left = net_elem_time(e, m->bytes);
-            if (r->holder == &m->p && m->vhold)
-                r->busy_since = sim->now;
-            else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
-                left = m->p.wake_at - sim->now;
-            net_backlog_drop(e, sim->now, left);
-        }
+        if (e->is_switch && net->vrng) /* batched paging: out of its backlog */
+            net_vswitch_kill(sim, e, m);
         m->vhold = false;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
