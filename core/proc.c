@@ -59,6 +59,23 @@ void proc_hold(sim_t *sim, proc_t *p, double dt)
     ev_at(sim, p->ev, p->wake_at);
 }
 
+void proc_hold_until(sim_t *sim, proc_t *p, double t)
+{
+    assert(t >= sim->now && !isnan(t));
+    p->state = PROC_HOLDING;
+    p->sig = PROC_OK;
+    p->wake_at = t;
+    ev_at(sim, p->ev, t);
+}
+
+void proc_cancel(sim_t *sim, proc_t *p)
+{
+    assert(p->state != PROC_RUNNING);
+    assert(!list_linked(&p->qlink));
+    ev_cancel(sim, p->ev); /* nothing when no wake-up is pending */
+    p->state = PROC_IDLE;
+}
+
 /* Cancel a holding p's wake-up and keep the hold time it still had. */
 static void hold_cut(sim_t *sim, proc_t *p)
 {

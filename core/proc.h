@@ -91,6 +91,10 @@ void proc_wake(sim_t *sim, proc_t *p);
 /* Begin a hold of dt seconds (used by PROC_HOLD); p->sig becomes PROC_OK.
  * Calling it again on a holding process moves the end of the hold. */
 void proc_hold(sim_t *sim, proc_t *p, double dt);
+/* proc_hold to the instant t (>= now) itself: wake_at is t bit for bit, not
+ * now + (t - now), for a body that worked out its wake-up as a time (a
+ * WHOLE route's arrival, net/net.c). Follow it with PROC_YIELD. */
+void proc_hold_until(sim_t *sim, proc_t *p, double t);
 /* PROC_HOLD's hold: when p is running and its wake-up at now + dt would be
  * the next event dispatched anyway (ev_next_is: everything pending is
  * strictly later, within the running ev_run's limit), the clock moves to
@@ -128,6 +132,17 @@ bool proc_suspend(sim_t *sim, proc_t *p);
 /* Resume a suspended process: it wakes after its remaining hold time, its
  * hold returning PROC_OK. */
 void proc_resume(sim_t *sim, proc_t *p);
+/* Stop p from outside, wherever it is not queued: its pending wake-up, if
+ * any (a start, a hold's end, a wake by proc_wake or a grant, an
+ * interrupt), is cancelled, so its body does not run again, and p becomes
+ * PROC_IDLE, to be started again from the top by proc_start. p must not be
+ * on a wait queue (take it off first: res_cancel, waitq_remove) and must
+ * not be running; what it holds (resources) is the caller's to give back.
+ * Its other fields (wake_at, remaining, sig, pc) are left as they were, so
+ * the caller may read them before or after. No effect on an idle or
+ * finished p other than making it PROC_IDLE. This is how the network kills
+ * a message in flight (net_kill). */
+void proc_cancel(sim_t *sim, proc_t *p);
 /* Seconds of hold left: wake_at - now when holding, remaining when
  * suspended or just after an interrupted hold (p->sig != PROC_OK), 0
  * otherwise. */

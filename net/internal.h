@@ -1,10 +1,19 @@
-/* net/internal.h: what net.c (elements, routes, pools, the message walk)
- * and route.c (route mode WHOLE) share, private to net/: the network's
- * struct and the reservation functions. */
+/* net/internal.h: private to net/ (declarations only, no .c): the
+ * network's struct, and the calls each file of net/ offers the files above
+ * it beyond its public header. The layers, bottom first:
+ *   elem.c     elements, topologies, routes          (net/elem.h)
+ *   batched.c  batched paging's approximations        (net/batched.h)
+ *   whole.c    route mode WHOLE (uses batched.c)      (net/whole.h)
+ *   net.c      pools, the message walk, send/kill     (net/net.h)
+ *   report.c   --hardware-report                      (net/net.h)
+ * The hooks below are the few points where the exact message walk
+ * (net.c) calls into the approximations' rooms; each room's top comment
+ * says when. */
 #ifndef PNRSIM_NET_INTERNAL_H
 #define PNRSIM_NET_INTERNAL_H
 
-#include "net/net.h"
+#include "core/rng.h"
+#include "net/elem.h"
 
 #include <limits.h>
 
@@ -35,7 +44,8 @@ struct net {
     uint64_t whole;         /* messages that took their route as one step */
     uint64_t held_back;     /* waits behind a reservation not yet begun */
     uint64_t virtual_waits; /* waits for a virtual crossing (net_vuser) */
-    rng_t *vrng;            /* switches' virtual waits (not owned) */
+    rng_t *vrng;            /* batched.c: switches' virtual waits (not
+                             * owned); NULL in exact runs */
     /* totals */
     long in_flight;
     long flight_cap;        /* net_set_flight_cap; LONG_MAX = no guard */
@@ -45,26 +55,44 @@ struct net {
     const net_observer *obs; /* NULL when nobody observes */
 };
 
-/* ---- route.c: route mode WHOLE ---- */
+/* ---- elem.c ---- */
 
-/* Cancel the pending events of e's reservation. */
-void elem_cancel_events(sim_t *sim, net_elem *e);
-/* An ended reservation of e that nobody waits behind is finished now. */
-void resv_settle(sim_t *sim, net_t *net, net_elem *e);
-/* e's reservation ends through an event at its end (someone waits). */
-void resv_end_at(sim_t *sim, net_elem *e);
-/* At m's start: reserve its route when idle and return its arrival time,
- * or -1 (nothing reserved) when an element is not idle. */
-double route_reserve(sim_t *sim, net_t *net, msg_t *m);
-/* At m's arrival: end the reservations it still has. */
-void route_arrive(sim_t *sim, net_t *net, msg_t *m);
+/* Free the elements and the CONNECTED links' tables (net_destroy, after
+ * the pools and the reservations' events). */
+void net_elems_free(net_t *net);
+
+/* ---- batched.c: the walk's calls (only while net->vrng is set or a
+ * link has registered crossers) ---- */
+
+/* A message reaches switch e at t and will hold it d seconds: the time
+ * it may begin its crossing behind the switch's virtual backlog. */
+double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d);
 /* A message's crossing of e for d seconds from t, into e's load window
- * (net_rload; only while virtual crossings are modelled). */
+ * (net_rload). */
 void net_rload_add(net_elem *e, double t, double d);
-/* Switch e's backlog (net.h) loses `work` seconds at t (a killed
+/* Switch e's backlog (batched.h) loses `work` seconds at t (a killed
  * message's crossing), at least nothing left. */
 void net_backlog_drop(net_elem *e, double t, double work);
+/* m, at switch e (queued, holding it for the virtual work ahead, or
+ * crossing it), is being killed: its crossing leaves e's backlog, all of
+ * it unless under way, and a wait for the virtual work ahead of it is not
+ * busy time. Before m gives e back. */
+void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m);
+
+/* ---- whole.c: the walk's calls (only in route mode WHOLE, or where an
+ * element is reserved: e->resv) ---- */
+
+/* At m's start: reserve its route when idle and return its arrival time,
+ * or -1 (nothing reserved) when an element is not idle. */
+double whole_reserve(sim_t *sim, net_t *net, msg_t *m);
+/* At m's arrival: end the reservations it still has. */
+void whole_arrive(sim_t *sim, net_t *net, msg_t *m);
+/* m about to ask for element e (e->resv set) on its hop-by-hop walk: an
+ * ended reservation gives e back; m waits behind one still running. */
+void whole_wait_behind(sim_t *sim, net_t *net, msg_t *m, net_elem *e);
 /* m is killed: give back every element it still reserves. */
-void route_kill(sim_t *sim, net_t *net, msg_t *m);
+void whole_kill(sim_t *sim, net_t *net, msg_t *m);
+/* Cancel the pending events of e's reservation (net_destroy). */
+void whole_cancel_events(sim_t *sim, net_elem *e);
 
 #endif

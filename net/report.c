@@ -84,7 +84,7 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
     for (long k = 0; k < net_elem_live_count(net); k++) {
         const net_elem *e = net_elem_live_at(nt, k);
         double busy = net_elem_busy_time(sim, e);
-        /* A WHOLE reservation already over and not yet settled (net.c)
+        /* A WHOLE reservation already over and not yet settled (whole.c)
          * is a crossing done. */
         int done = e->resv && e->re <= sim->now;
         uint64_t msgs = e->messages + (uint64_t)done;

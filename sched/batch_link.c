@@ -1,5 +1,15 @@
 /* sched/batch_link.c: the network a batch's remote faults cross (batched
- * paging, sched/batch.c; docs/BATCHING.md).
+ * paging, sched/batch.c; docs/BATCHING.md): the batch's side of it.
+ *
+ * The split with net/: the queueing of the pages on the network (the
+ * elements of a trip and their crossing times, each hop's mean wait and
+ * the congestion test, the hop starts of a planned page, when a page's
+ * crossing in a link's queue ends) is network arithmetic over elements,
+ * in net/batched.c (net_vtrip_*, beside the load windows and backlogs it
+ * reads). What is here needs the batch's own types (fault_batch,
+ * batch_route, batch_vuser): which step is under way, which trips and
+ * links a batch uses within its fixed arrays, its registrations on links,
+ * and the rates its planned steps add to each element.
  *
  * A batched remote fault sends no messages: its page out and page in are
  * planned, hop by hop, when its batch is planned, and counted when the
@@ -19,7 +29,7 @@
  *     its routes (net_vuser; batch_route_of), and a message that asks for
  *     a link first waits for the work left of the batched crossings in
  *     its queue then (batch_crossing_end: waiting there or crossing;
- *     net/net.c), as behind the page messages holding and queued at it;
+ *     net/batched.c), as behind the page messages holding and queued at it;
  *     at a switch, which every batch crosses, it waits for the switch's
  *     backlog of virtual crossings (net.h "Switch backlog");
  *   - saturation: a fault whose route crosses an element loaded beyond
@@ -48,7 +58,7 @@ int batch_step_at(const fault_batch *bt, double t)
 }
 
 /* net_vuser.crossing_end of a batch: when its crossing of link e in the
- * link's queue at t would end (net.h), or -1. The crossing is in the
+ * link's queue at t would end (net/batched.h), or -1. The crossing is in the
  * queue from when the page reaches the link (its mean wait before its
  * start) to its end; only the step under way at t can have one then
  * (steps do not overlap). */
@@ -59,16 +69,7 @@ static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t
     if (k < 0 || bt->ri[k] < 0 || t >= bt->f[k] + bt->svc[k])
         return -1;
     const batch_route *r = &bt->rt[(int)bt->ri[k]];
-    for (int h = 0; h < r->nh; h++) {
-        if (r->e[h] != e)
-            continue;
-        double hs = bt->hs[k][h];
-        if (hs - r->w[h] <= t && t < hs)
-            return t + r->d[h]; /* queued: all of its crossing is left */
-        if (hs <= t && t < hs + r->d[h])
-            return hs + r->d[h];
-    }
-    return -1;
+    return net_vtrip_crossing_end(r->nh, r->e, r->w, r->d, bt->hs[k], e, t);
 }
 
 int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc)
@@ -80,41 +81,29 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
         return -1;
     batch_route *r = &bt->rt[bt->nrt];
     r->s = s;
-    r->nh = 0;
+    r->nh = net_vtrip(net, c, s, page, r->e, r->d, BATCH_HOPS);
     double sum = 0;
     net_elem *add[BATCH_HOPS];
     int na = 0;
-    for (int dir = 0; dir < 2; dir++) {
-        int a = dir ? s : c, b = dir ? c : s;
-        int len = net_route_len(net, a, b);
-        for (int k = 0; k < len; k++) {
-            net_elem *x = net_route_elem(net, a, b, k);
-            assert(r->nh < BATCH_HOPS);
-            r->e[r->nh] = x;
-            r->d[r->nh] = net_elem_time(x, page);
-            sum += r->d[r->nh++];
-            if (x->is_switch)
-                continue;
-            bool seen = false;
-            for (int q = 0; q < bt->nv && !seen; q++)
-                seen = bt->v[q].e == x;
-            for (int q = 0; q < na && !seen; q++)
-                seen = add[q] == x;
-            if (!seen)
-                add[na++] = x;
-        }
+    for (int h = 0; h < r->nh; h++) {
+        net_elem *x = r->e[h];
+        sum += r->d[h];
+        if (x->is_switch)
+            continue;
+        bool seen = false;
+        for (int q = 0; q < bt->nv && !seen; q++)
+            seen = bt->v[q].e == x;
+        for (int q = 0; q < na && !seen; q++)
+            seen = add[q] == x;
+        if (!seen)
+            add[na++] = x;
     }
     if (bt->nv + na > BATCH_LINKS)
         return -1;
     r->lat = svc > sum ? svc - sum : 0; /* the access time (fault_plan's) */
-    r->congested = false;
     r->steps = 0;
     double now = bt->f[0]; /* the batch is planned at its start: now */
-    for (int h = 0; h < r->nh; h++) {
-        if (net_vload(r->e[h]) + net_rload(r->e[h], now) > BATCH_LOAD_MAX)
-            r->congested = true;
-        r->w[h] = net_vwait_mean(r->e[h], now); /* 0 when nothing else crosses it */
-    }
+    r->congested = net_vtrip_waits(r->nh, r->e, now, BATCH_LOAD_MAX, r->w);
     for (int q = 0; q < na; q++) {
         batch_vuser *v = &bt->v[bt->nv++];
         v->u.crossing_end = batch_crossing_end;
@@ -129,13 +118,7 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
 {
     if (r->congested)
         return -1;
-    double at = t;
-    for (int h = 0; h < r->nh; h++) {
-        at += r->w[h];
-        bt->hs[n][h] = at;
-        at += r->d[h];
-    }
-    return at - t + r->lat;
+    return net_vtrip_plan(r->nh, r->w, r->d, t, bt->hs[n]) - t + r->lat;
 }
 
 void batch_vrate_add(fault_batch *bt, double now)

@@ -18,7 +18,7 @@
  * 1 MB/s, TREE racks of 4 with 0.2 MB/s uplinks), so that messages,
  * pages and reservations contend: the TREE + WHOLE + BATCHED + network
  * RAM runs are where a walker queued behind a reservation made during its
- * wait for virtual crossings (net/net.c hop_behind_resv) aborted before.
+ * wait for virtual crossings (net/whole.c whole_wait_behind) aborted before.
  * A run takes a few tens of milliseconds.
  */
 #include "app/config.h"

@@ -41,7 +41,7 @@
  *     unused: B arrives L + 3D/2 + L = 2L + 3D/2; busy 3L + 3D/2 in all;
  *     restarted at 1 on an idle network it arrives 1 + 2L + D.
  */
-#include "net/internal.h" /* net_rload_add */
+#include "net/internal.h" /* net_rload_add (batched.c) */
 #include "net/net.h"
 #include "tests/testutil.h"
 
@@ -382,7 +382,7 @@ START_TEST(test_reserved_while_waiting_virtually)
      * uplink 4 L, core D (A's ended), uplink 5 L (A's ends as B reaches
      * it), ToR 7 D, link 3 L: B arrives s + 2L + D + 3L + 2D =
      * s + 5L + 3D. Before the fix B had no event at the reservation's
-     * end: an assertion failed at A's arrival (net/route.c resv_finish),
+     * end: an assertion failed at A's arrival (net/whole.c resv_finish),
      * and without asserts B arrived s + 7L + 5D. */
     reset_arrivals();
     sim_t sim;

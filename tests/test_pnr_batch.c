@@ -1,6 +1,6 @@
 /* tests/test_pnr_batch.c: batched paging of remote faults
  * (process.paging = BATCHED with network RAM: sched/batch.c, pnr/client.c
- * pnr_fault_plan and pnr_fault_count, net/net.c net_count_idle;
+ * pnr_fault_plan and pnr_fault_count, net/batched.c net_count_idle;
  * docs/BATCHING.md).
  *
  * The references are worked out by hand or are the exact machinery, never

@@ -2,7 +2,8 @@
  * a signal ends a hold early and the hold returns it; suspension keeps the
  * remaining hold time; FIFO service and preemption
  * match schedules worked out by hand; a hold that is the next event anyway
- * goes on without an event, at the same times; an M/M/1 built from
+ * goes on without an event, at the same times; a cancelled process
+ * never runs again until started; an M/M/1 built from
  * processes agrees with queueing theory. */
 #include "core/proc.h"
 #include "core/res.h"
@@ -471,6 +472,90 @@ START_TEST(test_inline_hold)
 }
 END_TEST
 
+/* ---- proc_cancel: a process stopped from outside ---------------------- */
+static void do_proc_cancel(sim_t *sim, void *arg)
+{
+    proc_cancel(sim, arg);
+}
+
+static struct job *granted;
+/* Just after A released the cpu to B at 2 (a grant: B's wake-up pending at
+ * 2, not run yet): cancel B and give the cpu back for it. */
+static void cancel_granted(sim_t *sim, void *arg)
+{
+    (void)arg;
+    ck_assert(cpu.holder == &granted->p);
+    ck_assert_int_eq(granted->p.state, PROC_READY);
+    ck_assert(ev_pending(sim, granted->p.ev));
+    proc_cancel(sim, &granted->p);
+    res_release(sim, &cpu, &granted->p); /* what it holds: the caller's */
+}
+
+START_TEST(test_proc_cancel)
+{
+    /* A holder of 5 s started at 0, cancelled at 2 while holding: its body
+     * never runs again (done_at stays -1), it is idle, nothing is pending,
+     * and the run ends at 2; its wake_at (5) is left for the caller.
+     * Started again at 2 it runs from the top: done at 7. */
+    sim_t sim;
+    ev_init(&sim);
+    struct holder h = {.dt = 5, .done_at = -1};
+    proc_init(&sim, &h.p, hold_body);
+    proc_start(&sim, &h.p, 0);
+    ev_once(&sim, 2, do_proc_cancel, &h.p);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(sim.now, 2);
+    ck_assert_double_eq(h.done_at, -1);
+    ck_assert_int_eq(h.p.state, PROC_IDLE);
+    ck_assert(!ev_pending(&sim, h.p.ev));
+    ck_assert_double_eq(h.p.wake_at, 5);
+    proc_start(&sim, &h.p, 0);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(h.done_at, 7);
+    ck_assert_int_eq(h.p.state, PROC_DONE);
+
+    /* Started (its start pending at 1) and cancelled before: never runs.
+     * Cancelling an idle process again changes nothing. */
+    h.done_at = -1;
+    proc_start(&sim, &h.p, 1);
+    ck_assert(ev_pending(&sim, h.p.ev));
+    proc_cancel(&sim, &h.p);
+    proc_cancel(&sim, &h.p);
+    ck_assert_int_eq(h.p.state, PROC_IDLE);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(sim.now, 7);
+    ck_assert_double_eq(h.done_at, -1);
+    proc_destroy(&sim, &h.p);
+    ev_destroy(&sim);
+
+    /* A grant: jobs A and B of 2 s on the cpu from 0; at 2 A releases it
+     * to B, whose wake-up is then pending at 2; an event at 2 scheduled
+     * after that grant cancels B (and gives the cpu back): B never starts
+     * its service, C (queued behind) gets the cpu at 2 and ends at 4. */
+    ev_init(&sim);
+    res_init(&sim, &cpu, "cpu");
+    struct job j[3];
+    for (int i = 0; i < 3; i++) {
+        j[i] = (struct job){.service = 2, .start = -1, .end = -1};
+        proc_init(&sim, &j[i].p, job_body);
+        proc_start(&sim, &j[i].p, 0);
+    }
+    granted = &j[1];
+    ev_run(&sim, 1);
+    /* Scheduled after A's hold end at 2, before the grant it makes. */
+    ev_once(&sim, 2, cancel_granted, NULL);
+    ev_run(&sim, INFINITY);
+    ck_assert_double_eq(j[0].end, 2);
+    ck_assert_double_eq(j[1].start, -1);
+    ck_assert_int_eq(j[1].p.state, PROC_IDLE);
+    ck_assert_double_eq(j[2].start, 2);
+    ck_assert_double_eq(j[2].end, 4);
+    for (int i = 0; i < 3; i++)
+        proc_destroy(&sim, &j[i].p);
+    ev_destroy(&sim);
+}
+END_TEST
+
 START_TEST(test_mm1_rho05) { check_mm1(0.5, 100000, 10); }
 END_TEST
 START_TEST(test_mm1_rho09) { check_mm1(0.9, 400000, 40); }
@@ -488,6 +573,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_preempt);
     tcase_add_test(tc, test_barrier);
     tcase_add_test(tc, test_inline_hold);
+    tcase_add_test(tc, test_proc_cancel);
     tcase_add_test(tc, test_mm1_rho05);
     tcase_add_test(tc, test_mm1_rho09);
     suite_add_tcase(s, tc);

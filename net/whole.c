@@ -1,5 +1,7 @@
-/* net/route.c: route mode WHOLE (net.h, issue 11): an uncontended route
- * taken as one step.
+/* net/whole.c: route mode WHOLE (net/whole.h, issue 11): an uncontended
+ * route taken as one step. Above net/elem.c and net/batched.c (a WHOLE
+ * route in a batched run meets virtual crossings and switch backlogs);
+ * below the message walk (net/net.c).
  *
  * A message that starts on an idle route reserves each element for its
  * store-and-forward interval [rs, re] (route_reserve): the element's
@@ -7,15 +9,27 @@
  * queues behind the reservation. Nothing happens at rs or re unless it
  * must: a reservation nobody waits behind is finished lazily, by the
  * next message that looks at the element (resv_settle) or by its own
- * message's arrival (route_arrive); one that someone waits behind gets a
+ * message's arrival (whole_arrive); one that someone waits behind gets a
  * one-shot event at re that hands the element over (resv_end_at); with
  * an observer installed, every reservation's start and end are events,
  * so the observer is told busy and idle at the right instants. Busy time
  * counts [rs, re] up to now (net_elem_busy_time); a killed message gives
- * its reservations back (route_kill). docs/MODEL.md says where this
+ * its reservations back (whole_kill). docs/MODEL.md says where this
  * differs from HOPS, and docs/BATCHING.md shows the 20-seed comparison.
+ *
+ * Where the walk (net/net.c, msg_walk) calls in:
+ *   1. at a message's start in route mode WHOLE: whole_reserve, and when
+ *      its route was reserved, whole_arrive at its arrival (its one event);
+ *   2. at each hop of a hop-by-hop walk, only when the element is
+ *      reserved (e->resv): whole_wait_behind;
+ *   3. net_kill of a message with a reserved route (m->whole): whole_kill;
+ *   4. net_destroy: whole_cancel_events on every element;
+ * and the statistics read net_elem_busy_time.
  */
+#include "net/batched.h"
 #include "net/internal.h"
+#include "net/msg.h"
+#include "net/whole.h"
 
 #include <assert.h>
 
@@ -46,7 +60,7 @@ static inline void net_tell(sim_t *sim, const net_t *net, const net_elem *e, boo
 
 /* Cancel the pending events of e's reservation (one-shot events: a
  * cancelled or fired one is gone, hence EV_NONE). */
-void elem_cancel_events(sim_t *sim, net_elem *e)
+void whole_cancel_events(sim_t *sim, net_elem *e)
 {
     if (e->rel_ev != EV_NONE)
         ev_cancel(sim, e->rel_ev);
@@ -65,7 +79,7 @@ static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool 
     msg_t *m = e->resv;
     res_t *r = &e->res;
     assert(m && r->holder == &m->p);
-    elem_cancel_events(sim, e);
+    whole_cancel_events(sim, e);
     if (t_end > e->rs)
         r->busy += t_end - e->rs;
     if (crossed) {
@@ -93,7 +107,7 @@ static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool 
 
 /* An ended reservation nobody waits behind is finished lazily, by the
  * next one to look at the element (no event was needed for it). */
-void resv_settle(sim_t *sim, net_t *net, net_elem *e)
+static void resv_settle(sim_t *sim, net_t *net, net_elem *e)
 {
     if (e->resv && e->re <= sim->now && e->res.q.n == 0)
         resv_finish(sim, net, e, e->re, true);
@@ -120,16 +134,36 @@ static void resv_busy_ev(sim_t *sim, void *arg)
 
 /* Schedule e's reservation end as an event (once; a one-shot event, so
  * the records the network keeps are still one per pooled message). */
-void resv_end_at(sim_t *sim, net_elem *e)
+static void resv_end_at(sim_t *sim, net_elem *e)
 {
     if (e->rel_ev == EV_NONE)
         e->rel_ev = ev_once(sim, e->re, resv_end_ev, e);
 }
 
+/* A message walking hop by hop about to ask for element e, reserved: an
+ * ended reservation gives e back; one still running (or not yet begun)
+ * makes the message wait behind it, until its end, which is then an event
+ * (resv_end_at): without it the waiter would be handed e only when the
+ * reserving message arrives, after the reservation's end. */
+void whole_wait_behind(sim_t *sim, net_t *net, msg_t *m, net_elem *e)
+{
+    assert(e->resv);
+    resv_settle(sim, net, e);
+    if (e->resv) {
+        resv_end_at(sim, e);
+        /* HOPS would let it overtake; counted once per reservation
+         * (the second look after a virtual wait may find the same). */
+        if (e->rs > sim->now && m->behind_rs != e->rs) {
+            net->held_back++;
+            m->behind_rs = e->rs;
+        }
+    }
+}
+
 /* WHOLE, at m's start: reserve its route when every element is idle and
  * return its arrival time; return -1 (nothing changed but lazy settling)
  * when one is not. */
-double route_reserve(sim_t *sim, net_t *net, msg_t *m)
+double whole_reserve(sim_t *sim, net_t *net, msg_t *m)
 {
     int len = net_route_len(net, m->src, m->dst);
     if (len == 0)
@@ -190,7 +224,7 @@ double route_reserve(sim_t *sim, net_t *net, msg_t *m)
 }
 
 /* WHOLE, at m's arrival: end the reservations it still has (all over). */
-void route_arrive(sim_t *sim, net_t *net, msg_t *m)
+void whole_arrive(sim_t *sim, net_t *net, msg_t *m)
 {
     int len = net_route_len(net, m->src, m->dst);
     for (int k = 0; k < len; k++) {
@@ -206,7 +240,7 @@ void route_arrive(sim_t *sim, net_t *net, msg_t *m)
 /* WHOLE: m, killed, gives back every element it still reserves: a
  * crossing over is counted, one under way counts busy time up to now, one
  * not begun none (its next waiter takes the element at once). */
-void route_kill(sim_t *sim, net_t *net, msg_t *m)
+void whole_kill(sim_t *sim, net_t *net, msg_t *m)
 {
     int len = net_route_len(net, m->src, m->dst);
     for (int k = 0; k < len; k++) {

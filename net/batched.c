@@ -1,0 +1,254 @@
+/* net/batched.c: the network's approximations for batched paging
+ * (process.paging = BATCHED; net/batched.h, docs/BATCHING.md). Above
+ * net/elem.c (routes, element times); below net/whole.c and the message
+ * walk (net/net.c).
+ *
+ * A batched fault sends no messages: its pages cross the network
+ * virtually. What they do to the messages, and what the messages do to
+ * them, is kept here: registrations of virtual crossers on links
+ * (net_vuser), their rates on every element (vrate), the messages' load
+ * windows (net_rload), the M/G/1 mean wait of a virtual crossing
+ * (net_vwait_mean), the switches' fluid backlogs drawn from the virtual
+ * random stream (net->vrng), and the counting of batched pages as
+ * messages that crossed an idle network (net_count_idle).
+ *
+ * Where the exact walk (net/net.c, msg_walk) calls in, each time behind a
+ * branch that an exact run never takes:
+ *   1. a message about to ask for a link with registered crossers
+ *      (e->vusers not empty): net_virtual_busy, and it holds until then;
+ *   2. a message about to ask for a switch while virtual crossings are
+ *      modelled (net->vrng set): net_vswitch_arrive, the time it may begin
+ *      behind the switch's backlog, which it holds the switch for once
+ *      granted (m->vhold);
+ *   3. a message granted an element (net->vrng set): net_rload_add;
+ *   4. a message killed at a switch (net->vrng set): net_vswitch_kill.
+ * WHOLE reservations (net/whole.c) call 1, 3 and net_switch_backlog too.
+ *
+ * The planned trips at the end (net_vtrip_*) are the queueing arithmetic
+ * of a batch's remote faults, kept here so that sched/batch_link.c holds
+ * only the batch's bookkeeping: which trips and links a batch uses, its
+ * registrations, and the rates its steps add.
+ */
+#include "net/batched.h"
+#include "net/internal.h"
+#include "net/msg.h"
+
+#include <assert.h>
+#include <math.h>
+
+void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
+{
+    int len = net_route_len(net, src, dst);
+    for (int k = 0; k < len; k++) {
+        net_elem *e = net_route_elem(net, src, dst, k);
+        /* As n walks that each found the element idle: no queueing. The
+         * element may have a holder now (the batch did not wait for it),
+         * so its fields are added to directly (res_account asserts none). */
+        e->res.requests += n;
+        e->res.completions += n;
+        e->res.busy += (double)n * net_elem_time(e, bytes);
+        e->messages += n;
+        e->bytes += (double)n * bytes;
+    }
+    net->sent += n;
+    net->delivered += n;
+    net->bytes_sent += (double)n * bytes;
+}
+
+void net_vuser_add(net_elem *e, net_vuser *u)
+{
+    assert(!e->is_switch);
+    list_add_tail(&e->vusers, &u->link);
+}
+
+void net_vuser_del(net_vuser *u) { list_del(&u->link); }
+
+double net_virtual_busy(const net_elem *e, double t)
+{
+    double left = 0;
+    bool any = false;
+    for (const list_t *n = e->vusers.next; n != &e->vusers; n = n->next) {
+        const net_vuser *u = container_of(n, net_vuser, link);
+        double x = u->crossing_end(u, e, t);
+        if (x > t) {
+            left += x - t;
+            any = true;
+        }
+    }
+    return any ? t + left : -1;
+}
+
+uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }
+
+void net_vrate_add(net_elem *e, double r, double d)
+{
+    e->vd = d;
+    e->vrate += r;
+    if (e->vrate < 1e-9)
+        e->vrate = 0; /* every crosser gone: rounding left */
+}
+
+void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
+
+double net_vload(const net_elem *e) { return e->vrate * e->vd; }
+
+/* A message's crossing of e for d seconds, from t: into e's load window
+ * (net_rload), rolled on first when t is past it. */
+void net_rload_add(net_elem *e, double t, double d)
+{
+    double x = t - e->rw0;
+    if (x >= NET_RLOAD_WINDOW) {
+        double k = floor(x / NET_RLOAD_WINDOW);
+        if (k == 1) {
+            e->rb[0] = e->rb[1];
+            e->rb2[0] = e->rb2[1];
+        } else {
+            e->rb[0] = e->rb2[0] = 0;
+        }
+        e->rb[1] = e->rb2[1] = 0;
+        e->rw0 += k * NET_RLOAD_WINDOW;
+    }
+    e->rb[1] += d;
+    e->rb2[1] += d * d;
+}
+
+/* The messages' crossing time per second at e at t (net_rload), and its
+ * second moment per second in *m2. */
+static double rload(const net_elem *e, double t, double *m2)
+{
+    double x = t - e->rw0;
+    if (x < NET_RLOAD_WINDOW) {
+        *m2 = (e->rb2[0] + e->rb2[1]) / (NET_RLOAD_WINDOW + x);
+        return (e->rb[0] + e->rb[1]) / (NET_RLOAD_WINDOW + x);
+    }
+    if (x < 2 * NET_RLOAD_WINDOW) {
+        *m2 = e->rb2[1] / x;
+        return e->rb[1] / x;
+    }
+    *m2 = 0;
+    return 0;
+}
+
+double net_rload(const net_elem *e, double t)
+{
+    double m2;
+    return rload(e, t, &m2);
+}
+
+/* A load as the queueing formulas take it: at most 0.95 (net.h). */
+static inline double load_cap(double rho) { return rho < 0.95 ? rho : 0.95; }
+
+/* The load of e's queue as the M/G/1 mean takes it: the virtual
+ * crossings' and the messages' together, capped; the messages' second
+ * moment per second in *m2. */
+static double qload(const net_elem *e, double t, double *m2)
+{
+    return load_cap(net_vload(e) + rload(e, t, m2));
+}
+
+double net_vwait_mean(const net_elem *e, double t)
+{
+    double m2, rho = qload(e, t, &m2);
+    return (net_vload(e) * e->vd + m2) / (2 * (1 - rho));
+}
+
+double net_switch_backlog(const net_elem *e, double t)
+{
+    double rv = load_cap(net_vload(e));
+    double dt = t - e->fu_t; /* < 0: a WHOLE reservation's crossing ahead */
+    double u = e->fu - (dt > 0 ? dt : 0) * (1 - rv);
+    return u > 0 ? u : 0;
+}
+
+void net_backlog_drop(net_elem *e, double t, double work)
+{
+    double u = net_switch_backlog(e, t) - work;
+    e->fu = u > 0 ? u : 0;
+    e->fu_t = t;
+}
+
+/* A message reaches switch e at t (batched paging; batched.h "Switch
+ * backlog"): the time it may begin its crossing, FIFO behind the fluid
+ * backlog, or behind a draw of the virtual crossings' M/D/1 queue when
+ * the backlog is empty (0 with probability 1 - rho_v, else exponential
+ * with mean d / (2 (1 - rho_v))); its crossing joins the backlog. */
+double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
+{
+    double u = net_switch_backlog(e, t);
+    if (u < NET_VWAIT_MIN)
+        u = 0;
+    if (u == 0 && e->vrate > 0) {
+        double rv = load_cap(net_vload(e));
+        if (rng_uniform01(net->vrng) < rv)
+            u = rng_exp(net->vrng, e->vd / (2 * (1 - rv)));
+    }
+    e->fu = u + d;
+    e->fu_t = t;
+    return t + u;
+}
+
+void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m)
+{
+    res_t *r = &e->res;
+    double left = net_elem_time(e, m->bytes);
+    if (r->holder == &m->p && m->vhold)
+        r->busy_since = sim->now;
+    else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
+        left = m->p.wake_at - sim->now;
+    net_backlog_drop(e, sim->now, left);
+}
+
+/* ---- planned trips (sched/batch_link.c) ---------------------------------- */
+
+int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max)
+{
+    int nh = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        int a = dir ? s : c, b = dir ? c : s;
+        int len = net_route_len(net, a, b);
+        for (int k = 0; k < len; k++) {
+            net_elem *x = net_route_elem(net, a, b, k);
+            assert(nh < max);
+            (void)max;
+            e[nh] = x;
+            d[nh++] = net_elem_time(x, bytes);
+        }
+    }
+    return nh;
+}
+
+bool net_vtrip_waits(int nh, net_elem *const *e, double now, double load_max, double *w)
+{
+    bool congested = false;
+    for (int h = 0; h < nh; h++) {
+        if (net_vload(e[h]) + net_rload(e[h], now) > load_max)
+            congested = true;
+        w[h] = net_vwait_mean(e[h], now); /* 0 when nothing else crosses it */
+    }
+    return congested;
+}
+
+double net_vtrip_plan(int nh, const double *w, const double *d, double t, double *hs)
+{
+    double at = t;
+    for (int h = 0; h < nh; h++) {
+        at += w[h];
+        hs[h] = at;
+        at += d[h];
+    }
+    return at;
+}
+
+double net_vtrip_crossing_end(int nh, net_elem *const *e, const double *w, const double *d,
+                              const double *hs, const net_elem *x, double t)
+{
+    for (int h = 0; h < nh; h++) {
+        if (e[h] != x)
+            continue;
+        if (hs[h] - w[h] <= t && t < hs[h])
+            return t + d[h]; /* queued: all of its crossing is left */
+        if (hs[h] <= t && t < hs[h] + d[h])
+            return hs[h] + d[h];
+    }
+    return -1;
+}

@@ -1,0 +1,48 @@
+/* net/msg.h: the message struct (types only, no msg.c): the network's
+ * part of every message, read by the message walk (net/net.c) and by the
+ * WHOLE room (net/whole.c), which reserves a message's route. The
+ * functions on messages (pools, sending, killing) are in net/net.h. */
+#ifndef PNRSIM_NET_MSG_H
+#define PNRSIM_NET_MSG_H
+
+#include "core/list.h"
+#include "core/proc.h"
+#include "net/elem.h"
+
+#include <stdbool.h>
+
+/* Called when m has arrived at m->dst (sim->now is the arrival time). The
+ * callback owns m: it must net_msg_free it or reuse it. */
+typedef void (*msg_fn)(sim_t *sim, msg_t *m);
+
+/* The network's part of a message. A layer that sends messages embeds a
+ * msg_t in its own typed struct (a job's neighbour or sync message, a PNR
+ * request, ...), takes it from a pool of that type (net_pool_for), and on
+ * arrival gets its struct back with container_of (core/list.h): the
+ * network sees a size, the receiver a typed message. */
+struct msg {
+    proc_t p;           /* first member: the message is a process */
+    net_t *net;
+    net_pool *pool;     /* the pool it came from */
+    int src, dst;       /* PE numbers */
+    double bytes;
+    int hop;            /* index of the element on its route being used */
+    double vwait;       /* waiting for virtual crossings (batched.h): at a
+                         * link, when they are over; at a switch, how long */
+    int len;            /* its route's length (set when its walk starts) */
+    struct net_elem *cur; /* the element of hop `hop`, while walking */
+    bool holding;       /* holds route element `hop` */
+    bool killed;
+    double sent_at;     /* time of the latest (re)send */
+    bool whole;         /* route mode WHOLE: its route is reserved, its one
+                           event is its arrival */
+    bool vhold;         /* holding a switch while the virtual work ahead
+                           of it is served (batched paging, batched.c) */
+    double behind_rs;   /* WHOLE: start of the reservation it was last
+                           counted as held back behind (whole.c) */
+    msg_fn done;
+    list_t link;        /* the owner's while allocated (e.g. a job's list
+                           of its messages); the pool's while free */
+};
+
+#endif
