@@ -1,9 +1,13 @@
-/* app/util.c: mkdir -p, whole-file atomic writes, a monotonic clock (see
- * util.h). */
+/* app/util.c: mkdir -p, whole-file atomic writes, a monotonic clock and
+ * two string helpers (see util.h). The lowest file of app/: it uses only
+ * core/mem.h. */
 #include "app/util.h"
 #include "core/mem.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +116,34 @@ void util_fmt_g(char *buf, size_t n, double v)
         if (strtod(buf, NULL) == v)
             return;
     }
+}
+
+/* s with leading and trailing whitespace removed, written into out (size n);
+ * returns false when it does not fit. */
+bool util_trim_copy(char *out, size_t n, const char *s, size_t len)
+{
+    while (len > 0 && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len >= n)
+        return false;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return true;
+}
+
+/* Append formatted text to buf (size n, already holding a string),
+ * truncating silently. */
+void util_appendf(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
 }

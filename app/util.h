@@ -1,10 +1,13 @@
 /* app/util.h: small system helpers shared by pnrsim (app/) and
  * pnrsim-sweep (study/, which links the library): mkdir -p, a whole-file
- * atomic write, and a monotonic clock. Checked allocation is core/mem.h.
+ * atomic write, a monotonic clock, shortest round-trip number text, and
+ * two string helpers (trim into a buffer, append to a buffer). Checked
+ * allocation is core/mem.h.
  */
 #ifndef PNRSIM_APP_UTIL_H
 #define PNRSIM_APP_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno
@@ -28,5 +31,14 @@ double util_now(void);
  * 1000001000000), into buf (n bytes; 32 is enough). For messages that
  * compare a value with a limit: two different numbers never print alike. */
 void util_fmt_g(char *buf, size_t n, double v);
+
+/* s (len bytes) without leading and trailing whitespace, written into out
+ * (n bytes) with a NUL; false (out unspecified) when it does not fit. */
+bool util_trim_copy(char *out, size_t n, const char *s, size_t len);
+
+/* Append formatted text to the string in buf (n bytes in all), cut to fit
+ * (silently). */
+void util_appendf(char *buf, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif
