@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 void config_error_message(const cfg_error *e, char *buf, size_t n)
 {
@@ -129,63 +128,36 @@ bool config_equal(const config *a, const config *b)
  * path needs; it stops `-c /dev/zero` and the like from filling memory. */
 #define CFG_FILE_MAX (1L << 20)
 
-/* Read path ("-" = standard input) whole into a new NUL-terminated buffer
- * (*text, to free; *len bytes before the NUL), with one pass over the file, so pipes and
- * process substitutions can be parsed after the format is detected.
- * 0, or -1 with e: "cannot open: ...", "is a directory, not a
- * configuration file", "larger than 1 MiB..." or "read error: ...". */
+/* Read path ("-" = standard input) whole (util_read_file: one pass, so
+ * pipes and process substitutions can be parsed after the format is
+ * detected) into *text (NUL-terminated, to free; *len bytes before the
+ * NUL). 0, or -1 with e on the file as a whole: "cannot open: ...", "is a
+ * directory, not a configuration file", "larger than 1 MiB: not a
+ * configuration file" or "read error: ...". */
 static int read_whole(const char *path, char **text, size_t *len, cfg_error *e)
 {
-    *text = NULL;
-    *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
-    if (is_stdin)
-        path = "stdin";
-    struct stat st;
-    if (!f) {
-        cfg_fail_file(e, path, "cannot open: %s", strerror(errno));
-        return -1;
+    util_read_fail why;
+    *text = util_read_file(is_stdin ? NULL : path, CFG_FILE_MAX, len, &why);
+    if (*text)
+        return 0;
+    *len = 0;
+    const char *name = is_stdin ? "stdin" : path;
+    switch (why) {
+    case UTIL_READ_OPEN:
+        cfg_fail_file(e, name, "cannot open: %s", strerror(errno));
+        break;
+    case UTIL_READ_DIR:
+        cfg_fail_file(e, name, "is a directory, not a configuration file");
+        break;
+    case UTIL_READ_BIG:
+        cfg_fail_file(e, name, "larger than 1 MiB: not a configuration file");
+        break;
+    case UTIL_READ_IO:
+        cfg_fail_file(e, name, "read error: %s", strerror(errno));
+        break;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        cfg_fail_file(e, path, "is a directory, not a configuration file");
-        if (!is_stdin)
-            fclose(f);
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = xrealloc(NULL, cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (n > (size_t)CFG_FILE_MAX) {
-            cfg_fail_file(e, path, "larger than 1 MiB: not a configuration file");
-            free(buf);
-            if (!is_stdin)
-                fclose(f);
-            return -1;
-        }
-        if (got == 0 || feof(f) || ferror(f))
-            break;
-    }
-    if (ferror(f)) {
-        int err = errno ? errno : EIO;
-        cfg_fail_file(e, path, "read error: %s", strerror(err));
-        free(buf);
-        if (!is_stdin)
-            fclose(f);
-        return -1;
-    }
-    if (!is_stdin)
-        fclose(f);
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    return -1;
 }
 
 /* ---------------------------------------------------------------------- */
