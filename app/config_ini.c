@@ -1,8 +1,8 @@
 /* app/config_ini.c: INI configuration files, read through inih.
  *
  * INI files go through inih (Debian's libinih, r55). Its behaviour is set by
- * process-wide globals, which config_load_ini sets for the duration of the
- * call and then restores: no multi-line values (an indented key is an
+ * process-wide globals, which cfg_parse_ini_text sets for the duration of
+ * the call and then restores: no multi-line values (an indented key is an
  * ordinary key, not a continuation of the previous value), `;` inline
  * comments (after whitespace) and `;`/`#` full-line comments, stop at the
  * first error. The installed <ini.h> declares the four-argument handler
