@@ -1,20 +1,15 @@
-/* app/config.c: the scenario's parameters, their defaults and their readers.
+/* app/config.c: the scenario's parameters as app/config.h offers them:
+ * defaults, loading a file (INI or PNRSim's format, told apart here),
+ * --set, validation (each key's limits, then the cross-key rules), the
+ * keys without effect, writing the whole configuration, and the messages
+ * of cfg_error.
  *
- * One table, `cfg_keys` (app/config_keys.c), describes every parameter: its INI section and key, its
- * C type and place in struct config, the allowed range or names, its default
- * (as text, exactly as configs/reference.ini writes it), its unit, a one-line
- * comment and its PNRSim name(s). Everything else is driven by that table:
- * config_defaults parses the default texts, the three readers (INI files,
- * PNRSim "Name value" files, --set) look keys up in it and parse values with
- * one function, config_validate re-checks stored values against it, and
- * config_write_ini (--print-config) writes it back with units and comments.
- * So reference.ini, the parsers and the printed configuration cannot
- * disagree about names, ranges or units; the tests check that
- * configs/reference.ini loads to exactly config_defaults.
- *
- * Values by type (parse, check, format, compare, describe) are in
- * app/config_value.c; INI files go through inih in app/config_ini.c; this
- * file holds lookup, errors, PNRSim files, --set, validation and writing.
+ * Everything is driven by the key table (app/config_keys.c, which says
+ * how); values by type are app/config_value.c's, INI files
+ * app/config_ini.c's, PNRSim files app/config_pnrsim.c's, and the wording
+ * of problems app/config_error.c's. This file is the top of the
+ * configuration module's layers (app/config.h), below only
+ * app/config_build.c.
  *
  * Every reader works on a copy of the configuration and stores it only when
  * the whole input was accepted: on error the caller's configuration is left
@@ -25,7 +20,13 @@
  *
  * Not thread-safe (inih's settings are globals).
  */
-#include "app/config_internal.h"
+#include "app/config.h"
+#include "app/config_error.h"
+#include "app/config_ini.h"
+#include "app/config_keys.h"
+#include "app/config_pnrsim.h"
+#include "app/config_value.h"
+#include "app/util.h"
 #include "core/mem.h"
 
 #include <assert.h>
@@ -37,72 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-
-/* The key named key in section (case-insensitive), or NULL. */
-const key_def *cfg_find_key(const char *section, const char *key)
-{
-    for (size_t i = 0; i < cfg_nkeys; i++)
-        if (!strcasecmp(cfg_keys[i].section, section) && !strcasecmp(cfg_keys[i].key, key))
-            return &cfg_keys[i];
-    return NULL;
-}
-
-/* The canonical (lower-case) spelling of a section name, or NULL. */
-const char *cfg_find_section(const char *section)
-{
-    for (size_t i = 0; i < cfg_nsections; i++)
-        if (!strcasecmp(cfg_sections[i].name, section))
-            return cfg_sections[i].name;
-    return NULL;
-}
-
-/* The key whose PNRSim names include name (case-insensitive), or NULL. */
-static const key_def *find_pnrsim(const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; i < cfg_nkeys; i++) {
-        const char *p = cfg_keys[i].pnrsim;
-        while (p && *p) {
-            size_t l = strcspn(p, "|");
-            if (l == len && !strncasecmp(p, name, len))
-                return &cfg_keys[i];
-            p += l + (p[l] == '|');
-        }
-    }
-    return NULL;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Error messages                                                          */
-/* ---------------------------------------------------------------------- */
-
-
-/* Start a structured error at w: where it happened, no key yet. */
-static void error_at(cfg_error *e, const where *w)
-{
-    memset(e, 0, sizeof *e);
-    if (w->file) {
-        e->source = CFG_SRC_FILE;
-        snprintf(e->file, sizeof e->file, "%s", w->file);
-        e->line = w->line;
-    } else {
-        e->source = CFG_SRC_SET;
-        snprintf(e->arg, sizeof e->arg, "%s", w->arg);
-    }
-}
-
-/* Fill e: the problem at w, described by fmt (no key, value or why). */
-void cfg_fail(cfg_error *e, const where *w, const char *fmt, ...)
-{
-    if (!e)
-        return;
-    error_at(e, w);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->what, sizeof e->what, fmt, ap);
-    va_end(ap);
-}
 
 void config_error_message(const cfg_error *e, char *buf, size_t n)
 {
@@ -125,113 +60,11 @@ void config_error_message(const cfg_error *e, char *buf, size_t n)
 }
 
 /* The message of e into err (when err is not NULL); returns -1. */
-int cfg_to_text(const cfg_error *e, char err[CFG_ERR_MAX])
+static int cfg_to_text(const cfg_error *e, char err[CFG_ERR_MAX])
 {
     if (err)
         config_error_message(e, err, CFG_ERR_MAX);
     return -1;
-}
-
-/* Name the key, the value (as quoted) and why in e. */
-static void set_key(cfg_error *e, const key_def *kd, const char *quoted, const char *why)
-{
-    snprintf(e->key, sizeof e->key, "%s.%s", kd->section, kd->key);
-    snprintf(e->value, sizeof e->value, "%s", quoted);
-    snprintf(e->why, sizeof e->why, "%s", why);
-}
-
-/* Fill e with "[section] key = "value": <why>" (or, for a PNRSim name,
- * "<where>: Name = "value" ([section] key): <why>") into err. */
-void cfg_fail_value(cfg_error *e, const where *w, const key_def *kd,
-                       const char *value, const char *why)
-{
-    if (!e)
-        return;
-    char q[96];
-    cfg_quote_value(q, sizeof q, value);
-    if (w->alias)
-        cfg_fail(e, w, "%s = \"%s\" ([%s] %s): %s", w->alias, q, kd->section,
-             kd->key, why);
-    else
-        cfg_fail(e, w, "[%s] %s = \"%s\": %s", kd->section, kd->key, q, why);
-    set_key(e, kd, q, why);
-}
-
-/* "<where>: unknown section [x]; known sections: ..." */
-void cfg_fail_unknown_section(cfg_error *e, const where *w,
-                                 const char *section)
-{
-    char q[96], list[256] = "";
-    cfg_quote_value(q, sizeof q, section);
-    for (size_t i = 0; i < cfg_nsections; i++)
-        cfg_appendf(list, sizeof list, "%s%s", i ? ", " : "", cfg_sections[i].name);
-    cfg_fail(e, w, "unknown section [%s]; known sections: %s", q, list);
-}
-
-/* "<where>: unknown key "x" in [s]; known keys: ..." */
-void cfg_fail_unknown_key(cfg_error *e, const where *w,
-                             const char *section, const char *key)
-{
-    char q[96], list[256] = "";
-    cfg_quote_value(q, sizeof q, key);
-    for (size_t i = 0; i < cfg_nkeys; i++)
-        if (!strcmp(cfg_keys[i].section, section))
-            cfg_appendf(list, sizeof list, "%s%s", list[0] ? ", " : "", cfg_keys[i].key);
-    cfg_fail(e, w, "unknown key \"%s\" in [%s]; known keys: %s", q, section, list);
-}
-
-/* "<where>: unknown name "x"; known names: ..." (PNRSim files) */
-static void fail_unknown_pnrsim(cfg_error *e, const where *w,
-                                const char *name)
-{
-    char q[96], list[CFG_ERR_MAX] = "";
-    cfg_quote_value(q, sizeof q, name);
-    for (size_t i = 0; i < cfg_nkeys; i++)
-        if (cfg_keys[i].pnrsim)
-            cfg_appendf(list, sizeof list, "%s%.*s", list[0] ? ", " : "",
-                    (int)strcspn(cfg_keys[i].pnrsim, "|"), cfg_keys[i].pnrsim);
-    cfg_fail(e, w, "unknown name \"%s\"; known names: %s", q, list);
-}
-
-void cfg_set_origin(config *c, const key_def *kd, const char *fmt, ...)
-{
-    char *o = c->origin[kd - cfg_keys];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(o, CFG_ORIGIN_MAX, fmt, ap);
-    va_end(ap);
-    if (n >= CFG_ORIGIN_MAX)
-        memcpy(o + CFG_ORIGIN_MAX - 4, "...", 4);
-}
-
-/* Record w as where kd was set in c: "FILE:LINE" (the path cut at its
- * start when long, keeping the line number) or "--set ARG". */
-static void set_origin_at(config *c, const key_def *kd, const where *w)
-{
-    if (!w->file) {
-        cfg_set_origin(c, kd, "--set %s", w->arg);
-        return;
-    }
-    char line[32];
-    snprintf(line, sizeof line, ":%ld", w->line);
-    size_t room = CFG_ORIGIN_MAX - 1 - strlen(line), len = strlen(w->file);
-    if (len <= room)
-        cfg_set_origin(c, kd, "%s%s", w->file, line);
-    else
-        cfg_set_origin(c, kd, "...%s%s", w->file + len - (room - 3), line);
-}
-
-/* Parse value for kd into *c and report a failure at w. */
-int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
-                 cfg_error *e)
-{
-    char why[256];
-    if (cfg_parse_value(kd, value, c, why, sizeof why)) {
-        cfg_fail_value(e, w, kd, value, why);
-        return -1;
-    }
-    set_origin_at(c, kd, w);
-    return 0;
 }
 
 /* The key named "section.key", or NULL. */
@@ -261,7 +94,7 @@ const char *config_key_unit(const char *key)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Public: defaults, equality, names                                       */
+/* Public: defaults, equality                                             */
 /* ---------------------------------------------------------------------- */
 
 /* Fill c with the defaults: the table's default texts, parsed. */
@@ -287,7 +120,6 @@ bool config_equal(const config *a, const config *b)
     return true;
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* Reading a file whole                                                    */
 /* ---------------------------------------------------------------------- */
@@ -296,153 +128,37 @@ bool config_equal(const config *a, const config *b)
  * path needs; it stops `-c /dev/zero` and the like from filling memory. */
 #define CFG_FILE_MAX (1L << 20)
 
-/* Read path ("-" = standard input) whole into a new NUL-terminated buffer
- * (*text, to free; *len bytes before the NUL), with one pass over the file, so pipes and
- * process substitutions can be parsed after the format is detected.
- * 0, or -1 with e: "cannot open: ...", "is a directory, not a
- * configuration file", "larger than 1 MiB..." or "read error: ...". */
-/* Fill e: a problem with the file at path as a whole (line 0). */
-static void file_error(cfg_error *e, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void file_error(cfg_error *e, const char *path, const char *fmt, ...)
+/* Read path ("-" = standard input) whole (util_read_file: one pass, so
+ * pipes and process substitutions can be parsed after the format is
+ * detected) into *text (NUL-terminated, to free; *len bytes before the
+ * NUL). 0, or -1 with e on the file as a whole: "cannot open: ...", "is a
+ * directory, not a configuration file", "larger than 1 MiB: not a
+ * configuration file" or "read error: ...". */
+static int read_whole(const char *path, char **text, size_t *len, cfg_error *e)
 {
-    if (!e)
-        return;
-    where w = {.file = path};
-    error_at(e, &w);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(e->what, sizeof e->what, fmt, ap);
-    va_end(ap);
-}
-
-int cfg_read_whole(const char *path, char **text, size_t *len, cfg_error *e)
-{
-    *text = NULL;
-    *len = 0;
     bool is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "r");
-    if (is_stdin)
-        path = "stdin";
-    struct stat st;
-    if (!f) {
-        file_error(e, path, "cannot open: %s", strerror(errno));
-        return -1;
+    util_read_fail why;
+    *text = util_read_file(is_stdin ? NULL : path, CFG_FILE_MAX, len, &why);
+    if (*text)
+        return 0;
+    *len = 0;
+    const char *name = is_stdin ? "stdin" : path;
+    switch (why) {
+    case UTIL_READ_OPEN:
+        cfg_fail_file(e, name, "cannot open: %s", strerror(errno));
+        break;
+    case UTIL_READ_DIR:
+        cfg_fail_file(e, name, "is a directory, not a configuration file");
+        break;
+    case UTIL_READ_BIG:
+        cfg_fail_file(e, name, "larger than 1 MiB: not a configuration file");
+        break;
+    case UTIL_READ_IO:
+        cfg_fail_file(e, name, "read error: %s", strerror(errno));
+        break;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        file_error(e, path, "is a directory, not a configuration file");
-        if (!is_stdin)
-            fclose(f);
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = xrealloc(NULL, cap);
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (n > (size_t)CFG_FILE_MAX) {
-            file_error(e, path, "larger than 1 MiB: not a configuration file");
-            free(buf);
-            if (!is_stdin)
-                fclose(f);
-            return -1;
-        }
-        if (got == 0 || feof(f) || ferror(f))
-            break;
-    }
-    if (ferror(f)) {
-        int err = errno ? errno : EIO;
-        file_error(e, path, "read error: %s", strerror(err));
-        free(buf);
-        if (!is_stdin)
-            fclose(f);
-        return -1;
-    }
-    if (!is_stdin)
-        fclose(f);
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
+    return -1;
 }
-
-/* ---------------------------------------------------------------------- */
-/* PNRSim's "Name value" files                                             */
-/* ---------------------------------------------------------------------- */
-
-/* Parse PNRSim "Name value" text (len bytes, NUL-terminated, modified in
- * place) read from path onto *c; on error *c is unchanged. 0 or -1 + e. */
-static int parse_pnrsim_text(config *c, const char *path, char *text, size_t len,
-                             cfg_error *err)
-{
-    config scratch = *c;
-    long set_on[CFG_MAX_KEYS] = {0};
-    char *pos = text, *text_end = text + len;
-    where w = {.file = path};
-    int rc = 0;
-    while (rc == 0 && pos < text_end) {
-        char *line = pos, *nl = memchr(pos, '\n', (size_t)(text_end - pos));
-        size_t n = nl ? (size_t)(nl - pos) : (size_t)(text_end - pos);
-        pos += n + (nl != NULL);
-        line[n] = '\0'; /* the newline, or the terminating NUL */
-        w.line++;
-        char *p = line;
-        if (strlen(line) != n) {
-            cfg_fail(err, &w, "NUL byte in line");
-            rc = -1;
-            break;
-        }
-        if (w.line == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
-            p += 3;
-        p[strcspn(p, "#;")] = '\0'; /* comments start anywhere */
-        while (isspace((unsigned char)*p))
-            p++;
-        if (!*p)
-            continue;
-        char *name = p;
-        while (*p && !isspace((unsigned char)*p))
-            p++;
-        char *value = p;
-        if (*p)
-            *value++ = '\0';
-        while (isspace((unsigned char)*value))
-            value++;
-        char *end = value + strlen(value);
-        while (end > value && isspace((unsigned char)end[-1]))
-            *--end = '\0';
-        const key_def *kd = find_pnrsim(name);
-        if (!kd) {
-            fail_unknown_pnrsim(err, &w, name);
-            rc = -1;
-            break;
-        }
-        w.alias = name;
-        size_t i = (size_t)(kd - cfg_keys);
-        if (!*value) {
-            cfg_fail_value(err, &w, kd, value, "missing value");
-            rc = -1;
-        } else if (value[strcspn(value, " \t\r\n\v\f")]) {
-            cfg_fail_value(err, &w, kd, value, "expected one value, without whitespace");
-            rc = -1;
-        } else if (set_on[i]) {
-            cfg_fail(err, &w, "%s ([%s] %s) set twice (first on line %ld)", name,
-                 kd->section, kd->key, set_on[i]);
-            rc = -1;
-        } else {
-            rc = cfg_apply(&scratch, kd, value, &w, err);
-            set_on[i] = w.line;
-        }
-        w.alias = NULL;
-    }
-    if (rc == 0)
-        *c = scratch;
-    return rc;
-}
-
 
 /* ---------------------------------------------------------------------- */
 /* Format detection, --set, validation                                     */
@@ -461,14 +177,14 @@ static int load_file(config *c, const char *path, file_format fmt, cfg_error *er
 {
     char *text;
     size_t len;
-    if (cfg_read_whole(path, &text, &len, err) != 0)
+    if (read_whole(path, &text, &len, err) != 0)
         return -1;
     if (!strcmp(path, "-"))
         path = "stdin";
     /* Lines ended by CR alone (classic Mac OS) would read as one line. */
     const char *cr = memchr(text, '\r', len);
     if (cr && !memchr(text, '\n', len) && cr + 1 < text + len) {
-        file_error(err, path, "lines end in CR alone (classic Mac OS line endings): "
+        cfg_fail_file(err, path, "lines end in CR alone (classic Mac OS line endings): "
                    "expected LF or CRLF; convert with tr '\\r' '\\n'");
         free(text);
         return -1;
@@ -489,7 +205,7 @@ static int load_file(config *c, const char *path, file_format fmt, cfg_error *er
         break;
     }
     int rc = ini ? cfg_parse_ini_text(c, path, text, len, err)
-                 : parse_pnrsim_text(c, path, text, len, err);
+                 : cfg_parse_pnrsim_text(c, path, text, len, err);
     free(text);
     return rc;
 }
@@ -524,8 +240,8 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
     const char *eq = strchr(assignment, '=');
     const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
     char sec[128], key[128], value[CFG_PATH_MAX + 1];
-    if (!eq || !dot || !cfg_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
-        !cfg_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
+    if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
+        !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
         !key[0]) {
         cfg_fail(err, &w, "expected SECTION.KEY=VALUE");
         return -1;
@@ -540,7 +256,7 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
         cfg_fail_unknown_key(err, &w, canon, key);
         return -1;
     }
-    if (!cfg_trim_copy(value, sizeof value, eq + 1, strlen(eq + 1))) {
+    if (!util_trim_copy(value, sizeof value, eq + 1, strlen(eq + 1))) {
         char why[128];
         snprintf(why, sizeof why, "too long: at most %zu characters",
                  kd->type == KT_STRING ? kd->size - 1 : sizeof value - 1);
@@ -561,8 +277,8 @@ int config_value_text(const char *assignment, char *buf, size_t n)
     const char *eq = strchr(assignment, '=');
     const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
     char sec[128], key[128];
-    if (!eq || !dot || !cfg_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
-        !cfg_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)))
+    if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
+        !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)))
         return -1;
     const char *canon = cfg_find_section(sec);
     const key_def *kd = canon ? cfg_find_key(canon, key) : NULL;
@@ -627,7 +343,7 @@ static int fail_cross(cfg_error *e, const config *c, const char *section, const 
     va_end(ap);
     snprintf(k, sizeof k, "%s.%s", section, key);
     const char *ko = config_origin(c, k), *oo = config_origin(c, other);
-    cfg_appendf(why, sizeof why, " (%s %s%s; %s %s%s)", k, ko[0] ? "from " : "by default",
+    util_appendf(why, sizeof why, " (%s %s%s; %s %s%s)", k, ko[0] ? "from " : "by default",
                 ko, other, oo[0] ? "from " : "by default", oo);
     fail_config(e, k, value, why, "[%s] %s = %s%s %s", section, key, value, unit, why);
     return -1;

@@ -11,8 +11,13 @@
  * message about two keys can say where each came from. The problem, if any, comes back in parts
  * (cfg_error): which input, which key, the value and why; each program
  * words its own message from them.
+ *
+ * The top of the configuration module's layers (app/config.h): it uses
+ * app/config.c's loading, --set and validation.
  */
-#include "app/config_internal.h"
+#include "app/config.h"
+#include "app/config_keys.h"
+#include "app/config_value.h"
 
 #include <limits.h>
 #include <stdlib.h>

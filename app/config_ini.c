@@ -1,8 +1,8 @@
 /* app/config_ini.c: INI configuration files, read through inih.
  *
  * INI files go through inih (Debian's libinih, r55). Its behaviour is set by
- * process-wide globals, which config_load_ini sets for the duration of the
- * call and then restores: no multi-line values (an indented key is an
+ * process-wide globals, which cfg_parse_ini_text sets for the duration of
+ * the call and then restores: no multi-line values (an indented key is an
  * ordinary key, not a continuation of the previous value), `;` inline
  * comments (after whitespace) and `;`/`#` full-line comments, stop at the
  * first error. The installed <ini.h> declares the four-argument handler
@@ -13,9 +13,15 @@
  * [section] headers itself, so an unknown section is reported even when it
  * holds no key (inih calls the handler only for key = value lines).
  *
+ * In the configuration module's layers (app/config.h) this file is above
+ * the values (app/config_value.c: cfg_apply) and below app/config.c, which
+ * calls it once it has told an INI file from a PNRSim one.
+ *
  * Not thread-safe (inih's settings are globals).
  */
-#include "app/config_internal.h"
+#include "app/config_ini.h"
+#include "app/config_value.h"
+#include "app/util.h"
 
 #include <ini.h>
 
@@ -61,10 +67,10 @@ static int check_header(ini_state *st, const char *line)
         cfg_fail(st->err, &st->w, "malformed section header: text after ']'");
         return -1;
     }
-    if (!cfg_trim_copy(name, sizeof name, p + 1, (size_t)(end - p - 1)) ||
+    if (!util_trim_copy(name, sizeof name, p + 1, (size_t)(end - p - 1)) ||
         !cfg_find_section(name)) {
         char shown[128];
-        if (!cfg_trim_copy(shown, sizeof shown, p + 1, (size_t)(end - p - 1)))
+        if (!util_trim_copy(shown, sizeof shown, p + 1, (size_t)(end - p - 1)))
             snprintf(shown, sizeof shown, "%.*s", 100, p + 1);
         cfg_fail_unknown_section(st->err, &st->w, shown);
         return -1;
@@ -113,9 +119,9 @@ static int cfg_ini_handler(void *user, const char *section, const char *name,
     if (st->failed)
         return 0;
     st->failed = true; /* until accepted */
-    if (!cfg_trim_copy(key, sizeof key, name, strlen(name)))
+    if (!util_trim_copy(key, sizeof key, name, strlen(name)))
         snprintf(key, sizeof key, "%.100s", name);
-    if (!cfg_trim_copy(sec, sizeof sec, section, strlen(section)))
+    if (!util_trim_copy(sec, sizeof sec, section, strlen(section)))
         snprintf(sec, sizeof sec, "%.100s", section);
     if (!sec[0]) {
         char q[96];
@@ -186,7 +192,7 @@ static void ini_settings_set(const ini_settings *s)
 /* Parse INI text (len bytes, NUL-terminated) read from path onto *c; on
  * error *c is unchanged. 0 or -1 + e. */
 int cfg_parse_ini_text(config *c, const char *path, const char *text, size_t len,
-                          cfg_error *err)
+                       cfg_error *err)
 {
     static char inline_prefixes[] = ";";
     static char start_prefixes[] = ";#";

@@ -1,78 +1,26 @@
-/* app/config_keys.c: the table of every configuration key (see
- * app/config.c for how it drives everything else) and the names of the enum
- * values as written in files. */
-#include "app/config_internal.h"
+/* app/config_keys.c: the table of every configuration key, and lookup in
+ * it by section and key.
+ *
+ * One table, cfg_keys, describes every parameter: its INI section and key,
+ * its C type and place in struct config, the allowed range or names (the
+ * lists of app/config_names.c), its default (as text, exactly as
+ * configs/reference.ini writes it), its unit, a one-line comment and its
+ * PNRSim name(s). Everything else is driven by it: config_defaults parses
+ * the default texts, the three readers (INI files, PNRSim "Name value"
+ * files, --set) look keys up in it and parse values with one function
+ * (app/config_value.c), config_validate re-checks stored values against it,
+ * and config_write_ini (--print-config) writes it back with units and
+ * comments. So reference.ini, the parsers and the printed configuration
+ * cannot disagree about names, ranges or units; the tests check that
+ * configs/reference.ini loads to exactly config_defaults.
+ *
+ * In the configuration module's layers (app/config.h) this file is above
+ * app/config_names.c only.
+ */
+#include "app/config_keys.h"
 
 #include <stddef.h>
-
-
-static const char *const priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
-                                             "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
-static const char *const packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
-static const char *const sched_names[] = {"GANG", NULL};
-static const char *const strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
-                                             "BACKBONE", NULL};
-static const char *const release_names[] = {"EXCESS", "ALL", NULL};
-static const char *const selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
-                                              "RANDOM", NULL};
-const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
-static const char *const locality_names[] = {"NONE", "RACK", NULL};
-static const char *const placement_names[] = {"SPREAD", "RACKS", NULL};
-static const char *const route_names[] = {"HOPS", "WHOLE", NULL};
-static const char *const topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
-                                             NULL};
-static const char *const cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
-static const char *const interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
-static const char *const rotation_names[] = {"HALF", "FULL", NULL};
-static const char *const mem_release_names[] = {"THREAD", "JOB", NULL};
-static const char *const paging_names[] = {"EXACT", "BATCHED", NULL};
-static const char *const estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
-static const char *const backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
-static const char *const generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
-
-/* The name arrays are indexed by the enum values. */
-_Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
-_Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, "");
-_Static_assert(SCHED_GANG == 0, "");
-_Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
-               PNR_BACKBONE == 3, "");
-_Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
-_Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
-               PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
-_Static_assert(TOPO_KIND_STAR == 0 && TOPO_KIND_BUS == 1 && TOPO_KIND_WHEEL == 2 &&
-               TOPO_KIND_CONNECTED == 3 && TOPO_KIND_TREE == 4, "");
-_Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 2 &&
-               sizeof(cfg_mem_aware) == sizeof(int), "");
-_Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
-               sizeof(cfg_locality) == sizeof(int), "");
-_Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
-               sizeof(cfg_server_placement) == sizeof(int), "");
-_Static_assert(NET_ROUTE_HOPS == 0 && NET_ROUTE_WHOLE == 1 && sizeof(cfg_route) == sizeof(int), "");
-_Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
-               CPU_DEMAND_AUTO == 2, "");
-_Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
-_Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
-_Static_assert(sizeof(cfg_interval) == sizeof(int) &&
-               sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
-_Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
-_Static_assert(PAGING_EXACT == 0 && PAGING_BATCHED == 1 && sizeof(cfg_paging) == sizeof(int),
-               "");
-_Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
-               PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
-_Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
-_Static_assert(RNG_XOSHIRO256SS == 0 && RNG_MT19937 == 1 && sizeof(rng_gen) == sizeof(int),
-               "");
-_Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
-_Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
-               "enums must be int-sized");
-_Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
-/* Enums are read and written as int. */
-_Static_assert(sizeof(cfg_priority) == sizeof(int) &&
-               sizeof(cfg_packing) == sizeof(int) &&
-               sizeof(cfg_sched_type) == sizeof(int) &&
-               sizeof(cfg_strategy) == sizeof(int) &&
-               sizeof(cfg_topology) == sizeof(int) &&
-               sizeof(cfg_cpu_demand) == sizeof(int), "enums must be int-sized");
+#include <strings.h>
 
 #define FIELD(f) (((config *)0)->f)
 /* Offsets, checked against the field's type at compile time. */
@@ -130,7 +78,7 @@ const key_def cfg_keys[] = {
           "Simulated time between metric samples and progress lines."),
     K_U64("simulation", "seed", simulation.seed, "1", "", "Seed",
           "Master random seed; 0 = seeded from the clock (not reproducible)."),
-    K_ENUM("simulation", "generator", simulation.generator, generator_names, "XOSHIRO256SS",
+    K_ENUM("simulation", "generator", simulation.generator, cfg_generator_names, "XOSHIRO256SS",
            NULL,
            "Random-number generator of every stream: XOSHIRO256SS (xoshiro256**, "
            "ziggurat exponentials; fast, 48 bytes a stream) or MT19937 (GSL's Mersenne "
@@ -152,7 +100,7 @@ const key_def cfg_keys[] = {
 
     K_STR("workload", "trace", workload.trace, 0, "", "path", NULL,
           "SWF trace (.swf or .swf.gz); empty = none, - = standard input."),
-    K_ENUM("workload", "cpu_demand", workload.cpu_demand, cpu_demand_names,
+    K_ENUM("workload", "cpu_demand", workload.cpu_demand, cfg_cpu_demand_names,
            "AUTO", NULL,
            "CPU demand per thread: CPUTIME = SWF field 6, RUNTIME = field 4, "
            "AUTO = field 6 if > 0, else field 4."),
@@ -181,7 +129,7 @@ const key_def cfg_keys[] = {
      "comma-separated; empty = keep all.", NULL, false},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
-    K_ENUM("workload", "estimate", workload.estimate, estimate_names, "REQUESTED", NULL,
+    K_ENUM("workload", "estimate", workload.estimate, cfg_estimate_names, "REQUESTED", NULL,
            "A job's run-time estimate (backfilling, SJF...): REQUESTED = SWF field 9 when "
            "> 0, else the job's CPU demand; RUNTIME = its CPU demand (exact estimates)."),
     K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, 1e6, "1", "factor", NULL,
@@ -201,14 +149,14 @@ const key_def cfg_keys[] = {
     K_LONG("process", "page_size", process.page_size, 512, 1073741824, "4096",
            "bytes", NULL,
            "Page size P of the fault model, disk accesses and network RAM pages."),
-    K_ENUM("process", "interval", process.interval, interval_names, "FIXED", NULL,
+    K_ENUM("process", "interval", process.interval, cfg_interval_names, "FIXED", NULL,
            "Neighbour and synchronisation intervals: FIXED = exactly comm_rate / "
            "sync_rate CPU s, EXPONENTIAL = exponential with that mean."),
-    K_ENUM("process", "mem_release", process.mem_release, mem_release_names,
+    K_ENUM("process", "mem_release", process.mem_release, cfg_mem_release_names,
            "JOB", NULL,
            "When a thread's memory is freed: THREAD = when it ends, JOB = when its "
            "job's last thread ends."),
-    K_ENUM("process", "paging", process.paging, paging_names, "EXACT", NULL,
+    K_ENUM("process", "paging", process.paging, cfg_paging_names, "EXACT", NULL,
            "Page faults: EXACT = each fault its own events (a disk service or a page "
            "out and in over the network, then a CPU burst); BATCHED = a thread's "
            "consecutive faults, disk or network RAM, run as one step up to its next "
@@ -216,15 +164,15 @@ const key_def cfg_keys[] = {
            "contention with other traffic modelled (faster; what differs and the "
            "evidence: docs/BATCHING.md)."),
 
-    K_ENUM("scheduler", "type", scheduler.type, sched_names, "GANG",
+    K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
-    K_ENUM("scheduler", "priority", scheduler.priority, priority_names, "FCFS",
+    K_ENUM("scheduler", "priority", scheduler.priority, cfg_priority_names, "FCFS",
            "Priority",
            "Queue order: FCFS = arrival, BESTFIT = widest job first, "
            "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
            "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
            "(docs/SCHEDULING.md); ties by trace order."),
-    K_ENUM("scheduler", "packing", scheduler.packing, packing_names, "FIRSTFIT",
+    K_ENUM("scheduler", "packing", scheduler.packing, cfg_packing_names, "FIRSTFIT",
            "Packing",
            "Slot for a new job: FIRSTFIT = first that fits, BESTFIT = fewest "
            "free PEs, WORSTFIT = most free PEs."),
@@ -248,7 +196,7 @@ const key_def cfg_keys[] = {
            "in the current slot run there, move back, and emptied slots unify. no: jobs "
            "stay in their slot (the condition of the backfilling guarantees at MPL > 1, "
            "docs/SCHEDULING.md)."),
-    K_ENUM("scheduler", "backfill", scheduler.backfill, backfill_names, "NONE", NULL,
+    K_ENUM("scheduler", "backfill", scheduler.backfill, cfg_backfill_names, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
 
@@ -268,7 +216,7 @@ const key_def cfg_keys[] = {
           "Average disk seek time."),
     K_DBL("computer", "transfer", computer.transfer, 0.01, false, 1e5, "50", "MB/s",
           "Transfer", "Disk transfer rate (MB = 10^6 bytes here)."),
-    K_ENUM("computer", "rotation", computer.rotation, rotation_names, "HALF", NULL,
+    K_ENUM("computer", "rotation", computer.rotation, cfg_rotation_names, "HALF", NULL,
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
 K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
@@ -279,7 +227,7 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PE
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
-    K_ENUM("netram", "strategy", netram.strategy, strategy_names, "CENTRAL",
+    K_ENUM("netram", "strategy", netram.strategy, cfg_strategy_names, "CENTRAL",
            "PNRStrategy",
            "CENTRAL = one manager, CLIENT = no manager, MANAGER = elected local "
            "managers, BACKBONE = a fixed set of managers."),
@@ -290,12 +238,12 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PE
     K_DBL("netram", "server_threshold", netram.server_threshold, 0, false,
           1e8, "0.1", "MB", "ServerThreshold",
           "Free RAM a server keeps: it lends only what is above this."),
-    K_ENUM("netram", "packing", netram.packing, packing_names, "FIRSTFIT",
+    K_ENUM("netram", "packing", netram.packing, cfg_packing_names, "FIRSTFIT",
            "NetRamPacking", "Network RAM packing; unused, as in PNRSim."),
-    K_ENUM("netram", "release", netram.release, release_names, "EXCESS", NULL,
+    K_ENUM("netram", "release", netram.release, cfg_release_names, "EXCESS", NULL,
            "At a thread's end its node frees: EXCESS = only network RAM beyond its "
            "remaining overallocation (report 5.1.3), ALL = the thread's whole grant."),
-    K_ENUM("netram", "server_selection", netram.server_selection, selection_names,
+    K_ENUM("netram", "server_selection", netram.server_selection, cfg_selection_names,
            "RANDOM_WORSTFIT", NULL,
            "Server a manager asks next (report 5.2.2): RANDOM_WORSTFIT = most free RAM, "
            "ties at random; WORSTFIT = most free, ties to the lowest PE; BESTFIT = least "
@@ -304,12 +252,12 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PE
 K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", NULL,
           "Fixed extra time of every remote page access (a device behind the network: "
           "CXL pool, RDMA NIC), added when the page is back; 0 = none."),
-    K_ENUM("netram", "locality", netram.locality, locality_names, "NONE", NULL,
+    K_ENUM("netram", "locality", netram.locality, cfg_locality_names, "NONE", NULL,
            "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
            "requesting threads first, then the others (needs network.topology = TREE)."),
 
 
-    K_ENUM("network", "topology", network.topology, topology_names, "STAR",
+    K_ENUM("network", "topology", network.topology, cfg_topology_names, "STAR",
            "Network",
            "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
            "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
@@ -318,7 +266,7 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
           "TREE: PEs per rack (compute PE p is in rack p / rack_size); a rack_size "
           "of number or more puts every compute PE in one rack (accepted)."),
     K_ENUM("network", "memory_server_placement", network.memory_server_placement,
-           placement_names, "SPREAD", NULL,
+           cfg_placement_names, "SPREAD", NULL,
            "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "
            "compute racks) or in RACKS of their own after them."),
     K_DBL0("network", "uplink_bandwidth", network.uplink_bandwidth, 1e-3, 1e6, "0",
@@ -332,7 +280,7 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
           "Latency", "Time for data to cross one link."),
     K_DBL("network", "delay", network.delay, 0, false, 1, "0.00008", "s", "Delay",
           "Time a switch takes to pass a packet on."),
-    K_ENUM("network", "route", network.route, route_names, "HOPS", NULL,
+    K_ENUM("network", "route", network.route, cfg_route_names, "HOPS", NULL,
            "How a message crosses its route (issue 11): HOPS = element by element, "
            "the report's model (exact); WHOLE = a message whose route is idle when "
            "sent takes it as one step, each element reserved for its busy "
@@ -354,16 +302,20 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
 
-/* names[v], or "?" when v is not a valid index. */
-static const char *name_of(const char *const *names, int v)
+/* The key named key in section (case-insensitive), or NULL. */
+const key_def *cfg_find_key(const char *section, const char *key)
 {
-    return v >= 0 && (size_t)v < cfg_n_names(names) ? names[v] : "?";
+    for (size_t i = 0; i < cfg_nkeys; i++)
+        if (!strcasecmp(cfg_keys[i].section, section) && !strcasecmp(cfg_keys[i].key, key))
+            return &cfg_keys[i];
+    return NULL;
 }
 
-const char *config_priority_name(cfg_priority v) { return name_of(priority_names, (int)v); }
-const char *config_packing_name(cfg_packing v) { return name_of(packing_names, (int)v); }
-const char *config_strategy_name(cfg_strategy v) { return name_of(strategy_names, (int)v); }
-const char *config_topology_name(cfg_topology v) { return name_of(topology_names, (int)v); }
-const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cpu_demand_names, (int)v); }
-const char *config_sched_type_name(cfg_sched_type v) { return name_of(sched_names, (int)v); }
-const char *config_mem_release_name(cfg_mem_release v) { return name_of(mem_release_names, (int)v); }
+/* The canonical (lower-case) spelling of a section name, or NULL. */
+const char *cfg_find_section(const char *section)
+{
+    for (size_t i = 0; i < cfg_nsections; i++)
+        if (!strcasecmp(cfg_sections[i].name, section))
+            return cfg_sections[i].name;
+    return NULL;
+}

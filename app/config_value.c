@@ -11,8 +11,14 @@
  * several types share case bodies (INT with LONG, U64 with BOOL) that a
  * table of function pointers would split into near-copies. A table would
  * pay off if types were added often; they are not, so the switches stay.
+ *
+ * cfg_apply, at the end, is what every reader calls with a value it read:
+ * parse it, record where it was set (config's origin), or word the
+ * failure at that place (app/config_error.c). In the configuration
+ * module's layers (app/config.h) this file is above the key table and the
+ * error wording, and below the readers (INI, PNRSim files, --set).
  */
-#include "app/config_internal.h"
+#include "app/config_value.h"
 #include "app/util.h"
 
 #include <ctype.h>
@@ -51,57 +57,6 @@ int cfg_get_count(const config *c, const key_def *kd)
     int n;
     memcpy(&n, (const char *)c + kd->count_offset, sizeof n);
     return n;
-}
-
-/* Number of names in a NULL-terminated list. */
-size_t cfg_n_names(const char *const *names)
-{
-    size_t n = 0;
-    while (names[n])
-        n++;
-    return n;
-}
-
-/* s with leading and trailing whitespace removed, written into out (size n);
- * returns false when it does not fit. */
-bool cfg_trim_copy(char *out, size_t n, const char *s, size_t len)
-{
-    while (len > 0 && isspace((unsigned char)*s)) {
-        s++;
-        len--;
-    }
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
-    if (len >= n)
-        return false;
-    memcpy(out, s, len);
-    out[len] = '\0';
-    return true;
-}
-
-/* Append formatted text to buf (size n, already holding a string),
- * truncating silently. */
-void cfg_appendf(char *buf, size_t n, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
-/* A value as quoted in a message: control characters become '?' and a value
- * longer than 80 characters is cut, with "..." appended. */
-void cfg_quote_value(char *out, size_t n, const char *s)
-{
-    size_t i = 0, limit = n - 4 < 80 ? n - 4 : 80;
-    for (; s[i] && i < limit; i++)
-        out[i] = iscntrl((unsigned char)s[i]) ? '?' : s[i];
-    out[i] = '\0';
-    if (s[i])
-        strcat(out, "...");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -146,9 +101,9 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
     case KT_ENUM:
         snprintf(buf, n, "one of ");
         for (size_t i = 0; kd->names[i]; i++)
-            cfg_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
+            util_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
         if (kd->names == cfg_mem_aware_names)
-            cfg_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
+            util_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
         break;
     case KT_STATUS:
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
@@ -360,14 +315,14 @@ static int parse_ram(const key_def *kd, const char *text, config *c, char *why, 
         char item[64], *x;
         long long count = 0;
         double mb = 0;
-        if (!cfg_trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
+        if (!util_trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
             snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
             return -1;
         }
         *x = '\0';
         char cs[64], ms[64];
-        if (!cfg_trim_copy(cs, sizeof cs, item, strlen(item)) ||
-            !cfg_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
+        if (!util_trim_copy(cs, sizeof cs, item, strlen(item)) ||
+            !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
             parse_number(ms, &mb) == -1) {
             snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
             return -1;
@@ -430,7 +385,7 @@ static int parse_status_list(const key_def *kd, const char *text, config *c,
         size_t len = strcspn(p, ",");
         char item[32];
         long long x = 0;
-        int r = cfg_trim_copy(item, sizeof item, p, len) ? parse_ll(item, &x) : -1;
+        int r = util_trim_copy(item, sizeof item, p, len) ? parse_ll(item, &x) : -1;
         if (r == -1) {
             snprintf(why, n, "malformed number: expected comma-separated integers");
             return -1;
@@ -610,7 +565,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
         const int *v = cfg_cfield(c, kd);
         buf[0] = '\0';
         for (int i = 0; i < count && (size_t)i < kd->size; i++)
-            cfg_appendf(buf, n, "%s%d", i ? "," : "", v[i]);
+            util_appendf(buf, n, "%s%d", i ? "," : "", v[i]);
         break;
     }
     case KT_RAM:
@@ -622,7 +577,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
         for (int i = 0; i < c->computer.n_ram_groups && i < CFG_MAX_RAM_GROUPS; i++) {
             char mb[40];
             format_double(mb, sizeof mb, c->computer.ram_groups[i].mb);
-            cfg_appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
+            util_appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
         }
         break;
     }
@@ -699,7 +654,7 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
     case KT_ENUM:
         buf[0] = '\0';
         for (size_t i = 0; kd->names[i]; i++)
-            cfg_appendf(buf, n, "%s%s", i ? " | " : "", kd->names[i]);
+            util_appendf(buf, n, "%s%s", i ? " | " : "", kd->names[i]);
         break;
     case KT_STATUS:
         snprintf(buf, n, "%.0f..%.0f, at most %zu", kd->min, kd->max, kd->size);
@@ -708,4 +663,51 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
         break;
     }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Storing a value read at a place                                         */
+/* ---------------------------------------------------------------------- */
+
+/* Record where kd was set in c: text from fmt, cut to CFG_ORIGIN_MAX with
+ * "..." at its end. */
+void cfg_set_origin(config *c, const key_def *kd, const char *fmt, ...)
+{
+    char *o = c->origin[kd - cfg_keys];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o, CFG_ORIGIN_MAX, fmt, ap);
+    va_end(ap);
+    if (n >= CFG_ORIGIN_MAX)
+        memcpy(o + CFG_ORIGIN_MAX - 4, "...", 4);
+}
+
+/* Record w as where kd was set in c: "FILE:LINE" (the path cut at its
+ * start when long, keeping the line number) or "--set ARG". */
+static void set_origin_at(config *c, const key_def *kd, const where *w)
+{
+    if (!w->file) {
+        cfg_set_origin(c, kd, "--set %s", w->arg);
+        return;
+    }
+    char line[32];
+    snprintf(line, sizeof line, ":%ld", w->line);
+    size_t room = CFG_ORIGIN_MAX - 1 - strlen(line), len = strlen(w->file);
+    if (len <= room)
+        cfg_set_origin(c, kd, "%s%s", w->file, line);
+    else
+        cfg_set_origin(c, kd, "...%s%s", w->file + len - (room - 3), line);
+}
+
+/* Parse value for kd into *c and report a failure at w. */
+int cfg_apply(config *c, const key_def *kd, const char *value, const where *w,
+              cfg_error *e)
+{
+    char why[256];
+    if (cfg_parse_value(kd, value, c, why, sizeof why)) {
+        cfg_fail_value(e, w, kd, value, why);
+        return -1;
+    }
+    set_origin_at(c, kd, w);
+    return 0;
 }

@@ -9,6 +9,10 @@
  * taken from the run_metrics field itself (_Generic), so a row cannot read
  * a field as the wrong type. The sentences of the text report after the
  * numbered metrics (job counts, drops, messages) are prose, not rows.
+ *
+ * In app/'s layers this file sits below app/run.c: it knows the metrics
+ * only as a struct (app/run_metrics.h, types only), never the run; run.c
+ * and app/schedule.c (which uses the CSV macros of output.h) are above it.
  */
 #include "app/output.h"
 

@@ -14,7 +14,7 @@
 #define PNRSIM_APP_OUTPUT_H
 
 #include "app/config.h"
-#include "app/run.h"
+#include "app/run_metrics.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,9 +1,13 @@
-/* app/util.c: mkdir -p, whole-file atomic writes, a monotonic clock (see
- * util.h). */
+/* app/util.c: mkdir -p, whole-file reads and atomic writes, a monotonic
+ * clock and two string helpers (see util.h). The lowest file of app/: it uses only
+ * core/mem.h. */
 #include "app/util.h"
 #include "core/mem.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +58,52 @@ int util_mkdirs(const char *dir, size_t *created)
     free(buf);
     errno = saved;
     return rc;
+}
+
+/* util_read_file's failure: close f (unless it is stdin), free buf, set
+ * *why and errno (err). Returns NULL. */
+static char *read_failed(FILE *f, char *buf, util_read_fail *why, util_read_fail w, int err)
+{
+    if (f && f != stdin)
+        fclose(f);
+    free(buf);
+    if (why)
+        *why = w;
+    errno = err;
+    return NULL;
+}
+
+char *util_read_file(const char *path, size_t max, size_t *len, util_read_fail *why)
+{
+    FILE *f = path ? fopen(path, "rb") : stdin;
+    if (!f)
+        return read_failed(NULL, NULL, why, UTIL_READ_OPEN, errno);
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        return read_failed(f, NULL, why, UTIL_READ_DIR, EISDIR);
+    size_t cap = 4096, n = 0;
+    char *buf = xrealloc(NULL, cap);
+    errno = 0;
+    for (;;) {
+        if (n + 1 >= cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (max > 0 && n > max)
+            return read_failed(f, buf, why, UTIL_READ_BIG, EFBIG);
+        if (got == 0 || feof(f) || ferror(f))
+            break;
+    }
+    if (ferror(f))
+        return read_failed(f, buf, why, UTIL_READ_IO, errno ? errno : EIO);
+    if (f != stdin)
+        fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
 }
 
 int util_write_file(const char *path, const void *data, size_t len, char *err,
@@ -112,4 +162,34 @@ void util_fmt_g(char *buf, size_t n, double v)
         if (strtod(buf, NULL) == v)
             return;
     }
+}
+
+/* s with leading and trailing whitespace removed, written into out (size n);
+ * returns false when it does not fit. */
+bool util_trim_copy(char *out, size_t n, const char *s, size_t len)
+{
+    while (len > 0 && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len >= n)
+        return false;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return true;
+}
+
+/* Append formatted text to buf (size n, already holding a string),
+ * truncating silently. */
+void util_appendf(char *buf, size_t n, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, n - used, fmt, ap);
+    va_end(ap);
 }

@@ -1,10 +1,13 @@
 /* app/util.h: small system helpers shared by pnrsim (app/) and
- * pnrsim-sweep (study/, which links the library): mkdir -p, a whole-file
- * atomic write, and a monotonic clock. Checked allocation is core/mem.h.
+ * pnrsim-sweep (study/, which links the library): mkdir -p, reading a
+ * whole file, a whole-file atomic write, a monotonic clock, shortest round-trip number text, and
+ * two string helpers (trim into a buffer, append to a buffer). Checked
+ * allocation is core/mem.h.
  */
 #ifndef PNRSIM_APP_UTIL_H
 #define PNRSIM_APP_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Create directory dir and its parents (like mkdir -p). 0 or -1 + errno
@@ -13,6 +16,27 @@
  * that this call created (the length of dir plus one when it created
  * nothing), so that a caller can undo it (rset_rmdirs). */
 int util_mkdirs(const char *dir, size_t *created);
+
+/* Why util_read_file failed (errno is set too). */
+typedef enum util_read_fail {
+    UTIL_READ_OPEN, /* the file cannot be opened (errno from fopen) */
+    UTIL_READ_DIR,  /* it is a directory (errno EISDIR) */
+    UTIL_READ_BIG,  /* it holds more than max bytes (errno EFBIG) */
+    UTIL_READ_IO,   /* reading it failed (errno from the read; EIO if none) */
+} util_read_fail;
+
+/* Read the file at path whole (path NULL = standard input, which is left
+ * open), in one pass, so pipes, FIFOs and process substitutions can be
+ * read too, into a new buffer (to free): the file's bytes, then a NUL.
+ * *len (when len is not NULL) receives the number of bytes before that
+ * NUL; the file's own NUL bytes are kept, so a caller that refuses them
+ * compares *len with strlen. An empty file gives "" and *len = 0. max > 0:
+ * a file of more than max bytes is refused (one of exactly max is read),
+ * without reading much past max; max = 0: no limit. On failure: NULL, with
+ * *why (when why is not NULL) saying which step failed and errno set;
+ * nothing is left open or allocated. The callers word their own messages
+ * (app/config.c, study/). */
+char *util_read_file(const char *path, size_t max, size_t *len, util_read_fail *why);
 
 /* Write len bytes of data as the whole of file path, atomically: into
  * PATH.tmp.PID, fsync, then rename over path, so a reader never sees half
@@ -28,5 +52,14 @@ double util_now(void);
  * 1000001000000), into buf (n bytes; 32 is enough). For messages that
  * compare a value with a limit: two different numbers never print alike. */
 void util_fmt_g(char *buf, size_t n, double v);
+
+/* s (len bytes) without leading and trailing whitespace, written into out
+ * (n bytes) with a NUL; false (out unspecified) when it does not fit. */
+bool util_trim_copy(char *out, size_t n, const char *s, size_t len);
+
+/* Append formatted text to the string in buf (n bytes in all), cut to fit
+ * (silently). */
+void util_appendf(char *buf, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -94,7 +94,7 @@ static uint64_t normalized_hash(const char *text)
 char *study_fingerprint(const study *s)
 {
     size_t len;
-    char *base = sweep_read_file(s->base, &len);
+    char *base = util_read_file(s->base, 0, &len, NULL);
     if (!base)
         return NULL;
     sweep_buf b = {0};

@@ -70,7 +70,7 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
     esc(&b, s->path);
     sweep_buf_puts(&b, "</code></p>\n<pre>");
     size_t len = 0;
-    char *text = sweep_read_file(s->path, &len);
+    char *text = util_read_file(s->path, 0, &len, NULL);
     if (text) {
         /* NUL bytes (rejected by the reader anyway) would cut the text. */
         for (size_t i = 0; i < len; i++)

@@ -389,7 +389,7 @@ int sweep_metrics_read(const char *path, sweep_metrics *out, char *err,
 {
     memset(out, 0, sizeof *out);
     size_t len;
-    char *text = sweep_read_file(path, &len);
+    char *text = util_read_file(path, 0, &len, NULL);
     if (!text) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;

@@ -72,7 +72,7 @@ char *sweep_run_dir(const sweep_layout *L, size_t run, bool part)
 /* The last non-empty line of a file, trimmed, or NULL. */
 static char *last_line(const char *path)
 {
-    char *text = sweep_read_file(path, NULL);
+    char *text = util_read_file(path, 0, NULL, NULL);
     if (!text)
         return NULL;
     char *end = text + strlen(text);
@@ -290,7 +290,7 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
         return -1;
     }
     char *fpath = xasprintf("%s/fingerprint", L->out);
-    char *old = sweep_read_file(fpath, NULL);
+    char *old = util_read_file(fpath, 0, NULL, NULL);
     int rc = 0;
     /* What to record: the study's fingerprint plus the baselines recorded
      * before that the study no longer has. */
@@ -318,7 +318,7 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
     free(merged);
     if (!rc && record) {
         size_t len;
-        char *text = sweep_read_file(s->path, &len);
+        char *text = util_read_file(s->path, 0, &len, NULL);
         if (text) {
             char *copy = xasprintf("%s/study.ini", L->out);
             rc = util_write_file(copy, text, len, err, errlen);

@@ -37,8 +37,9 @@
 /* ---- util.c ---------------------------------------------------------- */
 
 /* Checked allocation is core/mem.h's (xmalloc, xrealloc, xstrdup, xstrndup,
- * xasprintf); mkdir -p, atomic whole-file writes and the monotonic clock
- * are app/util.h's (util_mkdirs, util_write_file, util_now). */
+ * xasprintf); mkdir -p, whole-file reads, atomic whole-file writes and the
+ * monotonic clock are app/util.h's (util_mkdirs, util_read_file,
+ * util_write_file, util_now). */
 
 /* A growing text buffer (always NUL-terminated once something was added). */
 typedef struct sweep_buf {
@@ -50,10 +51,6 @@ void sweep_buf_puts(sweep_buf *b, const char *s);
 void sweep_buf_printf(sweep_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void sweep_buf_free(sweep_buf *b);
-
-/* Read a whole file into a new NUL-terminated string (length in *len when
- * len is not NULL). NULL with errno set on failure. */
-char *sweep_read_file(const char *path, size_t *len);
 
 /* Write b's contents to DIR/NAME with util_write_file, say why on stderr
  * when that fails, and free b. 0 or -1. */

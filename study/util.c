@@ -1,8 +1,8 @@
 /* study/util.c: small helpers of the pnrsim-sweep modules: a growing text
- * buffer, whole-file reads, rm -r for run directories, lexical absolute
+ * buffer, rm -r for run directories, lexical absolute
  * paths, and quoting for shell commands and CSV fields. What pnrsim needs
- * too (checked allocation, mkdir -p, whole-or-nothing file writes, the
- * monotonic clock) is core/mem.h's and app/util.h's.
+ * too (checked allocation, mkdir -p, whole-file reads, whole-or-nothing
+ * file writes, the monotonic clock) is core/mem.h's and app/util.h's.
  */
 #include "study/sweep.h"
 
@@ -65,30 +65,6 @@ void sweep_buf_free(sweep_buf *b)
 }
 
 /* ---- files ------------------------------------------------------------ */
-
-char *sweep_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    sweep_buf b = {0};
-    char chunk[8192];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sweep_buf_add(&b, chunk, got);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sweep_buf_free(&b);
-        errno = EIO;
-        return NULL;
-    }
-    if (!b.p)
-        b.p = xstrdup("");
-    if (len)
-        *len = b.n;
-    return b.p;
-}
 
 int sweep_write_buf(const char *dir, const char *name, sweep_buf *b)
 {

@@ -1,4 +1,5 @@
-/* tests/test_config.c: the configuration module (app/config.c).
+/* tests/test_config.c: the configuration module (app/config*.c, in the
+ * layers app/config.h lists), through its interface app/config.h.
  *
  * What is checked: the defaults and configs/reference.ini are the same
  * configuration; the PNRSim appendix-A file and its INI translation give the

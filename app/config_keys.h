@@ -1,0 +1,61 @@
+/* app/config_keys.h: the table of every configuration key (key_def) and
+ * lookup in it (app/config_keys.c). Private to the configuration module
+ * (app/config.h lists its files in their layers). */
+#ifndef PNRSIM_APP_CONFIG_KEYS_H
+#define PNRSIM_APP_CONFIG_KEYS_H
+
+#include "app/config_names.h"
+#include "app/config_types.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NOMAX HUGE_VAL
+
+typedef enum {
+    KT_STRING,  /* char[size]; min = minimum length (0 or 1) */
+    KT_DOUBLE,  /* finite double in [min, max] (or (min, max] if min_open) */
+    KT_INT,     /* int in [min, max] */
+    KT_LONG,    /* long in [min, max] */
+    KT_U64,     /* uint64_t, any value */
+    KT_BOOL,    /* bool */
+    KT_ENUM,    /* int-sized enum, index into names */
+    KT_STATUS,  /* int[size] + int count at count_offset; items in [min, max] */
+    KT_RAM,     /* computer.ram: one MB value in [min, max], or COUNTxMB groups */
+} key_type;
+
+typedef struct key_def {
+    const char *section;
+    const char *key;
+    key_type type;
+    size_t offset;            /* of the value in struct config */
+    size_t size;              /* KT_STRING: buffer size; KT_STATUS: capacity */
+    size_t count_offset;      /* KT_STATUS: offset of the count */
+    double min, max;          /* allowed range; max HUGE_VAL = none */
+    bool min_open;            /* the value must be > min, not >= min */
+    const char *const *names; /* KT_ENUM: names by value, NULL-terminated */
+    const char *def;          /* default, as written in reference.ini */
+    const char *unit;
+    const char *comment;
+    const char *pnrsim;       /* PNRSim names, '|'-separated, or NULL */
+    bool zero_off;            /* KT_DOUBLE: 0 (= off) is allowed too */
+} key_def;
+
+typedef struct cfg_section {
+    const char *name;
+    const char *comment;
+} cfg_section;
+
+/* The table (config_keys.c): every key, and the sections in file order. */
+extern const key_def cfg_keys[];
+extern const size_t cfg_nkeys;
+extern const cfg_section cfg_sections[];
+extern const size_t cfg_nsections;
+
+/* The key named key in section (case-insensitive), or NULL. */
+const key_def *cfg_find_key(const char *section, const char *key);
+/* The canonical (lower-case) spelling of a section name, or NULL. */
+const char *cfg_find_section(const char *section);
+
+#endif

@@ -1,0 +1,77 @@
+/* app/run_metrics.h: the metrics of one run (struct run_metrics), a
+ * types-only header. app/run.c fills it (run_metrics_get); app/output.c
+ * writes it (text report, metrics.json, metrics.dat) and sits below run.c
+ * in app/'s layers, so the type lives here, where both can see it without
+ * output.c naming the run. Means over no jobs (and rates over no time) are
+ * NAN: undefined, written as n/a or null.
+ */
+#ifndef PNRSIM_APP_RUN_METRICS_H
+#define PNRSIM_APP_RUN_METRICS_H
+
+#include "app/workload.h"
+#include "pnr/pnr.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The metrics of techreport §2.2.2 (in its order), then extras. */
+typedef struct run_metrics {
+    double total_time;            /* s */
+    long jobs_finished;
+    double throughput;            /* jobs/s */
+    double cpu_utilization;       /* 0..1, mean over PEs */
+    double page_faults_per_pe;
+    double page_fault_time_per_pe;/* s */
+    double comm_busy_time;        /* s, summed over links and switches */
+    double mem_alloc_mean, mem_alloc_sd;   /* MB, over PEs of time averages */
+    double disk_alloc_mean, disk_alloc_sd; /* MB */
+    double response_time_mean, wait_time_mean, execution_time_mean; /* s */
+    double slowdown_mean, bounded_slowdown_mean;
+    int mpl_max;
+    double mpl_mean;
+    long pcs_count;
+    /* extras */
+    uint64_t seed;
+    long jobs_submitted, jobs_unfinished, jobs_never_started, jobs_impossible;
+    long slowdown_excluded;       /* jobs with execution time 0 */
+    long dropped[WL_DROP_N];
+    long trace_stopped_at;     /* workload_stopped_at: 0 = read to the end */
+    long procs_rounded;        /* workload_rounded: jobs with a fractional field 5 */
+    long procs_rounded_line;   /* ... the first one's line */
+    uint64_t page_faults_disk, page_faults_remote;
+    uint64_t neighbour_msgs, neighbour_replies, sync_msgs, messages_killed;
+    uint64_t net_messages, net_restarts;
+    double net_bytes;
+    /* network.topology = tree only (issue 15): busy time (s) of the PE
+     * links (PE or memory server to its ToR: rack links), the uplinks (ToR
+     * to core) and the switches; they sum to comm_busy_time */
+    bool tree;
+    double net_busy_rack_links, net_busy_uplinks, net_busy_tor_switches, net_busy_core_switch;
+    double cpu_busy_total, cpu_demand_done;
+    uint64_t events;
+    size_t peak_pending;
+    double wall_seconds;
+    /* network RAM (when enabled) */
+    bool netram;
+    double netram_lent_mean, netram_lent_sd;  /* MB per PE, time averages */
+    uint64_t pnr_requests, pnr_denied, pnr_partial, pnr_satisfied;
+    double pnr_asked_mb, pnr_granted_mb, pnr_alloc_wait;
+    uint64_t pnr_alloc_rounds_changed, pnr_dealloc_rounds_changed;
+    uint64_t pnr_msgs[PNR_NKINDS];
+    double pnr_bytes[PNR_NKINDS];
+    bool partial;
+    bool time_limited;
+    /* samples.csv: rows written, rows not written once simulation.max_samples
+     * was reached, and the time of the first such row */
+    long samples_written, samples_dropped;
+    /* --schedule's pes.csv, counted in samples (rows per PE group each):
+     * written, not written (max_samples reached), and when it was */
+    long pes_samples_written, pes_samples_dropped;
+    double pes_capped_at;
+    long paje_net_dropped;      /* schedule.paje network states not written */
+    double paje_net_capped_at;
+    double samples_capped_at;
+} run_metrics;
+
+#endif
