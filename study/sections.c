@@ -49,6 +49,9 @@ static void cut_comment(char *p)
     }
 }
 
+/* One [study] key = value line into c->s (base and trace into k, resolved
+ * once the whole file is read). 0, or -1 (reported) for an unknown key, a
+ * key given twice or a value out of its range. */
 static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
                            const char *value, long line)
 {

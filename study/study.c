@@ -104,6 +104,8 @@ static const char *path_hint(const char *value)
                              "file's directory)";
 }
 
+/* The file name of path without its directory and its last extension
+ * (the default study name). Newly allocated. */
 static char *file_stem(const char *path)
 {
     const char *b = strrchr(path, '/');
