@@ -30,6 +30,7 @@
  * most likely a misspelt name. The files are written all the same (the
  * column empty, the plot skipped) and the sweep exits 1.
  */
+#include "study/points.h"
 #include "study/sweep.h"
 
 #include <math.h>

@@ -23,7 +23,7 @@
  * OUT/slurm/%A_%a.out unless [slurm] sets output, and its job name is the
  * study's unless [slurm] sets job-name. The study file refuses the keys
  * that would fight the generated lines (array, wrap), single letters and
- * repeated keys (study/study.c).
+ * repeated keys (study/sections.c).
  *
  * Quoting: a value or path with a character outside [A-Za-z0-9_./,:=+@%-]
  * is written in double quotes on an #SBATCH line, with '\' before '"' and

@@ -14,8 +14,9 @@
  * mix its runs with the old ones; study_fingerprint_merge lets baselines
  * be added, as values can be, and remembers removed ones.
  */
-#include "study/study.h"
-#include "study/sweep.h"
+#include "study/fingerprint.h"
+#include "study/points.h"
+#include "study/util.h"
 
 #include <ctype.h>
 #include <stdint.h>

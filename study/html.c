@@ -9,6 +9,7 @@
  * so a page never shows a broken image; no script, no style sheet or font
  * from the network. Written atomically (util_write_file).
  */
+#include "study/points.h"
 #include "study/sweep.h"
 
 #include <math.h>

@@ -20,6 +20,7 @@
  * runs build/pnrsim.
  */
 #include "app/output.h"
+#include "study/study.h"
 #include "study/sweep.h"
 
 #include <errno.h>

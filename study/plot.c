@@ -32,8 +32,9 @@
  * (logx = yes for a log scale); other values (e.g. strategy names) are
  * placed at 0, 1, 2, ... with their names as tic labels.
  */
-#include "study/parse.h"
+#include "study/points.h"
 #include "study/sweep.h"
+#include "study/text.h"
 
 #include "app/config.h"
 #include "app/output.h"
@@ -67,7 +68,7 @@ static const char *metric_unit(const char *metric)
  * else interpreted. (gnuplot runs `command` inside double-quoted strings,
  * and reads backslash escapes there; a single-quoted string has neither.)
  * A line break would end the command: study values have no control
- * characters (study.c), and any here are written as '?'. */
+ * characters (study/sections.c), and any here are written as '?'. */
 static void gp_str(sweep_buf *b, const char *s)
 {
     sweep_buf_puts(b, "'");

@@ -9,7 +9,7 @@
  * (study_value_index in the number of [vary] keys), so a million-run study
  * costs no memory until its runs are looked at.
  */
-#include "study/study.h"
+#include "study/points.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* study/resolve.c: the [plot] and [baseline] sections of a study file,
  * built once the whole file is read.
  *
- * The parser (study/study.c) keeps the key = value lines of each [plot]
+ * The parser (study/sections.c) keeps the key = value lines of each [plot]
  * and [baseline] section raw (study_raw), because the [vary] keys they name
  * may come further down the file. Once every section is read, a baseline
  * becomes one more value, NAME, of the varied key it extends (its own
@@ -10,8 +10,10 @@
  * pinned to one value (a key with a single value pins itself). Every
  * problem is reported through study_fail against the line it comes from.
  */
-#include "study/parse.h"
-#include "study/sweep.h"
+#include "study/resolve.h"
+#include "study/points.h"
+#include "study/text.h"
+#include "study/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -27,6 +27,8 @@
  *            of SIGHUP, SIGINT or SIGTERM, or killed by one of these
  *            signals: a job-list run stopped by GNU parallel or Slurm)
  */
+#include "study/fingerprint.h"
+#include "study/points.h"
 #include "study/sweep.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* study/sweep.h: the parts of pnrsim-sweep besides the study model.
  *
  *   util.c     memory, strings, paths, whole-or-nothing files, mkdir -p,
- *              rm -r, shell quoting
+ *              rm -r, shell quoting (declared in study/util.h)
  *   metrics.c  reading a run's metrics.json (flat values and one or more
  *              levels of nesting, flattened as outer.inner)
  *   stats.c    mean, SD and the Student-t 95% confidence interval
@@ -14,6 +14,15 @@
  *   emit.c     job lists for GNU parallel and Slurm job-array scripts
  *   main.c     the command line
  *
+ * A header without a .c of its own: it includes only the study's types
+ * (study/types.h) and study/util.h, so that metrics.c and stats.c, which
+ * know nothing of a study, sit low in study/'s layers. A part that reads
+ * a study's points, names its directories or loads it includes
+ * study/points.h, study/fingerprint.h or study/study.h itself. From the
+ * bottom: util.c; metrics.c, stats.c; plot.c, html.c (beside the study
+ * model: points.c, fingerprint.c and the reader); runs.c; check.c,
+ * emit.c, runner.c, collect.c; main.c.
+ *
  * Output directory layout (OUT, default out/studies/NAME):
  *   OUT/study.ini          copy of the study file of the last run/emit
  *   OUT/fingerprint        what the runs were made with (study_fingerprint)
@@ -25,61 +34,13 @@
 #ifndef PNRSIM_STUDY_SWEEP_H
 #define PNRSIM_STUDY_SWEEP_H
 
-#include "app/util.h"
-#include "core/mem.h"
-#include "study/study.h"
+#include "study/types.h"
+#include "study/util.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* ---- util.c ---------------------------------------------------------- */
-
-/* Checked allocation is core/mem.h's (xmalloc, xrealloc, xstrdup, xstrndup,
- * xasprintf); mkdir -p, whole-file reads, atomic whole-file writes and the
- * monotonic clock are app/util.h's (util_mkdirs, util_read_file,
- * util_write_file, util_now). */
-
-/* A growing text buffer (always NUL-terminated once something was added). */
-typedef struct sweep_buf {
-    char *p;
-    size_t n, cap;
-} sweep_buf;
-void sweep_buf_add(sweep_buf *b, const char *s, size_t n);
-void sweep_buf_puts(sweep_buf *b, const char *s);
-void sweep_buf_printf(sweep_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void sweep_buf_free(sweep_buf *b);
-
-/* Write b's contents to DIR/NAME with util_write_file, say why on stderr
- * when that fails, and free b. 0 or -1. */
-int sweep_write_buf(const char *dir, const char *name, sweep_buf *b);
-
-/* rm -r (no error when path does not exist). 0 or -1 with errno. */
-int sweep_rmtree(const char *path);
-/* True when path exists and is a directory / a regular file. */
-bool sweep_is_dir(const char *path);
-bool sweep_is_file(const char *path);
-/* Why path cannot serve as a study's base or trace file: NULL when it is a
- * readable regular file, else "no such file", "a directory, not a file",
- * "a device, not a regular file ...", or strerror's text. */
-const char *sweep_file_problem(const char *path);
-
-/* An absolute form of path: relative paths are taken from dir (the current
- * directory when dir is NULL); "." and ".." components are resolved
- * lexically. Newly allocated. */
-char *sweep_abspath(const char *path, const char *dir);
-/* The directory part of path ("." when none). Newly allocated. */
-char *sweep_dirname(const char *path);
-
-/* The word s quoted for a POSIX shell ('...'), newly allocated. Words made
- * only of safe characters ([A-Za-z0-9_./,:=+@%-]) are returned as they are. */
-char *sweep_shell_quote(const char *s);
-
-/* Append field s to b as a CSV field (quoted when it holds , " or a line
- * break). */
-void sweep_csv_field(sweep_buf *b, const char *s);
 
 /* ---- metrics.c ------------------------------------------------------- */
 

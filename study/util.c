@@ -4,7 +4,7 @@
  * too (checked allocation, mkdir -p, whole-file reads, whole-or-nothing
  * file writes, the monotonic clock) is core/mem.h's and app/util.h's.
  */
-#include "study/sweep.h"
+#include "study/util.h"
 
 #include <errno.h>
 #include <limits.h>

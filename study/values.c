@@ -16,8 +16,9 @@
  * (study_vary_distinct): two values that are one setting would make two
  * points of one configuration.
  */
-#include "study/parse.h"
-#include "study/sweep.h"
+#include "study/values.h"
+#include "study/text.h"
+#include "study/util.h"
 
 #include "app/config.h"
 

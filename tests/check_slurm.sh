@@ -17,39 +17,18 @@
 # does not come up. Prints "N passed, N failed" otherwise.
 # KEEP=1 keeps the temporary directory (the cluster is stopped all the same).
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-SWEEP=$build/pnrsim-sweep
+TEST_NAME=check_slurm
+. "$(dirname "$0")/lib.sh"    # top, build, P, SWEEP, check, skip_all, need, finish, T
+need "$SWEEP"
 TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
 WAIT=${SLURM_WAIT:-300}
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-finish() {
-    echo "check_slurm: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-skip() {
-    echo "check_slurm: SKIPPED: $*"
-    exit 0
-}
+[ "$(id -u)" -eq 0 ] || skip_all "a local Slurm needs root (slurmd starts jobs as their user)"
 
-[ -x "$SWEEP" ] || { bad "$SWEEP exists (build it first)"; finish; }
-[ "$(id -u)" -eq 0 ] || skip "a local Slurm needs root (slurmd starts jobs as their user)"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/check_slurm.XXXXXX") || exit 1
 chmod 755 "$T"
 cleanup() {
     sh "$top/tools/slurm-local.sh" stop "$T/cluster"
-    if [ "${KEEP:-0}" = 1 ]; then echo "check_slurm: files in $T"; else rm -rf "$T"; fi
+    lib_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
@@ -58,11 +37,10 @@ sh "$top/tools/slurm-local.sh" start "$T/cluster" > "$T/start.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then
     cat "$T/start.log"
-    skip "tools/slurm-local.sh could not start a cluster (exit $rc; see above)"
+    skip_all "tools/slurm-local.sh could not start a cluster (exit $rc; see above)"
 fi
 cat "$T/start.log"
 export SLURM_CONF="$T/cluster/slurm.conf"
-cd "$T" || exit 1
 
 printf '[computer]\nnumber = 64\n' > base.ini
 cat > s.ini <<EOF

@@ -22,20 +22,10 @@
 # passed, N failed"; without valgrind it says so and fails (tools/deps.sh
 # valgrind installs it).
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-
-pass=0
-fail=0
-finish() {
-    echo "check_valgrind: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
+TEST_NAME=check_valgrind
+. "$(dirname "$0")/lib.sh"    # top, build, P, bad, finish, T (here: out)
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "FAIL valgrind installed (Debian: valgrind; tools/deps.sh valgrind)"
-    fail=1
+    bad "valgrind installed (Debian: valgrind; tools/deps.sh valgrind)"
     finish
 fi
 # Valgrind runs code 20-50 times slower: stretch Check's per-test timeouts.
@@ -44,11 +34,11 @@ export CK_TIMEOUT_MULTIPLIER
 logs=$build/valgrind
 rm -rf "$logs"
 mkdir -p "$logs"
-out=$(mktemp -d "${TMPDIR:-/tmp}/check_valgrind.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
+out=$T
+# The unit tests read configs/ and traces/ from the repository root.
+cd "$top" || exit 1
 
 # One line per program: NAME COMMAND... (no blanks inside arguments).
-P=$build/pnrsim
 for t in "$build"/tests/test_*; do
     case $t in *.d|*.o) continue ;; esac
     [ -x "$t" ] && echo "$(basename "$t") $t"

@@ -6,13 +6,21 @@
 # which gives it:
 #   top        the repository root (absolute);
 #   build      BUILD ($1, default build), made absolute from top;
-#   P          $build/pnrsim; DEFAULT configs/default.ini; PY python3;
+#   P          $build/pnrsim; SWEEP $build/pnrsim-sweep; PLOT
+#              $build/pnrsim-plot; DEFAULT configs/default.ini; PY python3;
 #   pass/fail  counters, with ok NAME, bad NAME, check NAME COMMAND...
-#              (passes when COMMAND succeeds), skip NAME (a line, not
-#              counted) and finish (prints "TEST_NAME: N passed, N failed"
-#              and exits non-zero when a check failed);
+#              (passes when COMMAND succeeds), skip NAME (a line "skip
+#              NAME", not a pass: counted apart in nskip), skip_all WHY
+#              (the whole test cannot run here: prints "TEST_NAME:
+#              SKIPPED: WHY" and exits 0, with no counts), need PROGRAM...
+#              (fails the test at once, through finish, when a program is
+#              not built) and finish (prints "TEST_NAME: N passed, N
+#              failed", with " (N skipped)" after it when something was
+#              skipped, and exits non-zero when a check failed);
 #   T          a new temporary directory, the working directory from here
-#              on, removed at exit (kept and named with KEEP=1);
+#              on, removed at exit by lib_cleanup (kept and named with
+#              KEEP=1; a test that sets its own EXIT trap calls
+#              lib_cleanup from it);
 #   jval FILE KEY: the value of a top-level scalar of a metrics.json.
 # When $P is not built, the test fails at once (finish).
 
@@ -20,35 +28,49 @@ build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) ;; *) build=$top/$build ;; esac
 P=$build/pnrsim
+SWEEP=$build/pnrsim-sweep
+PLOT=$build/pnrsim-plot
 DEFAULT=$top/configs/default.ini
 PY=/usr/bin/python3
 
 pass=0
 fail=0
+nskip=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 check() { # check NAME COMMAND...: passes when the command succeeds
     name=$1; shift
     if "$@"; then ok "$name"; else bad "$name"; fi
 }
-skip() { echo "skip $1"; }
+skip() { nskip=$((nskip + 1)); echo "skip $1"; }
+skip_all() { # skip_all WHY: the whole test cannot run here
+    echo "$TEST_NAME: SKIPPED: $*"
+    exit 0
+}
 finish() {
-    echo "$TEST_NAME: $pass passed, $fail failed"
+    if [ "$nskip" -gt 0 ]; then
+        echo "$TEST_NAME: $pass passed, $fail failed ($nskip skipped)"
+    else
+        echo "$TEST_NAME: $pass passed, $fail failed"
+    fi
     [ "$fail" -eq 0 ]
     exit $?
 }
+need() { # need PROGRAM...: fail at once when one is not built
+    for lib_prog in "$@"; do
+        if [ ! -x "$lib_prog" ]; then
+            bad "$lib_prog exists (build it first)"
+            finish
+        fi
+    done
+}
 
-if [ ! -x "$P" ]; then
-    bad "$P exists (build it first)"
-    finish
-fi
+need "$P"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/$TEST_NAME.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "$TEST_NAME: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
+lib_cleanup() { [ "${KEEP:-0}" = 1 ] || rm -rf "$T"; }
+[ "${KEEP:-0}" = 1 ] && echo "$TEST_NAME: files in $T"
+trap lib_cleanup EXIT
 cd "$T" || exit 1
 
 # Top-level scalar "key": value of a metrics.json (one key per line).

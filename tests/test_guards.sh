@@ -115,7 +115,7 @@ check "max_samples: the warning names schedule.paje" \
 if command -v pj_dump > /dev/null 2>&1; then
     check "max_samples: the cut schedule.paje is well formed (pj_dump)" sh -c "pj_dump pj/schedule.paje > /dev/null"
 else
-    echo "skip pj_dump check: pj_dump (pajeng) not installed"
+    skip "pj_dump check: pj_dump (pajeng) not installed"
 fi
 
 finish

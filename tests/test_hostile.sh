@@ -32,9 +32,7 @@
 #     0 (refused for that key).
 # Skips the drawing checks when gnuplot is not installed.
 TEST_NAME=test_hostile
-. "$(dirname "$0")/lib.sh"
-PLOT=$build/pnrsim-plot
-SWEEP=$build/pnrsim-sweep
+. "$(dirname "$0")/lib.sh"    # top, build, P, SWEEP, PLOT, check, skip, finish, T
 TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
 have_gp=0
 command -v gnuplot >/dev/null 2>&1 && have_gp=1

@@ -17,20 +17,10 @@
 #     image loaded (naturalWidth > 0).
 # The Chromium part skips with a message when chromium is not installed;
 # the image part needs gnuplot (else: skip). Prints "N passed, N failed".
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-SWEEP=$build/pnrsim-sweep
+TEST_NAME=test_html
+. "$(dirname "$0")/lib.sh"    # top, build, P, SWEEP, check, skip, need, finish, T
+need "$SWEEP"
 TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
-finish() { echo "test_html: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
-[ -x "$SWEEP" ] || { bad "$SWEEP exists"; finish; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_html.XXXXXX") || exit 1
-[ "${KEEP:-0}" = 1 ] && echo "files in $T" || trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 cat > base.ini <<EOT
 [computer]
 number = 16
@@ -64,7 +54,7 @@ if command -v xmllint >/dev/null 2>&1; then
     xmllint --html --noout $H > xl.out 2>&1
     check "xmllint --html: well-formed, no message" test $? -eq 0 -a ! -s xl.out
 else
-    echo "skip xmllint not installed (Debian libxml2-utils)"
+    skip "xmllint not installed (Debian libxml2-utils)"
 fi
 check "one <tr class=\"point\"> per point (6)" test "$(grep -c '<tr class="point">' $H)" -eq 6
 missing=""
@@ -80,7 +70,7 @@ imgs=$(sed -n 's/.*<img src="\([^"]*\)".*/\1/p' $H)
 if command -v gnuplot >/dev/null 2>&1; then
     check "the plot is shown" test "$(echo "$imgs" | grep -c 'plots/response.png')" -eq 1
 else
-    echo "skip gnuplot not installed: no plot in the page"
+    skip "gnuplot not installed: no plot in the page"
 fi
 nf=0
 for i in $imgs; do [ -s "st/$i" ] || nf=$((nf + 1)); done
@@ -88,7 +78,7 @@ check "every image referred to exists" test $nf -eq 0
 
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
 if [ -z "$CHROME" ]; then
-    echo "skip Chromium not installed (Debian chromium; tools/deps.sh html installs it): page not opened in a browser"
+    skip "Chromium not installed (Debian chromium; tools/deps.sh html installs it): page not opened in a browser"
     finish
 fi
 # The flags keep it from the network and from the user's profile.

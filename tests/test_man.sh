@@ -7,16 +7,9 @@
 # fails here); every option of `pnrsim --help` is in pnrsim(1); make install
 # puts the pages under PREFIX/share/man. Skips rendering (with a message)
 # when groff is missing. Prints "N passed, N failed" last.
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+TEST_NAME=test_man
+. "$(dirname "$0")/lib.sh"    # top, build, P, check, skip, finish, T
 M=$build/man
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_man.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
 for p in pnrsim.1 pnrsim-sweep.1 pnrsim-plot.1 pnrsim.ini.5; do
     if [ ! -s "$M/$p" ]; then bad "$p built in $M"; continue; fi
     if command -v groff >/dev/null 2>&1; then
@@ -24,7 +17,7 @@ for p in pnrsim.1 pnrsim-sweep.1 pnrsim-plot.1 pnrsim.ini.5; do
         check "$p renders without warnings$( [ -s "$T/$p.err" ] && printf ': %s' "$(head -2 "$T/$p.err" | tr '\n' ' ')")" \
             test $? -eq 0 -a ! -s "$T/$p.err" -a -s "$T/$p.txt"
     else
-        echo "skip $p: groff not installed (Debian groff-base)"
+        skip "$p: groff not installed (Debian groff-base)"
     fi
 done
 # Every section and key of --print-config in pnrsim.ini(5), as ".SS [section]"
@@ -50,7 +43,7 @@ check "every option of pnrsim --help is in pnrsim(1)${missing:+: missing$missing
 # make install puts the pages where man finds them (from the plain build
 # only: the sanitizer build's objects are not for installing).
 if [ "$(basename "$build")" != build ]; then
-    echo "skip make install check for $build (done for the plain build)"
+    skip "make install check for $build (done for the plain build)"
 elif make -C "$top" --no-print-directory -s install BUILD="$build" PREFIX=/usr DESTDIR="$T/root" > "$T/install.log" 2>&1; then
     n=0
     for p in man1/pnrsim.1 man1/pnrsim-sweep.1 man1/pnrsim-plot.1 man5/pnrsim.ini.5; do
@@ -61,5 +54,4 @@ elif make -C "$top" --no-print-directory -s install BUILD="$build" PREFIX=/usr D
 else
     bad "make install DESTDIR=...: $(tail -2 "$T/install.log" | tr '\n' ' ')"
 fi
-echo "test_man: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -221,7 +221,7 @@ if command -v flock > /dev/null 2>&1; then
     check "lock held without a pid: exit 2, names the lock file, no '(unknown)'" \
         sh -c "test $rc -eq 2 && grep -qF 'nopid: another process holds the lock nopid/.pnrsim.lock (it has not written its pid@host there)' nopid.err && ! grep -q unknown nopid.err"
 else
-    echo "skip lock held without a pid: flock(1) not installed (util-linux)"
+    skip "lock held without a pid: flock(1) not installed (util-linux)"
 fi
 
 # Concurrent runs into one directory, each with its own max_jobs: whoever

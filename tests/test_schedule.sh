@@ -28,22 +28,8 @@
 #     --schedule adds does not grow with the trace.
 # pj_dump (Debian pajeng) and gnuplot checks skip with a message when the
 # program is missing. Prints "N passed, N failed" last.
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-P=$build/pnrsim
-PLOT=$build/pnrsim-plot
-PY=/usr/bin/python3
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-skipped() { skip=$((skip + 1)); echo "skip $1"; }
-check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
-finish() { echo "test_schedule: $pass passed, $fail failed ($skip skipped)"; [ "$fail" -eq 0 ]; exit $?; }
-[ -x "$P" ] || { bad "$P exists"; finish; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_schedule.XXXXXX") || exit 1
-[ "${KEEP:-0}" = 1 ] && echo "files in $T" || trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
+TEST_NAME=test_schedule
+. "$(dirname "$0")/lib.sh"    # top, build, P, PLOT, PY, check, skip, finish, T
 have_pj=0; command -v pj_dump >/dev/null 2>&1 && have_pj=1
 have_gp=0; command -v gnuplot >/dev/null 2>&1 && have_gp=1
 
@@ -136,7 +122,7 @@ if [ $have_pj = 1 ]; then
     check "hand-worked run: job states per PE = CPU busy per PE (37 s) from --hardware-report" \
         test "$(awk '/cpu busy/ { print $4 }' g.hw | sort -u)" = 37
 else
-    skipped "pj_dump not installed (Debian pajeng; tools/deps.sh schedule installs it): Paje checks of the hand-worked run"
+    skip "pj_dump not installed (Debian pajeng; tools/deps.sh schedule installs it): Paje checks of the hand-worked run"
 fi
 
 # ---- non-contiguous PEs --------------------------------------------------------
@@ -270,7 +256,7 @@ EOF
     check "demo prefix: Paje job states of all PEs sum to cpu_busy_total of metrics.json ($tot, $busy)" \
         awk -v a="$tot" -v b="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
 else
-    skipped "pj_dump not installed: Paje checks of the demo prefix"
+    skip "pj_dump not installed: Paje checks of the demo prefix"
 fi
 # output.schedule_network = no: the same trace without the links and
 # switches: exactly the lines of d1's trace that name no network element
@@ -293,7 +279,7 @@ if [ $have_pj = 1 ]; then
     check "schedule_network = no: pj_dump accepts it: 240 PE containers, no Link or Switch, job states, no network states (got $kinds)" \
         test $st -eq 0 -a ! -s d5.pjerr -a "$kinds" = "240 0 1 0"
 else
-    skipped "pj_dump not installed: schedule_network = no trace not checked with pj_dump"
+    skip "pj_dump not installed: schedule_network = no trace not checked with pj_dump"
 fi
 
 # ---- links and switches, worked out from message counts --------------------------
@@ -353,7 +339,7 @@ EOF
             test $rc -eq 0 -a ! -s n-$topo.pjerr -a -z "$out"
     done
 else
-    skipped "pj_dump not installed: link and switch states"
+    skip "pj_dump not installed: link and switch states"
 fi
 
 # ---- a paging 1-job run ------------------------------------------------------------------
@@ -370,7 +356,7 @@ if [ $have_pj = 1 ]; then
     check "1-job run: paging states cover the job's fault time ($pg >= $ft > 0)" \
         awk -v a="$pg" -v b="$ft" 'BEGIN { exit !(b > 0 && a + 1e-9 >= b) }'
 else
-    skipped "pj_dump not installed: Paje checks of the 1-job run"
+    skip "pj_dump not installed: Paje checks of the 1-job run"
 fi
 
 # ---- large runs: memory stays flat with --schedule -------------------------------------
@@ -383,7 +369,7 @@ fi
 # rows would grow with them). Sanitizer builds skip this: their RSS is the
 # sanitizer's.
 if grep -q __asan_init "$P" 2>/dev/null || grep -q __ubsan_handle "$P" 2>/dev/null; then
-    skipped "large runs: peak memory is not measured on a sanitizer build"
+    skip "large runs: peak memory is not measured on a sanitizer build"
 else
     peak() { # ARGS...: peak RSS (KB) of a run, its output in $T/mem
         rm -rf "$T/mem"
@@ -408,7 +394,7 @@ fi
 if [ ! -x "$PLOT" ]; then
     bad "$PLOT exists"
 elif [ $have_gp = 0 ]; then
-    skipped "gnuplot not installed (Debian gnuplot-nox): plots not drawn"
+    skip "gnuplot not installed (Debian gnuplot-nox): plots not drawn"
 else
     for d in d1 one; do
         "$PLOT" "$d" > /dev/null 2> $d.plot.err

@@ -46,41 +46,11 @@
 # Prints "N passed, N failed" and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
-build=${1:-build}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $build in /*) ;; *) build=$top/$build ;; esac
-SWEEP=$build/pnrsim-sweep
-PNRSIM=$build/pnrsim
+TEST_NAME=test_sweep
+. "$(dirname "$0")/lib.sh"    # top, build, P, SWEEP, check, skip, need, finish, T
+need "$SWEEP"
+PNRSIM=$P
 TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-check() { # check NAME COMMAND...: passes when the command succeeds
-    name=$1; shift
-    if "$@"; then ok "$name"; else bad "$name"; fi
-}
-finish() {
-    echo "test_sweep: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit $?
-}
-
-for f in "$SWEEP" "$PNRSIM"; do
-    if [ ! -x "$f" ]; then
-        bad "$f exists (build it first)"
-        finish
-    fi
-done
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_sweep.XXXXXX") || exit 1
-if [ "${KEEP:-0}" = 1 ]; then
-    echo "test_sweep: files in $T"
-else
-    trap 'rm -rf "$T"' EXIT
-fi
-cd "$T" || exit 1
 
 # The base configuration of every study here: the built-in defaults and a
 # machine wide enough for every job of the sample.
@@ -210,7 +180,7 @@ if command -v gnuplot > /dev/null 2>&1; then
     check "plot: PNG and SVG" test -s j1/plots/bounded_slowdown_mean.png \
         -a -s j1/plots/bounded_slowdown_mean.svg
 else
-    echo "skip plot: gnuplot not installed (Debian: gnuplot-nox)"
+    skip "plot: gnuplot not installed (Debian: gnuplot-nox)"
 fi
 # Axis labels with units: the x key's from the configuration's table, the
 # metric's from pnrsim's table of metrics; none where there is none.
@@ -675,7 +645,7 @@ if command -v python3 > /dev/null 2>&1; then
     check "paired.py: mean and half-width by hand (failed run unpaired)" \
         grep -qx '2 - 1: m: +1.33333 +- 3.79 (n = 3)' paired.out
 else
-    echo "skip paired.py: python3 not installed"
+    skip "paired.py: python3 not installed"
 fi
 
 # ---- SIGKILL -------------------------------------------------------------
@@ -714,7 +684,7 @@ if command -v pgrep > /dev/null 2>&1; then
     check "after SIGKILL: the resumed sweep runs everything" \
         sh -c "test $? -eq 0 && grep -q 'ran 12, skipped 0, failed 0' k9b.log"
 else
-    echo "skip SIGKILL: pgrep not installed"
+    skip "SIGKILL: pgrep not installed"
 fi
 
 finish
