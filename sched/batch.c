@@ -32,7 +32,7 @@
 /* BATCH_MAX and the batch record, fault_batch, are in job_internal.h
  * (the thread loop in job.c holds until a batch's end). */
 
-/* How a batch ended (thread_t.batch_cut), read when its hold returns. */
+/* How a batch ended (thread_t.batch_how), read when its hold returns. */
 enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE };
 
 /* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
@@ -147,13 +147,13 @@ void batch_cut(sim_t *sim, thread_t *th)
         if (bt->srv[i] < 0) {
             pe->disk_faults++;
             res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
-            th->batch_cut = BCUT_DISK;
+            th->batch_how = BCUT_DISK;
         } else {
             /* Its page comes back at e (counted then, batch_resume); its
              * crossings stay visible to messages until then: the record
              * stays registered, as the thread's tail, with step i last. */
             pe->remote_faults++;
-            th->batch_cut = BCUT_REMOTE;
+            th->batch_how = BCUT_REMOTE;
         }
         proc_hold(sim, &th->p, e - t);
         if (bt->srv[i] >= 0) {
@@ -176,7 +176,7 @@ void batch_cut(sim_t *sim, thread_t *th)
         th->burst_start = e;
         res_take_since(sim, &pe->cpu, &th->p, e);
         proc_hold(sim, &th->p, c_i - t);
-        th->batch_cut = BCUT_CPU;
+        th->batch_how = BCUT_CPU;
     } else {
         /* The batch ends now (its wake-up is due at this instant). */
         assert(i == bt->n - 1);
@@ -184,7 +184,7 @@ void batch_cut(sim_t *sim, thread_t *th)
         th->D = bt->D[i];
         th->fault_at = bt->fa[i];
         th->cpu_done = th->target = bt->tgt[i];
-        th->batch_cut = BCUT_DONE;
+        th->batch_how = BCUT_DONE;
     }
     batch_release(cl, th);
 }
@@ -324,9 +324,9 @@ bool batch_begin(sim_t *sim, thread_t *th)
     bt->end = sim->now + (t - sim->now); /* the instant proc_hold will wake at */
     batch_vrate_add(bt, sim->now);
     th->batch = bt;
-    th->batch_cut = BCUT_NONE;
+    th->batch_how = BCUT_NONE;
     pe->batch = th;
-    pe->batch_cut = batch_cut_cb;
+    pe->on_batch_end = batch_cut_cb;
     return true;
 }
 
@@ -336,8 +336,8 @@ bool batch_begin(sim_t *sim, thread_t *th)
  * its loop (all steps done, or the burst it was cut in is over). */
 bool batch_resume(sim_t *sim, thread_t *th, int sig)
 {
-    int how = th->batch_cut;
-    th->batch_cut = BCUT_NONE;
+    int how = th->batch_how;
+    th->batch_how = BCUT_NONE;
     switch (how) {
     case BCUT_NONE: {
         fault_batch *bt = th->batch;

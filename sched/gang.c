@@ -237,8 +237,8 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     bool charged = j->started || g->p.pcs_first_start;
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
-    if (g->obs.job_run)
-        g->obs.job_run(g->sim, j, gang_slot_index(g, j->slot), j->resume_at, g->obs.ctx);
+    if (g->obs.on_job_run)
+        g->obs.on_job_run(g->sim, j, gang_slot_index(g, j->slot), j->resume_at, g->obs.ctx);
     return charged;
 }
 
@@ -248,8 +248,8 @@ static void stop_job(gang_t *g, job_t *j)
         return;
     g->running--;
     job_stop(g->sim, j);
-    if (g->obs.job_stop)
-        g->obs.job_stop(g->sim, j, g->obs.ctx);
+    if (g->obs.on_job_stop)
+        g->obs.on_job_stop(g->sim, j, g->obs.ctx);
 }
 
 static void quantum_arm(gang_t *g)
@@ -618,8 +618,8 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->pf_new = true;
     if (!prio_is_bucketed(p->priority) || p->backfill != BF_NONE)
         g->bf = bf_create(g);
-    cl->hooks.job_ended = job_ended;
-    cl->hooks.mem_freed = mem_freed;
+    cl->hooks.on_job_ended = job_ended;
+    cl->hooks.on_mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
     /* MPL 1: one slot, so a job runs alone on its PEs and is never stopped
      * (no quantum, no switch): its threads may run as one process. */
@@ -652,8 +652,8 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->reserved);
     free(g->ram_desc);
     if (g->cl->hooks.sched_ctx == g) {
-        g->cl->hooks.job_ended = NULL;
-        g->cl->hooks.mem_freed = NULL;
+        g->cl->hooks.on_job_ended = NULL;
+        g->cl->hooks.on_mem_freed = NULL;
         g->cl->hooks.sched_ctx = NULL;
         g->cl->solo_ok = false;
     }
@@ -700,8 +700,8 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     int si = gang_slot_index(g, s->id);
     if (j->running) {
         g->running--;
-        if (g->obs.job_stop)
-            g->obs.job_stop(sim, j, g->obs.ctx);
+        if (g->obs.on_job_stop)
+            g->obs.on_job_stop(sim, j, g->obs.ctx);
     }
     if (g->bf)
         bf_ended(g->bf, j);

@@ -60,7 +60,7 @@
  * packing rule above within the slots it is allowed.
  *
  * Memory accounting (mem_aware): a thread's memory counts against its PE
- * from the job's placement until the job layer frees it (hooks.mem_freed,
+ * from the job's placement until the job layer frees it (hooks.on_mem_freed,
  * installed by gang_create).
  */
 #ifndef PNRSIM_SCHED_GANG_H
@@ -131,9 +131,9 @@ typedef struct gang_observer {
     /* j runs from now in slot index `slot` (0-based, creation order); its
      * threads compute from `from` (now, or now + pcs when a parallel
      * context switch was charged). */
-    void (*job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
+    void (*on_job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
     /* j stops running now: descheduled, or ended (j->ended set). */
-    void (*job_stop)(sim_t *sim, const job_t *j, void *ctx);
+    void (*on_job_stop)(sim_t *sim, const job_t *j, void *ctx);
     /* Slot index `slot` of `nslots` became current now (a switch). */
     void (*slot_switch)(sim_t *sim, int slot, int nslots, void *ctx);
     void *ctx;

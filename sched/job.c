@@ -539,8 +539,8 @@ static void thread_free_mem(sim_t *sim, job_t *j, int i)
         pe_alloc(sim, pe, -j->mem_mb);
         th->mem_freed = true;
     }
-    if (cl->hooks.mem_freed)
-        cl->hooks.mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
+    if (cl->hooks.on_mem_freed)
+        cl->hooks.on_mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
     if (cl->hooks.thread_ended) {
         assert(!j->solo); /* solo_eligible */
         cl->hooks.thread_ended(sim, &j->th[i], cl->hooks.pnr_ctx);
@@ -574,8 +574,8 @@ static void job_thread_ended(sim_t *sim, job_t *j, int i)
         resend_killed(sim, j);
         /* The scheduler's hook still sees the job as running (it counts
          * running jobs); the hook must not free j (job_release defers). */
-        if (cl->hooks.job_ended)
-            cl->hooks.job_ended(sim, j, cl->hooks.sched_ctx);
+        if (cl->hooks.on_job_ended)
+            cl->hooks.on_job_ended(sim, j, cl->hooks.sched_ctx);
         j->running = false;
     }
 }

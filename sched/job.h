@@ -72,10 +72,10 @@ typedef bool (*fault_hook)(sim_t *sim, thread_t *th, void *ctx);
 typedef struct job_hooks {
     /* The scheduler's, called with sched_ctx. */
     /* Every thread of the job has finished. */
-    void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
+    void (*on_job_ended)(sim_t *sim, job_t *j, void *ctx);
     /* The memory of a thread of j (j->mem_mb) was just freed on PE pe (the
      * scheduler's memory accounting). */
-    void (*mem_freed)(sim_t *sim, job_t *j, int pe, void *ctx);
+    void (*on_mem_freed)(sim_t *sim, job_t *j, int pe, void *ctx);
     void *sched_ctx;
     /* PNR's, called with pnr_ctx. */
     /* A thread is about to start for the first time: return true when the
@@ -84,7 +84,7 @@ typedef struct job_hooks {
     bool (*thread_starting)(sim_t *sim, thread_t *th, void *ctx);
     /* A thread finished its work and freed its memory (with mem_release
      * JOB: called for every thread at its job's end, after the memory of
-     * that thread was freed, before job_ended). */
+     * that thread was freed, before on_job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
     fault_hook fault;
     /* Batched paging (sched/batch.c; NULL: no batches while `fault` is
@@ -187,7 +187,7 @@ struct thread {
     double remote_share;      /* share of overallocation in network RAM */
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
-    int batch_cut;            /* how the last batch was ended (batch.c) */
+    int batch_how;            /* how the last batch was ended (batch.c) */
     struct fault_batch *batch_tail; /* cut in a remote fault: the batch
                                * record, kept until that fault ends (its
                                * crossings stay visible, batch.c) */
