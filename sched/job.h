@@ -103,6 +103,25 @@ typedef struct job_hooks {
     void *pnr_ctx;
 } job_hooks;
 
+/* The batched paging layer (process.paging = BATCHED, sched/batch.c,
+ * docs/BATCHING.md) as the thread loop sees it, at its three points:
+ * installed in cl->batching by batch_attach (cluster_init); NULL: every
+ * fault is exact. A batch under way is its PE's too (pe->batch); whatever
+ * must end it first calls pe_batch_end (hw/pe.h). */
+typedef struct job_batching {
+    /* At a fault of th: start a batch when batched paging is on and
+     * nothing can interfere. Returns how long th must now hold (until the
+     * batch's end), or -1 when the caller serves the fault the exact way. */
+    double (*on_fault)(sim_t *sim, thread_t *th);
+    /* th's batch hold returned with signal sig: true when th was cut in a
+     * fault's service, which ends now (the caller finishes that fault as
+     * an exact one); false when the caller goes on to the top of its loop. */
+    bool (*on_hold_end)(sim_t *sim, thread_t *th, int sig);
+    /* th is destroyed with a batch record (th->batch or th->batch_tail):
+     * give the records back (no counting). */
+    void (*on_destroy)(cluster_t *cl, thread_t *th);
+} job_batching;
+
 /* The model's shared parameters and hardware. */
 struct cluster {
     int npes;                 /* every PE: compute PEs, then memory servers */
@@ -128,6 +147,7 @@ struct cluster {
                                * batched pages at switches ("net-virtual") */
     list_t batch_tails;       /* BATCHED: records of batches cut in a
                                * remote fault, until it ends (batch.c) */
+    const job_batching *batching; /* batched paging's entry points, or NULL */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -284,17 +304,6 @@ void thread_proceed(sim_t *sim, thread_t *th);
 void thread_fault_done(sim_t *sim, thread_t *th);
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
-/* Batched paging: end every fault batch under way at the current instant,
- * so that counters, busy times and thread states are those of now (before
- * a sample, at the end of a run). No effect in exact mode. */
-void job_settle(sim_t *sim, cluster_t *cl);
-/* job_settle at the end of a run: also counts the page messages of the
- * batched remote faults still under way (the run will not end them), so
- * that page outs equal remote faults as in the exact mode. */
-void job_settle_end(sim_t *sim, cluster_t *cl);
-/* Free the spare batch records (cluster_destroy). */
-void job_batches_free(cluster_t *cl);
-
 /* The page-fault reset (§4.1.5): the amount of the thread's overallocated
  * data not in RAM after all of it was paged in, drawn from a triangular
  * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)),
@@ -302,6 +311,9 @@ void job_batches_free(cluster_t *cl);
 double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
                        double page_bytes);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
-double job_page_bytes(const cluster_t *cl);
+static inline double job_page_bytes(const cluster_t *cl)
+{
+    return cl->page_bytes > 0 ? cl->page_bytes : PE_PAGE_BYTES;
+}
 
 #endif

@@ -47,7 +47,7 @@
 #include "pnr/pnr.h"
 #include "pnr/pnr_check.h"
 #include "sched/job.h"
-#include "sched/job_internal.h" /* a batch built by hand */
+#include "sched/batch_link.h" /* a batch built by hand */
 #include "tests/testcluster.h"
 #include "tests/testutil.h"
 
