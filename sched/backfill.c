@@ -81,19 +81,29 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     return p;
 }
 
-bf_t *bf_create(gang_t *g)
+static const gang_policy bf_policy;
+
+bf_t *bf_attach(gang_t *g)
 {
+    const gang_params *p = gang_get_params(g);
+    if (prio_is_bucketed(p->priority) && p->backfill == BF_NONE)
+        return NULL;
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
     bfb_init(&b->bound, b->npes);
     bfs_init(&b->stop, b->npes);
+    gang_set_policy(g, &bf_policy, b);
     return b;
 }
 
-void bf_destroy(bf_t *b)
+bf_t *bf_of(const gang_t *g) { return gang_policy_ctx(g, &bf_policy); }
+
+/* The policy's on_destroy: free b. */
+static void bf_destroy(void *ctx)
 {
+    bf_t *b = ctx;
     for (int i = 0; i < b->prcap; i++) {
         free(b->pr[i].t);
         free(b->pr[i].f);
@@ -150,8 +160,10 @@ static void slot_epoch(bf_t *b)
     }
 }
 
-void bf_placed(bf_t *b, job_t *j, double now)
+/* The policy's on_placed: j was placed now (gang.c's place). */
+static void bf_placed(void *ctx, job_t *j, double now)
 {
+    bf_t *b = ctx;
     if (!mpl1(b)) {
         /* The bound of build_profiles, from the placement on. */
         slot_epoch(b);
@@ -167,8 +179,10 @@ void bf_placed(bf_t *b, job_t *j, double now)
     b->nrun++;
 }
 
-void bf_ended(bf_t *b, job_t *j)
+/* The policy's on_ended: placed job j ended (before it leaves its slot). */
+static void bf_ended(void *ctx, job_t *j)
 {
+    bf_t *b = ctx;
     if (!mpl1(b))
         return;
     /* A kept profile released j's PEs at its expected end (a zero-length
@@ -556,8 +570,10 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
     b->dirty = false;
 }
 
-void bf_pass(bf_t *b, gang_t *g, double now)
+/* The policy's on_pass: one placement pass at now. */
+static void bf_pass(void *ctx, gang_t *g, double now)
 {
+    bf_t *b = ctx;
     const gang_params *gp = gang_get_params(g);
     size_t n = (size_t)gang_queued(g);
     b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
@@ -586,6 +602,13 @@ void bf_pass(bf_t *b, gang_t *g, double now)
         break;
     }
 }
+
+static const gang_policy bf_policy = {
+    .on_pass = bf_pass,
+    .on_placed = bf_placed,
+    .on_ended = bf_ended,
+    .on_destroy = bf_destroy,
+};
 
 void bf_set_rebuild_always(bf_t *b, bool on)
 {

@@ -55,8 +55,10 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         net_set_virtual_rng(cl->net, cl->vrng);
     }
     batch_attach(cl);
-    if (p->gang)
+    if (p->gang) {
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
+        bf_attach(cl->gang); /* the priority functions and backfilling, when set */
+    }
 }
 
 void cluster_observe(cluster_t *cl, const cluster_observer *o)
