@@ -528,7 +528,7 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool netwo
         }
         s->nobs = (net_observer){.busy = on_net_busy, .created = on_net_created, .ctx = s};
     }
-    s->gobs = (gang_observer){.job_run = on_run, .job_stop = on_stop, .ctx = s};
+    s->gobs = (gang_observer){.on_job_run = on_run, .on_job_stop = on_stop, .ctx = s};
     cluster_observer o = {.gang = &s->gobs};
     if (paje) {
         s->gobs.slot_switch = on_switch;

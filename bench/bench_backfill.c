@@ -110,9 +110,9 @@ static int one(const trace *t, const char *prio, const char *mode, int reps)
         if (!r)
             goto bad;
         if (rebuild)
-            bf_set_rebuild_always((bf_t *)gang_bf(run_gang(r)), true);
+            bf_set_rebuild_always(bf_of(run_gang(r)), true);
         if (oracle)
-            bf_set_plain_search((bf_t *)gang_bf(run_gang(r)), true);
+            bf_set_plain_search(bf_of(run_gang(r)), true);
         double t0 = now();
         if (run_execute(r, err) != 0) {
             run_destroy(r);
@@ -122,7 +122,7 @@ static int one(const trace *t, const char *prio, const char *mode, int reps)
         if (rep == 0 || w < best)
             best = w;
         run_metrics_get(r, &m);
-        const bf_t *b = gang_bf(run_gang(r));
+        const bf_t *b = bf_of(run_gang(r));
         if (b)
             bf_get_stats(b, &st);
         run_destroy(r);

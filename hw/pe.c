@@ -49,7 +49,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->obs = NULL;
     pe->touch_map = NULL;
     pe->batch = NULL;
-    pe->batch_cut = NULL;
+    pe->on_batch_end = NULL;
 }
 
 void pe_set_observer(pe_t *pe, const pe_observer *o)

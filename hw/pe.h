@@ -68,7 +68,7 @@ struct pe {
      * batch at the current instant; every change of the PE's memory
      * amounts ends it first. */
     void *batch;
-    void (*batch_cut)(sim_t *sim, pe_t *pe);
+    void (*on_batch_end)(sim_t *sim, pe_t *pe);
     res_t cpu;
     res_t disk;
     char name[32];
@@ -119,7 +119,7 @@ void pe_set_touch_map(pe_t *pe, uint64_t *map);
 static inline void pe_batch_end(sim_t *sim, pe_t *pe)
 {
     if (pe->batch)
-        pe->batch_cut(sim, pe);
+        pe->on_batch_end(sim, pe);
 }
 /* Change the memory allocated by threads (+/- mb) and tell the users. */
 void pe_alloc(sim_t *sim, pe_t *pe, double mb);

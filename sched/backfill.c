@@ -7,7 +7,7 @@
  *   run      at MPL 1, the placed jobs sorted by (expected end, trace
  *            order), kept up to date at every start and end (binary search
  *            and a move of at most r pointers), so a pass never sorts them.
- *   prof     one profile per slot (existing slots, then the slots that may
+ *   prof     one profile per slot (sched/bf_profile.h; existing slots, then the slots that may
  *            still be opened): steps (t[i], f[i]) meaning f[i] PEs are free
  *            from t[i] to t[i+1] (the last step to infinity; it always has
  *            every PE free). t[0] is now.
@@ -26,24 +26,13 @@
 
 #include "core/mem.h"
 #include "sched/bf_bound.h"
+#include "sched/bf_profile.h"
 #include "sched/priority.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct prof {
-    double *t;
-    int *f;
-    double *m;              /* the moment of step i: t[i], or for an instant just
-                             * after a moment (see just_after), that moment */
-    unsigned char *late;    /* step i is an instant after now at which
-                             * nothing is expected to happen (a running job
-                             * outlived its estimate): see end_of */
-    int n, cap;
-    int real;               /* slot index, or -1 for a slot not opened yet */
-} prof_t;
 
 struct bf {
     gang_t *g;
@@ -92,19 +81,29 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     return p;
 }
 
-bf_t *bf_create(gang_t *g)
+static const gang_policy bf_policy;
+
+bf_t *bf_attach(gang_t *g)
 {
+    const gang_params *p = gang_get_params(g);
+    if (prio_is_bucketed(p->priority) && p->backfill == BF_NONE)
+        return NULL;
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
     bfb_init(&b->bound, b->npes);
     bfs_init(&b->stop, b->npes);
+    gang_set_policy(g, &bf_policy, b);
     return b;
 }
 
-void bf_destroy(bf_t *b)
+bf_t *bf_of(const gang_t *g) { return gang_policy_ctx(g, &bf_policy); }
+
+/* The policy's on_destroy: free b. */
+static void bf_destroy(void *ctx)
 {
+    bf_t *b = ctx;
     for (int i = 0; i < b->prcap; i++) {
         free(b->pr[i].t);
         free(b->pr[i].f);
@@ -161,8 +160,10 @@ static void slot_epoch(bf_t *b)
     }
 }
 
-void bf_placed(bf_t *b, job_t *j, double now)
+/* The policy's on_placed: j was placed now (gang.c's place). */
+static void bf_placed(void *ctx, job_t *j, double now)
 {
+    bf_t *b = ctx;
     if (!mpl1(b)) {
         /* The bound of build_profiles, from the placement on. */
         slot_epoch(b);
@@ -178,8 +179,10 @@ void bf_placed(bf_t *b, job_t *j, double now)
     b->nrun++;
 }
 
-void bf_ended(bf_t *b, job_t *j)
+/* The policy's on_ended: placed job j ended (before it leaves its slot). */
+static void bf_ended(void *ctx, job_t *j)
 {
+    bf_t *b = ctx;
     if (!mpl1(b))
         return;
     /* A kept profile released j's PEs at its expected end (a zero-length
@@ -195,43 +198,6 @@ void bf_ended(bf_t *b, job_t *j)
 }
 
 /* ---- profiles ------------------------------------------------------------------ */
-
-/* An instant "just after" t: later than t, earlier than any later time.
- * Two kinds of steps sit there (docs/SCHEDULING.md, "Moments"):
- * - After the jobs that hold PEs only at the instant t and are expected to
- *   end at t itself, so that a second pass really happens at t: a
- *   zero-length job reserved at t (released just after t), and a running
- *   job started at this instant whose estimate says it is done (expected
- *   end == now, start == now). Such a step keeps t as its moment (m): an
- *   interval that starts there ends at t + d, as it will when it starts
- *   at t in that second pass (instants after instants keep the same
- *   moment). Without this, the second pass at the same instant would see
- *   every end moved by one unit in the last place and could reorder
- *   reservations.
- * - After now, where a running job that outlived its estimate is expected
- *   to end (an instant after now; nothing is known to happen then): such a
- *   step is `late`: an interval starting there really starts after now,
- *   so it ends strictly after now + d, also where now+ + d rounds to
- *   now + d (end_of). The late step comes after every step of the first
- *   kind at now, also those that reservations of the same pass add
- *   (release_placed). */
-static double just_after(double t) { return nextafter(t, INFINITY); }
-
-static void prof_push(prof_t *p, double t, int f, double moment, bool late)
-{
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 16;
-        p->t = xrealloc(p->t, (size_t)p->cap * sizeof *p->t);
-        p->f = xrealloc(p->f, (size_t)p->cap * sizeof *p->f);
-        p->m = xrealloc(p->m, (size_t)p->cap * sizeof *p->m);
-        p->late = xrealloc(p->late, (size_t)p->cap * sizeof *p->late);
-    }
-    p->t[p->n] = t;
-    p->f[p->n] = f;
-    p->m[p->n] = moment;
-    p->late[p->n] = late;
-    p->n++;
-}
 
 /* Profile k, emptied, with nfree PEs free now; real = its slot or -1. */
 static prof_t *prof_reset(bf_t *b, int k, double now, int nfree, int real)
@@ -249,158 +215,6 @@ static prof_t *prof_reset(bf_t *b, int k, double now, int nfree, int real)
     p->real = real;
     prof_push(p, now, nfree, now, false);
     return p;
-}
-
-/* Release a placed job's PEs at its expected end (ends come in order;
- * moment and late: see just_after). An end not after the last step (only
- * where ends one unit in the last place apart meet the steps just after
- * now) joins that step, which then keeps the later moment. */
-static void prof_release(prof_t *p, double end, int threads, double moment, bool late)
-{
-    assert(end > p->t[0]);
-    int l = p->n - 1;
-    if (l > 0 && end <= p->t[l]) {
-        p->f[l] += threads;
-        if (moment > p->m[l])
-            p->m[l] = moment;
-        p->late[l] |= late;
-    } else {
-        prof_push(p, end, p->f[l] + threads, moment, late);
-    }
-}
-
-/* Whether the placed job j, whose expected end is not after now, is due at
- * this very instant: it started now and its estimate says it is done (a
- * zero-length job, or an estimate too small to move the time), so its end
- * is expected now and a second pass follows it at now. Otherwise it
- * outlived its estimate and is expected an instant after now, when
- * nothing is known to happen. */
-static bool due_now(const job_t *j, double now) { return j->started && j->start == now; }
-
-/* Release the placed jobs js[0..k) of profile p, sorted by expected end;
- * those with an expected end <= lim (>= now) are not expected later than
- * now. Jobs due now free their PEs just after now with the moment now;
- * jobs that outlived their estimate free theirs at a late step after
- * every step that may keep the moment now (docs/SCHEDULING.md, "Moments"):
- * after the due-now step (now+) and after the chain of at most `chain`
- * steps that the reservations of this pass may add just after those
- * (a zero-length job reserved at a step that keeps the moment now ends
- * just after it, keeping the moment: one step per reservation). */
-static void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double lim,
-                           size_t chain)
-{
-    double after = just_after(now), late_t = after;
-    size_t r = 0;
-    while (r < k && !(js[r]->bf_end > lim))
-        r++;
-    bool due = false, late = false;
-    for (size_t i = 0; i < r; i++) {
-        if (due_now(js[i], now)) {
-            prof_release(p, after, js[i]->threads, now, false);
-            due = true;
-        } else {
-            late = true;
-        }
-    }
-    if (late) {
-        /* The steps that keep the moment now lie in (now, now + c ulps],
-         * c = chain (+ 1 with a due-now step): the late step comes after. */
-        for (size_t c = chain + due; c-- > 0;)
-            late_t = just_after(late_t);
-        for (size_t i = 0; i < r; i++)
-            if (!due_now(js[i], now))
-                prof_release(p, late_t, js[i]->threads, late_t, true);
-    }
-    for (size_t i = r; i < k; i++)
-        prof_release(p, js[i]->bf_end, js[i]->threads, js[i]->bf_end, false);
-}
-
-/* End of an interval of d seconds starting at step i: t + d (from the
- * step's moment); a zero-length job holds its PEs
- * for the instant only (just after its start), and so does an estimate too
- * small to move the time. From a late step (an instant after now, see
- * just_after) d > 0 seconds end just after now + d (t[0] is now),
- * whichever late step they start at: they never fit before a step at
- * now + d. */
-static double end_of(const prof_t *p, int i, double d, bool *point)
-{
-    double t = p->t[i];
-    double e = p->late[i] && d > 0 ? nextafter(p->t[0] + d, INFINITY) : p->m[i] + d;
-    *point = !(e > t);
-    return *point ? just_after(t) : e;
-}
-
-/* The first step with t >= lb (p->n if none). */
-static int prof_at(const prof_t *p, double lb)
-{
-    int lo = 0, hi = p->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (p->t[mid] < lb)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The first step at or after step `from` at which n PEs are free for d
- * seconds (the earliest in the profile when no earlier step can be: see
- * bf_bound.h). Adds the steps examined to *visited. */
-static int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited)
-{
-    int i = from;
-    while (i < p->n) {
-        if (p->f[i] < n) {
-            i++;
-            continue;
-        }
-        bool point;
-        double end = end_of(p, i, d, &point);
-        int k = i;
-        bool ok = true;
-        while (k + 1 < p->n && p->t[k + 1] < end) {
-            k++;
-            if (p->f[k] < n) {
-                ok = false;
-                break;
-            }
-        }
-        if (ok) {
-            *visited += k + 1 - from;
-            return i;
-        }
-        i = k + 1;
-    }
-    assert(!"the last step has every PE free");
-    return p->n - 1;
-}
-
-/* Take n PEs from step i for d seconds; returns the last step taken from. */
-static int prof_reserve(prof_t *p, int i, int n, double d)
-{
-    bool point;
-    double end = end_of(p, i, d, &point);
-    int k = i;
-    while (k + 1 < p->n && p->t[k + 1] < end)
-        k++;
-    if (k + 1 == p->n || p->t[k + 1] > end) {
-        prof_push(p, 0, 0, 0, false); /* room for one more step */
-        size_t m = (size_t)(p->n - k - 2);
-        memmove(p->t + k + 2, p->t + k + 1, m * sizeof *p->t);
-        memmove(p->f + k + 2, p->f + k + 1, m * sizeof *p->f);
-        memmove(p->m + k + 2, p->m + k + 1, m * sizeof *p->m);
-        memmove(p->late + k + 2, p->late + k + 1, m * sizeof *p->late);
-        p->t[k + 1] = end;
-        p->f[k + 1] = p->f[k];
-        p->m[k + 1] = point ? p->m[i] : end;
-        p->late[k + 1] = point && p->late[i];
-    }
-    for (int s = i; s <= k; s++) {
-        p->f[s] -= n;
-        assert(p->f[s] >= 0);
-    }
-    return k;
 }
 
 static int cmp_end(const void *a, const void *b)
@@ -756,8 +570,10 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
     b->dirty = false;
 }
 
-void bf_pass(bf_t *b, gang_t *g, double now)
+/* The policy's on_pass: one placement pass at now. */
+static void bf_pass(void *ctx, gang_t *g, double now)
 {
+    bf_t *b = ctx;
     const gang_params *gp = gang_get_params(g);
     size_t n = (size_t)gang_queued(g);
     b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
@@ -786,6 +602,13 @@ void bf_pass(bf_t *b, gang_t *g, double now)
         break;
     }
 }
+
+static const gang_policy bf_policy = {
+    .on_pass = bf_pass,
+    .on_placed = bf_placed,
+    .on_ended = bf_ended,
+    .on_destroy = bf_destroy,
+};
 
 void bf_set_rebuild_always(bf_t *b, bool on)
 {

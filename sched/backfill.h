@@ -82,14 +82,14 @@
 
 typedef struct bf bf_t;
 
-bf_t *bf_create(gang_t *g);
-void bf_destroy(bf_t *b);
-/* A job was placed now (from gang.c's place). */
-void bf_placed(bf_t *b, job_t *j, double now);
-/* A placed job ended (from gang.c's job_ended hook, before it leaves its slot). */
-void bf_ended(bf_t *b, job_t *j);
-/* One placement pass at now. */
-void bf_pass(bf_t *b, gang_t *g, double now);
+/* When g's parameters call for it (one of the keyed orders of
+ * sched/priority.h, or backfilling), create the module and install it as
+ * g's placement policy (gang_set_policy; gang_destroy frees it); returns
+ * it, or NULL when g keeps its own pass. cluster_init calls it. */
+bf_t *bf_attach(gang_t *g);
+/* g's backfill module, or NULL when the pass is gang.c's own (PNRSim's
+ * orders without backfilling). */
+bf_t *bf_of(const gang_t *g);
 /* Work done by the passes, for benchmarks: passes, queued jobs seen
  * (sum, most in one pass), jobs reserved by conservative passes (sum, most
  * in one pass) and profile steps scanned or moved while reserving. */
@@ -101,22 +101,5 @@ typedef struct bf_stats {
     long queued_max, reserved_max;
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
-
-/* ---- gang.c's side, for this module only ---- */
-/* Place queued job j now if it fits: only in slot index `only` (-1: any),
- * never in slot `not` (-1: none); index gang_slots(g) means a new slot,
- * which is opened only if allow_new and the MPL allows. True when placed. */
-bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
-/* The first queued job in arrival order, and the one after j (NULL at the
- * end). */
-job_t *gang_queue_first(const gang_t *g);
-job_t *gang_queue_next(const gang_t *g, const job_t *j);
-int gang_npes(const gang_t *g);
-const gang_params *gang_get_params(const gang_t *g);
-/* Free PEs of slot index s (0 <= s < gang_slots(g)). */
-int gang_slot_nfree(const gang_t *g, int s);
-/* The scheduler's backfill module, or NULL when the pass is gang.c's own
- * (PNRSim's orders without backfilling). */
-const bf_t *gang_bf(const gang_t *g);
 
 #endif

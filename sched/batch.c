@@ -1,7 +1,11 @@
 /* sched/batch.c: batched paging, the fast path of a thread's faults
- * (process.paging = BATCHED; job.h, job_internal.h). Split out of
- * sched/job.c, whose thread loop calls batch_begin at a fault, holds until
- * the batch's end and then calls batch_resume.
+ * (process.paging = BATCHED; batch.h, batch_link.h). A layer above the
+ * exact job model (sched/job.c): batch_attach installs its entry points in
+ * cl->batching, and the thread loop calls them at a fault (batch_begin),
+ * when the batch's hold returns (batch_resume) and when a thread with a
+ * batch record is destroyed (batch_release); a PE's pe_batch_end (hw/pe.h)
+ * reaches batch_cut. Below it in the folder: sched/batch_link.c (the
+ * network a batch's remote faults cross) and sched/job.c.
  *
  * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread
  * at a fault whose PE's disk and CPU are both idle works out up to
@@ -22,17 +26,17 @@
  * holding that resource), which then takes over; cut in a remote fault, the
  * thread waits for that fault's planned end as for its page.
  */
-#include "sched/job_internal.h"
+#include "sched/batch.h"
+#include "sched/batch_link.h"
 
 #include "core/mem.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-/* BATCH_MAX and the batch record, fault_batch, are in job_internal.h
- * (the thread loop in job.c holds until a batch's end). */
+/* BATCH_MAX and the batch record, fault_batch, are in batch_link.h. */
 
-/* How a batch ended (thread_t.batch_cut), read when its hold returns. */
+/* How a batch ended (thread_t.batch_how), read when its hold returns. */
 enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE };
 
 /* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
@@ -105,7 +109,9 @@ static void record_free(cluster_t *cl, fault_batch *bt)
     list_add_head(&cl->batch_spare, &bt->link);
 }
 
-void batch_release(cluster_t *cl, thread_t *th)
+/* Give th's batch records (the batch under way, or the one cut in a remote
+ * fault) back to the cluster's spares (no counting). */
+static void batch_release(cluster_t *cl, thread_t *th)
 {
     if (th->batch) {
         record_free(cl, th->batch);
@@ -118,8 +124,9 @@ void batch_release(cluster_t *cl, thread_t *th)
     }
 }
 
-/* End th's batch now (see the top of the file). */
-void batch_cut(sim_t *sim, thread_t *th)
+/* End th's batch now: count the steps done and leave th where the exact
+ * machinery would have it (see the top of the file). */
+static void batch_cut(sim_t *sim, thread_t *th)
 {
     fault_batch *bt = th->batch;
     cluster_t *cl = th->job->cl;
@@ -147,13 +154,13 @@ void batch_cut(sim_t *sim, thread_t *th)
         if (bt->srv[i] < 0) {
             pe->disk_faults++;
             res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
-            th->batch_cut = BCUT_DISK;
+            th->batch_how = BCUT_DISK;
         } else {
             /* Its page comes back at e (counted then, batch_resume); its
              * crossings stay visible to messages until then: the record
              * stays registered, as the thread's tail, with step i last. */
             pe->remote_faults++;
-            th->batch_cut = BCUT_REMOTE;
+            th->batch_how = BCUT_REMOTE;
         }
         proc_hold(sim, &th->p, e - t);
         if (bt->srv[i] >= 0) {
@@ -176,7 +183,7 @@ void batch_cut(sim_t *sim, thread_t *th)
         th->burst_start = e;
         res_take_since(sim, &pe->cpu, &th->p, e);
         proc_hold(sim, &th->p, c_i - t);
-        th->batch_cut = BCUT_CPU;
+        th->batch_how = BCUT_CPU;
     } else {
         /* The batch ends now (its wake-up is due at this instant). */
         assert(i == bt->n - 1);
@@ -184,7 +191,7 @@ void batch_cut(sim_t *sim, thread_t *th)
         th->D = bt->D[i];
         th->fault_at = bt->fa[i];
         th->cpu_done = th->target = bt->tgt[i];
-        th->batch_cut = BCUT_DONE;
+        th->batch_how = BCUT_DONE;
     }
     batch_release(cl, th);
 }
@@ -218,7 +225,7 @@ static int plan(cluster_t *cl, thread_t *th, double *svc)
  * machinery would, one after the other) and leaves the thread's D and
  * fault clock at their values after the last step. Returns true when the
  * thread must now hold until bt->end. */
-bool batch_begin(sim_t *sim, thread_t *th)
+static bool batch_begin(sim_t *sim, thread_t *th)
 {
     job_t *j = th->job;
     cluster_t *cl = j->cl;
@@ -324,9 +331,9 @@ bool batch_begin(sim_t *sim, thread_t *th)
     bt->end = sim->now + (t - sim->now); /* the instant proc_hold will wake at */
     batch_vrate_add(bt, sim->now);
     th->batch = bt;
-    th->batch_cut = BCUT_NONE;
+    th->batch_how = BCUT_NONE;
     pe->batch = th;
-    pe->batch_cut = batch_cut_cb;
+    pe->on_batch_end = batch_cut_cb;
     return true;
 }
 
@@ -334,10 +341,10 @@ bool batch_begin(sim_t *sim, thread_t *th)
  * was cut in a fault's disk service, which ends now (the caller finishes
  * that fault as an exact one); false when the caller goes on to the top of
  * its loop (all steps done, or the burst it was cut in is over). */
-bool batch_resume(sim_t *sim, thread_t *th, int sig)
+static bool batch_resume(sim_t *sim, thread_t *th, int sig)
 {
-    int how = th->batch_cut;
-    th->batch_cut = BCUT_NONE;
+    int how = th->batch_how;
+    th->batch_how = BCUT_NONE;
     switch (how) {
     case BCUT_NONE: {
         fault_batch *bt = th->batch;
@@ -371,6 +378,25 @@ bool batch_resume(sim_t *sim, thread_t *th, int sig)
         assert(how == BCUT_DONE);
         return false;
     }
+}
+
+/* cl->batching's on_fault: batch_begin, and the hold it calls for. */
+static double batch_on_fault(sim_t *sim, thread_t *th)
+{
+    return batch_begin(sim, th) ? th->batch->end - sim->now : -1;
+}
+
+void batch_attach(cluster_t *cl)
+{
+    static const job_batching ops = {
+        .on_fault = batch_on_fault,
+        .on_hold_end = batch_resume,
+        .on_destroy = batch_release,
+    };
+    cl->batching = &ops;
+    list_init(&cl->batches);
+    list_init(&cl->batch_spare);
+    list_init(&cl->batch_tails);
 }
 
 void job_settle(sim_t *sim, cluster_t *cl)

@@ -37,7 +37,7 @@
  *     exact way, its messages meeting the real queues; so a saturated
  *     element serves its faults as the exact mode does.
  */
-#include "sched/job_internal.h"
+#include "sched/batch_link.h"
 
 #include <assert.h>
 

@@ -54,11 +54,11 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         cl->vrng = rng_stream_gen(p->gen, p->seed, "net-virtual", 0);
         net_set_virtual_rng(cl->net, cl->vrng);
     }
-    list_init(&cl->batches);
-    list_init(&cl->batch_spare);
-    list_init(&cl->batch_tails);
-    if (p->gang)
+    batch_attach(cl);
+    if (p->gang) {
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
+        bf_attach(cl->gang); /* the priority functions and backfilling, when set */
+    }
 }
 
 void cluster_observe(cluster_t *cl, const cluster_observer *o)

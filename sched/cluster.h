@@ -19,6 +19,8 @@
 #define PNRSIM_SCHED_CLUSTER_H
 
 #include "net/net.h"
+#include "sched/backfill.h"
+#include "sched/batch.h"
 #include "sched/gang.h"
 #include "sched/job.h"
 

@@ -12,11 +12,9 @@
  */
 #include "sched/gang.h"
 #include "sched/admit.h"
-#include "sched/gang_check.h"
 #include "sched/gang_internal.h"
 
 #include "core/mem.h"
-#include "sched/backfill.h"
 #include "sched/priority.h"
 #include "sched/queue.h"
 
@@ -237,8 +235,8 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     bool charged = j->started || g->p.pcs_first_start;
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
-    if (g->obs.job_run)
-        g->obs.job_run(g->sim, j, gang_slot_index(g, j->slot), j->resume_at, g->obs.ctx);
+    if (g->obs.on_job_run)
+        g->obs.on_job_run(g->sim, j, gang_slot_index(g, j->slot), j->resume_at, g->obs.ctx);
     return charged;
 }
 
@@ -248,8 +246,8 @@ static void stop_job(gang_t *g, job_t *j)
         return;
     g->running--;
     job_stop(g->sim, j);
-    if (g->obs.job_stop)
-        g->obs.job_stop(g->sim, j, g->obs.ctx);
+    if (g->obs.on_job_stop)
+        g->obs.on_job_stop(g->sim, j, g->obs.ctx);
 }
 
 static void quantum_arm(gang_t *g)
@@ -464,8 +462,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         *charged = true;
     if (fresh)
         quantum_arm(g);
-    if (g->bf)
-        bf_placed(g->bf, j, g->sim->now);
+    if (g->policy)
+        g->policy->on_placed(g->policy_ctx, j, g->sim->now);
     return true;
 }
 
@@ -488,7 +486,18 @@ job_t *gang_queue_next(const gang_t *g, const job_t *j) { return jobq_next(&g->q
 int gang_npes(const gang_t *g) { return g->npes; }
 const gang_params *gang_get_params(const gang_t *g) { return &g->p; }
 int gang_slot_nfree(const gang_t *g, int s) { return g->slots[s]->nfree; }
-const bf_t *gang_bf(const gang_t *g) { return g->bf; }
+
+void gang_set_policy(gang_t *g, const gang_policy *ops, void *ctx)
+{
+    assert(!g->policy && g->in_system == 0);
+    g->policy = ops;
+    g->policy_ctx = ctx;
+}
+
+void *gang_policy_ctx(const gang_t *g, const gang_policy *ops)
+{
+    return g->policy == ops ? g->policy_ctx : NULL;
+}
 
 static int max_fit(const gang_t *g)
 {
@@ -512,10 +521,10 @@ static void pass(sim_t *sim, void *arg)
     bool charged = false;
     g->pass_pending = false;
     g->pass_no++;
-    if (g->bf) {
-        /* Priority functions and backfilling: sched/backfill.c. */
+    if (g->policy) {
+        /* A placement policy (priority functions, backfilling). */
         g->pf_charged = false;
-        bf_pass(g->bf, g, g->sim->now);
+        g->policy->on_pass(g->policy_ctx, g, g->sim->now);
         if (g->pf_charged)
             g->pcs++;
         acted(g);
@@ -616,10 +625,8 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->ctx = ctx;
     g->pf_only = g->pf_not = -1;
     g->pf_new = true;
-    if (!prio_is_bucketed(p->priority) || p->backfill != BF_NONE)
-        g->bf = bf_create(g);
-    cl->hooks.job_ended = job_ended;
-    cl->hooks.mem_freed = mem_freed;
+    cl->hooks.on_job_ended = job_ended;
+    cl->hooks.on_mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
     /* MPL 1: one slot, so a job runs alone on its PEs and is never stopped
      * (no quantum, no switch): its threads may run as one process. */
@@ -652,8 +659,8 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->reserved);
     free(g->ram_desc);
     if (g->cl->hooks.sched_ctx == g) {
-        g->cl->hooks.job_ended = NULL;
-        g->cl->hooks.mem_freed = NULL;
+        g->cl->hooks.on_job_ended = NULL;
+        g->cl->hooks.on_mem_freed = NULL;
         g->cl->hooks.sched_ctx = NULL;
         g->cl->solo_ok = false;
     }
@@ -664,8 +671,8 @@ void gang_destroy(sim_t *sim, gang_t *g)
         }
     ev_free(sim, g->pass_ev);
     ev_free(sim, g->quantum_ev);
-    if (g->bf)
-        bf_destroy(g->bf);
+    if (g->policy)
+        g->policy->on_destroy(g->policy_ctx);
     free(g);
 }
 
@@ -700,11 +707,11 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     int si = gang_slot_index(g, s->id);
     if (j->running) {
         g->running--;
-        if (g->obs.job_stop)
-            g->obs.job_stop(sim, j, g->obs.ctx);
+        if (g->obs.on_job_stop)
+            g->obs.on_job_stop(sim, j, g->obs.ctx);
     }
-    if (g->bf)
-        bf_ended(g->bf, j);
+    if (g->policy)
+        g->policy->on_ended(g->policy_ctx, j);
     slot_take(g, s, j);
     /* Its memory was taken off `reserved` thread by thread (mem_freed). */
     for (int i = 0; i < j->threads; i++)

@@ -56,11 +56,13 @@
  * Priority functions and backfilling (issue 14): with one of the keyed
  * orders of sched/priority.h (SJF ... F1) or scheduler.backfill EASY or
  * CONSERVATIVE, the placement pass is sched/backfill.c's (see
- * backfill.h); it places jobs through gang_place_where, which applies the
- * packing rule above within the slots it is allowed.
+ * backfill.h), a placement policy above the scheduler (gang_policy below,
+ * installed by bf_attach from cluster_init); it places jobs through
+ * gang_place_where, which applies the packing rule above within the slots
+ * it is allowed.
  *
  * Memory accounting (mem_aware): a thread's memory counts against its PE
- * from the job's placement until the job layer frees it (hooks.mem_freed,
+ * from the job's placement until the job layer frees it (hooks.on_mem_freed,
  * installed by gang_create).
  */
 #ifndef PNRSIM_SCHED_GANG_H
@@ -131,14 +133,47 @@ typedef struct gang_observer {
     /* j runs from now in slot index `slot` (0-based, creation order); its
      * threads compute from `from` (now, or now + pcs when a parallel
      * context switch was charged). */
-    void (*job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
+    void (*on_job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
     /* j stops running now: descheduled, or ended (j->ended set). */
-    void (*job_stop)(sim_t *sim, const job_t *j, void *ctx);
+    void (*on_job_stop)(sim_t *sim, const job_t *j, void *ctx);
     /* Slot index `slot` of `nslots` became current now (a switch). */
     void (*slot_switch)(sim_t *sim, int slot, int nslots, void *ctx);
     void *ctx;
 } gang_observer;
 /* Install o (copied; NULL removes the observer). */
 void gang_set_observer(gang_t *g, const gang_observer *o);
+
+/* ---- a placement policy (sched/backfill.c) ---- */
+
+/* A policy that takes over the placement pass, with its own state `ctx`
+ * (sched/backfill.c: the priority functions and backfilling). The
+ * scheduler calls it at these points and never names it. */
+typedef struct gang_policy {
+    /* One placement pass at now (instead of the scheduler's own). */
+    void (*on_pass)(void *ctx, gang_t *g, double now);
+    /* Job j was placed now. */
+    void (*on_placed)(void *ctx, job_t *j, double now);
+    /* A placed job ended (before it leaves its slot). */
+    void (*on_ended)(void *ctx, job_t *j);
+    /* The scheduler is destroyed (gang_destroy): free ctx. */
+    void (*on_destroy)(void *ctx);
+} gang_policy;
+/* Install ops with ctx as g's placement policy (once, before the first
+ * job arrives). */
+void gang_set_policy(gang_t *g, const gang_policy *ops, void *ctx);
+/* The state of g's policy when it is ops, else NULL. */
+void *gang_policy_ctx(const gang_t *g, const gang_policy *ops);
+/* Place queued job j now if it fits: only in slot index `only` (-1: any),
+ * never in slot `not` (-1: none); index gang_slots(g) means a new slot,
+ * which is opened only if allow_new and the MPL allows. True when placed. */
+bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
+/* The first queued job in arrival order, and the one after j (NULL at the
+ * end). */
+job_t *gang_queue_first(const gang_t *g);
+job_t *gang_queue_next(const gang_t *g, const job_t *j);
+int gang_npes(const gang_t *g);
+const gang_params *gang_get_params(const gang_t *g);
+/* Free PEs of slot index s (0 <= s < gang_slots(g)). */
+int gang_slot_nfree(const gang_t *g, int s);
 
 #endif

@@ -166,7 +166,7 @@ const char *gang_check_placement(const gang_t *g)
     const job_t *bad = NULL;
     if (g->pass_pending)
         return NULL; /* a pass is due at this instant */
-    if (g->bf) {
+    if (g->policy) {
         /* Keyed orders and backfilling: the first job in priority order
          * (the head) must not fit; with no backfilling and no strict order,
          * no queued job may fit (as below). */

@@ -19,9 +19,7 @@
 #define PNRSIM_SCHED_GANG_INTERNAL_H
 
 #include "sched/admit.h"
-#include "sched/backfill.h"
 #include "sched/gang.h"
-#include "sched/gang_check.h"
 #include "sched/queue.h"
 
 #include <stdbool.h>
@@ -47,7 +45,8 @@ struct gang {
     long pass_no;
     ev_id pass_ev;
     bool pass_pending;
-    gang_hook_fn hook;      /* checking: after every scheduler action */
+    /* checking (gang_check.h's gang_hook_fn): after every scheduler action */
+    void (*hook)(sim_t *sim, gang_t *g, void *ctx);
     void *hook_ctx;
     ev_id quantum_ev;
     double *reserved;
@@ -67,9 +66,10 @@ struct gang {
     gang_end_fn on_end;
     void *ctx;
     gang_observer obs;      /* schedule output; members NULL when unused */
-    /* priority functions and backfilling (sched/backfill.c): the pass is
-     * delegated to bf when set; pf_* filter the slots place() may use */
-    bf_t *bf;
+    /* a placement policy (gang.h; sched/backfill.c): the pass is
+     * delegated to it when set; pf_* filter the slots place() may use */
+    const gang_policy *policy;
+    void *policy_ctx;
     int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
     bool pf_new;            /* place() may open a new slot */
     bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */

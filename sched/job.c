@@ -17,9 +17,10 @@
  *   memory change   recomputes the fault clock and moves the burst's end
  *                   (proc_hold on the same wake-up event).
  *
- * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md) is in
- * sched/batch.c; the pools of job blocks and thread arrays in
- * sched/job_pool.c (both through the private sched/job_internal.h).
+ * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md) is a
+ * layer above, sched/batch.c, reached only through cl->batching (job.h)
+ * and pe_batch_end; the pools of job blocks and thread arrays, below, are
+ * sched/job_pool.c.
  *
  * One process per job (job.h): a job whose threads nothing can tell apart
  * (solo_eligible) runs as the process job_body, which steps every thread
@@ -34,7 +35,8 @@
  * therefore leaves every other event's order unchanged, and inside it the
  * threads change the same state in the same order.
  */
-#include "sched/job_internal.h"
+#include "sched/job.h"
+#include "sched/job_pool.h"
 
 #include "core/mem.h"
 
@@ -43,11 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-double job_page_bytes(const cluster_t *cl)
-{
-    return cl->page_bytes > 0 ? cl->page_bytes : PE_PAGE_BYTES;
-}
 
 double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
                        double page_bytes)
@@ -118,7 +115,7 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
     if (th->finished || !th->started)
         return;
     if (th->batch)
-        batch_cut(sim, th);
+        pe_batch_end(sim, th->pe); /* th's batch is its PE's */
     if (th->computing) {
         burst_credit(sim, th);
         fault_redraw(sim, th);
@@ -289,6 +286,7 @@ static void thread_body(sim_t *sim, proc_t *p)
     thread_t *th = (thread_t *)p;
     job_t *j = th->job;
     cluster_t *cl = j->cl;
+    double hold; /* a batch's, set and used before any yield */
     PROC_BEGIN(p);
     thread_begin(sim, th);
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
@@ -315,7 +313,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 PROC_HOLD(sim, p, j->resume_at - sim->now);
                 continue;
             }
-            batch_yield(sim, th->pe);
+            pe_batch_end(sim, th->pe);
             PROC_REQUEST(sim, p, &th->pe->cpu);
             if (!j->running) {
                 res_release(sim, &th->pe->cpu, p);
@@ -333,9 +331,9 @@ static void thread_body(sim_t *sim, proc_t *p)
             continue;
         }
         if (th->cpu_done >= th->fault_at) {
-            if (batch_begin(sim, th)) {
-                PROC_HOLD(sim, p, th->batch->end - sim->now);
-                if (!batch_resume(sim, th, p->sig))
+            if (cl->batching && (hold = cl->batching->on_fault(sim, th)) >= 0) {
+                PROC_HOLD(sim, p, hold);
+                if (!cl->batching->on_hold_end(sim, th, p->sig))
                     continue;
                 /* Cut in a fault's service, which ends now. */
             } else {
@@ -347,7 +345,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                     PROC_YIELD(p); /* woken by thread_fault_done */
                 } else {
                     th->pe->disk_faults++;
-                    batch_yield(sim, th->pe);
+                    pe_batch_end(sim, th->pe);
                     PROC_REQUEST(sim, p, &th->pe->disk);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     res_release(sim, &th->pe->disk, p);
@@ -539,8 +537,8 @@ static void thread_free_mem(sim_t *sim, job_t *j, int i)
         pe_alloc(sim, pe, -j->mem_mb);
         th->mem_freed = true;
     }
-    if (cl->hooks.mem_freed)
-        cl->hooks.mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
+    if (cl->hooks.on_mem_freed)
+        cl->hooks.on_mem_freed(sim, j, pe->id, cl->hooks.sched_ctx);
     if (cl->hooks.thread_ended) {
         assert(!j->solo); /* solo_eligible */
         cl->hooks.thread_ended(sim, &j->th[i], cl->hooks.pnr_ctx);
@@ -574,8 +572,8 @@ static void job_thread_ended(sim_t *sim, job_t *j, int i)
         resend_killed(sim, j);
         /* The scheduler's hook still sees the job as running (it counts
          * running jobs); the hook must not free j (job_release defers). */
-        if (cl->hooks.job_ended)
-            cl->hooks.job_ended(sim, j, cl->hooks.sched_ctx);
+        if (cl->hooks.on_job_ended)
+            cl->hooks.on_job_ended(sim, j, cl->hooks.sched_ctx);
         j->running = false;
     }
 }
@@ -659,12 +657,12 @@ void job_destroy(sim_t *sim, job_t *j)
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             if (th->batch || th->batch_tail)
-                batch_release(j->cl, th);
+                j->cl->batching->on_destroy(j->cl, th);
             if (th->started && !th->mem_freed)
                 pe_remove_user(th->pe, &th->mem_user);
             proc_destroy(sim, &th->p);
         }
-        threads_put(j->cl, j->th, j->threads);
+        job_pool_put(j->cl->th_pool, th_class(j->threads), j->th);
     }
     cluster_t *cl = j->cl;
     list_del(&j->alink);
@@ -707,7 +705,9 @@ void job_run(sim_t *sim, job_t *j, double delay)
             proc_start(sim, &j->proc, 0);
             return;
         }
-        j->th = threads_get(cl, j->threads);
+        int c = th_class(j->threads);
+        j->th = job_pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
+                             (size_t)j->threads * sizeof(thread_t));
         for (int i = 0; i < j->threads; i++) {
             thread_t *th = &j->th[i];
             th->job = j;
@@ -736,7 +736,7 @@ void job_stop(sim_t *sim, job_t *j)
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
         if (th->batch)
-            batch_cut(sim, th);
+            pe_batch_end(sim, th->pe); /* th's batch is its PE's */
         if (!th->computing)
             continue;
         /* The CPU time done so far counts now (the PE's memory may change

@@ -72,10 +72,10 @@ typedef bool (*fault_hook)(sim_t *sim, thread_t *th, void *ctx);
 typedef struct job_hooks {
     /* The scheduler's, called with sched_ctx. */
     /* Every thread of the job has finished. */
-    void (*job_ended)(sim_t *sim, job_t *j, void *ctx);
+    void (*on_job_ended)(sim_t *sim, job_t *j, void *ctx);
     /* The memory of a thread of j (j->mem_mb) was just freed on PE pe (the
      * scheduler's memory accounting). */
-    void (*mem_freed)(sim_t *sim, job_t *j, int pe, void *ctx);
+    void (*on_mem_freed)(sim_t *sim, job_t *j, int pe, void *ctx);
     void *sched_ctx;
     /* PNR's, called with pnr_ctx. */
     /* A thread is about to start for the first time: return true when the
@@ -84,7 +84,7 @@ typedef struct job_hooks {
     bool (*thread_starting)(sim_t *sim, thread_t *th, void *ctx);
     /* A thread finished its work and freed its memory (with mem_release
      * JOB: called for every thread at its job's end, after the memory of
-     * that thread was freed, before job_ended). */
+     * that thread was freed, before on_job_ended). */
     void (*thread_ended)(sim_t *sim, thread_t *th, void *ctx);
     fault_hook fault;
     /* Batched paging (sched/batch.c; NULL: no batches while `fault` is
@@ -102,6 +102,25 @@ typedef struct job_hooks {
     void (*fault_count)(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
     void *pnr_ctx;
 } job_hooks;
+
+/* The batched paging layer (process.paging = BATCHED, sched/batch.c,
+ * docs/BATCHING.md) as the thread loop sees it, at its three points:
+ * installed in cl->batching by batch_attach (cluster_init); NULL: every
+ * fault is exact. A batch under way is its PE's too (pe->batch); whatever
+ * must end it first calls pe_batch_end (hw/pe.h). */
+typedef struct job_batching {
+    /* At a fault of th: start a batch when batched paging is on and
+     * nothing can interfere. Returns how long th must now hold (until the
+     * batch's end), or -1 when the caller serves the fault the exact way. */
+    double (*on_fault)(sim_t *sim, thread_t *th);
+    /* th's batch hold returned with signal sig: true when th was cut in a
+     * fault's service, which ends now (the caller finishes that fault as
+     * an exact one); false when the caller goes on to the top of its loop. */
+    bool (*on_hold_end)(sim_t *sim, thread_t *th, int sig);
+    /* th is destroyed with a batch record (th->batch or th->batch_tail):
+     * give the records back (no counting). */
+    void (*on_destroy)(cluster_t *cl, thread_t *th);
+} job_batching;
 
 /* The model's shared parameters and hardware. */
 struct cluster {
@@ -128,6 +147,7 @@ struct cluster {
                                * batched pages at switches ("net-virtual") */
     list_t batch_tails;       /* BATCHED: records of batches cut in a
                                * remote fault, until it ends (batch.c) */
+    const job_batching *batching; /* batched paging's entry points, or NULL */
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -187,7 +207,7 @@ struct thread {
     double remote_share;      /* share of overallocation in network RAM */
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
-    int batch_cut;            /* how the last batch was ended (batch.c) */
+    int batch_how;            /* how the last batch was ended (batch.c) */
     struct fault_batch *batch_tail; /* cut in a remote fault: the batch
                                * record, kept until that fault ends (its
                                * crossings stay visible, batch.c) */
@@ -284,17 +304,6 @@ void thread_proceed(sim_t *sim, thread_t *th);
 void thread_fault_done(sim_t *sim, thread_t *th);
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
-/* Batched paging: end every fault batch under way at the current instant,
- * so that counters, busy times and thread states are those of now (before
- * a sample, at the end of a run). No effect in exact mode. */
-void job_settle(sim_t *sim, cluster_t *cl);
-/* job_settle at the end of a run: also counts the page messages of the
- * batched remote faults still under way (the run will not end them), so
- * that page outs equal remote faults as in the exact mode. */
-void job_settle_end(sim_t *sim, cluster_t *cl);
-/* Free the spare batch records (cluster_destroy). */
-void job_batches_free(cluster_t *cl);
-
 /* The page-fault reset (§4.1.5): the amount of the thread's overallocated
  * data not in RAM after all of it was paged in, drawn from a triangular
  * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)),
@@ -302,6 +311,9 @@ void job_batches_free(cluster_t *cl);
 double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
                        double page_bytes);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
-double job_page_bytes(const cluster_t *cl);
+static inline double job_page_bytes(const cluster_t *cl)
+{
+    return cl->page_bytes > 0 ? cl->page_bytes : PE_PAGE_BYTES;
+}
 
 #endif

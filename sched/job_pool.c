@@ -1,9 +1,10 @@
 /* sched/job_pool.c: the free pools of job blocks and thread arrays that
  * job_create, job_run and job_destroy (sched/job.c) take from and give back
  * to, so that a replay of many jobs allocates only while the number of jobs
- * alive at once grows. Split out of sched/job.c.
+ * alive at once grows. Split out of sched/job.c; below it (it knows blocks
+ * and size classes, not jobs).
  */
-#include "sched/job_internal.h"
+#include "sched/job_pool.h"
 
 #include "core/mem.h"
 
@@ -54,18 +55,4 @@ void job_pool_free(void **pool)
             memcpy(&pool[c], b, sizeof(void *));
             free(b);
         }
-}
-
-/* An array of n threads, all zero. */
-thread_t *threads_get(cluster_t *cl, int n)
-{
-    int c = th_class(n);
-    return job_pool_get(cl->th_pool, c, ((size_t)1 << c) * sizeof(thread_t),
-                    (size_t)n * sizeof(thread_t));
-}
-
-/* Give back j's array of threads. */
-void threads_put(cluster_t *cl, thread_t *th, int n)
-{
-    job_pool_put(cl->th_pool, th_class(n), th);
 }

@@ -150,7 +150,7 @@ static inline void world_init_p(world *w, const cluster_params *p)
     cluster_init(&w->sim, cl, p);
     w->g = cl->gang;
     if (!w->g) {
-        cl->hooks.job_ended = on_job_ended;
+        cl->hooks.on_job_ended = on_job_ended;
         cl->hooks.sched_ctx = w;
     }
     cl->hooks.thread_ended = on_thread_ended;

@@ -99,7 +99,7 @@ static inline void world_init_topo(world *w, net_topology topo, int npes, const 
     cluster_t *cl = &w->cl;
     cluster_init(&w->sim, cl, &cp);
     /* The test plays the scheduler. */
-    cl->hooks.job_ended = on_job_ended;
+    cl->hooks.on_job_ended = on_job_ended;
     cl->hooks.sched_ctx = w;
     char err[CFG_ERR_MAX], buf[128];
     config_defaults(&w->c);

@@ -359,9 +359,12 @@ END_TEST
  * in UNICEP, s = 0 as 1 in F1, e < 1 s as 1 s where it divides. */
 START_TEST(test_prio_keys)
 {
+    /* A machine of one PE and no scheduler: the keys read only the job. */
+    sim_t sim;
     cluster_t cl;
-    memset(&cl, 0, sizeof cl);
-    list_init(&cl.jobs); /* all job_create needs of a cluster */
+    ck_assert_int_eq(ev_init(&sim), 0);
+    cluster_params cp = test_cluster_params(1, 1024, 0);
+    cluster_init(&sim, &cl, &cp);
     job_t *j = job_create(&cl, 1, 1, 0, 1, 10, 1);
     ck_assert_double_eq(prio_key(PRIO_SJF, j, 50), 10);
     ck_assert_double_eq(prio_key(PRIO_LAF, j, 50), -10);
@@ -374,8 +377,8 @@ START_TEST(test_prio_keys)
     j->estimate = 0;
     ck_assert_near(prio_key(PRIO_WFP3, j, 2), -8, 1e-12);   /* (2/1)^3 */
     ck_assert_near(prio_key(PRIO_F1, j, 2), 0, 1e-12);      /* log10(1) */
-    job_destroy(NULL, j);
-    job_destroy_all(NULL, &cl); /* the blocks the cluster keeps for reuse */
+    job_destroy(&sim, j);
+    test_cluster_free(&sim, &cl);
 }
 END_TEST
 

@@ -181,7 +181,7 @@ static void cons_run(tc_t *t, sched_priority prio, bool exact, uint64_t seed, bo
 {
     gang_params gp = params(prio, BF_CONSERVATIVE, 1, true);
     tc_init(t, 16, &gp);
-    bf_t *b = (bf_t *)gang_bf(t->g);
+    bf_t *b = bf_of(t->g);
     ck_assert_ptr_nonnull(b);
     bf_set_rebuild_always(b, rebuild);
     random_load(t, 400, 16, exact, seed);
@@ -233,7 +233,7 @@ static void bound_run(tc_t *t, sched_priority prio, int mpl, bool oracle, uint64
 {
     gang_params gp = params(prio, BF_CONSERVATIVE, mpl, seed % 2);
     tc_init(t, 16, &gp);
-    bf_t *b = (bf_t *)gang_bf(t->g);
+    bf_t *b = bf_of(t->g);
     ck_assert_ptr_nonnull(b);
     bf_set_rebuild_always(b, oracle);
     bf_set_plain_search(b, oracle);

@@ -74,8 +74,8 @@ START_TEST(test_build)
     rng_free(r);
     /* No scheduler asked for: none, and no hooks. */
     ck_assert_ptr_null(cl.gang);
-    ck_assert_ptr_null(cl.hooks.job_ended);
-    ck_assert_ptr_null(cl.hooks.mem_freed);
+    ck_assert_ptr_null(cl.hooks.on_job_ended);
+    ck_assert_ptr_null(cl.hooks.on_mem_freed);
     ck_assert_ptr_null(cl.hooks.thread_starting);
     test_cluster_free(&sim, &cl);
 }
@@ -157,8 +157,8 @@ START_TEST(test_gang_hooks)
     ended e = {0};
     gang_world(&sim, &cl, &gp, &e);
     ck_assert_ptr_nonnull(cl.gang);
-    ck_assert_ptr_nonnull(cl.hooks.job_ended);
-    ck_assert_ptr_nonnull(cl.hooks.mem_freed);
+    ck_assert_ptr_nonnull(cl.hooks.on_job_ended);
+    ck_assert_ptr_nonnull(cl.hooks.on_mem_freed);
     ck_assert_ptr_eq(cl.hooks.sched_ctx, cl.gang);
     ck_assert_ptr_null(cl.hooks.thread_starting); /* PNR's half: not ours */
     job_t *j1 = job_create(&cl, 1, 1, 0, 2, 3, 8);
@@ -179,8 +179,8 @@ START_TEST(test_gang_hooks)
     /* cluster_destroy removes the scheduler and its hooks. */
     cluster_destroy(&sim, &cl);
     ck_assert_ptr_null(cl.gang);
-    ck_assert_ptr_null(cl.hooks.job_ended);
-    ck_assert_ptr_null(cl.hooks.mem_freed);
+    ck_assert_ptr_null(cl.hooks.on_job_ended);
+    ck_assert_ptr_null(cl.hooks.on_mem_freed);
     ck_assert_ptr_null(cl.hooks.sched_ctx);
     ck_assert_uint_eq(sim.live_records, 0);
     ev_destroy(&sim);
@@ -222,7 +222,7 @@ START_TEST(test_observe)
     gang_params gp;
     ended e = {0};
     gang_world(&sim, &cl, &gp, &e);
-    gang_observer go = {.job_run = obs_run, .job_stop = obs_stop, .ctx = &e};
+    gang_observer go = {.on_job_run = obs_run, .on_job_stop = obs_stop, .ctx = &e};
     pe_observer po = {.mem = obs_mem, .ctx = &e};
     net_observer no = {.busy = obs_busy, .ctx = &e};
     cluster_observe(&cl, &(cluster_observer){.gang = &go, .pe = &po, .net = &no});

@@ -48,7 +48,7 @@
 #include "pnr/pnr_check.h"
 #include "pnr/table.h" /* private: the tables */
 #include "sched/job.h"
-#include "sched/job_internal.h" /* a batch built by hand */
+#include "sched/batch_link.h" /* a batch built by hand */
 #include "tests/testcluster.h"
 #include "tests/testutil.h"
 

@@ -1,18 +1,16 @@
-/* sched/job_internal.h: what sched/job.c (threads and jobs), sched/batch.c
- * (batched paging) and sched/job_pool.c (pools of job blocks and thread
- * arrays) share. Private to those three files and their tests; everyone
- * else sees sched/job.h. The functions' full contracts are at their
- * definitions; one line each here.
+/* sched/batch_link.h: the record of a batch of faults (batched paging,
+ * process.paging = BATCHED; sched/batch.c, docs/BATCHING.md) and the
+ * network its remote faults cross (sched/batch_link.c). Shared by
+ * batch_link.c and batch.c, which sits above it; a test that builds a
+ * batch by hand includes it too. The exact job model (sched/job.c) never
+ * sees it: it reaches batched paging only through cl->batching (job.h).
  */
-#ifndef PNRSIM_SCHED_JOB_INTERNAL_H
-#define PNRSIM_SCHED_JOB_INTERNAL_H
+#ifndef PNRSIM_SCHED_BATCH_LINK_H
+#define PNRSIM_SCHED_BATCH_LINK_H
 
 #include "sched/job.h"
 
 #include <stdbool.h>
-#include <stddef.h>
-
-/* ---- batched paging (sched/batch.c, docs/BATCHING.md) ---- */
 
 #define BATCH_MAX 64
 #define BATCH_LINKS 16   /* links a batch's remote faults may cross */
@@ -78,73 +76,26 @@ typedef struct fault_batch {
     double vr[BATCH_ELEMS], vd[BATCH_ELEMS]; /* and its crossing time */
 } fault_batch;
 
-/* sched/batch_link.c: the step under way at t, the last to have begun at
+/* The step under way at t, the last to have begun at
  * or before it (a step beginning at t has begun), or -1 before the first. */
 int batch_step_at(const fault_batch *bt, double t);
 
-/* sched/batch_link.c: the index in bt->rt of the routes of remote faults
+/* The index in bt->rt of the routes of remote faults
  * from client c to server s (svc: the idle service fault_plan gave, page
  * the page size), added and bt registered on their links when new; -1
  * when that would exceed BATCH_SERVERS or BATCH_LINKS. */
 int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
-/* sched/batch_link.c: plan step n's remote fault from t over routes r, each
+/* Plan step n's remote fault from t over routes r, each
  * crossing after the mean wait behind other batches' and the messages'
  * (bt->hs[n]); returns the fault's service, or -1 when an element on the
  * way is loaded beyond BATCH_LOAD_MAX by other batches and messages (at
  * the batch's start). */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);
-/* sched/batch_link.c: add the rate at which bt's planned pages cross each
+/* Add the rate at which bt's planned pages cross each
  * element (crossings over the batch's span) to that element's vrate
  * (net.h), once planned; take it back (once) when the batch ends or is
  * cut. */
 void batch_vrate_add(fault_batch *bt, double now);
 void batch_vrate_drop(fault_batch *bt);
-
-/* Give th's batch records (the batch under way, or the one cut in a remote
- * fault) back to the cluster's spares (no counting). */
-void batch_release(cluster_t *cl, thread_t *th);
-
-/* End th's batch now: count the steps done and leave th where the exact
- * machinery would have it (see the top of sched/batch.c). */
-void batch_cut(sim_t *sim, thread_t *th);
-
-/* At a fault of th: start a batch if batched paging is on and nothing can
- * interfere. Returns true when th must now hold until th->batch->end,
- * false when the caller handles the fault the exact way. */
-bool batch_begin(sim_t *sim, thread_t *th);
-
-/* th's batch hold returned with signal sig. Returns true when th was cut
- * in a fault's service (disk or remote), which ends now: the caller
- * finishes that fault as an exact one (the disk is already released);
- * false when the caller goes on to the top of its loop. */
-bool batch_resume(sim_t *sim, thread_t *th, int sig);
-
-/* Another thread is about to ask for a resource of pe: end the batch there. */
-static inline void batch_yield(sim_t *sim, pe_t *pe)
-{
-    if (pe->batch)
-        batch_cut(sim, (thread_t *)pe->batch);
-}
-
-/* ---- pools of job blocks and thread arrays (sched/job_pool.c) ---- */
-
-/* The size class of n >= 1 threads: the smallest c with 2^c >= n. */
-int th_class(int n);
-
-/* A block of `bytes` (the size of class c) from pool, its first `zero`
- * bytes 0; never NULL (allocation failure exits). */
-void *job_pool_get(void **pool, int c, size_t bytes, size_t zero);
-
-/* Give block b of class c back to pool. */
-void job_pool_put(void **pool, int c, void *b);
-
-/* Free every block of pool (32 classes). */
-void job_pool_free(void **pool);
-
-/* An array of n threads, all zero, from cl's thread pool. */
-thread_t *threads_get(cluster_t *cl, int n);
-
-/* Give back an array of n threads to cl's thread pool. */
-void threads_put(cluster_t *cl, thread_t *th, int n);
 
 #endif
