@@ -279,7 +279,7 @@ static void sample(sim_t *sim, void *arg)
     /* Batched paging: end the batches under way, so the counters are those
      * of now (always, so that the sample path does not depend on which
      * outputs are written). */
-    job_settle(sim, &r->cl);
+    batch_settle(sim, &r->cl);
     /* Model events since the previous sample (this sampler event aside),
      * and the periods it spans (more than one after a jump). */
     uint64_t model_events = sim->dispatched - r->sample_events - 1;
@@ -542,7 +542,7 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         run_saturated_error(r, err);
         return -1;
     }
-    job_settle_end(&r->sim, &r->cl); /* batched paging: counters as of now */
+    batch_settle_end(&r->sim, &r->cl); /* batched paging: counters as of now */
     r->wall_run = util_now() - r->wall0;
     r->time_limited = rr == EV_RUN_LIMIT;
     if (r->sched_out)

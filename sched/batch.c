@@ -399,7 +399,7 @@ void batch_attach(cluster_t *cl)
     list_init(&cl->batch_tails);
 }
 
-void job_settle(sim_t *sim, cluster_t *cl)
+void batch_settle(sim_t *sim, cluster_t *cl)
 {
     if (cl->paging != PAGING_BATCHED)
         return;
@@ -407,9 +407,9 @@ void job_settle(sim_t *sim, cluster_t *cl)
         batch_cut(sim, container_of(n, fault_batch, link)->th);
 }
 
-void job_settle_end(sim_t *sim, cluster_t *cl)
+void batch_settle_end(sim_t *sim, cluster_t *cl)
 {
-    job_settle(sim, cl);
+    batch_settle(sim, cl);
     if (cl->paging != PAGING_BATCHED)
         return;
     /* Remote faults cut and still under way when the run ends: their page
@@ -422,7 +422,7 @@ void job_settle_end(sim_t *sim, cluster_t *cl)
     }
 }
 
-void job_batches_free(cluster_t *cl)
+void batch_free_all(cluster_t *cl)
 {
     if (cl->paging != PAGING_BATCHED)
         return;

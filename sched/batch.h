@@ -18,12 +18,12 @@ void batch_attach(cluster_t *cl);
 /* Batched paging: end every fault batch under way at the current instant,
  * so that counters, busy times and thread states are those of now (before
  * a sample, at the end of a run). No effect in exact mode. */
-void job_settle(sim_t *sim, cluster_t *cl);
-/* job_settle at the end of a run: also counts the page messages of the
+void batch_settle(sim_t *sim, cluster_t *cl);
+/* batch_settle at the end of a run: also counts the page messages of the
  * batched remote faults still under way (the run will not end them), so
  * that page outs equal remote faults as in the exact mode. */
-void job_settle_end(sim_t *sim, cluster_t *cl);
+void batch_settle_end(sim_t *sim, cluster_t *cl);
 /* Free the spare batch records (cluster_destroy). */
-void job_batches_free(cluster_t *cl);
+void batch_free_all(cluster_t *cl);
 
 #endif

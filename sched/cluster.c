@@ -76,7 +76,7 @@ void cluster_observe(cluster_t *cl, const cluster_observer *o)
 void cluster_destroy(sim_t *sim, cluster_t *cl)
 {
     job_destroy_all(sim, cl);
-    job_batches_free(cl);
+    batch_free_all(cl);
     if (cl->gang)
         gang_destroy(sim, cl->gang);
     cl->gang = NULL;

@@ -124,7 +124,7 @@ static void probe_cb(sim_t *sim, void *arg)
     if (p->kind == 0)
         job_stop(sim, p->j);
     else if (p->kind == 1)
-        job_settle(sim, &p->w->cl);
+        batch_settle(sim, &p->w->cl);
     else
         job_run(sim, p->other, 0);
     if (p->kind == 2) {
@@ -144,7 +144,7 @@ static void probe_late_cb(sim_t *sim, void *arg)
 START_TEST(test_cut_state)
 {
     /* Job 1 alone as above (R = 3e-6); at instant t (60, falling in disk services
-     * and in bursts), _i = 0: job_stop; 1: job_settle; 2: a second job's
+     * and in bursts), _i = 0: job_stop; 1: batch_settle; 2: a second job's
      * thread (4 MB, started at t) changes the PE's overallocation. Right
      * after, the thread and PE are as the exact run has them: CPU time
      * done, faults (thread and PE), D, the fault in service and its

@@ -540,7 +540,7 @@ END_TEST
 
 START_TEST(test_run_ends_in_a_remote_fault)
 {
-    /* A run that ends (job_settle_end, as at simulation.max_time) while a
+    /* A run that ends (batch_settle_end, as at simulation.max_time) while a
      * batched remote fault is under way: the fault counts and so do its
      * page messages, so page outs equal remote faults, as in the exact
      * mode (which counts a page out when it is sent). At least 5 of the
@@ -551,7 +551,7 @@ START_TEST(test_run_ends_in_a_remote_fault)
         job_t *j = covered(&w, true, 11, 1e-6, 8);
         (void)j;
         ev_run(&w.sim, 1.05 + 0.0373 * k);
-        job_settle_end(&w.sim, &w.cl);
+        batch_settle_end(&w.sim, &w.cl);
         inside += w.cl.pes[1].paging > 0;
         ck_assert_uint_eq(sent(&w, PNR_MSG_PAGE_OUT), w.cl.pes[1].remote_faults);
         ck_assert_uint_eq(sent(&w, PNR_MSG_PAGE_IN), w.cl.pes[1].remote_faults);
