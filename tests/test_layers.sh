@@ -157,4 +157,28 @@ put tests/test_s.c '#include "sched/s.h"\nint main(void) { return s_fn() + a_fn(
 run consumer
 check "tests/ may use any folder" [ "$rc" -eq 0 ]
 
+# 14. --map: the map's rows name every .c file once, in a layer order
+# inside each folder, and every name() in it is a function of the tree.
+# The base tree: core/a.c, core/b.c (calls a_fn), core/z.c, hw/pe.c,
+# sched/s.c. A good map lists core/ as a, b, z (or a, z, b, or z, a, b).
+newcase map
+put docs/map.md '# map\n| file | what |\n|---|---|\n| `core/z.c` | z |\n| `core/a.c` | a |\n| `core/b.c` | b, calls `a_fn()` |\n| `hw/pe.c` | pe |\n| `sched/s.c` | s: `s_fn()` |'
+run map --map docs/map.md
+check "map: good map passes" [ "$rc" -eq 0 ]
+check "map: OK line" has map "check-layers: OK"
+put docs/map.md '| `core/b.c` | b |\n| `core/a.c` | a |\n| `core/z.c` | z |\n| `hw/pe.c` | pe |\n| `sched/s.c` | s |'
+run map --map docs/map.md
+check "map: wrong order fails" [ "$rc" -eq 1 ]
+check "map: wrong order named" has map "docs/map.md:1: core/b.c is listed above core/a.c, which it uses (call a_fn, include)"
+put docs/map.md '| `core/a.c` | a |\n| `core/b.c` | b |\n| `hw/pe.c` | pe |\n| `sched/s.c` | s |\n| `core/a.c` | again |\n| `core/q.c` | none |'
+run map --map docs/map.md
+check "map: missing, repeated, unknown rows fail" [ "$rc" -eq 1 ]
+check "map: missing file named" has map "docs/map.md: core/z.c is missing"
+check "map: repeated row named" has map "docs/map.md:5: core/a.c listed again (first at line 1)"
+check "map: unknown file named" has map "docs/map.md:6: core/q.c is not a source file of the tree"
+put docs/map.md '| `core/a.c` | a |\n| `core/z.c` | z |\n| `core/b.c` | b |\n| `hw/pe.c` | pe |\n| `sched/s.c` | calls `gone_fn()` |'
+run map --map docs/map.md
+check "map: a function that does not exist fails" [ "$rc" -eq 1 ]
+check "map: the function named" has map "docs/map.md:5: gone_fn() is not a function of the tree"
+
 finish

@@ -2,7 +2,7 @@
 """tools/check-layers.py: the dependency check of issue 24 (item 4).
 
   tools/check-layers.py [--root DIR] [--dot | --json] [--macros] [--refs]
-                        [--calls-only]
+                        [--calls-only] [--map FILE]
 
 Reads every .c and .h under the source folders of FOLDERS below (and under
 tests/, whose files are consumers: they may use anything and are never
@@ -28,13 +28,20 @@ node); a .h without such a .c is a node of its own.
 It fails (exit 1) on
   (i)  an include or call from one folder to a folder it may not use
        (ALLOWED below: a lower folder using a higher one, or one of two
-       peers using the other), and
+       peers using the other),
   (ii) a circle inside a folder: a strongly connected component of more
-       than one node among the folder's files, and
+       than one node among the folder's files,
   (iii) a function pointer declared as (*NAME)(...) (a struct member, a
-       typedef, a variable; not a parameter) whose NAME is also a function of the tree:
-       calls through members are not counted as calls, so such a member
-       must not read as one (issue 24: `pe->batch_cut` beside batch_cut),
+       typedef, a variable; not a parameter) whose NAME is also a function
+       of the tree: calls through members are not counted as calls, so
+       such a member must not read as one (issue 24: `pe->batch_cut`
+       beside batch_cut), and,
+  (iv) with --map FILE (a path from the root: docs/ARCHITECTURE.md), the
+       map out of date: its table rows whose first cell is a source file
+       in backticks must name every .c file of the folders once, in a
+       layer order inside each folder (a file uses only files of rows
+       above it), and every `name()` it writes must be a function or
+       function-like macro of the tree;
 printing each violation as `file -> file (include|call NAME)`; for a
 circle, the component, one concrete cycle through it with the function
 names on each edge, and every edge inside it.  On success it prints the
@@ -558,6 +565,50 @@ def name_clashes(files):
     return out
 
 
+MAP_ROW = re.compile(r"^\|\s*`([a-z]+/[A-Za-z0-9_]+\.c)`\s*\|")
+MAP_FN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)\(\)`")
+
+
+def check_map(files, unit_edges, path, text):
+    """[problem]: the map (docs/ARCHITECTURE.md) against the tree.  Its
+    table rows whose first cell is a source file in backticks (`| `net/elem.c`
+    | ... |`) must name every .c file of the folders once, and within a
+    folder in a layer order: a file uses (includes or calls) only files of
+    rows above it.  Every `name()` it writes must be a function defined in
+    the tree (static or not) or a function-like macro."""
+    problems, rows, seen = [], [], {}
+    for n, line in enumerate(text.split("\n"), 1):
+        m = MAP_ROW.match(line)
+        if m:
+            rel = m.group(1)
+            if rel in seen:
+                problems.append("%s:%d: %s listed again (first at line %d)"
+                                % (path, n, rel, seen[rel]))
+                continue
+            seen[rel] = n
+            rows.append(rel)
+            if rel not in files or files[rel].folder not in FOLDERS:
+                problems.append("%s:%d: %s is not a source file of the tree" % (path, n, rel))
+    for rel in sorted(files):
+        if rel.endswith(".c") and files[rel].folder in FOLDERS and rel not in seen:
+            problems.append("%s: %s is missing (no row `| `%s` | ... |`)" % (path, rel, rel))
+    for (a, b), es in sorted(unit_edges.items()):
+        if a in seen and b in seen and files[a].folder == files[b].folder \
+                and seen[b] > seen[a]:
+            problems.append("%s:%d: %s is listed above %s, which it uses (%s)"
+                            % (path, seen[a], a, b, edge_names(es)))
+    known = set()
+    for s in files.values():
+        if s.folder not in CONSUMERS:
+            known.update(s.defs)
+            known.update(s.macros)
+    for n, line in enumerate(text.split("\n"), 1):
+        for name in MAP_FN.findall(line):
+            if name not in known:
+                problems.append("%s:%d: %s() is not a function of the tree" % (path, n, name))
+    return problems
+
+
 def short(rel):
     return rel.split("/", 1)[1] if "/" in rel else rel
 
@@ -571,9 +622,11 @@ def edge_names(es):
     return ", ".join(kinds)
 
 
-def print_text(upward, circles, order, warnings, clashes):
+def print_text(upward, circles, order, warnings, clashes, map_problems):
     for w in warnings:
         print("check-layers: warning: " + w, file=sys.stderr)
+    for p in map_problems:
+        print(p)
     for rel, name, where in clashes:
         print("%s: function pointer %s shares its name with the function %s of %s"
               % (rel, name, name, where))
@@ -589,12 +642,12 @@ def print_text(upward, circles, order, warnings, clashes):
         print("  cycle: " + path)
         for e in c["edges"]:
             print("  " + label(e))
-    if upward or circles or clashes:
+    if upward or circles or clashes or map_problems:
         print("check-layers: FAILED: %d upward edge(s), %d circle(s) in %s, "
-              "%d function pointer(s) named as a function"
+              "%d function pointer(s) named as a function, %d problem(s) of the map"
               % (len(upward), len(circles),
                  ", ".join(sorted({c["folder"] + "/" for c in circles})) or "no folder",
-                 len(clashes)))
+                 len(clashes), len(map_problems)))
         return 1
     print("check-layers: layer order (lowest first): " +
           " <- ".join(f for f in FOLDERS if order.get(f)))
@@ -630,6 +683,7 @@ def print_dot(files, unit_edges, upward, circles):
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     mode, with_macros, with_refs, calls_only = "text", False, False, False
+    map_path = None
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -643,12 +697,14 @@ def main(argv):
             with_refs = True
         elif a == "--calls-only":
             calls_only = True
+        elif a == "--map" and args:
+            map_path = args.pop(0)
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
         else:
             die("unknown argument '%s' (usage: check-layers.py [--root DIR] "
-                "[--dot|--json] [--macros] [--refs] [--calls-only])" % a)
+                "[--dot|--json] [--macros] [--refs] [--calls-only] [--map FILE])" % a)
     if not os.path.isdir(root):
         die("%s: not a directory" % root)
     files = read_tree(root)
@@ -659,7 +715,15 @@ def main(argv):
         edges = {e for e in edges if e[2] != "include"}
     upward, circles, order, unit_edges = analyse(files, edges)
     clashes = name_clashes(files)
-    failed = 1 if upward or circles or clashes else 0
+    map_problems = []
+    if map_path is not None:
+        mp = map_path if os.path.isabs(map_path) else os.path.join(root, map_path)
+        try:
+            with open(mp, encoding="utf-8") as f:
+                map_problems = check_map(files, unit_edges, map_path, f.read())
+        except OSError as e:
+            die("%s: %s" % (map_path, e.strerror))
+    failed = 1 if upward or circles or clashes or map_problems else 0
     if mode == "dot":
         print_dot(files, unit_edges, upward, circles)
         return failed
@@ -679,10 +743,11 @@ def main(argv):
                          "edges": [rec(e) for e in c["edges"]]} for c in circles],
             "order": order, "warnings": warnings, "ok": not failed,
             "name_clashes": [{"file": r, "name": n, "function_in": w} for r, n, w in clashes],
+            "map_problems": map_problems,
         }, sys.stdout, indent=1, sort_keys=True)
         print()
         return failed
-    return print_text(upward, circles, order, warnings, clashes)
+    return print_text(upward, circles, order, warnings, clashes, map_problems)
 
 
 if __name__ == "__main__":
