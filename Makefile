@@ -98,7 +98,10 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
-tests: $(PROG) $(SWEEP) $(PLOT) $(MANS) $(TEST_BIN)
+# tests: after all (a prerequisite, so that `make -j2 all tests` does not
+# build the library in two makes at once: all's recipe is a sub-make).
+tests: all
+	@$(MAKE) --no-print-directory $(TEST_BIN)
 
 # libFuzzer harnesses (build with CC=clang SAN=fuzz): the library, plus the
 # study reader's objects for fuzz_study.
