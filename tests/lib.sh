@@ -21,7 +21,11 @@
 #              on, removed at exit by lib_cleanup (kept and named with
 #              KEEP=1; a test that sets its own EXIT trap calls
 #              lib_cleanup from it);
-#   jval FILE KEY: the value of a top-level scalar of a metrics.json.
+#   jval FILE KEY: the value of a top-level scalar of a metrics.json;
+#   col CSV NAME: the column number of a header name; jobf JOBS_CSV JOB
+#              NAME: one field of a job's row of jobs.csv; near A B:
+#              |A - B| <= 1e-6, both non-empty; lines FILE: its line count;
+#              tmpfiles: how many *.tmp files lie under the working directory.
 # When $P is not built, the test fails at once (finish).
 
 build=${1:-build}
@@ -75,3 +79,16 @@ cd "$T" || exit 1
 
 # Top-level scalar "key": value of a metrics.json (one key per line).
 jval() { sed -n "s/^ *\"$2\": \\(.*\\)\$/\\1/p" "$1" | sed 's/,$//' | head -1; }
+# Column number of header name $2 in CSV file $1.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i }' "$1"; }
+# Value of column $3 (by header name) in the row of job $2 of jobs.csv $1.
+jobf() {
+    c=$(col "$1" "$3")
+    [ -n "$c" ] && awk -F, -v j="$2" -v c="$c" 'NR > 1 && $1 == j { print $c }' "$1"
+}
+# |$1 - $2| <= 1e-6 (both non-empty numbers)
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6) }'; }
+# Number of lines of a file.
+lines() { wc -l < "$1" | tr -d ' '; }
+# Number of .tmp files anywhere under the working directory.
+tmpfiles() { find . -name '*.tmp' | wc -l | tr -d ' '; }

@@ -60,10 +60,6 @@ printf '[computer]\nnumber = 64\n' > base.ini
 rows() { echo $(($(wc -l < "$1") - 1)); }
 # Field $2 (1-based) of line $3 (1 = header) of CSV file $1.
 field() { awk -F, -v f="$2" -v l="$3" 'NR == l { print $f }' "$1"; }
-# Column number of header name $2 in CSV file $1.
-col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) print i }' "$1"; }
-# |$1 - $2| <= 1e-6
-near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6) }'; }
 
 # ---- statistics ----------------------------------------------------------
 
