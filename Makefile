@@ -218,9 +218,9 @@ clean:
 
 # check-layers: the dependency check of issue 24 (tools/check-layers.py):
 # fails on an include or call that runs up a layer or closes a circle
-# inside a folder, prints the layer order it found.  While issue 24 is open
-# the circles of today's tree (tools/layers-known.txt,
-# docs/ARCHITECTURE-TODO.md) are allowed and any other fails
+# inside a folder, prints the layer order it found (the map of the layers:
+# docs/ARCHITECTURE.md).  While issue 24 is open the circles listed in
+# tools/layers-known.txt (none left) are allowed and any other fails
 # (tools/check-layers-known.sh); not yet part of check.
 .PHONY: check-layers
 check-layers:

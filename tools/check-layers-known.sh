@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/check-layers-known.sh: make check-layers while issue 24 is open.
 # Runs tools/check-layers.py; passes when it passes, or when it finds no
-# upward edge and exactly the circles of tools/layers-known.txt (today's,
-# docs/ARCHITECTURE-TODO.md). A new circle or an upward edge fails; a known
+# upward edge and exactly the circles of tools/layers-known.txt (the map of
+# the layers: docs/ARCHITECTURE.md). A new circle or an upward edge fails; a known
 # circle that is gone fails too, asking for the list to shrink, so the list
 # only ever gets shorter. When it is empty, delete this script and the list
 # and let check-layers run tools/check-layers.py alone.
