@@ -15,8 +15,10 @@
 # when it cannot; with "fuzz-smoke" (make check) it installs them when it can
 # (root or sudo) and otherwise only says so: the smoke run then skips.
 set -e
-PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel"
+PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel python3"
 missing=0
+# python3: make check-layers (tools/check-layers.py) and the tests' models.
+[ -x /usr/bin/python3 ] || missing=1
 # GNU parallel: the sweep tests run a study through it.
 command -v parallel >/dev/null 2>&1 || missing=1
 if ! command -v pkg-config >/dev/null 2>&1; then
