@@ -5,8 +5,8 @@
  * net/batched.c (process.paging = BATCHED) and net/whole.c (network.route
  * = WHOLE), which the walk calls at the few points their top comments
  * list, each behind a branch an exact run (HOPS, no batched paging)
- * never takes. Elements and routes are read through net_route_elem and
- * net_elem_time (inline).
+ * never takes. Elements and routes are read through net_route_elem
+ * (net/elem.c) and net_elem_time (inline in net/elem.h).
  *
  * Messages. A message is a process (msg_t embeds proc_t first) whose body,
  * msg_walk, requests, holds and releases each element of its route in

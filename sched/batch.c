@@ -1,10 +1,12 @@
 /* sched/batch.c: batched paging, the fast path of a thread's faults
  * (process.paging = BATCHED; batch.h, batch_link.h). A layer above the
  * exact job model (sched/job.c): batch_attach installs its entry points in
- * cl->batching, and the thread loop calls them at a fault (batch_begin),
- * when the batch's hold returns (batch_resume) and when a thread with a
- * batch record is destroyed (batch_release); a PE's pe_batch_end (hw/pe.h)
- * reaches batch_cut. Below it in the folder: sched/batch_link.c (the
+ * cl->batching, and the thread loop calls them at a fault (on_fault:
+ * batch_on_fault, which turns batch_begin's answer into a hold time),
+ * when the batch's hold returns (on_hold_end: batch_resume) and when a
+ * thread with a batch record is destroyed (on_destroy: batch_release); a
+ * batch under way sets its PE's on_batch_end to batch_cut_cb, which a
+ * pe_batch_end (hw/pe.h) calls to cut it (batch_cut). Below it in the folder: sched/batch_link.c (the
  * network a batch's remote faults cross) and sched/job.c.
  *
  * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread

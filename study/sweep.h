@@ -1,7 +1,8 @@
 /* study/sweep.h: the parts of pnrsim-sweep besides the study model.
  *
- *   util.c     memory, strings, paths, whole-or-nothing files, mkdir -p,
- *              rm -r, shell quoting (declared in study/util.h)
+ *   util.c     a text buffer, paths, rm -r, file tests, shell and CSV
+ *              quoting (declared in study/util.h; memory is core/mem.h's,
+ *              whole-file reads and writes and mkdir -p app/util.h's)
  *   metrics.c  reading a run's metrics.json (flat values and one or more
  *              levels of nesting, flattened as outer.inner)
  *   stats.c    mean, SD and the Student-t 95% confidence interval
