@@ -226,4 +226,4 @@ clean:
 # layer order it found. The first step of make check.
 .PHONY: check-layers
 check-layers:
-	@/usr/bin/python3 tools/check-layers.py --map docs/ARCHITECTURE.md
+	@/usr/bin/python3 tools/check-layers.py --refs --macros --map docs/ARCHITECTURE.md

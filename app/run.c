@@ -72,7 +72,7 @@ struct run {
     uint64_t *touched;      /* bit per PE: memory ever changed (pe_set_touch_map) */
     tally_t response, wait, exec, slowdown, bsld;
     long slowdown_excluded;
-    run_progress_fn progress;
+    run_progress_fn on_progress;
     void *progress_ctx;
     bool checking;
     const char *check_failure;
@@ -102,7 +102,7 @@ const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl)
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
 {
-    r->progress = fn;
+    r->on_progress = fn;
     r->progress_ctx = ctx;
 }
 
@@ -345,10 +345,10 @@ static void sample(sim_t *sim, void *arg)
     if (model_events == 0)
         sampler_skip_before(&r->sampler, ev_next_time(sim));
     r->sample_events = sim->dispatched;
-    if (r->progress) {
+    if (r->on_progress) {
         double frac = 0;
         workload_progress(r->wl, &frac);
-        r->progress(r, sim->now, frac, r->progress_ctx);
+        r->on_progress(r, sim->now, frac, r->progress_ctx);
     }
 }
 

@@ -112,7 +112,7 @@ static void notify(sim_t *sim, pe_t *pe)
     /* Users may not add or remove users from inside their callback. */
     list_for_each_safe(it, &pe->users) {
         pe_user *u = container_of(it, pe_user, link);
-        u->changed(sim, u);
+        u->on_change(sim, u);
     }
 }
 
@@ -179,9 +179,9 @@ void pe_remote(sim_t *sim, pe_t *pe, double mb)
     change(sim, pe, &pe->remote_mb, mb, false);
 }
 
-void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed)
+void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change)
 {
-    u->changed = changed;
+    u->on_change = on_change;
     list_add_tail(&pe->users, &u->link);
     pe->nusers++;
 }

@@ -46,7 +46,7 @@ typedef struct pe_observer {
 typedef void (*pe_user_fn)(sim_t *sim, pe_user *u);
 struct pe_user {
     list_t link;              /* on the PE's list of users */
-    pe_user_fn changed;
+    pe_user_fn on_change;
 };
 
 struct pe {
@@ -138,9 +138,9 @@ void pe_fault_end(sim_t *sim, pe_t *pe, double started);
 void pe_faults_add(pe_t *pe, uint64_t n, double time);
 /* Install the observer (NULL for none). */
 void pe_set_observer(pe_t *pe, const pe_observer *o);
-/* Add u at the end of pe's users; `changed` is called at every change of
+/* Add u at the end of pe's users; `on_change` is called at every change of
  * pe's overallocation until pe_remove_user. */
-void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn changed);
+void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change);
 void pe_remove_user(pe_t *pe, pe_user *u);
 /* The users in the order they were added: the first, the one after u, the
  * last and the one before u; NULL past either end. */

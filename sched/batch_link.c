@@ -18,7 +18,7 @@
  *
  *   - batched pages behind the rest: a batch adds to every element it
  *     crosses (links and switches) the rate at which its planned pages
- *     cross it (crossings over its span: vrate, net.h); an element's
+ *     cross it (crossings over its span: vrate, net/elem.h); an element's
  *     queue takes the batched crossings as a Poisson stream besides the
  *     messages (their load measured over the last 10-20 ms, net_rload),
  *     and a batched page waits at each element the M/G/1 queue's mean
@@ -31,7 +31,7 @@
  *     its queue then (batch_crossing_end: waiting there or crossing;
  *     net/batched.c), as behind the page messages holding and queued at it;
  *     at a switch, which every batch crosses, it waits for the switch's
- *     backlog of virtual crossings (net.h "Switch backlog");
+ *     backlog of virtual crossings (net/batched.h, "Switch backlog");
  *   - saturation: a fault whose route crosses an element loaded beyond
  *     BATCH_LOAD_MAX by other batches and messages together goes the
  *     exact way, its messages meeting the real queues; so a saturated

@@ -109,7 +109,20 @@ run clash2
 check "typedef and variable named as functions fail" [ "$rc" -eq 1 ]
 check "typedef named as a function: named" has clash2 "sched/x.c: function pointer a_fn shares its name with the function a_fn of core/a.c"
 check "variable named as a function: named" has clash2 "sched/x.c: function pointer b_fn shares its name with the function b_fn of core/b.c"
-check "member named as another file's static function passes" sh -c "! grep -q 'function pointer h ' '$T/clash2.out'"
+check "member named as another file's static function fails" has clash2 "sched/y.c: function pointer h shares its name with the function h of sched/x.c"
+
+# 7c. members declared through typedefs of the tree: PTR_T NAME (a typedef
+# of a function pointer) and FN_T *NAME (of a function type) named as
+# functions fail; a parameter of such a type does not count.
+newcase clash3
+put sched/t.h 'typedef int (*ptr_t)(void);\ntypedef int fn_t(void);'
+put sched/x.c '#include "sched/t.h"\nstruct o { ptr_t y_fn; fn_t *x2; const ptr_t other; };\nint x2(ptr_t b_fn) { return b_fn(); }'
+put sched/y.c 'int y_fn(void) { return 0; }'
+run clash3
+check "typed members named as functions fail" [ "$rc" -eq 1 ]
+check "PTR_T member named" has clash3 "sched/x.c: function pointer y_fn shares its name with the function y_fn of sched/y.c"
+check "FN_T * member named" has clash3 "sched/x.c: function pointer x2 shares its name with the function x2 of sched/x.c"
+check "a typed parameter does not count" sh -c "! grep -q 'function pointer b_fn' '$T/clash3.out'"
 
 # 8. static functions are file-local: helper is static in both x.c and
 # y.c, and x.c calls only_y, which is static in y.c (a name that would
@@ -156,6 +169,18 @@ newcase consumer
 put tests/test_s.c '#include "sched/s.h"\nint main(void) { return s_fn() + a_fn(1); }'
 run consumer
 check "tests/ may use any folder" [ "$rc" -eq 0 ]
+
+# 13b. with --refs, a table of handlers at file scope names the functions
+# it holds: z.c (the bottom of core/) fills a table with a_fn... no circle
+# (a.c does not use z.c), but core/a.c filling one with b_fn closes one
+# (b.c calls a_fn).
+newcase table
+put core/a.c '#include "core/a.h"\nint b_fn(void);\nstatic int (*const tbl[])(void) = { b_fn };\nint a_fn(int x) { return x + tbl[0](); }'
+run table
+check "a file-scope table alone is no call" [ "$rc" -eq 0 ]
+run table --refs
+check "--refs: a file-scope table closes the circle" [ "$rc" -eq 1 ]
+check "--refs: the table's edge named" has table "core/a.c -> core/b.c (ref b_fn)"
 
 # 14. --map: the map's rows name every .c file once, in a layer order
 # inside each folder, and every name() in it is a function of the tree.

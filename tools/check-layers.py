@@ -21,7 +21,8 @@ checked) and builds a file-level dependency graph from
       function-like macro of the tree count at each place the macro is
       used, as "call NAME via MACRO").  With --refs, a function named
       without a call (its address taken: a handler table, a callback
-      argument) counts too, as "ref NAME".
+      argument) counts too, as "ref NAME", and so does one named in a
+      file-scope initializer (a static table of handlers).
 A .h counts as part of the .c of the same stem in the same folder (one
 node); a .h without such a .c is a node of its own.
 
@@ -31,11 +32,12 @@ It fails (exit 1) on
        peers using the other),
   (ii) a circle inside a folder: a strongly connected component of more
        than one node among the folder's files,
-  (iii) a function pointer declared as (*NAME)(...) (a struct member, a
-       typedef, a variable; not a parameter) whose NAME is also a function
-       of the tree: calls through members are not counted as calls, so
-       such a member must not read as one (issue 24: `pe->batch_cut`
-       beside batch_cut), and,
+  (iii) a function pointer (a struct member, a typedef, a variable; not
+       a parameter) declared as (*NAME)(...) or through a typedef of the
+       tree (PTR_T NAME, FN_T *NAME) whose NAME is also a function of the
+       tree, static or not: calls through members are not counted as
+       calls, so such a member must not read as one (issue 24:
+       `pe->batch_cut` beside batch_cut), and,
   (iv) with --map FILE (a path from the root: docs/ARCHITECTURE.md), the
        map out of date: its table rows whose first cell is a source file
        in backticks must name every .c file of the folders once, in a
@@ -235,8 +237,35 @@ class Source:
                     and toks[i + 4][1] == "(" and toks[i + 2][1] not in self.fnptrs:
                 self.fnptrs.append(toks[i + 2][1])
             paren += {"(": 1, ")": -1}.get(toks[i][1], 0)
+        # typedefs of function types (typedef R NAME(...)) and of function
+        # pointers (typedef R (*NAME)(...)), for rule (iii) through a type
+        self.fn_types, self.fnptr_types = set(), set()
+        j = 0
+        while j < len(toks):
+            if toks[j][1] == "typedef":
+                end = j
+                while end < len(toks) and toks[end][1] not in (";", "{"):
+                    end += 1
+                if end < len(toks) and toks[end][1] == ";":
+                    ptr = [toks[q + 2][1] for q in range(j + 1, end - 2)
+                           if toks[q][1] == "(" and toks[q + 1][1] == "*"
+                           and toks[q + 2][0] == "id" and toks[q + 3][1] == ")"]
+                    fnt = [toks[q][1] for q in range(j + 1, end - 1)
+                           if toks[q][0] == "id" and toks[q][1] not in KEYWORDS
+                           and toks[q + 1][1] == "("]
+                    if ptr:
+                        self.fnptr_types.add(ptr[0])
+                    elif fnt:
+                        self.fn_types.add(fnt[0])
+                j = end
+            j += 1
         depth, start, fn, params, body_depth = 0, 0, None, set(), 0
+        init = False    # inside a file-scope initializer (= ... ;)
         for i, (k, t) in enumerate(toks):
+            if fn is None and t == "=":
+                init = True
+            elif t == ";" and depth == 0:
+                init = False
             if t == "{":
                 if depth == 0 and i > 0 and toks[i - 1][1] == ")":
                     lo = match_back(toks, i - 1)
@@ -259,6 +288,12 @@ class Source:
                     start = i + 1
             elif t == ";" and depth == 0:
                 start = i + 1
+            elif fn is None and init and k == "id" and t not in KEYWORDS \
+                    and toks[i - 1][1] not in (".", "->"):
+                # a file-scope initializer naming a function (a table of
+                # handlers): the file refers to it, from "<file scope>"
+                nxt = toks[i + 1][1] if i + 1 < len(toks) else ""
+                self.calls.append(("<file scope>", t, "call" if nxt == "(" else "ref"))
             elif fn is not None and k == "id" and t not in KEYWORDS and t not in params:
                 prev = toks[i - 1][1]
                 if prev in (".", "->"):
@@ -542,24 +577,44 @@ def analyse(files, edges):
 
 
 def name_clashes(files):
-    """[(file, name, defining file)]: a function pointer declared as
-    (*NAME)(...) (a struct member, a typedef, a variable) in a source file
-    while a function of the same name is defined in the tree (non-static,
-    or static in the same file).  Such a member reads as a call of the
-    function at every use (`pe->batch_cut(...)` next to `batch_cut`), so
-    it fails the check: name members for their role (on_..., ..._fn)."""
+    """[(file, name, defining file)]: a function pointer named as a
+    function defined anywhere in the tree (static or not).  A function
+    pointer is declared as (*NAME)(...) (a struct member, a typedef, a
+    variable), or through a typedef of the tree: PTR_T NAME or FN_T *NAME,
+    with PTR_T a typedef of a function pointer and FN_T one of a function
+    type; parameters (inside parentheses) are not looked at.  Such a
+    member reads as a call of the function at every use
+    (`pe->batch_cut(...)` next to `batch_cut`), so it fails the check:
+    name members for their role (on_..., ..._fn)."""
     defs = defaultdict(list)
+    ptr_types, fn_types = set(), set()
     for rel, s in files.items():
         if s.folder in CONSUMERS:
             continue
-        for name, static in s.defs.items():
-            defs[name].append((rel, static))
+        for name in s.defs:
+            defs[name].append(rel)
+        ptr_types |= s.fnptr_types
+        fn_types |= s.fn_types
     out = []
     for rel, s in sorted(files.items()):
         if s.folder in CONSUMERS:
             continue
-        for name in s.fnptrs:
-            where = sorted(d for d, static in defs.get(name, []) if not static or d == rel)
+        names = list(s.fnptrs)
+        toks, paren = s.toks, 0
+        for i in range(len(toks) - 2):
+            if paren == 0 and toks[i][0] == "id" and i > 0 and toks[i - 1][1] != "typedef":
+                nxt = None
+                if toks[i][1] in ptr_types and toks[i + 1][0] == "id":
+                    nxt = toks[i + 1][1]
+                elif toks[i][1] in ptr_types and toks[i + 1][1] == "const" and toks[i + 2][0] == "id":
+                    nxt = toks[i + 2][1]
+                elif toks[i][1] in fn_types and toks[i + 1][1] == "*" and toks[i + 2][0] == "id":
+                    nxt = toks[i + 2][1]
+                if nxt is not None and nxt not in KEYWORDS and nxt not in names:
+                    names.append(nxt)
+            paren += {"(": 1, ")": -1}.get(toks[i][1], 0)
+        for name in names:
+            where = sorted(defs.get(name, []))
             if where:
                 out.append((rel, name, where[0]))
     return out
