@@ -187,7 +187,7 @@ double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
     return t + u;
 }
 
-void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m)
+void net_vswitch_kill(sim_t *sim, net_elem *e, msg_t *m)
 {
     res_t *r = &e->res;
     double left = net_elem_time(e, m->bytes);
@@ -196,6 +196,54 @@ void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m)
     else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
         left = m->p.wake_at - sim->now;
     net_backlog_drop(e, sim->now, left);
+    m->vhold = false;
+}
+
+/* ---- the walk's hooks (net/net.c, msg_walk) ------------------------------ */
+
+double net_vhop_wait(net_t *net, msg_t *m, net_elem *e, double now)
+{
+    /* A link with virtual crossings in its queue now: wait for what is
+     * left of them, as behind the messages holding and queued at it. A
+     * WHOLE route may reserve the link meanwhile (its reservation starts
+     * when the virtual crossings are over): then the message queues
+     * behind it too, hence the walk's second look (docs/MODEL.md, "Route
+     * mode WHOLE"). */
+    if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, now)) > now) {
+        net->virtual_waits++;
+        return m->vwait - now;
+    }
+    /* A switch's FIFO queue holds virtual crossings too: the message
+     * waits for those ahead while the messages ahead are served (its
+     * request), and holds the switch for what is left of them once
+     * granted (net_vswitch_hold). */
+    if (e->is_switch && net->vrng)
+        m->vwait = net_vswitch_arrive(net, e, now, net_elem_time(e, m->bytes));
+    return 0;
+}
+
+double net_vswitch_hold(net_t *net, msg_t *m, double now)
+{
+    /* The virtual crossings ahead of it: the switch serves them (their
+     * busy time was counted with them). With no virtual crossings the
+     * backlog is the messages' own queue, which the switch has served
+     * exactly. */
+    net_elem *e = m->cur;
+    if (!(e->is_switch && e->vrate > 0 && m->vwait - now >= NET_VWAIT_MIN))
+        return 0;
+    net->virtual_waits++;
+    m->vhold = true;
+    return m->vwait - now;
+}
+
+void net_vgranted(msg_t *m, double now)
+{
+    net_elem *e = m->cur;
+    if (m->vhold) { /* held for the virtual work: its own crossing from now */
+        m->vhold = false;
+        e->res.busy_since = now;
+    }
+    net_rload_add(e, now, net_elem_time(e, m->bytes));
 }
 
 /* ---- planned trips (sched/batch_link.c) ---------------------------------- */

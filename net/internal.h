@@ -62,8 +62,24 @@ struct net {
 void net_elems_free(net_t *net);
 
 /* ---- batched.c: the walk's calls (only while net->vrng is set or a
- * link has registered crossers) ---- */
+ * link has registered crossers; net_vhop_at in net/batched.h says when
+ * for the first) ---- */
 
+/* m about to ask for e at `now` (net_vhop_at(e, net->vrng) true): how
+ * long it must hold first for the virtual crossings in a link's queue
+ * (0: none; a wait is counted in net_virtual_waits); at a switch, 0, and
+ * the time it may begin behind the switch's backlog kept in m->vwait
+ * (net_vswitch_arrive). */
+double net_vhop_wait(net_t *net, msg_t *m, net_elem *e, double now);
+/* m just granted m->cur at `now` (net->vrng set): how long it must hold
+ * the switch for the virtual work ahead of it (0: none; a wait is counted
+ * in net_virtual_waits, and m->vhold is set until net_vgranted). */
+double net_vswitch_hold(net_t *net, msg_t *m, double now);
+/* m's crossing of m->cur begins at `now` (net->vrng set, after
+ * net_vswitch_hold and its hold): the element's busy time starts now when
+ * m held it for virtual work, and the crossing joins the element's load
+ * window (net_rload_add). */
+void net_vgranted(msg_t *m, double now);
 /* A message reaches switch e at t and will hold it d seconds: the time
  * it may begin its crossing behind the switch's virtual backlog. */
 double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d);
@@ -76,8 +92,8 @@ void net_backlog_drop(net_elem *e, double t, double work);
 /* m, at switch e (queued, holding it for the virtual work ahead, or
  * crossing it), is being killed: its crossing leaves e's backlog, all of
  * it unless under way, and a wait for the virtual work ahead of it is not
- * busy time. Before m gives e back. */
-void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m);
+ * busy time (m->vhold cleared). Before m gives e back. */
+void net_vswitch_kill(sim_t *sim, net_elem *e, msg_t *m);
 
 /* ---- whole.c: the walk's calls (only in route mode WHOLE, or where an
  * element is reserved: e->resv) ---- */
@@ -85,7 +101,7 @@ void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m);
 /* At m's start: reserve its route when idle and return its arrival time,
  * or -1 (nothing reserved) when an element is not idle. */
 double whole_reserve(sim_t *sim, net_t *net, msg_t *m);
-/* At m's arrival: end the reservations it still has. */
+/* At m's arrival: end the reservations it still has (m->whole cleared). */
 void whole_arrive(sim_t *sim, net_t *net, msg_t *m);
 /* m about to ask for element e (e->resv set) on its hop-by-hop walk: an
  * ended reservation gives e back; m waits behind one still running. */

@@ -140,52 +140,29 @@ static void msg_walk(sim_t *sim, proc_t *p)
             PROC_YIELD(p);
         }
         whole_arrive(sim, net, m);
-        m->whole = false;
     } else
     for (m->hop = 0, m->len = net_route_len(net, m->src, m->dst); m->hop < m->len; m->hop++) {
         /* The element is found once per hop and kept in m->cur across the
          * hop's request and hold (the body's locals do not survive them). */
         m->cur = e = net_route_elem(net, m->src, m->dst, m->hop);
         m->behind_rs = -1;
-        if (e->resv) /* WHOLE: reserved by a message whose route was idle */
+        if (e->resv) /* WHOLE: whole_wait_behind */
             whole_wait_behind(sim, net, m, e);
-        /* A link with virtual crossings in its queue now (batched paging):
-         * wait for what is left of them, as behind the messages holding
-         * and queued at it. A WHOLE route may reserve the link while this
-         * message waits (its reservation starts when the virtual
-         * crossings are over): then this message queues behind it and
-         * needs its end event too, hence the second look (docs/MODEL.md,
-         * "Route mode WHOLE"). */
-        if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
-            net->virtual_waits++;
-            PROC_HOLD(sim, p, m->vwait - sim->now);
+        /* batched paging: net_vhop_wait (virtual crossings ahead) */
+        if (net_vhop_at(e, net->vrng) && (t = net_vhop_wait(net, m, e, sim->now)) > 0) {
+            PROC_HOLD(sim, p, t);
             e = m->cur;
-            if (e->resv)
+            if (e->resv) /* WHOLE: whole_wait_behind, the second look */
                 whole_wait_behind(sim, net, m, e);
-        } else if (e->is_switch && net->vrng) {
-            /* Batched paging: the switch's FIFO queue holds virtual
-             * crossings too. Wait for those ahead while the messages
-             * ahead are served (the request below), holding the switch
-             * for what is left of them once granted. */
-            m->vwait = net_vswitch_arrive(net, e, sim->now, net_elem_time(e, m->bytes));
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        if (m->cur->is_switch && net->vrng && m->cur->vrate > 0 &&
-            m->vwait - sim->now >= NET_VWAIT_MIN) {
-            /* The virtual crossings ahead of it: the switch serves them
-             * (their busy time was counted with them). With no virtual
-             * crossings the backlog is the messages' own queue, which
-             * the switch has served exactly. */
-            net->virtual_waits++;
-            m->vhold = true;
-            PROC_HOLD(sim, p, m->vwait - sim->now);
-            m->vhold = false;
-            m->cur->res.busy_since = sim->now;
+        if (net->vrng) { /* batched paging: net_vswitch_hold, net_vgranted */
+            if ((t = net_vswitch_hold(net, m, sim->now)) > 0)
+                PROC_HOLD(sim, p, t);
+            net_vgranted(m, sim->now);
         }
-        if (net->vrng) /* batched paging: the messages' load (net_rload) */
-            net_rload_add(m->cur, sim->now, net_elem_time(m->cur, m->bytes));
         /* The end of this hop is often the next event anyway (hops are
          * microseconds, events in a busy run milliseconds apart): then
          * PROC_HOLD moves the clock on and the walk goes on (exact,
@@ -353,9 +330,8 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         net_elem *e = net_route_elem(net, m->src, m->dst, m->hop);
         res_t *r = &e->res;
-        if (e->is_switch && net->vrng) /* batched paging: out of its backlog */
+        if (e->is_switch && net->vrng) /* batched paging: net_vswitch_kill */
             net_vswitch_kill(sim, e, m);
-        m->vhold = false;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
             net_tell_busy(sim, net, e, false);

@@ -235,6 +235,7 @@ void whole_arrive(sim_t *sim, net_t *net, msg_t *m)
         }
     }
     m->hop = len;
+    m->whole = false;
 }
 
 /* WHOLE: m, killed, gives back every element it still reserves: a
