@@ -51,7 +51,7 @@ double net_virtual_busy(const net_elem *e, double t);
  * Inline: an exact run pays these two field tests per hop and no call. */
 static inline bool net_vhop_at(const net_elem *e, const rng_t *vrng)
 {
-    return !list_empty(&e->vusers) || (e->is_switch && vrng);
+    return !list_empty(&e->batched.vusers) || (e->is_switch && vrng);
 }
 /* Messages that waited for a virtual crossing (each wait counted once). */
 uint64_t net_virtual_waits(const net_t *net);

@@ -130,7 +130,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
     net_elem *e;
     double t;
     PROC_BEGIN(p);
-    if (net->route == NET_ROUTE_WHOLE && (t = whole_reserve(sim, net, m)) >= 0) {
+    if (net->whole.mode == NET_ROUTE_WHOLE && (t = whole_reserve(sim, net, m)) >= 0) {
         /* Its route is reserved: the next step is its arrival, taken
          * inline when it is the next event anyway (as a hop's end). */
         if (ev_next_is(sim, t)) {
@@ -145,20 +145,20 @@ static void msg_walk(sim_t *sim, proc_t *p)
         /* The element is found once per hop and kept in m->cur across the
          * hop's request and hold (the body's locals do not survive them). */
         m->cur = e = net_route_elem(net, m->src, m->dst, m->hop);
-        m->behind_rs = -1;
-        if (e->resv) /* WHOLE: whole_wait_behind */
+        m->whole.behind_rs = -1;
+        if (e->whole.resv) /* WHOLE: whole_wait_behind */
             whole_wait_behind(sim, net, m, e);
         /* batched paging: net_vhop_wait (virtual crossings ahead) */
-        if (net_vhop_at(e, net->vrng) && (t = net_vhop_wait(net, m, e, sim->now)) > 0) {
+        if (net_vhop_at(e, net->batched.vrng) && (t = net_vhop_wait(net, m, e, sim->now)) > 0) {
             PROC_HOLD(sim, p, t);
             e = m->cur;
-            if (e->resv) /* WHOLE: whole_wait_behind, the second look */
+            if (e->whole.resv) /* WHOLE: whole_wait_behind, the second look */
                 whole_wait_behind(sim, net, m, e);
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        if (net->vrng) { /* batched paging: net_vswitch_hold, net_vgranted */
+        if (net->batched.vrng) { /* batched paging: net_vswitch_hold, net_vgranted */
             if ((t = net_vswitch_hold(net, m, sim->now)) > 0)
                 PROC_HOLD(sim, p, t);
             net_vgranted(m, sim->now);
@@ -314,7 +314,7 @@ void net_send(sim_t *sim, net_t *net, msg_t *m)
         net_saturate(sim, net);
     m->killed = false;
     m->holding = false;
-    m->vhold = false;
+    m->batched.vhold = false;
     m->hop = 0;
     m->sent_at = sim->now;
     proc_start(sim, &m->p, 0);
@@ -325,12 +325,12 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     if (!net_msg_in_flight(m))
         return;
-    if (m->whole) {
+    if (m->whole.reserved) {
         whole_kill(sim, net, m);
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         net_elem *e = net_route_elem(net, m->src, m->dst, m->hop);
         res_t *r = &e->res;
-        if (e->is_switch && net->vrng) /* batched paging: net_vswitch_kill */
+        if (e->is_switch && net->batched.vrng) /* batched paging: net_vswitch_kill */
             net_vswitch_kill(sim, e, m);
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
