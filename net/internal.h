@@ -107,6 +107,10 @@ void whole_arrive(sim_t *sim, net_t *net, msg_t *m);
 void whole_wait_behind(sim_t *sim, net_t *net, msg_t *m, net_elem *e);
 /* m is killed: give back every element it still reserves. */
 void whole_kill(sim_t *sim, net_t *net, msg_t *m);
+/* The busy time of e's reservation (e->whole.resv set) up to now: the
+ * part of [rs, re] already past, 0 when it has not begun
+ * (net_elem_busy_time). */
+double whole_resv_busy(const sim_t *sim, const net_elem *e);
 /* Cancel the pending events of e's reservation (net_destroy). */
 void whole_cancel_events(sim_t *sim, net_elem *e);
 

@@ -69,6 +69,17 @@ struct net_pool {
 
 /* ---- statistics ----------------------------------------------------------- */
 
+/* res_busy_time counts e's finished crossings (res.busy) and the one of
+ * its holder up to now. A WHOLE reservation makes its message the holder
+ * over [rs, re], which may lie ahead of the clock, so that part is asked
+ * of net/whole.c; the finished crossings are res.busy either way. */
+double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+{
+    if (e->whole.resv) /* WHOLE: whole_resv_busy */
+        return e->res.busy + whole_resv_busy(sim, e);
+    return res_busy_time(sim, &e->res);
+}
+
 double net_busy_time(const sim_t *sim, const net_t *net)
 {
     /* In index order over the elements that exist: the same sum as over

@@ -24,7 +24,8 @@
  *      reserved (e->whole.resv): whole_wait_behind;
  *   3. net_kill of a message with a reserved route (m->whole.reserved): whole_kill;
  *   4. net_destroy: whole_cancel_events on every element;
- * and the statistics read net_elem_busy_time.
+ * and net_elem_busy_time (net/net.c) asks whole_resv_busy for the part of
+ * a reservation already past.
  */
 #include "net/batched.h"
 #include "net/internal.h"
@@ -43,12 +44,11 @@ const char *net_route_mode_name(net_route_mode mode)
     return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
 }
 
-double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+double whole_resv_busy(const sim_t *sim, const net_elem *e)
 {
-    if (!e->whole.resv)
-        return res_busy_time(sim, &e->res);
-    double end = sim->now < e->whole.re ? sim->now : e->whole.re;
-    return e->res.busy + (end > e->whole.rs ? end - e->whole.rs : 0);
+    const net_elem_whole *w = &e->whole;
+    double end = sim->now < w->re ? sim->now : w->re;
+    return end > w->rs ? end - w->rs : 0;
 }
 
 /* Tell the observer, if any, that e becomes busy or idle now. */
