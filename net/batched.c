@@ -13,16 +13,24 @@
  * messages that crossed an idle network (net_count_idle).
  *
  * Where the exact walk (net/net.c, msg_walk) calls in, each time behind a
- * branch that an exact run never takes:
- *   1. a message about to ask for a link with registered crossers
- *      (e->batched.vusers not empty): net_virtual_busy, and it holds until then;
- *   2. a message about to ask for a switch while virtual crossings are
- *      modelled (net->batched.vrng set): net_vswitch_arrive, the time it may begin
- *      behind the switch's backlog, which it holds the switch for once
- *      granted (m->batched.vhold);
- *   3. a message granted an element (net->batched.vrng set): net_rload_add;
- *   4. a message killed at a switch (net->batched.vrng set): net_vswitch_kill.
- * WHOLE reservations (net/whole.c) call 1, 3 and net_switch_backlog too.
+ * branch that an exact run never takes, and each call saying what the
+ * walk must do (the walk keeps only the holds):
+ *   1. a message about to ask for an element where net_vhop_at (inline,
+ *      batched.h) is true (a link with registered crossers, e->batched.
+ *      vusers not empty, or a switch while net->batched.vrng is set):
+ *      net_vhop_wait, the time it holds first for the virtual crossings
+ *      in a link's queue (net_virtual_busy); at a switch it keeps when
+ *      the message may begin behind the backlog (net_vswitch_arrive);
+ *   2. a message granted an element (net->batched.vrng set):
+ *      net_vswitch_hold, the time it holds the switch for the virtual
+ *      work ahead (m->batched.vhold meanwhile), then net_vgranted: its
+ *      busy time from then on, and its crossing into the element's load
+ *      window (net_rload_add);
+ *   3. a message killed at a switch (net->batched.vrng set):
+ *      net_vswitch_kill.
+ * WHOLE reservations (net/whole.c) call net_virtual_busy, net_rload_add,
+ * net_switch_backlog and net_backlog_drop too. The state is in the
+ * elements', messages' and network's `batched` members (net/approx.h).
  *
  * The planned trips at the end (net_vtrip_*) are the queueing arithmetic
  * of a batch's remote faults, kept here so that sched/batch_link.c holds

@@ -6,7 +6,8 @@
  *   whole.c    route mode WHOLE (uses batched.c)      (net/whole.h)
  *   net.c      pools, the message walk, send/kill     (net/net.h)
  *   report.c   --hardware-report                      (net/net.h)
- * The hooks below are the few points where the exact message walk
+ * net/approx.h (types only) holds the approximations' state. The hooks
+ * below are the few points where the exact message walk
  * (net.c) calls into the approximations' rooms; each room's top comment
  * says when. */
 #ifndef PNRSIM_NET_INTERNAL_H

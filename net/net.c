@@ -3,10 +3,27 @@
  * net/. Below it: net/elem.c (elements, topologies and routes: see its
  * top comment for the numbering), and the approximations' rooms,
  * net/batched.c (process.paging = BATCHED) and net/whole.c (network.route
- * = WHOLE), which the walk calls at the few points their top comments
- * list, each behind a branch an exact run (HOPS, no batched paging)
- * never takes. Elements and routes are read through net_route_elem
+ * = WHOLE). Elements and routes are read through net_route_elem
  * (net/elem.c) and net_elem_time (inline in net/elem.h).
+ *
+ * The approximations' points. The walk reads the exact model; it steps
+ * aside at these points only, each one branch an exact run (HOPS, no
+ * batched paging) tests and never takes, with the decisions in the rooms
+ * (which return what the walk must do) and only the holds and requests
+ * here, since they must be in the coroutine's body:
+ *   - at the start, in route mode WHOLE: whole_reserve, and when the
+ *     route was reserved, one hold to its arrival and whole_arrive;
+ *   - before each request, where the element is reserved (e->whole.resv):
+ *     whole_wait_behind (again after a virtual wait);
+ *   - before each request, where net_vhop_at finds virtual crossings
+ *     (batched paging): net_vhop_wait, the time to hold first;
+ *   - after each grant, while virtual crossings are modelled
+ *     (net->batched.vrng): net_vswitch_hold, the time to hold the switch
+ *     for the virtual work ahead, then net_vgranted;
+ *   - net_kill: whole_kill or net_vswitch_kill; net_destroy:
+ *     whole_cancel_events; net_elem_busy_time: whole_resv_busy.
+ * The approximations' state is in the `whole` and `batched` members of
+ * the elements, messages and network (types in net/approx.h).
  *
  * Messages. A message is a process (msg_t embeds proc_t first) whose body,
  * msg_walk, requests, holds and releases each element of its route in

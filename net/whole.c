@@ -18,14 +18,19 @@
  * differs from HOPS, and docs/BATCHING.md shows the 20-seed comparison.
  *
  * Where the walk (net/net.c, msg_walk) calls in:
- *   1. at a message's start in route mode WHOLE: whole_reserve, and when
- *      its route was reserved, whole_arrive at its arrival (its one event);
+ *   1. at a message's start in route mode WHOLE (net->whole.mode):
+ *      whole_reserve, and when its route was reserved, whole_arrive at its
+ *      arrival (its one event);
  *   2. at each hop of a hop-by-hop walk, only when the element is
- *      reserved (e->whole.resv): whole_wait_behind;
- *   3. net_kill of a message with a reserved route (m->whole.reserved): whole_kill;
+ *      reserved (e->whole.resv): whole_wait_behind, and again after a
+ *      virtual wait (batched paging);
+ *   3. net_kill of a message with a reserved route (m->whole.reserved):
+ *      whole_kill;
  *   4. net_destroy: whole_cancel_events on every element;
- * and net_elem_busy_time (net/net.c) asks whole_resv_busy for the part of
- * a reservation already past.
+ *   5. net_elem_busy_time (net/net.c), for a reserved element:
+ *      whole_resv_busy.
+ * The state is in the elements', messages' and network's `whole` members
+ * (net/approx.h).
  */
 #include "net/batched.h"
 #include "net/internal.h"
