@@ -9,20 +9,28 @@
  * (net_vuser), their rates on every element (vrate), the messages' load
  * windows (net_rload), the M/G/1 mean wait of a virtual crossing
  * (net_vwait_mean), the switches' fluid backlogs drawn from the virtual
- * random stream (net->vrng), and the counting of batched pages as
+ * random stream (net->batched.vrng), and the counting of batched pages as
  * messages that crossed an idle network (net_count_idle).
  *
  * Where the exact walk (net/net.c, msg_walk) calls in, each time behind a
- * branch that an exact run never takes:
- *   1. a message about to ask for a link with registered crossers
- *      (e->vusers not empty): net_virtual_busy, and it holds until then;
- *   2. a message about to ask for a switch while virtual crossings are
- *      modelled (net->vrng set): net_vswitch_arrive, the time it may begin
- *      behind the switch's backlog, which it holds the switch for once
- *      granted (m->vhold);
- *   3. a message granted an element (net->vrng set): net_rload_add;
- *   4. a message killed at a switch (net->vrng set): net_vswitch_kill.
- * WHOLE reservations (net/whole.c) call 1, 3 and net_switch_backlog too.
+ * branch that an exact run never takes, and each call saying what the
+ * walk must do (the walk keeps only the holds):
+ *   1. a message about to ask for an element where net_vhop_at (inline,
+ *      batched.h) is true (a link with registered crossers, e->batched.
+ *      vusers not empty, or a switch while net->batched.vrng is set):
+ *      net_vhop_wait, the time it holds first for the virtual crossings
+ *      in a link's queue (net_virtual_busy); at a switch it keeps when
+ *      the message may begin behind the backlog (net_vswitch_arrive);
+ *   2. a message granted an element (net->batched.vrng set):
+ *      net_vswitch_hold, the time it holds the switch for the virtual
+ *      work ahead (m->batched.vhold meanwhile), then net_vgranted: its
+ *      busy time from then on, and its crossing into the element's load
+ *      window (net_rload_add);
+ *   3. a message killed at a switch (net->batched.vrng set):
+ *      net_vswitch_kill.
+ * WHOLE reservations (net/whole.c) call net_virtual_busy, net_rload_add,
+ * net_switch_backlog and net_backlog_drop too. The state is in the
+ * elements', messages' and network's `batched` members (net/approx.h).
  *
  * The planned trips at the end (net_vtrip_*) are the queueing arithmetic
  * of a batch's remote faults, kept here so that sched/batch_link.c holds
@@ -58,7 +66,7 @@ void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
 void net_vuser_add(net_elem *e, net_vuser *u)
 {
     assert(!e->is_switch);
-    list_add_tail(&e->vusers, &u->link);
+    list_add_tail(&e->batched.vusers, &u->link);
 }
 
 void net_vuser_del(net_vuser *u) { list_del(&u->link); }
@@ -67,7 +75,7 @@ double net_virtual_busy(const net_elem *e, double t)
 {
     double left = 0;
     bool any = false;
-    for (const list_t *n = e->vusers.next; n != &e->vusers; n = n->next) {
+    for (const list_t *n = e->batched.vusers.next; n != &e->batched.vusers; n = n->next) {
         const net_vuser *u = container_of(n, net_vuser, link);
         double x = u->crossing_end(u, e, t);
         if (x > t) {
@@ -78,52 +86,52 @@ double net_virtual_busy(const net_elem *e, double t)
     return any ? t + left : -1;
 }
 
-uint64_t net_virtual_waits(const net_t *net) { return net->virtual_waits; }
+uint64_t net_virtual_waits(const net_t *net) { return net->batched.virtual_waits; }
 
 void net_vrate_add(net_elem *e, double r, double d)
 {
-    e->vd = d;
-    e->vrate += r;
-    if (e->vrate < 1e-9)
-        e->vrate = 0; /* every crosser gone: rounding left */
+    e->batched.vd = d;
+    e->batched.vrate += r;
+    if (e->batched.vrate < 1e-9)
+        e->batched.vrate = 0; /* every crosser gone: rounding left */
 }
 
-void net_set_virtual_rng(net_t *net, rng_t *rg) { net->vrng = rg; }
+void net_set_virtual_rng(net_t *net, rng_t *rg) { net->batched.vrng = rg; }
 
-double net_vload(const net_elem *e) { return e->vrate * e->vd; }
+double net_vload(const net_elem *e) { return e->batched.vrate * e->batched.vd; }
 
 /* A message's crossing of e for d seconds, from t: into e's load window
  * (net_rload), rolled on first when t is past it. */
 void net_rload_add(net_elem *e, double t, double d)
 {
-    double x = t - e->rw0;
+    double x = t - e->batched.rw0;
     if (x >= NET_RLOAD_WINDOW) {
         double k = floor(x / NET_RLOAD_WINDOW);
         if (k == 1) {
-            e->rb[0] = e->rb[1];
-            e->rb2[0] = e->rb2[1];
+            e->batched.rb[0] = e->batched.rb[1];
+            e->batched.rb2[0] = e->batched.rb2[1];
         } else {
-            e->rb[0] = e->rb2[0] = 0;
+            e->batched.rb[0] = e->batched.rb2[0] = 0;
         }
-        e->rb[1] = e->rb2[1] = 0;
-        e->rw0 += k * NET_RLOAD_WINDOW;
+        e->batched.rb[1] = e->batched.rb2[1] = 0;
+        e->batched.rw0 += k * NET_RLOAD_WINDOW;
     }
-    e->rb[1] += d;
-    e->rb2[1] += d * d;
+    e->batched.rb[1] += d;
+    e->batched.rb2[1] += d * d;
 }
 
 /* The messages' crossing time per second at e at t (net_rload), and its
  * second moment per second in *m2. */
 static double rload(const net_elem *e, double t, double *m2)
 {
-    double x = t - e->rw0;
+    double x = t - e->batched.rw0;
     if (x < NET_RLOAD_WINDOW) {
-        *m2 = (e->rb2[0] + e->rb2[1]) / (NET_RLOAD_WINDOW + x);
-        return (e->rb[0] + e->rb[1]) / (NET_RLOAD_WINDOW + x);
+        *m2 = (e->batched.rb2[0] + e->batched.rb2[1]) / (NET_RLOAD_WINDOW + x);
+        return (e->batched.rb[0] + e->batched.rb[1]) / (NET_RLOAD_WINDOW + x);
     }
     if (x < 2 * NET_RLOAD_WINDOW) {
-        *m2 = e->rb2[1] / x;
-        return e->rb[1] / x;
+        *m2 = e->batched.rb2[1] / x;
+        return e->batched.rb[1] / x;
     }
     *m2 = 0;
     return 0;
@@ -149,22 +157,22 @@ static double qload(const net_elem *e, double t, double *m2)
 double net_vwait_mean(const net_elem *e, double t)
 {
     double m2, rho = qload(e, t, &m2);
-    return (net_vload(e) * e->vd + m2) / (2 * (1 - rho));
+    return (net_vload(e) * e->batched.vd + m2) / (2 * (1 - rho));
 }
 
 double net_switch_backlog(const net_elem *e, double t)
 {
     double rv = load_cap(net_vload(e));
-    double dt = t - e->fu_t; /* < 0: a WHOLE reservation's crossing ahead */
-    double u = e->fu - (dt > 0 ? dt : 0) * (1 - rv);
+    double dt = t - e->batched.fu_t; /* < 0: a WHOLE reservation's crossing ahead */
+    double u = e->batched.fu - (dt > 0 ? dt : 0) * (1 - rv);
     return u > 0 ? u : 0;
 }
 
 void net_backlog_drop(net_elem *e, double t, double work)
 {
     double u = net_switch_backlog(e, t) - work;
-    e->fu = u > 0 ? u : 0;
-    e->fu_t = t;
+    e->batched.fu = u > 0 ? u : 0;
+    e->batched.fu_t = t;
 }
 
 /* A message reaches switch e at t (batched paging; batched.h "Switch
@@ -177,25 +185,73 @@ double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
     double u = net_switch_backlog(e, t);
     if (u < NET_VWAIT_MIN)
         u = 0;
-    if (u == 0 && e->vrate > 0) {
+    if (u == 0 && e->batched.vrate > 0) {
         double rv = load_cap(net_vload(e));
-        if (rng_uniform01(net->vrng) < rv)
-            u = rng_exp(net->vrng, e->vd / (2 * (1 - rv)));
+        if (rng_uniform01(net->batched.vrng) < rv)
+            u = rng_exp(net->batched.vrng, e->batched.vd / (2 * (1 - rv)));
     }
-    e->fu = u + d;
-    e->fu_t = t;
+    e->batched.fu = u + d;
+    e->batched.fu_t = t;
     return t + u;
 }
 
-void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m)
+void net_vswitch_kill(sim_t *sim, net_elem *e, msg_t *m)
 {
     res_t *r = &e->res;
     double left = net_elem_time(e, m->bytes);
-    if (r->holder == &m->p && m->vhold)
+    if (r->holder == &m->p && m->batched.vhold)
         r->busy_since = sim->now;
     else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
         left = m->p.wake_at - sim->now;
     net_backlog_drop(e, sim->now, left);
+    m->batched.vhold = false;
+}
+
+/* ---- the walk's hooks (net/net.c, msg_walk) ------------------------------ */
+
+double net_vhop_wait(net_t *net, msg_t *m, net_elem *e, double now)
+{
+    /* A link with virtual crossings in its queue now: wait for what is
+     * left of them, as behind the messages holding and queued at it. A
+     * WHOLE route may reserve the link meanwhile (its reservation starts
+     * when the virtual crossings are over): then the message queues
+     * behind it too, hence the walk's second look (docs/MODEL.md, "Route
+     * mode WHOLE"). */
+    if (!list_empty(&e->batched.vusers) && (m->batched.vwait = net_virtual_busy(e, now)) > now) {
+        net->batched.virtual_waits++;
+        return m->batched.vwait - now;
+    }
+    /* A switch's FIFO queue holds virtual crossings too: the message
+     * waits for those ahead while the messages ahead are served (its
+     * request), and holds the switch for what is left of them once
+     * granted (net_vswitch_hold). */
+    if (e->is_switch && net->batched.vrng)
+        m->batched.vwait = net_vswitch_arrive(net, e, now, net_elem_time(e, m->bytes));
+    return 0;
+}
+
+double net_vswitch_hold(net_t *net, msg_t *m, double now)
+{
+    /* The virtual crossings ahead of it: the switch serves them (their
+     * busy time was counted with them). With no virtual crossings the
+     * backlog is the messages' own queue, which the switch has served
+     * exactly. */
+    net_elem *e = m->cur;
+    if (!(e->is_switch && e->batched.vrate > 0 && m->batched.vwait - now >= NET_VWAIT_MIN))
+        return 0;
+    net->batched.virtual_waits++;
+    m->batched.vhold = true;
+    return m->batched.vwait - now;
+}
+
+void net_vgranted(msg_t *m, double now)
+{
+    net_elem *e = m->cur;
+    if (m->batched.vhold) { /* held for the virtual work: its own crossing from now */
+        m->batched.vhold = false;
+        e->res.busy_since = now;
+    }
+    net_rload_add(e, now, net_elem_time(e, m->bytes));
 }
 
 /* ---- planned trips (sched/batch_link.c) ---------------------------------- */

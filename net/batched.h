@@ -44,6 +44,15 @@ void net_vuser_del(net_vuser *u);
  * one after the other (t + the sum of what is left of each: crossers may
  * overlap, while messages cross one at a time), or -1 when none is. */
 double net_virtual_busy(const net_elem *e, double t);
+/* The message walk's test before each request (net/net.c; vrng: the
+ * net's virtual rng, NULL in exact runs): true when e is a link with
+ * registered crossers or a switch while virtual crossings are modelled,
+ * where the walk asks net_vhop_wait (net/internal.h) how long to hold.
+ * Inline: an exact run pays these two field tests per hop and no call. */
+static inline bool net_vhop_at(const net_elem *e, const rng_t *vrng)
+{
+    return !list_empty(&e->batched.vusers) || (e->is_switch && vrng);
+}
 /* Messages that waited for a virtual crossing (each wait counted once). */
 uint64_t net_virtual_waits(const net_t *net);
 

@@ -113,15 +113,15 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->messages = 0;
     e->bytes = 0;
     e->net = net;
-    e->resv = NULL;
-    e->rs = e->re = 0;
-    e->rel_ev = e->busy_ev = EV_NONE;
-    e->told = false;
-    list_init(&e->vusers);
-    e->vrate = e->vd = 0;
-    e->rw0 = 0;
-    e->rb[0] = e->rb[1] = e->rb2[0] = e->rb2[1] = 0;
-    e->fu = e->fu_t = 0;
+    e->whole.resv = NULL;
+    e->whole.rs = e->whole.re = 0;
+    e->whole.rel_ev = e->whole.busy_ev = EV_NONE;
+    e->whole.told = false;
+    list_init(&e->batched.vusers);
+    e->batched.vrate = e->batched.vd = 0;
+    e->batched.rw0 = 0;
+    e->batched.rb[0] = e->batched.rb[1] = e->batched.rb2[0] = e->batched.rb2[1] = 0;
+    e->batched.fu = e->batched.fu_t = 0;
     size_t len = strlen(name);
     if (len >= sizeof e->name)
         len = sizeof e->name - 1;

@@ -47,6 +47,7 @@
 #include "core/ev.h"
 #include "core/list.h"
 #include "core/res.h"
+#include "net/approx.h"
 #include "net/topology.h"
 
 #include <stdbool.h>
@@ -67,25 +68,12 @@ typedef struct net_elem {
     uint64_t messages;  /* messages that crossed it */
     double bytes;       /* bytes that crossed it */
     char name[24];
-    /* route mode WHOLE: the reservation it is under (net/whole.h) */
     struct net *net;    /* its network */
-    msg_t *resv;        /* the message that reserved it, or NULL */
-    double rs, re;      /* the reserved interval */
-    ev_id rel_ev;       /* the reservation's end, when it must be an event
-                         * (a message waits behind it, or an observer is
-                         * installed): a pending one-shot event, or EV_NONE */
-    ev_id busy_ev;      /* observer: the reservation's start, likewise */
-    bool told;          /* observer: told busy for this reservation */
-    list_t vusers;      /* links: virtual crossers registered (net/batched.h) */
-    double vrate;       /* virtual crossings per second (net/batched.h) */
-    double vd;          /* and the time each holds the element */
-    /* The messages' own load, measured when virtual crossings exist
-     * (net_rload, net/batched.h): their crossing time, and its square, summed
-     * over the window begun at rw0 ([1]) and the one before it ([0]). */
-    double rw0, rb[2], rb2[2];
-    /* Switches, the same while: the work (s) in its FIFO queue at time
-     * fu_t as a fluid of virtual crossings and messages (batched.c). */
-    double fu, fu_t;
+    /* The approximations' state (net/approx.h): route mode WHOLE's
+     * reservation (net/whole.c), batched paging's virtual crossings and
+     * load windows (net/batched.c). */
+    net_elem_whole whole;
+    net_elem_batched batched;
 } net_elem;
 
 

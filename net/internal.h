@@ -6,7 +6,8 @@
  *   whole.c    route mode WHOLE (uses batched.c)      (net/whole.h)
  *   net.c      pools, the message walk, send/kill     (net/net.h)
  *   report.c   --hardware-report                      (net/net.h)
- * The hooks below are the few points where the exact message walk
+ * net/approx.h (types only) holds the approximations' state. The hooks
+ * below are the few points where the exact message walk
  * (net.c) calls into the approximations' rooms; each room's top comment
  * says when. */
 #ifndef PNRSIM_NET_INTERNAL_H
@@ -40,12 +41,11 @@ struct net {
     long ncreated, cap_created;
     bool created_sorted;    /* created is in index order */
     net_pool *pools;        /* message pools, one per type */
-    net_route_mode route;   /* HOPS or WHOLE */
-    uint64_t whole;         /* messages that took their route as one step */
-    uint64_t held_back;     /* waits behind a reservation not yet begun */
-    uint64_t virtual_waits; /* waits for a virtual crossing (net_vuser) */
-    rng_t *vrng;            /* batched.c: switches' virtual waits (not
-                             * owned); NULL in exact runs */
+    /* The approximations' state (net/approx.h): the route mode and WHOLE's
+     * counters (net/whole.c), batched paging's virtual stream and waits
+     * (net/batched.c). */
+    net_whole_state whole;
+    net_batched_state batched;
     /* totals */
     long in_flight;
     long flight_cap;        /* net_set_flight_cap; LONG_MAX = no guard */
@@ -61,9 +61,25 @@ struct net {
  * the pools and the reservations' events). */
 void net_elems_free(net_t *net);
 
-/* ---- batched.c: the walk's calls (only while net->vrng is set or a
- * link has registered crossers) ---- */
+/* ---- batched.c: the walk's calls (only while net->batched.vrng is set or a
+ * link has registered crossers; net_vhop_at in net/batched.h says when
+ * for the first) ---- */
 
+/* m about to ask for e at `now` (net_vhop_at(e, net->batched.vrng) true): how
+ * long it must hold first for the virtual crossings in a link's queue
+ * (0: none; a wait is counted in net_virtual_waits); at a switch, 0, and
+ * the time it may begin behind the switch's backlog kept in m->batched.vwait
+ * (net_vswitch_arrive). */
+double net_vhop_wait(net_t *net, msg_t *m, net_elem *e, double now);
+/* m just granted m->cur at `now` (net->batched.vrng set): how long it must hold
+ * the switch for the virtual work ahead of it (0: none; a wait is counted
+ * in net_virtual_waits, and m->batched.vhold is set until net_vgranted). */
+double net_vswitch_hold(net_t *net, msg_t *m, double now);
+/* m's crossing of m->cur begins at `now` (net->batched.vrng set, after
+ * net_vswitch_hold and its hold): the element's busy time starts now when
+ * m held it for virtual work, and the crossing joins the element's load
+ * window (net_rload_add). */
+void net_vgranted(msg_t *m, double now);
 /* A message reaches switch e at t and will hold it d seconds: the time
  * it may begin its crossing behind the switch's virtual backlog. */
 double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d);
@@ -76,22 +92,26 @@ void net_backlog_drop(net_elem *e, double t, double work);
 /* m, at switch e (queued, holding it for the virtual work ahead, or
  * crossing it), is being killed: its crossing leaves e's backlog, all of
  * it unless under way, and a wait for the virtual work ahead of it is not
- * busy time. Before m gives e back. */
-void net_vswitch_kill(sim_t *sim, net_elem *e, const msg_t *m);
+ * busy time (m->batched.vhold cleared). Before m gives e back. */
+void net_vswitch_kill(sim_t *sim, net_elem *e, msg_t *m);
 
 /* ---- whole.c: the walk's calls (only in route mode WHOLE, or where an
- * element is reserved: e->resv) ---- */
+ * element is reserved: e->whole.resv) ---- */
 
 /* At m's start: reserve its route when idle and return its arrival time,
  * or -1 (nothing reserved) when an element is not idle. */
 double whole_reserve(sim_t *sim, net_t *net, msg_t *m);
-/* At m's arrival: end the reservations it still has. */
+/* At m's arrival: end the reservations it still has (m->whole.reserved cleared). */
 void whole_arrive(sim_t *sim, net_t *net, msg_t *m);
-/* m about to ask for element e (e->resv set) on its hop-by-hop walk: an
+/* m about to ask for element e (e->whole.resv set) on its hop-by-hop walk: an
  * ended reservation gives e back; m waits behind one still running. */
 void whole_wait_behind(sim_t *sim, net_t *net, msg_t *m, net_elem *e);
 /* m is killed: give back every element it still reserves. */
 void whole_kill(sim_t *sim, net_t *net, msg_t *m);
+/* The busy time of e's reservation (e->whole.resv set) up to now: the
+ * part of [rs, re] already past, 0 when it has not begun
+ * (net_elem_busy_time). */
+double whole_resv_busy(const sim_t *sim, const net_elem *e);
 /* Cancel the pending events of e's reservation (net_destroy). */
 void whole_cancel_events(sim_t *sim, net_elem *e);
 

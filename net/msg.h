@@ -27,19 +27,13 @@ struct msg {
     int src, dst;       /* PE numbers */
     double bytes;
     int hop;            /* index of the element on its route being used */
-    double vwait;       /* waiting for virtual crossings (batched.h): at a
-                         * link, when they are over; at a switch, how long */
     int len;            /* its route's length (set when its walk starts) */
     struct net_elem *cur; /* the element of hop `hop`, while walking */
     bool holding;       /* holds route element `hop` */
     bool killed;
     double sent_at;     /* time of the latest (re)send */
-    bool whole;         /* route mode WHOLE: its route is reserved, its one
-                           event is its arrival */
-    bool vhold;         /* holding a switch while the virtual work ahead
-                           of it is served (batched paging, batched.c) */
-    double behind_rs;   /* WHOLE: start of the reservation it was last
-                           counted as held back behind (whole.c) */
+    msg_whole whole;    /* route mode WHOLE (net/approx.h, net/whole.c) */
+    msg_batched batched; /* batched paging (net/approx.h, net/batched.c) */
     msg_fn done;
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */

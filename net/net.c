@@ -3,10 +3,27 @@
  * net/. Below it: net/elem.c (elements, topologies and routes: see its
  * top comment for the numbering), and the approximations' rooms,
  * net/batched.c (process.paging = BATCHED) and net/whole.c (network.route
- * = WHOLE), which the walk calls at the few points their top comments
- * list, each behind a branch an exact run (HOPS, no batched paging)
- * never takes. Elements and routes are read through net_route_elem
+ * = WHOLE). Elements and routes are read through net_route_elem
  * (net/elem.c) and net_elem_time (inline in net/elem.h).
+ *
+ * The approximations' points. The walk reads the exact model; it steps
+ * aside at these points only, each one branch an exact run (HOPS, no
+ * batched paging) tests and never takes, with the decisions in the rooms
+ * (which return what the walk must do) and only the holds and requests
+ * here, since they must be in the coroutine's body:
+ *   - at the start, in route mode WHOLE: whole_reserve, and when the
+ *     route was reserved, one hold to its arrival and whole_arrive;
+ *   - before each request, where the element is reserved (e->whole.resv):
+ *     whole_wait_behind (again after a virtual wait);
+ *   - before each request, where net_vhop_at finds virtual crossings
+ *     (batched paging): net_vhop_wait, the time to hold first;
+ *   - after each grant, while virtual crossings are modelled
+ *     (net->batched.vrng): net_vswitch_hold, the time to hold the switch
+ *     for the virtual work ahead, then net_vgranted;
+ *   - net_kill: whole_kill or net_vswitch_kill; net_destroy:
+ *     whole_cancel_events; net_elem_busy_time: whole_resv_busy.
+ * The approximations' state is in the `whole` and `batched` members of
+ * the elements, messages and network (types in net/approx.h).
  *
  * Messages. A message is a process (msg_t embeds proc_t first) whose body,
  * msg_walk, requests, holds and releases each element of its route in
@@ -69,6 +86,17 @@ struct net_pool {
 
 /* ---- statistics ----------------------------------------------------------- */
 
+/* res_busy_time counts e's finished crossings (res.busy) and the one of
+ * its holder up to now. A WHOLE reservation makes its message the holder
+ * over [rs, re], which may lie ahead of the clock, so that part is asked
+ * of net/whole.c; the finished crossings are res.busy either way. */
+double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+{
+    if (e->whole.resv) /* WHOLE: whole_resv_busy */
+        return e->res.busy + whole_resv_busy(sim, e);
+    return res_busy_time(sim, &e->res);
+}
+
 double net_busy_time(const sim_t *sim, const net_t *net)
 {
     /* In index order over the elements that exist: the same sum as over
@@ -130,7 +158,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
     net_elem *e;
     double t;
     PROC_BEGIN(p);
-    if (net->route == NET_ROUTE_WHOLE && (t = whole_reserve(sim, net, m)) >= 0) {
+    if (net->whole.mode == NET_ROUTE_WHOLE && (t = whole_reserve(sim, net, m)) >= 0) {
         /* Its route is reserved: the next step is its arrival, taken
          * inline when it is the next event anyway (as a hop's end). */
         if (ev_next_is(sim, t)) {
@@ -140,52 +168,29 @@ static void msg_walk(sim_t *sim, proc_t *p)
             PROC_YIELD(p);
         }
         whole_arrive(sim, net, m);
-        m->whole = false;
     } else
     for (m->hop = 0, m->len = net_route_len(net, m->src, m->dst); m->hop < m->len; m->hop++) {
         /* The element is found once per hop and kept in m->cur across the
          * hop's request and hold (the body's locals do not survive them). */
         m->cur = e = net_route_elem(net, m->src, m->dst, m->hop);
-        m->behind_rs = -1;
-        if (e->resv) /* WHOLE: reserved by a message whose route was idle */
+        m->whole.behind_rs = -1;
+        if (e->whole.resv) /* WHOLE: whole_wait_behind */
             whole_wait_behind(sim, net, m, e);
-        /* A link with virtual crossings in its queue now (batched paging):
-         * wait for what is left of them, as behind the messages holding
-         * and queued at it. A WHOLE route may reserve the link while this
-         * message waits (its reservation starts when the virtual
-         * crossings are over): then this message queues behind it and
-         * needs its end event too, hence the second look (docs/MODEL.md,
-         * "Route mode WHOLE"). */
-        if (!list_empty(&e->vusers) && (m->vwait = net_virtual_busy(e, sim->now)) > sim->now) {
-            net->virtual_waits++;
-            PROC_HOLD(sim, p, m->vwait - sim->now);
+        /* batched paging: net_vhop_wait (virtual crossings ahead) */
+        if (net_vhop_at(e, net->batched.vrng) && (t = net_vhop_wait(net, m, e, sim->now)) > 0) {
+            PROC_HOLD(sim, p, t);
             e = m->cur;
-            if (e->resv)
+            if (e->whole.resv) /* WHOLE: whole_wait_behind, the second look */
                 whole_wait_behind(sim, net, m, e);
-        } else if (e->is_switch && net->vrng) {
-            /* Batched paging: the switch's FIFO queue holds virtual
-             * crossings too. Wait for those ahead while the messages
-             * ahead are served (the request below), holding the switch
-             * for what is left of them once granted. */
-            m->vwait = net_vswitch_arrive(net, e, sim->now, net_elem_time(e, m->bytes));
         }
         net_tell_busy(sim, net, e, true);
         PROC_REQUEST(sim, p, &m->cur->res);
         m->holding = true;
-        if (m->cur->is_switch && net->vrng && m->cur->vrate > 0 &&
-            m->vwait - sim->now >= NET_VWAIT_MIN) {
-            /* The virtual crossings ahead of it: the switch serves them
-             * (their busy time was counted with them). With no virtual
-             * crossings the backlog is the messages' own queue, which
-             * the switch has served exactly. */
-            net->virtual_waits++;
-            m->vhold = true;
-            PROC_HOLD(sim, p, m->vwait - sim->now);
-            m->vhold = false;
-            m->cur->res.busy_since = sim->now;
+        if (net->batched.vrng) { /* batched paging: net_vswitch_hold, net_vgranted */
+            if ((t = net_vswitch_hold(net, m, sim->now)) > 0)
+                PROC_HOLD(sim, p, t);
+            net_vgranted(m, sim->now);
         }
-        if (net->vrng) /* batched paging: the messages' load (net_rload) */
-            net_rload_add(m->cur, sim->now, net_elem_time(m->cur, m->bytes));
         /* The end of this hop is often the next event anyway (hops are
          * microseconds, events in a busy run milliseconds apart): then
          * PROC_HOLD moves the clock on and the walk goes on (exact,
@@ -337,7 +342,7 @@ void net_send(sim_t *sim, net_t *net, msg_t *m)
         net_saturate(sim, net);
     m->killed = false;
     m->holding = false;
-    m->vhold = false;
+    m->batched.vhold = false;
     m->hop = 0;
     m->sent_at = sim->now;
     proc_start(sim, &m->p, 0);
@@ -348,14 +353,13 @@ void net_kill(sim_t *sim, net_t *net, msg_t *m)
     assert(m->net == net);
     if (!net_msg_in_flight(m))
         return;
-    if (m->whole) {
+    if (m->whole.reserved) {
         whole_kill(sim, net, m);
     } else if (m->hop < net_route_len(net, m->src, m->dst)) {
         net_elem *e = net_route_elem(net, m->src, m->dst, m->hop);
         res_t *r = &e->res;
-        if (e->is_switch && net->vrng) /* batched paging: out of its backlog */
+        if (e->is_switch && net->batched.vrng) /* batched paging: net_vswitch_kill */
             net_vswitch_kill(sim, e, m);
-        m->vhold = false;
         if (r->holder == &m->p) {
             res_release(sim, r, &m->p);
             net_tell_busy(sim, net, e, false);

@@ -97,6 +97,10 @@ const net_elem *net_longest_queue(net_t *net);
 /* Sum of the busy times of all links and switches up to now: the metric
  * "cumulative time communication units were in use". */
 double net_busy_time(const sim_t *sim, const net_t *net);
+/* Busy time of element e up to now (s): res_busy_time, or, while a WHOLE
+ * reservation holds e, its crossings before it plus the part of the
+ * reservation already past (never ahead of now). */
+double net_elem_busy_time(const sim_t *sim, const net_elem *e);
 /* Messages currently in flight (sent, not yet delivered or killed). */
 long net_in_flight(const net_t *net);
 /* Totals since creation: net_send calls (restarts are not new messages)

@@ -86,9 +86,9 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
         double busy = net_elem_busy_time(sim, e);
         /* A WHOLE reservation already over and not yet settled (whole.c)
          * is a crossing done. */
-        int done = e->resv && e->re <= sim->now;
+        int done = e->whole.resv && e->whole.re <= sim->now;
         uint64_t msgs = e->messages + (uint64_t)done;
-        double bytes = e->bytes + (done ? e->resv->bytes : 0);
+        double bytes = e->bytes + (done ? e->whole.resv->bytes : 0);
         if (ne > NET_REPORT_ALL && msgs == 0 && busy == 0) {
             hidden++;
             continue;

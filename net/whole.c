@@ -18,13 +18,19 @@
  * differs from HOPS, and docs/BATCHING.md shows the 20-seed comparison.
  *
  * Where the walk (net/net.c, msg_walk) calls in:
- *   1. at a message's start in route mode WHOLE: whole_reserve, and when
- *      its route was reserved, whole_arrive at its arrival (its one event);
+ *   1. at a message's start in route mode WHOLE (net->whole.mode):
+ *      whole_reserve, and when its route was reserved, whole_arrive at its
+ *      arrival (its one event);
  *   2. at each hop of a hop-by-hop walk, only when the element is
- *      reserved (e->resv): whole_wait_behind;
- *   3. net_kill of a message with a reserved route (m->whole): whole_kill;
+ *      reserved (e->whole.resv): whole_wait_behind, and again after a
+ *      virtual wait (batched paging);
+ *   3. net_kill of a message with a reserved route (m->whole.reserved):
+ *      whole_kill;
  *   4. net_destroy: whole_cancel_events on every element;
- * and the statistics read net_elem_busy_time.
+ *   5. net_elem_busy_time (net/net.c), for a reserved element:
+ *      whole_resv_busy.
+ * The state is in the elements', messages' and network's `whole` members
+ * (net/approx.h).
  */
 #include "net/batched.h"
 #include "net/internal.h"
@@ -33,22 +39,21 @@
 
 #include <assert.h>
 
-void net_set_route_mode(net_t *net, net_route_mode mode) { net->route = mode; }
-net_route_mode net_route_mode_of(const net_t *net) { return net->route; }
-uint64_t net_whole_routes(const net_t *net) { return net->whole; }
-uint64_t net_held_back(const net_t *net) { return net->held_back; }
+void net_set_route_mode(net_t *net, net_route_mode mode) { net->whole.mode = mode; }
+net_route_mode net_route_mode_of(const net_t *net) { return net->whole.mode; }
+uint64_t net_whole_routes(const net_t *net) { return net->whole.routes; }
+uint64_t net_held_back(const net_t *net) { return net->whole.held_back; }
 
 const char *net_route_mode_name(net_route_mode mode)
 {
     return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
 }
 
-double net_elem_busy_time(const sim_t *sim, const net_elem *e)
+double whole_resv_busy(const sim_t *sim, const net_elem *e)
 {
-    if (!e->resv)
-        return res_busy_time(sim, &e->res);
-    double end = sim->now < e->re ? sim->now : e->re;
-    return e->res.busy + (end > e->rs ? end - e->rs : 0);
+    const net_elem_whole *w = &e->whole;
+    double end = sim->now < w->re ? sim->now : w->re;
+    return end > w->rs ? end - w->rs : 0;
 }
 
 /* Tell the observer, if any, that e becomes busy or idle now. */
@@ -62,11 +67,11 @@ static inline void net_tell(sim_t *sim, const net_t *net, const net_elem *e, boo
  * cancelled or fired one is gone, hence EV_NONE). */
 void whole_cancel_events(sim_t *sim, net_elem *e)
 {
-    if (e->rel_ev != EV_NONE)
-        ev_cancel(sim, e->rel_ev);
-    if (e->busy_ev != EV_NONE)
-        ev_cancel(sim, e->busy_ev);
-    e->rel_ev = e->busy_ev = EV_NONE;
+    if (e->whole.rel_ev != EV_NONE)
+        ev_cancel(sim, e->whole.rel_ev);
+    if (e->whole.busy_ev != EV_NONE)
+        ev_cancel(sim, e->whole.busy_ev);
+    e->whole.rel_ev = e->whole.busy_ev = EV_NONE;
 }
 
 /* End e's reservation: busy time up to t_end (none when the reservation had
@@ -76,21 +81,21 @@ void whole_cancel_events(sim_t *sim, net_elem *e)
  * cancelled. */
 static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool crossed)
 {
-    msg_t *m = e->resv;
+    msg_t *m = e->whole.resv;
     res_t *r = &e->res;
     assert(m && r->holder == &m->p);
     whole_cancel_events(sim, e);
-    if (t_end > e->rs)
-        r->busy += t_end - e->rs;
+    if (t_end > e->whole.rs)
+        r->busy += t_end - e->whole.rs;
     if (crossed) {
         e->messages++;
         e->bytes += m->bytes;
     }
     r->completions++;
     r->holder = NULL;
-    e->resv = NULL;
-    bool told = e->told;
-    e->told = false;
+    e->whole.resv = NULL;
+    bool told = e->whole.told;
+    e->whole.told = false;
     proc_t *next = waitq_pop(&r->q);
     if (next) { /* as res_release: the next waiter holds it from now */
         assert(t_end == sim->now);
@@ -109,26 +114,26 @@ static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool 
  * next one to look at the element (no event was needed for it). */
 static void resv_settle(sim_t *sim, net_t *net, net_elem *e)
 {
-    if (e->resv && e->re <= sim->now && e->res.q.n == 0)
-        resv_finish(sim, net, e, e->re, true);
+    if (e->whole.resv && e->whole.re <= sim->now && e->res.q.n == 0)
+        resv_finish(sim, net, e, e->whole.re, true);
 }
 
 /* Events of a reservation (observer, or someone waiting): its end... */
 static void resv_end_ev(sim_t *sim, void *arg)
 {
     net_elem *e = arg;
-    e->rel_ev = EV_NONE; /* fired */
-    assert(e->resv && e->re == sim->now);
-    resv_finish(sim, e->net, e, e->re, true);
+    e->whole.rel_ev = EV_NONE; /* fired */
+    assert(e->whole.resv && e->whole.re == sim->now);
+    resv_finish(sim, e->net, e, e->whole.re, true);
 }
 
 /* ... and, for the observer, its start. */
 static void resv_busy_ev(sim_t *sim, void *arg)
 {
     net_elem *e = arg;
-    e->busy_ev = EV_NONE; /* fired */
-    assert(e->resv && !e->told);
-    e->told = true;
+    e->whole.busy_ev = EV_NONE; /* fired */
+    assert(e->whole.resv && !e->whole.told);
+    e->whole.told = true;
     net_tell(sim, e->net, e, true);
 }
 
@@ -136,8 +141,8 @@ static void resv_busy_ev(sim_t *sim, void *arg)
  * the records the network keeps are still one per pooled message). */
 static void resv_end_at(sim_t *sim, net_elem *e)
 {
-    if (e->rel_ev == EV_NONE)
-        e->rel_ev = ev_once(sim, e->re, resv_end_ev, e);
+    if (e->whole.rel_ev == EV_NONE)
+        e->whole.rel_ev = ev_once(sim, e->whole.re, resv_end_ev, e);
 }
 
 /* A message walking hop by hop about to ask for element e, reserved: an
@@ -147,15 +152,15 @@ static void resv_end_at(sim_t *sim, net_elem *e)
  * reserving message arrives, after the reservation's end. */
 void whole_wait_behind(sim_t *sim, net_t *net, msg_t *m, net_elem *e)
 {
-    assert(e->resv);
+    assert(e->whole.resv);
     resv_settle(sim, net, e);
-    if (e->resv) {
+    if (e->whole.resv) {
         resv_end_at(sim, e);
         /* HOPS would let it overtake; counted once per reservation
          * (the second look after a virtual wait may find the same). */
-        if (e->rs > sim->now && m->behind_rs != e->rs) {
-            net->held_back++;
-            m->behind_rs = e->rs;
+        if (e->whole.rs > sim->now && m->whole.behind_rs != e->whole.rs) {
+            net->whole.held_back++;
+            m->whole.behind_rs = e->whole.rs;
         }
     }
 }
@@ -176,12 +181,12 @@ double whole_reserve(sim_t *sim, net_t *net, msg_t *m)
             return -1;
         /* A link crossed virtually when the message would reach it
          * (batched paging): walk hop by hop, which waits for it. */
-        if (!list_empty(&e->vusers) && net_virtual_busy(e, at) > at)
+        if (!list_empty(&e->batched.vusers) && net_virtual_busy(e, at) > at)
             return -1;
         /* A switch with batched crossings or a backlog of them: its wait
          * is worked out on the way. */
-        if (e->is_switch && net->vrng &&
-            (e->vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
+        if (e->is_switch && net->batched.vrng &&
+            (e->batched.vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
             return -1;
         at += net_elem_time(e, m->bytes);
     }
@@ -193,33 +198,33 @@ double whole_reserve(sim_t *sim, net_t *net, msg_t *m)
         r->requests++;
         r->holder = &m->p;
         r->busy_since = t;
-        e->resv = m;
-        e->rs = t;
-        if (net->vrng) {
+        e->whole.resv = m;
+        e->whole.rs = t;
+        if (net->batched.vrng) {
             /* Batched paging: into the messages' load as of now (the
              * window never runs ahead of the clock), and a switch's
              * crossing into its (empty) backlog. */
             net_rload_add(e, sim->now, net_elem_time(e, m->bytes));
             if (e->is_switch) {
-                e->fu = net_elem_time(e, m->bytes);
-                e->fu_t = t;
+                e->batched.fu = net_elem_time(e, m->bytes);
+                e->batched.fu_t = t;
             }
         }
         t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
-        e->re = t;
-        e->told = false;
+        e->whole.re = t;
+        e->whole.told = false;
         if (eager) {
             if (k == 0) {
-                e->told = true;
+                e->whole.told = true;
                 net_tell(sim, net, e, true);
             } else {
-                e->busy_ev = ev_once(sim, e->rs, resv_busy_ev, e);
+                e->whole.busy_ev = ev_once(sim, e->whole.rs, resv_busy_ev, e);
             }
             resv_end_at(sim, e);
         }
     }
-    m->whole = true;
-    net->whole++;
+    m->whole.reserved = true;
+    net->whole.routes++;
     return t;
 }
 
@@ -229,12 +234,13 @@ void whole_arrive(sim_t *sim, net_t *net, msg_t *m)
     int len = net_route_len(net, m->src, m->dst);
     for (int k = 0; k < len; k++) {
         net_elem *e = net_route_elem(net, m->src, m->dst, k);
-        if (e->resv == m) {
-            assert(e->re <= sim->now);
-            resv_finish(sim, net, e, e->re, true);
+        if (e->whole.resv == m) {
+            assert(e->whole.re <= sim->now);
+            resv_finish(sim, net, e, e->whole.re, true);
         }
     }
     m->hop = len;
+    m->whole.reserved = false;
 }
 
 /* WHOLE: m, killed, gives back every element it still reserves: a
@@ -245,15 +251,15 @@ void whole_kill(sim_t *sim, net_t *net, msg_t *m)
     int len = net_route_len(net, m->src, m->dst);
     for (int k = 0; k < len; k++) {
         net_elem *e = net_route_elem(net, m->src, m->dst, k);
-        if (e->resv != m)
+        if (e->whole.resv != m)
             continue;
-        if (e->is_switch && net->vrng && e->re > sim->now) /* out of its backlog */
-            net_backlog_drop(e, sim->now,
-                             e->rs > sim->now ? e->re - e->rs : e->re - sim->now);
-        if (e->re <= sim->now)
-            resv_finish(sim, net, e, e->re, true);
+        const net_elem_whole *w = &e->whole;
+        if (e->is_switch && net->batched.vrng && w->re > sim->now) /* out of its backlog */
+            net_backlog_drop(e, sim->now, w->rs > sim->now ? w->re - w->rs : w->re - sim->now);
+        if (e->whole.re <= sim->now)
+            resv_finish(sim, net, e, e->whole.re, true);
         else
             resv_finish(sim, net, e, sim->now, false);
     }
-    m->whole = false;
+    m->whole.reserved = false;
 }

@@ -44,8 +44,5 @@ uint64_t net_whole_routes(const net_t *net);
  * had not begun yet: the cases where WHOLE differs from HOPS (in HOPS the
  * requester would have taken the idle element first). */
 uint64_t net_held_back(const net_t *net);
-/* Busy time of e up to now (s): res_busy_time, plus the part of a WHOLE
- * reservation already past. */
-double net_elem_busy_time(const sim_t *sim, const net_elem *e);
 
 #endif

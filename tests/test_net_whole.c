@@ -93,7 +93,7 @@ START_TEST(test_whole_alone)
     ck_assert_int_eq(net_in_flight(net), 1);
     ev_run(&sim, 0); /* its start: the route reserved */
     ck_assert_uint_eq(net_whole_routes(net), 1);
-    ck_assert_ptr_eq(net_elem_at(net, 5)->resv, a);
+    ck_assert_ptr_eq(net_elem_at(net, 5)->whole.resv, a);
     /* Busy time is never counted ahead of the clock. */
     ck_assert_double_eq(busy_of(&sim, net, 0), 0);
     ck_assert_double_eq(busy_of(&sim, net, 5), 0);
@@ -112,7 +112,7 @@ START_TEST(test_whole_alone)
         int used = i == 0 || i == 5 || i == 8;
         ck_assert_uint_eq(e->messages, used);
         ck_assert_double_eq(e->bytes, used ? BYTES : 0);
-        ck_assert_ptr_null(e->resv);
+        ck_assert_ptr_null(e->whole.resv);
         ck_assert_ptr_null(e->res.holder);
         ck_assert_uint_eq(e->res.completions, used);
     }
@@ -272,7 +272,7 @@ START_TEST(test_whole_kill_and_restart)
         ck_assert_uint_eq(net_elem_at(net, 0)->messages, 1);
         ck_assert_uint_eq(net_elem_at(net, 8)->messages, 1);
         ck_assert_uint_eq(net_elem_at(net, 5)->messages, 1);
-        ck_assert_ptr_null(net_elem_at(net, 5)->resv);
+        ck_assert_ptr_null(net_elem_at(net, 5)->whole.resv);
         if (observed)
             for (long i = 0; i < 9; i++)
                 ck_assert_near(obs_busy_time(i), busy_of(&sim, net, i), TOL);
@@ -406,7 +406,7 @@ START_TEST(test_reserved_while_waiting_virtually)
     ck_assert_msg(fabs(arrive[1] - (s + 4 * L_HOP + 3 * D_SW)) < TOL, "A at %.12g", arrive[1]);
     ck_assert_msg(fabs(arrive[0] - (s + 5 * L_HOP + 3 * D_SW)) < TOL, "B at %.12g", arrive[0]);
     for (int i = 0; i < 9; i++) {
-        ck_assert_ptr_null(net_elem_at(net, i)->resv);
+        ck_assert_ptr_null(net_elem_at(net, i)->whole.resv);
         ck_assert_ptr_null(net_elem_at(net, i)->res.holder);
     }
     /* Busy: each of the 7 elements of both routes once per message. */
@@ -483,7 +483,7 @@ START_TEST(test_switch_virtual_rate)
         ck_assert_msg(fabs(pz - q) < 5 * sqrt(q * (1 - q) / NSW), "no wait %g", pz);
         ck_assert_uint_eq(net_virtual_waits(net), (uint64_t)(NSW - zero));
         net_vrate_add(sw, -1000, D_SW);
-        ck_assert_double_eq(sw->vrate, 0);
+        ck_assert_double_eq(sw->batched.vrate, 0);
         reset_arrivals();
         double t0 = sim.now;
         send(&sim, net, 0, 5, 0);
@@ -590,8 +590,8 @@ START_TEST(test_switch_backlog_burst)
             net_elem *sw = star_switch(net);
             if (virt)
                 net_vrate_add(sw, 0.5 / D_SW, D_SW);
-            sw->fu = 1e-3;
-            sw->fu_t = 0;
+            sw->batched.fu = 1e-3;
+            sw->batched.fu_t = 0;
             reset_arrivals();
             send(&sim, net, 0, 5, 0);
             timed_send b = {net, 1, 6, 1, NULL};
@@ -650,8 +650,8 @@ START_TEST(test_switch_backlog_kill)
         net_t *net = mk_virtual(&sim, NET_ROUTE_HOPS, &rg);
         net_elem *sw = star_switch(net);
         net_vrate_add(sw, 0.5 / D_SW, D_SW);
-        sw->fu = 1e-3;
-        sw->fu_t = 0;
+        sw->batched.fu = 1e-3;
+        sw->batched.fu_t = 0;
         reset_arrivals();
         double u = 1e-3 - L_HOP / 2;
         kill_look k = {send(&sim, net, 0, 5, 0), sw, -1};
