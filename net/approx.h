@@ -6,7 +6,8 @@
  * net/msg.h, struct net in net/internal.h) hold one member of each type,
  * `batched` and `whole`, set to "none" at creation; the exact model never
  * reads inside them except for the few tests the message walk makes
- * (net/net.c's top comment lists them). Here, below net/elem.h, so that
+ * (net/net.c's top comment lists them); everything else goes through
+ * net/batched.c and net/whole.c (whose top comments list the points). Here, below net/elem.h, so that
  * the exact structs can embed them.
  */
 #ifndef PNRSIM_NET_APPROX_H

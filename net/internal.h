@@ -112,6 +112,10 @@ void whole_kill(sim_t *sim, net_t *net, msg_t *m);
  * part of [rs, re] already past, 0 when it has not begun
  * (net_elem_busy_time). */
 double whole_resv_busy(const sim_t *sim, const net_elem *e);
+/* A reservation of e already over (its end <= now) and not yet settled:
+ * 1, with its message's bytes in *bytes; else 0 and *bytes = 0 (the
+ * hardware report counts it as a crossing done). */
+int whole_resv_done(const sim_t *sim, const net_elem *e, double *bytes);
 /* Cancel the pending events of e's reservation (net_destroy). */
 void whole_cancel_events(sim_t *sim, net_elem *e);
 

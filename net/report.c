@@ -13,6 +13,7 @@
  * histogram walks all N(N-1) pairs only up to NET_ROUTE_PES PEs, so the
  * report of a network of 50,000 PEs takes no N^2 time or memory.
  */
+#include "net/internal.h"
 #include "net/net.h"
 
 #include <assert.h>
@@ -84,11 +85,12 @@ void net_report(const sim_t *sim, const net_t *net, FILE *out)
     for (long k = 0; k < net_elem_live_count(net); k++) {
         const net_elem *e = net_elem_live_at(nt, k);
         double busy = net_elem_busy_time(sim, e);
-        /* A WHOLE reservation already over and not yet settled (whole.c)
-         * is a crossing done. */
-        int done = e->whole.resv && e->whole.re <= sim->now;
+        /* WHOLE: a reservation already over and not yet settled is a
+         * crossing done (whole_resv_done). */
+        double rbytes;
+        int done = whole_resv_done(sim, e, &rbytes);
         uint64_t msgs = e->messages + (uint64_t)done;
-        double bytes = e->bytes + (done ? e->whole.resv->bytes : 0);
+        double bytes = e->bytes + (done ? rbytes : 0);
         if (ne > NET_REPORT_ALL && msgs == 0 && busy == 0) {
             hidden++;
             continue;

@@ -28,7 +28,9 @@
  *      whole_kill;
  *   4. net_destroy: whole_cancel_events on every element;
  *   5. net_elem_busy_time (net/net.c), for a reserved element:
- *      whole_resv_busy.
+ *      whole_resv_busy;
+ *   6. the hardware report (net/report.c): whole_resv_done, a crossing
+ *      over but not yet settled.
  * The state is in the elements', messages' and network's `whole` members
  * (net/approx.h).
  */
@@ -47,6 +49,14 @@ uint64_t net_held_back(const net_t *net) { return net->whole.held_back; }
 const char *net_route_mode_name(net_route_mode mode)
 {
     return mode == NET_ROUTE_WHOLE ? "whole" : "hops";
+}
+
+int whole_resv_done(const sim_t *sim, const net_elem *e, double *bytes)
+{
+    const net_elem_whole *w = &e->whole;
+    int done = w->resv && w->re <= sim->now;
+    *bytes = done ? w->resv->bytes : 0;
+    return done;
 }
 
 double whole_resv_busy(const sim_t *sim, const net_elem *e)

@@ -171,9 +171,8 @@ run consumer
 check "tests/ may use any folder" [ "$rc" -eq 0 ]
 
 # 13b. with --refs, a table of handlers at file scope names the functions
-# it holds: z.c (the bottom of core/) fills a table with a_fn... no circle
-# (a.c does not use z.c), but core/a.c filling one with b_fn closes one
-# (b.c calls a_fn).
+# it holds: core/a.c filling one with b_fn closes a circle (b.c calls
+# a_fn); without --refs the table is not seen.
 newcase table
 put core/a.c '#include "core/a.h"\nint b_fn(void);\nstatic int (*const tbl[])(void) = { b_fn };\nint a_fn(int x) { return x + tbl[0](); }'
 run table
@@ -181,6 +180,31 @@ check "a file-scope table alone is no call" [ "$rc" -eq 0 ]
 run table --refs
 check "--refs: a file-scope table closes the circle" [ "$rc" -eq 1 ]
 check "--refs: the table's edge named" has table "core/a.c -> core/b.c (ref b_fn)"
+
+# 13c. what a file-scope initializer is not: an enum value inside a struct,
+# and the declarator after an initialized one. z.c names s_fn (a function
+# of sched/) only as a member and as a variable: no upward edge.
+newcase notinit
+put core/z.c 'struct st { enum { K = 1 } k; int s_fn; };\nstatic int x = 0, s_fn2;\nint z_fn(void) { return x; }'
+put sched/s.c '#include "hw/pe.h"\nint s_fn(void) { return pe_fn() + b_fn(); }\nint s_fn2(void) { return 0; }'
+run notinit --refs
+check "enum value and later declarator are no refs" [ "$rc" -eq 0 ]
+
+# 7d. what rule (iii) does not count: a function returning a typedef'd
+# pointer (ptr_t pick(int)), a call through a pointer (*h)() while a
+# static h exists elsewhere; and what it does: a member of a typedef made
+# with an attribute, and FN_T *const NAME.
+newcase clash4
+put sched/t.h 'typedef int (*ptr_t)(void);\ntypedef int __attribute__((format(printf, 1, 2))) log_t(const char *f, ...);\ntypedef int fn_t(void);'
+put sched/x.c '#include "sched/t.h"\nstatic int h(void) { return 0; }\nptr_t pick(int i);\nptr_t pick(int i) { (void)i; return h; }\nint x_fn(void) { return pick(0)(); }'
+put hw/pe.c '#include "hw/pe.h"\nint pe_fn(void) { return a_fn(2); }\nvoid go(int (*h)(void)) { (*h)(); }'
+run clash4
+check "function returning a pointer type and a call through a pointer pass" [ "$rc" -eq 0 ]
+put sched/y.c '#include "sched/t.h"\nstruct o { log_t *y_fn; fn_t *const x_fn; };\nint y_fn(const char *f, ...) { (void)f; return 0; }'
+run clash4
+check "attribute typedef and FN_T *const members named as functions fail" [ "$rc" -eq 1 ]
+check "attribute typedef member named" has clash4 "sched/y.c: function pointer y_fn shares its name with the function y_fn of sched/y.c"
+check "FN_T *const member named" has clash4 "sched/y.c: function pointer x_fn shares its name with the function x_fn of sched/x.c"
 
 # 14. --map: the map's rows name every .c file once, in a layer order
 # inside each folder, and every name() in it is a function of the tree.

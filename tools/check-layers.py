@@ -82,6 +82,8 @@ ALLOWED = {
 }
 CONSUMERS = ["tests"]   # read, drawn, never checked; may use anything
 
+TYPE_WORDS = set("""void char short int long float double signed unsigned
+_Bool _Complex const volatile restrict struct union enum""".split())
 KEYWORDS = set("""auto break case char const continue default do double else
 enum extern float for goto if inline int long register restrict return short
 signed sizeof static struct switch typedef union unsigned void volatile while
@@ -170,6 +172,20 @@ def match_back(toks, close):
     return -1
 
 
+def match_fwd(toks, open_):
+    """Index of the ')' matching the '(' at toks[open_], or the last."""
+    depth = 0
+    for i in range(open_, len(toks)):
+        t = toks[i][1]
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(toks) - 1
+
+
 def param_names(toks, lo, hi):
     """The parameter names of a definition whose list is toks[lo..hi]
     ('(' .. ')'): the last identifier of each parameter at depth 1, or the
@@ -232,9 +248,14 @@ class Source:
         toks = self.toks
         paren = 0       # parameters (inside parentheses) are not looked at
         for i in range(len(toks) - 4):
+            # a declarator (*NAME)(...) follows its type (a name, a type
+            # keyword or a '*'); (*h)() after ';', '{', '=', return... is a
+            # call through a pointer, not a declaration
             if toks[i][1] == "(" and paren == 0 and toks[i + 1][1] == "*" \
                     and toks[i + 2][0] == "id" and toks[i + 3][1] == ")" \
-                    and toks[i + 4][1] == "(" and toks[i + 2][1] not in self.fnptrs:
+                    and toks[i + 4][1] == "(" and toks[i + 2][1] not in self.fnptrs \
+                    and i > 0 and (toks[i - 1][1] == "*" or (toks[i - 1][0] == "id" and (
+                        toks[i - 1][1] not in KEYWORDS or toks[i - 1][1] in TYPE_WORDS))):
                 self.fnptrs.append(toks[i + 2][1])
             paren += {"(": 1, ")": -1}.get(toks[i][1], 0)
         # typedefs of function types (typedef R NAME(...)) and of function
@@ -247,12 +268,20 @@ class Source:
                 while end < len(toks) and toks[end][1] not in (";", "{"):
                     end += 1
                 if end < len(toks) and toks[end][1] == ";":
-                    ptr = [toks[q + 2][1] for q in range(j + 1, end - 2)
-                           if toks[q][1] == "(" and toks[q + 1][1] == "*"
-                           and toks[q + 2][0] == "id" and toks[q + 3][1] == ")"]
-                    fnt = [toks[q][1] for q in range(j + 1, end - 1)
-                           if toks[q][0] == "id" and toks[q][1] not in KEYWORDS
-                           and toks[q + 1][1] == "("]
+                    stmt, q = [], j + 1
+                    while q < end:   # the statement without __attribute__((...))
+                        if toks[q][1] in ("__attribute__", "__attribute") \
+                                and q + 1 < end and toks[q + 1][1] == "(":
+                            q = match_fwd(toks, q + 1) + 1
+                            continue
+                        stmt.append(toks[q])
+                        q += 1
+                    ptr = [stmt[q + 2][1] for q in range(len(stmt) - 3)
+                           if stmt[q][1] == "(" and stmt[q + 1][1] == "*"
+                           and stmt[q + 2][0] == "id" and stmt[q + 3][1] == ")"]
+                    fnt = [stmt[q][1] for q in range(len(stmt) - 1)
+                           if stmt[q][0] == "id" and stmt[q][1] not in KEYWORDS
+                           and stmt[q + 1][1] == "("]
                     if ptr:
                         self.fnptr_types.add(ptr[0])
                     elif fnt:
@@ -260,12 +289,15 @@ class Source:
                 j = end
             j += 1
         depth, start, fn, params, body_depth = 0, 0, None, set(), 0
-        init = False    # inside a file-scope initializer (= ... ;)
+        init = False    # inside a file-scope initializer (= ... ; or ,)
+        fparen = 0      # parentheses open at file scope (depth 0)
         for i, (k, t) in enumerate(toks):
-            if fn is None and t == "=":
-                init = True
-            elif t == ";" and depth == 0:
-                init = False
+            if depth == 0:
+                fparen += {"(": 1, ")": -1}.get(t, 0)
+            if fn is None and t == "=" and depth == 0 and fparen == 0:
+                init = True     # not an enum value or a default inside braces
+            elif depth == 0 and (t == ";" or (t == "," and fparen == 0)):
+                init = False    # the declaration's end, or its next declarator
             if t == "{":
                 if depth == 0 and i > 0 and toks[i - 1][1] == ")":
                     lo = match_back(toks, i - 1)
@@ -603,15 +635,17 @@ def name_clashes(files):
         toks, paren = s.toks, 0
         for i in range(len(toks) - 2):
             if paren == 0 and toks[i][0] == "id" and i > 0 and toks[i - 1][1] != "typedef":
-                nxt = None
-                if toks[i][1] in ptr_types and toks[i + 1][0] == "id":
-                    nxt = toks[i + 1][1]
-                elif toks[i][1] in ptr_types and toks[i + 1][1] == "const" and toks[i + 2][0] == "id":
-                    nxt = toks[i + 2][1]
-                elif toks[i][1] in fn_types and toks[i + 1][1] == "*" and toks[i + 2][0] == "id":
-                    nxt = toks[i + 2][1]
-                if nxt is not None and nxt not in KEYWORDS and nxt not in names:
-                    names.append(nxt)
+                k = None        # the index of the declared name, if any
+                if toks[i][1] in ptr_types:
+                    k = i + 1
+                elif toks[i][1] in fn_types and toks[i + 1][1] == "*":
+                    k = i + 2
+                while k is not None and k < len(toks) and toks[k][1] in ("const", "volatile"):
+                    k += 1
+                if k is not None and k < len(toks) and toks[k][0] == "id" \
+                        and toks[k][1] not in KEYWORDS and toks[k][1] not in names \
+                        and not (k + 1 < len(toks) and toks[k + 1][1] == "("):
+                    names.append(toks[k][1])    # (not a function returning one)
             paren += {"(": 1, ")": -1}.get(toks[i][1], 0)
         for name in names:
             where = sorted(defs.get(name, []))
