@@ -331,7 +331,9 @@ static void thread_body(sim_t *sim, proc_t *p)
             continue;
         }
         if (th->cpu_done >= th->fault_at) {
-            if (cl->batching && (hold = cl->batching->on_fault(sim, th)) >= 0) {
+            /* Batched paging only (an exact run makes no call here). */
+            if (cl->paging == PAGING_BATCHED && cl->batching &&
+                (hold = cl->batching->on_fault(sim, th)) >= 0) {
                 PROC_HOLD(sim, p, hold);
                 if (!cl->batching->on_hold_end(sim, th, p->sig))
                     continue;

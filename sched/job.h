@@ -106,9 +106,10 @@ typedef struct job_hooks {
 /* The batched paging layer (process.paging = BATCHED, sched/batch.c,
  * docs/BATCHING.md) as the thread loop sees it, at its three points:
  * installed in cl->batching by batch_attach (cluster_init, for every
- * cluster: with paging EXACT its on_fault declines every fault); a cluster
- * built without cluster_init may leave it NULL: every fault is exact. A batch under way is its PE's too (pe->batch); whatever
- * must end it first calls pe_batch_end (hw/pe.h). */
+ * cluster); the thread loop asks on_fault only when cl->paging is BATCHED,
+ * so an exact run makes no call. A cluster built without cluster_init may
+ * leave it NULL: every fault is exact. A batch under way is its PE's too
+ * (pe->batch); whatever must end it first calls pe_batch_end (hw/pe.h). */
 typedef struct job_batching {
     /* At a fault of th: start a batch when batched paging is on and
      * nothing can interfere. Returns how long th must now hold (until the
