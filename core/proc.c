@@ -50,15 +50,6 @@ void proc_wake(sim_t *sim, proc_t *p)
     ev_at(sim, p->ev, sim->now);
 }
 
-void proc_hold(sim_t *sim, proc_t *p, double dt)
-{
-    assert(dt >= 0 && !isnan(dt));
-    p->state = PROC_HOLDING;
-    p->sig = PROC_OK;
-    p->wake_at = sim->now + dt;
-    ev_at(sim, p->ev, p->wake_at);
-}
-
 void proc_hold_until(sim_t *sim, proc_t *p, double t)
 {
     assert(t >= sim->now && !isnan(t));
@@ -66,6 +57,12 @@ void proc_hold_until(sim_t *sim, proc_t *p, double t)
     p->sig = PROC_OK;
     p->wake_at = t;
     ev_at(sim, p->ev, t);
+}
+
+void proc_hold(sim_t *sim, proc_t *p, double dt)
+{
+    assert(dt >= 0 && !isnan(dt));
+    proc_hold_until(sim, p, sim->now + dt);
 }
 
 void proc_cancel(sim_t *sim, proc_t *p)
