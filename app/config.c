@@ -501,6 +501,22 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->computer.swap == SWAP_SSD)
+        note(c, "process", "paging", notes, max, &n,
+             "with SSD swap ([computer] swap = SSD) every fault runs exactly: a "
+             "batch assumes a swap device with one server, idle (docs/BATCHING.md)");
+    /* The keys of the swap device not in use. */
+    static const char *const disk_keys[] = {"seek", "rpm", "transfer", "rotation"};
+    static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism"};
+    bool ssd = c->computer.swap == SWAP_SSD;
+    const char *const *unused = ssd ? disk_keys : ssd_keys;
+    size_t nunused = ssd ? sizeof disk_keys / sizeof disk_keys[0]
+                         : sizeof ssd_keys / sizeof ssd_keys[0];
+    snprintf(why, sizeof why, "the swap device is %s ([computer] swap = %s)",
+             ssd ? "an SSD, not a disk" : "a disk, not an SSD", ssd ? "SSD" : "DISK");
+    for (size_t i = 0; i < nunused; i++)
+        if (changed(c, &def, "computer", unused[i]))
+            note(c, "computer", unused[i], notes, max, &n, why);
     return n;
 }
 

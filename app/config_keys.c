@@ -219,6 +219,16 @@ const key_def cfg_keys[] = {
     K_ENUM("computer", "rotation", computer.rotation, cfg_rotation_names, "HALF", NULL,
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
+    K_ENUM("computer", "swap", computer.swap, cfg_swap_names, "DISK", NULL,
+           "Swap device of each PE: DISK = seek + rotation + transfer (seek, rpm, "
+           "transfer, rotation), one access at a time; SSD = ssd_latency + page / "
+           "ssd_bandwidth, ssd_parallelism accesses at once, FIFO."),
+    K_DBL("computer", "ssd_latency", computer.ssd_latency, 0, true, 1, "0.000085", "s", NULL,
+          "SSD: fixed access latency of a page (swap = SSD)."),
+    K_DBL("computer", "ssd_bandwidth", computer.ssd_bandwidth, 0, true, 1e7, "3200", "MB/s",
+          NULL, "SSD: transfer bandwidth (MB = 10^6 bytes here; swap = SSD)."),
+    K_INT("computer", "ssd_parallelism", computer.ssd_parallelism, 1, 100000, "24",
+          "requests", NULL, "SSD: page accesses served at once; more wait FIFO (swap = SSD)."),
 K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
           NULL, "Memory servers: PEs numbered after the compute PEs that run no "
           "threads and only lend their RAM as network RAM; 0 = none."),

@@ -25,6 +25,7 @@ const char *const cfg_topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "
 const char *const cfg_cpu_demand_names[] = {"CPUTIME", "RUNTIME", "AUTO", NULL};
 const char *const cfg_interval_names[] = {"FIXED", "EXPONENTIAL", NULL};
 const char *const cfg_rotation_names[] = {"HALF", "FULL", NULL};
+const char *const cfg_swap_names[] = {"DISK", "SSD", NULL};
 const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
@@ -53,6 +54,7 @@ _Static_assert(CPU_DEMAND_CPUTIME == 0 && CPU_DEMAND_RUNTIME == 1 &&
                CPU_DEMAND_AUTO == 2, "");
 _Static_assert(INTERVAL_FIXED == 0 && INTERVAL_EXPONENTIAL == 1, "");
 _Static_assert(ROTATION_HALF == 0 && ROTATION_FULL == 1, "");
+_Static_assert(SWAP_DISK == 0 && SWAP_SSD == 1 && sizeof(cfg_swap) == sizeof(int), "");
 _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
                sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");

@@ -25,6 +25,7 @@ extern const char *const cfg_topology_names[];
 extern const char *const cfg_cpu_demand_names[];
 extern const char *const cfg_interval_names[];
 extern const char *const cfg_rotation_names[];
+extern const char *const cfg_swap_names[];
 extern const char *const cfg_mem_release_names[];
 extern const char *const cfg_paging_names[];
 extern const char *const cfg_estimate_names[];

@@ -52,6 +52,8 @@ typedef net_route_mode cfg_route;
 typedef enum { CPU_DEMAND_CPUTIME, CPU_DEMAND_RUNTIME, CPU_DEMAND_AUTO } cfg_cpu_demand;
 typedef enum { INTERVAL_FIXED, INTERVAL_EXPONENTIAL } cfg_interval;
 typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
+/* The PEs' swap device: the report's disk (§4.1.3) or an SSD. */
+typedef enum { SWAP_DISK, SWAP_SSD } cfg_swap;
 typedef sched_mem_release cfg_mem_release;
 typedef sched_paging cfg_paging;
 typedef sched_mem_aware cfg_mem_aware;
@@ -123,6 +125,10 @@ typedef struct config {
         double seek;                 /* s, average seek, >= 0 */
         double transfer;             /* MB/s, > 0 */
         cfg_rotation rotation;       /* rotational delay: half or full revolution */
+        cfg_swap swap;               /* swap device: DISK (the four above) or SSD */
+        double ssd_latency;          /* s per SSD access, > 0 */
+        double ssd_bandwidth;        /* MB/s (10^6 B/s), > 0 */
+        int ssd_parallelism;         /* SSD requests served at once, >= 1 */
     } computer;
     struct {
         bool enabled;

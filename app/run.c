@@ -426,6 +426,10 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .rpm = c->computer.rpm,
         .transfer = c->computer.transfer,
         .full_rotation = c->computer.rotation == ROTATION_FULL,
+        .swap = c->computer.swap == SWAP_SSD ? PE_SWAP_SSD : PE_SWAP_DISK,
+        .ssd_latency = c->computer.ssd_latency,
+        .ssd_bandwidth = c->computer.ssd_bandwidth,
+        .ssd_parallelism = c->computer.ssd_parallelism,
         .page_bytes = (double)c->process.page_size,
         .topology = c->network.topology,
         .tree = &tree,
@@ -699,11 +703,18 @@ void run_hardware_report(run_t *r, FILE *out)
             snprintf(ram + len, sizeof ram - len, "%s%d with %g MB", g ? " + " : "RAM: ",
                      c->computer.ram_groups[g].count, c->computer.ram_groups[g].mb);
         }
-    fprintf(out, "PEs: %d x %s (%s, disk %.6g s per page: seek %g s + %d/%g rpm + "
-                 "%ld B / %g MB/s)\n",
-            c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
-            c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
-            c->process.page_size, c->computer.transfer);
+    if (c->computer.swap == SWAP_SSD)
+        fprintf(out, "PEs: %d x %s (%s, SSD %.6g s per page: latency %g s + %ld B / %g MB/s, "
+                     "%d at once)\n",
+                c->computer.number, c->computer.name, ram, pe0->disk_service,
+                c->computer.ssd_latency, c->process.page_size, c->computer.ssd_bandwidth,
+                c->computer.ssd_parallelism);
+    else
+        fprintf(out, "PEs: %d x %s (%s, disk %.6g s per page: seek %g s + %d/%g rpm + "
+                     "%ld B / %g MB/s)\n",
+                c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
+                c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
+                c->process.page_size, c->computer.transfer);
     if (c->computer.memory_servers > 0)
         fprintf(out, "Memory servers: %d (PEs %d..%d), RAM %g MB each, run no threads, "
                      "lend RAM as network RAM\n",
@@ -711,10 +722,20 @@ void run_hardware_report(run_t *r, FILE *out)
                 c->computer.memory_server_ram);
     for (int i = 0; i < r->cl.npes; i++) {
         pe_t *pe = &r->cl.pes[i];
-        fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
-                pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
-                (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
-                (unsigned long long)pe->remote_faults);
+        if (pe->swap == PE_SWAP_SSD)
+            /* Busy: at least one server in service; mean busy: the busy
+             * server-seconds over the run's time (docs/METRICS.md). */
+            fprintf(out, "  %-10s cpu busy %.6g s  ssd busy %.6g s (mean busy %.6g of %d)  "
+                         "faults %llu (ssd %llu, remote %llu)",
+                    pe->name, res_busy_time(&r->sim, &pe->cpu), mres_busy_time(&r->sim, &pe->ssd),
+                    mres_mean_busy(&r->sim, &pe->ssd), pe->ssd.c,
+                    (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
+                    (unsigned long long)pe->remote_faults);
+        else
+            fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
+                    pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
+                    (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
+                    (unsigned long long)pe->remote_faults);
         if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
             fprintf(out, "  RAM %g MB%s", pe->ram_mb,
                     i >= c->computer.number ? "  memory server" : "");

@@ -26,6 +26,26 @@ void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page
     pe->disk_service = pe_disk_access_time(seek, rpm, transfer, page_bytes, revolutions);
 }
 
+double pe_ssd_access_time(double latency, double bandwidth, double page_bytes)
+{
+    assert(latency > 0 && bandwidth > 0 && page_bytes > 0);
+    return latency + page_bytes / (bandwidth * MBPS_BYTES);
+}
+
+void pe_set_ssd(sim_t *sim, pe_t *pe, double latency, double bandwidth, int c,
+                double page_bytes)
+{
+    pe->swap = PE_SWAP_SSD;
+    mres_init(sim, &pe->ssd, "ssd", c);
+    pe->disk_service = pe_ssd_access_time(latency, bandwidth, page_bytes);
+}
+
+double pe_swap_busy_time(const sim_t *sim, const pe_t *pe)
+{
+    return pe->swap == PE_SWAP_SSD ? mres_busy_time(sim, &pe->ssd)
+                                   : res_busy_time(sim, &pe->disk);
+}
+
 void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
              double seek, double rpm, double transfer)
 {
@@ -50,6 +70,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->touch_map = NULL;
     pe->batch = NULL;
     pe->on_batch_end = NULL;
+    pe->swap = PE_SWAP_DISK;
 }
 
 void pe_set_observer(pe_t *pe, const pe_observer *o)

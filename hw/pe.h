@@ -10,6 +10,11 @@
  *       costs seek + half a revolution (30/RPM s; a full one, 60/RPM s, with
  *       computer.rotation = FULL) + page size / transfer rate; capacity is
  *       unlimited.
+ * SSD   (computer.swap = SSD, instead of the disk; MODEL.md "PE (§4.1)"):
+ *       a core/mres.h resource with c servers (ssd_parallelism) and one
+ *       FIFO queue; a page access costs latency + page size / bandwidth on
+ *       one server. disk_service is that time and disk_faults count its
+ *       faults, as for a disk.
  *
  * Memory users (the threads on the PE) register a callback that runs when
  * the PE's overallocation changes, so their page-fault rates follow it.
@@ -20,6 +25,7 @@
 #define PNRSIM_HW_PE_H
 
 #include "core/list.h"
+#include "core/mres.h"
 #include "core/res.h"
 #include "core/rng.h"
 #include "core/stats.h"
@@ -31,6 +37,9 @@
 #define MBPS_BYTES 1e6          /* transfer and bandwidth: 1 MB/s = 10^6 B/s */
 
 typedef struct pe pe_t;
+
+/* The swap device of a PE (computer.swap). */
+typedef enum { PE_SWAP_DISK, PE_SWAP_SSD } pe_swap_kind;
 typedef struct pe_user pe_user;
 
 /* Observer (schedule output, tracing), shared by every PE that points to
@@ -84,6 +93,10 @@ struct pe {
      * the scheduler's, NULL when nobody listens. */
     void (*on_unlend)(sim_t *sim, pe_t *pe, void *ctx);
     void *unlend_ctx;
+    /* The swap device: DISK (the res_t disk above) or SSD (ssd, which is
+     * initialised only then, by pe_set_ssd). */
+    pe_swap_kind swap;
+    mres_t ssd;
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
@@ -101,6 +114,17 @@ double pe_disk_access_time(double seek, double rpm, double transfer, double page
  * PE_PAGE_BYTES and half a revolution). */
 void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page_bytes,
                  double revolutions);
+/* Seconds one SSD access of page_bytes takes on an idle server: latency +
+ * page_bytes / (bandwidth MB/s). */
+double pe_ssd_access_time(double latency, double bandwidth, double page_bytes);
+/* Make the PE's swap device an SSD (after pe_init, before any use): c >= 1
+ * servers, each access pe_ssd_access_time(latency, bandwidth, page_bytes)
+ * seconds (disk_service). */
+void pe_set_ssd(sim_t *sim, pe_t *pe, double latency, double bandwidth, int c,
+                double page_bytes);
+/* Busy time of the PE's swap device up to now: the disk's, or the time at
+ * least one of the SSD's servers was busy. */
+double pe_swap_busy_time(const sim_t *sim, const pe_t *pe);
 /* MB allocated beyond installed RAM (0 when not overallocated). */
 double pe_overalloc_mb(const pe_t *pe);
 /* MB of RAM neither allocated nor lent (0 when overallocated). */

@@ -240,6 +240,10 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */
     if (cl->hooks.fault && net_topology_kind(cl->net) == TOPO_KIND_BUS)
         return false;
+    /* With SSD swap every fault runs exactly: a batch assumes a one-server
+     * device that is idle (docs/BATCHING.md; config.c says so). */
+    if (pe->swap == PE_SWAP_SSD)
+        return false;
     double svc;
     int to = plan(cl, th, &svc);
     if (to == -2)

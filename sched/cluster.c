@@ -27,6 +27,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         pe_init(sim, pe, i, p->pe_name ? p->pe_name : "pe",
                 p->pe_ram_mb ? p->pe_ram_mb[i] : p->ram_mb, p->seek, p->rpm, p->transfer);
         pe_set_disk(pe, p->seek, p->rpm, p->transfer, page, p->full_rotation ? 1.0 : 0.5);
+        if (p->swap == PE_SWAP_SSD)
+            pe_set_ssd(sim, pe, p->ssd_latency, p->ssd_bandwidth, p->ssd_parallelism, page);
     }
     cl->page_bytes = p->page_bytes;
     /* Exponential intervals draw from streams of their own, created only

@@ -35,6 +35,10 @@ typedef struct cluster_params {
     const double *pe_ram_mb;   /* NULL, or npes entries that replace ram_mb */
     double seek, rpm, transfer; /* disk: s, revolutions per minute, MB/s */
     bool full_rotation;        /* a disk access waits a full revolution, not half */
+    pe_swap_kind swap;         /* DISK (0: the fields above) or SSD (those below) */
+    double ssd_latency;        /* SSD: s per access, > 0 */
+    double ssd_bandwidth;      /* SSD: MB/s, > 0 */
+    int ssd_parallelism;       /* SSD: requests served at once, >= 1 */
     double page_bytes;         /* P (§4.1.5); 0 = PE_PAGE_BYTES */
     /* the network (§4.2) */
     net_topology topology;

@@ -345,6 +345,13 @@ static void thread_body(sim_t *sim, proc_t *p)
                 if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
                     th->pe->remote_faults++;
                     PROC_YIELD(p); /* woken by thread_fault_done */
+                } else if (th->pe->swap == PE_SWAP_SSD) {
+                    /* One of the SSD's c servers, FIFO (MODEL.md "PE");
+                     * no batch can be under way (batch.c). */
+                    th->pe->disk_faults++;
+                    PROC_MREQUEST(sim, p, &th->pe->ssd);
+                    PROC_HOLD(sim, p, th->pe->disk_service);
+                    mres_release(sim, &th->pe->ssd);
                 } else {
                     th->pe->disk_faults++;
                     pe_batch_end(sim, th->pe);

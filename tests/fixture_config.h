@@ -93,6 +93,10 @@ static inline void weird(config *c)
     c->computer.seek = 0;
     c->computer.transfer = 1.5;
     c->computer.rotation = ROTATION_FULL;
+    c->computer.swap = SWAP_SSD;
+    c->computer.ssd_latency = 1; /* the largest allowed */
+    c->computer.ssd_bandwidth = 0.5;
+    c->computer.ssd_parallelism = 7;
     c->computer.memory_servers = 3;
     c->computer.memory_server_ram = 7.5;
     c->netram.enabled = true;
