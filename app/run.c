@@ -725,10 +725,10 @@ void run_hardware_report(run_t *r, FILE *out)
         if (pe->swap == PE_SWAP_SSD)
             /* Busy: at least one server in service; mean busy: the busy
              * server-seconds over the run's time (docs/METRICS.md). */
-            fprintf(out, "  %-10s cpu busy %.6g s  ssd busy %.6g s (mean busy %.6g of %d)  "
+            fprintf(out, "  %-10s cpu busy %.6g s  ssd busy %.6g s (mean busy %.6g of %d, queue max %g)  "
                          "faults %llu (ssd %llu, remote %llu)",
                     pe->name, res_busy_time(&r->sim, &pe->cpu), mres_busy_time(&r->sim, &pe->ssd),
-                    mres_mean_busy(&r->sim, &pe->ssd), pe->ssd.c,
+                    mres_mean_busy(&r->sim, &pe->ssd), pe->ssd.c, pe->ssd.queue.max,
                     (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
                     (unsigned long long)pe->remote_faults);
         else
