@@ -110,6 +110,10 @@ typedef struct cfg_note {
  * computer.memory_server_ram without memory servers. Writes at most max
  * notes, in that order; returns how many there are (may exceed max). */
 size_t config_ignored(const config *c, cfg_note *notes, size_t max);
+/* Room for every note config_ignored can write (more than it has keys to
+ * name); callers size their arrays with it and still say how many more
+ * there were, should a later key outgrow it. */
+#define CFG_IGNORED_MAX 64
 
 /* Write the complete configuration as INI: every key, with a unit comment.
  * Reading it back with config_load_ini gives an equal configuration. */

@@ -278,11 +278,14 @@ static int build_config(const opts *o, config *c)
     if (config_build(c, &a, &e) == 0) {
         /* Keys that have no effect: accepted (a sweep may vary the
          * topology with rack_size fixed), but said. */
-        cfg_note notes[8];
-        size_t n = config_ignored(c, notes, 8);
-        for (size_t i = 0; i < n && i < 8; i++)
+        cfg_note notes[CFG_IGNORED_MAX];
+        size_t n = config_ignored(c, notes, CFG_IGNORED_MAX);
+        for (size_t i = 0; i < n && i < CFG_IGNORED_MAX; i++)
             fprintf(stderr, "pnrsim: warning: %s%s%s\n", notes[i].origin,
                     notes[i].origin[0] ? ": " : "", notes[i].what);
+        if (n > CFG_IGNORED_MAX)
+            fprintf(stderr, "pnrsim: warning: and %zu more keys without effect\n",
+                    n - CFG_IGNORED_MAX);
         return 0;
     }
     if (e.source == CFG_SRC_TRACE || e.source == CFG_SRC_SEED) {

@@ -157,9 +157,12 @@ static int check_windows(const study *s, const config *pc, size_t point,
  * point where it happens (pnrsim repeats it in each run's stderr.txt). */
 static void warn_ignored(const study *s, const config *c, size_t point, jobs_cache *cache)
 {
-    cfg_note notes[8];
-    size_t n = config_ignored(c, notes, 8);
-    for (size_t i = 0; i < n && i < 8; i++) {
+    cfg_note notes[CFG_IGNORED_MAX];
+    size_t n = config_ignored(c, notes, CFG_IGNORED_MAX);
+    if (n > CFG_IGNORED_MAX)
+        fprintf(stderr, "pnrsim-sweep: warning: %s: %zu keys without effect, %d named below\n",
+                s->path, n, CFG_IGNORED_MAX);
+    for (size_t i = 0; i < n && i < CFG_IGNORED_MAX; i++) {
         bool seen = false;
         for (size_t k = 0; k < cache->nwarned && !seen; k++)
             seen = !strcmp(cache->warned[k], notes[i].key);
