@@ -501,6 +501,20 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
+             c->netram.transport == PNR_TRANSPORT_RDMA)
+        note(c, "process", "paging", notes, max, &n,
+             "with pages moved by one-sided RDMA ([netram] transport = RDMA) every "
+             "fault runs exactly: batched paging has no model of RDMA transfers "
+             "(docs/BATCHING.md)");
+    if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
+        note(c, "netram", "transport", notes, max, &n,
+             "network RAM is off ([netram] enabled = no)");
+    if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
+        changed(c, &def, "netram", "rdma_latency"))
+        note(c, "netram", "rdma_latency", notes, max, &n,
+             "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
+             "on is needed)");
     return n;
 }
 

@@ -18,6 +18,7 @@ const char *const cfg_selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTF
                                            "RANDOM", NULL};
 const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
 const char *const cfg_locality_names[] = {"NONE", "RACK", NULL};
+const char *const cfg_transport_names[] = {"MESSAGES", "RDMA", NULL};
 const char *const cfg_placement_names[] = {"SPREAD", "RACKS", NULL};
 const char *const cfg_route_names[] = {"HOPS", "WHOLE", NULL};
 const char *const cfg_topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
@@ -46,6 +47,8 @@ _Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 
                sizeof(cfg_mem_aware) == sizeof(int), "");
 _Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
                sizeof(cfg_locality) == sizeof(int), "");
+_Static_assert(PNR_TRANSPORT_MESSAGES == 0 && PNR_TRANSPORT_RDMA == 1 &&
+               sizeof(cfg_transport) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
                sizeof(cfg_server_placement) == sizeof(int), "");
 _Static_assert(NET_ROUTE_HOPS == 0 && NET_ROUTE_WHOLE == 1 && sizeof(cfg_route) == sizeof(int), "");

@@ -19,6 +19,7 @@ extern const char *const cfg_release_names[];
 extern const char *const cfg_selection_names[];
 extern const char *const cfg_mem_aware_names[];
 extern const char *const cfg_locality_names[];
+extern const char *const cfg_transport_names[];
 extern const char *const cfg_placement_names[];
 extern const char *const cfg_route_names[];
 extern const char *const cfg_topology_names[];

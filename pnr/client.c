@@ -16,7 +16,9 @@
  * free). Faults: a uniform draw against (network RAM the node holds) /
  * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
  * round trip to a server drawn in proportion to what it holds for the node
- * (the draw is paging.c's).
+ * (the draw is paging.c's). Under netram.transport = RDMA the round trip
+ * is an RDMA READ the thread waits for and an RDMA WRITE of the evicted
+ * page at the same instant (frame.c's pnr_rdma_post), no server agent.
  *
  * In pnr/: the highest agent, above the frame (it posts through it and
  * receives through the handlers pnr_client_init fills), rounds.c (it opens
@@ -270,7 +272,16 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
     if (server < 0)
         return false;
     p->st.remote_faults++;
-    send_page_out(p, th, server);
+    if (p->transport == PNR_TRANSPORT_RDMA) {
+        /* One-sided (docs/MODEL.md "One-sided far memory"): the thread
+         * waits for the RDMA READ of its page from the server's NIC; the
+         * RDMA WRITE of the page it evicts leaves at the same instant,
+         * posted second, and nobody waits for it. */
+        pnr_rdma_post(p, PNR_RDMA_READ, server, pe->id, th);
+        pnr_rdma_post(p, PNR_RDMA_WRITE, pe->id, server, NULL);
+    } else {
+        send_page_out(p, th, server);
+    }
     return true;
 }
 
@@ -325,8 +336,22 @@ static void page_in_arrived(pnr_t *p, const pnr_page_msg *m)
         thread_fault_done(p->sim, m->th);
 }
 
+/* RDMA READ arrived (netram.transport = RDMA): the operation's
+ * NIC-to-NIC latency (netram.rdma_latency, once per operation, at its end)
+ * and then netram.access_latency, as for a PAGE_IN, before the thread goes
+ * on. */
+static void rdma_read_arrived(pnr_t *p, const pnr_page_msg *m)
+{
+    double wait = p->rdma_latency + p->access_latency;
+    if (wait > 0)
+        ev_once(p->sim, p->sim->now + wait, page_access_done, m->th);
+    else
+        thread_fault_done(p->sim, m->th);
+}
+
 void pnr_client_init(pnr_t *p)
 {
+    p->handlers.on_rdma_read = rdma_read_arrived;
     p->handlers.on_reply = reply_arrived;
     p->handlers.on_page_in = page_in_arrived;
 }

@@ -168,6 +168,10 @@ typedef struct table {
  *   BROADCAST  pnr_broadcast_msg  manager -> servents: a table
  *   PAGE_OUT,
  *   PAGE_IN    pnr_page_msg       client <-> server: a page
+ * Under netram.transport = RDMA the pages move as one-sided operations
+ * instead (PNR_RDMA_READ, PNR_RDMA_WRITE in pnr/types.h), slots of the
+ * same pool with a pnr_page_msg, sent by pnr_rdma_post and handled by no
+ * agent of the server.
  * Each kind is built by the agent that sends it, by a constructor of its
  * own (send_ask in manager.c, ...), and handled by the agent that receives
  * it, through the frame's handler table (pnr_handlers below).
@@ -265,6 +269,9 @@ typedef struct pnr_handlers {
     void (*on_broadcast)(pnr_t *p, const pnr_broadcast_msg *m); /* broadcast */
     void (*on_page_out)(pnr_t *p, const pnr_page_msg *m);       /* server */
     void (*on_page_in)(pnr_t *p, const pnr_page_msg *m);        /* client */
+    /* netram.transport = RDMA: the RDMA READ a faulting thread waits for
+     * has arrived (an operation, not a message: see pnr_rdma_post). */
+    void (*on_rdma_read)(pnr_t *p, const pnr_page_msg *m);      /* client */
 } pnr_handlers;
 
 #define PNR_PLAN_SLOTS 1024 /* pnr_t.plan: a power of 2 */
@@ -284,6 +291,8 @@ struct pnr {
     pnr_release release;
     pnr_selection selection;
     double access_latency; /* s a remote fault waits after its page arrived */
+    pnr_transport transport; /* pages by messages or one-sided RDMA */
+    double rdma_latency;   /* RDMA: s per operation, NIC to NIC */
     pnr_locality locality; /* servers in the clients' racks first */
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */

@@ -24,6 +24,12 @@ typedef enum {
  * TREE network). */
 typedef enum { PNR_LOCALITY_NONE, PNR_LOCALITY_RACK } pnr_locality;
 
+/* How pages move to and from network RAM (issue 25): MESSAGES = PAGE_OUT
+ * and PAGE_IN messages the server's agent handles (the report, §5.4);
+ * RDMA = one-sided RDMA READ and WRITE between the NICs, no agent on the
+ * server (docs/MODEL.md "One-sided far memory"). */
+typedef enum { PNR_TRANSPORT_MESSAGES, PNR_TRANSPORT_RDMA } pnr_transport;
+
 typedef struct pnr_params {
     pnr_strategy strategy;
     bool global_knowledge;     /* managers see true free memory */
@@ -34,6 +40,8 @@ typedef struct pnr_params {
     pnr_selection selection;
     double access_latency;     /* s added to every remote page access (issue 15) */
     pnr_locality locality;     /* servers in the clients' racks first */
+    pnr_transport transport;   /* pages by messages or one-sided RDMA */
+    double rdma_latency;       /* s, RDMA: NIC-to-NIC latency per operation */
 } pnr_params;
 
 #endif
