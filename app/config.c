@@ -510,6 +510,9 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
              "network RAM is off ([netram] enabled = no)");
+    if (!c->netram.enabled && changed(c, &def, "netram", "reclaim"))
+        note(c, "netram", "reclaim", notes, max, &n,
+             "network RAM is off ([netram] enabled = no), so nothing is lent to take back");
     if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
         changed(c, &def, "netram", "rdma_latency"))
         note(c, "netram", "rdma_latency", notes, max, &n,

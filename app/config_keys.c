@@ -262,6 +262,10 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_DBL("netram", "rdma_latency", netram.rdma_latency, 0, false, 1, "2e-6", "s", NULL,
           "transport = RDMA: NIC-to-NIC latency of one operation (wire and NIC "
           "processing), added once at its end; the default is illustrative."),
+    K_ENUM("netram", "reclaim", netram.reclaim, cfg_reclaim_names, "NONE", NULL,
+           "A lender whose own threads overallocate it takes its memory back: NONE = "
+           "never (PNRSim); SWAP = the borrowers' pages go to their swap devices; "
+           "REPLACE = the borrowers ask for it again elsewhere (on swap until granted)."),
 
 
     K_ENUM("network", "topology", network.topology, cfg_topology_names, "STAR",

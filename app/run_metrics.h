@@ -65,6 +65,10 @@ typedef struct run_metrics {
     bool rdma;
     uint64_t pnr_rdma_reads, pnr_rdma_writes;
     double pnr_rdma_read_bytes, pnr_rdma_write_bytes;
+    /* netram.reclaim != NONE only (issue 25): donors taking memory back */
+    bool reclaim;
+    uint64_t reclaim_events;
+    double reclaim_mb, reclaim_pages, reclaim_replaced_mb;
     bool partial;
     bool time_limited;
     /* samples.csv: rows written, rows not written once simulation.max_samples

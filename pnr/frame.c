@@ -69,8 +69,21 @@ void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th)
     net_send(p->sim, p->cl->net, &u->h.m);
 }
 
-/* A one-sided RDMA operation has crossed its route: nobody hears a load,
- * no agent of the server runs; a READ wakes its client's handler. */
+void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
+{
+    pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
+    u->h.m.src = src;
+    u->h.m.dst = dst;
+    u->h.m.bytes = bytes;
+    u->h.m.done = on_rdma_arrival;
+    u->h.m.rdma = p->transport == PNR_TRANSPORT_RDMA;
+    u->h.kind = PNR_RECLAIM_MOVE;
+    net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+/* A one-sided RDMA operation or a reclaim's bulk transfer has crossed its
+ * route: nobody hears a load, no agent of the server runs; a READ wakes
+ * its client's handler. */
 static void on_rdma_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;

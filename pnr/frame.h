@@ -30,5 +30,11 @@ void pnr_post(pnr_t *p, pnr_msg *h);
  * p->handlers.on_rdma_read (the client, which adds the operation's
  * latency); a WRITE lands in the server's memory with nothing to run. */
 void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th);
+/* netram.reclaim: post a borrower's pages going back from donor src to
+ * borrower dst, `bytes` in one transfer (PNR_RECLAIM_MOVE): a message
+ * under transport MESSAGES (links held latency + bytes / bandwidth), an
+ * RDMA transfer under RDMA (bytes / bandwidth). It loads the route; nobody
+ * waits for it, no agent handles it and it carries no load. */
+void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes);
 
 #endif

@@ -59,6 +59,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->locality = c->locality;
     p->transport = c->transport;
     p->rdma_latency = c->rdma_latency;
+    p->reclaim = c->reclaim;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
@@ -132,7 +133,9 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     free(p->asking);
     free(p->received);
     free(p->claimed);
+    free(p->node_claimed);
     free(p->shadow);
     free(p->managers);
+    free(p->rc_b);
     free(p);
 }

@@ -35,7 +35,11 @@ enum {
  * PNR_NKINDS kinds. */
 enum {
     PNR_RDMA_READ = 200,   /* server's NIC -> client: the page faulted on */
-    PNR_RDMA_WRITE         /* client -> server's NIC: the page evicted */
+    PNR_RDMA_WRITE,        /* client -> server's NIC: the page evicted */
+    PNR_RECLAIM_MOVE       /* netram.reclaim: a donor sends a borrower's
+                            * pages back in bulk (a message or an RDMA
+                            * transfer per netram.transport), counted in
+                            * pnr_stats.reclaim_* */
 };
 
 typedef struct pnr_stats {
@@ -52,6 +56,11 @@ typedef struct pnr_stats {
     /* netram.transport = RDMA: one-sided operations and their bytes */
     uint64_t rdma_reads, rdma_writes;
     double rdma_read_bytes, rdma_write_bytes;
+    /* netram.reclaim != NONE: donors taking memory back (reclaim.c) */
+    uint64_t reclaim_events;    /* a donor took memory back */
+    double reclaim_mb;          /* MB taken back */
+    double reclaim_pages;       /* pages sent back: MB * 2^20 / page size */
+    double reclaim_replaced_mb; /* REPLACE: MB granted again to borrowers */
 } pnr_stats;
 
 #endif
