@@ -505,6 +505,12 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "process", "paging", notes, max, &n,
              "with SSD swap ([computer] swap = SSD) every fault runs exactly: a "
              "batch assumes a swap device with one server, idle (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
+             c->netram.transport == PNR_TRANSPORT_RDMA)
+        note(c, "process", "paging", notes, max, &n,
+             "with pages moved by one-sided RDMA ([netram] transport = RDMA) every "
+             "fault runs exactly: batched paging has no model of RDMA transfers "
+             "(docs/BATCHING.md)");
     /* The keys of the swap device not in use. */
     static const char *const disk_keys[] = {"seek", "rpm", "transfer", "rotation"};
     static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism"};
@@ -517,6 +523,17 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     for (size_t i = 0; i < nunused; i++)
         if (changed(c, &def, "computer", unused[i]))
             note(c, "computer", unused[i], notes, max, &n, why);
+    if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
+        note(c, "netram", "transport", notes, max, &n,
+             "network RAM is off ([netram] enabled = no)");
+    if (!c->netram.enabled && changed(c, &def, "netram", "reclaim"))
+        note(c, "netram", "reclaim", notes, max, &n,
+             "network RAM is off ([netram] enabled = no), so nothing is lent to take back");
+    if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
+        changed(c, &def, "netram", "rdma_latency"))
+        note(c, "netram", "rdma_latency", notes, max, &n,
+             "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
+             "on is needed)");
     return n;
 }
 

@@ -265,6 +265,17 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_ENUM("netram", "locality", netram.locality, cfg_locality_names, "NONE", NULL,
            "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
            "requesting threads first, then the others (needs network.topology = TREE)."),
+    K_ENUM("netram", "transport", netram.transport, cfg_transport_names, "MESSAGES", NULL,
+           "How pages move to network RAM: MESSAGES = PAGE_OUT/PAGE_IN messages the "
+           "server's agent answers (report 5.4); RDMA = one-sided RDMA READ of the page "
+           "(the thread waits) and WRITE of the evicted page (nobody waits), no server agent."),
+    K_DBL("netram", "rdma_latency", netram.rdma_latency, 0, false, 1, "2e-6", "s", NULL,
+          "transport = RDMA: NIC-to-NIC latency of one operation (wire and NIC "
+          "processing), added once at its end; the default is illustrative."),
+    K_ENUM("netram", "reclaim", netram.reclaim, cfg_reclaim_names, "NONE", NULL,
+           "A lender whose own threads overallocate it takes its memory back: NONE = "
+           "never (PNRSim); SWAP = the borrowers' pages go to their swap devices; "
+           "REPLACE = the borrowers ask for it again elsewhere (on swap until granted)."),
 
 
     K_ENUM("network", "topology", network.topology, cfg_topology_names, "STAR",

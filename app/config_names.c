@@ -18,6 +18,8 @@ const char *const cfg_selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTF
                                            "RANDOM", NULL};
 const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
 const char *const cfg_locality_names[] = {"NONE", "RACK", NULL};
+const char *const cfg_transport_names[] = {"MESSAGES", "RDMA", NULL};
+const char *const cfg_reclaim_names[] = {"NONE", "SWAP", "REPLACE", NULL};
 const char *const cfg_placement_names[] = {"SPREAD", "RACKS", NULL};
 const char *const cfg_route_names[] = {"HOPS", "WHOLE", NULL};
 const char *const cfg_topology_names[] = {"STAR", "BUS", "WHEEL", "CONNECTED", "TREE",
@@ -47,6 +49,10 @@ _Static_assert(MEM_AWARE_NO == 0 && MEM_AWARE_LOCAL == 1 && MEM_AWARE_GLOBAL == 
                sizeof(cfg_mem_aware) == sizeof(int), "");
 _Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
                sizeof(cfg_locality) == sizeof(int), "");
+_Static_assert(PNR_TRANSPORT_MESSAGES == 0 && PNR_TRANSPORT_RDMA == 1 &&
+               sizeof(cfg_transport) == sizeof(int), "");
+_Static_assert(PNR_RECLAIM_NONE == 0 && PNR_RECLAIM_SWAP == 1 && PNR_RECLAIM_REPLACE == 2 &&
+               sizeof(cfg_reclaim) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&
                sizeof(cfg_server_placement) == sizeof(int), "");
 _Static_assert(NET_ROUTE_HOPS == 0 && NET_ROUTE_WHOLE == 1 && sizeof(cfg_route) == sizeof(int), "");
@@ -95,6 +101,7 @@ static const char *name_of(const char *const *names, int v)
 const char *config_priority_name(cfg_priority v) { return name_of(cfg_priority_names, (int)v); }
 const char *config_packing_name(cfg_packing v) { return name_of(cfg_packing_names, (int)v); }
 const char *config_strategy_name(cfg_strategy v) { return name_of(cfg_strategy_names, (int)v); }
+const char *config_reclaim_name(cfg_reclaim v) { return name_of(cfg_reclaim_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(cfg_topology_names, (int)v); }
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cfg_cpu_demand_names, (int)v); }
 const char *config_sched_type_name(cfg_sched_type v) { return name_of(cfg_sched_names, (int)v); }

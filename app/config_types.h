@@ -46,6 +46,8 @@ typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
 typedef pnr_locality cfg_locality;
+typedef pnr_transport cfg_transport;
+typedef pnr_reclaim cfg_reclaim;
 typedef net_topology cfg_topology;
 typedef net_server_placement cfg_server_placement;
 typedef net_route_mode cfg_route;
@@ -141,6 +143,9 @@ typedef struct config {
         cfg_selection server_selection; /* how a manager picks a server */
         double access_latency;       /* s added to each remote page access */
         cfg_locality locality;       /* servers in the clients' racks first */
+        cfg_transport transport;     /* pages by messages or one-sided RDMA */
+        double rdma_latency;         /* s per RDMA operation, NIC to NIC */
+        cfg_reclaim reclaim;         /* donors take memory back */
     } netram;
     struct {
         cfg_topology topology;

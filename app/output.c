@@ -5,7 +5,9 @@
  * metrics.json member, in metrics.json order. The 19 metrics of techreport
  * §2.2.2 come first, in the report's order, with the label and unit of the
  * text report; then the extras (the tree rows only on a tree network), the
- * network RAM rows (written only when network RAM is on), the drop counts and the partial flag. A row's type is
+ * network RAM rows (written only when network RAM is on; the RDMA rows
+ * only with netram.transport = RDMA, the reclaim rows only with
+ * netram.reclaim != NONE), the drop counts and the partial flag. A row's type is
  * taken from the run_metrics field itself (_Generic), so a row cannot read
  * a field as the wrong type. The sentences of the text report after the
  * numbered metrics (job counts, drops, messages) are prose, not rows.
@@ -38,6 +40,10 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_NETRAM}
 #define TREE(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_TREE}
+#define RDMA(key, field)                                                      \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RDMA}
+#define RECLAIM(key, field)                                                   \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RECLAIM}
 #define PER_KIND(key, field)                                                  \
     {key, NULL, "", OUT_TYPE_OF(field[0]), offsetof(run_metrics, field), NULL,            \
      OUT_NETRAM | OUT_PER_KIND}
@@ -115,6 +121,14 @@ const out_field out_fields[] = {
     NETRAM("pnr_dealloc_rounds_changed", pnr_dealloc_rounds_changed),
     PER_KIND("pnr_msgs", pnr_msgs),
     PER_KIND("pnr_bytes", pnr_bytes),
+    RDMA("pnr_rdma_reads", pnr_rdma_reads),
+    RDMA("pnr_rdma_read_bytes", pnr_rdma_read_bytes),
+    RDMA("pnr_rdma_writes", pnr_rdma_writes),
+    RDMA("pnr_rdma_write_bytes", pnr_rdma_write_bytes),
+    RECLAIM("reclaim_events", reclaim_events),
+    RECLAIM("reclaim_mb", reclaim_mb),
+    RECLAIM("reclaim_pages", reclaim_pages),
+    RECLAIM("reclaim_replaced_mb", reclaim_replaced_mb),
     {"dropped", NULL, "", OUT_DROPS, offsetof(run_metrics, dropped), NULL, 0},
     EXTRA("partial", partial),
 };
@@ -222,6 +236,17 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
             fprintf(f, " %s %llu (%.0f B)%s", pnr_kind_name(PNR_MSG_REQUEST + k),
                     (unsigned long long)m->pnr_msgs[k], m->pnr_bytes[k],
                     k + 1 < PNR_NKINDS ? "," : "\n");
+        if (m->rdma)
+            fprintf(f, "RDMA operations (pages, no server agent): %llu reads (%.0f B), "
+                       "%llu writes (%.0f B)\n",
+                    (unsigned long long)m->pnr_rdma_reads, m->pnr_rdma_read_bytes,
+                    (unsigned long long)m->pnr_rdma_writes, m->pnr_rdma_write_bytes);
+        if (m->reclaim)
+            fprintf(f, "memory taken back by lenders (%s): %llu times, %.3f MB, %.0f pages "
+                       "sent back, %.3f MB placed again\n",
+                    config_reclaim_name(c->netram.reclaim),
+                    (unsigned long long)m->reclaim_events, m->reclaim_mb, m->reclaim_pages,
+                    m->reclaim_replaced_mb);
     }
 }
 
@@ -338,6 +363,10 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_NETRAM) && !m->netram)
             continue;
         if ((d->flags & OUT_TREE) && !m->tree)
+            continue;
+        if ((d->flags & OUT_RDMA) && !m->rdma)
+            continue;
+        if ((d->flags & OUT_RECLAIM) && !m->reclaim)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

@@ -365,6 +365,9 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->selection = c->netram.server_selection;
     p->access_latency = c->netram.access_latency;
     p->locality = c->netram.locality;
+    p->transport = c->netram.transport;
+    p->rdma_latency = c->netram.rdma_latency;
+    p->reclaim = c->netram.reclaim;
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
@@ -674,6 +677,16 @@ void run_metrics_get(run_t *r, run_metrics *m)
             m->pnr_msgs[k] = ps->msgs[k];
             m->pnr_bytes[k] = ps->bytes[k];
         }
+        m->rdma = r->c.netram.transport == PNR_TRANSPORT_RDMA;
+        m->pnr_rdma_reads = ps->rdma_reads;
+        m->pnr_rdma_writes = ps->rdma_writes;
+        m->pnr_rdma_read_bytes = ps->rdma_read_bytes;
+        m->pnr_rdma_write_bytes = ps->rdma_write_bytes;
+        m->reclaim = r->c.netram.reclaim != PNR_RECLAIM_NONE;
+        m->reclaim_events = ps->reclaim_events;
+        m->reclaim_mb = ps->reclaim_mb;
+        m->reclaim_pages = ps->reclaim_pages;
+        m->reclaim_replaced_mb = ps->reclaim_replaced_mb;
     }
 }
 

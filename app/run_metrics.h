@@ -60,6 +60,15 @@ typedef struct run_metrics {
     uint64_t pnr_alloc_rounds_changed, pnr_dealloc_rounds_changed;
     uint64_t pnr_msgs[PNR_NKINDS];
     double pnr_bytes[PNR_NKINDS];
+    /* netram.transport = RDMA only (issue 25): one-sided operations, apart
+     * from the message kinds */
+    bool rdma;
+    uint64_t pnr_rdma_reads, pnr_rdma_writes;
+    double pnr_rdma_read_bytes, pnr_rdma_write_bytes;
+    /* netram.reclaim != NONE only (issue 25): donors taking memory back */
+    bool reclaim;
+    uint64_t reclaim_events;
+    double reclaim_mb, reclaim_pages, reclaim_replaced_mb;
     bool partial;
     bool time_limited;
     /* samples.csv: rows written, rows not written once simulation.max_samples

@@ -198,7 +198,7 @@ double net_vswitch_arrive(net_t *net, net_elem *e, double t, double d)
 void net_vswitch_kill(sim_t *sim, net_elem *e, msg_t *m)
 {
     res_t *r = &e->res;
-    double left = net_elem_time(e, m->bytes);
+    double left = net_msg_time(e, m);
     if (r->holder == &m->p && m->batched.vhold)
         r->busy_since = sim->now;
     else if (r->holder == &m->p && m->p.state == PROC_HOLDING)
@@ -226,7 +226,7 @@ double net_vhop_wait(net_t *net, msg_t *m, net_elem *e, double now)
      * request), and holds the switch for what is left of them once
      * granted (net_vswitch_hold). */
     if (e->is_switch && net->batched.vrng)
-        m->batched.vwait = net_vswitch_arrive(net, e, now, net_elem_time(e, m->bytes));
+        m->batched.vwait = net_vswitch_arrive(net, e, now, net_msg_time(e, m));
     return 0;
 }
 
@@ -251,7 +251,7 @@ void net_vgranted(msg_t *m, double now)
         m->batched.vhold = false;
         e->res.busy_since = now;
     }
-    net_rload_add(e, now, net_elem_time(e, m->bytes));
+    net_rload_add(e, now, net_msg_time(e, m));
 }
 
 /* ---- planned trips (sched/batch_link.c) ---------------------------------- */

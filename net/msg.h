@@ -31,6 +31,10 @@ struct msg {
     struct net_elem *cur; /* the element of hop `hop`, while walking */
     bool holding;       /* holds route element `hop` */
     bool killed;
+    bool rdma;          /* a one-sided RDMA transfer (issue 25): its links
+                         * are held for bytes / bandwidth only
+                         * (net_msg_time); set by its sender, kept by
+                         * net_send and net_restart */
     double sent_at;     /* time of the latest (re)send */
     msg_whole whole;    /* route mode WHOLE (net/approx.h, net/whole.c) */
     msg_batched batched; /* batched paging (net/approx.h, net/batched.c) */
@@ -38,5 +42,17 @@ struct msg {
     list_t link;        /* the owner's while allocated (e.g. a job's list
                            of its messages); the pool's while free */
 };
+
+/* Time m holds element e: net_elem_time, except that a one-sided RDMA
+ * transfer (m->rdma) holds a link for bytes / bandwidth only, without the
+ * link's latency (its NIC-to-NIC latency is added once per operation by
+ * the sender's layer: docs/MODEL.md "One-sided far memory"). A switch is
+ * held for its delay either way. Inline: the walk takes it at every hop. */
+static inline double net_msg_time(const net_elem *e, const msg_t *m)
+{
+    if (m->rdma && !e->is_switch)
+        return m->bytes / e->bandwidth;
+    return net_elem_time(e, m->bytes);
+}
 
 #endif

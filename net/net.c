@@ -4,7 +4,8 @@
  * top comment for the numbering), and the approximations' rooms,
  * net/batched.c (process.paging = BATCHED) and net/whole.c (network.route
  * = WHOLE). Elements and routes are read through net_route_elem
- * (net/elem.c) and net_elem_time (inline in net/elem.h).
+ * (net/elem.c) and net_msg_time (inline in net/msg.h: net_elem_time, or
+ * for a one-sided RDMA transfer its links' bytes / bandwidth only).
  *
  * The approximations' points. The walk reads the exact model; it steps
  * aside at these points only, each one branch an exact run (HOPS, no
@@ -195,7 +196,7 @@ static void msg_walk(sim_t *sim, proc_t *p)
          * microseconds, events in a busy run milliseconds apart): then
          * PROC_HOLD moves the clock on and the walk goes on (exact,
          * ev_next_is). */
-        PROC_HOLD(sim, p, net_elem_time(m->cur, m->bytes));
+        PROC_HOLD(sim, p, net_msg_time(m->cur, m));
         e = m->cur;
         e->messages++;
         e->bytes += m->bytes;

@@ -198,7 +198,7 @@ double whole_reserve(sim_t *sim, net_t *net, msg_t *m)
         if (e->is_switch && net->batched.vrng &&
             (e->batched.vrate > 0 || net_switch_backlog(e, at) >= NET_VWAIT_MIN))
             return -1;
-        at += net_elem_time(e, m->bytes);
+        at += net_msg_time(e, m);
     }
     bool eager = net->obs != NULL;
     double t = sim->now;
@@ -214,13 +214,13 @@ double whole_reserve(sim_t *sim, net_t *net, msg_t *m)
             /* Batched paging: into the messages' load as of now (the
              * window never runs ahead of the clock), and a switch's
              * crossing into its (empty) backlog. */
-            net_rload_add(e, sim->now, net_elem_time(e, m->bytes));
+            net_rload_add(e, sim->now, net_msg_time(e, m));
             if (e->is_switch) {
-                e->batched.fu = net_elem_time(e, m->bytes);
+                e->batched.fu = net_msg_time(e, m);
                 e->batched.fu_t = t;
             }
         }
-        t += net_elem_time(e, m->bytes); /* as a walk on an idle route */
+        t += net_msg_time(e, m); /* as a walk on an idle route */
         e->whole.re = t;
         e->whole.told = false;
         if (eager) {

@@ -10,7 +10,9 @@
  * they name. Tables are compared with a shadow: for every PE a full row of
  * N entries updated the plain way (newest news wins) at every hear and
  * merge, which the shared storage of table.c must read exactly like
- * (table.c keeps the shadow; this file allocates it).
+ * (table.c keeps the shadow; this file allocates it). Per node, the
+ * network RAM its faults draw from must equal what it holds (check_nodes:
+ * a reclaim cuts both at once).
  */
 #include "pnr/check.h"
 
@@ -30,6 +32,7 @@ void pnr_set_checking(pnr_t *p, bool on)
         for (size_t x = 0; x < n; x++)
             for (size_t i = 0; i < n; i++)
                 p->shadow[x * n + i] = (entry_t){p->cl->pes[i].ram_mb, -1};
+        p->node_claimed = xcalloc(n, sizeof *p->node_claimed);
     }
 }
 
@@ -64,6 +67,39 @@ static void claim(pnr_t *p, const pieces_t *ps)
         p->claimed[ps->v[i].server] += ps->v[i].mb;
 }
 
+/* Per node: the network RAM its faults draw from (pe->remote_mb) == what
+ * it holds: its pieces, and under release ALL its threads' grants (their
+ * REPLY arrived). A reclaim (reclaim.c) must cut both by the same MB.
+ * Returns true (and records it) when a node differs. */
+static bool check_nodes(pnr_t *p)
+{
+    for (int b = 0; b < p->npes; b++) {
+        double h = 0;
+        for (int i = 0; i < p->node[b].n; i++)
+            h += p->node[b].v[i].mb;
+        p->node_claimed[b] = h;
+    }
+    if (p->release == PNR_RELEASE_ALL)
+        list_for_each(it, &p->objs) {
+            const pobj *o = container_of(it, pobj, node);
+            if (o->kind != POBJ_JSTATE)
+                continue;
+            const jstate_t *js = container_of(o, jstate_t, link);
+            for (int i = 0; i < js->threads; i++)
+                if (js->creqs[i])
+                    p->node_claimed[js->creqs[i]->pe] += js->creqs[i]->granted;
+        }
+    for (int b = 0; b < p->npes; b++) {
+        double r = p->cl->pes[b].remote_mb;
+        if (fabs(r - p->node_claimed[b]) > 1e-6 * (1 + r)) {
+            pnr_check_fail(p, "node %d draws on %.9g MB of network RAM but holds %.9g", b, r,
+                           p->node_claimed[b]);
+            return true;
+        }
+    }
+    return false;
+}
+
 void pnr_check(pnr_t *p)
 {
     if (!p->checking || p->check_failure)
@@ -92,6 +128,8 @@ void pnr_check(pnr_t *p)
             } else if (r->grant_mb > 0) {
                 p->claimed[r->grant_server] += r->grant_mb;
             }
+        } else if (o->kind == POBJ_REASK) {
+            claim(p, &container_of(o, reask_t, link)->c.pieces);
         } else if (o->kind == POBJ_JSTATE) {
             const jstate_t *js = container_of(o, jstate_t, link);
             for (int i = 0; i < js->threads; i++)
@@ -101,6 +139,8 @@ void pnr_check(pnr_t *p)
     }
     for (int pe = 0; pe < p->npes; pe++)
         claim(p, &p->node[pe]);
+    if (check_nodes(p))
+        return;
     for (int s = 0; s < p->npes; s++) {
         double l = p->cl->pes[s].lent_mb;
         if (l < -1e-9 || fabs(l - p->claimed[s]) > 1e-6 * (1 + l)) {

@@ -9,8 +9,12 @@
  *   - in total, MB lent by servers == held by clients + in transit +
  *     pending at managers, and none of these is negative;
  *   - per server, what it has lent == the pieces naming it in clients'
- *     lists, in allocation rounds (granted, not shared out yet; a GRANT in
- *     flight) and in deallocation rounds (in a DEALLOC, gathered, in a FREE);
+ *     lists (threads', nodes', a REPLACE request's after a reclaim), in
+ *     allocation rounds (granted, not shared out yet; a GRANT in flight)
+ *     and in deallocation rounds (in a DEALLOC, gathered, in a FREE);
+ *   - per node, the network RAM its faults draw from (pe->remote_mb) ==
+ *     what it holds (its pieces; under release ALL its threads' grants),
+ *     so a reclaim loses and double-counts nothing;
  *   - no grant leaves a server below server_threshold; no client gets more
  *     than it asked (pnr_check_fail from the code that would break them);
  *   - every availability table reads exactly as a plain N x N copy kept

@@ -16,7 +16,9 @@
  * free). Faults: a uniform draw against (network RAM the node holds) /
  * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
  * round trip to a server drawn in proportion to what it holds for the node
- * (the draw is paging.c's).
+ * (the draw is paging.c's). Under netram.transport = RDMA the round trip
+ * is an RDMA READ the thread waits for and an RDMA WRITE of the evicted
+ * page at the same instant (frame.c's pnr_rdma_post), no server agent.
  *
  * In pnr/: the highest agent, above the frame (it posts through it and
  * receives through the handlers pnr_client_init fills), rounds.c (it opens
@@ -31,6 +33,7 @@
 #include "pnr/frame.h"
 #include "pnr/objects.h"
 #include "pnr/paging.h"
+#include "pnr/reclaim.h"
 #include "pnr/rounds.h"
 #include "pnr/table.h"
 
@@ -54,11 +57,11 @@ static void send_request(pnr_t *p, const thread_t *th, round_t *r, creq_t *c, do
     pnr_post(p, &q->h);
 }
 
-/* DEALLOC to round r's manager from thread th: mb MB given back, in the
+/* DEALLOC to round r's manager from PE src: mb MB given back, in the
  * pieces waiting in r->incoming[slot] (12 bytes each). */
-static void send_dealloc(pnr_t *p, const thread_t *th, round_t *r, int slot, double mb)
+static void send_dealloc(pnr_t *p, int src, round_t *r, int slot, double mb)
 {
-    pnr_dealloc_msg *d = PNR_MSG_NEW(pnr_dealloc_msg, p, PNR_MSG_DEALLOC, th->pe->id, r->manager,
+    pnr_dealloc_msg *d = PNR_MSG_NEW(pnr_dealloc_msg, p, PNR_MSG_DEALLOC, src, r->manager,
                                      p->control_bytes + 12.0 * r->incoming[slot].n);
     d->round = r;
     d->mb = mb;
@@ -108,8 +111,12 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
     creq_t *c = xcalloc(1, sizeof *c);
     js->creqs[th->idx] = c;
     c->th = th;
+    c->pe = th->pe->id;
     th->pnr = c;
     double page = job_page_bytes(p->cl);
+    /* A lender its own threads now overallocate takes memory back first
+     * (netram.reclaim; nothing under NONE). */
+    pnr_take_back(p, th->pe);
     if (p->release == PNR_RELEASE_ALL) {
         c->ask = th->L >= page ? th->L / MB_BYTES : 0;
     } else {
@@ -167,15 +174,13 @@ static void sort_pieces(pnr_t *p, int pe, pieces_t *ps)
     }
 }
 
-/* Release EXCESS (§5.1.3): at a thread's end (its memory already freed)
- * the node keeps the network RAM its remaining overallocation needs and
- * gives back the rest, from the servers its own table shows most loaded
- * first (splitting a piece where the excess ends). Moves the freed pieces
- * into *out and returns their MB (0: nothing to free). */
-static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
+/* Give back `excess` MB of the node's pieces, from the servers its own
+ * table shows most loaded first (splitting a piece where the excess ends).
+ * Moves the freed pieces into *out (empty) and returns their MB (0:
+ * nothing to free). */
+static double release_node(pnr_t *p, pe_t *pe, double excess, pieces_t *out)
 {
     pieces_t *ps = &p->node[pe->id];
-    double excess = pe->remote_mb - pe_overalloc_mb(pe);
     if (excess <= EPS_MB || ps->n == 0)
         return 0;
     sort_pieces(p, pe->id, ps);
@@ -202,6 +207,14 @@ static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
     return freed;
 }
 
+/* Release EXCESS (§5.1.3): at a thread's end (its memory already freed)
+ * the node keeps the network RAM its remaining overallocation needs and
+ * gives back the rest (release_node). */
+static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
+{
+    return release_node(p, pe, pe->remote_mb - pe_overalloc_mb(pe), out);
+}
+
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
@@ -217,6 +230,18 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         if (c) {
             out = c->pieces;
             c->pieces = (pieces_t){0};
+        }
+        if (p->node[th->pe->id].n > 0) {
+            /* Pieces the node got again after a reclaim (REPLACE): what
+             * exceeds its remaining overallocation goes too, as EXCESS
+             * frees (its threads' grants, already counted, aside). */
+            pieces_t more = {0};
+            double extra = release_node(p, th->pe,
+                                        th->pe->remote_mb - mb - pe_overalloc_mb(th->pe), &more);
+            for (int i = 0; i < more.n; i++)
+                pnr_add_piece(&out, more.v[i].server, more.v[i].mb);
+            free(more.v);
+            mb += extra;
         }
     } else {
         mb = release_excess(p, th->pe, &out);
@@ -240,7 +265,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
         out = (pieces_t){0};
         p->held -= mb;
         p->transit += mb;
-        send_dealloc(p, th, r, slot, mb);
+        send_dealloc(p, th->pe->id, r, slot, mb);
     }
     free(out.v); /* CLIENT with nothing to free: no notice */
     if (c) {
@@ -270,8 +295,57 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
     if (server < 0)
         return false;
     p->st.remote_faults++;
-    send_page_out(p, th, server);
+    if (p->transport == PNR_TRANSPORT_RDMA) {
+        /* One-sided (docs/MODEL.md "One-sided far memory"): the thread
+         * waits for the RDMA READ of its page from the server's NIC; the
+         * RDMA WRITE of the page it evicts leaves at the same instant,
+         * posted second, and nobody waits for it. */
+        pnr_rdma_post(p, PNR_RDMA_READ, server, pe->id, th);
+        pnr_rdma_post(p, PNR_RDMA_WRITE, pe->id, server, NULL);
+    } else {
+        send_page_out(p, th, server);
+    }
     return true;
+}
+
+/* REPLY to a node's request again after a reclaim (REPLACE, reclaim.c):
+ * the grant joins the node's pieces; what the node no longer needs (its
+ * threads ended or shrank meanwhile) it gives back at once, in a DEALLOC
+ * to the same manager. Nobody waits. */
+static void reask_replied(pnr_t *p, creq_t *c, double amount)
+{
+    sim_t *sim = p->sim;
+    reask_t *ra = container_of(c, reask_t, c);
+    int id = c->pe;
+    pe_t *pe = &p->cl->pes[id];
+    pnr_batch_pieces_changed(sim, pe);
+    p->transit -= amount;
+    p->held += amount;
+    if (p->release == PNR_RELEASE_EXCESS) {
+        p->asking[id] -= c->ask;
+        if (p->asking[id] < 1e-9)
+            p->asking[id] = 0;
+    }
+    for (int i = 0; i < c->pieces.n; i++)
+        pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
+    c->pieces.n = 0;
+    if (amount > EPS_MB)
+        pe_remote(sim, pe, amount);
+    p->st.reclaim_replaced_mb += amount;
+    pieces_t out = {0};
+    double mb = release_excess(p, pe, &out);
+    if (mb > EPS_MB) {
+        pe_remote(sim, pe, -mb);
+        round_t *r = pnr_round_new(p, true, NULL, ra->manager, 1);
+        r->incoming[0] = out;
+        out = (pieces_t){0};
+        p->held -= mb;
+        p->transit += mb;
+        send_dealloc(p, id, r, 0, mb);
+    }
+    free(out.v);
+    pnr_reask_free(ra);
+    pnr_check(p);
 }
 
 /* REPLY from the manager: the client's grant (its pieces are already in
@@ -282,6 +356,10 @@ static void reply_arrived(pnr_t *p, const pnr_reply_msg *m)
     creq_t *c = m->client;
     double amount = m->mb;
     thread_t *th = c->th;
+    if (!th) {
+        reask_replied(p, c, amount);
+        return;
+    }
     /* The node's pieces change: a fault batch on the PE drew its servers
      * from the old ones. */
     pnr_batch_pieces_changed(sim, th->pe);
@@ -325,8 +403,22 @@ static void page_in_arrived(pnr_t *p, const pnr_page_msg *m)
         thread_fault_done(p->sim, m->th);
 }
 
+/* RDMA READ arrived (netram.transport = RDMA): the operation's
+ * NIC-to-NIC latency (netram.rdma_latency, once per operation, at its end)
+ * and then netram.access_latency, as for a PAGE_IN, before the thread goes
+ * on. */
+static void rdma_read_arrived(pnr_t *p, const pnr_page_msg *m)
+{
+    double wait = p->rdma_latency + p->access_latency;
+    if (wait > 0)
+        ev_once(p->sim, p->sim->now + wait, page_access_done, m->th);
+    else
+        thread_fault_done(p->sim, m->th);
+}
+
 void pnr_client_init(pnr_t *p)
 {
+    p->handlers.on_rdma_read = rdma_read_arrived;
     p->handlers.on_reply = reply_arrived;
     p->handlers.on_page_in = page_in_arrived;
 }

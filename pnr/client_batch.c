@@ -40,11 +40,16 @@ static const struct plan_entry *plan_of(pnr_t *p, int c, int s)
 /* Batched paging (job_hooks.fault_plan): a fault's destination drawn as
  * pnr_fault draws it; a remote one takes the page out and back on an idle
  * route, then the access latency (as the client's PAGE_IN handler). Nothing is batched
- * while the network is observed (the observer must see every crossing). */
+ * while the network is observed (the observer must see every crossing),
+ * nor when pages move by one-sided RDMA (netram.transport = RDMA). */
 int pnr_fault_plan(thread_t *th, void *ctx, double *svc)
 {
     pnr_t *p = ctx;
     if (net_observed(p->cl->net))
+        return -2;
+    /* Pages by one-sided RDMA: every fault runs exactly (config.c warns;
+     * docs/BATCHING.md). */
+    if (p->transport == PNR_TRANSPORT_RDMA)
         return -2;
     int server = pnr_fault_server(p, th->pe);
     if (server < 0)

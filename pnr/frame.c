@@ -19,6 +19,7 @@
 #include <assert.h>
 
 static void on_arrival(sim_t *sim, msg_t *m);
+static void on_rdma_arrival(sim_t *sim, msg_t *m);
 
 void pnr_frame_init(pnr_t *p)
 {
@@ -44,6 +45,53 @@ void pnr_post(pnr_t *p, pnr_msg *h)
     p->st.msgs[h->kind - PNR_MSG_REQUEST]++;
     p->st.bytes[h->kind - PNR_MSG_REQUEST] += h->m.bytes;
     net_send(p->sim, p->cl->net, &h->m);
+}
+
+void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th)
+{
+    assert(op == PNR_RDMA_READ || op == PNR_RDMA_WRITE);
+    pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
+    double bytes = job_page_bytes(p->cl);
+    u->h.m.src = src;
+    u->h.m.dst = dst;
+    u->h.m.bytes = bytes;
+    u->h.m.done = on_rdma_arrival;
+    u->h.m.rdma = true;
+    u->h.kind = op;
+    u->page.th = th;
+    if (op == PNR_RDMA_READ) {
+        p->st.rdma_reads++;
+        p->st.rdma_read_bytes += bytes;
+    } else {
+        p->st.rdma_writes++;
+        p->st.rdma_write_bytes += bytes;
+    }
+    net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
+{
+    pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
+    u->h.m.src = src;
+    u->h.m.dst = dst;
+    u->h.m.bytes = bytes;
+    u->h.m.done = on_rdma_arrival;
+    u->h.m.rdma = p->transport == PNR_TRANSPORT_RDMA;
+    u->h.kind = PNR_RECLAIM_MOVE;
+    net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+/* A one-sided RDMA operation or a reclaim's bulk transfer has crossed its
+ * route: nobody hears a load, no agent of the server runs; a READ wakes
+ * its client's handler. */
+static void on_rdma_arrival(sim_t *sim, msg_t *m)
+{
+    (void)sim;
+    pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
+    pnr_t *p = net_msg_owner(m);
+    if (u->h.kind == PNR_RDMA_READ)
+        p->handlers.on_rdma_read(p, &u->page);
+    net_msg_free(p->cl->net, m);
 }
 
 /* Every PNR message arrives here: the receiver hears the sender's load,

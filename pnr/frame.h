@@ -21,5 +21,20 @@ pnr_msg *pnr_msg_new(pnr_t *p, int kind, int src, int dst, double bytes);
     container_of(pnr_msg_new((p), (kind), (src), (dst), (bytes)), type, h)
 /* Send h now, piggybacking src's free RAM, and count it. */
 void pnr_post(pnr_t *p, pnr_msg *h);
+/* netram.transport = RDMA: post the one-sided operation `op`
+ * (PNR_RDMA_READ or PNR_RDMA_WRITE) moving one page from src to dst for
+ * thread th (READ: the faulting thread; WRITE: NULL) now. It crosses the
+ * route like a message but holds links for bytes / bandwidth only
+ * (net_msg_time); it carries no load and is counted in p->st.rdma_*, not
+ * among the message kinds. On arrival a READ goes to
+ * p->handlers.on_rdma_read (the client, which adds the operation's
+ * latency); a WRITE lands in the server's memory with nothing to run. */
+void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th);
+/* netram.reclaim: post a borrower's pages going back from donor src to
+ * borrower dst, `bytes` in one transfer (PNR_RECLAIM_MOVE): a message
+ * under transport MESSAGES (links held latency + bytes / bandwidth), an
+ * RDMA transfer under RDMA (bytes / bandwidth). It loads the route; nobody
+ * waits for it, no agent handles it and it carries no load. */
+void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes);
 
 #endif

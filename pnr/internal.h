@@ -28,6 +28,10 @@
  *   client_batch.c  batched paging (process.paging = BATCHED) only: the
  *                   job_hooks fault_plan and fault_count, and the point the
  *                   client calls when a node's pieces change.
+ *   reclaim.c       donors taking memory back (netram.reclaim, issue 25):
+ *                   the borrowers' pieces cut, their pages sent back, a
+ *                   REPLACE request opened; called by the client at a
+ *                   thread's start.
  *   client.c        THE CLIENT AGENT (§5.1, §5.4): thread start and end,
  *                   faults; receives REPLY and PAGE_IN.
  *   pnr.c           the top (pnr/pnr.h): creates the frame and the agents,
@@ -41,7 +45,9 @@
  * of: held by a client (pieces it was told of, or the node's pieces under
  * release EXCESS), in transit in a message (GRANT, REPLY, DEALLOC or FREE),
  * or pending at a manager (granted and not yet shared out, or gathered for
- * freeing). p->held, p->transit and p->pending are those totals.
+ * freeing). p->held, p->transit and p->pending are those totals. A
+ * reclaim (reclaim.c) takes MB back from what clients hold: held and lent
+ * drop together at that instant.
  */
 #ifndef PNRSIM_PNR_INTERNAL_H
 #define PNRSIM_PNR_INTERNAL_H
@@ -70,7 +76,7 @@ typedef struct pieces { /* a growable list of pieces, one per server */
 } pieces_t;
 
 /* The kinds of tracked protocol objects. */
-typedef enum { POBJ_ROUND, POBJ_JSTATE, POBJ_SNAPSHOT } pobj_kind;
+typedef enum { POBJ_ROUND, POBJ_JSTATE, POBJ_SNAPSHOT, POBJ_REASK } pobj_kind;
 
 /* Tracked allocation: every protocol object embeds a pobj and is on
  * p->objs (core/list.h, newest first) until it is freed (pnr_track /
@@ -85,7 +91,9 @@ typedef struct round round_t;
 typedef struct jstate jstate_t;
 
 typedef struct creq { /* the client side of one thread */
-    thread_t *th;
+    thread_t *th;      /* NULL: a node's request again after a reclaim
+                        * (reask_t), for node `pe` */
+    int pe;            /* th NULL: the node that asks */
     double ask;        /* MB asked */
     double granted;    /* MB held */
     pieces_t pieces;
@@ -122,6 +130,15 @@ struct jstate { /* per job */
     int alloc_manager;
     creq_t **creqs;     /* one per thread, freed as threads end */
 };
+
+/* netram.reclaim = REPLACE (reclaim.c): a node asking again for what a
+ * donor took back. Nothing waits for it; tracked from its REQUEST to its
+ * REPLY (client.c), its pieces claimed by the checker meanwhile. */
+typedef struct reask {
+    pobj link;
+    creq_t c;          /* c.th NULL, c.pe the node */
+    int manager;       /* where it asked (its notice of excess goes there) */
+} reask_t;
 
 /* Availability tables (§5.2, §5.2.6). Every servent has one: per server,
  * the free MB last heard of and when it was true. Stored so that memory is
@@ -168,6 +185,10 @@ typedef struct table {
  *   BROADCAST  pnr_broadcast_msg  manager -> servents: a table
  *   PAGE_OUT,
  *   PAGE_IN    pnr_page_msg       client <-> server: a page
+ * Under netram.transport = RDMA the pages move as one-sided operations
+ * instead (PNR_RDMA_READ, PNR_RDMA_WRITE in pnr/types.h), slots of the
+ * same pool with a pnr_page_msg, sent by pnr_rdma_post and handled by no
+ * agent of the server.
  * Each kind is built by the agent that sends it, by a constructor of its
  * own (send_ask in manager.c, ...), and handled by the agent that receives
  * it, through the frame's handler table (pnr_handlers below).
@@ -265,6 +286,9 @@ typedef struct pnr_handlers {
     void (*on_broadcast)(pnr_t *p, const pnr_broadcast_msg *m); /* broadcast */
     void (*on_page_out)(pnr_t *p, const pnr_page_msg *m);       /* server */
     void (*on_page_in)(pnr_t *p, const pnr_page_msg *m);        /* client */
+    /* netram.transport = RDMA: the RDMA READ a faulting thread waits for
+     * has arrived (an operation, not a message: see pnr_rdma_post). */
+    void (*on_rdma_read)(pnr_t *p, const pnr_page_msg *m);      /* client */
 } pnr_handlers;
 
 #define PNR_PLAN_SLOTS 1024 /* pnr_t.plan: a power of 2 */
@@ -284,6 +308,11 @@ struct pnr {
     pnr_release release;
     pnr_selection selection;
     double access_latency; /* s a remote fault waits after its page arrived */
+    pnr_transport transport; /* pages by messages or one-sided RDMA */
+    double rdma_latency;   /* RDMA: s per operation, NIC to NIC */
+    pnr_reclaim reclaim;   /* donors take memory back (reclaim.c) */
+    struct reclaim_borrower { int pe; double mb; } *rc_b; /* reclaim.c's */
+    int rc_cap;            /* scratch: borrowers and what they hold there */
     pnr_locality locality; /* servers in the clients' racks first */
     pieces_t *node;      /* release EXCESS: per PE, the network RAM the node
                           * holds (grants join it when they arrive) */
@@ -314,6 +343,7 @@ struct pnr {
     char check_msg[200];
     uint64_t *received;  /* test hook: per PE and kind, messages received */
     double *claimed;     /* check(): per server, MB accounted for */
+    double *node_claimed; /* checking: per node, MB its pieces hold */
     entry_t *shadow;     /* checking: full N x N tables kept the plain way,
                           * to compare the shared ones with */
 };

@@ -46,7 +46,7 @@ static void send_ask(pnr_t *p, round_t *r, int dst, double need)
 /* REPLY to client c: it was granted `mb` (its pieces are in c->pieces). */
 static void send_reply(pnr_t *p, round_t *r, creq_t *c, double mb)
 {
-    pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->th->pe->id,
+    pnr_reply_msg *a = PNR_MSG_NEW(pnr_reply_msg, p, PNR_MSG_REPLY, r->manager, c->pe,
                                    p->control_bytes + 12.0 * c->pieces.n);
     a->client = c;
     a->mb = mb;
@@ -90,7 +90,7 @@ static void finish_alloc(pnr_t *p, round_t *r)
                 pi++;
         }
         if (p->checking && got > c->ask + 1e-6)
-            pnr_check_fail(p, "client on PE %d got %.9g MB, asked %.9g", c->th->pe->id, got,
+            pnr_check_fail(p, "client on PE %d got %.9g MB, asked %.9g", c->pe, got,
                            c->ask);
         p->pending -= got;
         p->transit += got;

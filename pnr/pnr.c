@@ -57,6 +57,9 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->selection = c->selection;
     p->access_latency = c->access_latency;
     p->locality = c->locality;
+    p->transport = c->transport;
+    p->rdma_latency = c->rdma_latency;
+    p->reclaim = c->reclaim;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
     p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
@@ -80,7 +83,8 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     pnr_client_init(p);
     const pnr_handlers *on = &p->handlers; /* every kind has its receiver */
     assert(on->on_request && on->on_ask && on->on_grant && on->on_reply && on->on_dealloc &&
-           on->on_free && on->on_ack && on->on_broadcast && on->on_page_out && on->on_page_in);
+           on->on_free && on->on_ack && on->on_broadcast && on->on_page_out && on->on_page_in &&
+           on->on_rdma_read);
     (void)on;
     cl->hooks.thread_starting = pnr_thread_starting;
     cl->hooks.thread_ended = pnr_thread_ended;
@@ -129,7 +133,9 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     free(p->asking);
     free(p->received);
     free(p->claimed);
+    free(p->node_claimed);
     free(p->shadow);
     free(p->managers);
+    free(p->rc_b);
     free(p);
 }

@@ -24,6 +24,19 @@ typedef enum {
  * TREE network). */
 typedef enum { PNR_LOCALITY_NONE, PNR_LOCALITY_RACK } pnr_locality;
 
+/* How pages move to and from network RAM (issue 25): MESSAGES = PAGE_OUT
+ * and PAGE_IN messages the server's agent handles (the report, §5.4);
+ * RDMA = one-sided RDMA READ and WRITE between the NICs, no agent on the
+ * server (docs/MODEL.md "One-sided far memory"). */
+typedef enum { PNR_TRANSPORT_MESSAGES, PNR_TRANSPORT_RDMA } pnr_transport;
+
+/* What a node lending network RAM does when its own threads need the RAM
+ * (issue 25; docs/MODEL.md "Donors take memory back"): NONE = never takes
+ * it back (PNRSim); SWAP = takes it back, the borrowers' pages go to their
+ * swap devices; REPLACE = takes it back, the borrowers ask again through
+ * the strategy's protocol (on swap until granted). */
+typedef enum { PNR_RECLAIM_NONE, PNR_RECLAIM_SWAP, PNR_RECLAIM_REPLACE } pnr_reclaim;
+
 typedef struct pnr_params {
     pnr_strategy strategy;
     bool global_knowledge;     /* managers see true free memory */
@@ -34,6 +47,9 @@ typedef struct pnr_params {
     pnr_selection selection;
     double access_latency;     /* s added to every remote page access (issue 15) */
     pnr_locality locality;     /* servers in the clients' racks first */
+    pnr_transport transport;   /* pages by messages or one-sided RDMA */
+    double rdma_latency;       /* s, RDMA: NIC-to-NIC latency per operation */
+    pnr_reclaim reclaim;       /* donors take memory back */
 } pnr_params;
 
 #endif

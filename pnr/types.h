@@ -28,6 +28,20 @@ enum {
 };
 #define PNR_NKINDS (PNR_MSG_KINDS_END - PNR_MSG_REQUEST)
 
+/* One-sided RDMA operations (netram.transport = RDMA, issue 25): they
+ * travel the network like messages (pnr_msg.kind holds one of these) but
+ * are no messages of the protocol: no agent handles them, they carry no
+ * load, and they are counted apart (pnr_stats.rdma_*), not among the
+ * PNR_NKINDS kinds. */
+enum {
+    PNR_RDMA_READ = 200,   /* server's NIC -> client: the page faulted on */
+    PNR_RDMA_WRITE,        /* client -> server's NIC: the page evicted */
+    PNR_RECLAIM_MOVE       /* netram.reclaim: a donor sends a borrower's
+                            * pages back in bulk (a message or an RDMA
+                            * transfer per netram.transport), counted in
+                            * pnr_stats.reclaim_* */
+};
+
 typedef struct pnr_stats {
     uint64_t msgs[PNR_NKINDS];
     double bytes[PNR_NKINDS];
@@ -39,6 +53,14 @@ typedef struct pnr_stats {
     /* rounds finished that granted / freed network RAM (the rounds after
      * which MANAGER and BACKBONE broadcast, §5.2.6) */
     uint64_t alloc_rounds_changed, dealloc_rounds_changed;
+    /* netram.transport = RDMA: one-sided operations and their bytes */
+    uint64_t rdma_reads, rdma_writes;
+    double rdma_read_bytes, rdma_write_bytes;
+    /* netram.reclaim != NONE: donors taking memory back (reclaim.c) */
+    uint64_t reclaim_events;    /* a donor took memory back */
+    double reclaim_mb;          /* MB taken back */
+    double reclaim_pages;       /* pages sent back: MB * 2^20 / page size */
+    double reclaim_replaced_mb; /* REPLACE: MB granted again to borrowers */
 } pnr_stats;
 
 #endif

@@ -600,6 +600,60 @@ START_TEST(test_run_racks_servers)
 }
 END_TEST
 
+START_TEST(test_run_reclaim)
+{
+    /* Donors taking memory back (netram.reclaim, issue 25) on the whole
+     * run, every strategy, SWAP and REPLACE (and release ALL for CENTRAL):
+     * conservation checked at every step (run_set_checking: lent == held +
+     * in transit per server and in total; per node, network RAM drawn on
+     * == held), every job finished, nothing left lent, held or in transit.
+     * Lenders on PEs that get a second thread (MPL 2) overallocate, so
+     * memory is taken back; the pages sent back are MB * 2^20 / 4096. */
+    static const char *const strat[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE"};
+    for (int s = 0; s < 4; s++)
+        for (int v = 0; v < 3; v++) {
+            if (v == 2 && s > 0)
+                continue;
+            const char *extra[] = {v == 0 ? "netram.reclaim=SWAP" : "netram.reclaim=REPLACE",
+                                   v == 2 ? "netram.release=all" : "netram.release=excess",
+                                   "netram.managers=3", NULL};
+            trace_result t;
+            trace_run(&t, strat[s], extra, 0);
+            assert_complete(&t, extra[0]);
+            ck_assert_msg(t.st.reclaim_events > 0, "%s %s", strat[s], extra[0]);
+            ck_assert(t.st.reclaim_mb > 0);
+            ck_assert_near(t.st.reclaim_pages, t.st.reclaim_mb * 256, 1e-6 * t.st.reclaim_pages);
+            ck_assert(t.m.reclaim && t.m.reclaim_events == t.st.reclaim_events);
+            if (v == 0)
+                ck_assert_double_eq(t.st.reclaim_replaced_mb, 0);
+            else
+                ck_assert_double_le(t.st.reclaim_replaced_mb, t.st.reclaim_mb + 1e-6);
+            trace_result_free(&t);
+        }
+}
+END_TEST
+
+START_TEST(test_run_rdma)
+{
+    /* netram.transport = RDMA on the whole run, with reclaim REPLACE:
+     * one READ and one WRITE per remote fault, no page message, the
+     * checks as everywhere. */
+    const char *extra[] = {"netram.transport=RDMA", "netram.reclaim=REPLACE", NULL};
+    trace_result t;
+    trace_run(&t, "MANAGER", extra, 0);
+    ck_assert_msg(t.m.jobs_finished == NJOBS, "%ld finished", t.m.jobs_finished);
+    ck_assert_msg(fabs(t.lent) < 1e-6 && fabs(t.held) < 1e-6 && fabs(t.transit) < 1e-6,
+                  "lent %g held %g transit %g at the end", t.lent, t.held, t.transit);
+    ck_assert_uint_gt(t.m.page_faults_remote, 0);
+    ck_assert_uint_eq(t.st.rdma_reads, t.m.page_faults_remote);
+    ck_assert_uint_eq(t.st.rdma_writes, t.m.page_faults_remote);
+    ck_assert_uint_eq(t_sent(&t, PNR_MSG_PAGE_OUT), 0);
+    ck_assert_uint_eq(t_sent(&t, PNR_MSG_PAGE_IN), 0);
+    ck_assert(t.m.rdma && t.m.pnr_rdma_reads == t.st.rdma_reads);
+    trace_result_free(&t);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr_trace");
@@ -615,6 +669,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_backbone1_is_central);
     tcase_add_test(tc, test_run_stress);
     tcase_add_test(tc, test_run_stopped);
+    tcase_add_test(tc, test_run_reclaim);
+    tcase_add_test(tc, test_run_rdma);
     suite_add_tcase(s, tc);
     return s;
 }
