@@ -18,7 +18,9 @@
 #   - replay: pnrsim -c OUT/config.ini gives byte-identical jobs.csv,
 #     samples.csv, metrics.json and metrics.dat, and a config.ini equal
 #     apart from its '; from' lines; a single hand-merged file gives the
-#     same results as the three layers.
+#     same results as the three layers;
+#   - pnrsim-sweep: a second [study] base line is refused, saying how to
+#     layer (the preset as base, the scenario in [set]), and that works.
 # Prints "N passed, N failed" last; KEEP=1 keeps the temporary directory.
 
 TEST_NAME=test_config_layers
@@ -156,4 +158,23 @@ seed = 3
 EOF
 "$P" -c one.ini -q -o run3 > /dev/null 2>&1
 check "one hand-merged file gives the layered run's results byte for byte" same run1 run3
+
+# pnrsim-sweep: a study has one base (pnrsim -c); a second base line is
+# refused with a message saying how to layer (preset as base, scenario in
+# [set]), and that way works: the runs' configurations are built and checked.
+if [ -x "$SWEEP" ]; then
+    mkdir st
+    printf '[study]\nbase = ../machine/m.ini\nbase = ../scen/s.ini\n[vary]\ncomputer.ram = 16, 32\n' \
+        > st/two.ini
+    "$SWEEP" -o st/out2 --list st/two.ini > /dev/null 2> st/two.err
+    rc=$?
+    check "study with two base lines: exit 2 naming line 3 and how to layer" \
+        sh -c "test $rc -eq 2 && grep -q 'st/two.ini:3: base: given twice (first on line 2): a study has one base configuration' st/two.err"
+    printf '[study]\nbase = ../machine/m.ini\ntrace = ../scen/t.swf\n[set]\nscheduler.mpl = 3\n[vary]\ncomputer.ram = 16, 32\n' \
+        > st/one.ini
+    "$SWEEP" -o st/out1 --list st/one.ini > st/one.out 2> st/one.err
+    check "study with a machine preset as base and the scenario in [set]: accepted" test $? -eq 0
+else
+    skip "pnrsim-sweep not built: the study checks"
+fi
 finish
