@@ -211,6 +211,8 @@ install: all
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/
 	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
+	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines
+	install -m 644 configs/machines/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
 
 clean:

@@ -85,6 +85,13 @@ const char *config_origin(const config *c, const char *key)
     return kd ? c->origin[kd - cfg_keys] : "";
 }
 
+void config_set_origin(config *c, const char *key, const char *text)
+{
+    const key_def *kd = find_dotted(key);
+    if (kd)
+        cfg_set_origin(c, kd, "%s", text);
+}
+
 const char *config_key_unit(const char *key)
 {
     const key_def *kd = find_dotted(key);
@@ -541,13 +548,16 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
 /* Writing                                                                 */
 /* ---------------------------------------------------------------------- */
 
-/* Every key, by section, each under a comment with its unit and limits. */
+/* Every key, by section, each under a comment with its unit and limits
+ * and, when it was set (config_origin), a line saying where. */
 void config_write_ini(const config *c, FILE *out)
 {
     fprintf(out, "; pnrsim configuration: every key, with its unit and allowed values.\n"
                  "; Units: s = simulated seconds, MB = 2^20 bytes of memory, MB/s =\n"
                  "; 10^6 bytes/s. Section, key and enum names are case-insensitive;\n"
-                 "; ';' starts a comment.\n");
+                 "; ';' starts a comment. Above a key set by a file (-c FILE..., later\n"
+                 "; files over earlier ones), -t, -s or --set, '; from' says where\n"
+                 "; (FILE:LINE, the option); the other keys hold their defaults.\n");
     for (size_t s = 0; s < cfg_nsections; s++) {
         fprintf(out, "\n; %s\n[%s]\n", cfg_sections[s].comment, cfg_sections[s].name);
         for (size_t i = 0; i < cfg_nkeys; i++) {
@@ -559,6 +569,8 @@ void config_write_ini(const config *c, FILE *out)
             cfg_format_value(kd, c, value, sizeof value);
             fprintf(out, "; %s [%s%s%s]\n", kd->comment, kd->unit,
                     kd->unit[0] ? "; " : "", allowed);
+            if (c->origin[i][0])
+                fprintf(out, "; from %s\n", c->origin[i]);
             fprintf(out, "%s =%s%s\n", kd->key, value[0] ? " " : "", value);
         }
     }

@@ -65,7 +65,8 @@ int config_validate_e(const config *c, cfg_error *e);
 /* The inputs of a run's configuration, as pnrsim's command line gives them
  * and pnrsim-sweep gives them to each run. */
 typedef struct config_args {
-    const char *file;         /* -c FILE, or NULL */
+    const char *const *files; /* -c FILE..., in order (layered), or NULL */
+    size_t nfiles;
     const char *trace;        /* -t TRACE, or NULL */
     const char *seed;         /* -s SEED, or NULL */
     const char *const *sets;  /* --set SECTION.KEY=VALUE, in order */
@@ -73,13 +74,15 @@ typedef struct config_args {
     bool schedule;            /* --schedule */
 } config_args;
 
-/* Build the effective configuration from a: defaults < file ("-" =
- * standard input; a relative [workload] trace in it taken from the file's
- * directory, or from the working directory for "-") < trace < seed <
- * sets in order < schedule; then a relative trace is made absolute (from
- * the working directory) and the whole is validated. A configuration and a
- * trace both from standard input are refused. Returns 0, or -1
- * with e saying which input was refused and why (c is then unspecified). */
+/* Build the effective configuration from a: defaults < files in order
+ * (layers: each file's keys override those of the files before it, key by
+ * key; "-" = standard input; a relative [workload] trace in a file taken
+ * from that file's directory, or from the working directory for "-") <
+ * trace < seed < sets in order < schedule; then a relative trace is made
+ * absolute (from the working directory) and the whole is validated.
+ * Standard input named twice (two "-c -", or -c - and a trace "-") is
+ * refused. Returns 0, or -1 with e saying which input was refused and why
+ * (the file and line for a file's problem; c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
 
 /* Where key "section.key" of c was last set: "FILE:LINE" (a configuration
@@ -87,6 +90,12 @@ int config_build(config *c, const config_args *a, cfg_error *e);
  * its end), "-t TRACE" or "-s SEED" (config_build), or "" when it holds its
  * default (or was set directly in the struct, or key is unknown). */
 const char *config_origin(const config *c, const char *key);
+
+/* Record text as where key "section.key" of c was set (config_origin);
+ * cut to CFG_ORIGIN_MAX like the others. For values a program sets after
+ * config_build (the seed taken from the clock). No effect for an unknown
+ * key. */
+void config_set_origin(config *c, const char *key, const char *text);
 
 /* The unit of key "section.key" as configs/reference.ini gives it ("MB",
  * "s", "MB/s", "PEs", ...; "" for names, booleans and paths), or NULL when
@@ -115,8 +124,12 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max);
  * there were, should a later key outgrow it. */
 #define CFG_IGNORED_MAX 64
 
-/* Write the complete configuration as INI: every key, with a unit comment.
- * Reading it back with config_load_ini gives an equal configuration. */
+/* Write the complete configuration as INI: every key, with a unit comment,
+ * and above the key line of every key that does not hold its default by
+ * default a line "; from ORIGIN" (config_origin: FILE:LINE, --set ARG, -t,
+ * -s, --schedule): where the value came from, through every -c layer.
+ * Reading it back with config_load_ini gives an equal configuration (the
+ * provenance lines are comments). */
 void config_write_ini(const config *c, FILE *out);
 
 /* True when a and b hold the same values (field by field). */

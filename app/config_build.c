@@ -2,9 +2,10 @@
  * both pnrsim (app/main.c) and pnrsim-sweep (study/check.c, checking every
  * run before any starts) build it.
  *
- * The order of precedence is pnrsim's: defaults < configuration file < -t
- * < -s < --set in order. A relative [workload] trace in the file is taken
- * from the file's directory; one given relative to the working directory
+ * The order of precedence is pnrsim's: defaults < configuration files in
+ * order (-c A -c B: B's keys override A's, key by key; a key set twice in
+ * ONE file stays an error) < -t < -s < --set in order. A relative
+ * [workload] trace in a file is taken from that file's directory; one given relative to the working directory
  * (-t, --set) is made absolute at the end, so the config.ini a run writes
  * can be replayed from anywhere. Each key remembers where it was set
  * (config_origin: FILE:LINE, --set ARG, -t TRACE, -s SEED), so that a
@@ -20,6 +21,7 @@
 #include "app/config_value.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,11 +74,58 @@ static int set_option(config *c, const char *section, const char *name, const ch
     return 0;
 }
 
+/* Load layer file path onto c: its keys override those set before, and a
+ * relative [workload] trace IT sets is taken from its directory (a trace
+ * set by an earlier layer is left as that layer resolved it). */
+static int load_layer(config *c, const char *path, cfg_error *e)
+{
+    const key_def *tk = cfg_find_key("workload", "trace");
+    size_t ti = (size_t)(tk - cfg_keys);
+    char before[CFG_ORIGIN_MAX];
+    memcpy(before, c->origin[ti], CFG_ORIGIN_MAX);
+    c->origin[ti][0] = '\0'; /* set again only if this file sets the trace */
+    if (config_load_e(c, path, e) != 0)
+        return -1;
+    if (!c->origin[ti][0]) {
+        memcpy(c->origin[ti], before, CFG_ORIGIN_MAX);
+        return 0;
+    }
+    return resolve_trace(c, path, e);
+}
+
+/* Standard input as a file of a: a second "-" is refused (it can be read
+ * once). 0, or -1 with e on the second one. */
+static int check_stdin_files(const config_args *a, cfg_error *e)
+{
+    bool seen = false;
+    for (size_t i = 0; i < a->nfiles; i++) {
+        if (strcmp(a->files[i], "-"))
+            continue;
+        if (seen) {
+            memset(e, 0, sizeof *e);
+            e->source = CFG_SRC_FILE;
+            snprintf(e->file, sizeof e->file, "stdin");
+            snprintf(e->why, sizeof e->why, "standard input given twice as a "
+                     "configuration (-c -): it can be read only once");
+            snprintf(e->what, sizeof e->what, "%s", e->why);
+            return -1;
+        }
+        seen = true;
+    }
+    return 0;
+}
+
 int config_build(config *c, const config_args *a, cfg_error *e)
 {
     config_defaults(c);
-    if (a->file && (config_load_e(c, a->file, e) != 0 || resolve_trace(c, a->file, e) != 0))
+    if (check_stdin_files(a, e) != 0)
         return -1;
+    bool stdin_cfg = false;
+    for (size_t i = 0; i < a->nfiles; i++) {
+        if (load_layer(c, a->files[i], e) != 0)
+            return -1;
+        stdin_cfg |= !strcmp(a->files[i], "-");
+    }
     if (a->trace && set_option(c, "workload", "trace", a->trace, "-t", CFG_SRC_TRACE, e) != 0)
         return -1;
     if (a->seed && set_option(c, "simulation", "seed", a->seed, "-s", CFG_SRC_SEED, e) != 0)
@@ -91,7 +140,7 @@ int config_build(config *c, const config_args *a, cfg_error *e)
         cfg_set_origin(c, cfg_find_key("output", "schedule"), "--schedule");
     }
     char *t = c->workload.trace;
-    if (a->file && !strcmp(a->file, "-") && !strcmp(t, "-")) {
+    if (stdin_cfg && !strcmp(t, "-")) {
         const char *o = config_origin(c, "workload.trace");
         memset(e, 0, sizeof *e);
         e->source = CFG_SRC_FILE;

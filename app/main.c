@@ -1,10 +1,11 @@
 /* app/main.c: the pnrsim command line.
  *
- *   pnrsim [-c CONFIG] [-t TRACE] [-s SEED] [--set SECTION.KEY=VALUE]...
+ *   pnrsim [-c CONFIG]... [-t TRACE] [-s SEED] [--set SECTION.KEY=VALUE]...
  *          [-o DIR] [--format text|json|csv] [--print-config]
  *          [--hardware-report] [--kernel-report] [-q] [-v] [-h] [-V]
  *
- * Order of precedence: defaults < configuration file < -t/-s < --set (in
+ * Order of precedence: defaults < configuration files (-c, in the order
+ * given: each layer's keys override the earlier ones') < -t/-s < --set (in
  * the order given). Exit status: 0 success, 1 failure during the run
  * (writing results or standard output), 2 bad usage or bad input (also:
  * another pnrsim is writing into the -o directory, or a run stopped by the
@@ -89,7 +90,8 @@ static void usage(FILE *f)
             "usage: pnrsim [options]\n"
             "Simulate a cluster with gang scheduling and parallel network RAM on an SWF trace.\n\n"
             "  -c, --config FILE        scenario (INI, or PNRSim's 'Name value' format;\n"
-            "                           - for stdin) (alias --configfile)\n"
+            "                           - for stdin) (alias --configfile); repeatable: later\n"
+            "                           files override earlier ones key by key\n"
             "  -t, --trace FILE         SWF trace (.swf, .swf.gz, - for stdin) (alias --tracefile)\n"
             "  -s, --seed N             master random seed (0 = from the clock)\n"
             "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"
@@ -118,7 +120,8 @@ static void usage(FILE *f)
 enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT };
 
 typedef struct opts {
-    const char *config;
+    const char **configs; /* -c FILE, in order */
+    int nconfigs;
     const char *trace;
     const char *seed;
     const char **sets;
@@ -190,7 +193,8 @@ static int parse_args(int argc, char **argv, opts *o)
     memset(o, 0, sizeof *o);
     o->outdir = ".";
     o->sets = calloc((size_t)argc, sizeof *o->sets);
-    if (!o->sets)
+    o->configs = calloc((size_t)argc, sizeof *o->configs);
+    if (!o->sets || !o->configs)
         abort();
     /* "+": no argument permutation (the first operand ends the options and
      * is reported); ":": missing values reported as ':'. word is the
@@ -204,7 +208,7 @@ static int parse_args(int argc, char **argv, opts *o)
             break;
         bool is_long = word < argc && strncmp(argv[word], "--", 2) == 0;
         switch (ch) {
-        case 'c': o->config = optarg; break;
+        case 'c': o->configs[o->nconfigs++] = optarg; break;
         case 't': o->trace = optarg; break;
         case 's': o->seed = optarg; break;
         case 'o': o->outdir = optarg; break;
@@ -273,7 +277,8 @@ static int parse_args(int argc, char **argv, opts *o)
  * printed, naming the option that gave the refused input). */
 static int build_config(const opts *o, config *c)
 {
-    config_args a = {o->config, o->trace, o->seed, o->sets, (size_t)o->nsets, o->schedule};
+    config_args a = {o->configs,  (size_t)o->nconfigs, o->trace, o->seed,
+                     o->sets,     (size_t)o->nsets,    o->schedule};
     cfg_error e;
     if (config_build(c, &a, &e) == 0) {
         /* Keys that have no effect: accepted (a sweep may vary the
@@ -333,6 +338,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) {
         free(o.sets);
+        free(o.configs);
         /* --help and --version succeed only when their text got out. */
         if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
             fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
@@ -341,11 +347,11 @@ int main(int argc, char **argv)
         return rc;
     }
     config c;
-    if ((rc = build_config(&o, &c)) != 0) {
-        free(o.sets);
-        return rc;
-    }
+    rc = build_config(&o, &c);
     free(o.sets);
+    free(o.configs);
+    if (rc != 0)
+        return rc;
     if (o.print_config) {
         config_write_ini(&c, stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -439,8 +445,14 @@ int main(int argc, char **argv)
         run_metrics_get(r, &m);
         if (!o.quiet)
             fprintf(stderr, "pnrsim: seed 0: using seed %llu\n", (unsigned long long)m.seed);
-        /* config.ini records the seed actually used, so it replays the run. */
+        /* config.ini records the seed actually used, so it replays the run,
+         * and says where it came from. */
         c.simulation.seed = m.seed;
+        char from[CFG_ORIGIN_MAX];
+        const char *was = config_origin(&c, "simulation.seed");
+        snprintf(from, sizeof from, "the clock (seed 0%s%.60s)", was[0] ? " from " : "",
+                 was);
+        config_set_origin(&c, "simulation.seed", from);
     }
     is_tty_stderr = isatty(STDERR_FILENO);
     if (o.verbose) {

@@ -49,7 +49,8 @@ static int build(const study *s, const sweep_assign *a, size_t k, config *c,
     const char **sets = xmalloc((k ? k : 1) * sizeof *sets);
     for (size_t i = 0; i < k; i++)
         sets[i] = a[i].arg;
-    config_args args = {s->base, s->trace, NULL, sets, k, false};
+    const char *files[] = {s->base};
+    config_args args = {files, 1, s->trace, NULL, sets, k, false};
     int rc = config_build(c, &args, e);
     free(sets);
     return rc;

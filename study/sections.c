@@ -64,6 +64,12 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
         s->name = xstrdup(value);
     } else if (!strcmp(key, "base") || !strcmp(key, "trace")) {
         study_path_line *pp = !strcmp(key, "base") ? &k->base : &k->trace;
+        if (pp->value && !strcmp(key, "base"))
+            return study_fail(c, line, key, "given twice (first on line %ld): a "
+                        "study has one base configuration (pnrsim -c); to "
+                        "layer a scenario on a machine preset, name the "
+                        "preset as base and put the scenario's keys in [set]",
+                        pp->line);
         if (pp->value)
             return study_fail(c, line, key, "given twice (first on line %ld)",
                         pp->line);
