@@ -112,10 +112,11 @@ typedef struct config {
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];
-        int number;                  /* PEs, >= 1 */
+        int number;                  /* PEs = cores, >= 1, a multiple of cores_per_node */
+        int cores_per_node;          /* C: cores sharing a node's RAM, disk, link (issue 25) */
         double cpu;                  /* unused, as in PNRSim */
-        double ram;                  /* MB per PE, > 0 (with groups: the first group's) */
-        int n_ram_groups;            /* 0 = every PE has `ram` MB; else groups in PE order */
+        double ram;                  /* MB per node, > 0 (with groups: the first group's) */
+        int n_ram_groups;            /* 0 = every node has `ram` MB; else groups in node order */
         cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
         int memory_servers;          /* memory-only PEs after the compute PEs; 0 = none */
         double memory_server_ram;    /* MB per memory server, > 0 */

@@ -19,6 +19,7 @@
 #include "sched/queue.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +176,29 @@ static double pass_avail(gang_t *g)
     return g->avail;
 }
 
+/* Several cores per node, mem_aware: the lowest-numbered free cores (of
+ * pe_job; NULL: all free) whose node has room for one more thread of j
+ * besides those of j already chosen on it (threads of a job on one node
+ * add up). Fills ids; false when fewer than j->threads. */
+static bool choose_cores(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
+{
+    int k = 0, node = -1;
+    double room = 0;
+    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
+        if (pe / g->cpn != node) {
+            node = pe / g->cpn;
+            room = gang_node_room(g, node);
+        }
+        if (pe_job && pe_job[pe])
+            continue;
+        if (room + 1e-9 < j->mem_mb)
+            continue;
+        room -= j->mem_mb;
+        ids[k++] = pe;
+    }
+    return k == j->threads;
+}
+
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
  * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
  * returns false if impossible. */
@@ -192,6 +216,8 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
                 j->pe_ids[k++] = pe;
         return k == j->threads;
     }
+    if (g->cpn > 1)
+        return choose_cores(g, s->pe_job, j, j->pe_ids);
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
             continue;
@@ -212,6 +238,8 @@ static bool fits_empty(gang_t *g, const job_t *j)
         double cost;
         return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
     }
+    if (g->cpn > 1)
+        return choose_cores(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
@@ -454,7 +482,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     slot_put(g, best, j);
     keep_out(g, best, j);
     for (int i = 0; i < j->threads; i++)
-        g->reserved[j->pe_ids[i]] += j->mem_mb;
+        g->reserved[j->pe_ids[i] / g->cpn] += j->mem_mb;
+    j->row = best->id; /* the job layer's sharing of a node (job.h) */
     g->placed++;
     if (g->cur < 0)
         g->cur = gang_slot_index(g, best->id);
@@ -575,6 +604,7 @@ static void mem_freed(sim_t *sim, job_t *j, int pe, void *ctx)
 {
     (void)sim;
     gang_t *g = ctx;
+    assert(pe >= 0 && pe < g->nnodes); /* a node (the thread's PE) */
     g->reserved[pe] -= j->mem_mb;
     if (g->reserved[pe] < 1e-9)
         g->reserved[pe] = 0;
@@ -608,16 +638,19 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->sim = sim;
     g->cl = cl;
     g->p = *p;
-    g->npes = cluster_compute_pes(cl); /* memory servers get no threads */
+    g->npes = cluster_cores(cl); /* memory servers get no threads */
+    g->cpn = cluster_cpn(cl);
+    g->nnodes = cluster_compute_pes(cl);
     g->cur = -1;
     jobq_init(&g->queue, g->npes);
-    g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
-    /* RAM of the compute PEs, largest first: a job of w threads of m MB can
-     * ever be placed under mem_aware only if ram_desc[w - 1] >= m. */
-    g->ram_desc = xcalloc((size_t)g->npes, sizeof *g->ram_desc);
-    for (int i = 0; i < g->npes; i++)
+    g->reserved = xcalloc((size_t)g->nnodes, sizeof *g->reserved);
+    /* RAM of the compute nodes, largest first: a job of w threads of m MB
+     * can ever be placed under mem_aware only if ram_desc[w - 1] >= m (one
+     * core per node; with several, see never_fits). */
+    g->ram_desc = xcalloc((size_t)g->nnodes, sizeof *g->ram_desc);
+    for (int i = 0; i < g->nnodes; i++)
         g->ram_desc[i] = cl->pes[i].ram_mb;
-    qsort(g->ram_desc, (size_t)g->npes, sizeof *g->ram_desc, cmp_desc);
+    qsort(g->ram_desc, (size_t)g->nnodes, sizeof *g->ram_desc, cmp_desc);
     g->pass_ev = ev_new(sim, pass, g);
     g->quantum_ev = ev_new(sim, quantum_end, g);
     g->last_t = sim->now;
@@ -639,7 +672,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     /* Lent memory coming back makes room (LOCAL: on the PE; GLOBAL: network
      * RAM anywhere, memory servers included). */
     if (p->mem_aware)
-        for (int i = 0; i < (p->mem_global ? cl->npes : g->npes); i++) {
+        for (int i = 0; i < (p->mem_global ? cl->npes : g->nnodes); i++) {
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
@@ -676,12 +709,29 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g);
 }
 
+/* Several cores per node, mem_aware: true when j's threads can never be
+ * placed: even on empty nodes, node i holds at most min(C, RAM_i / m)
+ * threads of m MB (its threads add up), and those do not add up to j's
+ * width. O(nodes), once per submitted job. */
+static bool never_fits(const gang_t *g, const job_t *j)
+{
+    if (!(j->mem_mb > 0))
+        return false;
+    long k = 0;
+    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
+        double n = floor((g->cl->pes[i].ram_mb + 1e-9) / j->mem_mb);
+        k += n < g->cpn ? (long)n : g->cpn;
+    }
+    return k < j->threads;
+}
+
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
     admit_view v = gang_admit_of(g);
     if (j->threads > g->npes ||
         (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
+         : g->cpn > 1    ? g->p.mem_aware && never_fits(g, j)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
         /* A job wider than the machine, or (mem_aware) whose threads do
          * not fit in the RAM of as many PEs, can never be placed. (The width check

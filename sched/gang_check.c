@@ -91,17 +91,17 @@ const char *gang_check(const gang_t *g)
         return "running count wrong";
     /* Memory reserved per PE: the threads of the placed jobs whose memory
      * has not been freed yet. */
-    double *sum = xcalloc((size_t)g->npes, sizeof *sum);
+    double *sum = xcalloc((size_t)g->nnodes, sizeof *sum);
     for (int i = 0; i < g->nslots; i++)
         for (int pe = 0; pe < g->npes; pe++) {
             job_t *j = g->slots[i]->pe_job[pe];
             if (j && j->pe_ids[0] == pe)
                 for (int t = 0; t < j->threads; t++)
                     if (!job_thread_mem_freed(j, t))
-                        sum[j->pe_ids[t]] += j->mem_mb;
+                        sum[j->pe_ids[t] / g->cpn] += j->mem_mb;
         }
     const char *bad = NULL;
-    for (int pe = 0; pe < g->npes && !bad; pe++) {
+    for (int pe = 0; pe < g->nnodes && !bad; pe++) {
         if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
             bad = "reserved memory does not match the placed jobs";
         else if (g->p.mem_aware && !g->p.mem_global &&
@@ -123,6 +123,22 @@ const char *gang_check(const gang_t *g)
 static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
 {
     int k = 0;
+    if (g->cpn > 1) {
+        /* Node by node: its free cores, and under mem_aware no more than
+         * its room holds (threads of one job on a node add up). */
+        for (int node = 0; node < g->nnodes; node++) {
+            int free = 0;
+            for (int pe = node * g->cpn; pe < (node + 1) * g->cpn; pe++)
+                free += !(s && s->pe_job[pe]);
+            if (g->p.mem_aware && mem > 0) {
+                double n = floor((gang_node_room(g, node) + 1e-9) / mem);
+                if (n < free)
+                    free = n > 0 ? (int)n : 0;
+            }
+            k += free;
+        }
+        return k;
+    }
     for (int pe = 0; pe < g->npes; pe++) {
         if (s && s->pe_job[pe])
             continue;

@@ -11,7 +11,8 @@
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
  *              k PEs" are found by scanning at most N bucket heads, never
  *              the whole queue (sched/queue.c).
- *   reserved   per PE, MB of threads of placed jobs whose memory has not
+ *   reserved   per node (PE of cl->pes; with one core per node, per
+ *              column), MB of threads of placed jobs whose memory has not
  *              been freed yet (for mem_aware: memory of jobs waiting for
  *              their slot counts).
  */
@@ -36,7 +37,9 @@ struct gang {
     sim_t *sim;
     cluster_t *cl;
     gang_params p;
-    int npes;
+    int npes;           /* columns: cores (cluster_cores) */
+    int cpn;            /* cores per node: column pe is on node pe / cpn */
+    int nnodes;         /* compute nodes (npes / cpn) */
     slot_t **slots;
     int nslots, capslots;
     int cur;            /* index of the current slot, -1 when none */
@@ -49,8 +52,8 @@ struct gang {
     void (*hook)(sim_t *sim, gang_t *g, void *ctx);
     void *hook_ctx;
     ev_id quantum_ev;
-    double *reserved;
-    double *ram_desc;  /* compute PEs' RAM, largest first */
+    double *reserved;  /* per compute node */
+    double *ram_desc;  /* compute PEs' RAM, largest first (cpn = 1) */
     /* mem_global (sched/admit.h): network RAM available, as of pass
      * avail_pass and the placements since; all the cluster could lend */
     double avail;
@@ -98,5 +101,12 @@ static inline admit_view gang_admit_of(const gang_t *g)
  * j may be admitted on the PEs written to pe_ids. */
 bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
                      double avail, double *cost);
+
+/* MB of node `node` that placements may still reserve (mem_aware):
+ * RAM - reserved - lent. */
+static inline double gang_node_room(const gang_t *g, int node)
+{
+    return g->cl->pes[node].ram_mb - g->reserved[node] - g->cl->pes[node].lent_mb;
+}
 
 #endif
