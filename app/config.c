@@ -518,6 +518,10 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
         note(c, "computer", "memory_server_ram", notes, max, &n,
              "there are no memory servers ([computer] memory_servers = 0)");
+    if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
+        note(c, "scheduler", "node_sharing", notes, max, &n,
+             "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "
+             "whole nodes anyway (SHARED)");
     if (c->computer.cores_per_node > 1 && c->output.schedule)
         note(c, "output", "schedule", notes, max, &n,
              "for schedule.paje, which stays empty with [computer] cores_per_node > 1 "

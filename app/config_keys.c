@@ -199,6 +199,11 @@ const key_def cfg_keys[] = {
     K_ENUM("scheduler", "backfill", scheduler.backfill, cfg_backfill_names, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
+    K_ENUM("scheduler", "node_sharing", scheduler.node_sharing, cfg_node_sharing_names,
+           "SHARED", NULL,
+           "Node allocation (issue 25): SHARED = a job gets cores, other jobs may use the "
+           "other cores of its nodes; EXCLUSIVE = a job gets whole nodes in its slot, "
+           "ceil(threads / cores_per_node) of them, the unused cores idle (counted)."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),

@@ -58,6 +58,7 @@ typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
 typedef sched_backfill cfg_backfill;
+typedef sched_node_sharing cfg_node_sharing;
 
 typedef struct config {
     struct {
@@ -109,6 +110,7 @@ typedef struct config {
         bool pcs_first_start;        /* a job's first start costs a PCS */
         bool alternative;            /* alternative scheduling, §4.4.2 */
         cfg_backfill backfill;       /* none, EASY, conservative */
+        cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];

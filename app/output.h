@@ -40,6 +40,8 @@ enum {
     OUT_NETRAM = 2,    /* in metrics.json only when network RAM is on */
     OUT_TREE = 8,      /* in metrics.json only on a tree network (racks):
                         * the others have no rack links or uplinks */
+    OUT_EXCL = 16,     /* in metrics.json only with node_sharing EXCLUSIVE
+                        * on nodes of several cores (issue 25) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -204,6 +204,13 @@ static void arrival(sim_t *sim, void *arg)
     X("page_faults", num_put_u64, (unsigned long long)j->faults)               \
     X("fault_time", num_put_g12, j->fault_time)
 
+/* Whole nodes per job (node_sharing EXCLUSIVE on nodes of several cores):
+ * jobs.csv's column `cores` and the metric idle_core_seconds. */
+static bool run_exclusive(const run_t *r)
+{
+    return r->c.scheduler.node_sharing == NODE_EXCLUSIVE && r->c.computer.cores_per_node > 1;
+}
+
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -230,6 +237,8 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
         /* 14 fields of at most 24 bytes each. */
         char line[512], *p = line;
         JOBS_CSV(CSV_PUT1, CSV_PUT)
+        if (run_exclusive(r))
+            p += sprintf(p, ",%d", j->width); /* cores: whole nodes */
         *p++ = '\n';
         fwrite(line, 1, (size_t)(p - line), r->jobs_out);
     }
@@ -407,6 +416,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
+        .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
@@ -474,7 +484,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out)
-        fputs(JOBS_CSV(CSV_NAME1, CSV_NAME) "\n", jobs_out);
+        fputs(run_exclusive(r) ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores\n"
+                               : JOBS_CSV(CSV_NAME1, CSV_NAME) "\n",
+              jobs_out);
     if (samples_out)
         fputs("time," SAMPLES_CSV(CSV_NAME1, CSV_NAME) "\n", samples_out);
     return r;
@@ -646,6 +658,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_restarts = net_restarts(r->net);
     m->net_bytes = net_bytes_sent(r->net);
     m->cpu_demand_done = r->cl.cpu_demand_done;
+    m->exclusive = run_exclusive(r);
+    m->idle_core_seconds = gang_idle_core_seconds(r->g, T);
     m->events = sim->dispatched;
     m->peak_pending = sim->peak_pending;
     m->wall_seconds = r->wall_run;

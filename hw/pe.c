@@ -83,16 +83,6 @@ double pe_cpu_busy(const sim_t *sim, const pe_t *pe)
     return b;
 }
 
-bool pe_cpus_idle(const pe_t *pe)
-{
-    for (int c = 0; c < pe->ncores; c++) {
-        const res_t *r = c == 0 ? &pe->cpu : &pe->cpus[c - 1];
-        if (r->holder || r->q.n != 0)
-            return false;
-    }
-    return true;
-}
-
 void pe_set_observer(pe_t *pe, const pe_observer *o)
 {
     pe->obs = o;

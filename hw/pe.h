@@ -109,8 +109,6 @@ static inline res_t *pe_cpu(pe_t *pe, int c)
 }
 /* Busy seconds of all of pe's cores up to now (core 0's alone when C = 1). */
 double pe_cpu_busy(const sim_t *sim, const pe_t *pe);
-/* True when no core of pe holds or awaits its CPU. */
-bool pe_cpus_idle(const pe_t *pe);
 /* Seconds one page access takes on a disk with these parameters (page of
  * PE_PAGE_BYTES, half a revolution of rotational delay). */
 double pe_disk_service_time(double seek, double rpm, double transfer);

@@ -37,6 +37,22 @@ static void mpl_tick(gang_t *g)
     g->last_t = now;
 }
 
+/* node_sharing EXCLUSIVE: account the idle core-seconds up to now, then
+ * add d to the idle cores of running jobs. */
+static void idle_tick(gang_t *g, int d)
+{
+    double now = g->sim->now;
+    g->idle_area += (double)g->idle_running * (now - g->idle_t);
+    g->idle_t = now;
+    g->idle_running += d;
+    assert(g->idle_running >= 0);
+}
+
+double gang_idle_core_seconds(const gang_t *g, double now)
+{
+    return g->idle_area + (double)g->idle_running * (now - g->idle_t);
+}
+
 int gang_slots(const gang_t *g) { return g->nslots; }
 int gang_mpl_max(const gang_t *g) { return g->mpl_max; }
 uint64_t gang_pcs_count(const gang_t *g) { return g->pcs; }
@@ -121,33 +137,34 @@ static void slot_remove(gang_t *g, int i)
 
 static void slot_put(gang_t *g, slot_t *s, job_t *j)
 {
-    for (int i = 0; i < j->threads; i++) {
-        assert(!s->pe_job[j->pe_ids[i]]);
-        s->pe_job[j->pe_ids[i]] = j;
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+        assert(!s->pe_job[pe]);
+        s->pe_job[pe] = j;
     }
-    s->nfree -= j->threads;
+    s->nfree -= j->width;
     s->njobs++;
     j->slot = s->id;
-    (void)g;
 }
 
 static void slot_take(gang_t *g, slot_t *s, job_t *j)
 {
-    for (int i = 0; i < j->threads; i++) {
-        assert(s->pe_job[j->pe_ids[i]] == j);
-        s->pe_job[j->pe_ids[i]] = NULL;
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+        assert(s->pe_job[pe] == j);
+        s->pe_job[pe] = NULL;
     }
-    s->nfree += j->threads;
+    s->nfree += j->width;
     s->njobs--;
     j->slot = -1;
-    (void)g;
 }
 
 /* True when every PE of j is free in slot s. */
-static bool pes_free_in(const slot_t *s, const job_t *j)
+static bool pes_free_in(const gang_t *g, const slot_t *s, const job_t *j)
 {
-    for (int i = 0; i < j->threads; i++)
-        if (s->pe_job[j->pe_ids[i]])
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it))
+        if (s->pe_job[pe])
             return false;
     return true;
 }
@@ -199,6 +216,30 @@ static bool choose_cores(const gang_t *g, job_t *const *pe_job, const job_t *j, 
     return k == j->threads;
 }
 
+/* node_sharing EXCLUSIVE: the lowest-numbered nodes whose C cores are all
+ * free (of pe_job; NULL: all free) and, under mem_aware, whose room holds
+ * the threads the node gets: C each, the last node the rest (w - (k-1) C of
+ * a job on k = ceil(w / C) nodes). Thread t runs on core t mod C of the
+ * (t / C)-th node chosen. Fills ids; false when too few nodes. */
+bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
+{
+    const int C = g->cpn;
+    int k = 0;
+    for (int node = 0; node < g->nnodes && k < j->threads; node++) {
+        bool free = true;
+        for (int c = 0; c < C && free; c++)
+            free = !(pe_job && pe_job[node * C + c]);
+        if (!free)
+            continue;
+        int n = j->threads - k < C ? j->threads - k : C;
+        if (g->p.mem_aware && gang_node_room(g, node) + 1e-9 < n * j->mem_mb)
+            continue;
+        for (int c = 0; c < n; c++)
+            ids[k++] = node * C + c;
+    }
+    return k == j->threads;
+}
+
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
  * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
  * returns false if impossible. */
@@ -208,6 +249,8 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
         double cost;
         return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
     }
+    if (g->p.exclusive)
+        return gang_choose_nodes(g, s->pe_job, j, j->pe_ids);
     int k = 0;
     if (!g->p.mem_aware) {
         /* The lowest-numbered free PEs (the loop below without its test). */
@@ -238,6 +281,8 @@ static bool fits_empty(gang_t *g, const job_t *j)
         double cost;
         return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
     }
+    if (g->p.exclusive)
+        return gang_choose_nodes(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
     if (g->cpn > 1)
         return choose_cores(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
     int k = 0;
@@ -261,6 +306,7 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     if (j->running)
         return false;
     bool charged = j->started || g->p.pcs_first_start;
+    idle_tick(g, j->width - j->threads);
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
     if (g->obs.on_job_run)
@@ -272,6 +318,7 @@ static void stop_job(gang_t *g, job_t *j)
 {
     if (!j->running)
         return;
+    idle_tick(g, j->threads - j->width);
     g->running--;
     job_stop(g->sim, j);
     if (g->obs.on_job_stop)
@@ -317,7 +364,7 @@ static bool alternative(gang_t *g, job_t **moved, int *nmoved)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe) /* each job once, at its first PE */
                 continue;
-            if (!pes_free_in(cs, j))
+            if (!pes_free_in(g, cs, j))
                 continue;
             slot_take(g, o, j);
             slot_put(g, cs, j);
@@ -357,7 +404,7 @@ static void switch_to(gang_t *g, int next)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe || j->home_slot != ns->id)
                 continue;
-            assert(pes_free_in(ns, j));
+            assert(pes_free_in(g, ns, j));
             slot_take(g, o, j);
             slot_put(g, ns, j);
             j->home_slot = -1;
@@ -432,8 +479,9 @@ static void keep_out(gang_t *g, const slot_t *s, const job_t *j)
     for (int k = 0; k < g->nslots; k++) {
         if (g->slots[k] == s)
             continue;
-        for (int i = 0; i < j->threads; i++) {
-            job_t *o = g->slots[k]->pe_job[j->pe_ids[i]];
+        core_iter it;
+        for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+            job_t *o = g->slots[k]->pe_job[pe];
             if (o && o->home_slot == s->id)
                 o->home_slot = -1;
         }
@@ -448,7 +496,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     slot_t *best = NULL;
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
-        if (s->nfree < j->threads || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
+        if (s->nfree < j->width || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
@@ -467,7 +515,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
             return false;
         if (!g->pf_new || g->pf_not == g->nslots || (g->pf_only >= 0 && g->pf_only != g->nslots))
             return false;
-        if (j->threads > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
+        if (j->width > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
             return false;
         best = slot_new(g);
         fresh = true;
@@ -564,7 +612,7 @@ static void pass(sim_t *sim, void *arg)
         job_t *j;
         if (g->p.strict_order) {
             j = jobq_head(&g->queue, g->p.priority);
-            if (!j || j->threads > maxw || j->tried_pass == g->pass_no)
+            if (!j || j->width > maxw || j->tried_pass == g->pass_no)
                 break;
         } else {
             j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
@@ -641,6 +689,10 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->npes = cluster_cores(cl); /* memory servers get no threads */
     g->cpn = cluster_cpn(cl);
     g->nnodes = cluster_compute_pes(cl);
+    /* Whole nodes only when a node has several cores: with one core per
+     * node EXCLUSIVE is SHARED (config.c warns), and takes its code path. */
+    g->p.exclusive = p->exclusive && g->cpn > 1;
+    g->idle_t = sim->now;
     g->cur = -1;
     jobq_init(&g->queue, g->npes);
     g->reserved = xcalloc((size_t)g->nnodes, sizeof *g->reserved);
@@ -725,12 +777,30 @@ static bool never_fits(const gang_t *g, const job_t *j)
     return k < j->threads;
 }
 
+/* node_sharing EXCLUSIVE, mem_aware: true when j can never be placed: the
+ * rule of gang_choose_nodes on empty nodes (node i holds up to C threads
+ * when C x m fits its RAM) finds too few. O(nodes), once per job. */
+static bool never_fits_exclusive(const gang_t *g, const job_t *j)
+{
+    const int C = g->cpn;
+    int k = 0;
+    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
+        int n = j->threads - k < C ? j->threads - k : C;
+        if (g->cl->pes[i].ram_mb - g->cl->pes[i].lent_mb + 1e-9 >= n * j->mem_mb)
+            k += n;
+    }
+    return k < j->threads;
+}
+
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
     admit_view v = gang_admit_of(g);
-    if (j->threads > g->npes ||
+    if (g->p.exclusive) /* whole nodes: ceil(threads / C) x C cores */
+        j->width = (j->threads + g->cpn - 1) / g->cpn * g->cpn;
+    if (j->width > g->npes ||
         (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
+         : g->p.exclusive ? g->p.mem_aware && never_fits_exclusive(g, j)
          : g->cpn > 1    ? g->p.mem_aware && never_fits(g, j)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
         /* A job wider than the machine, or (mem_aware) whose threads do
@@ -756,6 +826,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     assert(s);
     int si = gang_slot_index(g, s->id);
     if (j->running) {
+        idle_tick(g, j->threads - j->width);
         g->running--;
         if (g->obs.on_job_stop)
             g->obs.on_job_stop(sim, j, g->obs.ctx);

@@ -53,9 +53,15 @@ const char *gang_check(const gang_t *g)
             }
             if (j->pe_ids[0] == pe) {
                 jobs++;
-                for (int t = 0; t < j->threads; t++)
-                    if (s->pe_job[j->pe_ids[t]] != j)
+                core_iter it;
+                int held = 0;
+                for (int c = gang_core_first(g, j, &it); c >= 0; c = gang_core_next(g, j, &it)) {
+                    if (s->pe_job[c] != j)
                         return "job's PE entry missing from its slot";
+                    held++;
+                }
+                if (held != j->width)
+                    return "job holds other than its width";
                 if (j->running) {
                     running++;
                     if (i != g->cur) {
@@ -67,8 +73,9 @@ const char *gang_check(const gang_t *g)
                     int h = gang_slot_index(g, j->home_slot);
                     if (j->home_slot == s->id || h < 0)
                         return "job's home slot is itself or gone";
-                    for (int t = 0; t < j->threads; t++)
-                        if (g->slots[h]->pe_job[j->pe_ids[t]]) {
+                    for (int c = gang_core_first(g, j, &it); c >= 0;
+                         c = gang_core_next(g, j, &it))
+                        if (g->slots[h]->pe_job[c]) {
                             snprintf(msg, sizeof msg,
                                      "job %ld's PEs are taken in its home slot %d", j->id,
                                      j->home_slot);
@@ -164,6 +171,17 @@ static bool fits_now(const gang_t *g, const job_t *j)
                    gang_global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
         if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
             fits = gang_global_fit(g, NULL, j, ids, avail, &cost);
+        free(ids);
+        return fits;
+    }
+    if (g->p.exclusive) {
+        /* Whole nodes: the placement's own rule, slot by slot. */
+        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
+        bool fits = false;
+        for (int i = 0; i < g->nslots && !fits; i++)
+            fits = gang_choose_nodes(g, g->slots[i]->pe_job, j, ids);
+        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
+            fits = gang_choose_nodes(g, NULL, j, ids);
         free(ids);
         return fits;
     }

@@ -40,6 +40,11 @@ struct gang {
     int npes;           /* columns: cores (cluster_cores) */
     int cpn;            /* cores per node: column pe is on node pe / cpn */
     int nnodes;         /* compute nodes (npes / cpn) */
+    /* node_sharing EXCLUSIVE (p.exclusive, only with cpn > 1): the cores of
+     * running jobs' nodes that none of their threads uses, and their
+     * integral over time (idle core-seconds) up to idle_t */
+    long idle_running;
+    double idle_area, idle_t;
     slot_t **slots;
     int nslots, capslots;
     int cur;            /* index of the current slot, -1 when none */
@@ -101,6 +106,42 @@ static inline admit_view gang_admit_of(const gang_t *g)
  * j may be admitted on the PEs written to pe_ids. */
 bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
                      double avail, double *cost);
+
+/* The cores job j holds in a slot, in increasing order: its threads' cores
+ * (pe_ids, increasing), and under EXCLUSIVE every core of their nodes.
+ *     core_iter it;
+ *     for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it))
+ */
+typedef struct core_iter {
+    int i;              /* next thread to look at */
+    int next, end;      /* EXCLUSIVE: cores next .. end-1 of the current node */
+} core_iter;
+
+static inline int gang_core_next(const gang_t *g, const job_t *j, core_iter *it)
+{
+    if (!g->p.exclusive)
+        return it->i < j->threads ? j->pe_ids[it->i++] : -1;
+    if (it->next < it->end)
+        return it->next++;
+    const int C = g->cpn;
+    while (it->i < j->threads && j->pe_ids[it->i] / C * C + C == it->end)
+        it->i++; /* threads on the node just done */
+    if (it->i >= j->threads)
+        return -1;
+    int base = j->pe_ids[it->i] / C * C;
+    it->next = base + 1;
+    it->end = base + C;
+    return base;
+}
+
+/* See gang.c (node_sharing EXCLUSIVE). */
+bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids);
+
+static inline int gang_core_first(const gang_t *g, const job_t *j, core_iter *it)
+{
+    *it = (core_iter){0, 0, -1};
+    return gang_core_next(g, j, it);
+}
 
 /* MB of node `node` that placements may still reserve (mem_aware):
  * RAM - reserved - lent. */

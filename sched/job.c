@@ -644,6 +644,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->submit = submit;
     j->start = j->end = -1;
     j->threads = threads;
+    j->width = threads;
     j->cpu = cpu;
     j->estimate = cpu; /* exact unless the workload sets one */
     j->bf_first_res = -1;

@@ -224,6 +224,9 @@ struct job {
     long order;               /* position in the trace (ties) */
     double submit, start, end;
     int threads;
+    int width;                /* cores it holds in its slot (job_create:
+                               * threads; whole nodes under node_sharing
+                               * EXCLUSIVE, set by gang_submit) */
     double cpu;               /* CPU demand per thread, s */
     double mem_mb;            /* memory per thread, MB */
     int *pe_ids;              /* core of each thread (a gang column; the

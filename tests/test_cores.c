@@ -29,6 +29,7 @@
 #include "net/net.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* ---- the per-node fault rule ------------------------------------------------ */
 
@@ -317,6 +318,161 @@ START_TEST(test_validation)
 }
 END_TEST
 
+/* ---- whole nodes (scheduler.node_sharing = EXCLUSIVE) ------------------------------ */
+
+/* Run c with the trace rows, the run's checks on, jobs.csv to a temporary
+ * file; fills m and each job's start and cores column (jobs 1..n). */
+static void run_jobs(config *c, run_metrics *m, double *start, int *cores, int n)
+{
+    char err[CFG_ERR_MAX], kv[CFG_PATH_MAX + 32];
+    snprintf(kv, sizeof kv, "workload.trace=%s", trace_path);
+    set(c, kv);
+    ck_assert_msg(config_validate(c, err) == 0, "%s", err);
+    FILE *jobs = tmpfile();
+    ck_assert_ptr_nonnull(jobs);
+    run_t *r = run_create(c, jobs, NULL, err);
+    ck_assert_msg(r != NULL, "%s", err);
+    run_set_checking(r, true);
+    ck_assert_msg(run_execute(r, err) == 0, "%s", err);
+    ck_assert_msg(run_check_failure(r) == NULL, "%s", run_check_failure(r));
+    run_metrics_get(r, m);
+    run_destroy(r);
+    rewind(jobs);
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, jobs));
+    bool excl = strstr(line, ",cores\n") != NULL;
+    for (int i = 0; i < n; i++)
+        cores[i] = start[i] = -1;
+    while (fgets(line, sizeof line, jobs)) {
+        long id;
+        double sub, st;
+        ck_assert_int_eq(sscanf(line, "%ld,%lf,%lf", &id, &sub, &st), 3);
+        ck_assert(id >= 1 && id <= n);
+        start[id - 1] = st;
+        cores[id - 1] = excl ? atoi(strrchr(line, ',') + 1) : 0;
+    }
+    fclose(jobs);
+}
+
+START_TEST(test_exclusive_rounding)
+{
+    /* 2 nodes of C = 4 cores (8 cores), MPL 1, no memory. Job 1: 5 threads
+     * of 10 s at t = 0; job 2: 1 thread of 10 s at t = 0.
+     * EXCLUSIVE: job 1 gets ceil(5 / 4) = 2 nodes = 8 cores, 3 of them
+     * idle; job 2 finds no free node and starts at 10 on a whole node (3
+     * idle cores), ends at 20. Idle core-seconds: 3 x 10 + 3 x 10 = 60.
+     * SHARED: job 2 takes core 5, one of the 3 left: both run at once,
+     * the run ends at 10, no idle-core metric. */
+    static const int rows[][5] = {{1, 0, 5, 10, 0}, {2, 0, 1, 10, 0}};
+    write_trace(rows, 2);
+    double start[2];
+    int cores[2];
+    run_metrics m;
+    config c;
+    config_defaults(&c);
+    set(&c, "computer.number=8");
+    set(&c, "computer.cores_per_node=4");
+    set(&c, "scheduler.node_sharing=EXCLUSIVE");
+    run_jobs(&c, &m, start, cores, 2);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert(m.exclusive);
+    ck_assert_double_eq_tol(start[0], 0, 1e-9);
+    ck_assert_double_eq_tol(start[1], 10, 1e-9);
+    ck_assert_double_eq_tol(m.total_time, 20, 1e-9);
+    ck_assert_int_eq(cores[0], 8);
+    ck_assert_int_eq(cores[1], 4);
+    ck_assert_double_eq_tol(m.idle_core_seconds, 60, 1e-9);
+    /* Utilisation over cores: 6 threads x 10 s / (8 cores x 20 s). */
+    ck_assert_double_eq_tol(m.cpu_utilization, 60.0 / 160, 1e-12);
+    config_defaults(&c);
+    set(&c, "computer.number=8");
+    set(&c, "computer.cores_per_node=4");
+    run_jobs(&c, &m, start, cores, 2);
+    ck_assert(!m.exclusive);
+    ck_assert_double_eq_tol(start[1], 0, 1e-9);
+    ck_assert_double_eq_tol(m.total_time, 10, 1e-9);
+    ck_assert_int_eq(cores[0], 0); /* no cores column */
+    unlink(trace_path);
+}
+END_TEST
+
+START_TEST(test_exclusive_backfill)
+{
+    /* 3 nodes of C = 2 (6 cores), MPL 1, EXCLUSIVE, exact estimates:
+     *   job 1: 3 threads, 10 s, t = 0 -> nodes 0, 1 (4 cores), [0, 10]
+     *   job 2: 3 threads, 10 s, t = 1 -> needs 2 nodes, one is free: the
+     *          head waits, its reservation (shadow time) is t = 10
+     *   job 3: 1 thread, 5 s, t = 2 -> node 2 now, ends at 7 <= 10:
+     *          backfilled, [2, 7]
+     *   job 4: 2 threads, 20 s, t = 3 -> node 2 is busy until 7; at 7 it
+     *          ends at 27 > 10, but at the shadow time 6 - 4 = 2 cores
+     *          (node 2) are left over from job 2: backfilled at 7, [7, 27]
+     *   job 2 starts at 10 on nodes 0, 1, ends at 20.
+     * (SHARED would start job 2 at 1 on cores 3, 4, 5.) Idle core-seconds:
+     * jobs 1 and 2 one core for 10 s each, job 3 one core for 5 s: 25.
+     * The same under EASY and CONSERVATIVE, FCFS and SJF (at t = 2 SJF
+     * puts job 3 first, which starts at once; the rest as above). */
+    static const int rows[][5] = {
+        {1, 0, 3, 10, 0}, {2, 1, 3, 10, 0}, {3, 2, 1, 5, 0}, {4, 3, 2, 20, 0}};
+    write_trace(rows, 4);
+    static const char *const bf[] = {"scheduler.backfill=EASY", "scheduler.backfill=CONSERVATIVE"};
+    static const char *const pr[] = {"scheduler.priority=FCFS", "scheduler.priority=SJF"};
+    double start[4];
+    int cores[4];
+    run_metrics m;
+    config c;
+    config_defaults(&c);
+    set(&c, "computer.number=6");
+    set(&c, "computer.cores_per_node=2");
+    set(&c, "scheduler.node_sharing=EXCLUSIVE");
+    set(&c, bf[_i / 2]);
+    set(&c, pr[_i % 2]);
+    run_jobs(&c, &m, start, cores, 4);
+    ck_assert_int_eq(m.jobs_finished, 4);
+    static const double want[] = {0, 10, 2, 7};
+    static const int want_cores[] = {4, 4, 2, 2};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_msg(fabs(start[i] - want[i]) < 1e-9, "%s %s: job %d starts at %g, want %g",
+                      bf[_i / 2], pr[_i % 2], i + 1, start[i], want[i]);
+        ck_assert_int_eq(cores[i], want_cores[i]);
+    }
+    ck_assert_double_eq_tol(m.total_time, 27, 1e-9);
+    ck_assert_double_eq_tol(m.idle_core_seconds, 25, 1e-9);
+    unlink(trace_path);
+}
+END_TEST
+
+START_TEST(test_exclusive_gang)
+{
+    /* Exclusivity is per slot: 1 node of C = 2, MPL 2, quantum 10 s, no
+     * PCS. Job 1: 1 thread of 20 s; job 2: 1 thread of 20 s, both at 0.
+     * EXCLUSIVE: each holds the whole node in its own slot (2 slots),
+     * alternating every 10 s: job 1 runs [0, 10] and [20, 30], job 2
+     * [10, 20] and [30, 40]; each holds one idle core while it runs: 40
+     * idle core-seconds. (SHARED: both in one slot on cores 0 and 1,
+     * done at 20.) */
+    static const int rows[][5] = {{1, 0, 1, 20, 0}, {2, 0, 1, 20, 0}};
+    write_trace(rows, 2);
+    double start[2];
+    int cores[2];
+    run_metrics m;
+    config c;
+    config_defaults(&c);
+    set(&c, "computer.number=2");
+    set(&c, "computer.cores_per_node=2");
+    set(&c, "scheduler.mpl=2");
+    set(&c, "scheduler.quantum=10");
+    set(&c, "scheduler.pcs=0");
+    set(&c, "scheduler.node_sharing=EXCLUSIVE");
+    run_jobs(&c, &m, start, cores, 2);
+    ck_assert_int_eq(m.jobs_finished, 2);
+    ck_assert_int_eq(m.mpl_max, 2);
+    ck_assert_double_eq_tol(m.total_time, 40, 1e-9);
+    ck_assert_double_eq_tol(m.idle_core_seconds, 40, 1e-9);
+    unlink(trace_path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("cores");
@@ -328,6 +484,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_mem_aware_per_node);
     tcase_add_loop_test(tc, test_cpu_time_kept, 0, 5);
     tcase_add_test(tc, test_validation);
+    tcase_add_test(tc, test_exclusive_rounding);
+    tcase_add_loop_test(tc, test_exclusive_backfill, 0, 4);
+    tcase_add_test(tc, test_exclusive_gang);
     suite_add_tcase(s, tc);
     return s;
 }
