@@ -378,6 +378,24 @@ int config_validate_e(const config *c, cfg_error *err)
     /* The cross-key rules: each blames its first key, whose value it
      * shows (with the unit, where the message gives one). */
     char v[64];
+    const int C = c->computer.cores_per_node;
+    if (c->computer.number % C != 0) {
+        snprintf(v, sizeof v, "%d", C);
+        return fail_cross(err, c, "computer", "cores_per_node", v, " cores", "computer.number",
+                          "does not divide [computer] number = %d: expected number (cores) to "
+                          "be a multiple of cores_per_node (whole nodes)", c->computer.number);
+    }
+    const int nodes = c->computer.number / C;
+    if (C > 1 && c->scheduler.mem_aware == MEM_AWARE_GLOBAL)
+        return fail_cross(err, c, "scheduler", "mem_aware", "GLOBAL", "", "computer.cores_per_node",
+                          "is not supported with cores_per_node = %d > 1 (yet): use yes "
+                          "(LOCAL: reserved memory per node) or no", C);
+    if (C > 1 && c->netram.strategy == PNR_BACKBONE && c->netram.managers > nodes) {
+        snprintf(v, sizeof v, "%d", c->netram.managers);
+        return fail_cross(err, c, "netram", "managers", v, "", "computer.cores_per_node",
+                          "exceeds the %d nodes ([computer] number / cores_per_node): the "
+                          "BACKBONE strategy needs 1 <= managers <= nodes", nodes);
+    }
     if (c->netram.strategy == PNR_BACKBONE && c->netram.managers > c->computer.number) {
         snprintf(v, sizeof v, "%d", c->netram.managers);
         return fail_cross(err, c, "netram", "managers", v, "", "computer.number",
@@ -410,7 +428,17 @@ int config_validate_e(const config *c, cfg_error *err)
         long sum = 0;
         for (int i = 0; i < c->computer.n_ram_groups; i++)
             sum += c->computer.ram_groups[i].count;
-        if (sum != c->computer.number) {
+        if (C > 1 && sum != nodes) {
+            char rv[1024];
+            cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
+            return fail_cross(err, c, "computer", "ram", rv, "", "computer.cores_per_node",
+                              "has group counts that add up to %ld nodes, but there are %d "
+                              "nodes ([computer] number = %d cores / cores_per_node = %d): "
+                              "expected groups COUNTxMB whose counts (nodes) add up to "
+                              "number / cores_per_node",
+                              sum, nodes, c->computer.number, C);
+        }
+        if (C == 1 && sum != c->computer.number) {
             char rv[1024];
             cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
             return fail_cross(err, c, "computer", "ram", rv, "", "computer.number",
@@ -497,7 +525,21 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
         note(c, "computer", "memory_server_ram", notes, max, &n,
              "there are no memory servers ([computer] memory_servers = 0)");
-    if (c->process.paging == PAGING_BATCHED && c->output.schedule)
+    if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
+        note(c, "scheduler", "node_sharing", notes, max, &n,
+             "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "
+             "whole nodes anyway (SHARED)");
+    if (c->computer.cores_per_node > 1 && c->output.schedule)
+        note(c, "output", "schedule", notes, max, &n,
+             "for schedule.paje, which stays empty with [computer] cores_per_node > 1 "
+             "(its containers are one-core PEs); schedule.csv (one column per core) and "
+             "pes.csv (one row per node) are written");
+    if (c->computer.cores_per_node > 1 && c->process.paging == PAGING_BATCHED)
+        note(c, "process", "paging", notes, max, &n,
+             "with [computer] cores_per_node > 1 a node's other cores fault and change "
+             "its memory while a batch would run, so every fault runs exactly "
+             "(docs/MODEL.md, nodes of several cores)");
+    else if (c->process.paging == PAGING_BATCHED && c->output.schedule)
         note(c, "process", "paging", notes, max, &n,
              "schedule output is on ([output] schedule = yes, or --schedule), and "
              "schedule observers need every fault's instant, so every fault runs "
@@ -578,8 +620,9 @@ void config_write_ini(const config *c, FILE *out)
 
 double config_pe_ram(const config *c, int i)
 {
-    assert(i >= 0 && i < c->computer.number + c->computer.memory_servers);
-    if (i >= c->computer.number)
+    int nodes = c->computer.number / c->computer.cores_per_node;
+    assert(i >= 0 && i < nodes + c->computer.memory_servers);
+    if (i >= nodes)
         return c->computer.memory_server_ram;
     if (c->computer.n_ram_groups == 0)
         return c->computer.ram;

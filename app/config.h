@@ -143,8 +143,8 @@ bool config_equal(const config *a, const config *b);
  * assignment (buf is then ""). */
 int config_value_text(const char *assignment, char *buf, size_t n);
 
-/* RAM in MB of PE i (0 .. number + memory_servers - 1): its group's, or
- * memory_server_ram for a memory server. */
+/* RAM in MB of node i (0 .. number / cores_per_node + memory_servers - 1):
+ * its group's, or memory_server_ram for a memory server. */
 double config_pe_ram(const config *c, int i);
 /* Smallest RAM of any compute PE, MB. */
 double config_ram_min(const config *c);

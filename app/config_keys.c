@@ -199,23 +199,34 @@ const key_def cfg_keys[] = {
     K_ENUM("scheduler", "backfill", scheduler.backfill, cfg_backfill_names, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
+    K_ENUM("scheduler", "node_sharing", scheduler.node_sharing, cfg_node_sharing_names,
+           "SHARED", NULL,
+           "Node allocation (issue 25): SHARED = a job gets cores, other jobs may use the "
+           "other cores of its nodes; EXCLUSIVE = a job gets whole nodes in its slot, "
+           "ceil(threads / cores_per_node) of them, the unused cores idle (counted)."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
     K_INT("computer", "number", computer.number, 1, 100000, "64", "PEs", "Number",
-          "Number of PEs (identical computers)."),
+          "Number of PEs (identical computers): cores, a trace's processors; a "
+          "multiple of cores_per_node."),
+    K_INT("computer", "cores_per_node", computer.cores_per_node, 1, 4096, "1", "cores", NULL,
+          "Cores per node (issue 25): the C cores of a node share its RAM, disk and "
+          "network link; each core runs one thread at a time. Node of core k: k / C. "
+          "1 = PNRSim's PE (one core per node)."),
     K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
           "CPU speed; unused, as in PNRSim."),
     {"computer", "ram", KT_RAM, OFF_T(computer.ram, double), 0, 0, 0.01, 1e8, false,
-     NULL, "32", "MB", "Physical RAM of each PE; or groups in PE order, COUNTxMB "
-     "separated by commas (e.g. 200x1024, 40x4096), whose counts add up to number.",
+     NULL, "32", "MB", "Physical RAM of each node (per node, shared by its cores_per_node "
+     "cores; a PE with 1 core per node); or groups in node order, COUNTxMB separated by "
+     "commas (e.g. 200x1024, 40x4096), whose counts (nodes) add up to number / cores_per_node.",
      "RAM", false},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
-          "Disk rotation speed."),
+          "Disk rotation speed (one swap disk per node)."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
-          "Average disk seek time."),
+          "Average disk seek time (one swap disk per node)."),
     K_DBL("computer", "transfer", computer.transfer, 0.01, false, 1e5, "50", "MB/s",
-          "Transfer", "Disk transfer rate (MB = 10^6 bytes here)."),
+          "Transfer", "Disk transfer rate (MB = 10^6 bytes here; one swap disk per node)."),
     K_ENUM("computer", "rotation", computer.rotation, cfg_rotation_names, "HALF", NULL,
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
@@ -230,10 +241,10 @@ const key_def cfg_keys[] = {
     K_INT("computer", "ssd_parallelism", computer.ssd_parallelism, 1, 100000, "24",
           "requests", NULL, "SSD: page accesses served at once; more wait FIFO (swap = SSD)."),
 K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
-          NULL, "Memory servers: PEs numbered after the compute PEs that run no "
+          NULL, "Memory servers: nodes numbered after the compute nodes that run no "
           "threads and only lend their RAM as network RAM; 0 = none."),
     K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
-          "1024", "MB", NULL, "RAM of each memory server."),
+          "1024", "MB", NULL, "RAM of each memory server (per server node)."),
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
@@ -284,8 +295,9 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
            "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
            "top-of-rack switches joined by a core switch over uplinks."),
     K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
-          "TREE: PEs per rack (compute PE p is in rack p / rack_size); a rack_size "
-          "of number or more puts every compute PE in one rack (accepted)."),
+          "TREE: nodes per rack (compute node p is in rack p / rack_size; with one "
+          "core per node a node is a PE); a rack_size of number / cores_per_node or "
+          "more puts every compute node in one rack (accepted)."),
     K_ENUM("network", "memory_server_placement", network.memory_server_placement,
            cfg_placement_names, "SPREAD", NULL,
            "TREE: memory servers SPREAD over the compute racks (server k in rack k mod "

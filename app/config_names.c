@@ -32,6 +32,7 @@ const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
+const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
 
 /* The name arrays are indexed by the enum values. */
@@ -72,6 +73,8 @@ _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
 _Static_assert(RNG_XOSHIRO256SS == 0 && RNG_MT19937 == 1 && sizeof(rng_gen) == sizeof(int),
                "");
 _Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
+_Static_assert(NODE_SHARED == 0 && NODE_EXCLUSIVE == 1 &&
+               sizeof(cfg_node_sharing) == sizeof(int), "enums must be int-sized");
 _Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
                "enums must be int-sized");
 _Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");

@@ -62,6 +62,7 @@ typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
 typedef sched_backfill cfg_backfill;
+typedef sched_node_sharing cfg_node_sharing;
 
 typedef struct config {
     struct {
@@ -113,13 +114,15 @@ typedef struct config {
         bool pcs_first_start;        /* a job's first start costs a PCS */
         bool alternative;            /* alternative scheduling, §4.4.2 */
         cfg_backfill backfill;       /* none, EASY, conservative */
+        cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];
-        int number;                  /* PEs, >= 1 */
+        int number;                  /* PEs = cores, >= 1, a multiple of cores_per_node */
+        int cores_per_node;          /* C: cores sharing a node's RAM, disk, link (issue 25) */
         double cpu;                  /* unused, as in PNRSim */
-        double ram;                  /* MB per PE, > 0 (with groups: the first group's) */
-        int n_ram_groups;            /* 0 = every PE has `ram` MB; else groups in PE order */
+        double ram;                  /* MB per node, > 0 (with groups: the first group's) */
+        int n_ram_groups;            /* 0 = every node has `ram` MB; else groups in node order */
         cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
         int memory_servers;          /* memory-only PEs after the compute PEs; 0 = none */
         double memory_server_ram;    /* MB per memory server, > 0 */

@@ -44,6 +44,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RDMA}
 #define RECLAIM(key, field)                                                   \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RECLAIM}
+#define EXCL(key, field)                                                      \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
     {key, NULL, "", OUT_TYPE_OF(field[0]), offsetof(run_metrics, field), NULL,            \
      OUT_NETRAM | OUT_PER_KIND}
@@ -104,6 +106,7 @@ const out_field out_fields[] = {
     TREE("net_busy_tor_switches", net_busy_tor_switches),
     TREE("net_busy_core_switch", net_busy_core_switch),
     EXTRA("cpu_busy_total", cpu_busy_total),
+    EXCL("idle_core_seconds", idle_core_seconds),
     EXTRA("cpu_demand_done", cpu_demand_done),
     EXTRA("events", events),
     EXTRA("time_limited", time_limited),
@@ -222,6 +225,10 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
                    "%.6g s, core switch %.6g s\n",
                 m->net_busy_rack_links, m->net_busy_uplinks, m->net_busy_tor_switches,
                 m->net_busy_core_switch);
+    if (m->exclusive)
+        fprintf(f, "whole nodes (node_sharing EXCLUSIVE): %.6g idle core-seconds on cores "
+                   "held without a thread\n",
+                m->idle_core_seconds);
     if (m->netram) {
         fprintf(f, "network RAM (%s): lent per PE %.3f MB mean, %.3f MB SD; %llu requests: "
                    "%llu satisfied, %llu partly, %llu denied; %.1f of %.1f MB asked granted; "
@@ -367,6 +374,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_RDMA) && !m->rdma)
             continue;
         if ((d->flags & OUT_RECLAIM) && !m->reclaim)
+            continue;
+        if ((d->flags & OUT_EXCL) && !m->exclusive)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

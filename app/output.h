@@ -42,6 +42,8 @@ enum {
                         * the others have no rack links or uplinks */
     OUT_RDMA = 16,     /* in metrics.json only with netram.transport = RDMA */
     OUT_RECLAIM = 32,  /* in metrics.json only with netram.reclaim != NONE */
+    OUT_EXCL = 64,     /* in metrics.json only with node_sharing EXCLUSIVE
+                        * on nodes of several cores (issue 25) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

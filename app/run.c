@@ -204,6 +204,13 @@ static void arrival(sim_t *sim, void *arg)
     X("page_faults", num_put_u64, (unsigned long long)j->faults)               \
     X("fault_time", num_put_g12, j->fault_time)
 
+/* Whole nodes per job (node_sharing EXCLUSIVE on nodes of several cores):
+ * jobs.csv's column `cores` and the metric idle_core_seconds. */
+static bool run_exclusive(const run_t *r)
+{
+    return r->c.scheduler.node_sharing == NODE_EXCLUSIVE && r->c.computer.cores_per_node > 1;
+}
+
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
@@ -230,6 +237,8 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
         /* 14 fields of at most 24 bytes each. */
         char line[512], *p = line;
         JOBS_CSV(CSV_PUT1, CSV_PUT)
+        if (run_exclusive(r))
+            p += sprintf(p, ",%d", j->width); /* cores: whole nodes */
         *p++ = '\n';
         fwrite(line, 1, (size_t)(p - line), r->jobs_out);
     }
@@ -247,7 +256,7 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
     X("queued_jobs", "%ld", gang_queued(r->g))                                 \
     X("placed_jobs", "%ld", gang_placed(r->g))                                 \
     X("mpl", "%d", gang_slots(r->g))                                           \
-    X("cpu_utilization", "%.6g", busy / (n * span))                            \
+    X("cpu_utilization", "%.6g", busy / (ncores * span))                       \
     X("mem_alloc_mean", "%.6g", mean)                                          \
     X("mem_alloc_sd", "%.6g", var > 0 ? sqrt(var) : 0)                         \
     X("disk_alloc_mean", "%.6g", disk_sum / n)                                 \
@@ -264,7 +273,7 @@ static bool untouched_are_idle(const run_t *r)
         const pe_t *pe = &r->cl.pes[i];
         if (r->touched[i / 64] & (UINT64_C(1) << (i % 64)))
             continue;
-        if (res_busy_time(&r->sim, &pe->cpu) != 0 || r->last_busy[i] != 0 || pe->alloc_mb != 0 ||
+        if (pe_cpu_busy(&r->sim, pe) != 0 || r->last_busy[i] != 0 || pe->alloc_mb != 0 ||
             pe->lent_mb != 0 || pe->disk_use.value != 0 || pe->faults != 0)
             return false;
     }
@@ -276,6 +285,7 @@ static void sample(sim_t *sim, void *arg)
 {
     run_t *r = arg;
     int n = cluster_compute_pes(&r->cl); /* memory servers have no threads */
+    int ncores = cluster_cores(&r->cl);  /* n x cores per node */
     /* Batched paging: end the batches under way, so the counters are those
      * of now (always, so that the sample path does not depend on which
      * outputs are written). */
@@ -299,7 +309,7 @@ static void sample(sim_t *sim, void *arg)
                 if (i >= n)
                     break; /* a memory server (after the compute PEs) */
                 pe_t *pe = &r->cl.pes[i];
-                double b = res_busy_time(sim, &pe->cpu);
+                double b = pe_cpu_busy(sim, pe); /* all its cores */
                 busy += b - r->last_busy[i];
                 r->last_busy[i] = b;
                 double m = pe->alloc_mb + pe->lent_mb;
@@ -384,7 +394,10 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         snprintf(err, CFG_ERR_MAX, "out of memory");
         return NULL;
     }
-    int n = c->computer.number + c->computer.memory_servers;
+    /* Nodes (cl->pes): compute nodes of cores_per_node cores, then the
+     * memory servers; the trace's processors are cores (computer.number). */
+    const int nodes = c->computer.number / c->computer.cores_per_node;
+    int n = nodes + c->computer.memory_servers;
     r->wl = workload_open(c->workload.trace, c, c->computer.number, err);
     if (!r->wl) {
         ev_destroy(&r->sim);
@@ -406,12 +419,13 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
+        .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
         ram[i] = config_pe_ram(c, i); /* groups, then memory servers */
     net_tree tree = {
-        .ncompute = c->computer.number,
+        .ncompute = nodes,
         .rack_size = c->network.rack_size,
         .servers = c->network.memory_server_placement,
         .uplink_bandwidth = (c->network.uplink_bandwidth > 0 ? c->network.uplink_bandwidth
@@ -421,7 +435,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     };
     cluster_params cp = {
         .npes = n,
-        .ncompute = c->computer.number,
+        .ncompute = nodes,
+        .cores_per_node = c->computer.cores_per_node,
         .pe_name = c->computer.name,
         .ram_mb = c->computer.ram,
         .pe_ram_mb = ram,
@@ -476,7 +491,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out)
-        fputs(JOBS_CSV(CSV_NAME1, CSV_NAME) "\n", jobs_out);
+        fputs(run_exclusive(r) ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores\n"
+                               : JOBS_CSV(CSV_NAME1, CSV_NAME) "\n",
+              jobs_out);
     if (samples_out)
         fputs("time," SAMPLES_CSV(CSV_NAME1, CSV_NAME) "\n", samples_out);
     return r;
@@ -591,14 +608,16 @@ void run_metrics_get(run_t *r, run_metrics *m)
     uint64_t faults = 0;
     for (int i = 0; i < n; i++) {
         pe_t *pe = &r->cl.pes[i];
-        busy += res_busy_time(sim, &pe->cpu);
+        busy += pe_cpu_busy(sim, pe); /* all its cores */
         ftime += pe->fault_time;
         faults += pe->faults;
         m->page_faults_disk += pe->disk_faults;
         m->page_faults_remote += pe->remote_faults;
     }
     m->cpu_busy_total = busy;
-    m->cpu_utilization = T > 0 ? busy / (n * T) : 0;
+    /* Over cores: busy time of all cores / (cores x time); memory and
+     * faults per node (METRICS.md). */
+    m->cpu_utilization = T > 0 ? busy / (cluster_cores(&r->cl) * T) : 0;
     m->page_faults_per_pe = (double)faults / n;
     m->page_fault_time_per_pe = ftime / n;
     m->comm_busy_time = net_busy_time(sim, r->net);
@@ -646,6 +665,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_restarts = net_restarts(r->net);
     m->net_bytes = net_bytes_sent(r->net);
     m->cpu_demand_done = r->cl.cpu_demand_done;
+    m->exclusive = run_exclusive(r);
+    m->idle_core_seconds = gang_idle_core_seconds(r->g, T);
     m->events = sim->dispatched;
     m->peak_pending = sim->peak_pending;
     m->wall_seconds = r->wall_run;
@@ -693,6 +714,10 @@ void run_metrics_get(run_t *r, run_metrics *m)
 void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
+    /* Several cores per node: schedule.paje is not written (its containers
+     * are PEs; main.c warns); schedule.csv and pes.csv are. */
+    if (r->c.computer.cores_per_node > 1)
+        paje = NULL;
     r->sched_out =
         schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
                       r->c.output.schedule_network, csv, pes, paje);
@@ -728,10 +753,16 @@ void run_hardware_report(run_t *r, FILE *out)
                 c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
                 c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
                 c->process.page_size, c->computer.transfer);
+    const int C = c->computer.cores_per_node, nodes = c->computer.number / C;
+    if (C > 1)
+        fprintf(out, "Cores per node: %d (%d cores = %d nodes x %d); the PE rows below are "
+                     "nodes, cpu busy summed over a node's cores; RAM, disk and link per "
+                     "node\n",
+                C, c->computer.number, nodes, C);
     if (c->computer.memory_servers > 0)
         fprintf(out, "Memory servers: %d (PEs %d..%d), RAM %g MB each, run no threads, "
                      "lend RAM as network RAM\n",
-                c->computer.memory_servers, c->computer.number, r->cl.npes - 1,
+                c->computer.memory_servers, nodes, r->cl.npes - 1,
                 c->computer.memory_server_ram);
     for (int i = 0; i < r->cl.npes; i++) {
         pe_t *pe = &r->cl.pes[i];
@@ -740,18 +771,18 @@ void run_hardware_report(run_t *r, FILE *out)
              * server-seconds over the run's time (docs/METRICS.md). */
             fprintf(out, "  %-10s cpu busy %.6g s  ssd busy %.6g s (mean busy %.6g of %d, queue max %g)  "
                          "faults %llu (ssd %llu, remote %llu)",
-                    pe->name, res_busy_time(&r->sim, &pe->cpu), mres_busy_time(&r->sim, &pe->ssd),
+                    pe->name, pe_cpu_busy(&r->sim, pe), mres_busy_time(&r->sim, &pe->ssd),
                     mres_mean_busy(&r->sim, &pe->ssd), pe->ssd.c, pe->ssd.queue.max,
                     (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
                     (unsigned long long)pe->remote_faults);
         else
             fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
-                    pe->name, res_busy_time(&r->sim, &pe->cpu), res_busy_time(&r->sim, &pe->disk),
+                    pe->name, pe_cpu_busy(&r->sim, pe), res_busy_time(&r->sim, &pe->disk),
                     (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
                     (unsigned long long)pe->remote_faults);
         if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
             fprintf(out, "  RAM %g MB%s", pe->ram_mb,
-                    i >= c->computer.number ? "  memory server" : "");
+                    i >= nodes ? "  memory server" : "");
         fputc('\n', out);
     }
     net_report(&r->sim, r->net, out);

@@ -49,6 +49,11 @@ typedef struct run_metrics {
     bool tree;
     double net_busy_rack_links, net_busy_uplinks, net_busy_tor_switches, net_busy_core_switch;
     double cpu_busy_total, cpu_demand_done;
+    /* scheduler.node_sharing = EXCLUSIVE with cores_per_node > 1 only
+     * (issue 25): core-seconds of cores held by running jobs without a
+     * thread on them (whole nodes rounded up) */
+    bool exclusive;
+    double idle_core_seconds;
     uint64_t events;
     size_t peak_pending;
     double wall_seconds;

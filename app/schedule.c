@@ -44,7 +44,8 @@ struct schedule_out {
     cluster_t *cl;
     double period;
     FILE *csv, *pes, *paje;
-    int n;
+    int n;           /* entries of the per-PE arrays: max(nodes, cores) */
+    int nnodes;      /* PEs of cl->pes (nodes): pes.csv's rows */
     /* current stretch, under the job's first PE */
     const job_t **run_job;
     double *run_from, *run_pcs;
@@ -468,7 +469,14 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool netwo
                             FILE *csv, FILE *pes, FILE *paje)
 {
     schedule_out *s = xcalloc(1, sizeof *s);
-    int n = cl->npes;
+    /* The stretches are per core (a gang column), pes.csv per node (with
+     * one core per node both are the PEs). Paje: one container per PE, so
+     * only with one core per node (run_set_schedule). */
+    int n = cl->npes, cores = cluster_cores(cl);
+    assert(cluster_cpn(cl) == 1 || !paje);
+    s->nnodes = n;
+    if (cores > n)
+        n = cores;
     s->cl = cl;
     s->period = period;
     s->csv = csv;
@@ -496,12 +504,12 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool netwo
     s->last_busy = xcalloc((size_t)n, sizeof *s->last_busy);
     s->last_ftime = xcalloc((size_t)n, sizeof *s->last_ftime);
     s->last_faults = xcalloc((size_t)n, sizeof *s->last_faults);
-    s->group = (n + SCHEDULE_PE_ROWS - 1) / SCHEDULE_PE_ROWS;
-    for (int i = 0; i < n; i++) {
+    s->group = (s->nnodes + SCHEDULE_PE_ROWS - 1) / SCHEDULE_PE_ROWS;
+    for (int i = 0; i < s->nnodes; i++) {
         const pe_t *pe = &cl->pes[i];
         s->last_mem[i] = pe->alloc_mb + pe->lent_mb;
         s->last_lent[i] = pe->lent_mb;
-        s->last_busy[i] = res_busy_time(sim, &pe->cpu);
+        s->last_busy[i] = pe_cpu_busy(sim, pe); /* all its cores */
         s->last_ftime[i] = pe->fault_time;
         s->last_faults[i] = pe->faults;
     }
@@ -544,7 +552,7 @@ void schedule_sample(schedule_out *s, sim_t *sim, double span)
 {
     if (!s->pes)
         return;
-    int n = s->n, k = s->group;
+    int n = s->nnodes, k = s->group;
     for (int first = 0; first < n; first += k) {
         int last = first + k < n ? first + k - 1 : n - 1;
         double mem = 0, over = 0, lent = 0, held = 0, ftime = 0, busy = 0;
@@ -559,7 +567,7 @@ void schedule_sample(schedule_out *s, sim_t *sim, double span)
             s->last_faults[i] = pe->faults;
             ftime += pe->fault_time - s->last_ftime[i];
             s->last_ftime[i] = pe->fault_time;
-            double b = res_busy_time(sim, &pe->cpu);
+            double b = pe_cpu_busy(sim, pe); /* summed over its cores */
             busy += b - s->last_busy[i];
             s->last_busy[i] = b;
         }
@@ -577,10 +585,10 @@ void schedule_finish(schedule_out *s, sim_t *sim)
     if (s->paje) {
         paje_flush(s, sim->now, true);
         /* Paging states still on end with the run. */
-        for (int i = 0; i < s->n; i++)
+        for (int i = 0; i < s->nnodes; i++)
             if (s->pgpos[i] >= 0 || s->paging_on[i])
                 fprintf(s->paje, "9 %s PG p%d\n", tstr(s, sim->now), i);
-        for (int i = 0; i < s->n; i++)
+        for (int i = 0; i < s->nnodes; i++)
             fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
         /* Links and switches: those still busy end with the run. */
         for (long k = 0; s->net && k < net_elem_live_count(s->net); k++) {

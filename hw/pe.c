@@ -1,8 +1,11 @@
 /* hw/pe.c: processing elements (see pe.h). */
 #include "hw/pe.h"
 
+#include "core/mem.h"
+
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 double pe_disk_service_time(double seek, double rpm, double transfer)
 {
@@ -71,6 +74,34 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->batch = NULL;
     pe->on_batch_end = NULL;
     pe->swap = PE_SWAP_DISK;
+    pe->ncores = 1;
+    pe->cpus = NULL;
+}
+
+void pe_set_cores(sim_t *sim, pe_t *pe, int ncores)
+{
+    assert(ncores >= 1 && pe->ncores == 1 && !pe->cpus);
+    pe->ncores = ncores;
+    if (ncores == 1)
+        return;
+    pe->cpus = xcalloc((size_t)ncores - 1, sizeof *pe->cpus);
+    for (int c = 1; c < ncores; c++)
+        res_init(sim, &pe->cpus[c - 1], "cpu");
+}
+
+void pe_free(pe_t *pe)
+{
+    free(pe->cpus);
+    pe->cpus = NULL;
+    pe->ncores = 1;
+}
+
+double pe_cpu_busy(const sim_t *sim, const pe_t *pe)
+{
+    double b = res_busy_time(sim, &pe->cpu);
+    for (int c = 1; c < pe->ncores; c++)
+        b += res_busy_time(sim, &pe->cpus[c - 1]);
+    return b;
 }
 
 void pe_set_observer(pe_t *pe, const pe_observer *o)

@@ -16,6 +16,11 @@
  *       one server. disk_service is that time and disk_faults count its
  *       faults, as for a disk.
  *
+ * Cores (issue 25, computer.cores_per_node = C): a PE is a node of C cores
+ * that share its RAM, disk and network link; each core has its own CPU
+ * resource (core 0: `cpu`, cores 1 .. C-1: `cpus`, allocated once by
+ * pe_set_cores). With C = 1 (the default) a PE is PNRSim's one-CPU PE.
+ *
  * Memory users (the threads on the PE) register a callback that runs when
  * the PE's overallocation changes, so their page-fault rates follow it.
  * The users are a core/list.h list through pe_user.link, in the order they
@@ -30,6 +35,7 @@
 #include "core/rng.h"
 #include "core/stats.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PE_PAGE_BYTES 4096.0    /* the report's P (§4.1.5); process.page_size */
@@ -78,7 +84,7 @@ struct pe {
      * amounts ends it first. */
     void *batch;
     void (*on_batch_end)(sim_t *sim, pe_t *pe);
-    res_t cpu;
+    res_t cpu;                /* core 0's CPU */
     res_t disk;
     char name[32];
     double disk_service;      /* seconds per page access */
@@ -97,11 +103,25 @@ struct pe {
      * initialised only then, by pe_set_ssd). */
     pe_swap_kind swap;
     mres_t ssd;
+    int ncores;               /* C >= 1 (pe_init: 1) */
+    res_t *cpus;              /* CPUs of cores 1 .. C-1; NULL when C = 1 */
 };
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
 void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
              double seek, double rpm, double transfer);
+/* Give pe C >= 1 cores (after pe_init, before any use): cores 1 .. C-1 get
+ * CPU resources of their own (freed by pe_free). */
+void pe_set_cores(sim_t *sim, pe_t *pe, int ncores);
+/* Free what pe_set_cores allocated. */
+void pe_free(pe_t *pe);
+/* The CPU of core c (0 .. ncores-1) of pe. */
+static inline res_t *pe_cpu(pe_t *pe, int c)
+{
+    return c == 0 ? &pe->cpu : &pe->cpus[c - 1];
+}
+/* Busy seconds of all of pe's cores up to now (core 0's alone when C = 1). */
+double pe_cpu_busy(const sim_t *sim, const pe_t *pe);
 /* Seconds one page access takes on a disk with these parameters (page of
  * PE_PAGE_BYTES, half a revolution of rotational delay). */
 double pe_disk_service_time(double seek, double rpm, double transfer);

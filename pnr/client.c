@@ -92,9 +92,11 @@ static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
     case PNR_CLIENT:
         return th->pe->id;
     case PNR_MANAGER:
+        /* The node of a random thread's core (issue 25; C = 1: its PE). */
         if (j->threads == 1)
-            return j->pe_ids[0];
-        return j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)];
+            return cluster_node_id(p->cl, j->pe_ids[0]);
+        return cluster_node_id(p->cl,
+                               j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)]);
     case PNR_BACKBONE:
         if (p->nmanagers == 1)
             return p->managers[0];

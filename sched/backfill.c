@@ -319,12 +319,12 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     for (int k = 0; k < np; k++) {
         prof_t *p = &b->pr[k];
         int s = 0;
-        while (p->f[s] < h->threads)
+        while (p->f[s] < h->width)
             s++; /* the last step has every PE free */
         if (p->t[s] < S) {
             S = p->t[s];
             r = k;
-            extra = p->f[s] - h->threads;
+            extra = p->f[s] - h->width;
         }
     }
     assert(r >= 0);
@@ -337,9 +337,9 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
         bool rnew = r == gang_slots(g); /* the reserved slot is not open yet */
         if (now + wall(g, j->estimate) <= S) {
             gang_place_where(g, j, -1, -1, rnew);
-        } else if (!gang_place_where(g, j, -1, r, false) && j->threads <= extra &&
+        } else if (!gang_place_where(g, j, -1, r, false) && j->width <= extra &&
                    gang_place_where(g, j, r, -1, rnew)) {
-            extra -= j->threads;
+            extra -= j->width;
         }
     }
 }
@@ -358,7 +358,7 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     b->sufmin = grow(b->sufmin, &b->sufcap, n + 1, sizeof *b->sufmin);
     b->sufmin[n] = b->npes + 1;
     for (size_t i = n; i-- > from;) {
-        int w = b->q[i]->queued ? b->q[i]->threads : b->npes + 1;
+        int w = b->q[i]->queued ? b->q[i]->width : b->npes + 1;
         b->sufmin[i] = w < b->sufmin[i + 1] ? w : b->sufmin[i + 1];
     }
     /* MPL 1: the stop test by width classes (bf_bound.h), from the
@@ -405,18 +405,18 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         if (pending)
             bfb_record(&b->bound, pend_n, pend_d, pend_t);
         pending = false;
-        double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->threads, d);
+        double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->width, d);
         int best = -1, bs = 0;
         double bt = INFINITY;
         for (int k = 0; k < np; k++) {
             prof_t *pk = &b->pr[k];
             int at = lb > pk->t[0] ? prof_at(pk, lb) : 0;
             assert(at < pk->n); /* the last step fits, so it is >= lb */
-            int s = prof_earliest(pk, at, j->threads, d, &b->st.visited_sum);
+            int s = prof_earliest(pk, at, j->width, d, &b->st.visited_sum);
 #ifndef NDEBUG
             if (b->check_bound) { /* tests: the bound never changes a start */
                 long long scratch = 0;
-                assert(s == prof_earliest(pk, 0, j->threads, d, &scratch));
+                assert(s == prof_earliest(pk, 0, j->width, d, &scratch));
             }
 #endif
             if (b->pr[k].t[s] < bt) {
@@ -426,12 +426,12 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
             }
         }
         prof_t *p = &b->pr[best];
-        int last = prof_reserve(p, bs, j->threads, d);
+        int last = prof_reserve(p, bs, j->width, d);
         if (classes)
             bfs_lower(&b->stop, p->t, p->f, bs, last);
         if (!b->plain_search && bt > lb) { /* else: no new bound */
             pending = true;
-            pend_n = j->threads;
+            pend_n = j->width;
             pend_d = d;
             pend_t = bt;
         }
@@ -504,7 +504,7 @@ static bool incremental(bf_t *b, gang_t *g, size_t n, double now)
             return false; /* an arrival came before a reserved job, or a
                            * job missed its reservation */
         if (b->resv_t[i] == now)
-            starting += b->resv[i]->threads;
+            starting += b->resv[i]->width;
     }
     int z = 0;
     while (z + 1 < p->n && p->t[z + 1] <= now)

@@ -235,6 +235,12 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
         pe->cpu.holder || j->resume_at > sim->now)
         return false;
+    /* Several cores per node: the node's other cores compute, fault and
+     * change its memory while a batch would run; batching is off there
+     * (every fault exact; config.c warns, MODEL.md "Nodes of several
+     * cores"). */
+    if (cl->cores_per_node > 1)
+        return false;
     /* With network RAM on a bus every fault runs exactly: every message
      * and batch would share its one link, where the contention model is
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */

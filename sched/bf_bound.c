@@ -147,8 +147,8 @@ void bfs_jobs(bfs_t *s, job_t *const *q, size_t n)
         cur[c] = INFINITY;
     for (size_t i = n; i-- > 0;) {
         const job_t *j = q[i];
-        if (j->queued && j->threads >= 1 && j->threads <= s->npes) {
-            int c = width_class(j->threads);
+        if (j->queued && j->width >= 1 && j->width <= s->npes) {
+            int c = width_class(j->width);
             double d = j->estimate > 0 ? j->estimate : 0; /* the duration at MPL 1 */
             if (d < cur[c])
                 cur[c] = d;

@@ -65,7 +65,7 @@ void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double li
     bool due = false, late = false;
     for (size_t i = 0; i < r; i++) {
         if (due_now(js[i], now)) {
-            prof_release(p, after, js[i]->threads, now, false);
+            prof_release(p, after, js[i]->width, now, false);
             due = true;
         } else {
             late = true;
@@ -78,10 +78,10 @@ void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double li
             late_t = just_after(late_t);
         for (size_t i = 0; i < r; i++)
             if (!due_now(js[i], now))
-                prof_release(p, late_t, js[i]->threads, late_t, true);
+                prof_release(p, late_t, js[i]->width, late_t, true);
     }
     for (size_t i = r; i < k; i++)
-        prof_release(p, js[i]->bf_end, js[i]->threads, js[i]->bf_end, false);
+        prof_release(p, js[i]->bf_end, js[i]->width, js[i]->bf_end, false);
 }
 
 /* The first step at or after step `from` at which n PEs are free for d

@@ -18,6 +18,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     list_init(&cl->jobs);
     cl->npes = n;
     cl->ncompute = p->ncompute;
+    cl->cores_per_node = p->cores_per_node > 1 ? p->cores_per_node : 1;
     cl->pes = xcalloc((size_t)n, sizeof *cl->pes);
     cl->rng_gen = p->gen;
     rng_set_init(&cl->fault_rng, p->gen, p->seed, "fault", (size_t)n);
@@ -29,6 +30,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         pe_set_disk(pe, p->seek, p->rpm, p->transfer, page, p->full_rotation ? 1.0 : 0.5);
         if (p->swap == PE_SWAP_SSD)
             pe_set_ssd(sim, pe, p->ssd_latency, p->ssd_bandwidth, p->ssd_parallelism, page);
+        if (cl->cores_per_node > 1 && i < cluster_compute_pes(cl))
+            pe_set_cores(sim, pe, cl->cores_per_node); /* memory servers: one */
     }
     cl->page_bytes = p->page_bytes;
     /* Exponential intervals draw from streams of their own, created only
@@ -90,6 +93,8 @@ void cluster_destroy(sim_t *sim, cluster_t *cl)
     rng_set_free(&cl->interval_rng);
     rng_free(cl->vrng);
     cl->vrng = NULL;
+    for (int i = 0; i < cl->npes; i++)
+        pe_free(&cl->pes[i]);
     free(cl->pes);
     cl->pes = NULL;
     cl->npes = 0;

@@ -19,6 +19,7 @@
 #include "sched/queue.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,22 @@ static void mpl_tick(gang_t *g)
         g->busy_span += now - g->last_t;
     }
     g->last_t = now;
+}
+
+/* node_sharing EXCLUSIVE: account the idle core-seconds up to now, then
+ * add d to the idle cores of running jobs. */
+static void idle_tick(gang_t *g, int d)
+{
+    double now = g->sim->now;
+    g->idle_area += (double)g->idle_running * (now - g->idle_t);
+    g->idle_t = now;
+    g->idle_running += d;
+    assert(g->idle_running >= 0);
+}
+
+double gang_idle_core_seconds(const gang_t *g, double now)
+{
+    return g->idle_area + (double)g->idle_running * (now - g->idle_t);
 }
 
 int gang_slots(const gang_t *g) { return g->nslots; }
@@ -120,33 +137,34 @@ static void slot_remove(gang_t *g, int i)
 
 static void slot_put(gang_t *g, slot_t *s, job_t *j)
 {
-    for (int i = 0; i < j->threads; i++) {
-        assert(!s->pe_job[j->pe_ids[i]]);
-        s->pe_job[j->pe_ids[i]] = j;
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+        assert(!s->pe_job[pe]);
+        s->pe_job[pe] = j;
     }
-    s->nfree -= j->threads;
+    s->nfree -= j->width;
     s->njobs++;
     j->slot = s->id;
-    (void)g;
 }
 
 static void slot_take(gang_t *g, slot_t *s, job_t *j)
 {
-    for (int i = 0; i < j->threads; i++) {
-        assert(s->pe_job[j->pe_ids[i]] == j);
-        s->pe_job[j->pe_ids[i]] = NULL;
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+        assert(s->pe_job[pe] == j);
+        s->pe_job[pe] = NULL;
     }
-    s->nfree += j->threads;
+    s->nfree += j->width;
     s->njobs--;
     j->slot = -1;
-    (void)g;
 }
 
 /* True when every PE of j is free in slot s. */
-static bool pes_free_in(const slot_t *s, const job_t *j)
+static bool pes_free_in(const gang_t *g, const slot_t *s, const job_t *j)
 {
-    for (int i = 0; i < j->threads; i++)
-        if (s->pe_job[j->pe_ids[i]])
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it))
+        if (s->pe_job[pe])
             return false;
     return true;
 }
@@ -175,6 +193,53 @@ static double pass_avail(gang_t *g)
     return g->avail;
 }
 
+/* Several cores per node, mem_aware: the lowest-numbered free cores (of
+ * pe_job; NULL: all free) whose node has room for one more thread of j
+ * besides those of j already chosen on it (threads of a job on one node
+ * add up). Fills ids; false when fewer than j->threads. */
+static bool choose_cores(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
+{
+    int k = 0, node = -1;
+    double room = 0;
+    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
+        if (pe / g->cpn != node) {
+            node = pe / g->cpn;
+            room = gang_node_room(g, node);
+        }
+        if (pe_job && pe_job[pe])
+            continue;
+        if (room + 1e-9 < j->mem_mb)
+            continue;
+        room -= j->mem_mb;
+        ids[k++] = pe;
+    }
+    return k == j->threads;
+}
+
+/* node_sharing EXCLUSIVE: the lowest-numbered nodes whose C cores are all
+ * free (of pe_job; NULL: all free) and, under mem_aware, whose room holds
+ * the threads the node gets: C each, the last node the rest (w - (k-1) C of
+ * a job on k = ceil(w / C) nodes). Thread t runs on core t mod C of the
+ * (t / C)-th node chosen. Fills ids; false when too few nodes. */
+bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
+{
+    const int C = g->cpn;
+    int k = 0;
+    for (int node = 0; node < g->nnodes && k < j->threads; node++) {
+        bool free = true;
+        for (int c = 0; c < C && free; c++)
+            free = !(pe_job && pe_job[node * C + c]);
+        if (!free)
+            continue;
+        int n = j->threads - k < C ? j->threads - k : C;
+        if (g->p.mem_aware && gang_node_room(g, node) + 1e-9 < n * j->mem_mb)
+            continue;
+        for (int c = 0; c < n; c++)
+            ids[k++] = node * C + c;
+    }
+    return k == j->threads;
+}
+
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
  * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
  * returns false if impossible. */
@@ -184,6 +249,8 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
         double cost;
         return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
     }
+    if (g->p.exclusive)
+        return gang_choose_nodes(g, s->pe_job, j, j->pe_ids);
     int k = 0;
     if (!g->p.mem_aware) {
         /* The lowest-numbered free PEs (the loop below without its test). */
@@ -192,6 +259,8 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
                 j->pe_ids[k++] = pe;
         return k == j->threads;
     }
+    if (g->cpn > 1)
+        return choose_cores(g, s->pe_job, j, j->pe_ids);
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
             continue;
@@ -212,6 +281,10 @@ static bool fits_empty(gang_t *g, const job_t *j)
         double cost;
         return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
     }
+    if (g->p.exclusive)
+        return gang_choose_nodes(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
+    if (g->cpn > 1)
+        return choose_cores(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
@@ -233,6 +306,7 @@ static bool run_job(gang_t *g, job_t *j, double delay)
     if (j->running)
         return false;
     bool charged = j->started || g->p.pcs_first_start;
+    idle_tick(g, j->width - j->threads);
     g->running++;
     job_run(g->sim, j, charged ? delay : 0);
     if (g->obs.on_job_run)
@@ -244,6 +318,7 @@ static void stop_job(gang_t *g, job_t *j)
 {
     if (!j->running)
         return;
+    idle_tick(g, j->threads - j->width);
     g->running--;
     job_stop(g->sim, j);
     if (g->obs.on_job_stop)
@@ -289,7 +364,7 @@ static bool alternative(gang_t *g, job_t **moved, int *nmoved)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe) /* each job once, at its first PE */
                 continue;
-            if (!pes_free_in(cs, j))
+            if (!pes_free_in(g, cs, j))
                 continue;
             slot_take(g, o, j);
             slot_put(g, cs, j);
@@ -329,7 +404,7 @@ static void switch_to(gang_t *g, int next)
             job_t *j = o->pe_job[pe];
             if (!j || j->pe_ids[0] != pe || j->home_slot != ns->id)
                 continue;
-            assert(pes_free_in(ns, j));
+            assert(pes_free_in(g, ns, j));
             slot_take(g, o, j);
             slot_put(g, ns, j);
             j->home_slot = -1;
@@ -404,8 +479,9 @@ static void keep_out(gang_t *g, const slot_t *s, const job_t *j)
     for (int k = 0; k < g->nslots; k++) {
         if (g->slots[k] == s)
             continue;
-        for (int i = 0; i < j->threads; i++) {
-            job_t *o = g->slots[k]->pe_job[j->pe_ids[i]];
+        core_iter it;
+        for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
+            job_t *o = g->slots[k]->pe_job[pe];
             if (o && o->home_slot == s->id)
                 o->home_slot = -1;
         }
@@ -420,7 +496,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     slot_t *best = NULL;
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
-        if (s->nfree < j->threads || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
+        if (s->nfree < j->width || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
@@ -439,7 +515,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
             return false;
         if (!g->pf_new || g->pf_not == g->nslots || (g->pf_only >= 0 && g->pf_only != g->nslots))
             return false;
-        if (j->threads > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
+        if (j->width > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
             return false;
         best = slot_new(g);
         fresh = true;
@@ -454,7 +530,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
     slot_put(g, best, j);
     keep_out(g, best, j);
     for (int i = 0; i < j->threads; i++)
-        g->reserved[j->pe_ids[i]] += j->mem_mb;
+        g->reserved[j->pe_ids[i] / g->cpn] += j->mem_mb;
+    j->row = best->id; /* the job layer's sharing of a node (job.h) */
     g->placed++;
     if (g->cur < 0)
         g->cur = gang_slot_index(g, best->id);
@@ -535,7 +612,7 @@ static void pass(sim_t *sim, void *arg)
         job_t *j;
         if (g->p.strict_order) {
             j = jobq_head(&g->queue, g->p.priority);
-            if (!j || j->threads > maxw || j->tried_pass == g->pass_no)
+            if (!j || j->width > maxw || j->tried_pass == g->pass_no)
                 break;
         } else {
             j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
@@ -575,6 +652,7 @@ static void mem_freed(sim_t *sim, job_t *j, int pe, void *ctx)
 {
     (void)sim;
     gang_t *g = ctx;
+    assert(pe >= 0 && pe < g->nnodes); /* a node (the thread's PE) */
     g->reserved[pe] -= j->mem_mb;
     if (g->reserved[pe] < 1e-9)
         g->reserved[pe] = 0;
@@ -608,16 +686,23 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->sim = sim;
     g->cl = cl;
     g->p = *p;
-    g->npes = cluster_compute_pes(cl); /* memory servers get no threads */
+    g->npes = cluster_cores(cl); /* memory servers get no threads */
+    g->cpn = cluster_cpn(cl);
+    g->nnodes = cluster_compute_pes(cl);
+    /* Whole nodes only when a node has several cores: with one core per
+     * node EXCLUSIVE is SHARED (config.c warns), and takes its code path. */
+    g->p.exclusive = p->exclusive && g->cpn > 1;
+    g->idle_t = sim->now;
     g->cur = -1;
     jobq_init(&g->queue, g->npes);
-    g->reserved = xcalloc((size_t)g->npes, sizeof *g->reserved);
-    /* RAM of the compute PEs, largest first: a job of w threads of m MB can
-     * ever be placed under mem_aware only if ram_desc[w - 1] >= m. */
-    g->ram_desc = xcalloc((size_t)g->npes, sizeof *g->ram_desc);
-    for (int i = 0; i < g->npes; i++)
+    g->reserved = xcalloc((size_t)g->nnodes, sizeof *g->reserved);
+    /* RAM of the compute nodes, largest first: a job of w threads of m MB
+     * can ever be placed under mem_aware only if ram_desc[w - 1] >= m (one
+     * core per node; with several, see never_fits). */
+    g->ram_desc = xcalloc((size_t)g->nnodes, sizeof *g->ram_desc);
+    for (int i = 0; i < g->nnodes; i++)
         g->ram_desc[i] = cl->pes[i].ram_mb;
-    qsort(g->ram_desc, (size_t)g->npes, sizeof *g->ram_desc, cmp_desc);
+    qsort(g->ram_desc, (size_t)g->nnodes, sizeof *g->ram_desc, cmp_desc);
     g->pass_ev = ev_new(sim, pass, g);
     g->quantum_ev = ev_new(sim, quantum_end, g);
     g->last_t = sim->now;
@@ -639,7 +724,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     /* Lent memory coming back makes room (LOCAL: on the PE; GLOBAL: network
      * RAM anywhere, memory servers included). */
     if (p->mem_aware)
-        for (int i = 0; i < (p->mem_global ? cl->npes : g->npes); i++) {
+        for (int i = 0; i < (p->mem_global ? cl->npes : g->nnodes); i++) {
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
@@ -676,12 +761,47 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g);
 }
 
+/* Several cores per node, mem_aware: true when j's threads can never be
+ * placed: even on empty nodes, node i holds at most min(C, RAM_i / m)
+ * threads of m MB (its threads add up), and those do not add up to j's
+ * width. O(nodes), once per submitted job. */
+static bool never_fits(const gang_t *g, const job_t *j)
+{
+    if (!(j->mem_mb > 0))
+        return false;
+    long k = 0;
+    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
+        double n = floor((g->cl->pes[i].ram_mb + 1e-9) / j->mem_mb);
+        k += n < g->cpn ? (long)n : g->cpn;
+    }
+    return k < j->threads;
+}
+
+/* node_sharing EXCLUSIVE, mem_aware: true when j can never be placed: the
+ * rule of gang_choose_nodes on empty nodes (node i holds up to C threads
+ * when C x m fits its RAM) finds too few. O(nodes), once per job. */
+static bool never_fits_exclusive(const gang_t *g, const job_t *j)
+{
+    const int C = g->cpn;
+    int k = 0;
+    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
+        int n = j->threads - k < C ? j->threads - k : C;
+        if (g->cl->pes[i].ram_mb - g->cl->pes[i].lent_mb + 1e-9 >= n * j->mem_mb)
+            k += n;
+    }
+    return k < j->threads;
+}
+
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
     admit_view v = gang_admit_of(g);
-    if (j->threads > g->npes ||
+    if (g->p.exclusive) /* whole nodes: ceil(threads / C) x C cores */
+        j->width = (j->threads + g->cpn - 1) / g->cpn * g->cpn;
+    if (j->width > g->npes ||
         (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
+         : g->p.exclusive ? g->p.mem_aware && never_fits_exclusive(g, j)
+         : g->cpn > 1    ? g->p.mem_aware && never_fits(g, j)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
         /* A job wider than the machine, or (mem_aware) whose threads do
          * not fit in the RAM of as many PEs, can never be placed. (The width check
@@ -706,6 +826,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     assert(s);
     int si = gang_slot_index(g, s->id);
     if (j->running) {
+        idle_tick(g, j->threads - j->width);
         g->running--;
         if (g->obs.on_job_stop)
             g->obs.on_job_stop(sim, j, g->obs.ctx);

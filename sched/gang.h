@@ -91,6 +91,8 @@ typedef struct gang_params {
     bool no_alternative;    /* no alternative scheduling, hence no moves back and
                              * no slot unification (scheduler.alternative = no) */
     sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
+    bool exclusive;         /* whole nodes per job and slot (node_sharing
+                             * EXCLUSIVE; issue 25) */
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */
@@ -118,6 +120,9 @@ uint64_t gang_pcs_count(const gang_t *g);
 long gang_queued(const gang_t *g);
 long gang_placed(const gang_t *g);
 long gang_running(const gang_t *g);
+/* node_sharing EXCLUSIVE: core-seconds, up to now, of the cores that
+ * running jobs hold in their nodes without a thread on them (0 otherwise). */
+double gang_idle_core_seconds(const gang_t *g, double now);
 /* Jobs that can never be placed: wider than the machine, or (mem_aware) a
  * thread larger than a PE's RAM. They are kept out of the queue (they
  * block no one and never reach on_end) and stay on the cluster's list. */

@@ -53,9 +53,15 @@ const char *gang_check(const gang_t *g)
             }
             if (j->pe_ids[0] == pe) {
                 jobs++;
-                for (int t = 0; t < j->threads; t++)
-                    if (s->pe_job[j->pe_ids[t]] != j)
+                core_iter it;
+                int held = 0;
+                for (int c = gang_core_first(g, j, &it); c >= 0; c = gang_core_next(g, j, &it)) {
+                    if (s->pe_job[c] != j)
                         return "job's PE entry missing from its slot";
+                    held++;
+                }
+                if (held != j->width)
+                    return "job holds other than its width";
                 if (j->running) {
                     running++;
                     if (i != g->cur) {
@@ -67,8 +73,9 @@ const char *gang_check(const gang_t *g)
                     int h = gang_slot_index(g, j->home_slot);
                     if (j->home_slot == s->id || h < 0)
                         return "job's home slot is itself or gone";
-                    for (int t = 0; t < j->threads; t++)
-                        if (g->slots[h]->pe_job[j->pe_ids[t]]) {
+                    for (int c = gang_core_first(g, j, &it); c >= 0;
+                         c = gang_core_next(g, j, &it))
+                        if (g->slots[h]->pe_job[c]) {
                             snprintf(msg, sizeof msg,
                                      "job %ld's PEs are taken in its home slot %d", j->id,
                                      j->home_slot);
@@ -91,17 +98,17 @@ const char *gang_check(const gang_t *g)
         return "running count wrong";
     /* Memory reserved per PE: the threads of the placed jobs whose memory
      * has not been freed yet. */
-    double *sum = xcalloc((size_t)g->npes, sizeof *sum);
+    double *sum = xcalloc((size_t)g->nnodes, sizeof *sum);
     for (int i = 0; i < g->nslots; i++)
         for (int pe = 0; pe < g->npes; pe++) {
             job_t *j = g->slots[i]->pe_job[pe];
             if (j && j->pe_ids[0] == pe)
                 for (int t = 0; t < j->threads; t++)
                     if (!job_thread_mem_freed(j, t))
-                        sum[j->pe_ids[t]] += j->mem_mb;
+                        sum[j->pe_ids[t] / g->cpn] += j->mem_mb;
         }
     const char *bad = NULL;
-    for (int pe = 0; pe < g->npes && !bad; pe++) {
+    for (int pe = 0; pe < g->nnodes && !bad; pe++) {
         if (fabs(sum[pe] - g->reserved[pe]) > 1e-6 * (1 + sum[pe]))
             bad = "reserved memory does not match the placed jobs";
         else if (g->p.mem_aware && !g->p.mem_global &&
@@ -123,6 +130,22 @@ const char *gang_check(const gang_t *g)
 static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
 {
     int k = 0;
+    if (g->cpn > 1) {
+        /* Node by node: its free cores, and under mem_aware no more than
+         * its room holds (threads of one job on a node add up). */
+        for (int node = 0; node < g->nnodes; node++) {
+            int free = 0;
+            for (int pe = node * g->cpn; pe < (node + 1) * g->cpn; pe++)
+                free += !(s && s->pe_job[pe]);
+            if (g->p.mem_aware && mem > 0) {
+                double n = floor((gang_node_room(g, node) + 1e-9) / mem);
+                if (n < free)
+                    free = n > 0 ? (int)n : 0;
+            }
+            k += free;
+        }
+        return k;
+    }
     for (int pe = 0; pe < g->npes; pe++) {
         if (s && s->pe_job[pe])
             continue;
@@ -148,6 +171,17 @@ static bool fits_now(const gang_t *g, const job_t *j)
                    gang_global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
         if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
             fits = gang_global_fit(g, NULL, j, ids, avail, &cost);
+        free(ids);
+        return fits;
+    }
+    if (g->p.exclusive) {
+        /* Whole nodes: the placement's own rule, slot by slot. */
+        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
+        bool fits = false;
+        for (int i = 0; i < g->nslots && !fits; i++)
+            fits = gang_choose_nodes(g, g->slots[i]->pe_job, j, ids);
+        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
+            fits = gang_choose_nodes(g, NULL, j, ids);
         free(ids);
         return fits;
     }

@@ -11,7 +11,8 @@
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
  *              k PEs" are found by scanning at most N bucket heads, never
  *              the whole queue (sched/queue.c).
- *   reserved   per PE, MB of threads of placed jobs whose memory has not
+ *   reserved   per node (PE of cl->pes; with one core per node, per
+ *              column), MB of threads of placed jobs whose memory has not
  *              been freed yet (for mem_aware: memory of jobs waiting for
  *              their slot counts).
  */
@@ -36,7 +37,14 @@ struct gang {
     sim_t *sim;
     cluster_t *cl;
     gang_params p;
-    int npes;
+    int npes;           /* columns: cores (cluster_cores) */
+    int cpn;            /* cores per node: column pe is on node pe / cpn */
+    int nnodes;         /* compute nodes (npes / cpn) */
+    /* node_sharing EXCLUSIVE (p.exclusive, only with cpn > 1): the cores of
+     * running jobs' nodes that none of their threads uses, and their
+     * integral over time (idle core-seconds) up to idle_t */
+    long idle_running;
+    double idle_area, idle_t;
     slot_t **slots;
     int nslots, capslots;
     int cur;            /* index of the current slot, -1 when none */
@@ -49,8 +57,8 @@ struct gang {
     void (*hook)(sim_t *sim, gang_t *g, void *ctx);
     void *hook_ctx;
     ev_id quantum_ev;
-    double *reserved;
-    double *ram_desc;  /* compute PEs' RAM, largest first */
+    double *reserved;  /* per compute node */
+    double *ram_desc;  /* compute PEs' RAM, largest first (cpn = 1) */
     /* mem_global (sched/admit.h): network RAM available, as of pass
      * avail_pass and the placements since; all the cluster could lend */
     double avail;
@@ -98,5 +106,48 @@ static inline admit_view gang_admit_of(const gang_t *g)
  * j may be admitted on the PEs written to pe_ids. */
 bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
                      double avail, double *cost);
+
+/* The cores job j holds in a slot, in increasing order: its threads' cores
+ * (pe_ids, increasing), and under EXCLUSIVE every core of their nodes.
+ *     core_iter it;
+ *     for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it))
+ */
+typedef struct core_iter {
+    int i;              /* next thread to look at */
+    int next, end;      /* EXCLUSIVE: cores next .. end-1 of the current node */
+} core_iter;
+
+static inline int gang_core_next(const gang_t *g, const job_t *j, core_iter *it)
+{
+    if (!g->p.exclusive)
+        return it->i < j->threads ? j->pe_ids[it->i++] : -1;
+    if (it->next < it->end)
+        return it->next++;
+    const int C = g->cpn;
+    while (it->i < j->threads && j->pe_ids[it->i] / C * C + C == it->end)
+        it->i++; /* threads on the node just done */
+    if (it->i >= j->threads)
+        return -1;
+    int base = j->pe_ids[it->i] / C * C;
+    it->next = base + 1;
+    it->end = base + C;
+    return base;
+}
+
+/* See gang.c (node_sharing EXCLUSIVE). */
+bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids);
+
+static inline int gang_core_first(const gang_t *g, const job_t *j, core_iter *it)
+{
+    *it = (core_iter){0, 0, -1};
+    return gang_core_next(g, j, it);
+}
+
+/* MB of node `node` that placements may still reserve (mem_aware):
+ * RAM - reserved - lent. */
+static inline double gang_node_room(const gang_t *g, int node)
+{
+    return g->cl->pes[node].ram_mb - g->reserved[node] - g->cl->pes[node].lent_mb;
+}
 
 #endif

@@ -60,6 +60,25 @@ double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
 
 /* ---- page-fault model (§4.1.5) ------------------------------------------ */
 
+/* Several cores per node (MODEL.md, "Nodes of several cores"): th's share
+ * of its node's overallocation `over` (bytes): over x size / S, S the
+ * total size of the node's memory users in th's row (th included). With
+ * th alone in its row the share is `over` itself, as on a one-core node. */
+static double node_share(const thread_t *th, double over)
+{
+    const pe_t *pe = th->pe;
+    double S = 0;
+    int row = th->job->row;
+    for (pe_user *u = pe_user_first(pe); u; u = pe_user_next(pe, u)) {
+        const thread_t *o = container_of(u, thread_t, mem_user);
+        if (o->job->row == row)
+            S += o->size_bytes;
+    }
+    if (!(S > th->size_bytes))
+        return over;
+    return over * th->size_bytes / S;
+}
+
 /* Set L from the PE's overallocation and draw the next fault time. */
 static void fault_redraw(sim_t *sim, thread_t *th)
 {
@@ -67,6 +86,8 @@ static void fault_redraw(sim_t *sim, thread_t *th)
     cluster_t *cl = th->job->cl;
     const double P = job_page_bytes(cl);
     double over = pe_overalloc_mb(th->pe) * MB_BYTES;
+    if (th->pe->ncores > 1 && over > 0)
+        over = node_share(th, over);
     th->L = over < th->size_bytes ? over : th->size_bytes;
     if (th->L < P || cl->mem_access_rate <= 0) {
         /* Less than a page out of RAM: nothing to page. */
@@ -273,8 +294,15 @@ static void thread_begin(sim_t *sim, thread_t *th)
     job_t *j = th->job;
     th->started = true;
     j->cl->threads_running++;
-    pe_alloc(sim, th->pe, j->mem_mb);
-    pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+    if (th->pe->ncores > 1) {
+        /* A user first, so that the node's other threads, told of the new
+         * overallocation, count th in their rows' totals (node_share). */
+        pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+        pe_alloc(sim, th->pe, j->mem_mb);
+    } else {
+        pe_alloc(sim, th->pe, j->mem_mb);
+        pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+    }
     th->comm_k = th->sync_k = 1;
     th->comm_at = next_comm_at(th, 0);
     th->sync_at = next_sync_at(th);
@@ -314,9 +342,9 @@ static void thread_body(sim_t *sim, proc_t *p)
                 continue;
             }
             pe_batch_end(sim, th->pe);
-            PROC_REQUEST(sim, p, &th->pe->cpu);
+            PROC_REQUEST(sim, p, th->core_cpu);
             if (!j->running) {
-                res_release(sim, &th->pe->cpu, p);
+                res_release(sim, th->core_cpu, p);
                 continue;
             }
             th->computing = true;
@@ -326,7 +354,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 continue; /* job_stop credited the CPU time and took the CPU */
             assert(p->sig == PROC_OK);
             th->computing = false;
-            res_release(sim, &th->pe->cpu, p);
+            res_release(sim, th->core_cpu, p);
             th->cpu_done = th->target;
             continue;
         }
@@ -414,14 +442,28 @@ static bool solo_eligible(const job_t *j)
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended)
         return false;
+    const double P = job_page_bytes(cl);
+    const double size = j->mem_mb * MB_BYTES;
+    if (cluster_cpn(cl) > 1) {
+        /* Several cores per node: other jobs share j's nodes, and their
+         * memory could make j's threads page later, unseen (a solo job's
+         * threads are no memory users); only threads that can never page
+         * run as one process. */
+#ifndef NDEBUG
+        for (int i = 0; i < j->threads; i++) {
+            const int k = j->pe_ids[i];
+            const res_t *r = pe_cpu(&cl->pes[cluster_node_id(cl, k)], k % cl->cores_per_node);
+            assert(!r->holder && r->q.n == 0);
+        }
+#endif
+        return cl->mem_access_rate <= 0 || !(size > 0);
+    }
 #ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
         assert(pe->nusers == 0 && !pe->cpu.holder && pe->cpu.q.n == 0);
     }
 #endif
-    const double P = job_page_bytes(cl);
-    const double size = j->mem_mb * MB_BYTES;
     if (cl->mem_access_rate <= 0 || !(size > 0))
         return true; /* L = min(overallocation, size) = 0 < P */
     for (int i = 0; i < j->threads; i++) {
@@ -451,11 +493,12 @@ static inline void solo_prefetch(const pe_t *pe)
 }
 
 /* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
- * its next hold or its end, as thread_body would run it: returns the length
+ * its next hold or its end, as thread_body would run it (cpu: its core's
+ * CPU): returns the length
  * of the hold, or -1 when the thread ended. The thread's state is the
  * job's: j->solo_done CPU seconds done (its cpu_done), j->cpu its only
  * clock (target), j->solo_computing while it holds its PE's CPU. */
-static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
+static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu)
 {
     assert(j->running);
     if (j->cpu <= 0 && j->resume_at > sim->now)
@@ -463,7 +506,7 @@ static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
     if (j->solo_done < j->cpu) {
         if (j->resume_at > sim->now)
             return j->resume_at - sim->now; /* parallel context switch */
-        bool got = res_request(sim, &pe->cpu, &j->proc);
+        bool got = res_request(sim, cpu, &j->proc);
         assert(got); /* its PE is its own */
         (void)got;
         j->solo_computing = true;
@@ -472,6 +515,12 @@ static double solo_step(sim_t *sim, job_t *j, int i, pe_t *pe)
     /* No clock but the end of work (solo_eligible): the thread ends. */
     job_thread_ended(sim, j, i);
     return -1;
+}
+
+/* The CPU of core k on its node pe. */
+static inline res_t *solo_cpu(const cluster_t *cl, pe_t *pe, int k)
+{
+    return cl->cores_per_node > 1 ? pe_cpu(pe, k % cl->cores_per_node) : &pe->cpu;
 }
 
 /* The process of a solo job: each step of every thread, in thread order,
@@ -488,11 +537,11 @@ static void job_body(sim_t *sim, proc_t *p)
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
         if (i + 4 < j->threads)
-            solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
-        pe_t *pe = &cl->pes[j->pe_ids[i]];
+            solo_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
+        pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
         cl->threads_running++;
         pe_alloc(sim, pe, j->mem_mb);
-        double d = solo_step(sim, j, i, pe);
+        double d = solo_step(sim, j, i, solo_cpu(cl, pe, j->pe_ids[i]));
         assert(i == 0 || d == j->solo_hold);
         j->solo_hold = d;
     }
@@ -508,11 +557,12 @@ static void job_body(sim_t *sim, proc_t *p)
                 j->solo_done = j->cpu;
             for (int i = 0; i < j->threads; i++) {
                 if (i + 4 < j->threads)
-                    solo_prefetch(&cl->pes[j->pe_ids[i + 4]]);
-                pe_t *pe = &cl->pes[j->pe_ids[i]];
+                    solo_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
+                pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
+                res_t *cpu = solo_cpu(cl, pe, j->pe_ids[i]);
                 if (computed)
-                    res_release(sim, &pe->cpu, &j->proc);
-                double d = solo_step(sim, j, i, pe);
+                    res_release(sim, cpu, &j->proc);
+                double d = solo_step(sim, j, i, cpu);
                 assert(i == 0 || d == j->solo_hold);
                 j->solo_hold = d;
             }
@@ -534,7 +584,7 @@ bool job_thread_mem_freed(const job_t *j, int i)
 static void thread_free_mem(sim_t *sim, job_t *j, int i)
 {
     cluster_t *cl = j->cl;
-    pe_t *pe = &cl->pes[j->pe_ids[i]];
+    pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
     if (j->solo) {
         assert(j->solo_freed == i); /* in thread order (no memory user) */
         pe_alloc(sim, pe, -j->mem_mb);
@@ -601,6 +651,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->submit = submit;
     j->start = j->end = -1;
     j->threads = threads;
+    j->width = threads;
     j->cpu = cpu;
     j->estimate = cpu; /* exact unless the workload sets one */
     j->bf_first_res = -1;
@@ -609,7 +660,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->cl = cl;
     j->pe_ids = (int *)(j + 1); /* the block's room after the job */
     j->th = NULL;
-    j->slot = j->home_slot = -1;
+    j->slot = j->home_slot = j->row = -1;
     list_init(&j->qlink);
     list_init(&j->blink);
     barrier_init(&j->sync, (uint32_t)threads);
@@ -721,7 +772,8 @@ void job_run(sim_t *sim, job_t *j, double delay)
             thread_t *th = &j->th[i];
             th->job = j;
             th->idx = i;
-            th->pe = &cl->pes[j->pe_ids[i]];
+            th->pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
+            th->core_cpu = solo_cpu(cl, th->pe, j->pe_ids[i]);
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->fault_at = th->comm_at = th->sync_at = INFINITY;
             proc_init(sim, &th->p, thread_body);
@@ -753,7 +805,7 @@ void job_stop(sim_t *sim, job_t *j)
          * and the thread's hold returns PROC_STOPPED. */
         burst_credit(sim, th);
         th->computing = false;
-        res_release(sim, &th->pe->cpu, &th->p);
+        res_release(sim, th->core_cpu, &th->p);
         bool was_holding = proc_interrupt(sim, &th->p, PROC_STOPPED);
         assert(was_holding);
         (void)was_holding;

@@ -126,9 +126,12 @@ typedef struct job_batching {
 
 /* The model's shared parameters and hardware. */
 struct cluster {
-    int npes;                 /* every PE: compute PEs, then memory servers */
+    int npes;                 /* every PE (node): compute nodes, then memory servers */
     int ncompute;             /* PEs 0 .. ncompute-1 run threads; the rest
                                * (memory servers) only lend RAM; 0 = all */
+    int cores_per_node;       /* C (issue 25): core k (a gang column, a
+                               * job's pe_ids) is core k % C of node k / C
+                               * (cl->pes); 0 or 1 = one core per node */
     pe_t *pes;
     net_t *net;
     net_pool *msg_pool;       /* job messages' pool (job.c, at the first) */
@@ -188,7 +191,8 @@ struct thread {
     proc_t p;                 /* first member: the thread is a process */
     job_t *job;
     int idx;                  /* 0 .. threads-1; 0 is the master */
-    pe_t *pe;
+    pe_t *pe;                 /* its node (the PE of its core) */
+    res_t *core_cpu;          /* its core's CPU on that node */
     pe_user mem_user;         /* overallocation-change callback */
     /* CPU-time coordinates: everything below is in CPU seconds done. */
     double cpu_done;
@@ -220,9 +224,13 @@ struct job {
     long order;               /* position in the trace (ties) */
     double submit, start, end;
     int threads;
+    int width;                /* cores it holds in its slot (job_create:
+                               * threads; whole nodes under node_sharing
+                               * EXCLUSIVE, set by gang_submit) */
     double cpu;               /* CPU demand per thread, s */
     double mem_mb;            /* memory per thread, MB */
-    int *pe_ids;              /* PE of each thread */
+    int *pe_ids;              /* core of each thread (a gang column; the
+                               * node is cluster_node_of) */
     thread_t *th;
     int finished_threads;
     bool running;             /* scheduled in the current slot */
@@ -252,6 +260,11 @@ struct job {
     double waited_alloc;      /* s threads waited for network RAM */
     /* scheduler bookkeeping, owned by sched/gang.c */
     int slot, home_slot;
+    int row;                  /* the slot id it was placed in (gang.c writes
+                               * it at placement; moves by alternative
+                               * scheduling keep it): the threads of a node
+                               * with the same row share its overallocation
+                               * (several cores per node, MODEL.md) */
     list_t qlink;             /* the queue's FIFO by arrival (sched/queue.h) */
     list_t blink;             /* the queue's bucket of its width */
     list_t alink;             /* on the cluster's list of live jobs */
@@ -274,6 +287,24 @@ static inline int cluster_compute_pes(const cluster_t *cl)
     return cl->ncompute > 0 ? cl->ncompute : cl->npes;
 }
 
+/* Cores per node C (>= 1). */
+static inline int cluster_cpn(const cluster_t *cl)
+{
+    return cl->cores_per_node > 1 ? cl->cores_per_node : 1;
+}
+
+/* The cores that run threads (the gang matrix's columns): compute nodes x C. */
+static inline int cluster_cores(const cluster_t *cl)
+{
+    return cluster_compute_pes(cl) * cluster_cpn(cl);
+}
+
+/* The node (PE) of core k. */
+static inline int cluster_node_id(const cluster_t *cl, int core)
+{
+    return cl->cores_per_node > 1 ? core / cl->cores_per_node : core;
+}
+
 /* Create a job (not yet placed). threads >= 1. */
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb);
@@ -289,7 +320,7 @@ job_t *job_next(const cluster_t *cl, const job_t *j);
 /* The job's owner is done with it (it ended, or never started): it is
  * freed, through an event, once none of its messages is in flight. */
 void job_release(sim_t *sim, job_t *j);
-/* Bind thread i to PE pe_id (before the first job_run). */
+/* Bind thread i to core pe_id (before the first job_run). */
 void job_bind(job_t *j, int i, int pe_id);
 /* True when the memory of thread i of j has been given back to its PE
  * (false before the job started). */

@@ -11,6 +11,10 @@ typedef enum {
 } sched_priority;
 /* Backfilling (sched/backfill.h): none, EASY, conservative. */
 typedef enum { BF_NONE, BF_EASY, BF_CONSERVATIVE } sched_backfill;
+/* Node allocation (issue 25, scheduler.node_sharing): SHARED = a job gets
+ * cores, other jobs may use the rest of its nodes; EXCLUSIVE = whole
+ * nodes in its slot, the unused cores idle. */
+typedef enum { NODE_SHARED, NODE_EXCLUSIVE } sched_node_sharing;
 /* Slot choice: the first, the fullest or the emptiest slot that fits. */
 typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
 /* When a thread's memory is freed (§4.3.1 "at process termination"): when

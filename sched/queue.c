@@ -29,7 +29,7 @@ void jobq_destroy(jobq_t *q)
 
 void jobq_push(jobq_t *q, job_t *j)
 {
-    int w = j->threads;
+    int w = j->width;
     assert(w >= 1 && w <= q->npes && !j->queued);
     list_add_tail(&q->fifo, &j->qlink);
     list_add_tail(&q->bucket[w], &j->blink);
@@ -43,7 +43,7 @@ void jobq_remove(jobq_t *q, job_t *j)
     assert(j->queued);
     list_del(&j->qlink);
     list_del(&j->blink);
-    q->bcount[j->threads]--;
+    q->bcount[j->width]--;
     q->n--;
     j->queued = false;
 }
@@ -143,7 +143,7 @@ const char *jobq_check(const jobq_t *q)
         long k = 0;
         list_for_each(it, &q->bucket[w]) {
             const job_t *j = bucket_job(it);
-            if (j->threads != w || !j->queued)
+            if (j->width != w || !j->queued)
                 return "job in the wrong width bucket";
             k++;
         }

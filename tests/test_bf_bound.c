@@ -112,7 +112,7 @@ START_TEST(test_stop_classes)
     static const int w[] = {16, 4, 5, 8, 1, 2, 3, 9, 4, 1};
     static const double e[] = {5, 30, 9, 5, 40, 25, 20.5, 1, 10, 21};
     for (int i = 0; i < 10; i++) {
-        jobs[i].threads = w[i];
+        jobs[i].threads = jobs[i].width = w[i];
         jobs[i].estimate = e[i];
         jobs[i].queued = true;
         q[i] = &jobs[i];

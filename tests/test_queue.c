@@ -15,7 +15,7 @@ static void fill(jobq_t *q)
 {
     jobq_init(q, 4);
     for (int i = 0; i < 6; i++) {
-        jobs[i] = (job_t){.id = i, .order = i, .threads = widths[i], .slot = -1,
+        jobs[i] = (job_t){.id = i, .order = i, .threads = widths[i], .width = widths[i], .slot = -1,
                           .tried_pass = -1};
         jobq_push(q, &jobs[i]);
         ck_assert(jobs[i].queued);
@@ -103,9 +103,9 @@ START_TEST(check_finds_damage)
 {
     jobq_t q;
     fill(&q);
-    jobs[4].threads = 2; /* now in the wrong bucket */
+    jobs[4].width = 2; /* now in the wrong bucket */
     ck_assert_ptr_nonnull(jobq_check(&q));
-    jobs[4].threads = 3;
+    jobs[4].width = 3;
     q.n++;
     ck_assert_str_eq(jobq_check(&q), "queue length wrong");
     q.n--;
