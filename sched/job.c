@@ -46,37 +46,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
-                       double page_bytes)
-{
-    const double P = page_bytes;
-    double c = fabs(ram_bytes - size_bytes);
-    if (c > L)
-        c = L;
-    if (c < P)
-        c = P;
-    return rng_triangular(r, P, P, c);
-}
-
 /* ---- page-fault model (§4.1.5) ------------------------------------------ */
 
-/* Several cores per node (MODEL.md, "Nodes of several cores"): th's share
- * of its node's overallocation `over` (bytes): over x size / S, S the
- * total size of the node's memory users in th's row (th included). With
- * th alone in its row the share is `over` itself, as on a one-core node. */
+/* Several cores per node: th's share of its node's overallocation `over`
+ * (job_fault_share), S the total size of the node's memory users in th's
+ * row, th included (MODEL.md, "Nodes of several cores"). */
 static double node_share(const thread_t *th, double over)
 {
-    const pe_t *pe = th->pe;
     double S = 0;
-    int row = th->job->row;
-    for (pe_user *u = pe_user_first(pe); u; u = pe_user_next(pe, u)) {
+    for (pe_user *u = pe_user_first(th->pe); u; u = pe_user_next(th->pe, u)) {
         const thread_t *o = container_of(u, thread_t, mem_user);
-        if (o->job->row == row)
+        if (o->job->row == th->job->row)
             S += o->size_bytes;
     }
-    if (!(S > th->size_bytes))
-        return over;
-    return over * th->size_bytes / S;
+    return job_fault_share(over, th->size_bytes, S);
 }
 
 /* Set L from the PE's overallocation and draw the next fault time. */
@@ -441,14 +424,7 @@ static bool solo_eligible(const job_t *j)
         /* Several cores per node: other jobs share j's nodes, and their
          * memory could make j's threads page later, unseen (a solo job's
          * threads are no memory users); only threads that can never page
-         * run as one process. */
-#ifndef NDEBUG
-        for (int i = 0; i < j->threads; i++) {
-            const int k = j->pe_ids[i];
-            const res_t *r = pe_cpu(&cl->pes[cluster_node_id(cl, k)], k % cl->cores_per_node);
-            assert(!r->holder && r->q.n == 0);
-        }
-#endif
+         * run as one process (its cores are its own: solo_step asserts). */
         return cl->mem_access_rate <= 0 || !(size > 0);
     }
 #ifndef NDEBUG

@@ -52,6 +52,7 @@
 #include "core/sync.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/job_fault.h"
 #include "sched/policy.h"
 
 #include <stdint.h>
@@ -337,12 +338,6 @@ void thread_proceed(sim_t *sim, thread_t *th);
 void thread_fault_done(sim_t *sim, thread_t *th);
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
-/* The page-fault reset (§4.1.5): the amount of the thread's overallocated
- * data not in RAM after all of it was paged in, drawn from a triangular
- * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)),
- * P = page_bytes. See docs/MODEL.md for why this reading. */
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
-                       double page_bytes);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
 static inline double job_page_bytes(const cluster_t *cl)
 {
