@@ -91,6 +91,8 @@ struct pe {
     void (*on_unlend)(sim_t *sim, pe_t *pe, void *ctx);
     void *unlend_ctx;
     int ncores;               /* C >= 1 (pe_init: 1) */
+    uint32_t users_gen;       /* changes at every pe_add_user and
+                               * pe_remove_user (cached sums over users) */
     res_t *cpus;              /* CPUs of cores 1 .. C-1; NULL when C = 1 */
 };
 

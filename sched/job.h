@@ -212,6 +212,10 @@ struct thread {
     uint64_t faults;
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
+    double row_S;             /* several cores per node: the size of its
+                               * row's threads on its node, as of its
+                               * node's users_gen == row_gen (job.c) */
+    uint32_t row_gen;
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
     int batch_how;            /* how the last batch was ended (batch.c) */
@@ -304,6 +308,14 @@ static inline int cluster_cores(const cluster_t *cl)
 static inline int cluster_node_id(const cluster_t *cl, int core)
 {
     return cl->cores_per_node > 1 ? core / cl->cores_per_node : core;
+}
+
+/* The CPU of core k: core k mod C of its node (the node's `cpu` when C = 1). */
+static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
+{
+    if (cl->cores_per_node > 1)
+        return pe_cpu(&cl->pes[core / cl->cores_per_node], core % cl->cores_per_node);
+    return &cl->pes[core].cpu;
 }
 
 /* Create a job (not yet placed). threads >= 1. */
