@@ -422,13 +422,8 @@ static bool solo_eligible(const job_t *j)
         return false;
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
-    if (cluster_cpn(cl) > 1) {
-        /* Several cores per node: other jobs share j's nodes, and their
-         * memory could make j's threads page later, unseen (a solo job's
-         * threads are no memory users); only threads that can never page
-         * run as one process (its cores are its own: solo_step asserts). */
+    if (cluster_cpn(cl) > 1) /* others' memory could make it page, unseen (MODEL.md) */
         return cl->mem_access_rate <= 0 || !(size > 0);
-    }
 #ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
