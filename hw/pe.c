@@ -76,6 +76,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->swap = PE_SWAP_DISK;
     pe->ncores = 1;
     pe->cpus = NULL;
+    pe->users_gen = 0;
 }
 
 void pe_set_cores(sim_t *sim, pe_t *pe, int ncores)
@@ -236,6 +237,7 @@ void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change)
     u->on_change = on_change;
     list_add_tail(&pe->users, &u->link);
     pe->nusers++;
+    pe->users_gen++;
 }
 
 void pe_remove_user(pe_t *pe, pe_user *u)
@@ -243,6 +245,7 @@ void pe_remove_user(pe_t *pe, pe_user *u)
     assert(pe->nusers > 0 && list_linked(&u->link));
     list_del(&u->link);
     pe->nusers--;
+    pe->users_gen++;
 }
 
 /* The user whose link is n, or NULL when n is the head (past an end). */

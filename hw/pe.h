@@ -104,6 +104,8 @@ struct pe {
     pe_swap_kind swap;
     mres_t ssd;
     int ncores;               /* C >= 1 (pe_init: 1) */
+    uint32_t users_gen;       /* changes at every pe_add_user and
+                               * pe_remove_user (cached sums over users) */
     res_t *cpus;              /* CPUs of cores 1 .. C-1; NULL when C = 1 */
 };
 

@@ -19,7 +19,6 @@
 #include "sched/queue.h"
 
 #include <assert.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,53 +192,6 @@ static double pass_avail(gang_t *g)
     return g->avail;
 }
 
-/* Several cores per node, mem_aware: the lowest-numbered free cores (of
- * pe_job; NULL: all free) whose node has room for one more thread of j
- * besides those of j already chosen on it (threads of a job on one node
- * add up). Fills ids; false when fewer than j->threads. */
-static bool choose_cores(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
-{
-    int k = 0, node = -1;
-    double room = 0;
-    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
-        if (pe / g->cpn != node) {
-            node = pe / g->cpn;
-            room = gang_node_room(g, node);
-        }
-        if (pe_job && pe_job[pe])
-            continue;
-        if (room + 1e-9 < j->mem_mb)
-            continue;
-        room -= j->mem_mb;
-        ids[k++] = pe;
-    }
-    return k == j->threads;
-}
-
-/* node_sharing EXCLUSIVE: the lowest-numbered nodes whose C cores are all
- * free (of pe_job; NULL: all free) and, under mem_aware, whose room holds
- * the threads the node gets: C each, the last node the rest (w - (k-1) C of
- * a job on k = ceil(w / C) nodes). Thread t runs on core t mod C of the
- * (t / C)-th node chosen. Fills ids; false when too few nodes. */
-bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids)
-{
-    const int C = g->cpn;
-    int k = 0;
-    for (int node = 0; node < g->nnodes && k < j->threads; node++) {
-        bool free = true;
-        for (int c = 0; c < C && free; c++)
-            free = !(pe_job && pe_job[node * C + c]);
-        if (!free)
-            continue;
-        int n = j->threads - k < C ? j->threads - k : C;
-        if (g->p.mem_aware && gang_node_room(g, node) + 1e-9 < n * j->mem_mb)
-            continue;
-        for (int c = 0; c < n; c++)
-            ids[k++] = node * C + c;
-    }
-    return k == j->threads;
-}
-
 /* Choose PEs for j in slot s: the lowest-numbered free PEs (with
  * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
  * returns false if impossible. */
@@ -250,7 +202,7 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
         return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
     }
     if (g->p.exclusive)
-        return gang_choose_nodes(g, s->pe_job, j, j->pe_ids);
+        return gang_choose_nodes(GANG_NODES(g), s->pe_job, j, j->pe_ids);
     int k = 0;
     if (!g->p.mem_aware) {
         /* The lowest-numbered free PEs (the loop below without its test). */
@@ -260,7 +212,7 @@ static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
         return k == j->threads;
     }
     if (g->cpn > 1)
-        return choose_cores(g, s->pe_job, j, j->pe_ids);
+        return gang_choose_cores(GANG_NODES(g), s->pe_job, j, j->pe_ids);
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         if (s->pe_job[pe])
             continue;
@@ -282,9 +234,9 @@ static bool fits_empty(gang_t *g, const job_t *j)
         return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
     }
     if (g->p.exclusive)
-        return gang_choose_nodes(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
+        return gang_choose_nodes(GANG_NODES(g), NULL, j, j->pe_ids); /* choose_pes sets them again */
     if (g->cpn > 1)
-        return choose_cores(g, NULL, j, j->pe_ids); /* choose_pes sets them again */
+        return gang_choose_cores(GANG_NODES(g), NULL, j, j->pe_ids); /* choose_pes sets them again */
     int k = 0;
     for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
         double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
@@ -761,37 +713,6 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g);
 }
 
-/* Several cores per node, mem_aware: true when j's threads can never be
- * placed: even on empty nodes, node i holds at most min(C, RAM_i / m)
- * threads of m MB (its threads add up), and those do not add up to j's
- * width. O(nodes), once per submitted job. */
-static bool never_fits(const gang_t *g, const job_t *j)
-{
-    if (!(j->mem_mb > 0))
-        return false;
-    long k = 0;
-    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
-        double n = floor((g->cl->pes[i].ram_mb + 1e-9) / j->mem_mb);
-        k += n < g->cpn ? (long)n : g->cpn;
-    }
-    return k < j->threads;
-}
-
-/* node_sharing EXCLUSIVE, mem_aware: true when j can never be placed: the
- * rule of gang_choose_nodes on empty nodes (node i holds up to C threads
- * when C x m fits its RAM) finds too few. O(nodes), once per job. */
-static bool never_fits_exclusive(const gang_t *g, const job_t *j)
-{
-    const int C = g->cpn;
-    int k = 0;
-    for (int i = 0; i < g->nnodes && k < j->threads; i++) {
-        int n = j->threads - k < C ? j->threads - k : C;
-        if (g->cl->pes[i].ram_mb - g->cl->pes[i].lent_mb + 1e-9 >= n * j->mem_mb)
-            k += n;
-    }
-    return k < j->threads;
-}
-
 void gang_submit(sim_t *sim, gang_t *g, job_t *j)
 {
     (void)sim;
@@ -800,8 +721,8 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
         j->width = (j->threads + g->cpn - 1) / g->cpn * g->cpn;
     if (j->width > g->npes ||
         (g->p.mem_global ? admit_impossible(&v, j, g->ram_desc, g->total_lendable)
-         : g->p.exclusive ? g->p.mem_aware && never_fits_exclusive(g, j)
-         : g->cpn > 1    ? g->p.mem_aware && never_fits(g, j)
+         : g->p.exclusive ? g->p.mem_aware && gang_never_fits_exclusive(GANG_NODES(g), j)
+         : g->cpn > 1    ? g->p.mem_aware && gang_never_fits(GANG_NODES(g), j)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
         /* A job wider than the machine, or (mem_aware) whose threads do
          * not fit in the RAM of as many PEs, can never be placed. (The width check

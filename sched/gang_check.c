@@ -138,7 +138,7 @@ static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
             for (int pe = node * g->cpn; pe < (node + 1) * g->cpn; pe++)
                 free += !(s && s->pe_job[pe]);
             if (g->p.mem_aware && mem > 0) {
-                double n = floor((gang_node_room(g, node) + 1e-9) / mem);
+                double n = floor((nodes_room(GANG_NODES(g), node) + 1e-9) / mem);
                 if (n < free)
                     free = n > 0 ? (int)n : 0;
             }
@@ -179,9 +179,9 @@ static bool fits_now(const gang_t *g, const job_t *j)
         int *ids = xcalloc((size_t)j->threads, sizeof *ids);
         bool fits = false;
         for (int i = 0; i < g->nslots && !fits; i++)
-            fits = gang_choose_nodes(g, g->slots[i]->pe_job, j, ids);
+            fits = gang_choose_nodes(GANG_NODES(g), g->slots[i]->pe_job, j, ids);
         if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
-            fits = gang_choose_nodes(g, NULL, j, ids);
+            fits = gang_choose_nodes(GANG_NODES(g), NULL, j, ids);
         free(ids);
         return fits;
     }

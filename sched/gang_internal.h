@@ -21,6 +21,7 @@
 
 #include "sched/admit.h"
 #include "sched/gang.h"
+#include "sched/gang_nodes.h"
 #include "sched/queue.h"
 
 #include <stdbool.h>
@@ -134,8 +135,6 @@ static inline int gang_core_next(const gang_t *g, const job_t *j, core_iter *it)
     return base;
 }
 
-/* See gang.c (node_sharing EXCLUSIVE). */
-bool gang_choose_nodes(const gang_t *g, job_t *const *pe_job, const job_t *j, int *ids);
 
 static inline int gang_core_first(const gang_t *g, const job_t *j, core_iter *it)
 {
@@ -143,11 +142,10 @@ static inline int gang_core_first(const gang_t *g, const job_t *j, core_iter *it
     return gang_core_next(g, j, it);
 }
 
-/* MB of node `node` that placements may still reserve (mem_aware):
- * RAM - reserved - lent. */
-static inline double gang_node_room(const gang_t *g, int node)
-{
-    return g->cl->pes[node].ram_mb - g->reserved[node] - g->cl->pes[node].lent_mb;
-}
+/* What sched/gang_nodes.c reads of scheduler g: a pointer to a nodes_view
+ * that lives until the end of the enclosing block. */
+#define GANG_NODES(g)                                                          \
+    (&(nodes_view){(g)->cl, (g)->cpn, (g)->nnodes, (g)->npes, (g)->reserved,  \
+                   (g)->p.mem_aware})
 
 #endif

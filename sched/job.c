@@ -46,37 +46,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
-                       double page_bytes)
-{
-    const double P = page_bytes;
-    double c = fabs(ram_bytes - size_bytes);
-    if (c > L)
-        c = L;
-    if (c < P)
-        c = P;
-    return rng_triangular(r, P, P, c);
-}
-
 /* ---- page-fault model (§4.1.5) ------------------------------------------ */
 
-/* Several cores per node (MODEL.md, "Nodes of several cores"): th's share
- * of its node's overallocation `over` (bytes): over x size / S, S the
- * total size of the node's memory users in th's row (th included). With
- * th alone in its row the share is `over` itself, as on a one-core node. */
-static double node_share(const thread_t *th, double over)
+/* Several cores per node: th's share of its node's overallocation (MODEL.md
+ * "Nodes of several cores"); S, its row's size there, kept until a user change. */
+static double node_share(thread_t *th, double over)
 {
-    const pe_t *pe = th->pe;
-    double S = 0;
-    int row = th->job->row;
-    for (pe_user *u = pe_user_first(pe); u; u = pe_user_next(pe, u)) {
-        const thread_t *o = container_of(u, thread_t, mem_user);
-        if (o->job->row == row)
-            S += o->size_bytes;
+    if (th->row_gen != th->pe->users_gen) {
+        double S = 0;
+        for (pe_user *u = pe_user_first(th->pe); u; u = pe_user_next(th->pe, u)) {
+            const thread_t *o = container_of(u, thread_t, mem_user);
+            if (o->job->row == th->job->row)
+                S += o->size_bytes;
+        }
+        th->row_S = S;
+        th->row_gen = th->pe->users_gen;
     }
-    if (!(S > th->size_bytes))
-        return over;
-    return over * th->size_bytes / S;
+    return job_fault_share(over, th->size_bytes, th->row_S);
 }
 
 /* Set L from the PE's overallocation and draw the next fault time. */
@@ -295,8 +281,7 @@ static void thread_begin(sim_t *sim, thread_t *th)
     th->started = true;
     j->cl->threads_running++;
     if (th->pe->ncores > 1) {
-        /* A user first, so that the node's other threads, told of the new
-         * overallocation, count th in their rows' totals (node_share). */
+        /* A user first: the others, told of the new O, count th (node_share). */
         pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
         pe_alloc(sim, th->pe, j->mem_mb);
     } else {
@@ -444,20 +429,8 @@ static bool solo_eligible(const job_t *j)
         return false;
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
-    if (cluster_cpn(cl) > 1) {
-        /* Several cores per node: other jobs share j's nodes, and their
-         * memory could make j's threads page later, unseen (a solo job's
-         * threads are no memory users); only threads that can never page
-         * run as one process. */
-#ifndef NDEBUG
-        for (int i = 0; i < j->threads; i++) {
-            const int k = j->pe_ids[i];
-            const res_t *r = pe_cpu(&cl->pes[cluster_node_id(cl, k)], k % cl->cores_per_node);
-            assert(!r->holder && r->q.n == 0);
-        }
-#endif
+    if (cluster_cpn(cl) > 1) /* others' memory could make it page, unseen (MODEL.md) */
         return cl->mem_access_rate <= 0 || !(size > 0);
-    }
 #ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
@@ -517,12 +490,6 @@ static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu)
     return -1;
 }
 
-/* The CPU of core k on its node pe. */
-static inline res_t *solo_cpu(const cluster_t *cl, pe_t *pe, int k)
-{
-    return cl->cores_per_node > 1 ? pe_cpu(pe, k % cl->cores_per_node) : &pe->cpu;
-}
-
 /* The process of a solo job: each step of every thread, in thread order,
  * as thread_body would make it. A thread's start (thread_begin): it
  * allocates its memory; it is no memory user of its PE (nothing can change
@@ -541,7 +508,7 @@ static void job_body(sim_t *sim, proc_t *p)
         pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
         cl->threads_running++;
         pe_alloc(sim, pe, j->mem_mb);
-        double d = solo_step(sim, j, i, solo_cpu(cl, pe, j->pe_ids[i]));
+        double d = solo_step(sim, j, i, cluster_core_cpu(cl, j->pe_ids[i]));
         assert(i == 0 || d == j->solo_hold);
         j->solo_hold = d;
     }
@@ -558,8 +525,7 @@ static void job_body(sim_t *sim, proc_t *p)
             for (int i = 0; i < j->threads; i++) {
                 if (i + 4 < j->threads)
                     solo_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
-                pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
-                res_t *cpu = solo_cpu(cl, pe, j->pe_ids[i]);
+                res_t *cpu = cluster_core_cpu(cl, j->pe_ids[i]);
                 if (computed)
                     res_release(sim, cpu, &j->proc);
                 double d = solo_step(sim, j, i, cpu);
@@ -773,7 +739,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->job = j;
             th->idx = i;
             th->pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
-            th->core_cpu = solo_cpu(cl, th->pe, j->pe_ids[i]);
+            th->core_cpu = cluster_core_cpu(cl, j->pe_ids[i]);
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->fault_at = th->comm_at = th->sync_at = INFINITY;
             proc_init(sim, &th->p, thread_body);

@@ -52,6 +52,7 @@
 #include "core/sync.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/job_fault.h"
 #include "sched/policy.h"
 
 #include <stdint.h>
@@ -211,6 +212,10 @@ struct thread {
     uint64_t faults;
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
+    double row_S;             /* several cores per node: the size of its
+                               * row's threads on its node, as of its
+                               * node's users_gen == row_gen (job.c) */
+    uint32_t row_gen;
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
     int batch_how;            /* how the last batch was ended (batch.c) */
@@ -305,6 +310,14 @@ static inline int cluster_node_id(const cluster_t *cl, int core)
     return cl->cores_per_node > 1 ? core / cl->cores_per_node : core;
 }
 
+/* The CPU of core k: core k mod C of its node (the node's `cpu` when C = 1). */
+static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
+{
+    if (cl->cores_per_node > 1)
+        return pe_cpu(&cl->pes[core / cl->cores_per_node], core % cl->cores_per_node);
+    return &cl->pes[core].cpu;
+}
+
 /* Create a job (not yet placed). threads >= 1. */
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb);
@@ -337,12 +350,6 @@ void thread_proceed(sim_t *sim, thread_t *th);
 void thread_fault_done(sim_t *sim, thread_t *th);
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
-/* The page-fault reset (§4.1.5): the amount of the thread's overallocated
- * data not in RAM after all of it was paged in, drawn from a triangular
- * distribution on [P, C] with mode P, where C = max(P, min(L, |RAM - size|)),
- * P = page_bytes. See docs/MODEL.md for why this reading. */
-double job_fault_reset(rng_t *r, double L, double ram_bytes, double size_bytes,
-                       double page_bytes);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
 static inline double job_page_bytes(const cluster_t *cl)
 {

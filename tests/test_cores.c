@@ -107,6 +107,49 @@ START_TEST(test_other_row_bears_all)
 }
 END_TEST
 
+START_TEST(test_share_follows_new_thread)
+{
+    /* C = 3 on one node of 100 MB, one row: jobs of 60 MB (core 0) and 90
+     * MB (core 1) from t = 0, 20 CPU s each, and a third of 30 MB (core 2)
+     * from t = 5. Before 5: O = 50, S = 150, job 1's L = 50 x 60 / 150 =
+     * 20 MB. From 5 until a job ends (no job can end before 20): O = 180 -
+     * 100 = 80 MB, S = 180, L = 80 x 60 / 180 = 26.67 MB for job 1 (the
+     * newcomer's allocation tells the node's threads, whose row totals
+     * must now count it). */
+    world w;
+    cluster_params p = world_params(1, 100, TOPO_KIND_STAR, BW, 11);
+    p.cores_per_node = 3;
+    world_init_p(&w, &p);
+    w.cl.mem_access_rate = 1e-4;
+    w.log_faults = true;
+    int c0 = 0, c1 = 1, c2 = 2;
+    job_t *a = make_job(&w, 1, 1, &c0, 20, 60);
+    job_t *b = make_job(&w, 2, 1, &c1, 20, 90);
+    job_t *c = make_job(&w, 3, 1, &c2, 20, 30);
+    at(&w, 0, a, ACT_RUN, 0);
+    at(&w, 0, b, ACT_RUN, 0);
+    at(&w, 5, c, ACT_RUN, 0);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 3);
+    long before = 0, after = 0;
+    for (size_t i = 0; i < w.nfaults; i++) {
+        const fault_rec *f = &w.faults[i];
+        if (f->job != 1 || f->t >= 20)
+            continue;
+        double want = f->t < 5 ? 20 * MB : 80.0 * 60 / 180 * MB;
+        ck_assert_msg(fabs(f->L - want) <= 1e-9 * want, "t %g: L = %.17g, want %.17g", f->t,
+                      f->L, want);
+        if (f->t < 5)
+            before++;
+        else
+            after++;
+    }
+    ck_assert_int_gt(before, 0);
+    ck_assert_int_gt(after, 0);
+    world_free(&w);
+}
+END_TEST
+
 /* ---- cores and messages ------------------------------------------------------ */
 
 START_TEST(test_cores_compute_at_once_and_talk_locally)
@@ -480,6 +523,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_same_row_shares_overallocation);
     tcase_add_test(tc, test_other_row_bears_all);
+    tcase_add_test(tc, test_share_follows_new_thread);
     tcase_add_test(tc, test_cores_compute_at_once_and_talk_locally);
     tcase_add_test(tc, test_mem_aware_per_node);
     tcase_add_loop_test(tc, test_cpu_time_kept, 0, 5);
