@@ -236,7 +236,7 @@ const key_def cfg_keys[] = {
            "ssd_bandwidth, ssd_parallelism accesses at once, FIFO."),
     K_DBL("computer", "ssd_latency", computer.ssd_latency, 0, true, 1, "0.000085", "s", NULL,
           "SSD: fixed access latency of a page (swap = SSD)."),
-    K_DBL("computer", "ssd_bandwidth", computer.ssd_bandwidth, 0, true, 1e7, "3200", "MB/s",
+    K_DBL("computer", "ssd_bandwidth", computer.ssd_bandwidth, 0.01, false, 1e7, "3200", "MB/s",
           NULL, "SSD: transfer bandwidth (MB = 10^6 bytes here; swap = SSD)."),
     K_INT("computer", "ssd_parallelism", computer.ssd_parallelism, 1, 100000, "24",
           "requests", NULL, "SSD: page accesses served at once; more wait FIFO (swap = SSD)."),

@@ -160,7 +160,8 @@ int pnr_select_server(pnr_t *p, round_t *r, double remaining)
         r->racks = xcalloc((size_t)net_rack_count(p->cl->net), 1);
         for (int i = 0; i < r->nreqs; i++)
             if (r->reqs[i])
-                r->racks[net_rack_of(p->cl->net, r->reqs[i]->th->pe->id)] = 1;
+                r->racks[net_rack_of(p->cl->net, r->reqs[i]->th ? r->reqs[i]->th->pe->id
+                                                        : r->reqs[i]->pe)] = 1;
     }
     r->in_rack = true;
     int s = select_rule(p, r, remaining);

@@ -76,10 +76,12 @@ check "epyc: HDR link 200 Gb/s = 25000 MB/s" test "$(ival new.ini bandwidth netw
 check "epyc: uplink 20 x 25000 = 500000 MB/s" test "$(ival new.ini uplink_bandwidth network)" = 500000
 check "epyc: RAM 2 x 8 x 16 GB = 262144 MB" test "$(ival new.ini ram computer)" = 262144
 check "epyc: switch delay 130 ns" test "$(ival new.ini delay network)" = 1.3e-07
-check "epyc: TREE of 2 racks: 2560 PEs, racks of 1280" \
-    test "$(ival new.ini number computer)" = 2560 -a "$(ival new.ini rack_size network)" = 1280
-# A scenario on top: 4 nodes' worth of cores in one rack, network RAM on.
-printf '[computer]\nnumber = 256\nmemory_servers = 1\n[network]\nrack_size = 256\n[netram]\nenabled = yes\n' > scen.ini
+# 2 racks x 20 nodes x 64 cores = 2560 cores; rack_size counts nodes.
+check "epyc: TREE of 2 racks: 2560 cores = 40 nodes of 64, racks of 20 nodes" \
+    test "$(ival new.ini number computer)" = 2560 -a "$(ival new.ini rack_size network)" = 20 \
+    -a "$(ival new.ini cores_per_node computer)" = 64
+# A scenario on top: 4 nodes (256 cores) in one rack, network RAM on.
+printf '[computer]\nnumber = 256\nmemory_servers = 1\n[network]\nrack_size = 4\n[netram]\nenabled = yes\n' > scen.ini
 "$P" -c "$NEW" -c scen.ini --print-config > layered.ini 2> layered.err
 check "epyc + scenario: the scenario's number wins (256, from scen.ini:2)" \
     sh -c "test '$(ival layered.ini number computer)' = 256 && grep -qx '; from scen.ini:2' layered.ini"
