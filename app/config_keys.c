@@ -231,16 +231,16 @@ const key_def cfg_keys[] = {
            "Rotational delay of a disk access: HALF = half a revolution "
            "(30/rpm s), FULL = a whole one (60/rpm s)."),
     K_ENUM("computer", "swap", computer.swap, cfg_swap_names, "DISK", NULL,
-           "Swap device of each PE: DISK = seek + rotation + transfer (seek, rpm, "
-           "transfer, rotation), one access at a time; SSD = ssd_latency + page / "
+           "Swap device of each node (shared by its cores): DISK = seek + rotation + "
+           "transfer (seek, rpm, transfer, rotation), one access at a time; SSD = ssd_latency + page / "
            "ssd_bandwidth, ssd_parallelism accesses at once, FIFO."),
     K_DBL("computer", "ssd_latency", computer.ssd_latency, 0, true, 1, "0.000085", "s", NULL,
-          "SSD: fixed access latency of a page (swap = SSD)."),
+          "SSD: fixed access latency of a page (one SSD per node; swap = SSD)."),
     K_DBL("computer", "ssd_bandwidth", computer.ssd_bandwidth, 0.01, false, 1e7, "3200", "MB/s",
-          NULL, "SSD: transfer bandwidth (MB = 10^6 bytes here; swap = SSD)."),
+          NULL, "SSD: transfer bandwidth (MB = 10^6 bytes here; one SSD per node; swap = SSD)."),
     K_INT("computer", "ssd_parallelism", computer.ssd_parallelism, 1, 100000, "24",
-          "requests", NULL, "SSD: page accesses served at once; more wait FIFO (swap = SSD)."),
-K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PEs",
+          "requests", NULL, "SSD: page accesses served at once per node; more wait FIFO (swap = SSD)."),
+K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "nodes",
           NULL, "Memory servers: nodes numbered after the compute nodes that run no "
           "threads and only lend their RAM as network RAM; 0 = none."),
     K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
@@ -255,7 +255,7 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "PE
     K_BOOL("netram", "global_knowledge", netram.global_knowledge, "no",
            "GlobalKnowledge", "Servers see every PE's current memory load."),
     K_INT("netram", "managers", netram.managers, 1, 100000, "1", "managers", "Managers",
-          "Number of managers of the BACKBONE strategy (at most computer.number)."),
+          "Number of managers of the BACKBONE strategy (at most the number of nodes, computer.number / cores_per_node)."),
     K_DBL("netram", "server_threshold", netram.server_threshold, 0, false,
           1e8, "0.1", "MB", "ServerThreshold",
           "Free RAM a server keeps: it lends only what is above this."),
@@ -308,9 +308,9 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_DBL("network", "uplink_latency", network.uplink_latency, 0, false, 1, "0.00000005",
           "s", NULL, "TREE: time for data to cross an uplink."),
     K_DBL("network", "bandwidth", network.bandwidth, 1e-3, false, 1e6, "12.5", "MB/s",
-          "Bandwidth", "Bandwidth of each link (MB = 10^6 bytes here)."),
+          "Bandwidth", "Bandwidth of each link (one link per node; MB = 10^6 bytes here)."),
     K_DBL("network", "latency", network.latency, 0, false, 1, "0.00000005", "s",
-          "Latency", "Time for data to cross one link."),
+          "Latency", "Time for data to cross one link (one link per node)."),
     K_DBL("network", "delay", network.delay, 0, false, 1, "0.00008", "s", "Delay",
           "Time a switch takes to pass a packet on."),
     K_ENUM("network", "route", network.route, cfg_route_names, "HOPS", NULL,
