@@ -386,10 +386,6 @@ int config_validate_e(const config *c, cfg_error *err)
                           "be a multiple of cores_per_node (whole nodes)", c->computer.number);
     }
     const int nodes = c->computer.number / C;
-    if (C > 1 && c->scheduler.mem_aware == MEM_AWARE_GLOBAL)
-        return fail_cross(err, c, "scheduler", "mem_aware", "GLOBAL", "", "computer.cores_per_node",
-                          "is not supported with cores_per_node = %d > 1 (yet): use yes "
-                          "(LOCAL: reserved memory per node) or no", C);
     if (C > 1 && c->netram.strategy == PNR_BACKBONE && c->netram.managers > nodes) {
         snprintf(v, sizeof v, "%d", c->netram.managers);
         return fail_cross(err, c, "netram", "managers", v, "", "computer.cores_per_node",

@@ -12,6 +12,8 @@
  *
  *   room(pe)       = RAM - reserved - lent             (compute PEs)
  *                  = RAM - lent                        (memory servers)
+ * (a PE here is a node: with several cores per node, issue 25, every term
+ * is the node's, and the threads of one job on a node add up)
  *   lendable(pe)   = max(0, room - threshold)           what it could still lend
  *   uncovered(pe)  = max(0, -room - remote)             overallocation its
  *                                                       threads still lack
@@ -34,33 +36,56 @@
 
 #include <stdbool.h>
 
-/* What admission looks at: the cluster (compute PEs 0..ncompute-1, then
- * memory servers up to cl->npes), the scheduler's reserved MB per compute
- * PE, the servers' threshold, and whether network RAM exists at all (when
- * not, nothing is available and GLOBAL admits exactly what LOCAL does). */
+/* What admission looks at: the cluster (nodes: compute nodes
+ * 0..nnodes-1 of cpn cores each, cores 0..nnodes*cpn-1, core k on node
+ * k / cpn; then memory servers up to cl->npes), the scheduler's reserved
+ * MB per compute node, the servers' threshold, and whether network RAM
+ * exists at all (when not, nothing is available and GLOBAL admits exactly
+ * what LOCAL does). With cpn > 1 the rules also need scratch room the
+ * caller owns, zero between calls and left zero: used (MB per compute
+ * node), next (an int per compute node) and mark (a byte per core).
+ * exclusive: node_sharing EXCLUSIVE (whole nodes; only with cpn > 1). */
 typedef struct admit_view {
     const cluster_t *cl;
-    int ncompute;
+    int cpn, nnodes;
     const double *reserved;
     double threshold;
     bool netram;
+    bool exclusive;
+    double *used;
+    int *next;
+    unsigned char *mark;
 } admit_view;
 
 /* MB of network RAM available to new jobs (see above). O(cl->npes). */
 double admit_available(const admit_view *v);
-/* Choose PEs for j among the free PEs (taken[pe] == NULL; taken NULL = an
- * empty slot): first the lowest-numbered free PEs with room for a thread,
- * then the lowest-numbered other free PEs. Writes pe_ids[0..threads-1];
- * false when fewer than j->threads PEs are free. */
+/* Choose cores for j among the free cores (taken[core] == NULL; taken
+ * NULL = an empty slot). One core per node (cpn = 1): first the
+ * lowest-numbered free PEs with room for a thread, then the
+ * lowest-numbered other free PEs. Several (SHARED): first the
+ * lowest-numbered free cores whose node has room for one more thread of j
+ * besides those already chosen on it, then the other free cores round
+ * robin over the nodes (node order, one more thread per node per sweep,
+ * its lowest free core not yet chosen), so the overallocation is spread.
+ * EXCLUSIVE: first the lowest-numbered whole free nodes with room for the
+ * threads each gets (C each, the last node the rest), then the other
+ * whole free nodes in order; thread t on core t mod C of the (t/C)-th.
+ * Writes pe_ids[0..threads-1]; false when too few cores or nodes are
+ * free. O(cores) at most. */
 bool admit_choose(const admit_view *v, job_t *const *taken, const job_t *j, int *pe_ids);
-/* need + loss (above) of j's threads on pe_ids; *need alone in need. */
+/* need + loss (above) of j's threads on the cores pe_ids (threads of j on
+ * one node add up); *need alone in need. */
 double admit_cost(const admit_view *v, const job_t *j, const int *pe_ids, double *need);
-/* MB every PE could lend on an empty machine (once, at creation). */
+/* MB every node could lend on an empty machine (once, at creation). */
 double admit_total_lendable(const admit_view *v);
-/* True when j can never be admitted: wider than the compute PEs, or, on
- * an empty machine with its threads on the PEs of most RAM (ram_desc:
- * compute PEs' RAM, largest first), its threads need network RAM and need
- * + loss exceeds `total` (admit_total_lendable). O(threads). */
+/* True when j can never be admitted: wider than the compute cores, or, on
+ * an empty machine, its threads need network RAM and need + loss exceeds
+ * `total` (admit_total_lendable). One core per node: the threads on the
+ * PEs of most RAM (ram_desc: compute PEs' RAM, largest first),
+ * O(threads). Several: the placement admit_choose makes on an empty
+ * machine (each node's room its RAM), O(cores); the machine is empty
+ * again once every job has ended, so a job not refused here is admitted
+ * at the latest then. */
 bool admit_impossible(const admit_view *v, const job_t *j, const double *ram_desc,
                       double total);
 

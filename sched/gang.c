@@ -669,6 +669,11 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
      * (no quantum, no switch): its threads may run as one process. */
     cl->solo_ok = p->mpl == 1;
     g->avail_pass = -1;
+    if (p->mem_global && g->cpn > 1) {
+        g->admit_used = xcalloc((size_t)g->nnodes, sizeof *g->admit_used);
+        g->admit_next = xcalloc((size_t)g->nnodes, sizeof *g->admit_next);
+        g->admit_mark = xcalloc((size_t)g->npes, sizeof *g->admit_mark);
+    }
     if (p->mem_global) {
         admit_view v = gang_admit_of(g);
         g->total_lendable = admit_total_lendable(&v);
@@ -695,6 +700,9 @@ void gang_destroy(sim_t *sim, gang_t *g)
     jobq_destroy(&g->queue);
     free(g->reserved);
     free(g->ram_desc);
+    free(g->admit_used);
+    free(g->admit_next);
+    free(g->admit_mark);
     if (g->cl->hooks.sched_ctx == g) {
         g->cl->hooks.on_job_ended = NULL;
         g->cl->hooks.on_mem_freed = NULL;

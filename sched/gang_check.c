@@ -167,7 +167,7 @@ static bool fits_now(const gang_t *g, const job_t *j)
         int *ids = xcalloc((size_t)j->threads, sizeof *ids);
         bool fits = false;
         for (int i = 0; i < g->nslots && !fits; i++)
-            fits = g->slots[i]->nfree >= j->threads &&
+            fits = g->slots[i]->nfree >= j->width &&
                    gang_global_fit(g, g->slots[i]->pe_job, j, ids, avail, &cost);
         if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
             fits = gang_global_fit(g, NULL, j, ids, avail, &cost);

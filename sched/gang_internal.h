@@ -65,6 +65,10 @@ struct gang {
     double avail;
     long avail_pass;
     double total_lendable;
+    /* mem_global with cpn > 1: admit_view's scratch (zero between calls) */
+    double *admit_used;
+    int *admit_next;
+    unsigned char *admit_mark;
     long nimpossible;   /* jobs that can never be placed (never queued) */
     /* statistics */
     uint64_t pcs;
@@ -97,11 +101,13 @@ static inline int gang_slot_index(const gang_t *g, int id)
 /* The admission rule's view of g's machine (sched/admit.h). */
 static inline admit_view gang_admit_of(const gang_t *g)
 {
-    return (admit_view){g->cl, g->npes, g->reserved, g->p.netram_threshold, g->p.netram};
+    return (admit_view){g->cl,          g->cpn,        g->nnodes,     g->reserved,
+                        g->p.netram_threshold, g->p.netram, g->p.exclusive, g->admit_used,
+                        g->admit_next,  g->admit_mark};
 }
 
-/* mem_global: PEs for j among the free PEs of pe_job (NULL: an empty
- * slot), into pe_ids, and whether it may be admitted there: its threads
+/* mem_global: cores for j among the free cores of pe_job (NULL: an empty
+ * slot), into pe_ids (admit_choose), and whether it may be admitted there: its threads
  * fit, or what they need from network RAM (with the lendable memory their
  * PEs lose) is at most `avail`. *cost gets that amount. Returns true when
  * j may be admitted on the PEs written to pe_ids. */

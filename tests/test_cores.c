@@ -19,7 +19,8 @@
  *     CPU time: the busy time of all cores is the CPU demand done, and the
  *     CPU utilisation is that over cores x time;
  *   - validation: number not a multiple of C, RAM groups that do not add
- *     up to the nodes, mem_aware = GLOBAL with C > 1 (exit 2 naming the key).
+ *     up to the nodes (exit 2 naming the key). (mem_aware = GLOBAL with C > 1:
+ *     tests/test_cores_global.c.)
  */
 #include "tests/fixture_job.h"
 
@@ -261,7 +262,8 @@ START_TEST(test_cpu_time_kept)
     /* 12 jobs of 1-6 threads on 16 cores (4 nodes of C = 4, 128 MB each),
      * MPL 3, neighbour and sync messages; loop index 0: mem_aware (no
      * node is ever overallocated), 1-4: network RAM (the strategy of the
-     * loop index, with a memory server; nodes page): every job ends,
+     * loop index, with a memory server; nodes page; 5-6: the same with
+     * mem_aware = GLOBAL, 6 with node_sharing = EXCLUSIVE): every job ends,
      * the checks hold after every action, and the CPU time is kept: the
      * cores' busy time is the CPU demand done (sum of threads x CPU), and
      * the utilisation is that over 16 cores x the run's length. */
@@ -271,7 +273,8 @@ START_TEST(test_cpu_time_kept)
         {7, 3, 6, 2, 60 * 1024},  {8, 3, 4, 6, 45 * 1024}, {9, 4, 2, 4, 80 * 1024},
         {10, 4, 3, 9, 25 * 1024}, {11, 5, 1, 3, 100 * 1024}, {12, 5, 5, 5, 35 * 1024}};
     write_trace(rows, 12);
-    static const char *const strat[] = {NULL, "CENTRAL", "CLIENT", "MANAGER", "BACKBONE"};
+    static const char *const strat[] = {NULL,       "CENTRAL", "CLIENT",   "MANAGER",
+                                        "BACKBONE", "CENTRAL", "MANAGER"};
     config c;
     config_defaults(&c);
     static const char *const base[] = {
@@ -293,6 +296,10 @@ START_TEST(test_cpu_time_kept)
         set(&c, "network.rack_size=2");
         if (_i == 4)
             set(&c, "netram.managers=2");
+        if (_i >= 5) /* GLOBAL admission per node; 6: with whole nodes */
+            set(&c, "scheduler.mem_aware=GLOBAL");
+        if (_i == 6)
+            set(&c, "scheduler.node_sharing=EXCLUSIVE");
     }
     run_metrics m;
     run_checked(&c, &m);
@@ -341,9 +348,6 @@ START_TEST(test_validation)
     /* ... and 64 groups of one node each would be per core: refused too. */
     refused((const char *const[]){"computer.cores_per_node=4", "computer.ram=60x64,4x128", NULL},
             (const char *const[]){"add up to 64 nodes", "16 nodes", NULL});
-    refused((const char *const[]){"computer.cores_per_node=2", "scheduler.mem_aware=GLOBAL",
-                                  NULL},
-            (const char *const[]){"[scheduler] mem_aware = GLOBAL", "cores_per_node", NULL});
     /* Out of range. */
     config c;
     config_defaults(&c);
@@ -526,7 +530,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_share_follows_new_thread);
     tcase_add_test(tc, test_cores_compute_at_once_and_talk_locally);
     tcase_add_test(tc, test_mem_aware_per_node);
-    tcase_add_loop_test(tc, test_cpu_time_kept, 0, 5);
+    tcase_add_loop_test(tc, test_cpu_time_kept, 0, 7);
     tcase_add_test(tc, test_validation);
     tcase_add_test(tc, test_exclusive_rounding);
     tcase_add_loop_test(tc, test_exclusive_backfill, 0, 4);

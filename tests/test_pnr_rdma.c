@@ -13,7 +13,9 @@
  *     rdma + 2a + 2u + 3 DELAY;
  *   - contention: two READs from PE 0 to PEs 1 and 2 at the same instant
  *     queue at PE 0's link: the first arrives at 2a + DELAY, the second
- *     waits a there and arrives at 3a + DELAY.
+ *     waits a there and arrives at 3a + DELAY;
+ *   - on a TREE a READ may wait at a ToR behind a WRITE going the other
+ *     way (test_rdma_tree_read_waits: 2a + 4u + 7 DELAY).
  * No server agent runs: the server receives no PAGE_OUT and no page
  * message is sent; the faulting side's counts are RDMA READs and WRITEs.
  */
@@ -182,6 +184,64 @@ START_TEST(test_rdma_contention)
 }
 END_TEST
 
+START_TEST(test_rdma_tree_read_waits)
+{
+    /* Issue 25 review: a 7-hop case where a timed READ itself waits.
+     * TREE, racks of 1 PE (PE k in rack k), uplinks of UBW = 125e6 B/s,
+     * u = P / UBW = 3.2768e-5 s (their 1 ms latency is not paid by RDMA);
+     * a = 3.2768e-4 s, D = 8e-5 s. At t = 0, in this order: READ1 PE 0 ->
+     * PE 1, READ2 PE 0 -> PE 2, WRITE PE 1 -> PE 0 (links carry one transfer
+     * at a time in both directions, §4.2.1; ties in posting order).
+     *   READ1: link 0 [0, a], ToR 0 [a, a+D], uplink 0 [a+D, a+D+u],
+     *     core [a+D+u, a+2D+u] (reached at the same instant as the WRITE,
+     *     posted first so it goes first), uplink 1 [a+2D+u, a+2D+2u]
+     *     (the WRITE left it at a+D+u), ToR 1 [.., a+3D+2u], link 1
+     *     [.., 2a+3D+2u]: arrives at 2a + 2u + 3D = 9.60896e-4 s.
+     *   WRITE: link 1 [0, a], ToR 1 [a, a+D], uplink 1 [a+D, a+D+u], waits
+     *     D at the core behind READ1: core [a+2D+u, a+3D+u], uplink 0
+     *     [a+3D+u, a+3D+2u] (READ1 left it at a+D+u), ToR 0 from
+     *     a+3D+2u = 6.33216e-4 to a+4D+2u = 7.13216e-4, link 0 (free since
+     *     2a) [7.13216e-4, 2a+4D+2u = 1.040896e-3].
+     *   READ2: waits a at link 0 behind READ1: link 0 [a, 2a]; reaches
+     *     ToR 0 at 2a = 6.5536e-4, where the WRITE holds it (since
+     *     6.33216e-4) until 7.13216e-4: waits 5.7856e-5 s. Then ToR 0 [
+     *     7.13216e-4, +D], uplink 0 (+u), core (+D, free since a+3D+u),
+     *     uplink 2 (+u), ToR 2 (+D), link 2 (+a), all free: arrives at
+     *     a+4D+2u + 3D + 2u + a = 2a + 7D + 4u = 1.346432e-3 s.
+     * Link 0 was busy 2a for the READs and a for the WRITE: 3a. */
+    world_tree = (net_tree){.ncompute = 3, .rack_size = 1, .servers = NET_SERVERS_SPREAD,
+                            .uplink_bandwidth = 125e6, .uplink_latency = 1e-3};
+    world w;
+    const char *sets[] = {"netram.transport=RDMA", NULL};
+    world_init_topo(&w, TOPO_KIND_TREE, 3, RAM100, 0, "CENTRAL", sets, 3);
+    ck_assert_int_eq(net_route_len(w.cl.net, 0, 2), 7);
+    w.pnr->handlers.on_rdma_read = record_read;
+    narrived = 0;
+    pnr_rdma_post(w.pnr, PNR_RDMA_READ, 0, 1, NULL);
+    pnr_rdma_post(w.pnr, PNR_RDMA_READ, 0, 2, NULL);
+    pnr_rdma_post(w.pnr, PNR_RDMA_WRITE, 1, 0, NULL);
+    ev_run(&w.sim, INFINITY);
+    double u = PAGE / 125e6;
+    ck_assert_int_eq(narrived, 2);
+    ck_assert_int_eq(arrived_to[0], 1);
+    ck_assert_near(arrived_at[0], 2 * A_LINK + 2 * u + 3 * DELAY, 1e-15);
+    ck_assert_near(arrived_at[0], 9.60896e-4, 1e-15);
+    ck_assert_int_eq(arrived_to[1], 2);
+    ck_assert_near(arrived_at[1], 2 * A_LINK + 4 * u + 7 * DELAY, 1e-15);
+    ck_assert_near(arrived_at[1], 1.346432e-3, 1e-15);
+    /* Without the WRITE's hold of ToR 0 READ2 would arrive at 2a + 2u + 3D
+     * + a (its wait at link 0 only) = 1.288576e-3 s. */
+    ck_assert(arrived_at[1] > 3 * A_LINK + 2 * u + 3 * DELAY + 5e-5);
+    net_elem *l0 = net_elem_at(w.cl.net, 0);
+    ck_assert_near(res_busy_time(&w.sim, &l0->res), 3 * A_LINK, 1e-15);
+    ck_assert_uint_eq(l0->messages, 3);
+    ck_assert_uint_eq(pnr_get_stats(w.pnr)->rdma_reads, 2);
+    ck_assert_uint_eq(pnr_get_stats(w.pnr)->rdma_writes, 1);
+    ck_assert_uint_eq(received_all(&w, 0), 0);
+    world_free(&w);
+}
+END_TEST
+
 START_TEST(test_rdma_warnings)
 {
     /* Keys without effect (docs/MODEL.md "Keys without effect"). */
@@ -240,6 +300,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_rdma_star_idle);
     tcase_add_test(tc, test_rdma_tree_7_hops);
     tcase_add_test(tc, test_rdma_contention);
+    tcase_add_test(tc, test_rdma_tree_read_waits);
     tcase_add_test(tc, test_rdma_warnings);
     tcase_add_test(tc, test_rdma_batched_runs_exactly);
     suite_add_tcase(s, tc);

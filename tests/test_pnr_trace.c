@@ -633,6 +633,34 @@ START_TEST(test_run_reclaim)
 }
 END_TEST
 
+START_TEST(test_run_reclaim_racks)
+{
+    /* Regression (issue 25 review): REPLACE with netram.locality = RACK.
+     * A node's reclaim request (pnr/reclaim.c) has no thread, and rack
+     * locality collects the racks of a round's requesters: it read
+     * req->th->pe and crashed on the NULL thread; the rack is the node's.
+     * On racks of 16 (TREE), every strategy: the run ends with every job
+     * finished and nothing lent, held or in transit (checker on at every
+     * step), memory was taken back and some of it placed again (a
+     * reclaim round went through server selection with locality on). */
+    static const char *const strat[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE"};
+    for (int s = 0; s < 4; s++) {
+        const char *extra[] = {"network.topology=tree", "network.rack_size=16",
+                               "netram.locality=rack", "netram.reclaim=REPLACE",
+                               "netram.managers=3", NULL};
+        trace_result t;
+        trace_run(&t, strat[s], extra, 0);
+        ck_assert_msg(t.m.jobs_finished == NJOBS && t.m.jobs_unfinished == 0, "%s", strat[s]);
+        ck_assert_msg(fabs(t.lent) < 1e-6 && fabs(t.held) < 1e-6 && fabs(t.transit) < 1e-6,
+                      "%s: lent %g held %g transit %g", strat[s], t.lent, t.held, t.transit);
+        ck_assert_msg(t.st.reclaim_events > 0, "%s", strat[s]);
+        ck_assert_msg(t.st.reclaim_replaced_mb > 0, "%s", strat[s]);
+        ck_assert_double_le(t.st.reclaim_replaced_mb, t.st.reclaim_mb + 1e-6);
+        trace_result_free(&t);
+    }
+}
+END_TEST
+
 START_TEST(test_run_rdma)
 {
     /* netram.transport = RDMA on the whole run, with reclaim REPLACE:
@@ -671,6 +699,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_run_stopped);
     tcase_add_test(tc, test_run_reclaim);
     tcase_add_test(tc, test_run_rdma);
+    tcase_add_test(tc, test_run_reclaim_racks);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -64,6 +64,11 @@ badval "ssd_latency = 0 refused" "ssd_latency = \"0\": out of range: expected a 
 badval "ssd_latency = -1e-6 refused" "\[computer\] ssd_latency" --set computer.ssd_latency=-1e-6
 badval "ssd_bandwidth = inf refused" "\[computer\] ssd_bandwidth = \"inf\"" --set computer.ssd_bandwidth=inf
 badval "ssd_bandwidth = nan refused" "\[computer\] ssd_bandwidth = \"nan\"" --set computer.ssd_bandwidth=nan
+# Regression (issue 25 review): the floor is the disk transfer's 0.01 MB/s; a
+# positive 1e-300 MB/s was accepted and made one page take ~4e302 s (a run
+# that never ends).
+badval "ssd_bandwidth = 1e-300 refused (floor 0.01)" "\[computer\] ssd_bandwidth = \"1e-300\": out of range: expected a number >= 0.01" --set computer.ssd_bandwidth=1e-300
+badval "ssd_bandwidth = 0.009 refused (floor 0.01)" "\[computer\] ssd_bandwidth = \"0.009\"" --set computer.ssd_bandwidth=0.009
 badval "ssd_parallelism = 0 refused" "ssd_parallelism = \"0\": out of range: expected an integer between 1" --set computer.ssd_parallelism=0
 badval "ssd_parallelism = 2.5 refused" "ssd_parallelism = \"2.5\"" --set computer.ssd_parallelism=2.5
 badval "swap = NVME refused" "swap = \"NVME\": expected one of DISK, SSD" --set computer.swap=NVME
