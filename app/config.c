@@ -525,11 +525,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "
              "whole nodes anyway (SHARED)");
-    if (c->computer.cores_per_node > 1 && c->output.schedule)
-        note(c, "output", "schedule", notes, max, &n,
-             "for schedule.paje, which stays empty with [computer] cores_per_node > 1 "
-             "(its containers are one-core PEs); schedule.csv (one column per core) and "
-             "pes.csv (one row per node) are written");
     if (c->computer.cores_per_node > 1 && c->process.paging == PAGING_BATCHED)
         note(c, "process", "paging", notes, max, &n,
              "with [computer] cores_per_node > 1 a node's other cores fault and change "

@@ -714,10 +714,6 @@ void run_metrics_get(run_t *r, run_metrics *m)
 void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
 {
     assert(!r->sched_out);
-    /* Several cores per node: schedule.paje is not written (its containers
-     * are PEs; main.c warns); schedule.csv and pes.csv are. */
-    if (r->c.computer.cores_per_node > 1)
-        paje = NULL;
     r->sched_out =
         schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
                       r->c.output.schedule_network, csv, pes, paje);

@@ -19,6 +19,12 @@
  * is over (a stack of PEs): at a slot switch the next job's state replaces
  * it at the same instant and the idle line is never written, which keeps
  * the trace a third smaller.
+ *
+ * With several cores per node (issue 25) a job state belongs to a core and
+ * memory and paging to its node: the trace then has a Node container
+ * (alias p<node>, as a PE's) per node holding a Core container (k<core>)
+ * per core, and the job-state lines name cores (s->rp); with one core per
+ * node the PE containers and every line are as before, byte for byte.
  */
 #include "app/schedule.h"
 
@@ -46,6 +52,9 @@ struct schedule_out {
     FILE *csv, *pes, *paje;
     int n;           /* entries of the per-PE arrays: max(nodes, cores) */
     int nnodes;      /* PEs of cl->pes (nodes): pes.csv's rows */
+    int cpn;         /* cores per node */
+    const char *rp;  /* Paje alias prefix of a core: "p" (C = 1: the PE),
+                      * "k" (C > 1: nodes are p<node>, cores k<core>) */
     /* current stretch, under the job's first PE */
     const job_t **run_job;
     double *run_from, *run_pcs;
@@ -123,7 +132,11 @@ static const char PAJE_HEADER[] =
     "%EventDef PajeNewEvent 10\n%       Time date\n%       Type string\n"
     "%       Container string\n%       Value string\n%EndEventDef\n"
     "%EventDef PajeSetVariable 11\n%       Time date\n%       Type string\n"
-    "%       Container string\n%       Value double\n%EndEventDef\n"
+    "%       Container string\n%       Value double\n%EndEventDef\n";
+
+/* The types: one core per node, a PE is both (the report's machine);
+ * several, a core (its job states) inside its node (memory and paging). */
+static const char PAJE_TYPES_PE[] =
     "0 CL 0 \"Cluster\"\n"
     "0 PE CL \"PE\"\n"
     "0 LK CL \"Link\"\n"
@@ -135,6 +148,25 @@ static const char PAJE_HEADER[] =
     "2 SW CL \"Slot switch\"\n"
     "3 MEM PE \"Memory in use (MB)\" \"0 0 1\"\n"
     "3 LENT PE \"Network RAM lent (MB)\" \"1 0 0\"\n"
+    "4 idle RUN \"idle\" \"1 1 1\"\n"
+    "4 pcs RUN \"context switch\" \"0.5 0.5 0.5\"\n"
+    "4 paging PG \"paging\" \"1 0 0\"\n"
+    "4 xfer LS \"transferring\" \"0 0.6 0\"\n"
+    "4 fwd SS \"forwarding\" \"0 0.6 0\"\n";
+
+static const char PAJE_TYPES_NODES[] =
+    "0 CL 0 \"Cluster\"\n"
+    "0 ND CL \"Node\"\n"
+    "0 PE ND \"Core\"\n"
+    "0 LK CL \"Link\"\n"
+    "0 SWT CL \"Switch\"\n"
+    "1 RUN PE \"Job\"\n"
+    "1 PG ND \"Paging\"\n"
+    "1 LS LK \"Transfer\"\n"
+    "1 SS SWT \"Forwarding\"\n"
+    "2 SW CL \"Slot switch\"\n"
+    "3 MEM ND \"Memory in use (MB)\" \"0 0 1\"\n"
+    "3 LENT ND \"Network RAM lent (MB)\" \"1 0 0\"\n"
     "4 idle RUN \"idle\" \"1 1 1\"\n"
     "4 pcs RUN \"context switch\" \"0.5 0.5 0.5\"\n"
     "4 paging PG \"paging\" \"1 0 0\"\n"
@@ -193,7 +225,7 @@ static void paje_flush(schedule_out *s, double t, bool all)
         for (int k = 0; k < s->nidle; k++) {
             int pe = s->idle[k];
             if (s->idle_pending[pe])
-                fprintf(s->paje, "7 %s RUN p%d idle\n", tstr(s, s->idle_t), pe);
+                fprintf(s->paje, "7 %s RUN %s%d idle\n", tstr(s, s->idle_t), s->rp, pe);
             s->idle_pending[pe] = 0;
         }
         s->nidle = 0;
@@ -210,7 +242,8 @@ static void paje_flush(schedule_out *s, double t, bool all)
             if (p->gen == s->gen[p->pe0] && s->run_job[p->pe0] == p->j) {
                 const job_t *j = p->j;
                 for (int i = 0; i < j->threads; i++)
-                    fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, p->t), j->pe_ids[i], j->id);
+                    fprintf(s->paje, "7 %s RUN %s%d \"job %ld\"\n", tstr(s, p->t), s->rp, j->pe_ids[i],
+                            j->id);
             }
             s->qhead = (s->qhead + 1) % s->n;
             s->qlen--;
@@ -266,7 +299,7 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
         s->idle_pending[j->pe_ids[i]] = 0; /* replaced at this instant */
     if (from > sim->now) {
         for (int i = 0; i < j->threads; i++)
-            fprintf(s->paje, "7 %s RUN p%d pcs\n", tstr(s, sim->now), j->pe_ids[i]);
+            fprintf(s->paje, "7 %s RUN %s%d pcs\n", tstr(s, sim->now), s->rp, j->pe_ids[i]);
         if (s->qlen == s->n)
             pending_compact(s);
         assert(s->qlen < s->n);
@@ -275,7 +308,8 @@ static void on_run(sim_t *sim, const job_t *j, int slot, double from, void *ctx)
         s->qlen++;
     } else {
         for (int i = 0; i < j->threads; i++)
-            fprintf(s->paje, "7 %s RUN p%d \"job %ld\"\n", tstr(s, sim->now), j->pe_ids[i], j->id);
+            fprintf(s->paje, "7 %s RUN %s%d \"job %ld\"\n", tstr(s, sim->now), s->rp, j->pe_ids[i],
+                    j->id);
     }
 }
 
@@ -465,16 +499,49 @@ long schedule_net_dropped(const schedule_out *s, double *at)
 
 /* ---- life cycle ---------------------------------------------------------------- */
 
+/* Several cores per node: a Node container p<node> per node (compute nodes
+ * and memory servers: its memory variables and paging state), holding a
+ * Core container k<core> per core of a compute node (its job states, idle
+ * at first; memory servers run no threads and have none). */
+static void paje_open_nodes(schedule_out *s, double t)
+{
+    const int C = s->cpn, ncompute = cluster_compute_pes(s->cl);
+    for (int i = 0; i < s->nnodes; i++) {
+        const pe_t *pe = &s->cl->pes[i];
+        fprintf(s->paje, "5 %s p%d ND c \"%s\"\n", tstr(s, t), i, pe->name);
+        fprintf(s->paje, "11 %s MEM p%d %.12g\n", tstr(s, t), i, s->last_mem[i]);
+        fprintf(s->paje, "11 %s LENT p%d %.12g\n", tstr(s, t), i, s->last_lent[i]);
+        for (int c = 0; i < ncompute && c < C; c++) {
+            fprintf(s->paje, "5 %s k%d PE p%d \"%s.%d\"\n", tstr(s, t), i * C + c, i, pe->name,
+                    c);
+            fprintf(s->paje, "7 %s RUN k%d idle\n", tstr(s, t), i * C + c);
+        }
+    }
+}
+
+/* The end of paje_open_nodes' containers: cores first, then their node. */
+static void paje_close_nodes(schedule_out *s, double t)
+{
+    const int C = s->cpn, ncompute = cluster_compute_pes(s->cl);
+    for (int i = 0; i < s->nnodes; i++) {
+        for (int c = 0; i < ncompute && c < C; c++)
+            fprintf(s->paje, "6 %s PE k%d\n", tstr(s, t), i * C + c);
+        fprintf(s->paje, "6 %s ND p%d\n", tstr(s, t), i);
+    }
+}
+
 schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool network,
                             FILE *csv, FILE *pes, FILE *paje)
 {
     schedule_out *s = xcalloc(1, sizeof *s);
     /* The stretches are per core (a gang column), pes.csv per node (with
-     * one core per node both are the PEs). Paje: one container per PE, so
-     * only with one core per node (run_set_schedule). */
+     * one core per node both are the PEs). Paje: with one core per node a
+     * container per PE; with several, a container per node (memory,
+     * paging) holding one per core (job states). */
     int n = cl->npes, cores = cluster_cores(cl);
-    assert(cluster_cpn(cl) == 1 || !paje);
     s->nnodes = n;
+    s->cpn = cluster_cpn(cl);
+    s->rp = s->cpn > 1 ? "k" : "p";
     if (cores > n)
         n = cores;
     s->cl = cl;
@@ -519,8 +586,11 @@ schedule_out *schedule_open(sim_t *sim, cluster_t *cl, double period, bool netwo
         fputs(PES_CSV(CSV_NAME1, CSV_NAME) "\n", pes);
     if (paje) {
         fputs(PAJE_HEADER, paje);
+        fputs(s->cpn > 1 ? PAJE_TYPES_NODES : PAJE_TYPES_PE, paje);
         fprintf(paje, "5 %.15g c CL 0 \"cluster\"\n", sim->now);
-        for (int i = 0; i < n; i++) {
+        if (s->cpn > 1)
+            paje_open_nodes(s, sim->now);
+        for (int i = 0; i < n && s->cpn == 1; i++) {
             const pe_t *pe = &cl->pes[i];
             fprintf(paje, "5 %.15g p%d PE c \"%s\"\n", sim->now, i, pe->name);
             fprintf(paje, "7 %.15g RUN p%d idle\n", sim->now, i);
@@ -588,7 +658,9 @@ void schedule_finish(schedule_out *s, sim_t *sim)
         for (int i = 0; i < s->nnodes; i++)
             if (s->pgpos[i] >= 0 || s->paging_on[i])
                 fprintf(s->paje, "9 %s PG p%d\n", tstr(s, sim->now), i);
-        for (int i = 0; i < s->nnodes; i++)
+        if (s->cpn > 1)
+            paje_close_nodes(s, sim->now);
+        for (int i = 0; i < s->nnodes && s->cpn == 1; i++)
             fprintf(s->paje, "6 %s PE p%d\n", tstr(s, sim->now), i);
         /* Links and switches: those still busy end with the run. */
         for (long k = 0; s->net && k < net_elem_live_count(s->net); k++) {

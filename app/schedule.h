@@ -13,7 +13,10 @@
  *                  stretch ends (rows are in order of their end).
  *   pes.csv        per metrics_period sample and PE (or group of PEs when
  *                  N > SCHEDULE_PE_ROWS): memory, paging, CPU busy.
- *   schedule.paje  a Paje trace (pj_dump, ViTE): PE containers, job,
+ *   schedule.paje  a Paje trace (pj_dump, ViTE): PE containers (with
+ *                  several cores per node: Node containers holding Core
+ *                  containers; job states on cores, memory and paging on
+ *                  nodes), job,
  *                  context-switch and paging states, memory variables,
  *                  slot-switch events; link and switch containers with a
  *                  state while a message holds them.
