@@ -292,9 +292,9 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_ENUM("network", "topology", network.topology, cfg_topology_names, "STAR",
            "Network",
            "STAR = N links + 1 switch, BUS = 1 link, WHEEL = N + N/2 links + "
-           "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size PEs on "
+           "1 switch, CONNECTED = N(N-1) links, TREE = racks of rack_size nodes on "
            "top-of-rack switches joined by a core switch over uplinks."),
-    K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "PEs", NULL,
+    K_INT("network", "rack_size", network.rack_size, 1, 100000, "32", "nodes", NULL,
           "TREE: nodes per rack (compute node p is in rack p / rack_size; with one "
           "core per node a node is a PE); a rack_size of number / cores_per_node or "
           "more puts every compute node in one rack (accepted)."),
