@@ -14,13 +14,15 @@
 #     study changes on purpose: computer.number, computer.ram, the memory
 #     servers, simulation.system, netram.transport (varied),
 #     process.mem_access_rate (10x, for run time);
-#   - the 2004 configurations have one core per PE, a disk and no RDMA, the
-#     today ones 64 cores per node (the machines are not swapped);
+#   - the 2004 configurations have one core per PE, the today ones 64 cores
+#     per node (the machines are not swapped); the now-shared-* baselines
+#     may (and must) differ from the preset in scheduler.node_sharing =
+#     SHARED, and no other configuration may;
 #   - the check can fail: the same comparison on a copy of the study whose
 #     now-ssd baseline says ssd_latency = 0.0001 (the preset: 0.000092)
 #     reports that key, and one whose [set] says network.bandwidth = 25
 #     (the preset: 12.5) reports that one.
-#   - the study itself is valid: pnrsim-sweep --list reads it (256 runs).
+#   - the study itself is valid: pnrsim-sweep --list reads it (288 runs).
 # Prints "N passed, N failed" last; KEEP=1 keeps the temporary directory.
 
 TEST_NAME=test_study_then_and_now
@@ -92,7 +94,15 @@ for name, over in confs:
         args += ["--set", "%s=%s" % (k, v)]
     got = effective(args)
     want = effective(["-c", PRESET[machine]])
-    for key in sorted(preset_keys(PRESET[machine]) - DELIBERATE):
+    allowed = set(DELIBERATE)
+    if name.startswith("now-shared-"):
+        # today's hardware with the 2004 allocation, on purpose
+        allowed.add("scheduler.node_sharing")
+        if got.get("scheduler.node_sharing") != "SHARED":
+            print("DRIFT", name, "scheduler.node_sharing",
+                  got.get("scheduler.node_sharing"), "SHARED")
+            bad += 1
+    for key in sorted(preset_keys(PRESET[machine]) - allowed):
         if got.get(key) != want.get(key):
             print("DRIFT", name, key, got.get(key), want.get(key))
             bad += 1
@@ -107,10 +117,10 @@ EOF
 
 compare "$STUDY" > same.out 2>&1
 check "every configuration's machine keys equal its preset's" test $? -eq 0
-check "16 configurations compared (2004-disk + 15 baselines)" \
-    test "$(grep -c '^OK ' same.out)" -eq 16
-check "10 of them on today's machine (the now-* baselines)" \
-    test "$(grep -c '^OK now-.* now$' same.out)" -eq 10
+check "18 configurations compared (2004-disk + 17 baselines)" \
+    test "$(grep -c '^OK ' same.out)" -eq 18
+check "12 of them on today's machine (the now-* baselines)" \
+    test "$(grep -c '^OK now-.* now$' same.out)" -eq 12
 
 # Mutations: the comparison reports the key that drifted.
 awk '/^\[baseline now-ssd\]/ { s = 1 } /^\[baseline now-central\]/ { s = 0 }
@@ -121,6 +131,10 @@ check "ssd_latency 0.0001 in now-ssd: the check fails" test $? -ne 0
 check "... naming now-ssd computer.ssd_latency (study 0.0001, preset 9.2e-05)" \
     grep -q '^DRIFT now-ssd computer.ssd_latency 0.0001 9.2e-05' mut1.out
 check "... and no other configuration" test "$(grep -c '^DRIFT' mut1.out)" -eq 1
+sed 's/^scheduler.node_sharing = SHARED$/scheduler.node_sharing = EXCLUSIVE/' "$STUDY" > mut3.ini
+compare mut3.ini > mut3.out 2>&1
+check "now-shared-* set back to EXCLUSIVE: the check fails for both" \
+    test "$(grep -c '^DRIFT now-shared-.* scheduler.node_sharing EXCLUSIVE SHARED' mut3.out)" -eq 2
 sed 's/^network.bandwidth   = 12.5$/network.bandwidth   = 25/' "$STUDY" > mut2.ini
 compare mut2.ini > mut2.out 2>&1
 check "[set] network.bandwidth 25: the check fails" test $? -ne 0
@@ -130,7 +144,7 @@ check "... for the 2004 machine's 6 configurations, none of today's" \
 
 "$SWEEP" --list "$STUDY" -o "$T/out" > list.out 2> list.err
 check "pnrsim-sweep --list reads the study" test $? -eq 0
-check "... 256 runs: 16 configurations x 4 levels x 2 windows x 2 seeds" \
-    test "$(wc -l < list.out)" -eq 256
+check "... 288 runs: 18 configurations x 4 levels x 2 windows x 2 seeds" \
+    test "$(wc -l < list.out)" -eq 288
 
 finish
