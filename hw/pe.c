@@ -4,6 +4,7 @@
 #include "core/mem.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -77,6 +78,8 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->ncores = 1;
     pe->cpus = NULL;
     pe->users_gen = 0;
+    pe->keysums = NULL;
+    pe->nkeysums = pe->capkeysums = 0;
 }
 
 void pe_set_cores(sim_t *sim, pe_t *pe, int ncores)
@@ -94,6 +97,9 @@ void pe_free(pe_t *pe)
 {
     free(pe->cpus);
     pe->cpus = NULL;
+    free(pe->keysums);
+    pe->keysums = NULL;
+    pe->nkeysums = pe->capkeysums = 0;
     pe->ncores = 1;
 }
 
@@ -232,12 +238,47 @@ void pe_remote(sim_t *sim, pe_t *pe, double mb)
     change(sim, pe, &pe->remote_mb, mb, false);
 }
 
+#define KEYSUM_EXACT 9007199254740992.0 /* 2^53: whole doubles below add exactly */
+
+/* A whole number below 2^53 (sums of such stay exact while below 2^53). */
+static bool keysum_whole(double x)
+{
+    return x >= 0 && x < KEYSUM_EXACT && floor(x) == x;
+}
+
+/* key's entry on pe, or NULL (a handful of keys: a linear look). */
+static pe_keysum *keysum_find(const pe_t *pe, int key)
+{
+    for (int i = 0; i < pe->nkeysums; i++)
+        if (pe->keysums[i].key == key)
+            return &pe->keysums[i];
+    return NULL;
+}
+
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change)
 {
     u->on_change = on_change;
     list_add_tail(&pe->users, &u->link);
     pe->nusers++;
     pe->users_gen++;
+    if (pe->ncores == 1)
+        return;
+    pe_keysum *e = keysum_find(pe, u->key);
+    if (!e) {
+        if (pe->nkeysums == pe->capkeysums) {
+            pe->capkeysums = pe->capkeysums ? 2 * pe->capkeysums : 4;
+            pe->keysums = xrealloc(pe->keysums, (size_t)pe->capkeysums * sizeof *pe->keysums);
+        }
+        e = &pe->keysums[pe->nkeysums++];
+        *e = (pe_keysum){.key = u->key, .walk_gen = pe->users_gen - 1};
+    }
+    e->n++;
+    if (keysum_whole(u->size))
+        e->sum += u->size;
+    else
+        e->nonint++;
+    if (e->sum >= KEYSUM_EXACT)
+        e->big = true;
 }
 
 void pe_remove_user(pe_t *pe, pe_user *u)
@@ -246,6 +287,38 @@ void pe_remove_user(pe_t *pe, pe_user *u)
     list_del(&u->link);
     pe->nusers--;
     pe->users_gen++;
+    if (pe->ncores == 1)
+        return;
+    pe_keysum *e = keysum_find(pe, u->key);
+    assert(e && e->n > 0);
+    e->n--;
+    if (keysum_whole(u->size))
+        e->sum -= u->size;
+    else
+        e->nonint--;
+    assert(e->nonint >= 0 && e->nonint <= e->n);
+    if (e->n == 0)
+        *e = pe->keysums[--pe->nkeysums]; /* the last one in its place */
+}
+
+double pe_key_size(pe_t *pe, int key)
+{
+    assert(pe->ncores > 1);
+    pe_keysum *e = keysum_find(pe, key);
+    if (!e)
+        return 0;
+    if (e->nonint == 0 && !e->big)
+        return e->sum;
+    if (e->walk_gen != pe->users_gen) {
+        e->walk = 0;
+        for (const list_t *n = pe->users.next; n != &pe->users; n = n->next) {
+            const pe_user *o = container_of(n, pe_user, link);
+            if (o->key == key)
+                e->walk += o->size;
+        }
+        e->walk_gen = pe->users_gen;
+    }
+    return e->walk;
 }
 
 /* The user whose link is n, or NULL when n is the head (past an end). */

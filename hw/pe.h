@@ -62,6 +62,11 @@ typedef void (*pe_user_fn)(sim_t *sim, pe_user *u);
 struct pe_user {
     list_t link;              /* on the PE's list of users */
     pe_user_fn on_change;
+    /* On a PE of several cores, set before pe_add_user and left alone until
+     * pe_remove_user: the user's size and an opaque key (the job layer's
+     * gang row) that pe_key_size sums it under. */
+    int key;
+    double size;
 };
 
 struct pe {
@@ -106,8 +111,24 @@ struct pe {
     int ncores;               /* C >= 1 (pe_init: 1) */
     uint32_t users_gen;       /* changes at every pe_add_user and
                                * pe_remove_user (cached sums over users) */
+    struct pe_keysum *keysums;/* C > 1: the users' sizes summed by key
+                               * (pe_key_size); nkeysums in use, room for
+                               * capkeysums, never shrunk */
+    int nkeysums, capkeysums;
     res_t *cpus;              /* CPUs of cores 1 .. C-1; NULL when C = 1 */
 };
+
+/* The users of one key on a PE of several cores: n of them, nonint of whose
+ * sizes are no whole number below 2^53; sum, the others' sizes, exact
+ * unless big (it reached 2^53 once); walk, the sum added up over the users
+ * in their order when users_gen was walk_gen (used when inexact). */
+typedef struct pe_keysum {
+    int key;
+    int n, nonint;
+    bool big;
+    uint32_t walk_gen;
+    double sum, walk;
+} pe_keysum;
 
 /* Initialise PE id with ram MB, disk seek s, rpm, transfer MB/s. */
 void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
@@ -185,9 +206,17 @@ void pe_faults_add(pe_t *pe, uint64_t n, double time);
 /* Install the observer (NULL for none). */
 void pe_set_observer(pe_t *pe, const pe_observer *o);
 /* Add u at the end of pe's users; `on_change` is called at every change of
- * pe's overallocation until pe_remove_user. */
+ * pe's overallocation until pe_remove_user. On a PE of several cores u's
+ * size is added to its key's sum (u->key, u->size set before); allocates
+ * only when the PE has more keys at once than ever before. */
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change);
 void pe_remove_user(pe_t *pe, pe_user *u);
+/* On a PE of several cores: the total size of the users of key (0 when
+ * none), the same double as adding their sizes up in the users' order: the
+ * sum kept as they come and go when every size is a whole number (any order
+ * of adding then gives that double), else a walk over the users cached
+ * until the next user change. */
+double pe_key_size(pe_t *pe, int key);
 /* The users in the order they were added: the first, the one after u, the
  * last and the one before u; NULL past either end. */
 pe_user *pe_user_first(const pe_t *pe);

@@ -49,20 +49,10 @@
 /* ---- page-fault model (§4.1.5) ------------------------------------------ */
 
 /* Several cores per node: th's share of its node's overallocation (MODEL.md
- * "Nodes of several cores"); S, its row's size there, kept until a user change. */
+ * "Nodes of several cores"); S, its row's size there (pe_key_size). */
 static double node_share(thread_t *th, double over)
 {
-    if (th->row_gen != th->pe->users_gen) {
-        double S = 0;
-        for (pe_user *u = pe_user_first(th->pe); u; u = pe_user_next(th->pe, u)) {
-            const thread_t *o = container_of(u, thread_t, mem_user);
-            if (o->job->row == th->job->row)
-                S += o->size_bytes;
-        }
-        th->row_S = S;
-        th->row_gen = th->pe->users_gen;
-    }
-    return job_fault_share(over, th->size_bytes, th->row_S);
+    return job_fault_share(over, th->size_bytes, pe_key_size(th->pe, th->job->row));
 }
 
 /* Set L from the PE's overallocation and draw the next fault time. */
@@ -282,6 +272,8 @@ static void thread_begin(sim_t *sim, thread_t *th)
     j->cl->threads_running++;
     if (th->pe->ncores > 1) {
         /* A user first: the others, told of the new O, count th (node_share). */
+        th->mem_user.key = j->row;
+        th->mem_user.size = th->size_bytes;
         pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
         pe_alloc(sim, th->pe, j->mem_mb);
     } else {

@@ -212,10 +212,6 @@ struct thread {
     uint64_t faults;
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
-    double row_S;             /* several cores per node: the size of its
-                               * row's threads on its node, as of its
-                               * node's users_gen == row_gen (job.c) */
-    uint32_t row_gen;
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
     int batch_how;            /* how the last batch was ended (batch.c) */

@@ -11,6 +11,7 @@
 #include <gsl/gsl_cdf.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Let the clock reach t (a no-op event at t). */
 static void noop(sim_t *sim, void *arg)
@@ -269,6 +270,77 @@ START_TEST(test_users_notified)
 }
 END_TEST
 
+/* A node of several cores sums its users' sizes by key (pe_key_size), as
+ * adding them up in the users' order would. */
+START_TEST(test_key_sizes)
+{
+    sim_t sim;
+    ev_init(&sim);
+    pe_t pe;
+    pe_init(&sim, &pe, 0, "pe", 100, 0.009, 7200, 50);
+    pe_set_cores(&sim, &pe, 4);
+    /* Whole bytes: rows 0 and 2; 700 MB = 734003200 bytes. */
+    struct counting_user u[8];
+    memset(u, 0, sizeof u);
+    const int key[5] = {0, 2, 0, 0, 2};
+    const double size[5] = {734003200, 1024, 734003200, 734003200, 4096};
+    for (int i = 0; i < 5; i++) {
+        u[i].u.key = key[i];
+        u[i].u.size = size[i];
+        pe_add_user(&pe, &u[i].u, count_cb);
+    }
+    ck_assert_double_eq(pe_key_size(&pe, 0), 3 * 734003200.0); /* 2202009600 */
+    ck_assert_double_eq(pe_key_size(&pe, 2), 5120);             /* 1024 + 4096 */
+    ck_assert_double_eq(pe_key_size(&pe, 7), 0);                /* nobody */
+    ck_assert_int_eq(pe.nkeysums, 2);
+    pe_remove_user(&pe, &u[2].u);
+    ck_assert_double_eq(pe_key_size(&pe, 0), 2 * 734003200.0);
+    pe_remove_user(&pe, &u[1].u);
+    pe_remove_user(&pe, &u[4].u);
+    ck_assert_double_eq(pe_key_size(&pe, 2), 0); /* its last user gone */
+    ck_assert_int_eq(pe.nkeysums, 1);            /* ... and its entry */
+    /* Sizes of no whole number: the users' order decides the last bit.
+     * Key 5 with 0.1, 0.2, 0.3 in that order: (0.1 + 0.2) + 0.3 =
+     * 0.6000000000000001; with 0.1 removed and added again the order is
+     * 0.2, 0.3, 0.1: (0.2 + 0.3) + 0.1 = 0.6 exactly, another double. */
+    const double frac[3] = {0.1, 0.2, 0.3};
+    for (int i = 0; i < 3; i++) {
+        u[5 + i].u.key = 5;
+        u[5 + i].u.size = frac[i];
+        pe_add_user(&pe, &u[5 + i].u, count_cb);
+    }
+    volatile double x = 0.1, y = 0.2, z = 0.3;
+    ck_assert(pe_key_size(&pe, 5) == (x + y) + z);
+    ck_assert(pe_key_size(&pe, 5) == (x + y) + z); /* cached: same */
+    pe_remove_user(&pe, &u[5].u);
+    pe_add_user(&pe, &u[5].u, count_cb);
+    ck_assert(pe_key_size(&pe, 5) == (y + z) + x);
+    ck_assert((y + z) + x != (x + y) + z);
+    /* Key 0 is unaffected: still the two 700 MB threads. */
+    ck_assert_double_eq(pe_key_size(&pe, 0), 2 * 734003200.0);
+    ck_assert_int_eq(pe.nkeysums, 2);
+    /* Five keys at once: the array grows past its first 4 entries. */
+    for (int i = 0; i < 3; i++)
+        pe_remove_user(&pe, &u[5 + i].u);
+    pe_remove_user(&pe, &u[0].u);
+    pe_remove_user(&pe, &u[3].u);
+    for (int i = 0; i < 5; i++) {
+        u[i].u.key = 10 + i;
+        u[i].u.size = 1;
+    }
+    for (int i = 0; i < 5; i++)
+        pe_add_user(&pe, &u[i].u, count_cb);
+    ck_assert_int_eq(pe.nkeysums, 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_double_eq(pe_key_size(&pe, 10 + i), 1);
+    for (int i = 0; i < 5; i++)
+        pe_remove_user(&pe, &u[i].u);
+    ck_assert_int_eq(pe.nkeysums, 0);
+    pe_free(&pe);
+    ev_destroy(&sim);
+}
+END_TEST
+
 /* ---- the disk as an M/D/1 queue ---------------------------------------------- */
 /* Page accesses arrive at the PE's disk as a Poisson process of rate lambda
  * (each is a process that requests pe->disk, holds it for pe->disk_service
@@ -392,6 +464,7 @@ static Suite *make_suite(void)
     tcase_add_test_raise_signal(tc, test_free_too_much, SIGABRT);
     tcase_add_test(tc, test_touch_map);
     tcase_add_test(tc, test_users_notified);
+    tcase_add_test(tc, test_key_sizes);
     tcase_add_test(tc, test_disk_md1_rho05);
     tcase_add_test(tc, test_disk_md1_rho08);
     suite_add_tcase(s, tc);
