@@ -310,6 +310,23 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
     return true;
 }
 
+
+/* EXCESS: node id's request of `ask` MB is answered; what its requests in
+ * progress ask drops by it (rounding below 1e-9 MB is 0). */
+static void asking_settled(pnr_t *p, int id, double ask)
+{
+    p->asking[id] -= ask;
+    if (p->asking[id] < 1e-9)
+        p->asking[id] = 0;
+}
+
+/* The pieces a grant brought to c join node id's pool (§5.1.1). */
+static void pieces_to_node(pnr_t *p, int id, creq_t *c)
+{
+    for (int i = 0; i < c->pieces.n; i++)
+        pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
+    c->pieces.n = 0;
+}
 /* REPLY to a node's request again after a reclaim (REPLACE, reclaim.c):
  * the grant joins the node's pieces; what the node no longer needs (its
  * threads ended or shrank meanwhile) it gives back at once, in a DEALLOC
@@ -323,14 +340,9 @@ static void reask_replied(pnr_t *p, creq_t *c, double amount)
     pnr_batch_pieces_changed(sim, pe);
     p->transit -= amount;
     p->held += amount;
-    if (p->release == PNR_RELEASE_EXCESS) {
-        p->asking[id] -= c->ask;
-        if (p->asking[id] < 1e-9)
-            p->asking[id] = 0;
-    }
-    for (int i = 0; i < c->pieces.n; i++)
-        pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
-    c->pieces.n = 0;
+    if (p->release == PNR_RELEASE_EXCESS)
+        asking_settled(p, id, c->ask);
+    pieces_to_node(p, id, c);
     if (amount > EPS_MB)
         pe_remote(sim, pe, amount);
     p->st.reclaim_replaced_mb += amount;
@@ -372,12 +384,8 @@ static void reply_arrived(pnr_t *p, const pnr_reply_msg *m)
         /* The grant is the node's (§5.1: the client allocates network
          * RAM on behalf of its node). */
         int id = th->pe->id;
-        p->asking[id] -= c->ask;
-        if (p->asking[id] < 1e-9)
-            p->asking[id] = 0;
-        for (int i = 0; i < c->pieces.n; i++)
-            pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
-        c->pieces.n = 0;
+        asking_settled(p, id, c->ask);
+        pieces_to_node(p, id, c);
     }
     if (amount > EPS_MB)
         pe_remote(sim, th->pe, amount);
