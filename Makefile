@@ -51,10 +51,16 @@ PLOT      := $(BUILD)/pnrsim-plot
 MAN1      := $(patsubst man/%,$(BUILD)/man/%,$(wildcard man/*.1))
 MAN5      := $(BUILD)/man/pnrsim.ini.5
 MANS      := $(MAN1) $(MAN5)
+# The version: VERSION, plus +g<commit>[-dirty] when building in a git
+# checkout of pnrsim itself (not in a copy inside another repository,
+# e.g. make identical's git archive under build-identical/).
+GIT_TOP   := $(shell git rev-parse --show-toplevel 2>/dev/null)
+GIT_REV   := $(if $(filter $(abspath $(CURDIR)),$(GIT_TOP)),$(shell git describe --always --dirty --abbrev=7 --exclude '*' 2>/dev/null))
+VERSION_STR := $(shell cat VERSION 2>/dev/null || echo unknown)$(if $(GIT_REV),+g$(GIT_REV))
 FUZZ_TIME ?= 60
 FUZZ_SMOKE_TIME ?= 4
 
-.PHONY: demo-plots
+.PHONY: demo-plots FORCE
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 .PHONY: check-slurm check-valgrind
 all: deps
@@ -62,6 +68,16 @@ all: deps
 
 deps:
 	@sh tools/deps.sh
+
+# version.txt changes only when the version does, so that only
+# app/version.o is rebuilt after a commit.
+$(BUILD)/version.txt: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION_STR)' | cmp -s - $@ || echo '$(VERSION_STR)' > $@
+FORCE:
+$(BUILD)/app/version.o: app/version.c $(BUILD)/version.txt
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DPNRSIM_VERSION='"$(VERSION_STR)"' -c $< -o $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -79,13 +95,13 @@ $(PLOT): tools/pnrsim-plot.sh
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod 755 $@
 
-$(BUILD)/man/%.1: man/%.1
+$(BUILD)/man/%.1: man/%.1 $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
-	cp $< $@
+	sed 's/@VERSION@/$(VERSION_STR)/' $< > $@
 
-$(MAN5): configs/reference.ini tools/ini2man.sh
+$(MAN5): configs/reference.ini tools/ini2man.sh $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
-	sh tools/ini2man.sh $< 0.1.0 > $@.tmp && mv $@.tmp $@
+	sh tools/ini2man.sh $< '$(VERSION_STR)' > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)

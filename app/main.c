@@ -20,6 +20,7 @@
 #include "app/plot.h"
 #include "app/resultset.h"
 #include "app/run.h"
+#include "app/version.h"
 #include "core/ev.h"
 
 #include <errno.h>
@@ -33,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PNRSIM_VERSION "0.1.0"
 
 /* Seconds after the first SIGINT/SIGTERM during which repeats are absorbed
  * (coreutils timeout sends SIGTERM twice at once; an impatient Ctrl-C
@@ -233,7 +233,7 @@ static int parse_args(int argc, char **argv, opts *o)
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("pnrsim %s\n", PNRSIM_VERSION); return 0;
+        case 'V': printf("pnrsim %s\n", pnrsim_version()); return 0;
         case ':':
             if (is_long)
                 fprintf(stderr, "pnrsim: option %s needs a value (see --help)\n", argv[word]);
