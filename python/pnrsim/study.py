@@ -355,12 +355,17 @@ def draw(study, spec, ax=None):
     else:
         fig = ax.figure
     # Sideways shift of series l: (l - (nl-1)/2) steps, so that equal
-    # values do not hide each other's error bars.
+    # values do not hide each other's error bars: 1.2% of the x span (of
+    # its logarithm with logx) per series, all of them within 30% of the
+    # gap between the closest x values; up to 0.15 of a category.
     if numeric:
-        xs = data["xpos"]
-        span = (math.log(xs.max() / xs.min()) if logx
-                else float(xs.max() - xs.min()))
+        xs = np.unique(data["xpos"].to_numpy(dtype=float))
+        t = np.log(xs) if logx else xs
+        span = float(t[-1] - t[0])
         step = 0.012 * span
+        # all the series together within 30% of the closest two x values
+        if nl > 1 and len(t) > 1:
+            step = min(step, 0.3 * float(np.diff(t).min()) / (nl - 1))
     else:
         step = min(0.8 / nl, 0.15) if nl > 1 else 0.0
     colours = _colours(nl)
