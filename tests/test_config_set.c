@@ -315,6 +315,34 @@ START_TEST(test_ignored_keys)
     ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
     /* So does batched paging with network RAM on a bus. */
     ck_assert_int_eq(config_set(&c, "output.schedule=no", err), 0);
+    /* issue 26: schedule = no|yes|gz (booleans as before), paje = no|yes|NAME,
+     * times with units: 2d = 172800 s, 90m = 5400 s, 1.5h = 5400 s. */
+    ck_assert_int_eq(config_set(&c, "output.schedule=true", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_YES);
+    ck_assert_int_eq(config_set(&c, "output.schedule=GZ", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_GZ);
+    ck_assert_int_eq(config_set(&c, "output.schedule=off", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_NO);
+    ck_assert_ptr_null(config_paje_name(&c));
+    ck_assert_int_eq(config_set(&c, "output.paje=yes", err), 0);
+    ck_assert_str_eq(config_paje_name(&c), "schedule.paje");
+    ck_assert_int_eq(config_set(&c, "output.paje=run 1.paje.gz", err), 0);
+    ck_assert_str_eq(config_paje_name(&c), "run 1.paje.gz");
+    ck_assert_int_eq(config_set(&c, "output.paje=no", err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=2d", err), 0);
+    ck_assert_double_eq(c.output.schedule_from, 172800);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=90m", err), 0);
+    ck_assert_double_eq(c.output.schedule_from, 5400);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=1.5h", err), 0);
+    ck_assert_double_eq(c.output.schedule_to, 5400);
+    ck_assert_int_eq(config_validate(&c, err), -1); /* from = to */
+    ck_assert_msg(strstr(err, "[output] schedule_from = 5400 s is not before schedule_to = "
+                              "5400 s"), "%s", err);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=384300s", err), 0);
+    ck_assert_double_eq(c.output.schedule_to, 384300);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=0", err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=0", err), 0);
     ck_assert_int_eq(config_set(&c, "process.paging=batched", err), 0);
     ck_assert_int_eq(config_set(&c, "network.topology=bus", err), 0);
     ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
