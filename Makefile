@@ -185,9 +185,9 @@ demo: all
 # under out/demo-plots/.
 demo-plots: all
 	@sh tools/deps.sh schedule
-	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/demo
+	./$(PROG) -c configs/default.ini -q --schedule --paje -o out/demo-plots/demo
 	./$(PLOT) --from 384300 --to 384700 out/demo-plots/demo
-	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/pressure \
+	./$(PROG) -c configs/default.ini -q --schedule --paje -o out/demo-plots/pressure \
 	    --set workload.max_jobs=100 --set computer.ram=127 \
 	    --set simulation.max_time=450000 --set simulation.metrics_period=3600
 	./$(PLOT) --from 370000 --to 440000 out/demo-plots/pressure
