@@ -98,7 +98,9 @@ nocmd() { grep -v '^  "command_line": ' "$1"; }
 jsame() { nocmd "$1" > "$1.nocmd" && nocmd "$2" > "$2.nocmd" && cmp -s "$1.nocmd" "$2.nocmd"; }
 # config.ini $1 without its leading provenance comments ("; pnrsim ...",
 # "; command: ...", "; trace: ...", "; seed: ...", issue 26).
-noprov() { awk 'p || !/^; (pnrsim |command: |trace: |seed: )/ { p = 1; print }' "$1"; }
+noprov() {
+    awk 'NR <= 4 && /^; (pnrsim [^ ]*$|command: |trace: |seed: )/ { next } { print }' "$1"
+}
 # Number of lines of a file.
 lines() { wc -l < "$1" | tr -d ' '; }
 # Number of .tmp files anywhere under the working directory.
