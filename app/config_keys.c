@@ -331,6 +331,11 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_BOOL("output", "schedule_network", output.schedule_network, "yes", NULL,
            "With schedule: put every link and switch into schedule.paje (a container "
            "each, busy while a message holds it); no = PEs, jobs and memory only."),
+    K_DBL0("output", "progress_interval", output.progress_interval, 1e-3, 1e6, "60", "s",
+           NULL, "When standard error is not a terminal: wall seconds between two progress "
+           "lines (elapsed time, share of the trace's submit span done, events/s, time "
+           "left); 0 = none. On a terminal one line is rewritten in place instead; -q: "
+           "nothing."),
 };
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");

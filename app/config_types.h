@@ -167,6 +167,7 @@ typedef struct config {
     struct {
         bool schedule;               /* schedule.csv, pes.csv, schedule.paje */
         bool schedule_network;       /* links and switches in schedule.paje */
+        double progress_interval;    /* s between progress lines off a terminal; 0 = none */
     } output;
     /* Not a parameter: where each key was last set, by the key's place in
      * the key table ("" = its default), as config_origin returns it, for

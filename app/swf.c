@@ -27,10 +27,12 @@
  *    not close stdin); its display name is "stdin".
  *  - Progress is the fraction of the file's (compressed) bytes consumed, for
  *    regular files, including standard input redirected from one; 0 for
- *    pipes.
+ *    pipes. A plain (not gzip) regular file's last submit time is read
+ *    from its end at open (app/swf_tail.c), for the progress line.
  */
 #include "app/swf.h"
 #include "app/numtext.h"
+#include "app/swf_tail.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -63,6 +65,7 @@ struct swf_reader {
     char *path;          /* as given, for messages ("stdin" for "-") */
     char *name;          /* path without directories */
     double size;         /* bytes of a regular file; 0 = unknown */
+    double last_submit;  /* field 2 of the last data line; NAN = unknown */
     char *in;            /* SWF_CHUNK bytes read from zlib ... */
     size_t in_pos, in_len;   /* ... of which in[in_pos..in_len) are unread */
     char *buf;           /* current line, NUL-terminated */
@@ -399,6 +402,7 @@ swf_reader *swf_open(const char *path, bool lenient, char err[CFG_ERR_MAX])
     const char *base = slash ? slash + 1 : shown;
     r->name = swf_strndup(base, strlen(base));
     r->size = S_ISREG(st.st_mode) ? (double)st.st_size : 0.0;
+    r->last_submit = swf_tail_submit(fd, r->size); /* before zlib reads */
 
     bool open_value = false;
     for (;;) {
@@ -580,6 +584,11 @@ double swf_progress(const swf_reader *r)
     z_off_t off = gzoffset(r->gz);
     double f = off < 0 ? 0.0 : (double)off / r->size;
     return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+double swf_last_submit(const swf_reader *r)
+{
+    return r->last_submit;
 }
 
 const char *swf_path(const swf_reader *r)

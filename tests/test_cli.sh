@@ -362,11 +362,11 @@ check "PNRSim-format appendix file gives the same configuration as its INI trans
 # ---- signals ---------------------------------------------------------------
 
 # sigtest SIG STATUS FORMAT: the default scenario made slow (a neighbour
-# message every CPU second), progress every 600 s so stderr shows when the
-# run is under way; the signal is sent then, and the run must stop soon.
+# message every CPU second), a progress line every 0.01 s of wall time so
+# stderr shows when the run is under way; the signal is sent then, and the run must stop soon.
 sigtest() {
     sig=$1; want=$2; fmt=$3; d=sig-$sig
-    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set simulation.metrics_period=600 \
+    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set output.progress_interval=0.01 \
         --format "$fmt" -o $d > $d.out 2> $d.err &
     pid=$!
     i=0
