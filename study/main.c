@@ -192,12 +192,29 @@ static void bad_option(char **argv, int word, int ch)
 static int parse_args(int argc, char **argv, options *o)
 {
     o->progress_interval = 60;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    if (!operands)
+        abort();
+    int nops = 0, rc = 0;
+    /* "+": getopt_long stops at each operand, which is taken here and the
+     * parse goes on after it, so that argv[word] is always the option word
+     * being read (to name it in messages); after "--" everything is an
+     * operand. */
     opterr = 0;
     for (;;) {
         int word = optind;
-        int ch = getopt_long(argc, argv, ":j:o:qhV", longopts, NULL);
-        if (ch == -1)
-            break;
+        int ch = getopt_long(argc, argv, "+:j:o:qhV", longopts, NULL);
+        if (ch == -1) {
+            if (optind > word && strcmp(argv[optind - 1], "--") == 0) {
+                while (optind < argc)
+                    operands[nops++] = argv[optind++];
+                break;
+            }
+            if (optind >= argc)
+                break;
+            operands[nops++] = argv[optind++];
+            continue;
+        }
         const char *opt = word < argc ? argv[word] : "";
         switch (ch) {
         case 'j': {
@@ -207,7 +224,7 @@ static int parse_args(int argc, char **argv, options *o)
             if (end == optarg || *end || errno || o->jobs < 1 || o->jobs > 4096) {
                 fprintf(stderr, "pnrsim-sweep: %s %s: need an integer from 1 to 4096\n",
                         strncmp(opt, "--", 2) == 0 ? "--jobs" : "-j", optarg);
-                return -1;
+                rc = -1;
             }
             break;
         }
@@ -219,7 +236,7 @@ static int parse_args(int argc, char **argv, options *o)
                 (o->progress_interval >= 1e-3 && o->progress_interval <= 1e6))) {
                 fprintf(stderr, "pnrsim-sweep: --progress-interval %s: need seconds, 0 "
                                 "(none) or from 0.001 to 1e6\n", optarg);
-                return -1;
+                rc = -1;
             }
             break;
         }
@@ -234,23 +251,28 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_FORCE: o->force = true; break;
         case 'q': o->quiet = true; break;
         case OPT_SELFTEST: o->selftest = true; break;
-        case 'h': usage(stdout); return 1;
-        case 'V': printf("pnrsim-sweep %s\n", pnrsim_version()); return 1;
-        default: bad_option(argv, word, ch); return -1;
+        case 'h': usage(stdout); rc = 1; break;
+        case 'V': printf("pnrsim-sweep %s\n", pnrsim_version()); rc = 1; break;
+        default: bad_option(argv, word, ch); rc = -1; break;
         }
+        if (rc != 0)
+            break;
     }
-    for (int i = optind; i < argc; i++) {
-        const char *a = argv[i];
+    for (int i = 0; i < nops && rc == 0; i++) {
+        const char *a = operands[i];
         if (!strcmp(a, "collect")) {
             o->collect = true;
         } else if (o->study) {
             fprintf(stderr, "pnrsim-sweep: more than one study file (%s, "
                             "%s)\n", o->study, a);
-            return -1;
+            rc = -1;
         } else {
             o->study = a;
         }
     }
+    free(operands);
+    if (rc != 0)
+        return rc;
     if (o->selftest)
         return 0;
     if (!o->study) {
