@@ -85,7 +85,8 @@ const key_def cfg_keys[] = {
           "Maxtime", "Simulated time at which the run stops; 0 = no limit."),
     K_DBL("simulation", "metrics_period", simulation.metrics_period, 1e-3, false,
           1e12, "3600", "s", "MetricsPeriod",
-          "Simulated time between metric samples and progress lines."),
+          "Simulated time between metric samples (progress lines follow wall time: "
+          "[output] progress_interval)."),
     K_U64("simulation", "seed", simulation.seed, "1", "", "Seed",
           "Master random seed; 0 = seeded from the clock (not reproducible)."),
     K_ENUM("simulation", "generator", simulation.generator, cfg_generator_names, "XOSHIRO256SS",
@@ -98,7 +99,7 @@ const key_def cfg_keys[] = {
     K_LONG("simulation", "max_samples", simulation.max_samples, 0, 1e9, "1000000",
            "rows", NULL,
            "Most rows samples.csv gets, most samples pes.csv gets (--schedule; a row per PE or "
-           "group of PEs each) and most progress lines; later ones are counted, not written; "
+           "group of PEs each); later ones are counted, not written; "
            "0 = no cap."),
     K_DBL0("simulation", "max_event_rate", simulation.max_event_rate, 1e3, 1e12,
            "1000000", "events/s/PE", NULL,
@@ -353,6 +354,11 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_TIME("output", "schedule_to", output.schedule_to, 0, 1e12, "0",
            "End of that window (a time as schedule_from; after it); 0 = the end of "
            "the run."),
+    K_DBL0("output", "progress_interval", output.progress_interval, 1e-3, 1e6, "60", "s",
+           NULL, "When standard error is not a terminal: wall seconds between two progress "
+           "lines (elapsed time, share of the trace's submit span done, events/s, time "
+           "left); 0 = none. On a terminal one line is rewritten in place instead; -q: "
+           "nothing."),
 };
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");

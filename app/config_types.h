@@ -174,6 +174,7 @@ typedef struct config {
                                       * schedule.paje) or a file name */
         double schedule_from;        /* s: the window of the schedule files */
         double schedule_to;          /* s; 0 = the end of the run */
+        double progress_interval;    /* s between progress lines off a terminal; 0 = none */
     } output;
     /* Not a parameter: where each key was last set, by the key's place in
      * the key table ("" = its default), as config_origin returns it, for

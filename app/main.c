@@ -18,6 +18,7 @@
 #include "app/util.h"
 #include "app/output.h"
 #include "app/plot.h"
+#include "app/progress.h"
 #include "app/resultset.h"
 #include "app/run.h"
 #include "app/version.h"
@@ -129,7 +130,9 @@ static void usage(FILE *f)
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
             "                           (alias --simpack-report)\n"
-            "  -q, --quiet              no progress output\n"
+            "  -q, --quiet              no progress output (else: on a terminal a line\n"
+            "                           rewritten in place; otherwise a line every\n"
+            "                           [output] progress_interval s, default 60)\n"
             "  -v, --verbose            the scenario at the start and the kernel report at\n"
             "                           the end, on standard error\n"
             "  -h, --help               this help\n"
@@ -158,47 +161,6 @@ typedef struct opts {
     const char *paje;     /* --paje[=NAME]: NULL, "yes" or NAME */
     bool plot;            /* --plot (implies --schedule, not --paje) */
 } opts;
-
-static bool is_tty_stderr;
-static double progress_last_wall;
-
-/* Every metrics_period: a bar on a terminal (share of the trace read,
- * simulated time, events per second since the last update), a line
- * otherwise, as PNRSim printed; at most *ctx (max_samples; 0 = no cap)
- * lines, then one saying so. */
-static void progress(run_t *r, double now, double frac, void *ctx)
-{
-    const long *cap = ctx;
-    static long lines;
-    static uint64_t last_events;
-    sim_t *sim = run_sim(r);
-    double w = util_now();
-    double rate = 0;
-    if (progress_last_wall > 0 && w > progress_last_wall)
-        rate = (double)(sim->dispatched - last_events) / (w - progress_last_wall);
-    if (is_tty_stderr) {
-        /* Redraw at most ten times a second. */
-        if (progress_last_wall > 0 && w - progress_last_wall < 0.1)
-            return;
-        int width = 30, fill = (int)(frac * width + 0.5);
-        if (fill > width)
-            fill = width;
-        fprintf(stderr, "\r[%.*s%*s] %3.0f%%  t=%.0f s  %.2f M events/s ", fill,
-                "##############################", width - fill, "", frac * 100, now,
-                rate / 1e6);
-        fflush(stderr);
-    } else if (*cap > 0 && lines >= *cap) {
-        if (lines++ == *cap)
-            fprintf(stderr, "pnrsim: no more progress lines: [simulation] max_samples = %ld "
-                            "reached\n", *cap);
-    } else {
-        lines++;
-        fprintf(stderr, "pnrsim: t=%.0f s, %.1f%% of trace read, %llu events, %.3g events/s\n",
-                now, frac * 100, (unsigned long long)sim->dispatched, rate);
-    }
-    progress_last_wall = w;
-    last_events = sim->dispatched;
-}
 
 static int parse_args(int argc, char **argv, opts *o)
 {
@@ -507,7 +469,10 @@ int main(int argc, char **argv)
                  was);
         config_set_origin(&c, "simulation.seed", from);
     }
-    is_tty_stderr = isatty(STDERR_FILENO);
+    /* Progress (app/progress.c): a line rewritten in place on a terminal,
+     * else one every [output] progress_interval wall seconds. */
+    progress_t prog;
+    progress_init(&prog, stderr, isatty(STDERR_FILENO) != 0, c.output.progress_interval);
     if (o.verbose) {
         /* -v: the scenario in one paragraph, then the kernel report at the
          * end. */
@@ -544,12 +509,11 @@ int main(int argc, char **argv)
                 clock_seed ? " (from the clock)" : "");
         o.kernel_report = true;
     }
-    if (!o.quiet)
-        run_set_progress(r, progress, &c.simulation.max_samples);
+    if (!o.quiet && progress_active(&prog))
+        run_set_progress(r, progress_show, &prog);
 
     if (run_execute(r, err) != 0) {
-        if (!o.quiet && is_tty_stderr)
-            fputc('\n', stderr);
+        progress_clear(&prog);
         fprintf(stderr, "pnrsim: %s\n", err);
         for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
@@ -559,8 +523,7 @@ int main(int argc, char **argv)
     }
     /* From here to the exit, SIGINT/SIGTERM wait: the results get written. */
     block_stop_signals(true);
-    if (!o.quiet && is_tty_stderr)
-        fputc('\n', stderr);
+    progress_clear(&prog);
     run_metrics_get(r, &m);
     m.partial = got_signal != 0;
     m.command_line = cmdline;

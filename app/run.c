@@ -99,6 +99,7 @@ struct run {
 sim_t *run_sim(run_t *r) { return &r->sim; }
 struct gang *run_gang(run_t *r) { return r->g; }
 const cluster_t *run_cluster(const run_t *r) { return &r->cl; }
+const config *run_config(const run_t *r) { return &r->c; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
@@ -329,11 +330,6 @@ static void sample(sim_t *sim, void *arg)
     if (model_events == 0)
         sampler_skip_before(&r->sampler, ev_next_time(sim));
     r->sample_events = sim->dispatched;
-    if (r->on_progress) {
-        double frac = 0;
-        workload_progress(r->wl, &frac);
-        r->on_progress(r, sim->now, frac, r->progress_ctx);
-    }
 }
 
 /* ---- life cycle ------------------------------------------------------------------------ */
@@ -513,6 +509,34 @@ int run_trace_sha256(const run_t *r, char hex[65])
     return workload_sha256(r->wl, hex);
 }
 
+/* Call on_progress with where the run is (see run_progress in run.h). */
+static void run_report_progress(run_t *r)
+{
+    run_progress p = {.now = r->sim.now, .wall = util_now() - r->wall0,
+                      .events = r->sim.dispatched, .submitted = r->submitted,
+                      .left = r->submitted - r->finished - gang_impossible(r->g)};
+    /* The run ends at the last submit (then its jobs' ends), at max_time
+     * or after max_jobs jobs, whichever comes first: the measure that is
+     * furthest on. */
+    double max_time = r->c.simulation.max_time, span = workload_last_submit(r->wl);
+    long max_jobs = r->c.workload.max_jobs;
+    p.kind = RUN_PROGRESS_BYTES;
+    workload_progress(r->wl, &p.fraction);
+    if (isfinite(span) && !(max_time > 0 && max_time < span)) {
+        p.kind = RUN_PROGRESS_SPAN; /* only without max_jobs (workload.h) */
+        p.fraction = span > 0 ? r->sim.now / span : 1;
+    } else if (max_time > 0 || max_jobs > 0) {
+        double ft = max_time > 0 ? r->sim.now / max_time : 0;
+        double fj = max_jobs > 0 ? (double)r->submitted / (double)max_jobs : 0;
+        p.kind = ft >= fj ? RUN_PROGRESS_TIME : RUN_PROGRESS_JOBS;
+        p.fraction = ft >= fj ? ft : fj;
+    }
+    p.all_submitted = !r->have_next;
+    if (p.all_submitted || p.fraction > 1)
+        p.fraction = 1;
+    r->on_progress(r, &p, r->progress_ctx);
+}
+
 int run_execute(run_t *r, char err[CFG_ERR_MAX])
 {
     r->wall0 = util_now();
@@ -533,13 +557,26 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     /* Messages the network may hold at once (0: no guard). */
     net_set_flight_cap(r->net, r->c.simulation.max_messages * (long)r->cl.npes);
     ev_run_result rr;
+    /* ev_run pauses at the next guard window's end and, with progress
+     * reporting, every RUN_PROGRESS_WINDOW events: a pause only returns to
+     * this loop, which changes nothing in the run. */
+    double t0 = r->sim.now;
+    uint64_t guard_at = limit > 0 ? r->sim.dispatched + RUN_GUARD_WINDOW : UINT64_MAX;
     for (;;) {
-        double t0 = r->sim.now;
-        r->sim.pause_at = limit > 0 ? r->sim.dispatched + RUN_GUARD_WINDOW : UINT64_MAX;
+        uint64_t at = guard_at;
+        if (r->on_progress && r->sim.dispatched + RUN_PROGRESS_WINDOW < at)
+            at = r->sim.dispatched + RUN_PROGRESS_WINDOW;
+        r->sim.pause_at = at;
         rr = ev_run(&r->sim, until);
         if (rr != EV_RUN_PAUSED)
             break;
+        if (r->on_progress)
+            run_report_progress(r);
+        if (r->sim.dispatched < guard_at)
+            continue;
+        guard_at = r->sim.dispatched + RUN_GUARD_WINDOW;
         double dt = r->sim.now - t0;
+        t0 = r->sim.now;
         if ((double)RUN_GUARD_WINDOW > limit * dt) {
             r->wall_run = util_now() - r->wall0;
             snprintf(err, CFG_ERR_MAX,
@@ -717,66 +754,6 @@ void run_set_schedule(run_t *r, const schedule_files *f)
      * run, 911 MB for 3 jobs at comm_rate 0.01). */
     if (r->c.simulation.max_samples > 0)
         schedule_set_net_cap(r->sched_out, 256 * r->c.simulation.max_samples);
-}
-
-void run_hardware_report(run_t *r, FILE *out)
-{
-    const config *c = &r->c;
-    pe_t *pe0 = &r->cl.pes[0];
-    char ram[512] = "";
-    if (c->computer.n_ram_groups == 0)
-        snprintf(ram, sizeof ram, "RAM %g MB", c->computer.ram);
-    else
-        for (int g = 0; g < c->computer.n_ram_groups; g++) {
-            size_t len = strlen(ram);
-            snprintf(ram + len, sizeof ram - len, "%s%d with %g MB", g ? " + " : "RAM: ",
-                     c->computer.ram_groups[g].count, c->computer.ram_groups[g].mb);
-        }
-    if (c->computer.swap == SWAP_SSD)
-        fprintf(out, "PEs: %d x %s (%s, SSD %.6g s per page: latency %g s + %ld B / %g MB/s, "
-                     "%d at once)\n",
-                c->computer.number, c->computer.name, ram, pe0->disk_service,
-                c->computer.ssd_latency, c->process.page_size, c->computer.ssd_bandwidth,
-                c->computer.ssd_parallelism);
-    else
-        fprintf(out, "PEs: %d x %s (%s, disk %.6g s per page: seek %g s + %d/%g rpm + "
-                     "%ld B / %g MB/s)\n",
-                c->computer.number, c->computer.name, ram, pe0->disk_service, c->computer.seek,
-                c->computer.rotation == ROTATION_FULL ? 60 : 30, c->computer.rpm,
-                c->process.page_size, c->computer.transfer);
-    const int C = c->computer.cores_per_node, nodes = c->computer.number / C;
-    if (C > 1)
-        fprintf(out, "Cores per node: %d (%d cores = %d nodes x %d); the PE rows below are "
-                     "nodes, cpu busy summed over a node's cores; RAM, disk and link per "
-                     "node\n",
-                C, c->computer.number, nodes, C);
-    if (c->computer.memory_servers > 0)
-        fprintf(out, "Memory servers: %d (PEs %d..%d), RAM %g MB each, run no threads, "
-                     "lend RAM as network RAM\n",
-                c->computer.memory_servers, nodes, r->cl.npes - 1,
-                c->computer.memory_server_ram);
-    for (int i = 0; i < r->cl.npes; i++) {
-        pe_t *pe = &r->cl.pes[i];
-        if (pe->swap == PE_SWAP_SSD)
-            /* Busy: at least one server in service; mean busy: the busy
-             * server-seconds over the run's time (docs/METRICS.md). */
-            fprintf(out, "  %-10s cpu busy %.6g s  ssd busy %.6g s (mean busy %.6g of %d, queue max %g)  "
-                         "faults %llu (ssd %llu, remote %llu)",
-                    pe->name, pe_cpu_busy(&r->sim, pe), mres_busy_time(&r->sim, &pe->ssd),
-                    mres_mean_busy(&r->sim, &pe->ssd), pe->ssd.c, pe->ssd.queue.max,
-                    (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
-                    (unsigned long long)pe->remote_faults);
-        else
-            fprintf(out, "  %-10s cpu busy %.6g s  disk busy %.6g s  faults %llu (disk %llu, remote %llu)",
-                    pe->name, pe_cpu_busy(&r->sim, pe), res_busy_time(&r->sim, &pe->disk),
-                    (unsigned long long)pe->faults, (unsigned long long)pe->disk_faults,
-                    (unsigned long long)pe->remote_faults);
-        if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
-            fprintf(out, "  RAM %g MB%s", pe->ram_mb,
-                    i >= nodes ? "  memory server" : "");
-        fputc('\n', out);
-    }
-    net_report(&r->sim, r->net, out);
 }
 
 void run_destroy(run_t *r)

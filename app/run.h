@@ -19,6 +19,8 @@
 #include "core/ev.h"
 #include "pnr/pnr.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct run run_t;
@@ -32,9 +34,37 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
  * may be NULL) as the run goes, within the window output.schedule_from/to.
  * Call before run_execute, at most once. */
 void run_set_schedule(run_t *r, const schedule_files *f);
-/* Progress reporting: called every metrics_period simulated seconds. */
-typedef void (*run_progress_fn)(run_t *r, double now, double done_fraction, void *ctx);
+/* How far a run is, for progress lines (app/progress.c). The fraction
+ * measures what `kind` names: the trace's submit span (simulated time over
+ * the last submit time, from the trace file's end), max_time (the span
+ * unknown: gzip or stdin), max_jobs (jobs submitted over max_jobs), or the
+ * share of the trace's (compressed) bytes read (nothing better known). It
+ * never decreases; once every job is submitted it is 1 and `left` counts
+ * the jobs still to finish. */
+typedef enum {
+    RUN_PROGRESS_SPAN,
+    RUN_PROGRESS_TIME,
+    RUN_PROGRESS_JOBS,
+    RUN_PROGRESS_BYTES
+} run_progress_kind;
+typedef struct run_progress {
+    double now;                 /* simulated time, s */
+    double wall;                /* wall seconds since run_execute began */
+    uint64_t events;            /* events dispatched so far */
+    double fraction;            /* 0..1, of what kind says */
+    run_progress_kind kind;
+    bool all_submitted;         /* the trace is exhausted: fraction is 1 */
+    long submitted, left;       /* jobs submitted; of them not finished
+                                 * (nor impossible) */
+} run_progress;
+/* Progress reporting: fn is called every RUN_PROGRESS_WINDOW events
+ * dispatched (never per event: the clock is read then only); it decides
+ * itself, from p->wall, whether to print. It never changes the run. */
+typedef void (*run_progress_fn)(run_t *r, const run_progress *p, void *ctx);
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);
+/* Events between two progress calls: 2^14, under 0.02 s of wall time at
+ * the simulator's usual 1-10 M events/s. */
+#define RUN_PROGRESS_WINDOW ((uint64_t)1 << 14)
 /* Run to the end (or max_time, or a stop request). Returns 0, or -1 with
  * err set when the trace turned out malformed part way or the runaway guard
  * (simulation.max_event_rate) stopped the run (exit status 2). */
@@ -49,6 +79,9 @@ int run_trace_sha256(const run_t *r, char hex[65]);
 /* The kernel (for --kernel-report), the trace name, hardware report. */
 sim_t *run_sim(run_t *r);
 const char *run_trace_name(const run_t *r);
+/* The run's configuration (as given to run_create). */
+const config *run_config(const run_t *r);
+/* PEs, links, switches and routes, for --hardware-report (app/run_report.c). */
 void run_hardware_report(run_t *r, FILE *out);
 /* The checking mode (a test hook) is in app/run_check.h. */
 void run_destroy(run_t *r);

@@ -27,7 +27,8 @@
  *    not close stdin); its display name is "stdin".
  *  - Progress is the fraction of the file's (compressed) bytes consumed, for
  *    regular files, including standard input redirected from one; 0 for
- *    pipes.
+ *    pipes. A plain (not gzip) regular file's last submit time is read
+ *    from its end at open (app/swf_tail.c), for the progress line.
  *  - The checksum (swf_sha256, metrics.json's trace_sha256): of a regular
  *    file (a path, or standard input redirected from one), SHA-256 of its
  *    bytes as stored, read again from a second descriptor when asked, from
@@ -41,6 +42,7 @@
 #include "app/swf.h"
 #include "app/numtext.h"
 #include "app/sha256.h"
+#include "app/swf_tail.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -73,6 +75,7 @@ struct swf_reader {
     char *path;          /* as given, for messages ("stdin" for "-") */
     char *name;          /* path without directories */
     double size;         /* bytes of a regular file; 0 = unknown */
+    double last_submit;  /* field 2 of the last data line; NAN = unknown */
     char *in;            /* SWF_CHUNK bytes read from zlib ... */
     size_t in_pos, in_len;   /* ... of which in[in_pos..in_len) are unread */
     char *buf;           /* current line, NUL-terminated */
@@ -429,6 +432,7 @@ swf_reader *swf_open(const char *path, bool lenient, char err[CFG_ERR_MAX])
         r->hash_stream = true;
         sha256_init(&r->sha);
     }
+    r->last_submit = swf_tail_submit(fd, r->size); /* before zlib reads */
 
     bool open_value = false;
     for (;;) {
@@ -610,6 +614,11 @@ double swf_progress(const swf_reader *r)
     z_off_t off = gzoffset(r->gz);
     double f = off < 0 ? 0.0 : (double)off / r->size;
     return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+double swf_last_submit(const swf_reader *r)
+{
+    return r->last_submit;
 }
 
 const char *swf_path(const swf_reader *r)

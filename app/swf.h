@@ -44,6 +44,10 @@ const char *swf_header(const swf_reader *r, const char *key);
 /* Fraction of the file's (compressed) bytes consumed, 0..1: 1 at the end,
  * 0 when the size is unknown (a pipe). */
 double swf_progress(const swf_reader *r);
+/* Field 2 (submit time, s, as written) of the file's last data line, read
+ * from its end at open (app/swf_tail.h), or NAN when that is not cheap to
+ * know: gzip data, a pipe, no data line near the end. */
+double swf_last_submit(const swf_reader *r);
 /* The path as given, for messages ("stdin" for "-"). */
 const char *swf_path(const swf_reader *r);
 /* The file name without directories. */

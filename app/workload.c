@@ -498,6 +498,17 @@ void workload_progress(const workload *w, double *done_fraction)
     *done_fraction = swf_progress(w->r);
 }
 
+double workload_last_submit(const workload *w)
+{
+    double last = swf_last_submit(w->r);
+    if (w->max_jobs > 0 || w->kept == 0 || !isfinite(last))
+        return NAN;
+    if (w->submit_max > 0 && w->submit_max < last)
+        last = w->submit_max;
+    double t = (last - w->first_submit) / w->load_scale;
+    return t > 0 ? t : 0;
+}
+
 const char *workload_name(const workload *w)
 {
     return swf_name(w->r);

@@ -100,6 +100,12 @@ const char *workload_header(const workload *w, const char *key);
 /* Bytes of the file consumed so far and its size (0 when unknown, e.g.
  * stdin or gzip), for progress bars. */
 void workload_progress(const workload *w, double *done_fraction);
+/* The simulated submit time (s, as wl_job.submit) of the last job the
+ * trace can offer, from the file's last record (swf_last_submit) bounded by
+ * submit_max, for progress; NAN when unknown: no job read yet, max_jobs set
+ * (the last job is then not the file's last), or no cheap tail (gzip,
+ * pipe). An estimate: the last record may yet be dropped. */
+double workload_last_submit(const workload *w);
 /* The trace's display name (file name without directories). */
 const char *workload_name(const workload *w);
 void workload_close(workload *w);

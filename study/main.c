@@ -20,10 +20,12 @@
  * runs build/pnrsim.
  */
 #include "app/output.h"
+#include "app/version.h"
 #include "study/study.h"
 #include "study/sweep.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +63,14 @@ static void usage(FILE *f)
         "      --no-plots          do not make the [plot]s\n"
         "      --force             accept an output directory made with "
         "other settings\n"
-        "  -q, --quiet             no progress bar and no final report\n"
+        "  -q, --quiet             no progress line and no final report\n"
+        "      --progress-interval S  not on a terminal: a progress line every S\n"
+        "                          seconds (default 60; 0 = none); on a terminal\n"
+        "                          one line is rewritten in place\n"
         "      --selftest-summary  check mean/SD/CI against hand-computed "
         "values\n"
         "  -h, --help              this text\n"
+        "  -V, --version           print the version\n"
         "exit status: 0 all runs succeeded, 1 some failed (or a metric is in "
         "no run), 2 bad\ninput, 130 interrupted\n",
         f);
@@ -119,87 +125,158 @@ typedef struct options {
     const char *joblist;
     const char *slurm;
     long jobs;
+    double progress_interval; /* s between progress lines off a terminal */
     bool collect, list, all, no_plots, force, quiet, selftest;
 } options;
 
-/* Parse the command line into o. 0, 1 for --help, or -1 (reported). */
+enum { OPT_PNRSIM = 256, OPT_JOBLIST, OPT_SLURM, OPT_ALL, OPT_COLLECT, OPT_LIST,
+       OPT_NO_PLOTS, OPT_FORCE, OPT_SELFTEST, OPT_PROGRESS };
+
+static const struct option longopts[] = {
+    {"jobs", required_argument, 0, 'j'},
+    {"out", required_argument, 0, 'o'},
+    {"pnrsim", required_argument, 0, OPT_PNRSIM},
+    {"emit-joblist", required_argument, 0, OPT_JOBLIST},
+    {"emit-slurm", required_argument, 0, OPT_SLURM},
+    {"all", no_argument, 0, OPT_ALL},
+    {"collect", no_argument, 0, OPT_COLLECT},
+    {"list", no_argument, 0, OPT_LIST},
+    {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"force", no_argument, 0, OPT_FORCE},
+    {"quiet", no_argument, 0, 'q'},
+    {"progress-interval", required_argument, 0, OPT_PROGRESS},
+    {"selftest-summary", no_argument, 0, OPT_SELFTEST},
+    {"help", no_argument, 0, 'h'},
+    {"version", no_argument, 0, 'V'},
+    {0, 0, 0, 0}};
+
+/* The option at argv[word] that getopt_long refused (unknown, ambiguous, a
+ * value it does not take, or a missing value: ch ':'), in words. */
+static void bad_option(char **argv, int word, int ch)
+{
+    const char *a = argv[word];
+    if (strncmp(a, "--", 2) != 0) {
+        if (ch == ':')
+            fprintf(stderr, "pnrsim-sweep: option -%c needs a value (see --help)\n", optopt);
+        else
+            fprintf(stderr, "pnrsim-sweep: unknown option -%c (see --help)\n", optopt);
+        return;
+    }
+    const char *name = a + 2, *eq = strchr(name, '=');
+    size_t n = eq ? (size_t)(eq - name) : strlen(name);
+    if (ch == ':') {
+        fprintf(stderr, "pnrsim-sweep: option --%.*s needs a value (see --help)\n", (int)n,
+                name);
+        return;
+    }
+    int prefixed = 0;
+    bool exact = false;
+    for (const struct option *lo = longopts; lo->name; lo++)
+        if (strncmp(lo->name, name, n) == 0) {
+            prefixed++;
+            exact |= strlen(lo->name) == n;
+        }
+    if (exact || (eq && prefixed == 1))
+        fprintf(stderr, "pnrsim-sweep: option --%.*s takes no value (see --help)\n", (int)n,
+                name);
+    else if (prefixed > 1)
+        fprintf(stderr, "pnrsim-sweep: ambiguous option --%.*s (see --help)\n", (int)n, name);
+    else
+        fprintf(stderr, "pnrsim-sweep: unknown option --%.*s (see --help)\n", (int)n, name);
+}
+
+/* Parse the command line into o (getopt_long: -j1, -j 1, --jobs=1 and
+ * --jobs 1 alike; options and operands in any order; "collect" among the
+ * operands is the subcommand). 0, 1 for --help or --version (printed), or
+ * -1 (reported). */
 static int parse_args(int argc, char **argv, options *o)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        char name[64];
-        /* --opt=value */
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq && (size_t)(eq - a) < sizeof name) {
-            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", a);
-        }
-        bool takes = !strcmp(name, "-j") || !strcmp(name, "--jobs") ||
-                     !strcmp(name, "-o") || !strcmp(name, "--out") ||
-                     !strcmp(name, "--pnrsim") ||
-                     !strcmp(name, "--emit-joblist") ||
-                     !strcmp(name, "--emit-slurm");
-        if (takes && !val) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "pnrsim-sweep: %s needs a value\n", name);
-                return -1;
+    o->progress_interval = 60;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
+    if (!operands)
+        abort();
+    int nops = 0, rc = 0;
+    /* "+": getopt_long stops at each operand, which is taken here and the
+     * parse goes on after it, so that argv[word] is always the option word
+     * being read (to name it in messages); after "--" everything is an
+     * operand. */
+    opterr = 0;
+    for (;;) {
+        int word = optind;
+        int ch = getopt_long(argc, argv, "+:j:o:qhV", longopts, NULL);
+        if (ch == -1) {
+            if (optind > word && strcmp(argv[optind - 1], "--") == 0) {
+                while (optind < argc)
+                    operands[nops++] = argv[optind++];
+                break;
             }
-            val = argv[++i];
-        } else if (!takes && val) {
-            fprintf(stderr, "pnrsim-sweep: %s takes no value\n", name);
-            return -1;
+            if (optind >= argc)
+                break;
+            operands[nops++] = argv[optind++];
+            continue;
         }
-        if (!strcmp(name, "-j") || !strcmp(name, "--jobs")) {
+        const char *opt = word < argc ? argv[word] : "";
+        switch (ch) {
+        case 'j': {
             char *end;
             errno = 0;
-            o->jobs = strtol(val, &end, 10);
-            if (end == val || *end || errno || o->jobs < 1 || o->jobs > 4096) {
-                fprintf(stderr, "pnrsim-sweep: %s %s: need an integer from 1 "
-                                "to 4096\n", name, val);
-                return -1;
+            o->jobs = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || o->jobs < 1 || o->jobs > 4096) {
+                fprintf(stderr, "pnrsim-sweep: %s %s: need an integer from 1 to 4096\n",
+                        strncmp(opt, "--", 2) == 0 ? "--jobs" : "-j", optarg);
+                rc = -1;
             }
-        } else if (!strcmp(name, "-o") || !strcmp(name, "--out")) {
-            o->out = val;
-        } else if (!strcmp(name, "--pnrsim")) {
-            o->pnrsim = val;
-        } else if (!strcmp(name, "--emit-joblist")) {
-            o->joblist = val;
-        } else if (!strcmp(name, "--emit-slurm")) {
-            o->slurm = val;
-        } else if (!strcmp(name, "--all")) {
-            o->all = true;
-        } else if (!strcmp(name, "--collect") || !strcmp(name, "collect")) {
+            break;
+        }
+        case OPT_PROGRESS: {
+            char *end;
+            errno = 0;
+            o->progress_interval = strtod(optarg, &end);
+            if (end == optarg || *end || errno || !(o->progress_interval == 0 ||
+                (o->progress_interval >= 1e-3 && o->progress_interval <= 1e6))) {
+                fprintf(stderr, "pnrsim-sweep: --progress-interval %s: need seconds, 0 "
+                                "(none) or from 0.001 to 1e6\n", optarg);
+                rc = -1;
+            }
+            break;
+        }
+        case 'o': o->out = optarg; break;
+        case OPT_PNRSIM: o->pnrsim = optarg; break;
+        case OPT_JOBLIST: o->joblist = optarg; break;
+        case OPT_SLURM: o->slurm = optarg; break;
+        case OPT_ALL: o->all = true; break;
+        case OPT_COLLECT: o->collect = true; break;
+        case OPT_LIST: o->list = true; break;
+        case OPT_NO_PLOTS: o->no_plots = true; break;
+        case OPT_FORCE: o->force = true; break;
+        case 'q': o->quiet = true; break;
+        case OPT_SELFTEST: o->selftest = true; break;
+        case 'h': usage(stdout); rc = 1; break;
+        case 'V': printf("pnrsim-sweep %s\n", pnrsim_version()); rc = 1; break;
+        default: bad_option(argv, word, ch); rc = -1; break;
+        }
+        if (rc != 0)
+            break;
+    }
+    for (int i = 0; i < nops && rc == 0; i++) {
+        const char *a = operands[i];
+        if (!strcmp(a, "collect")) {
             o->collect = true;
-        } else if (!strcmp(name, "--list")) {
-            o->list = true;
-        } else if (!strcmp(name, "--no-plots")) {
-            o->no_plots = true;
-        } else if (!strcmp(name, "--force")) {
-            o->force = true;
-        } else if (!strcmp(name, "-q") || !strcmp(name, "--quiet")) {
-            o->quiet = true;
-        } else if (!strcmp(name, "--selftest-summary")) {
-            o->selftest = true;
-        } else if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
-            return 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "pnrsim-sweep: unknown option %s\n", a);
-            return -1;
         } else if (o->study) {
             fprintf(stderr, "pnrsim-sweep: more than one study file (%s, "
                             "%s)\n", o->study, a);
-            return -1;
+            rc = -1;
         } else {
             o->study = a;
         }
     }
+    free(operands);
+    if (rc != 0)
+        return rc;
     if (o->selftest)
         return 0;
     if (!o->study) {
-        fputs("pnrsim-sweep: no study file\n", stderr);
+        fputs("pnrsim-sweep: no study file (see --help)\n", stderr);
         return -1;
     }
     int modes = o->collect + o->list + (o->joblist || o->slurm);
@@ -315,7 +392,7 @@ static int do_run(const sweep_layout *L, const options *o, const char *pnrsim)
         if (jobs < 1)
             jobs = 1;
     }
-    sweep_run_opts ro = {pnrsim, (int)jobs, o->quiet};
+    sweep_run_opts ro = {pnrsim, (int)jobs, o->quiet, o->progress_interval};
     sweep_run_counts rc;
     double t0 = util_now();
     if (sweep_run(L, &ro, &rc) != 0)
@@ -346,7 +423,12 @@ int main(int argc, char **argv)
     options o = {0};
     int pr = parse_args(argc, argv, &o);
     if (pr != 0) {
-        usage(pr > 0 ? stdout : stderr);
+        /* --help and --version succeed only when their text got out. */
+        if (pr > 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+            fprintf(stderr, "pnrsim-sweep: writing to standard output failed: %s\n",
+                    strerror(errno));
+            return EXIT_SOME_FAILED;
+        }
         return pr > 0 ? 0 : EXIT_BAD_INPUT;
     }
     if (o.selftest)

@@ -28,10 +28,13 @@
  * until the last run of a sweep has ended, even if the sweep itself was
  * killed.
  *
- * On a terminal (isatty(stderr)) a progress line shows runs done (finished
- * now or before) out of the total, running, failed, elapsed time and an
- * estimate of the time left: the wall time so far per run finished in this
- * invocation, times the runs still to go.
+ * A progress line shows runs done (finished now or before) out of the
+ * total, running, failed, elapsed time and an estimate of the time left
+ * (eta(): the mean wall time of the runs finished in this invocation, the
+ * runs still to go and the parallelism). On a terminal (isatty(stderr)) it
+ * is rewritten in place; otherwise it is printed every progress_interval
+ * seconds (--progress-interval, default 60, 0 = none), so a sweep shorter
+ * than that prints none.
  */
 #include "study/sweep.h"
 
@@ -66,6 +69,9 @@ typedef struct runner {
     slot *slots;
     int running;
     size_t total, pending, finished_here;
+    size_t timed;        /* runs that ended here after starting, ... */
+    double timed_wall;   /* ... and their wall seconds in all */
+    double last_line;    /* when the last progress line was printed (not a tty) */
     double t0;
     bool tty, drawn;
     int lockfd;      /* OUT/.lock, inherited by the children */
@@ -98,31 +104,72 @@ static void clear_bar(runner *R)
     }
 }
 
+/* The estimate of the wall time left: the runs still to start at the mean
+ * wall time of the runs finished in this invocation, plus what the running
+ * ones have left of that mean, spread over the processes that will be busy
+ * (at most jobs, at most the runs left), and never less than the running
+ * run furthest from the mean has left. Negative when nothing has finished
+ * yet (no mean to go on). */
+static double eta(const runner *R, double now)
+{
+    if (R->pending <= R->finished_here)
+        return 0;
+    if (R->timed == 0)
+        return -1;
+    double mean = R->timed_wall / (double)R->timed;
+    size_t queued = R->pending - R->finished_here - (size_t)R->running;
+    double work = (double)queued * mean, longest = 0;
+    for (int i = 0; i < R->o->jobs; i++)
+        if (R->slots[i].pid) {
+            double rest = mean - (now - R->slots[i].start);
+            if (rest > 0)
+                work += rest;
+            if (rest > longest)
+                longest = rest;
+        }
+    size_t busy = queued + (size_t)R->running;
+    if (busy > (size_t)R->o->jobs)
+        busy = (size_t)R->o->jobs;
+    double t = busy ? work / (double)busy : 0;
+    return t > longest ? t : longest;
+}
+
+/* The progress line: on a terminal rewritten in place (every call); else a
+ * line every progress_interval s (0: none), the first after one interval. */
 static void draw_bar(runner *R)
 {
-    if (!R->tty || R->o->quiet)
+    if (R->o->quiet)
         return;
+    double now = util_now(), el = now - R->t0;
+    if (!R->tty && (!(R->o->progress_interval > 0) ||
+                    now - R->last_line < R->o->progress_interval))
+        return;
+    R->last_line = now;
     size_t done = R->c->skipped + R->finished_here;
+    char elapsed[32], left[48], t[32];
+    fmt_time(elapsed, sizeof elapsed, el);
+    double e = eta(R, now);
+    if (e >= 0) {
+        fmt_time(t, sizeof t, e);
+        snprintf(left, sizeof left, "about %s left", t);
+    } else {
+        snprintf(left, sizeof left, "time left not known yet");
+    }
+    char text[256];
+    snprintf(text, sizeof text, "%zu/%zu runs done, %d running, %zu failed, %s elapsed, %s",
+             done, R->total, R->running, R->c->failed, elapsed, left);
+    if (!R->tty) {
+        fprintf(stderr, "pnrsim-sweep: %s\n", text);
+        fflush(stderr);
+        return;
+    }
     const int width = 30;
     int fill = R->total ? (int)((double)done / (double)R->total * width) : 0;
     char bar[64];
     for (int i = 0; i < width; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
-    double el = util_now() - R->t0;
-    char elapsed[32], eta[32];
-    fmt_time(elapsed, sizeof elapsed, el);
-    if (R->finished_here && R->pending > R->finished_here)
-        fmt_time(eta, sizeof eta,
-                 el / (double)R->finished_here *
-                     (double)(R->pending - R->finished_here));
-    else if (R->pending == R->finished_here)
-        snprintf(eta, sizeof eta, "0:00");
-    else
-        snprintf(eta, sizeof eta, "?");
-    fprintf(stderr, "\r[%s] %zu/%zu finished, %d running, %zu failed, %s "
-                    "elapsed, ETA %s\033[K",
-            bar, done, R->total, R->running, R->c->failed, elapsed, eta);
+    fprintf(stderr, "\r[%s] %s\033[K", bar, text);
     fflush(stderr);
     R->drawn = true;
 }
@@ -278,6 +325,10 @@ static void finish(runner *R, slot *sl, int st, bool stopping)
     size_t run = sl->run;
     sl->pid = 0;
     R->running--;
+    if (!stopping) {
+        R->timed++;
+        R->timed_wall += util_now() - sl->start;
+    }
     char *part = sweep_run_dir(R->L, run, true);
     char *fin = sweep_run_dir(R->L, run, false);
     char status[64];
@@ -347,7 +398,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
     }
 
     runner R = {L, o, c, xmalloc((size_t)o->jobs * sizeof(slot)), 0,
-                s->nruns, ntodo, 0, util_now(),
+                s->nruns, ntodo, 0, 0, 0, util_now(), util_now(),
                 isatty(STDERR_FILENO) && !o->quiet, false, lockfd};
     memset(R.slots, 0, (size_t)o->jobs * sizeof(slot));
 
@@ -382,9 +433,12 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
         if (R.running == 0 && (stopping || next >= ntodo))
             break;
         draw_bar(&R);
-        struct timespec to = {0, R.tty ? 250000000L : 0};
-        if (!R.tty)
-            to.tv_sec = 1;
+        /* Wake up for the next redraw (4 a second on a terminal) or the
+         * next progress line (at least once a second). */
+        double wake = R.tty ? 0.25 : 1;
+        if (!R.tty && o->progress_interval > 0 && o->progress_interval < wake)
+            wake = o->progress_interval;
+        struct timespec to = {(time_t)wake, (long)((wake - (double)(time_t)wake) * 1e9)};
         int sig = sigtimedwait(&waitset, NULL, &to);
         if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
             if (!stopping) {

@@ -213,6 +213,7 @@ typedef struct sweep_run_opts {
     const char *pnrsim;   /* the pnrsim binary */
     int jobs;             /* worker processes, >= 1 */
     bool quiet;           /* no progress bar, no report of skips */
+    double progress_interval; /* not a terminal: s between progress lines; 0 = none */
 } sweep_run_opts;
 
 typedef struct sweep_run_counts {

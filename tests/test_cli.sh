@@ -20,6 +20,9 @@
 #     effect (TREE-only keys on a STAR, memory servers with network RAM
 #     off) warned about and truly without effect;
 #   - SIGINT/SIGTERM: status 130/143, files marked partial, PARTIAL on stderr;
+#   - progress lines (issue 26): by wall time, their fields, the fraction of
+#     the submit span against the trace's last line, gzip and stdin, -q, on
+#     a terminal (script(1)) rewritten in place and erased at the end;
 #   - --help and --version.
 # The hand-worked traces, the output formats on them and the quantum tie
 # are tests/test_cli_traces.sh.
@@ -367,11 +370,11 @@ check "PNRSim-format appendix file gives the same configuration as its INI trans
 # ---- signals ---------------------------------------------------------------
 
 # sigtest SIG STATUS FORMAT: the default scenario made slow (a neighbour
-# message every CPU second), progress every 600 s so stderr shows when the
-# run is under way; the signal is sent then, and the run must stop soon.
+# message every CPU second), a progress line every 0.01 s of wall time so
+# stderr shows when the run is under way; the signal is sent then, and the run must stop soon.
 sigtest() {
     sig=$1; want=$2; fmt=$3; d=sig-$sig
-    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set simulation.metrics_period=600 \
+    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set output.progress_interval=0.01 \
         --format "$fmt" -o $d > $d.out 2> $d.err &
     pid=$!
     i=0
@@ -492,6 +495,76 @@ done
     --set network.topology=connected --set workload.max_jobs=20 > /dev/null 2> conn50k.err
 check "connected with 50,000 PEs runs (exit 0, 20 jobs)" \
     sh -c "test $? -eq 0 && grep -q '\"jobs_finished\": 20' conn50k/metrics.json"
+
+# ---- progress (issue 26) ---------------------------------------------------
+# Progress follows wall time, never metrics_period: off a terminal a line
+# every [output] progress_interval s (0.001 here: a line at nearly every
+# check, every 2^14 events), on a terminal one line rewritten in place and
+# erased at the end; -q nothing. The scenario: the demo on jobs 101-900 of
+# the HPC2N slice (the first submitted at 523,932 s, not 0), a plain file
+# whose last record gives the end of the submit span: span = its field 2 -
+# the first job's field 2 (submit times are relative to the first job,
+# load_scale 1).
+awk '/^;/ { print; next } { n++ } n > 100 && n <= 900' "$TRACES/hpc2n-seth-first3171.swf" > p800.swf
+span=$(awk '!/^;/ && NF { if (first == "") first = $2; last = $2 } END { print last - first }' p800.swf)
+PROG="-c $DEFAULT -t p800.swf"
+# shellcheck disable=SC2086
+"$P" $PROG -o prog0 > /dev/null 2> prog0.err
+check "progress: a default run shorter than progress_interval (60 s): stderr empty" \
+    test ! -s prog0.err
+# shellcheck disable=SC2086
+"$P" $PROG --set output.progress_interval=0.001 -o prog > /dev/null 2> prog.err
+LINE_RE='^pnrsim: [0-9:]+ elapsed, [0-9]+\.[0-9]% of submit span(, [0-9]+ jobs? left)?, t=[0-9]+ s, [0-9]+\.[0-9][0-9] M events/s, (about [0-9:]+ left|time left not known yet)$'
+nprog=$(grep -c . prog.err)
+check "progress: lines at interval 0.001 s ($nprog), each with elapsed, % of submit span, t, events/s, an estimate" \
+    sh -c "test $nprog -ge 2 && test \$(grep -Ec '$LINE_RE' prog.err) -eq $nprog"
+# Fraction and t never decrease; the fraction lies in [0, 100]%.
+check "progress: fraction in [0, 100]% and non-decreasing, t non-decreasing" \
+    awk '{ f = $4; sub(/%/, "", f); f += 0; t = $0; sub(/.*t=/, "", t); t += 0
+           if (f < 0 || f > 100 || f < pf || t < pt) bad = 1; pf = f; pt = t }
+         END { exit bad }' prog.err
+# Before the last submit the fraction is t / span (t printed to the
+# second, the fraction to 0.1%): |fraction - 100 t / span| <= 0.05 + rounding.
+check "progress: fraction = t / submit span (span $span s from the trace's last line)" \
+    awk -v span="$span" '!/jobs? left/ { f = $4; sub(/%/, "", f); t = $0; sub(/.*t=/, "", t)
+           d = f - 100 * t / span; if (d < 0) d = -d; if (d > 0.06 + 50 / span) bad = 1 }
+         END { exit bad }' prog.err
+check "progress: the last line has an estimate of time left" \
+    sh -c "tail -n 1 prog.err | grep -Eq 'about [0-9:]+ left\$'"
+# Results do not depend on progress (the pauses change nothing).
+# shellcheck disable=SC2086
+"$P" $PROG -q -o progq > /dev/null 2> progq.err
+check "progress: -q prints nothing" test ! -s progq.err
+# (metrics.json's command_line differs: rsame leaves it aside)
+check "progress: results byte-identical with and without progress lines" \
+    rsame prog progq jobs.csv samples.csv metrics.json
+# gzip and standard input: no cheap tail, so the share of the trace read.
+gzip -c p800.swf > p800.swf.gz
+"$P" -c "$DEFAULT" -t p800.swf.gz --set output.progress_interval=0.001 -o proggz > /dev/null 2> proggz.err
+check "progress: .gz trace: '% of trace read'" \
+    sh -c "grep -q '% of trace read' proggz.err && ! grep -q 'submit span' proggz.err"
+cat p800.swf | "$P" -c "$DEFAULT" -t - --set output.progress_interval=0.001 -o progin > /dev/null 2> progin.err
+check "progress: trace on a pipe: '% of trace read'" grep -q '% of trace read' progin.err
+# max_time (1,000,000 s) before the last submit (1,805,962 s): the share of it.
+"$P" $PROG --set simulation.max_time=1000000 --set output.progress_interval=0.001 -o progmt \
+    > /dev/null 2> progmt.err
+check "progress: max_time before the last submit: '% of max_time'" grep -q '% of max_time' progmt.err
+check "progress: progress_interval = -1 refused (exit 2, names the key)" \
+    sh -c "'$P' $PROG --set output.progress_interval=-1 -o bad-pi > /dev/null 2> bad-pi.err;
+           test \$? -eq 2 && grep -q 'progress_interval' bad-pi.err && test ! -e bad-pi"
+# On a terminal (a pty from script(1)): the line rewritten in place, '\r'
+# before each, ESC [ K after, no newline, and erased ('\r' ESC [ K) at the end.
+if command -v script > /dev/null 2>&1; then
+    script -qfc "'$P' $PROG -o progtty > /dev/null" /dev/null > tty.out 2>&1
+    check "progress on a terminal: lines rewritten in place with '\\r'" \
+        sh -c "test \$(tr -cd '\\r' < tty.out | wc -c) -ge 2 && grep -q 'elapsed, .*% of submit span' tty.out"
+    check "progress on a terminal: no newline, the line erased at the end" \
+        sh -c "test \$(tr -cd '\\n' < tty.out | wc -c) -eq 0 && test \"\$(tail -c 4 tty.out | od -An -c | tr -d ' ')\" = '\\r033[K'"
+    script -qfc "'$P' $PROG -q -o progttyq > /dev/null" /dev/null > ttyq.out 2>&1
+    check "progress on a terminal: -q prints nothing" test ! -s ttyq.out
+else
+    skip "progress on a terminal: script(1) (util-linux) not installed"
+fi
 
 # ---- help and version ------------------------------------------------------
 

@@ -259,9 +259,11 @@ mkdir cwd && (cd cwd && "$P" -c ../e2e.ini -t ../a.swf -q > /dev/null 2>&1)
 check "no -o: files in the current directory" \
     sh -c 'for f in jobs.csv samples.csv metrics.json metrics.dat config.ini; do test -s cwd/$f || exit 1; done'
 check "no .tmp files left anywhere" test "$(tmpfiles)" -eq 0
-# Progress lines on stderr (not a terminal) every metrics_period, none with -q.
+# Progress lines on stderr (not a terminal) every [output] progress_interval
+# wall seconds (default 60), never per metrics_period: this run takes well
+# under a second, so none (test_cli.sh checks the lines themselves).
 "$P" -c "$DEFAULT" $SLICE -o prog > /dev/null 2> prog.err
-check "progress lines on stderr without -q" grep -q '^pnrsim: t=' prog.err
+check "a run shorter than progress_interval: nothing on stderr" test ! -s prog.err
 "$P" -c "$DEFAULT" $SLICE -o quiet -q > /dev/null 2> quiet.err
 check "-q: nothing on stderr" test ! -s quiet.err
 # Aliases of PNRSim's options; reports.

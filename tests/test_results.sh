@@ -164,9 +164,10 @@ check "metrics.json is a directory: no config.ini, metrics.dat, debris" \
     sh -c "test ! -e blocked/config.ini && test ! -e blocked/metrics.dat && test $(debris blocked) -eq 0 && test ! -e blocked/.pnrsim.lock"
 
 # A slow run: the default scenario with a neighbour message every CPU
-# second; started in the background, it writes progress to $1.err.
+# second; started in the background, it writes a progress line to $1.err
+# every 0.01 s of wall time.
 slow_start() {
-    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set simulation.metrics_period=600 \
+    "$P" -c "$DEFAULT" --set process.comm_rate=1 --set output.progress_interval=0.01 \
         -o "$1" > "$1.out" 2> "$1.err" &
     slow_pid=$!
     i=0

@@ -12,6 +12,11 @@
 #   - one worker, two workers, GNU parallel on the emitted job list + collect
 #     and the emitted Slurm script (tasks run by hand) give byte-identical
 #     results.csv (and summary.csv);
+#   - options by getopt_long: -j1, --jobs=1, --jobs 1 give -j 2's results,
+#     options after the study file; bad options: one line, exit 2;
+#     --version; progress lines off a terminal every --progress-interval
+#     (runs done / 12, an estimate), none by default in a short sweep, -q,
+#     and the bar on a terminal (script(1));
 #   - resume: after deleting two run directories only those two run;
 #   - a failing run (a broken trace) is reported with its error, its
 #     stderr is kept, the other runs complete, the exit status is 1;
@@ -202,6 +207,68 @@ check "study.json: a key without a unit (a name): netram.strategy, not numeric" 
 check "two workers: exit 0" test $? -eq 0
 check "one and two workers: identical results.csv" cmp -s j1/results.csv j2/results.csv
 check "one and two workers: identical summary.csv" cmp -s j1/summary.csv j2/summary.csv
+
+# ---- options (getopt_long), --version, progress (issue 26) ---------------
+
+# -j1, --jobs=1, --jobs 1 are all -j 1: the same results as two workers.
+for form in -j1 --jobs=1 "--jobs 1"; do
+    d=jform$(echo "$form" | tr -cd 'a-z0-9')
+    # shellcheck disable=SC2086 # $form: one or two words
+    "$SWEEP" $form --no-plots -o $d s.ini > $d.log 2>&1
+    check "'$form': exit 0, results.csv and summary.csv identical to -j 2's" \
+        sh -c "test $? -eq 0 && cmp -s $d/results.csv j2/results.csv && cmp -s $d/summary.csv j2/summary.csv"
+done
+# Options after the study file (argument permutation), the short -o glued.
+"$SWEEP" s.ini --no-plots -ojperm -j 1 > jperm.log 2>&1
+check "options after the study file, -oDIR: exit 0, same results.csv" \
+    sh -c "test $? -eq 0 && cmp -s jperm/results.csv j2/results.csv"
+# Bad options: one line naming the option, exit 2, nothing created.
+sweep_bad() { # NAME EXPECTED-MESSAGE ARGS...
+    name=$1; want=$2; shift 2
+    "$SWEEP" "$@" > bad-opt.out 2> bad-opt.err
+    rc=$?
+    check "bad option $name: exit 2, '$want'" \
+        sh -c "test $rc -eq 2 && grep -qF -- '$want' bad-opt.err && test \$(wc -l < bad-opt.err) -eq 1 && test ! -e badopt"
+}
+sweep_bad "-j0" "-j 0: need an integer from 1 to 4096" -j0 -o badopt s.ini
+sweep_bad "--jobs=x" "--jobs x: need an integer from 1 to 4096" --jobs=x -o badopt s.ini
+sweep_bad "-j 4097" "-j 4097: need an integer from 1 to 4096" -j 4097 -o badopt s.ini
+sweep_bad "-j (no value)" "option -j needs a value" -o badopt s.ini -j
+sweep_bad "--out (no value)" "option --out needs a value" s.ini --out
+sweep_bad "--bogus" "unknown option --bogus" --bogus -o badopt s.ini
+sweep_bad "-x" "unknown option -x" -x -o badopt s.ini
+sweep_bad "--all=1" "option --all takes no value" --all=1 -o badopt s.ini
+sweep_bad "--progress-interval=-1" "--progress-interval -1: need seconds" --progress-interval=-1 -o badopt s.ini
+sweep_bad "two study files" "more than one study file (s.ini, t.ini)" -o badopt s.ini t.ini
+"$SWEEP" --version > ver.out 2> ver.err
+check "--version: exit 0, 'pnrsim-sweep VERSION', the same VERSION as pnrsim's" \
+    sh -c "test $? -eq 0 && test ! -s ver.err && test \"\$(cat ver.out)\" = \"pnrsim-sweep \$('$P' --version | sed 's/^pnrsim //')\""
+check "-V: the same" sh -c "test \"\$('$SWEEP' -V)\" = \"\$(cat ver.out)\""
+# Progress off a terminal: a line every --progress-interval s (default 60:
+# none in these sub-second sweeps), runs done / total and an estimate.
+check "progress: none in a sweep shorter than the interval (60 s)" \
+    sh -c "! grep -q 'runs done' j1.log && ! grep -q 'runs done' j2.log"
+"$SWEEP" -j 1 --progress-interval 0.001 --no-plots -o jprog s.ini > jprog.log 2>&1
+SWEEP_RE='^pnrsim-sweep: [0-9]+/12 runs done, [0-9]+ running, [0-9]+ failed, [0-9:]+ elapsed, (about [0-9:]+ left|time left not known yet)$'
+np=$(grep -c 'runs done' jprog.log)
+check "progress: $np lines at --progress-interval 0.001, each runs done/12, running, failed, elapsed, estimate" \
+    sh -c "test $np -ge 2 && test \$(grep -Ec '$SWEEP_RE' jprog.log) -eq $np"
+# Runs done never decrease and never exceed 12; -j 1: at most 1 running;
+# once a run has finished (done > 0) the estimate is a time.
+check "progress: runs done non-decreasing, at most 1 running, an estimate once a run is done" \
+    awk '/runs done/ { split($2, a, "/"); d = a[1] + 0; r = $5 + 0
+           if (d < pd || d > 12 || r > 1) bad = 1; pd = d
+           if (d > 0 && !/about [0-9:]+ left$/) bad = 1; if (d > 0) seen = 1 }
+         END { exit bad || !seen }' jprog.log
+"$SWEEP" -q -j 1 --progress-interval 0.001 --no-plots -o jprogq s.ini > jprogq.log 2>&1
+check "progress: -q prints nothing" test ! -s jprogq.log
+if command -v script > /dev/null 2>&1; then
+    script -qfc "'$SWEEP' -j 2 --no-plots -o jtty s.ini" /dev/null > jtty.out 2>&1
+    check "progress on a terminal: a bar rewritten in place, ending at 12/12" \
+        sh -c "grep -q \"\$(printf '\\r')\\[#\" jtty.out && grep -q '12/12 runs done, 0 running, 0 failed' jtty.out"
+else
+    skip "progress on a terminal: script(1) (util-linux) not installed"
+fi
 
 # ---- GNU parallel and Slurm ----------------------------------------------
 

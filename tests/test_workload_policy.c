@@ -10,10 +10,13 @@
  *   1 job  2 submit  3 wait  4 runtime  5 procs  6 cputime  7 mem(KB)
  *   8 req procs  9 req time  10 req mem  11 status  12..18 (unused)
  */
+#include "app/swf_tail.h"
 #include "app/workload.h"
 #include "tests/testutil.h"
 
 #include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -359,6 +362,72 @@ START_TEST(test_progress)
 }
 END_TEST
 
+START_TEST(test_last_submit)
+{
+    /* workload_last_submit: the last data line's field 2 (app/swf_tail.c),
+     * minus the first kept job's submit, over load_scale, bounded by
+     * submit_max; NAN when not cheap (gzip) or max_jobs is set. Cases by
+     * hand: first job at 100, last record at 700 -> 600 s; load_scale 2
+     * -> 300 s; submit_max 400 -> 300 s; trailing comments, a blank line,
+     * CRLF, a ';' comment after the numbers and no final newline do not
+     * hide the last record. */
+    static const char *texts[] = {
+        "; MaxProcs: 4\n1 100 -1 9 2 3 -1 -1 -1 -1 1" TAIL "2 700 -1 9 2 4 -1 -1 -1 -1 1" TAIL,
+        "1 100 -1 9 2 3 -1 -1 -1 -1 1" TAIL "2 700 -1 9 2 4 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1"
+        " ; done\r\n\r\n; trailing comment\n;\n   \n",
+        "1 100 -1 9 2 3 -1 -1 -1 -1 1" TAIL "2 700 -1 9 2 4 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1",
+    };
+    char err[CFG_ERR_MAX];
+    wl_job j;
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char *p = tmp_swf(texts[i]);
+        config c;
+        cfg_init(&c, CPU_DEMAND_CPUTIME);
+        workload *w = open_ok(p, &c, 4);
+        ck_assert(isnan(workload_last_submit(w))); /* no job read yet */
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert_msg(workload_last_submit(w) == 600, "case %zu: %g", i,
+                      workload_last_submit(w));
+        workload_close(w);
+        c.workload.load_scale = 2;
+        w = open_ok(p, &c, 4);
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert(workload_last_submit(w) == 300);
+        workload_close(w);
+        c.workload.load_scale = 1;
+        c.workload.submit_max = 400;
+        w = open_ok(p, &c, 4);
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert(workload_last_submit(w) == 300);
+        workload_close(w);
+        c.workload.submit_max = 0;
+        c.workload.max_jobs = 5;
+        w = open_ok(p, &c, 4);
+        ck_assert_int_eq(workload_next(w, &j, err), 1);
+        ck_assert(isnan(workload_last_submit(w)));
+        workload_close(w);
+        tmp_remove(p);
+    }
+    /* A file of more than SWF_TAIL_MAX bytes of comments after the last
+     * record: not found within the window, NAN. */
+    size_t big = SWF_TAIL_MAX + 100;
+    char *text = malloc(big + 200);
+    ck_assert_ptr_nonnull(text);
+    int n = sprintf(text, "1 100 -1 9 2 3 -1 -1 -1 -1 1" TAIL);
+    memset(text + n, ';', big);
+    text[n + big - 1] = '\n';
+    char *p = tmp_write(text, (size_t)n + big);
+    free(text);
+    config c;
+    cfg_init(&c, CPU_DEMAND_CPUTIME);
+    workload *w = open_ok(p, &c, 4);
+    ck_assert_int_eq(workload_next(w, &j, err), 1);
+    ck_assert(isnan(workload_last_submit(w)));
+    workload_close(w);
+    tmp_remove(p);
+}
+END_TEST
+
 START_TEST(test_truncated_gzip)
 {
     /* The first 100,000 bytes of the NASA file: zcat reports "unexpected
@@ -406,6 +475,8 @@ START_TEST(test_gzip_written_here)
     ck_assert_str_eq(workload_header(w, "MaxProcs"), "2");
     ck_assert_ptr_nonnull(strstr(workload_name(w), ".swf.gz"));
     ck_assert_ptr_null(strchr(workload_name(w), '/'));
+    /* gzip: no cheap tail, so no last submit time (progress: bytes read). */
+    ck_assert(isnan(workload_last_submit(w)));
     workload_close(w);
     unlink(tmpl);
 }
@@ -662,6 +733,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_long_lines);
     tcase_add_test(tc, test_line_endings_and_empty_files);
     tcase_add_test(tc, test_progress);
+    tcase_add_test(tc, test_last_submit);
     tcase_add_test(tc, test_truncated_gzip);
     tcase_add_test(tc, test_gzip_written_here);
     tcase_add_test(tc, test_drop_names);
