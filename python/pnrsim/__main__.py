@@ -1,0 +1,24 @@
+"""``python3 -m pnrsim SUBCOMMAND ...``: plot (the default), study, evalys, --version."""
+import sys
+
+
+def main(argv=None):
+    """Dispatch to a subcommand; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "--version":
+        from . import __version__
+        print("pnrsim-plot %s" % __version__)
+        return 0
+    if argv and argv[0] == "study":
+        from . import study  # lazy: the study helper's module
+        return study.main(argv[1:])
+    from . import cli
+    if argv and argv[0] == "evalys":
+        return cli.evalys_main(argv[1:])
+    if argv and argv[0] == "plot":
+        argv = argv[1:]
+    return cli.plot_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
