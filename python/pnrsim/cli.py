@@ -89,7 +89,8 @@ def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
                                    int(round(fig.get_figheight() * fig.dpi))],
                           "boxes": plots.axes_boxes(ax), "window": [a, b], "unit": unit[0],
                           "note": getattr(ax, "pnrsim_note", None),
-                          "rows": getattr(ax, "pnrsim_rows", None)}
+                          "rows": getattr(ax, "pnrsim_rows", None),
+                          "jobs": getattr(ax, "pnrsim_legend", None)}
             for ext in exts:
                 fig.savefig(os.path.join(work, name + "." + ext), dpi=plots.DPI,
                             metadata=({"Software": "pnrsim-plot"} if ext == "png" else

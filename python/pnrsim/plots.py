@@ -211,6 +211,7 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
     if len(jobs) == 0:
         _note(ax, "no job ran %s" % _where(whole))
     elif len(jobs) <= 20:
+        ax.pnrsim_legend = [int(j) for j in jobs]
         handles = [matplotlib.patches.Patch(color=job_colour(int(j)), label="job %d" % j)
                    for j in jobs]
         if (ids == raster.SWITCH).any():

@@ -72,6 +72,19 @@ _REQUIRED = {
     "paging": ["pe", "start", "end", "page_faults", "paging_time"],
 }
 _TEXT = {"jobs": {"state", "reason", "pes"}}
+# Integers >= 0 (indexes into the pictures' arrays), and start <= end.
+_INT = {"jobs": ("job", "threads"), "schedule": ("job", "slot", "first_pe", "pes"),
+        "memory": ("pe",), "paging": ("pe",), "pes": ("first_pe", "last_pe")}
+_ORDER = {"schedule": (("start", "end"),), "paging": (("start", "end"),),
+          "pes": (("first_pe", "last_pe"),)}
+# config.ini keys the pictures read as numbers.
+_NUMERIC_KEYS = (("simulation", "metrics_period"), ("scheduler", "quantum"),
+                 ("scheduler", "mpl"), ("computer", "number"), ("computer", "cores_per_node"))
+
+
+def _show(text):
+    """At most 40 printable characters of a bad field, for a message."""
+    return "".join(c if " " <= c <= "~" else "?" for c in str(text)[:40])
 
 _TIME_RE = re.compile(r"^\s*\+?((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(s|m|min|h|d)?\s*$")
 _TIME_UNIT = {None: 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0, "d": 86400.0}
@@ -157,8 +170,19 @@ def _read_csv(path, table):
     not a number).
     """
     text = _TEXT.get(table, set())
+    if not path.endswith(".gz"):
+        try:
+            with open(path, "rb") as f:
+                f.seek(0, 2)
+                if f.tell() > 0:
+                    f.seek(-1, 2)
+                    if f.read(1) != b"\n":
+                        raise RunError("%s: the last line has no end of line: a truncated file?"
+                                       % path)
+        except OSError as e:
+            raise RunError("%s: %s" % (path, e.strerror))
     try:
-        df = pd.read_csv(path, comment="#", compression="infer",
+        df = pd.read_csv(path, comment="#", compression="infer", encoding="latin-1",
                          dtype={c: str for c in text})
     except pd.errors.EmptyDataError:
         raise RunError("%s: empty (expected a header line)" % path)
@@ -176,9 +200,34 @@ def _read_csv(path, table):
         bad = num.isna() & (s.str.lower() != "nan") & (s != "")
         if bad.any():
             i = int(np.flatnonzero(bad.to_numpy())[0])
-            raise RunError('%s:%d: %s "%s": expected a number'
-                           % (path, i + 2, col, s.iloc[i][:40]))
+            raise RunError('%s:%d: %s "%s": expected a finite number'
+                           % (path, i + 2, col, _show(s.iloc[i])))
         df[col] = num
+    for col in df.columns:
+        if col in text or (table == "jobs" and col not in _REQUIRED["jobs"]):
+            continue
+        v = df[col].to_numpy(dtype=float)
+        if table == "jobs" and col in ("start", "end"):
+            v = v[~np.isnan(v)]
+        bad = ~np.isfinite(v)
+        if table == "jobs" and col == "slowdown":
+            bad &= ~np.isnan(v)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise RunError("%s:%d: %s: a field is empty, missing or not finite (expected %d "
+                           "comma-separated fields, numbers)" % (path, i + 2, col, len(df.columns)))
+        if col in _INT.get(table, ()):
+            neg = (v < 0) | (v != np.floor(v))
+            if neg.any():
+                i = int(np.flatnonzero(neg)[0])
+                raise RunError('%s:%d: %s "%s": expected an integer >= 0'
+                               % (path, i + 2, col, _show(str(df[col].iloc[i]))))
+    for a, b in _ORDER.get(table, ()):
+        bad = (df[a] > df[b]).to_numpy()
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise RunError("%s:%d: %s %.10g after %s %.10g"
+                           % (path, i + 2, a, df[a].iloc[i], b, df[b].iloc[i]))
     return df
 
 
@@ -225,6 +274,17 @@ class Run:
                 raise RunError("%s: expected a JSON object" % mp)
         cp = os.path.join(directory, "config.ini")
         self.config = _read_ini(cp) if os.path.isfile(cp) else {}
+        for sec, key in _NUMERIC_KEYS:
+            v = self.config.get(sec, {}).get(key)
+            if v is None:
+                continue
+            try:
+                ok = math.isfinite(float(v)) and float(v) >= 0
+            except ValueError:
+                ok = False
+            if not ok:
+                raise RunError('%s: [%s] %s "%s": expected a finite number >= 0'
+                               % (cp, sec, key, _show(v)))
 
     def setting(self, section, key, default=None):
         """A config.ini value as a float when it is a number, else its text."""
