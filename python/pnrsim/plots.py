@@ -110,6 +110,12 @@ def _height(ax):
     return max(1, int(round(ax.get_position().height * fig.get_figheight() * fig.dpi)))
 
 
+def _after_end(run, a, b, w):
+    """Columns (boolean, width w) that start at or after the run's end:
+    step functions (memory, queue) hold nothing there."""
+    return a + np.arange(w) * (b - a) / w >= run.end_time()
+
+
 def _setup(run, ax, t0, t1, unit, plot_h=440, extra_top=0):
     a, b, whole = window(run, t0, t1)
     if unit is None:
@@ -305,6 +311,7 @@ def _heat(run, ax, t0, t1, unit, what):
         ax.set_ylabel("PE")
         _note(ax, "no memory.csv, paging.csv or pes.csv (run pnrsim with --schedule)")
         return ax
+    arr[:, _after_end(run, a, b, w)] = 0
     g = _heat_rows(n)[0]
     arr = _group_nodes(arr, g, "max" if what != "paging" else "mean")
     ax.set_ylabel("PE" + (" (groups of %d: %s)" % (g, "mean" if what == "paging" else "max")
@@ -377,12 +384,15 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
             v = m[col].to_numpy()
             mean = raster.step_mean_total(row, t, v, a, b, w) / n
             mx = raster.step_max(row, t, v, n, a, b, w).max(axis=0)
+            mean[_after_end(run, a, b, w)] = 0
+            mx[_after_end(run, a, b, w)] = 0
             series.append((label, colour, mean, mx))
     elif run.samples is not None and len(run.samples):
         s = run.samples
         src = "samples.csv (sampled)"
         mean = raster.step_mean_total(np.zeros(len(s), dtype=np.int64), s.time.to_numpy(),
                                       s.mem_alloc_mean.to_numpy(), a, b, w)
+        mean[_after_end(run, a, b, w)] = 0
         series.append(("memory in use", "#1f77b4", mean, None))
     _time_axis(ax, a, b, unit)
     ax.set_ylabel("MB per PE")
@@ -465,6 +475,8 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
     zero = np.zeros(len(t), dtype=np.int64)
     mean = raster.step_mean_total(zero, t, qlen, a, b, w) if len(t) else np.zeros(w)
     mx = raster.step_max(zero, t, qlen, 1, a, b, w)[0] if len(t) else np.zeros(w)
+    mean[_after_end(run, a, b, w)] = 0
+    mx[_after_end(run, a, b, w)] = 0
     _time_axis(ax, a, b, unit)
     ax.fill_between(x, 0, mx, step="mid", color="#2ca02c", alpha=0.2, lw=0)
     ax.step(x, mx, where="mid", color="#1b6e1b", lw=1, label="queue length (max per pixel)")
@@ -482,6 +494,7 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
         mpl = raster.step_max(np.zeros(len(s), dtype=np.int64), s.time.to_numpy(),
                               s.mpl.to_numpy(), 1, a, b, w)[0]
         src = "samples.csv, sampled"
+        mpl[_after_end(run, a, b, w)] = 0
     if mpl is not None:
         ax2.step(x, mpl, where="mid", color="#9467bd", lw=1.5, ls="--", label="MPL (%s)" % src)
         ax2.set_ylim(0, max(1.0, float(mpl.max())) * 1.25)

@@ -148,7 +148,7 @@ def spread_sum(row, start, end, amount, n_rows, t0, t1, width):
         rate = amount[iv] / (e - s)
         for k in np.unique(r):
             m = r == k
-            out[k] = np.diff(_ramp(s[m], rate[m], edges) - _ramp(e[m], rate[m], edges))
+            out[k] += np.diff(_ramp(s[m], rate[m], edges) - _ramp(e[m], rate[m], edges))
     return out
 
 
@@ -170,6 +170,9 @@ def step_max(row, time, value, n_rows, t0, t1, width):
     out = np.zeros((n_rows, width))
     o = np.lexsort((np.arange(len(time)), time, row))
     row, time, value = row[o], time[o], value[o]
+    # several rows at one instant: only the last is a state that held
+    last = np.concatenate([(row[1:] != row[:-1]) | (time[1:] != time[:-1]), [True]])
+    row, time, value = row[last], time[last], value[last]
     bounds = np.searchsorted(row, np.arange(n_rows + 1))
     for k in range(n_rows):
         a, b = bounds[k], bounds[k + 1]
