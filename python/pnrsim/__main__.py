@@ -10,7 +10,11 @@ def main(argv=None):
         print("pnrsim-plot %s" % __version__)
         return 0
     if argv and argv[0] == "study":
-        from . import study  # lazy: the study helper's module
+        try:
+            from . import study  # lazy: a study's tables and plots
+        except ImportError as e:
+            sys.stderr.write("pnrsim-plot study: cannot load pnrsim.study (%s)\n" % e)
+            return 2
         return study.main(argv[1:])
     from . import cli
     if argv and argv[0] == "evalys":

@@ -41,7 +41,7 @@ def gantt_raster(job, slot, start, end, first_pe, npes, pcs, n_pes, mpl, t0, t1,
     pcs > 0) starting in column c.
     """
     edges, dt = _columns(t0, t1, width)
-    cells = np.full((mpl, n_pes, width), IDLE, dtype=np.int64)
+    cells = np.full((mpl, n_pes, width), IDLE, dtype=np.int32)
     switches = np.zeros(width, dtype=np.int64)
     sw = pcs > 0
     if sw.any():
@@ -96,18 +96,18 @@ def gantt_raster(job, slot, start, end, first_pe, npes, pcs, n_pes, mpl, t0, t1,
         cov = np.bincount(inv, weights=P["cov"])
         s, p0, p1, c, j = uk
         # total covered fraction of each cell (difference along PEs, then cumsum)
-        tot = np.zeros((mpl, n_pes + 1, width))
+        tot = np.zeros((mpl, n_pes + 1, width), dtype=np.float32)
         np.add.at(tot, (s, p0, c), cov)
         np.add.at(tot, (s, p1, c), -cov)
-        tot = np.cumsum(tot, axis=1)[:, :n_pes, :]
-        best = np.zeros((mpl, n_pes, width))
+        tot = np.cumsum(tot, axis=1, dtype=np.float32)[:, :n_pes, :]
+        best = np.zeros((mpl, n_pes, width), dtype=np.float32)
         order = np.argsort(cov, kind="stable")
-        part = np.full((mpl, n_pes, width), IDLE, dtype=np.int64)
+        part = np.full((mpl, n_pes, width), IDLE, dtype=np.int32)
         for i in order:  # larger coverage painted last wins
             part[s[i], p0[i]:p1[i], c[i]] = j[i]
             best[s[i], p0[i]:p1[i], c[i]] = cov[i]
         idle = 1.0 - tot
-        show = (cells == IDLE) & (part != IDLE) & (best >= idle - 1e-9)
+        show = (cells == IDLE) & (part != IDLE) & (best >= idle - 1e-5)
         cells[show] = part[show]
     return cells, switches
 
