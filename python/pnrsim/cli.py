@@ -133,13 +133,13 @@ def evalys_main(argv):
         return 2
     df = to_evalys(run, started_only=a.started)
     if not a.output or a.output == "-":
-        df.to_csv(sys.stdout, index=False, float_format="%.10g")
+        df.to_csv(sys.stdout, index=False, float_format="%.15g")
         return 0
     d = os.path.dirname(a.output) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".evalys.", dir=d)
         with os.fdopen(fd, "w") as f:
-            df.to_csv(f, index=False, float_format="%.10g")
+            df.to_csv(f, index=False, float_format="%.15g")
         os.replace(tmp, a.output)
     except OSError as e:
         sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
