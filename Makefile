@@ -230,6 +230,11 @@ study: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 	./$(SWEEP) configs/studies/memory-pressure.ini
 
+# install: the programs, man pages, configurations and traces, the bundled
+# studies (share/pnrsim/configs/studies: their base = ../default.ini and
+# trace = ../../traces/... resolve there as in the source tree) and the
+# docs the man pages and README point to, with their pictures
+# (share/doc/pnrsim).
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
@@ -245,6 +250,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines
 	install -m 644 configs/machines/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines/
 	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies $(DESTDIR)$(PREFIX)/share/doc/pnrsim
+	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
+	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz build-identical out

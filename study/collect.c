@@ -25,6 +25,9 @@
  * (sd and interval with one run, everything with none) are empty fields.
  * Numbers are written with %.10g.
  *
+ * study.json (study/plot.c) describes the study for the plotter and for
+ * readers of the two files; the plots come after it, index.html last.
+ *
  * A metric of the metrics list, or of a [plot], that no finished run
  * reports is an error (counted in unknown_metrics, reported on err_out):
  * most likely a misspelt name. The files are written all the same (the
@@ -239,11 +242,10 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
             if (found)
                 continue;
             counts->unknown_metrics++;
-            if (no_plots) /* else sweep_plots says it */
-                fprintf(err_out,
-                        "pnrsim-sweep: error: plot %s: no finished run "
-                        "reports metric '%s'\n", s->plots[i].name,
-                        s->plots[i].metric);
+            fprintf(err_out,
+                    "pnrsim-sweep: error: plot %s: no finished run "
+                    "reports metric '%s'\n", s->plots[i].name,
+                    s->plots[i].metric);
         }
 
     sweep_table t = {cols, ncols,
@@ -267,8 +269,10 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
     int rc = write_results(L, runs, cols, ncols);
     if (!rc)
         rc = write_summary(L, runs, &t);
+    if (!rc)
+        rc = sweep_study_json(L, &t);
     if (!rc && !no_plots && s->nplots)
-        sweep_plots(L, &t, err_out);
+        sweep_plots(L, err_out);
     if (!rc) {
         size_t *done = xmalloc((s->npoints + 1) * sizeof *done);
         for (size_t p = 0; p < s->npoints; p++) {

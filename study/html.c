@@ -1,13 +1,18 @@
 /* study/html.c: OUT/index.html, the study as a page to read.
  *
- * One self-contained HTML file beside results.csv: the study's name and run
- * counts, the study file verbatim, the summary table (one row per parameter
- * point, class "point": its parameter values, the number of finished runs,
- * then per metric the mean and the 95% confidence interval of the mean,
- * "mean [lo, hi]", or the mean alone with one run), and the plots. Images
- * are referenced beside the page (plots/NAME.png), only those that exist,
- * so a page never shows a broken image; no script, no style sheet or font
- * from the network. Written atomically (util_write_file).
+ * One self-contained HTML file beside results.csv, in the order a reader
+ * wants it: the study's name and run counts, the plots, the summary table
+ * (one row per parameter point, class "point": its parameter values, the
+ * number of finished runs, then per metric the mean and the 95% confidence
+ * interval of the mean, "mean [lo, hi]", or the mean alone with one run),
+ * and last the study file verbatim, folded (<details>, opened by a
+ * click). Images are referenced beside the page (plots/NAME.png), only
+ * those that exist, so a page never shows a broken image; no script, no
+ * style sheet or font from the network. Written atomically
+ * (util_write_file). The page is HTML5 that is also well-formed XML (empty
+ * elements closed with " />", numeric character references), so that an
+ * XML parser checks it strictly; libxml2 2.9's HTML parser (xmllint
+ * --html) knows no HTML5 element and says so of <details> and <summary>.
  */
 #include "study/points.h"
 #include "study/sweep.h"
@@ -37,7 +42,7 @@ static void num(sweep_buf *b, double v)
     if (isfinite(v))
         sweep_buf_printf(b, "%.6g", v);
     else
-        sweep_buf_puts(b, "&ndash;");
+        sweep_buf_puts(b, "&#8211;");
 }
 
 int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_per_point,
@@ -45,7 +50,7 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
 {
     const study *s = L->s;
     sweep_buf b = {0};
-    sweep_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    sweep_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
                        "<title>pnrsim study ");
     esc(&b, s->name);
     sweep_buf_puts(&b, "</title>\n<style>\n"
@@ -58,32 +63,52 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
                        ".wide { overflow-x: auto; }\n"
                        "div.fig { display: inline-block; margin: 0.5em; }\n"
                        "img { max-width: 100%; border: 1px solid #ddd; }\n"
+                       "summary { cursor: pointer; }\n"
                        "</style>\n</head>\n<body>\n<h1>Study ");
     esc(&b, s->name);
-    sweep_buf_printf(&b, "</h1>\n<p>%zu parameter points &times; %ld replications = %zu runs: "
-                         "%zu finished, %zu failed, %zu missing. Files: "
+    sweep_buf_printf(&b, "</h1>\n<p>%zu parameter point%s &#215; %zu run%s", s->npoints,
+                     s->npoints == 1 ? "" : "s", s->nrep, s->nrep == 1 ? "" : "s");
+    if (s->windows > 0)
+        sweep_buf_printf(&b, " (%ld trace windows &#215; %ld seeds)", s->windows,
+                         s->replications);
+    else
+        sweep_buf_puts(&b, " (seeds)");
+    sweep_buf_printf(&b, " = %zu runs: %zu finished, %zu failed, %zu missing. Files: "
                          "<a href=\"results.csv\">results.csv</a> (one row per run), "
-                         "<a href=\"summary.csv\">summary.csv</a>.</p>\n",
-                     s->npoints, s->replications, s->nruns, counts->done, counts->failed,
-                     counts->missing);
+                         "<a href=\"summary.csv\">summary.csv</a> (one row per point), "
+                         "<a href=\"study.json\">study.json</a> (the study: keys, units, "
+                         "plots).</p>\n",
+                     s->nruns, counts->done, counts->failed, counts->missing);
 
-    sweep_buf_puts(&b, "<h2>Study file</h2>\n<p><code>");
-    esc(&b, s->path);
-    sweep_buf_puts(&b, "</code></p>\n<pre>");
-    size_t len = 0;
-    char *text = util_read_file(s->path, 0, &len, NULL);
-    if (text) {
-        /* NUL bytes (rejected by the reader anyway) would cut the text. */
-        for (size_t i = 0; i < len; i++)
-            if (!text[i])
-                text[i] = ' ';
-        esc(&b, text);
-        free(text);
-    } else {
-        sweep_buf_puts(&b, "(could not be read again)");
+    if (s->nplots) {
+        sweep_buf_puts(&b, "<h2>Plots</h2>\n");
+        size_t shown = 0;
+        for (size_t i = 0; i < s->nplots; i++) {
+            const study_plot *pl = &s->plots[i];
+            char *png = xasprintf("%s/plots/%s.png", L->out, pl->name);
+            bool have = sweep_is_file(png);
+            free(png);
+            if (!have)
+                continue;
+            shown++;
+            sweep_buf_puts(&b, "<div class=\"fig\"><img src=\"plots/");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, ".png\" alt=\"");
+            esc(&b, pl->metric);
+            sweep_buf_puts(&b, " against ");
+            esc(&b, pl->x);
+            sweep_buf_puts(&b, "\" /><br />");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, " (<a href=\"plots/");
+            esc(&b, pl->name);
+            sweep_buf_puts(&b, ".svg\">SVG</a>)</div>\n");
+        }
+        if (shown < s->nplots)
+            sweep_buf_printf(&b, "<p>%zu of %zu plots were not drawn (--no-plots, no "
+                                 "data, or pnrsim-plot, Python's pandas or "
+                                 "matplotlib missing).</p>\n",
+                             s->nplots - shown, s->nplots);
     }
-    sweep_buf_puts(&b, "</pre>\n");
-
     sweep_buf_puts(&b, "<h2>Summary</h2>\n<p>Per parameter point: the number of finished runs "
                        "<i>n</i> and, per metric, the mean over the runs with the 95% confidence "
                        "interval of the mean in brackets (Student's <i>t</i>; none with one "
@@ -125,34 +150,23 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
     }
     sweep_buf_puts(&b, "</table></div>\n");
 
-    if (s->nplots) {
-        sweep_buf_puts(&b, "<h2>Plots</h2>\n");
-        size_t shown = 0;
-        for (size_t i = 0; i < s->nplots; i++) {
-            const study_plot *pl = &s->plots[i];
-            char *png = xasprintf("%s/plots/%s.png", L->out, pl->name);
-            bool have = sweep_is_file(png);
-            free(png);
-            if (!have)
-                continue;
-            shown++;
-            sweep_buf_puts(&b, "<div class=\"fig\"><img src=\"plots/");
-            esc(&b, pl->name);
-            sweep_buf_puts(&b, ".png\" alt=\"");
-            esc(&b, pl->metric);
-            sweep_buf_puts(&b, " against ");
-            esc(&b, pl->x);
-            sweep_buf_puts(&b, "\"><br>");
-            esc(&b, pl->name);
-            sweep_buf_puts(&b, " (<a href=\"plots/");
-            esc(&b, pl->name);
-            sweep_buf_puts(&b, ".svg\">SVG</a>)</div>\n");
-        }
-        if (shown < s->nplots)
-            sweep_buf_printf(&b, "<p>%zu of %zu plots were not drawn (gnuplot missing, "
-                                 "--no-plots, or no data).</p>\n",
-                             s->nplots - shown, s->nplots);
+    sweep_buf_puts(&b, "<h2>Study file</h2>\n<details>\n<summary><code>");
+    esc(&b, s->path);
+    sweep_buf_puts(&b, "</code> (click to show)</summary>\n<pre>");
+    size_t len = 0;
+    char *text = util_read_file(s->path, 0, &len, NULL);
+    if (text) {
+        /* NUL bytes (rejected by the reader anyway) would cut the text. */
+        for (size_t i = 0; i < len; i++)
+            if (!text[i])
+                text[i] = ' ';
+        esc(&b, text);
+        free(text);
+    } else {
+        sweep_buf_puts(&b, "(could not be read again)");
     }
+    sweep_buf_puts(&b, "</pre>\n</details>\n");
+
     sweep_buf_puts(&b, "</body>\n</html>\n");
 
     return sweep_write_buf(L->out, "index.html", &b);

@@ -1,36 +1,26 @@
-/* study/plot.c: plots of a study's summary with gnuplot.
+/* study/plot.c: the study described for the plotter, and the plots drawn
+ * by pnrsim-plot (the Python companion, python/pnrsim/study.py).
  *
- * For each [plot] of the study this writes, into OUT/plots/:
- *   NAME.dat  the data: one gnuplot data block (index) per value of the
- *             `lines` parameter (a single block without one), each row
- *             "x  mean  ci95_lo  ci95_hi  n" for one point, tab-separated;
- *             a point with one run gets a zero-height error bar, a point
- *             without finished runs is left out;
- *   NAME.gp   a gnuplot script that draws the metric's mean against x with
- *             95% confidence-interval error bars, one line per value of
- *             `lines`, into NAME.png (pngcairo, or png when gnuplot lacks
- *             cairo) and NAME.svg;
- * then runs `gnuplot NAME.gp` in that directory when gnuplot is on PATH
- * (Debian: gnuplot-nox). The images are drawn under temporary names and
- * renamed when gnuplot succeeded. Without gnuplot the scripts stay, to be
- * run later with `cd OUT/plots && gnuplot NAME.gp`.
+ * OUT/study.json (written by every run and collect, plots or not) is what
+ * a reader of results.csv and summary.csv cannot know from them alone: the
+ * study's name and file, replications, windows and runs per point; each
+ * varied key with its unit (the configuration's key table:
+ * "computer.ram" -> "MB"), its values in study order, which of them are
+ * baselines and whether they are all numbers; each baseline's overrides;
+ * each metric column with its unit (pnrsim's table of metrics); and each
+ * [plot]: name, metric, x, lines, the values the other keys are pinned to,
+ * title, xlabel, ylabel (null = the plotter derives them), logx, logy.
+ * Strings are JSON strings (control characters, which study values never
+ * hold, as \u00XX).
  *
- * With a `lines` parameter the key is titled with its name and each line
- * with its value; a baseline value is one more line, black and dashed,
- * labelled with the baseline's name and overrides ("disk
- * (netram.enabled=no)"). Lines are shifted sideways by a little (1.2% of
- * the x span, of its logarithm with logx, per line; 0.06 between
- * categories) so that equal values do not hide each other's error bars;
- * NAME.dat holds the true x values.
- *
- * Axis labels (unless the [plot] gives xlabel/ylabel) carry units: the x
- * key's from the configuration's key table ("computer.ram [MB]"), the
- * metric's from pnrsim's table of metrics ("mean_response_time [s] (mean,
- * 95% CI)"); a key or metric without a unit is named alone.
- *
- * An x parameter whose values are all numbers is plotted on a numeric axis
- * (logx = yes for a log scale); other values (e.g. strategy names) are
- * placed at 0, 1, 2, ... with their names as tic labels.
+ * sweep_plots then runs `pnrsim-plot study OUT`, which draws
+ * OUT/plots/NAME.png and NAME.svg (and NAME.csv, the points drawn) for
+ * each [plot] from summary.csv and study.json. pnrsim-plot is looked for
+ * as pnrsim --plot looks for it (app/plot.c): beside this executable
+ * (build/ or $(PREFIX)/bin), then on PATH. When it is missing, or fails
+ * (no pandas or matplotlib for /usr/bin/python3), the sweep says so and
+ * goes on: results.csv, summary.csv, study.json and index.html are
+ * written all the same, and the exit status does not change.
  */
 #include "study/points.h"
 #include "study/sweep.h"
@@ -40,19 +30,13 @@
 #include "app/output.h"
 
 #include <errno.h>
-#include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* "name [unit]", or name alone when unit is NULL or "" (new string). */
-static char *with_unit(const char *name, const char *unit)
-{
-    return unit && unit[0] ? xasprintf("%s [%s]", name, unit) : xstrdup(name);
-}
 
 /* The unit of a metric from pnrsim's table of metrics (app/output.c
  * out_fields), "" when it has none there (counts, flattened members). */
@@ -64,35 +48,26 @@ static const char *metric_unit(const char *metric)
     return "";
 }
 
-/* The value quoted as a gnuplot single-quoted string: ' doubled, nothing
- * else interpreted. (gnuplot runs `command` inside double-quoted strings,
- * and reads backslash escapes there; a single-quoted string has neither.)
- * A line break would end the command: study values have no control
- * characters (study/sections.c), and any here are written as '?'. */
-static void gp_str(sweep_buf *b, const char *s)
+/* s as a JSON string ("null" for NULL). */
+static void json_str(sweep_buf *b, const char *s)
 {
-    sweep_buf_puts(b, "'");
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'')
-            sweep_buf_puts(b, "''");
-        else if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            sweep_buf_puts(b, "?");
-        else
-            sweep_buf_add(b, p, 1);
+    if (!s) {
+        sweep_buf_puts(b, "null");
+        return;
     }
-    sweep_buf_puts(b, "'");
+    sweep_buf_puts(b, "\"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            sweep_buf_printf(b, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            sweep_buf_printf(b, "\\u%04x", *p);
+        else
+            sweep_buf_add(b, (const char *)p, 1);
+    }
+    sweep_buf_puts(b, "\"");
 }
 
-/* s in a gnuplot comment: control characters (a line break would end the
- * comment) written as '?'. */
-static void gp_comment(sweep_buf *b, const char *s)
-{
-    for (const char *p = s; *p; p++)
-        sweep_buf_add(b, (unsigned char)*p < 0x20 || *p == 0x7f ? "?" : p, 1);
-}
-
-/* True when every value of p is a finite number (then written to the
- * script and the data as parsed, %.17g, never as the text given). */
+/* True when every value of p is a finite number. */
 static bool all_numeric(const study_param *p)
 {
     for (size_t i = 0; i < p->nvalues; i++) {
@@ -103,36 +78,170 @@ static bool all_numeric(const study_param *p)
     return true;
 }
 
-/* True when an executable named prog is on PATH. */
-static bool on_path(const char *prog)
+/* The "parameters" member: one object per varied key. */
+static void json_params(sweep_buf *b, const study *s)
 {
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/bin:/bin";
-    char *copy = xstrdup(path);
-    bool found = false;
-    char *save = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d && !found;
-         d = strtok_r(NULL, ":", &save)) {
-        char *f = xasprintf("%s/%s", *d ? d : ".", prog);
-        found = access(f, X_OK) == 0;
-        free(f);
+    sweep_buf_puts(b, "  \"parameters\": [");
+    for (size_t i = 0; i < s->nvary; i++) {
+        const study_param *p = &s->vary[i];
+        sweep_buf_puts(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ");
+        json_str(b, p->key);
+        sweep_buf_puts(b, ", \"unit\": ");
+        json_str(b, config_key_unit(p->key) ? config_key_unit(p->key) : "");
+        sweep_buf_printf(b, ", \"numeric\": %s,\n     \"values\": [",
+                         all_numeric(p) ? "true" : "false");
+        for (size_t v = 0; v < p->nvalues; v++) {
+            sweep_buf_puts(b, v ? ", " : "");
+            json_str(b, p->values[v]);
+        }
+        sweep_buf_puts(b, "],\n     \"baseline\": [");
+        for (size_t v = 0; v < p->nvalues; v++)
+            sweep_buf_printf(b, "%s%s", v ? ", " : "",
+                             p->baseline && p->baseline[v] >= 0 ? "true"
+                                                                : "false");
+        sweep_buf_puts(b, "]}");
     }
-    free(copy);
-    return found;
+    sweep_buf_puts(b, "\n  ],\n");
 }
 
-/* Run gnuplot on script inside dir; its exit status, or -1. */
-static int run_gnuplot(const char *dir, const char *script)
+/* The "baselines" member: name, key and overrides (in file order). */
+static void json_baselines(sweep_buf *b, const study *s)
+{
+    sweep_buf_puts(b, "  \"baselines\": [");
+    for (size_t i = 0; i < s->nbaselines; i++) {
+        const study_baseline *bl = &s->baselines[i];
+        sweep_buf_puts(b, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+        json_str(b, bl->name);
+        sweep_buf_puts(b, ", \"key\": ");
+        json_str(b, bl->key);
+        sweep_buf_puts(b, ", \"set\": [");
+        for (size_t j = 0; j < bl->nset; j++) {
+            sweep_buf_puts(b, j ? ", [" : "[");
+            json_str(b, bl->set[j].key);
+            sweep_buf_puts(b, ", ");
+            json_str(b, bl->set[j].value);
+            sweep_buf_puts(b, "]");
+        }
+        sweep_buf_puts(b, "]}");
+    }
+    sweep_buf_puts(b, s->nbaselines ? "\n  ],\n" : "],\n");
+}
+
+/* The "plots" member. */
+static void json_plots(sweep_buf *b, const study *s)
+{
+    sweep_buf_puts(b, "  \"plots\": [");
+    for (size_t i = 0; i < s->nplots; i++) {
+        const study_plot *pl = &s->plots[i];
+        sweep_buf_puts(b, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+        json_str(b, pl->name);
+        sweep_buf_puts(b, ", \"metric\": ");
+        json_str(b, pl->metric);
+        sweep_buf_puts(b, ", \"x\": ");
+        json_str(b, pl->x);
+        sweep_buf_puts(b, ", \"lines\": ");
+        json_str(b, pl->lines);
+        sweep_buf_puts(b, ",\n     \"pin\": {");
+        bool first = true;
+        for (size_t k = 0; k < s->nvary; k++) {
+            if (pl->pin[k] < 0)
+                continue;
+            sweep_buf_puts(b, first ? "" : ", ");
+            json_str(b, s->vary[k].key);
+            sweep_buf_puts(b, ": ");
+            json_str(b, s->vary[k].values[pl->pin[k]]);
+            first = false;
+        }
+        sweep_buf_puts(b, "},\n     \"title\": ");
+        json_str(b, pl->title);
+        sweep_buf_puts(b, ", \"xlabel\": ");
+        json_str(b, pl->xlabel);
+        sweep_buf_puts(b, ", \"ylabel\": ");
+        json_str(b, pl->ylabel);
+        sweep_buf_printf(b, ",\n     \"logx\": %s, \"logy\": %s, \"line\": %ld}",
+                         pl->logx ? "true" : "false",
+                         pl->logy ? "true" : "false", pl->line);
+    }
+    sweep_buf_puts(b, s->nplots ? "\n  ]\n" : "]\n");
+}
+
+int sweep_study_json(const sweep_layout *L, const sweep_table *t)
+{
+    const study *s = L->s;
+    sweep_buf b = {0};
+    sweep_buf_puts(&b, "{\n  \"format\": \"pnrsim-study 1\",\n  \"name\": ");
+    json_str(&b, s->name);
+    sweep_buf_puts(&b, ",\n  \"study_file\": ");
+    char *abs = sweep_abspath(s->path, NULL);
+    json_str(&b, abs);
+    free(abs);
+    sweep_buf_printf(&b, ",\n  \"replications\": %ld,\n  \"windows\": %ld,\n"
+                         "  \"runs_per_point\": %zu,\n  \"seed_base\": %ld,\n"
+                         "  \"points\": %zu,\n  \"runs\": %zu,\n",
+                     s->replications, s->windows, s->nrep, s->seed_base,
+                     s->npoints, s->nruns);
+    json_params(&b, s);
+    json_baselines(&b, s);
+    sweep_buf_puts(&b, "  \"metrics\": [");
+    for (size_t c = 0; c < t->nmetric; c++) {
+        sweep_buf_puts(&b, c ? ",\n    {\"name\": " : "\n    {\"name\": ");
+        json_str(&b, t->metric[c]);
+        sweep_buf_puts(&b, ", \"unit\": ");
+        json_str(&b, metric_unit(t->metric[c]));
+        sweep_buf_puts(&b, "}");
+    }
+    sweep_buf_puts(&b, t->nmetric ? "\n  ],\n" : "],\n");
+    json_plots(&b, s);
+    sweep_buf_puts(&b, "}\n");
+    return sweep_write_buf(L->out, "study.json", &b);
+}
+
+/* dir/name when it is an executable regular file (newly allocated), or
+ * NULL. */
+static char *exec_in(const char *dir, size_t dlen, const char *name)
+{
+    char *f = xasprintf("%.*s/%s", (int)dlen, dir, name);
+    if (access(f, X_OK) == 0 && sweep_is_file(f))
+        return f;
+    free(f);
+    return NULL;
+}
+
+char *sweep_plot_find(void)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        const char *slash = strrchr(self, '/');
+        char *f = slash ? exec_in(self, (size_t)(slash - self), "pnrsim-plot")
+                        : NULL;
+        if (f)
+            return f;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (;;) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        char *f = exec_in(len ? path : ".", len ? len : 1, "pnrsim-plot");
+        if (f || !e)
+            return f;
+        path = e + 1;
+    }
+}
+
+/* Run `prog study outdir` and wait: its exit status, 128 + N when killed
+ * by signal N, or -1 when it could not be started. */
+static int run_plotter(const char *prog, const char *outdir)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        if (chdir(dir) != 0)
-            _exit(127);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        execl(prog, prog, "study", "--", outdir, (char *)NULL);
         _exit(127);
     }
     int st;
@@ -142,283 +251,31 @@ static int run_gnuplot(const char *dir, const char *script)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static long metric_index(const sweep_table *t, const char *m)
+int sweep_plots(const sweep_layout *L, FILE *err_out)
 {
-    for (size_t i = 0; i < t->nmetric; i++)
-        if (!strcmp(t->metric[i], m))
-            return (long)i;
-    return -1;
-}
-
-/* Write NAME.dat and NAME.gp for plot pl; 0 or -1 (reported). */
-static int write_plot_files(const sweep_layout *L, const sweep_table *t,
-                            const study_plot *pl, const char *dir,
-                            FILE *err_out)
-{
-    const study *s = L->s;
-    long mi = metric_index(t, pl->metric);
-    if (mi < 0) {
+    char *prog = sweep_plot_find();
+    if (!prog) {
         fprintf(err_out,
-                "pnrsim-sweep: plot %s: no run reports metric '%s'; "
-                "skipped\n", pl->name, pl->metric);
+                "pnrsim-sweep: plots skipped: pnrsim-plot is neither beside "
+                "pnrsim-sweep nor on PATH (make builds build/pnrsim-plot; "
+                "make install installs it); results.csv, summary.csv and "
+                "index.html are complete\n");
         return -1;
     }
-    size_t xi = (size_t)study_param_index(s, pl->x);
-    long li = pl->lines ? study_param_index(s, pl->lines) : -1;
-    const study_param *xp = &s->vary[xi];
-    bool numeric = all_numeric(xp);
-    size_t nlines = li >= 0 ? s->vary[li].nvalues : 1;
-    size_t *idx = xmalloc((s->nvary + 1) * sizeof *idx);
-    for (size_t i = 0; i < s->nvary; i++)
-        idx[i] = pl->pin[i] >= 0 ? (size_t)pl->pin[i] : 0;
-
-    sweep_buf dat = {0};
-    sweep_buf_printf(&dat, "# %s: %s against %s", s->name, pl->metric,
-                     pl->x);
-    if (li >= 0)
-        sweep_buf_printf(&dat, ", one block per %s", pl->lines);
-    sweep_buf_puts(&dat, "\n# x\tmean\tci95_lo\tci95_hi\tn\n");
-    size_t points = 0;
-    for (size_t l = 0; l < nlines; l++) {
-        if (li >= 0)
-            idx[li] = l;
-        if (l)
-            sweep_buf_puts(&dat, "\n\n");
-        sweep_buf_printf(&dat, "# %s\n",
-                         li >= 0 ? s->vary[li].values[l] : pl->metric);
-        for (size_t xv = 0; xv < xp->nvalues; xv++) {
-            idx[xi] = xv;
-            const sweep_stats *st =
-                &t->st[study_point_of(s, idx) * t->nmetric + (size_t)mi];
-            if (!isfinite(st->mean))
-                continue;
-            double lo = isfinite(st->lo) ? st->lo : st->mean;
-            double hi = isfinite(st->hi) ? st->hi : st->mean;
-            if (numeric)
-                sweep_buf_printf(&dat, "%.17g", strtod(xp->values[xv], NULL));
-            else
-                sweep_buf_printf(&dat, "%zu", xv);
-            sweep_buf_printf(&dat, "\t%.10g\t%.10g\t%.10g\t%zu\n", st->mean,
-                             lo, hi, st->n);
-            points++;
-        }
-    }
-
-    sweep_buf gp = {0};
-    sweep_buf_printf(&gp, "# %s.gp: written by pnrsim-sweep for study %s (",
-                     pl->name, s->name);
-    gp_comment(&gp, s->path);
-    sweep_buf_printf(&gp, "); run: gnuplot %s.gp\n", pl->name);
-    sweep_buf_puts(&gp, "set datafile separator \"\\t\"\n"
-                        "set grid\nset key below");
-    if (li >= 0) { /* entries are the values; the key is the title */
-        sweep_buf_puts(&gp, " title ");
-        gp_str(&gp, pl->lines);
-    }
-    sweep_buf_puts(&gp, "\nset offsets graph 0.03, graph 0.03, graph 0.05, "
-                        "graph 0.05\n");
-    sweep_buf title = {0};
-    if (pl->title) {
-        sweep_buf_puts(&title, pl->title);
-    } else {
-        sweep_buf_printf(&title, "%s: %s", s->name, pl->metric);
-        bool first = true;
-        for (size_t i = 0; i < s->nvary; i++) {
-            if (pl->pin[i] < 0 || s->vary[i].nvalues < 2)
-                continue;
-            sweep_buf_printf(&title, "%s%s=%s", first ? " (" : ", ",
-                             s->vary[i].key, s->vary[i].values[pl->pin[i]]);
-            first = false;
-        }
-        if (!first)
-            sweep_buf_puts(&title, ")");
-    }
-    sweep_buf_puts(&gp, "set title ");
-    gp_str(&gp, title.p);
-    sweep_buf_free(&title);
-    sweep_buf_puts(&gp, "\nset xlabel ");
-    if (pl->xlabel) {
-        gp_str(&gp, pl->xlabel);
-    } else {
-        char *xl = with_unit(pl->x, config_key_unit(pl->x));
-        gp_str(&gp, xl);
-        free(xl);
-    }
-    sweep_buf_puts(&gp, "\nset ylabel ");
-    if (pl->ylabel) {
-        gp_str(&gp, pl->ylabel);
-    } else {
-        char *m = with_unit(pl->metric, metric_unit(pl->metric));
-        char *yl = xasprintf("%s (mean, 95%% CI)", m);
-        gp_str(&gp, yl);
-        free(yl);
-        free(m);
-    }
-    sweep_buf_puts(&gp, "\n");
-    if (numeric) {
-        if (pl->logx)
-            sweep_buf_puts(&gp, "set logscale x 2\n");
-        /* the data's range (plus the offsets), not rounded out to tics */
-        sweep_buf_puts(&gp, "set autoscale xfix\n");
-        /* tics at the swept values when there are few of them */
-        if (xp->nvalues <= 12) {
-            sweep_buf_puts(&gp, "set xtics (");
-            for (size_t v = 0; v < xp->nvalues; v++)
-                sweep_buf_printf(&gp, "%s%.17g", v ? ", " : "",
-                                 strtod(xp->values[v], NULL));
-            sweep_buf_puts(&gp, ")\n");
-        }
-    } else {
-        sweep_buf_puts(&gp, "set xtics (");
-        for (size_t v = 0; v < xp->nvalues; v++) {
-            if (v)
-                sweep_buf_puts(&gp, ", ");
-            gp_str(&gp, xp->values[v]);
-            sweep_buf_printf(&gp, " %zu", v);
-        }
-        sweep_buf_printf(&gp, ")\nset xrange [-0.5:%zu.5]\n",
-                         xp->nvalues - 1);
-    }
-    if (pl->logy)
-        sweep_buf_puts(&gp, "set logscale y\n");
-    sweep_buf_printf(&gp,
-                     "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-                     "    set terminal pngcairo noenhanced size 960,600 "
-                     "font \"sans,10\"\n"
-                     "} else {\n"
-                     "    set terminal png noenhanced size 960,600\n"
-                     "}\n"
-                     "set output \"%s.png.part\"\n",
-                     pl->name);
-    /* Sideways shift of line l, so that lines with (nearly) equal values do
-     * not hide each other's error bars: (l - (nlines - 1) / 2) steps of
-     * 1.2% of the x span (of its logarithm with logx; 0.06 between
-     * categories). */
-    double xmin = 0, xmax = 0;
-    for (size_t v = 0; numeric && v < xp->nvalues; v++) {
-        double xv = strtod(xp->values[v], NULL);
-        if (!v || xv < xmin)
-            xmin = xv;
-        if (!v || xv > xmax)
-            xmax = xv;
-    }
-    bool logshift = numeric && pl->logx && xmin > 0;
-    double step = !numeric  ? 0.06
-                  : logshift ? 0.012 * log(xmax / xmin)
-                             : 0.012 * (xmax - xmin);
-    /* Colours that read on white; a baseline is black and dashed. */
-    static const char *const colour[] = {"#1b9e77", "#d95f02", "#7570b3",
-                                         "#e7298a", "#66a61e", "#a6761d",
-                                         "#1f78b4", "#e6ab02"};
-    static const int ptype[] = {7, 5, 9, 11, 13, 6, 8, 10};
-    sweep_buf_puts(&gp, "plot ");
-    for (size_t l = 0; l < nlines; l++) {
-        long bi = li >= 0 && s->vary[li].baseline ? s->vary[li].baseline[l]
-                                                   : -1;
-        double off = nlines > 1 ? ((double)l - (double)(nlines - 1) / 2) * step
-                                : 0;
-        char using[64];
-        if (off == 0)
-            snprintf(using, sizeof using, "1:2:3:4");
-        else if (logshift)
-            snprintf(using, sizeof using, "($1*%.6g):2:3:4", exp(off));
-        else
-            snprintf(using, sizeof using, "($1+%.6g):2:3:4", off);
-        sweep_buf_printf(&gp, "%s\"%s.dat\" index %zu using %s with "
-                              "yerrorlines linewidth 1.5 pointsize 1 ",
-                         l ? ", \\\n     " : "", pl->name, l, using);
-        if (bi >= 0)
-            sweep_buf_printf(&gp, "linecolor rgb \"#000000\" dashtype 2 "
-                                  "pointtype %d title ", 4 + 2 * (int)(bi % 4));
-        else
-            sweep_buf_printf(&gp, "linecolor rgb \"%s\" pointtype %d title ",
-                             colour[l % 8], ptype[l % 8]);
-        if (bi >= 0) {
-            /* a baseline: its name and its overrides */
-            const study_baseline *bl = &s->baselines[bi];
-            sweep_buf lt = {0};
-            sweep_buf_printf(&lt, "%s (", bl->name);
-            for (size_t j = 0; j < bl->nset; j++)
-                sweep_buf_printf(&lt, "%s%s=%s", j ? ", " : "",
-                                 bl->set[j].key, bl->set[j].value);
-            sweep_buf_puts(&lt, ")");
-            gp_str(&gp, lt.p);
-            sweep_buf_free(&lt);
-        } else if (li >= 0) {
-            gp_str(&gp, s->vary[li].values[l]);
-        } else {
-            gp_str(&gp, pl->metric);
-        }
-    }
-    sweep_buf_printf(&gp,
-                     "\nset terminal svg noenhanced size 960,600 dynamic "
-                     "font \"sans,10\"\n"
-                     "set output \"%s.svg.part\"\nreplot\nunset output\n",
-                     pl->name);
-
-    char err[512];
-    char *dpath = xasprintf("%s/%s.dat", dir, pl->name);
-    char *gpath = xasprintf("%s/%s.gp", dir, pl->name);
-    int rc = util_write_file(dpath, dat.p, dat.n, err, sizeof err);
-    if (!rc)
-        rc = util_write_file(gpath, gp.p, gp.n, err, sizeof err);
-    if (rc)
-        fprintf(err_out, "pnrsim-sweep: plot %s: %s\n", pl->name, err);
-    if (!rc && !points) {
-        fprintf(err_out, "pnrsim-sweep: plot %s: no finished run reports "
-                         "%s; nothing to plot\n", pl->name, pl->metric);
-        rc = -1;
-    }
-    free(dpath);
-    free(gpath);
-    sweep_buf_free(&dat);
-    sweep_buf_free(&gp);
-    free(idx);
-    return rc;
-}
-
-int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out)
-{
-    const study *s = L->s;
-    char *dir = xasprintf("%s/plots", L->out);
-    if (util_mkdirs(dir, NULL) != 0) {
-        fprintf(err_out, "pnrsim-sweep: %s: %s\n", dir, strerror(errno));
-        free(dir);
+    int st = run_plotter(prog, L->out);
+    free(prog);
+    if (st == 0)
         return 0;
-    }
-    bool have = on_path("gnuplot");
-    int made = 0;
-    for (size_t i = 0; i < s->nplots; i++) {
-        const study_plot *pl = &s->plots[i];
-        if (write_plot_files(L, t, pl, dir, err_out) != 0 || !have)
-            continue;
-        char *script = xasprintf("%s.gp", pl->name);
-        int st = run_gnuplot(dir, script);
-        free(script);
-        bool ok = st == 0;
-        static const char *const ext[] = {"png", "svg"};
-        for (int k = 0; k < 2; k++) {
-            char *part = xasprintf("%s/%s.%s.part", dir, pl->name,
-                                         ext[k]);
-            char *fin = xasprintf("%s/%s.%s", dir, pl->name, ext[k]);
-            if (ok && rename(part, fin) != 0)
-                ok = false;
-            unlink(part);
-            free(part);
-            free(fin);
-        }
-        if (ok)
-            made++;
-        else
-            fprintf(err_out, "pnrsim-sweep: plot %s: gnuplot failed (status "
-                             "%d); see %s/%s.gp\n", pl->name, st, dir,
-                    pl->name);
-    }
-    if (!have && s->nplots)
+    if (st == 1)
+        fprintf(err_out, "pnrsim-sweep: some plots were not drawn (see "
+                         "above); results.csv, summary.csv and index.html "
+                         "are complete\n");
+    else
         fprintf(err_out,
-                "pnrsim-sweep: gnuplot not found (Debian: apt-get install "
-                "gnuplot-nox): scripts left in %s; run gnuplot on them\n",
-                dir);
-    free(dir);
-    return made;
+                "pnrsim-sweep: plots skipped: pnrsim-plot study failed "
+                "(status %d%s); results.csv, summary.csv and index.html are "
+                "complete\n",
+                st, st == 3 ? ": no pandas or matplotlib for /usr/bin/python3"
+                            : st == 127 ? ": could not be run" : "");
+    return -1;
 }

@@ -9,8 +9,8 @@
  *   runs.c     the layout of a study's output directory and the state of
  *              each run (done, failed, missing), the pnrsim argument list
  *   collect.c  results.csv and summary.csv from the run directories
- *   plot.c     gnuplot scripts, data and PNG/SVG plots from the summary
- *   html.c     index.html: study file, summary table and plots in one page
+ *   plot.c     study.json, and the plots drawn by pnrsim-plot (Python)
+ *   html.c     index.html: summary, plots, summary table, study file
  *   runner.c   the built-in runner: N local pnrsim processes
  *   emit.c     job lists for GNU parallel and Slurm job-array scripts
  *   main.c     the command line
@@ -29,7 +29,8 @@
  *   OUT/fingerprint        what the runs were made with (study_fingerprint)
  *   OUT/runs/POINT/seed-S/ a finished run: pnrsim's files + stderr.txt
  *   OUT/runs/POINT/seed-S.part/  a run in progress, interrupted or failed
- *   OUT/results.csv, OUT/summary.csv, OUT/plots/NAME.{gp,dat,png,svg}
+ *   OUT/results.csv, OUT/summary.csv, OUT/study.json,
+ *   OUT/plots/NAME.{png,svg,csv}
  *   OUT/joblist.txt, OUT/slurm.sh  when emitted there
  */
 #ifndef PNRSIM_STUDY_SWEEP_H
@@ -175,18 +176,28 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
 
 /* ---- plot.c ---------------------------------------------------------- */
 
-/* Summary table handed to the plotter: per point, per metric (in the order
- * of metric names), the statistics. */
+/* Summary table: per point, per metric (in the order of metric names), the
+ * statistics. */
 typedef struct sweep_table {
     char **metric;
     size_t nmetric;
     sweep_stats *st;  /* npoints * nmetric, st[point * nmetric + m] */
 } sweep_table;
 
-/* Write OUT/plots/NAME.gp and NAME.dat for each plot of the study and run
- * gnuplot on them (when it is on PATH) to make NAME.png and NAME.svg.
- * Problems are reported on err_out; returns the number of plots made. */
-int sweep_plots(const sweep_layout *L, const sweep_table *t, FILE *err_out);
+/* Write OUT/study.json: the study's parameters (values, units, baselines),
+ * the metric columns of t with their units, and the [plot]s, for the
+ * plotter and for readers of the CSV files. 0 or -1 (message on stderr). */
+int sweep_study_json(const sweep_layout *L, const sweep_table *t);
+
+/* The pnrsim-plot program: beside this executable, else on PATH (newly
+ * allocated), or NULL when there is none. */
+char *sweep_plot_find(void);
+
+/* Run `pnrsim-plot study OUT`, which draws OUT/plots/NAME.{png,svg,csv}
+ * for each [plot] from summary.csv and study.json. When pnrsim-plot is
+ * missing or fails, say so on err_out (the other results are complete).
+ * 0 when every plot was drawn, else -1. */
+int sweep_plots(const sweep_layout *L, FILE *err_out);
 
 /* ---- html.c ---------------------------------------------------------- */
 

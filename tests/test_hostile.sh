@@ -14,8 +14,9 @@
 #     written; columns in another order under their own names (the header
 #     says which is which) draw;
 #   - pnrsim-sweep: trace names and a [plot] title with backquotes,
-#     $(...) and quotes reach the gnuplot script only inside single quotes
-#     (no command runs, the plot is drawn); index.html escapes them;
+#     $(...) and quotes reach study.json as JSON strings and the plot
+#     (Python, no shell: no command runs, the plot is drawn); index.html
+#     escapes them;
 #   - the seed: simulation.seed in [set], [vary] or a [baseline] exits 2
 #     saying the sweep owns it; results.csv gives the seeds the runs used
 #     (1, 2 for replications = 2), and a run whose metrics.json says
@@ -143,11 +144,15 @@ study gp "replications = 1" "[set]" "workload.max_jobs = 5" "[vary]" "workload.t
 "$SWEEP" -o gpout gp.ini > /dev/null 2> gp.err
 rc=$?
 check "sweep: hostile trace names and plot title: exit 0, nothing run" test $rc -eq 0 -a "$(pwned)" -eq 0
-if [ $have_gp = 1 ]; then
-    check "sweep: the plot is drawn" test -s gpout/plots/resp.png -a -s gpout/plots/resp.svg
+if "$PLOT" study --help 2>&1 | grep -q '^usage: pnrsim-plot study' &&
+    "$PY" -c 'import pandas, matplotlib' 2> /dev/null; then
+    check "sweep: the plot is drawn (pnrsim-plot study), stderr only the sweep's report" \
+        test -s gpout/plots/resp.png -a -s gpout/plots/resp.svg -a "$(grep -vc '^pnrsim-sweep: gp: ran ' gp.err)" -eq 0
+else
+    skip "sweep: pnrsim-plot has no study subcommand or no pandas: plot not drawn"
 fi
-check "sweep: the title is a single-quoted gnuplot string with ' doubled" \
-    grep -qxF "set title 'a\`touch PWNED8\`''\"b'" gpout/plots/resp.gp
+check "sweep: the title reaches study.json as a JSON string (\" escaped)" \
+    grep -qF "\"title\": \"a\`touch PWNED8\`'\\\"b\"" gpout/study.json
 check "sweep: index.html escapes quotes and backquotes stay text" \
     sh -c "grep -qF 't\$(touch PWNED7)&#39;&quot;x.swf' gpout/index.html && ! grep -qF \"t\\\$(touch PWNED7)'\" gpout/index.html"
 

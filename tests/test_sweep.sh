@@ -31,13 +31,15 @@
 #     invocation can take the lock and run;
 #   - SIGINT stops the study with status 130, keeps the finished runs, and
 #     the next invocation runs only the rest;
-#   - plots (PNG and SVG) when gnuplot is installed; axis labels with units
-#     (computer.ram [MB], response_time_mean [s]);
+#   - plots (PNG, SVG, CSV) when pnrsim-plot study can draw them; units
+#     for the axis labels in study.json (computer.ram MB,
+#     response_time_mean s);
 #   - baselines: [baseline disk] netram.enabled = no next to two strategies
 #     gives 2 x (2 + 1) x 3 = 18 result rows and 6 summary rows, "disk" in
 #     the netram.strategy column, run directories named ...=@disk, runs
 #     whose config.ini really has netram.enabled = no (the baseline wins
-#     over [set]) and no netram.strategy override, one more plot line;
+#     over [set]) and no netram.strategy override, one more plot line
+#     (study.json marks it a baseline, with its overrides);
 #     adding a baseline keeps the runs, changing one is refused; bad
 #     baselines exit 2 with FILE:LINE: KEY.
 #   - trace windows ([study] windows = 3 of max_jobs = 3 jobs): which jobs
@@ -55,6 +57,11 @@ TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
 # The base configuration of every study here: the built-in defaults and a
 # machine wide enough for every job of the sample.
 printf '[computer]\nnumber = 64\n' > base.ini
+
+# pnrsim-plot with the study subcommand (the Python companion) and pandas?
+have_plot=0
+"$PLOT" study --help 2>&1 | grep -q '^usage: pnrsim-plot study' &&
+    "$PY" -c 'import pandas, matplotlib' 2> /dev/null && have_plot=1
 
 # Number of data rows of a CSV file (lines minus the header).
 rows() { echo $(($(wc -l < "$1") - 1)); }
@@ -172,22 +179,24 @@ check "2x2x3: rows in parameter/seed order" test \
     "computer.ram,netram.strategy,seed 16,central,1 16,central,2 16,central,3 16,client,1 16,client,2 16,client,3 32,central,1 32,central,2 32,central,3 32,client,1 32,client,2 32,client,3 "
 check "2x2x3: summary n = 3 everywhere" \
     test "$(cut -d, -f3 j1/summary.csv | tr '\n' ' ')" = "n 3 3 3 3 "
-if command -v gnuplot > /dev/null 2>&1; then
-    check "plot: PNG and SVG" test -s j1/plots/bounded_slowdown_mean.png \
-        -a -s j1/plots/bounded_slowdown_mean.svg
+if [ $have_plot -eq 1 ]; then
+    check "plot: PNG, SVG and the points drawn (CSV)" test -s j1/plots/bounded_slowdown_mean.png \
+        -a -s j1/plots/bounded_slowdown_mean.svg -a -s j1/plots/bounded_slowdown_mean.csv
 else
-    skip "plot: gnuplot not installed (Debian: gnuplot-nox)"
+    skip "plot: pnrsim-plot has no study subcommand or /usr/bin/python3 lacks pandas/matplotlib"
 fi
-# Axis labels with units: the x key's from the configuration's table, the
-# metric's from pnrsim's table of metrics; none where there is none.
-check "plot: x axis with its unit (computer.ram [MB])" \
-    grep -qx "set xlabel 'computer.ram \[MB\]'" j1/plots/bounded_slowdown_mean.gp
-check "plot: y axis of a metric without a unit names it alone" \
-    grep -qx "set ylabel 'bounded_slowdown_mean (mean, 95% CI)'" j1/plots/bounded_slowdown_mean.gp
-check "plot: y axis with the metric's unit (response_time_mean [s])" \
-    grep -qx "set ylabel 'response_time_mean \[s\] (mean, 95% CI)'" j1/plots/response_time_mean.gp
-check "plot: x axis of a key without a unit (a name) names it alone" \
-    grep -qx "set xlabel 'netram.strategy'" j1/plots/response_time_mean.gp
+# Units for the axis labels (study.json; the labels drawn from them are
+# checked in test_study_plots): the x key's from the configuration's
+# table, the metric's from pnrsim's table of metrics; none where there is
+# none.
+check "study.json: computer.ram with its unit (MB)" \
+    grep -q '{"key": "computer.ram", "unit": "MB", "numeric": true,' j1/study.json
+check "study.json: a metric without a unit has \"\" (bounded_slowdown_mean)" \
+    grep -q '{"name": "bounded_slowdown_mean", "unit": ""}' j1/study.json
+check "study.json: response_time_mean in s" \
+    grep -q '{"name": "response_time_mean", "unit": "s"}' j1/study.json
+check "study.json: a key without a unit (a name): netram.strategy, not numeric" \
+    grep -q '{"key": "netram.strategy", "unit": "", "numeric": false,' j1/study.json
 
 "$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
 check "two workers: exit 0" test $? -eq 0
@@ -440,14 +449,18 @@ check "baseline: its pnrsim command sets netram.enabled=no, not yes, no strategy
 "$SWEEP" --list -o blo bl.ini > bllist.txt 2>&1
 check "baseline: --list names it @disk" \
     grep -q '^done    computer.ram=32 netram.strategy=@disk seed=3$' bllist.txt
-if command -v gnuplot > /dev/null 2>&1; then
+check "baseline: study.json marks disk as the baseline value of netram.strategy" \
+    grep -A1 '"values": \["central", "client", "disk"\],' blo/study.json | grep -q '"baseline": \[false, false, true\]'
+check "baseline: study.json has its overrides" \
+    grep -q '{"name": "disk", "key": "netram.strategy", "set": \[\["netram.enabled", "no"\]\]}' blo/study.json
+if [ $have_plot -eq 1 ]; then
     check "baseline: plot PNG and SVG" test -s blo/plots/bounded_slowdown_mean.png \
         -a -s blo/plots/bounded_slowdown_mean.svg
+    # line,baseline,x,...: 2 strategies + disk, 2 RAM sizes each
+    check "baseline: a third plot line, marked as the baseline" \
+        test "$(cut -d, -f1,2 blo/plots/bounded_slowdown_mean.csv | sort | uniq -c | awk '{ printf "%s %s;", $1, $2 }')" = \
+        "2 central,False;2 client,False;2 disk,True;1 line,baseline;"
 fi
-check "baseline: a third plot line" \
-    test "$(grep -c 'dat\" index' blo/plots/bounded_slowdown_mean.gp)" -eq 3
-check "baseline: labelled with its overrides" \
-    grep -q "title 'disk (netram.enabled=no)'" blo/plots/bounded_slowdown_mean.gp
 # Adding a baseline keeps the runs made; changing one is refused.
 cp bl.ini bl2.ini
 printf '[baseline mpl1]\nnetram.enabled = no\nscheduler.mpl = 1\n' >> bl2.ini

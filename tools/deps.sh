@@ -6,8 +6,9 @@
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
-# gnuplot for the plots; with "plot", python3-pandas and python3-matplotlib
-# (pnrsim-plot); with "schedule", those and pajeng (make check); with "html", chromium, xmllint and groff (make check);
+# python3-pandas and python3-matplotlib for the study plots; with "plot",
+# the same for pnrsim-plot; with "schedule", those and pajeng (make check);
+# with "html", chromium, xmllint and groff (make check);
 # with "slurm", Slurm and munge for a one-node cluster (tools/slurm-local.sh,
 # make check-slurm); with "valgrind", valgrind (make check-valgrind).
 #
@@ -28,9 +29,11 @@ else
         pkg-config --exists "$m" || missing=1
     done
 fi
+# study (make study): the study plots are drawn by the Python companion
+# (pnrsim-plot study) with the system interpreter's pandas and matplotlib.
 if [ "$1" = study ]; then
-    if ! command -v gnuplot >/dev/null 2>&1; then
-        PKGS="$PKGS gnuplot-nox"
+    if ! /usr/bin/python3 -c 'import pandas, matplotlib' >/dev/null 2>&1; then
+        PKGS="$PKGS python3-pandas python3-matplotlib"
         missing=1
     fi
 fi
