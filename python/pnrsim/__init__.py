@@ -16,8 +16,6 @@ pictures), export (Batsim/evalys jobs CSV), cli (the subcommands); study
 """
 import os
 
-from .run import Run, RunError, expand_ranges, format_ranges, load_run, parse_ranges, parse_time
-
 __all__ = ["Run", "RunError", "load_run", "parse_time", "parse_ranges", "expand_ranges",
            "format_ranges", "to_evalys", "__version__"]
 
@@ -29,3 +27,14 @@ def to_evalys(run, started_only=False):
     """The jobs of a run in the Batsim/evalys jobs CSV convention (see pnrsim.export)."""
     from .export import to_evalys as f
     return f(run, started_only=started_only)
+
+
+def __getattr__(name):
+    """The names of pnrsim.run, imported on first use: importing the
+    package (e.g. for pnrsim.study, which reports a missing pandas itself)
+    needs neither numpy nor pandas."""
+    if name in ("Run", "RunError", "load_run", "parse_time", "parse_ranges", "expand_ranges",
+                "format_ranges"):
+        from . import run
+        return getattr(run, name)
+    raise AttributeError("module 'pnrsim' has no attribute %r" % name)

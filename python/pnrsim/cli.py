@@ -14,7 +14,8 @@ the Gantt chart's switch strip), the window, the time unit and the note
 drawn when there was nothing to show.
 evalys writes the jobs in the Batsim/evalys jobs CSV convention
 (pnrsim.export) to FILE (default standard output).
-Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed.
+Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed
+(3 when numpy, pandas or matplotlib is missing: __main__).
 """
 import argparse
 import json
