@@ -56,6 +56,9 @@ void config_error_message(const cfg_error *e, char *buf, size_t n)
     case CFG_SRC_SEED:
         snprintf(buf, n, "--set %.200s: %s", e->arg, e->what);
         break;
+    case CFG_SRC_OPTION:
+        snprintf(buf, n, "%.200s: %s", e->arg, e->what);
+        break;
     }
 }
 
@@ -90,6 +93,20 @@ void config_set_origin(config *c, const char *key, const char *text)
     const key_def *kd = find_dotted(key);
     if (kd)
         cfg_set_origin(c, kd, "%s", text);
+}
+
+const char *config_paje_name(const config *c)
+{
+    const char *p = c->output.paje;
+    static const char *const off[] = {"no", "false", "off", "0"};
+    static const char *const on[] = {"yes", "true", "on", "1"};
+    for (size_t i = 0; i < 4; i++) {
+        if (!strcasecmp(p, off[i]))
+            return NULL;
+        if (!strcasecmp(p, on[i]))
+            return "schedule.paje";
+    }
+    return p;
 }
 
 const char *config_key_unit(const char *key)
@@ -410,6 +427,13 @@ int config_validate_e(const config *c, cfg_error *err)
                           "%s", "needs max_jobs > 0 (a window is max_jobs jobs "
                           "long): set max_jobs or window = 0");
     }
+    if (c->output.schedule_to > 0 && c->output.schedule_from >= c->output.schedule_to) {
+        snprintf(v, sizeof v, "%.15g", c->output.schedule_from);
+        return fail_cross(err, c, "output", "schedule_from", v, " s", "output.schedule_to",
+                          "is not before schedule_to = %.15g s: expected schedule_from < "
+                          "schedule_to (or schedule_to = 0, the end of the run)",
+                          c->output.schedule_to);
+    }
     if (c->scheduler.pcs >= c->scheduler.quantum) {
         snprintf(v, sizeof v, "%g", c->scheduler.pcs);
         return fail_cross(err, c, "scheduler", "pcs", v, "", "scheduler.quantum",
@@ -530,10 +554,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with [computer] cores_per_node > 1 a node's other cores fault and change "
              "its memory while a batch would run, so every fault runs exactly "
              "(docs/MODEL.md, nodes of several cores)");
-    else if (c->process.paging == PAGING_BATCHED && c->output.schedule)
+    else if (c->process.paging == PAGING_BATCHED &&
+             (c->output.schedule || config_paje_name(c)))
         note(c, "process", "paging", notes, max, &n,
-             "schedule output is on ([output] schedule = yes, or --schedule), and "
-             "schedule observers need every fault's instant, so every fault runs "
+             "schedule output is on ([output] schedule or paje, or --schedule, --paje), "
+             "and schedule observers need every fault's instant, so every fault runs "
              "exactly (docs/BATCHING.md)");
     else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
              c->network.topology == TOPO_KIND_BUS)
@@ -551,6 +576,14 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with pages moved by one-sided RDMA ([netram] transport = RDMA) every "
              "fault runs exactly: batched paging has no model of RDMA transfers "
              "(docs/BATCHING.md)");
+    if (!c->output.schedule && !config_paje_name(c)) {
+        static const char *const win[] = {"schedule_from", "schedule_to"};
+        for (size_t i = 0; i < 2; i++)
+            if (changed(c, &def, "output", win[i]))
+                note(c, "output", win[i], notes, max, &n,
+                     "no schedule file or Paje trace is written ([output] schedule = no "
+                     "and paje = no: give --schedule or --paje)");
+    }
     /* The keys of the swap device not in use. */
     static const char *const disk_keys[] = {"seek", "rpm", "transfer", "rotation"};
     static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism"};

@@ -71,19 +71,27 @@ typedef struct config_args {
     const char *seed;         /* -s SEED, or NULL */
     const char *const *sets;  /* --set SECTION.KEY=VALUE, in order */
     size_t nsets;
-    bool schedule;            /* --schedule */
+    const char *schedule;     /* --schedule[=VALUE]: NULL, "yes" (--schedule) or
+                               * VALUE ([output] schedule: yes, gz) */
+    const char *paje;         /* --paje[=NAME]: NULL, "yes" (--paje) or NAME
+                               * ([output] paje) */
 } config_args;
 
 /* Build the effective configuration from a: defaults < files in order
  * (layers: each file's keys override those of the files before it, key by
  * key; "-" = standard input; a relative [workload] trace in a file taken
  * from that file's directory, or from the working directory for "-") <
- * trace < seed < sets in order < schedule; then a relative trace is made
+ * trace < seed < sets in order < schedule < paje; then a relative trace is made
  * absolute (from the working directory) and the whole is validated.
  * Standard input named twice (two "-c -", or -c - and a trace "-") is
  * refused. Returns 0, or -1 with e saying which input was refused and why
  * (the file and line for a file's problem; c is then unspecified). */
 int config_build(config *c, const config_args *a, cfg_error *e);
+
+/* The Paje trace's file name in the output directory ([output] paje:
+ * "schedule.paje" for yes, else the name given), or NULL when none is
+ * written (no). */
+const char *config_paje_name(const config *c);
 
 /* Where key "section.key" of c was last set: "FILE:LINE" (a configuration
  * file; a long path is cut at its start, "..." first), "--set ARG" (cut at

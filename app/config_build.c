@@ -74,6 +74,26 @@ static int set_option(config *c, const char *section, const char *name, const ch
     return 0;
 }
 
+/* Set [output] key to value as option --KEY[=VALUE] gives it ("yes" from
+ * --KEY alone), recording the option as where it was set; a refused value
+ * is blamed on the option (CFG_SRC_OPTION). */
+static int set_flag(config *c, const char *key, const char *value, cfg_error *e)
+{
+    char opt[CFG_NAME_MAX + 32], buf[CFG_NAME_MAX + 64];
+    if (!strcmp(value, "yes"))
+        snprintf(opt, sizeof opt, "--%s", key);
+    else
+        snprintf(opt, sizeof opt, "--%s=%.*s", key, CFG_NAME_MAX, value);
+    snprintf(buf, sizeof buf, "output.%s=%s", key, value);
+    if (config_set_e(c, buf, e) != 0) {
+        e->source = CFG_SRC_OPTION;
+        snprintf(e->arg, sizeof e->arg, "%s", opt);
+        return -1;
+    }
+    cfg_set_origin(c, cfg_find_key("output", key), "%s", opt);
+    return 0;
+}
+
 /* Load layer file path onto c: its keys override those set before, and a
  * relative [workload] trace IT sets is taken from its directory (a trace
  * set by an earlier layer is left as that layer resolved it). */
@@ -135,10 +155,10 @@ int config_build(config *c, const config_args *a, cfg_error *e)
             e->index = i;
             return -1;
         }
-    if (a->schedule) {
-        c->output.schedule = true;
-        cfg_set_origin(c, cfg_find_key("output", "schedule"), "--schedule");
-    }
+    if (a->schedule && set_flag(c, "schedule", a->schedule, e) != 0)
+        return -1;
+    if (a->paje && set_flag(c, "paje", a->paje, e) != 0)
+        return -1;
     char *t = c->workload.trace;
     if (stdin_cfg && !strcmp(t, "-")) {
         const char *o = config_origin(c, "workload.trace");

@@ -20,6 +20,8 @@
 #include "app/config_keys.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 #define FIELD(f) (((config *)0)->f)
@@ -30,31 +32,39 @@
 
 #define K_STR(sec, k, f, minlen, def, unit, pnr, text)                         \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, pnr, false}
+     false, NULL, def, unit, text, pnr, false, NULL, NULL}
 /* Numbers: every one has a finite range [lo, hi] ((lo, hi] when open), so
  * that nonsense (denormals, 1e300) is refused; reference.ini gives each
  * range's rationale. K_DBL0 also accepts exactly 0, meaning "off". */
 #define K_DBL(sec, k, f, lo, open, hi, def, unit, pnr, text)                   \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, open, NULL, def,       \
-     unit, text, pnr, false}
+     unit, text, pnr, false, NULL, NULL}
 #define K_DBL0(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def,      \
-     unit, text, pnr, true}
+     unit, text, pnr, true, NULL, NULL}
+/* A string with its own check (key_def.validate) and description. */
+#define K_STRX(sec, k, f, minlen, def, unit, validate, allowed, text)             \
+    {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
+     false, NULL, def, unit, text, NULL, false, validate, allowed}
+/* A time (KT_TIME): seconds, or a number with a unit s, m, h, d. */
+#define K_TIME(sec, k, f, lo, hi, def, text)                                   \
+    {sec, k, KT_TIME, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def, "s",   \
+     text, NULL, false, NULL, NULL}
 #define K_INT(sec, k, f, lo, hi, def, unit, pnr, text)                         \
     {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, hi, false, NULL, def, unit,      \
-     text, pnr, false}
+     text, pnr, false, NULL, NULL}
 #define K_LONG(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, hi, false, NULL, def, unit,    \
-     text, pnr, false}
+     text, pnr, false, NULL, NULL}
 #define K_U64(sec, k, f, def, unit, pnr, text)                                 \
     {sec, k, KT_U64, OFF_T(f, uint64_t), 0, 0, 0, NOMAX, false, NULL, def,     \
-     unit, text, pnr, false}
+     unit, text, pnr, false, NULL, NULL}
 #define K_BOOL(sec, k, f, def, pnr, text)                                      \
     {sec, k, KT_BOOL, OFF_T(f, bool), 0, 0, 0, 1, false, NULL, def, "",        \
-     text, pnr, false}
+     text, pnr, false, NULL, NULL}
 #define K_ENUM(sec, k, f, names, def, pnr, text)                               \
     {sec, k, KT_ENUM, OFF_ENUM(f), 0, 0, 0, NOMAX, false, names, def, "",      \
-     text, pnr, false}
+     text, pnr, false, NULL, NULL}
 
 const cfg_section cfg_sections[] = {
     {"simulation", "Run control: length, sampling, randomness."},
@@ -126,7 +136,7 @@ const key_def cfg_keys[] = {
          0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),
      CFG_MAX_STATUS, OFF_T(workload.n_exclude_status, int), -1, 5, false, NULL,
      "", "SWF status codes", "Drop jobs with these statuses (field 11), "
-     "comma-separated; empty = keep all.", NULL, false},
+     "comma-separated; empty = keep all.", NULL, false, NULL, NULL},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
     K_ENUM("workload", "estimate", workload.estimate, cfg_estimate_names, "REQUESTED", NULL,
@@ -220,7 +230,7 @@ const key_def cfg_keys[] = {
      NULL, "32", "MB", "Physical RAM of each node (per node, shared by its cores_per_node "
      "cores; a PE with 1 core per node); or groups in node order, COUNTxMB separated by "
      "commas (e.g. 200x1024, 40x4096), whose counts (nodes) add up to number / cores_per_node.",
-     "RAM", false},
+     "RAM", false, NULL, NULL},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed (one swap disk per node)."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
@@ -326,14 +336,50 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_DBL("network", "control_msg", network.control_msg, 0, false, 1e9, "64",
           "bytes", NULL, "Size of a PNR control message."),
 
-    K_BOOL("output", "schedule", output.schedule, "no", NULL,
-           "Also write schedule.csv, pes.csv and schedule.paje (same as --schedule)."),
+    K_ENUM("output", "schedule", output.schedule, cfg_schedule_names, "no", NULL,
+           "Also write schedule.csv, pes.csv, memory.csv and paging.csv (same as "
+           "--schedule); gz = gzipped, named *.csv.gz (--schedule=gz); no Paje trace "
+           "(see paje)."),
     K_BOOL("output", "schedule_network", output.schedule_network, "yes", NULL,
-           "With schedule: put every link and switch into schedule.paje (a container "
+           "With paje: put every link and switch into the Paje trace (a container "
            "each, busy while a message holds it); no = PEs, jobs and memory only."),
+    K_STRX("output", "paje", output.paje, 1, "no", "file name", cfg_check_paje,
+           "no, yes or NAME.paje[.gz]",
+           "Write the Paje trace (same as --paje[=NAME]): no; yes = schedule.paje; or a "
+           "file name in the output directory ending in .paje, or .paje.gz (gzipped)."),
+    K_TIME("output", "schedule_from", output.schedule_from, 0, 1e12, "0",
+           "Start of the window of the schedule files and the Paje trace (simulated "
+           "time: seconds, or a number with a unit s, m, h or d: 384300, 100h, 2d)."),
+    K_TIME("output", "schedule_to", output.schedule_to, 0, 1e12, "0",
+           "End of that window (a time as schedule_from; after it); 0 = the end of "
+           "the run."),
 };
 const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
 _Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
+
+int cfg_check_paje(const char *text, char *why, size_t n)
+{
+    static const char *const words[] = {"no", "yes", "true", "false", "on", "off", "1", "0"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcasecmp(text, words[i]))
+            return 0;
+    size_t len = strlen(text);
+    const char *end = len >= 8 && !strcmp(text + len - 8, ".paje.gz") ? text + len - 8
+                      : len >= 5 && !strcmp(text + len - 5, ".paje")   ? text + len - 5
+                                                                       : NULL;
+    if (strchr(text, '/'))
+        snprintf(why, n, "a file name with '/': expected no, yes, or a plain file name "
+                         "in the output directory ending in .paje or .paje.gz");
+    else if (!end)
+        snprintf(why, n, "expected no, yes, or a file name ending in .paje or .paje.gz "
+                         "(gzipped)");
+    else if (end == text)
+        snprintf(why, n, "no name before %s: expected no, yes, or a file name such as "
+                         "run%s", text, text);
+    else
+        return 0;
+    return -1;
+}
 
 /* The key named key in section (case-insensitive), or NULL. */
 const key_def *cfg_find_key(const char *section, const char *key)

@@ -23,6 +23,8 @@ typedef enum {
     KT_ENUM,    /* int-sized enum, index into names */
     KT_STATUS,  /* int[size] + int count at count_offset; items in [min, max] */
     KT_RAM,     /* computer.ram: one MB value in [min, max], or COUNTxMB groups */
+    KT_TIME,    /* double in [min, max], seconds, written with an optional
+                 * unit s, m, h or d (100h, 2d); stored in seconds */
 } key_type;
 
 typedef struct key_def {
@@ -40,6 +42,11 @@ typedef struct key_def {
     const char *comment;
     const char *pnrsim;       /* PNRSim names, '|'-separated, or NULL */
     bool zero_off;            /* KT_DOUBLE: 0 (= off) is allowed too */
+    /* KT_STRING: a check of the text beyond the generic ones (0, or -1
+     * with the problem in why), and what it allows, for messages and
+     * comments; NULL = none. */
+    int (*validate)(const char *text, char *why, size_t n);
+    const char *allowed;
 } key_def;
 
 typedef struct cfg_section {
@@ -52,6 +59,10 @@ extern const key_def cfg_keys[];
 extern const size_t cfg_nkeys;
 extern const cfg_section cfg_sections[];
 extern const size_t cfg_nsections;
+
+/* output.paje's check: no, yes (booleans too) or a plain file name
+ * ending in .paje or .paje.gz. */
+int cfg_check_paje(const char *text, char *why, size_t n);
 
 /* The key named key in section (case-insensitive), or NULL. */
 const key_def *cfg_find_key(const char *section, const char *key);

@@ -34,8 +34,10 @@ const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
+const char *const cfg_schedule_names[] = {"no", "yes", "gz", NULL};
 
 /* The name arrays are indexed by the enum values. */
+_Static_assert(SCHEDULE_NO == 0 && SCHEDULE_YES == 1 && SCHEDULE_GZ == 2, "");
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
 _Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, "");
 _Static_assert(SCHED_GANG == 0, "");

@@ -34,6 +34,9 @@ extern const char *const cfg_estimate_names[];
 extern const char *const cfg_backfill_names[];
 extern const char *const cfg_node_sharing_names[];
 extern const char *const cfg_generator_names[];
+/* output.schedule: lower case (no, yes, gz), and booleans accepted too
+ * (config_value.c): the key was a boolean before issue 26. */
+extern const char *const cfg_schedule_names[];
 
 /* Number of names in a NULL-terminated list. */
 size_t cfg_n_names(const char *const *names);

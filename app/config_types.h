@@ -61,6 +61,8 @@ typedef sched_paging cfg_paging;
 typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
+/* [output] schedule: the schedule CSV files not at all, plain, or gzipped. */
+typedef enum { SCHEDULE_NO, SCHEDULE_YES, SCHEDULE_GZ } cfg_schedule;
 typedef sched_backfill cfg_backfill;
 typedef sched_node_sharing cfg_node_sharing;
 
@@ -165,8 +167,13 @@ typedef struct config {
         double control_msg;          /* bytes of a PNR control message */
     } network;
     struct {
-        bool schedule;               /* schedule.csv, pes.csv, schedule.paje */
-        bool schedule_network;       /* links and switches in schedule.paje */
+        cfg_schedule schedule;       /* schedule.csv, pes.csv, memory.csv,
+                                      * paging.csv: no, yes, gz */
+        bool schedule_network;       /* links and switches in the Paje trace */
+        char paje[CFG_NAME_MAX];     /* the Paje trace: "no", "yes" (=
+                                      * schedule.paje) or a file name */
+        double schedule_from;        /* s: the window of the schedule files */
+        double schedule_to;          /* s; 0 = the end of the run */
     } output;
     /* Not a parameter: where each key was last set, by the key's place in
      * the key table ("" = its default), as config_origin returns it, for
@@ -181,6 +188,8 @@ typedef enum {
     CFG_SRC_SEED,     /* the seed given apart (-s) */
     CFG_SRC_SET,      /* a SECTION.KEY=VALUE assignment (--set; a sweep's keys) */
     CFG_SRC_VALIDATE, /* the configuration as a whole (config_validate) */
+    CFG_SRC_OPTION,   /* a command-line option setting a key (--schedule=gz,
+                       * --paje=NAME): arg holds it as given */
 } cfg_src;
 
 /* A configuration problem in parts, so that each program words its own

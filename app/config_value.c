@@ -78,8 +78,15 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
     buf[0] = '\0';
     switch (kd->type) {
     case KT_STRING:
-        snprintf(buf, n, "%stext of at most %zu characters, without ';'",
-                 kd->min >= 1 ? "non-empty " : "", kd->size - 1);
+        if (kd->allowed)
+            snprintf(buf, n, "%s", kd->allowed);
+        else
+            snprintf(buf, n, "%stext of at most %zu characters, without ';'",
+                     kd->min >= 1 ? "non-empty " : "", kd->size - 1);
+        break;
+    case KT_TIME:
+        snprintf(buf, n, "a time >= %g and <= %g s: seconds, or a number with a unit s, m, "
+                 "h or d (384300, 384300s, 100h, 2d)", kd->min, kd->max);
         break;
     case KT_DOUBLE:
         if (kd->max == NOMAX)
@@ -104,6 +111,8 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
             util_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
         if (kd->names == cfg_mem_aware_names)
             util_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
+        if (kd->names == cfg_schedule_names)
+            util_appendf(buf, n, " (true, on, 1 = yes; false, off, 0 = no)");
         break;
     case KT_STATUS:
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
@@ -173,6 +182,31 @@ static int parse_number(const char *s, double *v)
     return 0;
 }
 
+int cfg_parse_time(const char *s, double *v)
+{
+    char buf[64];
+    size_t len = strlen(s);
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    double unit = 1;
+    switch (s[len - 1]) {
+    case 's': case 'S': unit = 1; len--; break;
+    case 'm': case 'M': unit = 60; len--; break;
+    case 'h': case 'H': unit = 3600; len--; break;
+    case 'd': case 'D': unit = 86400; len--; break;
+    default: break;
+    }
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    int r = parse_number(buf, v);
+    if (r == 0) {
+        *v *= unit;
+        if (!isfinite(*v))
+            return -2;
+    }
+    return r;
+}
+
 /* Parse a boolean word. Returns 0 and sets *v, or -1. */
 static int parse_bool(const char *s, bool *v)
 {
@@ -215,8 +249,9 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
                                  "or control characters");
                 return -1;
             }
-        return 0;
+        return kd->validate ? kd->validate(s, why, n) : 0;
     }
+    case KT_TIME:
     case KT_DOUBLE: {
         double v = *(const double *)cfg_cfield(c, kd);
         if (kd->zero_off && v == 0)
@@ -495,6 +530,8 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
         bool b;
         if (v < 0 && kd->names == cfg_mem_aware_names && parse_bool(text, &b) == 0)
             v = b ? MEM_AWARE_LOCAL : MEM_AWARE_NO; /* the report's Yes/No */
+        if (v < 0 && kd->names == cfg_schedule_names && parse_bool(text, &b) == 0)
+            v = b ? SCHEDULE_YES : SCHEDULE_NO; /* a boolean before issue 26 */
         if (v < 0) {
             char allowed[160];
             describe_allowed(kd, allowed, sizeof allowed);
@@ -512,6 +549,21 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
         if (parse_ram(kd, text, c, why, n))
             return -1;
         break;
+    case KT_TIME: {
+        double v;
+        int r = cfg_parse_time(text, &v);
+        if (r == -1) {
+            snprintf(why, n, "malformed time: expected seconds, or a number with a unit s, "
+                             "m, h or d (384300, 384300s, 100h, 2d)");
+            return -1;
+        }
+        if (r == -2) {
+            why_range(kd, why, n);
+            return -1;
+        }
+        *(double *)cfg_field(c, kd) = v;
+        break;
+    }
     }
     return cfg_check_stored(kd, c, why, n);
 }
@@ -540,6 +592,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
                  (const char *)cfg_cfield(c, kd));
         break;
     case KT_DOUBLE:
+    case KT_TIME:
         format_double(buf, n, *(const double *)cfg_cfield(c, kd));
         break;
     case KT_INT:
@@ -590,6 +643,7 @@ bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
     case KT_STRING:
         return !strncmp(cfg_cfield(a, kd), cfg_cfield(b, kd), kd->size);
     case KT_DOUBLE:
+    case KT_TIME:
         return *(const double *)cfg_cfield(a, kd) == *(const double *)cfg_cfield(b, kd);
     case KT_INT:
         return *(const int *)cfg_cfield(a, kd) == *(const int *)cfg_cfield(b, kd);
@@ -649,7 +703,13 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "yes or no");
         break;
     case KT_STRING:
-        snprintf(buf, n, "at most %zu characters", kd->size - 1);
+        if (kd->allowed)
+            snprintf(buf, n, "%s", kd->allowed);
+        else
+            snprintf(buf, n, "at most %zu characters", kd->size - 1);
+        break;
+    case KT_TIME:
+        snprintf(buf, n, "%g..%g; or with a unit s, m, h, d: 100h, 2d", kd->min, kd->max);
         break;
     case KT_ENUM:
         buf[0] = '\0';

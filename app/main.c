@@ -97,8 +97,12 @@ static void usage(FILE *f)
             "      --set SEC.KEY=VALUE  override one configuration key (repeatable)\n"
             "  -o, --output DIR         directory for result files (default: .)\n"
             "      --format FMT         what goes to standard output: text, json or csv\n"
-            "      --schedule           also write schedule.csv, pes.csv and schedule.paje\n"
-            "                           (same as --set output.schedule=yes)\n"
+            "      --schedule[=gz]      also write schedule.csv, pes.csv, memory.csv and\n"
+            "                           paging.csv (=gz: gzipped, *.csv.gz) (same as --set\n"
+            "                           output.schedule=yes|gz)\n"
+            "      --paje[=NAME]        also write the Paje trace: schedule.paje, or NAME in DIR\n"
+            "                           (ending .paje, or .paje.gz: gzipped) (output.paje)\n"
+            "                           Both within [output] schedule_from/schedule_to.\n"
             "      --plot               --schedule, then pnrsim-plot DIR after the run (DIR/plots/;\n"
             "                           needs Python pandas, matplotlib: checked before the run)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
@@ -117,7 +121,8 @@ static void usage(FILE *f)
             "130/143 interrupted (partial results written).\n");
 }
 
-enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT };
+enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT,
+       OPT_PAJE };
 
 typedef struct opts {
     const char **configs; /* -c FILE, in order */
@@ -129,8 +134,9 @@ typedef struct opts {
     const char *outdir;
     int format; /* 0 text, 1 json, 2 csv */
     bool print_config, hw_report, kernel_report, quiet, verbose;
-    bool schedule; /* --schedule */
-    bool plot;     /* --plot (implies --schedule) */
+    const char *schedule; /* --schedule[=VALUE]: NULL, "yes" or VALUE */
+    const char *paje;     /* --paje[=NAME]: NULL, "yes" or NAME */
+    bool plot;            /* --plot (implies --schedule, not --paje) */
 } opts;
 
 static bool is_tty_stderr;
@@ -184,7 +190,8 @@ static int parse_args(int argc, char **argv, opts *o)
         {"print-config", no_argument, 0, OPT_PRINT},
         {"hardware-report", no_argument, 0, OPT_HW},
         {"kernel-report", no_argument, 0, OPT_KERNEL},
-        {"schedule", no_argument, 0, OPT_SCHEDULE},
+        {"schedule", optional_argument, 0, OPT_SCHEDULE},
+        {"paje", optional_argument, 0, OPT_PAJE},
         {"plot", no_argument, 0, OPT_PLOT},
         {"simpack-report", no_argument, 0, OPT_KERNEL},
         {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
@@ -228,8 +235,9 @@ static int parse_args(int argc, char **argv, opts *o)
         case OPT_PRINT: o->print_config = true; break;
         case OPT_HW: o->hw_report = true; break;
         case OPT_KERNEL: o->kernel_report = true; break;
-        case OPT_SCHEDULE: o->schedule = true; break;
-        case OPT_PLOT: o->plot = o->schedule = true; break;
+        case OPT_SCHEDULE: o->schedule = optarg ? optarg : "yes"; break;
+        case OPT_PAJE: o->paje = optarg ? optarg : "yes"; break;
+        case OPT_PLOT: o->plot = true; break;
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
@@ -270,6 +278,8 @@ static int parse_args(int argc, char **argv, opts *o)
         fprintf(stderr, "pnrsim: unexpected argument \"%s\" (see --help)\n", argv[optind]);
         return 2;
     }
+    if (o->plot && !o->schedule)
+        o->schedule = "yes"; /* the plots read the CSV files */
     return -1;
 }
 
@@ -277,8 +287,8 @@ static int parse_args(int argc, char **argv, opts *o)
  * printed, naming the option that gave the refused input). */
 static int build_config(const opts *o, config *c)
 {
-    config_args a = {o->configs,  (size_t)o->nconfigs, o->trace, o->seed,
-                     o->sets,     (size_t)o->nsets,    o->schedule};
+    config_args a = {o->configs, (size_t)o->nconfigs, o->trace,   o->seed,
+                     o->sets,    (size_t)o->nsets,    o->schedule, o->paje};
     cfg_error e;
     if (config_build(c, &a, &e) == 0) {
         /* Keys that have no effect: accepted (a sweep may vary the
@@ -400,11 +410,14 @@ int main(int argc, char **argv)
     memset(&metrics_json, 0, sizeof metrics_json);
     memset(&metrics_dat, 0, sizeof metrics_dat);
     memset(&cfg_out, 0, sizeof cfg_out);
-    /* --schedule: schedule.csv, pes.csv, schedule.paje (committed with the rest). */
-    rset_file sched[3];
+    /* --schedule: schedule.csv, pes.csv, memory.csv, paging.csv (.gz with
+     * gz); --paje: the Paje trace (committed with the rest). */
+    enum { NSCHED = 5 };
+    rset_file sched[NSCHED];
     memset(sched, 0, sizeof sched);
     rset_file *all[] = {&cfg_out, &jobs,     &samples,  &metrics_dat,
-                        &sched[0], &sched[1], &sched[2], &metrics_json};
+                        &sched[0], &sched[1], &sched[2], &sched[3],
+                        &sched[4], &metrics_json};
     enum { NALL = sizeof all / sizeof all[0] };
     if (rset_open(&set, &jobs, "jobs.csv") != 0 ||
         rset_open(&set, &samples, "samples.csv") != 0) {
@@ -415,17 +428,32 @@ int main(int argc, char **argv)
         return 2;
     }
     run_t *r = run_create(&c, jobs.f, samples.f, err);
-    if (r && c.output.schedule) {
-        static const char *const names[3] = {"schedule.csv", "pes.csv", "schedule.paje"};
-        for (int i = 0; i < 3 && r; i++) {
-            if (rset_open(&set, &sched[i], names[i]) != 0) {
-                snprintf(err, sizeof err, "%s: cannot write: %s", o.outdir, strerror(errno));
+    const char *paje_name = config_paje_name(&c);
+    if (r && (c.output.schedule || paje_name)) {
+        static const char *const names[NSCHED - 1] = {"schedule.csv", "pes.csv", "memory.csv",
+                                                      "paging.csv"};
+        bool gz = c.output.schedule == SCHEDULE_GZ;
+        for (int i = 0; i < NSCHED && r; i++) {
+            char name[CFG_NAME_MAX + 8];
+            if (i < NSCHED - 1 && !c.output.schedule)
+                continue;
+            if (i == NSCHED - 1 && !paje_name)
+                continue;
+            snprintf(name, sizeof name, "%s%s", i < NSCHED - 1 ? names[i] : paje_name,
+                     i < NSCHED - 1 && gz ? ".gz" : "");
+            size_t len = strlen(name);
+            int orc = len > 3 && !strcmp(name + len - 3, ".gz") ? rset_open_gz(&set, &sched[i], name)
+                                                               : rset_open(&set, &sched[i], name);
+            if (orc != 0) {
+                snprintf(err, sizeof err, "%s: cannot write %s: %s", o.outdir, name,
+                         strerror(errno));
                 run_destroy(r);
                 r = NULL;
             }
         }
         if (r)
-            run_set_schedule(r, sched[0].f, sched[1].f, sched[2].f);
+            run_set_schedule(r, &(schedule_files){sched[0].f, sched[1].f, sched[2].f,
+                                                  sched[3].f, sched[4].f});
     }
     if (!r || got_signal) {
         if (!r)
@@ -532,7 +560,7 @@ int main(int argc, char **argv)
         out_metrics_table(metrics_dat.f, &m, ' ');
         if (m.partial) {
             partial_mark(metrics_dat.f, '#', got_signal, m.total_time);
-            for (int i = 0; i < 3; i++) /* --schedule's files: '#' comments too */
+            for (int i = 0; i < NSCHED; i++) /* the schedule files: '#' comments too */
                 partial_mark(sched[i].f, '#', got_signal, m.total_time);
         }
         config_write_ini(&c, cfg_out.f);
@@ -568,11 +596,12 @@ int main(int argc, char **argv)
                         "metrics_period or max_samples; 0 = no cap)\n",
                 c.simulation.max_samples, m.pes_capped_at, m.pes_samples_dropped);
     if (m.paje_net_dropped > 0)
-        fprintf(stderr, "pnrsim: warning: schedule.paje reached 256 x [simulation] max_samples "
+        fprintf(stderr, "pnrsim: warning: %s reached 256 x [simulation] max_samples "
                         "= %ld network states at t=%.6g s; %ld later link and switch states "
                         "were not written (raise max_samples, 0 = no cap, or set [output] "
                         "schedule_network = no)\n",
-                256 * c.simulation.max_samples, m.paje_net_capped_at, m.paje_net_dropped);
+                paje_name, 256 * c.simulation.max_samples, m.paje_net_capped_at,
+                m.paje_net_dropped);
     if (m.procs_rounded > 0)
         fprintf(stderr, "pnrsim: warning: %s: %ld job%s had a fractional processor count "
                         "(field 5), rounded to the nearest whole number (the first on line "

@@ -1,5 +1,7 @@
 /* app/resultset.c: the result files of a run, committed all or nothing
- * (see resultset.h). */
+ * (see resultset.h). A gzipped file (rset_open_gz) is a stdio stream
+ * (glibc's fopencookie) over a zlib gzFile, so that writers keep to FILE*. */
+#define _GNU_SOURCE /* fopencookie */
 #include "app/resultset.h"
 #include "app/util.h"
 
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 void rset_rmdirs(const char *dir, size_t created)
 {
@@ -40,11 +43,15 @@ void rset_rmdirs(const char *dir, size_t created)
 /* ---------------------------------------------------------------------- */
 
 /* The files a run may write, in commit order: metrics.json, the mark that
- * the set is complete, goes last (and is removed first). schedule.csv,
- * pes.csv and schedule.paje are written with --schedule only. */
-static const char *const SET_NAMES[] = {"config.ini",   "jobs.csv", "samples.csv",
-                                        "metrics.dat",  "schedule.csv", "pes.csv",
-                                        "schedule.paje", "metrics.json"};
+ * the set is complete, goes last (and is removed first). The schedule
+ * files are written with --schedule (plain or .gz), the Paje trace with
+ * --paje (schedule.paje[.gz], or a name of the user's, which is part of
+ * the set of the run that writes it only: rset_commit). */
+static const char *const SET_NAMES[] = {
+    "config.ini",    "jobs.csv",         "samples.csv",   "metrics.dat",
+    "schedule.csv",  "schedule.csv.gz",  "pes.csv",       "pes.csv.gz",
+    "memory.csv",    "memory.csv.gz",    "paging.csv",    "paging.csv.gz",
+    "schedule.paje", "schedule.paje.gz", "metrics.json"};
 #define SET_N ((int)(sizeof SET_NAMES / sizeof SET_NAMES[0]))
 
 /* "dir/name" into buf of n bytes; false (errno ENAMETOOLONG) when too long. */
@@ -129,12 +136,24 @@ static int remove_flat_dir(const char *d)
 static int roll_forward(const char *cd, const char *dir)
 {
     char from[RSET_PATH_MAX], to[RSET_PATH_MAX];
-    for (int i = 0; i < SET_N; i++) {
-        if (!join(from, sizeof from, cd, SET_NAMES[i]) ||
-            !join(to, sizeof to, dir, SET_NAMES[i]))
+    /* Every file in it (a Paje trace's own name too), metrics.json last. */
+    for (int pass = 0; pass < 2; pass++) {
+        DIR *dp = opendir(cd);
+        if (!dp)
             return -1;
-        if (rename(from, to) != 0 && errno != ENOENT)
-            return -1;
+        struct dirent *e;
+        while ((e = readdir(dp)) != NULL) {
+            if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")))
+                continue;
+            if ((pass == 0) == !strcmp(e->d_name, "metrics.json"))
+                continue;
+            if (!join(from, sizeof from, cd, e->d_name) || !join(to, sizeof to, dir, e->d_name) ||
+                (rename(from, to) != 0 && errno != ENOENT)) {
+                closedir(dp);
+                return -1;
+            }
+        }
+        closedir(dp);
     }
     return remove_flat_dir(cd);
 }
@@ -319,6 +338,61 @@ int rset_open(rset_t *s, rset_file *o, const char *name)
     return 0;
 }
 
+/* fopencookie's functions over a gzFile. */
+static ssize_t gz_cookie_write(void *c, const char *buf, size_t n)
+{
+    size_t done = 0;
+    while (done < n) {
+        unsigned part = n - done > (1u << 30) ? (1u << 30) : (unsigned)(n - done);
+        int w = gzwrite((gzFile)c, buf + done, part);
+        if (w <= 0) {
+            errno = EIO;
+            return done ? (ssize_t)done : -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int gz_cookie_close(void *c)
+{
+    if (gzclose((gzFile)c) != Z_OK) {
+        errno = EIO;
+        return -1;
+    }
+    return 0;
+}
+
+int rset_open_gz(rset_t *s, rset_file *o, const char *name)
+{
+    memset(o, 0, sizeof *o);
+    if (!join(o->path, sizeof o->path, s->dir, name) ||
+        !join(o->tmp, sizeof o->tmp, s->stage, name))
+        return -1;
+    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    gzFile gz = gzdopen(fd, "wb6");
+    if (!gz) {
+        close(fd);
+        unlink(o->tmp);
+        errno = ENOMEM;
+        return -1;
+    }
+    gzbuffer(gz, 1u << 17);
+    o->f = fopencookie(gz, "w", (cookie_io_functions_t){.write = gz_cookie_write,
+                                                        .close = gz_cookie_close});
+    if (!o->f) {
+        int e = errno;
+        gzclose(gz);
+        unlink(o->tmp);
+        errno = e;
+        return -1;
+    }
+    setvbuf(o->f, NULL, _IOFBF, 1u << 16);
+    return 0;
+}
+
 int rset_close(rset_file *o)
 {
     if (!o->f)
@@ -349,6 +423,22 @@ static void release_lock(rset_t *s)
     s->lockfd = -1;
 }
 
+/* The file name of o in the directory (NAME of DIR/NAME). */
+static const char *file_name(const rset_file *o)
+{
+    const char *slash = strrchr(o->path, '/');
+    return slash ? slash + 1 : o->path;
+}
+
+/* True when name is one of SET_NAMES. */
+static bool in_set(const char *name)
+{
+    for (int i = 0; i < SET_N; i++)
+        if (!strcmp(name, SET_NAMES[i]))
+            return true;
+    return false;
+}
+
 int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
 {
     assert(s->lockfd >= 0);
@@ -359,6 +449,13 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
             return -1;
         }
     const char *b = blocked_name(s->dir);
+    char path[RSET_PATH_MAX];
+    struct stat bst;
+    for (int i = 0; i < n && !b; i++) /* a Paje trace's own name */
+        if (files[i]->closed && !in_set(file_name(files[i])) &&
+            join(path, sizeof path, s->dir, file_name(files[i])) && lstat(path, &bst) == 0 &&
+            S_ISDIR(bst.st_mode))
+            b = file_name(files[i]);
     if (b) {
         snprintf(err, errn, "%s/%s: is a directory: cannot write the results there; "
                             "nothing replaced", s->dir, b);
@@ -392,13 +489,20 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
         if (join(from, sizeof from, commit, SET_NAMES[i]) && lstat(from, &st) != 0 &&
             errno == ENOENT && join(to, sizeof to, s->dir, SET_NAMES[i]))
             unlink(to);
-    for (int i = 0; i < SET_N; i++) {
-        if (!join(from, sizeof from, commit, SET_NAMES[i]) ||
-            !join(to, sizeof to, s->dir, SET_NAMES[i]) ||
+    /* The names of the set, with this run's own names (a Paje trace's)
+     * before metrics.json. */
+    for (int i = 0; i < SET_N + n; i++) {
+        const char *name = i < SET_N - 1 ? SET_NAMES[i]
+                           : i < SET_N - 1 + n ? file_name(files[i - (SET_N - 1)])
+                                               : SET_NAMES[SET_N - 1];
+        if (i >= SET_N - 1 && i < SET_N - 1 + n &&
+            (!files[i - (SET_N - 1)]->closed || in_set(name)))
+            continue;
+        if (!join(from, sizeof from, commit, name) || !join(to, sizeof to, s->dir, name) ||
             (rename(from, to) != 0 && errno != ENOENT)) {
             snprintf(err, errn, "%s: committing %s failed: %s; metrics.json is absent and "
                                 "%s holds the rest (the next run here completes it)",
-                     s->dir, SET_NAMES[i], strerror(errno), commit);
+                     s->dir, name, strerror(errno), commit);
             release_lock(s);
             return -1;
         }

@@ -1,7 +1,9 @@
 /* app/resultset.h: the result files of a run, all or nothing.
  *
  * The result set of a run (config.ini, jobs.csv, samples.csv, metrics.dat,
- * metrics.json in the output directory DIR) is all or nothing:
+ * metrics.json in the output directory DIR, and the schedule files asked
+ * for: schedule.csv, pes.csv, memory.csv, paging.csv, plain or .gz, and the
+ * Paje trace) is all or nothing:
  *
  *   - DIR/.pnrsim.lock (flock, holding "pid@host") is taken before the run
  *     and kept to the end: a second pnrsim into the same DIR is refused at
@@ -60,6 +62,9 @@ void rset_rmdirs(const char *dir, size_t created);
 int rset_begin(rset_t *s, const char *dir, char *err, size_t n);
 /* Open NAME for writing in the staging directory. 0 or -1 + errno. */
 int rset_open(rset_t *s, rset_file *o, const char *name);
+/* Open NAME for writing gzip-compressed (zlib, level 6) in the staging
+ * directory: a stdio stream like rset_open's. 0 or -1 + errno. */
+int rset_open_gz(rset_t *s, rset_file *o, const char *name);
 /* Flush and close. 0 or -1 + errno (the file stays staged). */
 int rset_close(rset_file *o);
 /* Close the n files (checking for write errors) and commit the set into

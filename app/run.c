@@ -346,8 +346,8 @@ static void sample(sim_t *sim, void *arg)
                 r->pes_capped_at = sim->now;
             r->pes_samples_dropped++;
         } else {
-            schedule_sample(r->sched_out, sim, span);
-            r->pes_samples_written++;
+            if (schedule_sample(r->sched_out, sim, span))
+                r->pes_samples_written++; /* in the window */
         }
     }
     /* A period without model events: the state stays as it is until the
@@ -711,12 +711,11 @@ void run_metrics_get(run_t *r, run_metrics *m)
     }
 }
 
-void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje)
+void run_set_schedule(run_t *r, const schedule_files *f)
 {
     assert(!r->sched_out);
-    r->sched_out =
-        schedule_open(&r->sim, &r->cl, r->c.simulation.metrics_period,
-                      r->c.output.schedule_network, csv, pes, paje);
+    r->sched_out = schedule_open(&r->sim, &r->cl, r->c.output.schedule_network, f,
+                                 r->c.output.schedule_from, r->c.output.schedule_to);
     /* schedule.paje's network states: bounded like pes.csv's rows (issue
      * 23: messages that outrun nothing still make the trace grow with the
      * run, 911 MB for 3 jobs at comm_rate 0.01). */

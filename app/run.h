@@ -14,6 +14,7 @@
 
 #include "app/config.h"
 #include "app/run_metrics.h"
+#include "app/schedule.h"
 #include "app/workload.h"
 #include "core/ev.h"
 #include "pnr/pnr.h"
@@ -26,10 +27,11 @@ typedef struct run run_t;
  * NULL, receive the CSV rows as the run goes. Returns NULL with a message
  * in err on bad input (trace cannot be opened, ...). */
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX]);
-/* Also write the schedule files (--schedule): schedule.csv, pes.csv and
- * schedule.paje rows go to these FILEs (any may be NULL) as the run goes.
+/* Also write the schedule files (--schedule, --paje): schedule.csv,
+ * pes.csv, memory.csv, paging.csv and Paje rows go to the FILEs of f (any
+ * may be NULL) as the run goes, within the window output.schedule_from/to.
  * Call before run_execute, at most once. */
-void run_set_schedule(run_t *r, FILE *csv, FILE *pes, FILE *paje);
+void run_set_schedule(run_t *r, const schedule_files *f);
 /* Progress reporting: called every metrics_period simulated seconds. */
 typedef void (*run_progress_fn)(run_t *r, double now, double done_fraction, void *ctx);
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);

@@ -3,8 +3,8 @@
 # memory stays flat (the schedule files are streamed).
 #
 # For each scenario, a quarter of the trace and the whole trace, each
-# without and with --schedule: wall time, peak memory (ru_maxrss from the
-# -v kernel report) and the size of schedule.csv, pes.csv and
+# without and with --schedule --paje: wall time, peak memory (ru_maxrss from the
+# -v kernel report) and the size of schedule.csv, pes.csv, memory.csv, paging.csv and
 # schedule.paje. Flat memory = the peak with --schedule does not grow from
 # the quarter to the whole trace more than it does without.
 #   nasa     NASA iPSC/860 (18,239 jobs) on 128 PEs, MPL 2
@@ -21,12 +21,12 @@ one() { # NAME JOBS ARGS...
     name=$1 jobs=$2; shift 2
     for s in no yes; do
         o=$T/$name-$jobs-$s
-        flag=""; [ $s = yes ] && flag=--schedule
+        flag=""; [ $s = yes ] && flag="--schedule --paje"
         "$P" "$@" --set workload.max_jobs=$jobs $flag -q -v -o "$o" > /dev/null 2> "$o.err"
         w=$(sed -n 's/.* \([0-9.]*\) s wall.*/\1/p' "$o.err")
         m=$(sed -n 's/.*peak memory \([0-9]*\) KB.*/\1/p' "$o.err")
         sz=""
-        [ $s = yes ] && sz=$(for f in schedule.csv pes.csv schedule.paje; do printf ' %s=%sB' $f $(wc -c < "$o/$f"); done)
+        [ $s = yes ] && sz=$(for f in schedule.csv pes.csv memory.csv paging.csv schedule.paje; do printf ' %s=%sB' $f $(wc -c < "$o/$f"); done)
         echo "schedule $name jobs=$jobs schedule=$s wall=${w}s peak_rss=${m}KB$sz"
     done
 }

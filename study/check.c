@@ -50,7 +50,7 @@ static int build(const study *s, const sweep_assign *a, size_t k, config *c,
     for (size_t i = 0; i < k; i++)
         sets[i] = a[i].arg;
     const char *files[] = {s->base};
-    config_args args = {files, 1, s->trace, NULL, sets, k, false};
+    config_args args = {files, 1, s->trace, NULL, sets, k, NULL, NULL};
     int rc = config_build(c, &args, e);
     free(sets);
     return rc;

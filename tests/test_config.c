@@ -394,7 +394,16 @@ static const err_case ini_errors[] = {
      "expected one of RANDOM_WORSTFIT, WORSTFIT, BESTFIT, RANDOM"},
     /* bad boolean */
     {"[output]\nschedule = maybe\n", 2, "[output] schedule = \"maybe\": expected "
-                                        "a boolean: yes, no, true, false, on, off, 1 or 0"},
+                                        "one of no, yes, gz (true, on, 1 = yes; false, off, "
+                                        "0 = no)"},
+    /* issue 26: the window's times and the Paje trace's name */
+    {"[output]\nschedule_from = 2 days\n", 2, "[output] schedule_from = \"2 days\": "
+                                             "malformed time: expected seconds, or a number "
+                                             "with a unit s, m, h or d"},
+    {"[output]\nschedule_to = -1h\n", 2, "[output] schedule_to = \"-1h\": out of range: "
+                                         "expected a time >= 0 and <= 1e+12 s"},
+    {"[output]\npaje = out/x.paje\n", 2, "[output] paje = \"out/x.paje\": a file name "
+                                         "with '/'"},
     {"[scheduler]\nmem_aware = maybe\n", 2, "[scheduler] mem_aware = \"maybe\": expected "
                                            "one of NO, LOCAL, GLOBAL, or a boolean (yes = LOCAL, "
                                            "no = NO)"},

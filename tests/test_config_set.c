@@ -315,6 +315,34 @@ START_TEST(test_ignored_keys)
     ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
     /* So does batched paging with network RAM on a bus. */
     ck_assert_int_eq(config_set(&c, "output.schedule=no", err), 0);
+    /* issue 26: schedule = no|yes|gz (booleans as before), paje = no|yes|NAME,
+     * times with units: 2d = 172800 s, 90m = 5400 s, 1.5h = 5400 s. */
+    ck_assert_int_eq(config_set(&c, "output.schedule=true", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_YES);
+    ck_assert_int_eq(config_set(&c, "output.schedule=GZ", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_GZ);
+    ck_assert_int_eq(config_set(&c, "output.schedule=off", err), 0);
+    ck_assert_int_eq(c.output.schedule, SCHEDULE_NO);
+    ck_assert_ptr_null(config_paje_name(&c));
+    ck_assert_int_eq(config_set(&c, "output.paje=yes", err), 0);
+    ck_assert_str_eq(config_paje_name(&c), "schedule.paje");
+    ck_assert_int_eq(config_set(&c, "output.paje=run 1.paje.gz", err), 0);
+    ck_assert_str_eq(config_paje_name(&c), "run 1.paje.gz");
+    ck_assert_int_eq(config_set(&c, "output.paje=no", err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=2d", err), 0);
+    ck_assert_double_eq(c.output.schedule_from, 172800);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=90m", err), 0);
+    ck_assert_double_eq(c.output.schedule_from, 5400);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=1.5h", err), 0);
+    ck_assert_double_eq(c.output.schedule_to, 5400);
+    ck_assert_int_eq(config_validate(&c, err), -1); /* from = to */
+    ck_assert_msg(strstr(err, "[output] schedule_from = 5400 s is not before schedule_to = "
+                              "5400 s"), "%s", err);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=384300s", err), 0);
+    ck_assert_double_eq(c.output.schedule_to, 384300);
+    ck_assert_int_eq(config_validate(&c, err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_from=0", err), 0);
+    ck_assert_int_eq(config_set(&c, "output.schedule_to=0", err), 0);
     ck_assert_int_eq(config_set(&c, "process.paging=batched", err), 0);
     ck_assert_int_eq(config_set(&c, "network.topology=bus", err), 0);
     ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
@@ -419,7 +447,7 @@ START_TEST(test_origins)
                     "[network]\nrack_size = 8\n");
     const char *sets[] = {"network.rack_size=4", "netram.locality=none"};
     const char *files[] = {path};
-    config_args a = {files, 1, "-", "7", sets, 2, true};
+    config_args a = {files, 1, "-", "7", sets, 2, "yes", NULL};
     ck_assert_int_eq(config_build(&c, &a, &e), -1); /* 4 PEs in groups, number 6 */
     ck_assert_int_eq(e.source, CFG_SRC_VALIDATE);
     config_error_message(&e, msg, sizeof msg);
@@ -504,21 +532,21 @@ START_TEST(test_build_precedence_and_errors)
     const char *sets[] = {"computer.number=8", "network.topology=wheel",
                           "computer.number=32"};
     const char *files[] = {path};
-    config_args a = {files, 1, "-", "7", sets, 3, true};
+    config_args a = {files, 1, "-", "7", sets, 3, "yes", NULL};
     ck_assert_int_eq(config_build(&c, &a, &e), 0);
     ck_assert_int_eq(c.computer.number, 32);            /* the last --set wins */
     ck_assert_int_eq(c.network.topology, TOPO_KIND_WHEEL); /* --set over file */
     ck_assert_uint_eq(c.simulation.seed, 7);            /* -s over the file */
     ck_assert_str_eq(c.workload.trace, "-");
     ck_assert(c.output.schedule);
-    config_args only_file = {files, 1, NULL, NULL, NULL, 0, false};
+    config_args only_file = {files, 1, NULL, NULL, NULL, 0, NULL, NULL};
     ck_assert_int_eq(config_build(&c, &only_file, &e), 0);
     ck_assert_uint_eq(c.simulation.seed, 5);
     ck_assert_int_eq(c.network.topology, TOPO_KIND_BUS);
 
     /* The second --set is refused: its index, key, value and why. */
     const char *bad[] = {"computer.number=8", "network.topology=ring"};
-    config_args b = {files, 1, NULL, NULL, bad, 2, false};
+    config_args b = {files, 1, NULL, NULL, bad, 2, NULL, NULL};
     ck_assert_int_eq(config_build(&c, &b, &e), -1);
     ck_assert_int_eq(e.source, CFG_SRC_SET);
     ck_assert_uint_eq(e.index, 1);
@@ -530,7 +558,7 @@ START_TEST(test_build_precedence_and_errors)
                           "expected one of STAR, BUS, WHEEL, CONNECTED, TREE");
 
     /* -s and -t are told apart from --set. */
-    config_args s_bad = {NULL, 0, NULL, "x1", NULL, 0, false};
+    config_args s_bad = {NULL, 0, NULL, "x1", NULL, 0, NULL, NULL};
     ck_assert_int_eq(config_build(&c, &s_bad, &e), -1);
     ck_assert_int_eq(e.source, CFG_SRC_SEED);
     ck_assert_str_eq(e.key, "simulation.seed");
@@ -538,7 +566,7 @@ START_TEST(test_build_precedence_and_errors)
 
     /* Valid key by key, invalid as a whole: blamed on the first key of the rule. */
     const char *cross[] = {"netram.strategy=backbone", "netram.managers=20"};
-    config_args x = {files, 1, NULL, NULL, cross, 2, false};
+    config_args x = {files, 1, NULL, NULL, cross, 2, NULL, NULL};
     ck_assert_int_eq(config_build(&c, &x, &e), -1);
     ck_assert_int_eq(e.source, CFG_SRC_VALIDATE);
     ck_assert_str_eq(e.key, "netram.managers");

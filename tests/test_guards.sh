@@ -105,7 +105,7 @@ check "max_samples = 0: pes.csv has every sample ($n, about 8000), no warning" s
 # max_samples = 10: 2560 pushes, each popped, the trace still read by
 # pj_dump where it is installed, and a warning naming schedule.paje.
 "$P" -t "$top/traces/lanl-cm5-techreport-sample10.swf" --set workload.max_jobs=3 \
-    --set process.comm_rate=0.01 --set simulation.max_samples=10 --schedule -q -o pj > /dev/null 2> pj.err
+    --set process.comm_rate=0.01 --set simulation.max_samples=10 --schedule --paje -q -o pj > /dev/null 2> pj.err
 check "max_samples: a message-heavy --schedule run succeeds" test $? -eq 0
 check "max_samples: schedule.paje has 2560 network pushes and as many pops" sh -c "
     test \$(grep -c '^8 [^ ]* [LS]S ' pj/schedule.paje) -eq 2560 &&

@@ -169,6 +169,37 @@ try:
 except ImportError:
     print("skip evalys itself is not installed (not a Debian package): the column convention "
           "and values only are checked")
+# pes.csv alone (no memory.csv, paging.csv): a hand-made run, metrics_period
+# 10 s, samples at 10, 20 and (after an idle stretch the sampler jumped over)
+# 80, run end 100. PE 0 paged 2 s in (0,10] and 5 s in (70,80]; it is
+# overallocated 3 MB from the sample at 20 on; PE 1 nothing. Columns of
+# 10 s over 0..100: paging 2 in column 0 and 5 in column 7 (not 25..35, as
+# evenly spaced samples would put it); overallocation 3 in columns 2..9
+# (held over the idle stretch: nothing changed there).
+d3 = os.path.join(work, "gap")
+os.makedirs(d3, exist_ok=True)
+with open(os.path.join(d3, "config.ini"), "w") as f:
+    f.write("[simulation]\nmetrics_period = 10\n")
+with open(os.path.join(d3, "metrics.json"), "w") as f:
+    f.write('{"total_time": 100, "jobs_finished": 0}\n')
+with open(os.path.join(d3, "samples.csv"), "w") as f:
+    f.write("time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,mem_alloc_mean,"
+            "mem_alloc_sd,disk_alloc_mean,messages_in_flight,jobs_finished,page_faults\n"
+            "10,1,2,1,1,1,50,0,0,0,0,7\n80,0,0,0,0,0,0,0,0,0,1,9\n")
+with open(os.path.join(d3, "pes.csv"), "w") as f:
+    f.write("time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,netram_held_mb,"
+            "page_faults,paging_time,cpu_busy\n10,0,0,100,0,0,0,4,2,1\n10,1,1,0,0,0,0,0,0,0\n"
+            "20,0,0,103,3,0,0,0,0,1\n20,1,1,0,0,0,0,0,0,0\n80,0,0,103,3,0,0,9,5,1\n"
+            "80,1,1,0,0,0,0,0,0,0\n")
+from pnrsim import plots  # noqa: E402
+r3 = load_run(d3)
+row, t, prev, p = plots._pes_rows(r3)
+pg = raster.spread_sum(row, prev, t, p.paging_time.to_numpy(), 2, 0, 100, 10)
+oa = raster.step_max(row, t, p.overalloc_mb.to_numpy(), 2, 0, 100, 10)
+check("pes.csv fallback: paging at its true times across an idle stretch (columns 0 and 7)",
+      pg[0].tolist() == [2, 0, 0, 0, 0, 0, 0, 5, 0, 0] and not pg[1].any(), str(pg.tolist()))
+check("pes.csv fallback: overallocation held over the idle stretch (3 in columns 2..9)",
+      oa[0].tolist() == [0, 0, 3, 3, 3, 3, 3, 3, 3, 3] and not oa[1].any(), str(oa.tolist()))
 # An older jobs.csv (14 columns, finished jobs only), gzip-compressed.
 d2 = os.path.join(work, "old")
 os.makedirs(d2, exist_ok=True)

@@ -8,8 +8,9 @@
 #     hand-made 4-job run read back by column names (evalys itself is used
 #     when installed; it is not a Debian package);
 #   - the pictures of the demo (configs/default.ini, --schedule), of its
-#     window 384300 .. 384700 s, of a 200-job run and of a window after
-#     the 200-job run's end, drawn with --keep-data (plot-area boxes in
+#     window 384300 .. 384700 s, of a 200-job run, of a window after
+#     the 200-job run's end and of schedule files written for a window
+#     (4d..5d: the pictures' default window), drawn with --keep-data (plot-area boxes in
 #     data/axes.json) and read back with matplotlib.image.imread by
 #     tests/plotcheck.py: in the plot area of the Gantt chart, memory and
 #     queue no single colour covers more than 0.9 (a blank picture is
@@ -77,6 +78,14 @@ pictures j200 j200-plots "200 jobs"
 pictures j200 after-plots "after the run's end" --from 1000d --to 1001d
 check "after the run's end: all 5 pictures carry their note" \
     test "$(grep -c "note '" after-plots.check)" -eq 5
+
+# Schedule files of a window ([output] schedule_from = 4d, schedule_to =
+# 5d): the pictures default to that window, 4 x 86400 = 345600 ..
+# 5 x 86400 = 432000 s.
+"$P" -c "$DEFAULT" -q --schedule --set output.schedule_from=4d --set output.schedule_to=5d -o day > /dev/null 2>&1
+pictures day day-plots "schedule files of 4d..5d"
+check "schedule files of 4d..5d: the pictures' window is 345600 .. 432000 s" \
+    $PY -c 'import json,sys; sys.exit(json.load(open("day-plots/data/axes.json"))["gantt"]["window"] != [345600.0, 432000.0])'
 
 # The evalys export against jobs.csv.
 "$PLOT" evalys -o j200-evalys.csv j200 2> ev.err

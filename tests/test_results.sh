@@ -242,10 +242,10 @@ for round in 1 2 3; do
 done
 
 # An earlier run's --schedule files do not stay beside a later run's files.
-"$P" -c small.ini -t four.swf --schedule -q -o mixed > /dev/null 2>&1
+"$P" -c small.ini -t four.swf --schedule --paje -q -o mixed > /dev/null 2>&1
 "$P" -c small.ini -t four.swf -q -o mixed > /dev/null 2>&1
 check "schedule files of an earlier run removed by a run without --schedule" \
-    sh -c "test -s mixed/metrics.json && test ! -e mixed/schedule.csv && test ! -e mixed/pes.csv && test ! -e mixed/schedule.paje"
+    sh -c "test -s mixed/metrics.json && for f in schedule.csv pes.csv memory.csv paging.csv schedule.paje; do test ! -e mixed/\$f || exit 1; done"
 
 # ---- item 6: debris of dead runs ----------------------------------------------
 
@@ -339,10 +339,10 @@ if command -v timeout > /dev/null 2>&1; then
         sh -c "grep -q 'interrupted' hdr.err && test ! -e hdr/.pnrsim.lock && test $hd -eq 0"
     # With --schedule the three extra files are marked too, and still read
     # by pj_dump and pnrsim-plot (when installed).
-    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 --schedule -q \
+    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 --schedule --paje -q \
         -o to-sched > /dev/null 2>&1
-    check "timeout --schedule: schedule.csv, pes.csv, schedule.paje end with # PARTIAL" \
-        sh -c "for f in schedule.csv pes.csv schedule.paje; do tail -1 to-sched/\$f | grep -q '^# PARTIAL' || exit 1; done"
+    check "timeout --schedule --paje: schedule.csv, pes.csv, memory.csv, paging.csv, schedule.paje end with # PARTIAL" \
+        sh -c "for f in schedule.csv pes.csv memory.csv paging.csv schedule.paje; do tail -1 to-sched/\$f | grep -q '^# PARTIAL' || exit 1; done"
     if command -v pj_dump > /dev/null 2>&1; then
         check "timeout --schedule: the partial schedule.paje passes pj_dump" \
             sh -c "pj_dump to-sched/schedule.paje > /dev/null 2>&1"

@@ -60,7 +60,7 @@ packing = FIRSTFIT
 number = 4
 ram = 1000
 EOF
-"$P" -c gang.ini -q -o g --schedule --hardware-report > /dev/null 2> g.hw
+"$P" -c gang.ini -q -o g --schedule --paje --hardware-report > /dev/null 2> g.hw
 check "hand-worked run: exit 0" test $? -eq 0
 cat > g.expect <<'EOF'
 job,slot,start,end,first_pe,pes,pcs
@@ -135,14 +135,14 @@ cat > nc.swf <<'EOF'
 3 0 0 100 1 100 -1 1 -1 -1 1 1 1 1 1 1 -1 -1
 4 1 0 5 2 5 -1 2 -1 -1 1 1 1 1 1 1 -1 -1
 EOF
-"$P" -t nc.swf -q -o nc --schedule --set computer.number=4 --set scheduler.mpl=1 > /dev/null
+"$P" -t nc.swf -q -o nc --schedule --paje --set computer.number=4 --set scheduler.mpl=1 > /dev/null
 check "non-contiguous job: rows 4,0,10,15,1,1,0 and 4,0,10,15,3,1,0" \
     test "$(grep '^4,' nc/schedule.csv | tr '\n' ' ')" = "4,0,10,15,1,1,0 4,0,10,15,3,1,0 "
 
 # ---- demo prefix -------------------------------------------------------------------
 DEMO="-c $top/configs/default.ini --set workload.max_jobs=200"
 "$P" $DEMO -q -o d0 > /dev/null
-"$P" $DEMO -q -o d1 --schedule > /dev/null
+"$P" $DEMO -q -o d1 --schedule --paje > /dev/null
 check "--schedule changes no other file (jobs.csv, samples.csv, metrics.json, metrics.dat)" \
     sh -c 'for f in jobs.csv samples.csv metrics.json metrics.dat; do cmp -s d0/$f d1/$f || exit 1; done'
 check "without --schedule no schedule file is written" \
@@ -150,7 +150,9 @@ check "without --schedule no schedule file is written" \
 check "no temporary file left" test -z "$(find d0 d1 -name '*.tmp')"
 printf '[output]\nschedule = yes\n' > sched.ini
 "$P" $DEMO -c sched.ini -q -o d2 > /dev/null 2>&1 || "$P" -c sched.ini -t "$top/traces/lanl-cm5-techreport-sample10.swf" -q -o d2 > /dev/null
-check "[output] schedule = yes writes the three files" test -s d2/schedule.csv -a -s d2/pes.csv -a -s d2/schedule.paje
+# Issue 26: schedule = yes is the CSV files only (the Paje trace is [output] paje).
+check "[output] schedule = yes writes the four CSV files and no Paje trace" \
+    sh -c 'test -s d2/schedule.csv -a -s d2/pes.csv -a -s d2/memory.csv -a -s d2/paging.csv -a ! -e d2/schedule.paje'
 "$P" -c "$top/configs/default.ini" --set output.schedule=maybe -q -o d3 > /dev/null 2> d3.err
 check "output.schedule=maybe: exit 2 naming the key" sh -c "test $? -eq 2 && grep -q schedule d3.err"
 
@@ -198,7 +200,7 @@ EOF
 }
 out=$(verify d1 0)
 check "demo prefix: rows reproduce jobs.csv (first start, last end, execution = running + switched out), no overlap on a PE${out:+: $out}" test -z "$out"
-"$P" $DEMO --set process.comm_rate=0 --set process.sync_rate=0 -q -o d4 --schedule --hardware-report > /dev/null 2> d4.hw
+"$P" $DEMO --set process.comm_rate=0 --set process.sync_rate=0 -q -o d4 --schedule --paje --hardware-report > /dev/null 2> d4.hw
 out=$(verify d4 1)
 check "demo prefix without messages: running time per job = CPU demand${out:+: $out}" test -z "$out"
 check "demo prefix: schedule.csv rows are in order of their end" \
@@ -210,7 +212,7 @@ check "demo prefix: schedule.csv rows are in order of their end" \
 i=1; : > g5.swf
 while [ $i -le 5 ]; do echo "$i 0 -1 100 2 -1 -1 2 -1 -1 1 -1 -1 -1 -1 -1 -1 -1" >> g5.swf; i=$((i + 1)); done
 printf '[workload]\ncpu_demand = RUNTIME\n[process]\ncomm_rate = 0\nsync_rate = 0\n[computer]\nnumber = 4\n[scheduler]\nmpl = 3\nquantum = 10\npcs = 1\n' > g5.ini
-"$P" -c g5.ini -t g5.swf -q -o g5 --schedule > /dev/null 2> g5.err
+"$P" -c g5.ini -t g5.swf -q -o g5 --schedule --paje > /dev/null 2> g5.err
 check "MPL 3, jobs moved in from a third slot at a switch: exit 0" test $? -eq 0 -a ! -s g5.err
 out=$(verify g5 1)
 check "MPL 3 moved-in jobs: every stretch kept (rows span start to end, running = CPU demand, no overlap)${out:+: $out}" test -z "$out"
@@ -218,14 +220,14 @@ check "MPL 3 moved-in jobs: every stretch kept (rows span start to end, running 
 # starts at 0, pays its PCS and ends at 1 (no schedule row: an empty
 # stretch); J2 (5 s) is switched in at 1, pays its PCS and computes [2, 7).
 printf '1 0 -1 0 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 5 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > z.swf
-"$P" -c g5.ini -t z.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.pcs_first_start=yes -q -o z --schedule > /dev/null 2>&1
+"$P" -c g5.ini -t z.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.pcs_first_start=yes -q -o z --schedule --paje > /dev/null 2>&1
 check "pcs_first_start, zero-length job: it ends at the PCS (1 s), the next job runs [2, 7)" \
     test "$(cut -d, -f1,3,4 z/jobs.csv | sort | tr '\n' ' ')" = "1,0,1 2,1,7 job,start,end "
 printf 'job,slot,start,end,first_pe,pes,pcs\n2,0,2,7,0,1,1\n' > z.expect
 check "pcs_first_start, zero-length job: no schedule row for it, one for the next" cmp -s z.expect z/schedule.csv
 out=$(verify z 1)
 check "zero-length job: rows checked against jobs.csv${out:+: $out}" test -z "$out"
-"$P" $DEMO --set scheduler.mpl=3 -q -o d5 --schedule > /dev/null 2> d5.err
+"$P" $DEMO --set scheduler.mpl=3 -q -o d5 --schedule --paje > /dev/null 2> d5.err
 check "demo prefix at MPL 3 with --schedule: exit 0" test $? -eq 0 -a ! -s d5.err
 out=$(verify d5 0)
 check "demo prefix at MPL 3: rows reproduce jobs.csv, no overlap${out:+: $out}" test -z "$out"
@@ -262,7 +264,7 @@ fi
 # output.schedule_network = no: the same trace without the links and
 # switches: exactly the lines of d1's trace that name no network element
 # (alias n<index>), schedule.csv and pes.csv unchanged.
-"$P" $DEMO -q -o d5 --schedule --set output.schedule_network=no > /dev/null
+"$P" $DEMO -q -o d5 --schedule --paje --set output.schedule_network=no > /dev/null
 check "schedule_network = no: no link or switch container in schedule.paje" \
     sh -c "test -s d5/schedule.paje && ! grep -Eq '^5 [^ ]+ n[0-9]+ (LK|SWT) ' d5/schedule.paje"
 check "schedule_network = yes (default): the demo trace has link and switch containers" \
@@ -296,7 +298,7 @@ if [ $have_pj = 1 ]; then
     for topo in star bus wheel connected; do
         "$P" -c "$top/configs/default.ini" --set workload.max_jobs=40 --set scheduler.mpl=1 \
             --set network.topology=$topo --set network.bandwidth=12.5 --set network.latency=0.00000005 \
-            --set network.delay=0.00008 -q -o n-$topo --schedule --hardware-report > /dev/null 2> n-$topo.hw
+            --set network.delay=0.00008 -q -o n-$topo --schedule --paje --hardware-report > /dev/null 2> n-$topo.hw
         pj_dump -l 12 n-$topo/schedule.paje > n-$topo.dump 2> n-$topo.pjerr
         rc=$?
         out=$($PY - n-$topo.dump n-$topo.hw <<'EOF'
@@ -347,7 +349,7 @@ fi
 # One thread of 40 MB (SWF field 7 is in KB) on 32 MB of RAM for 2 s of
 # CPU: it pages.
 echo "1 0 0 2 1 2 40960 1 -1 -1 1 1 1 1 1 1 -1 -1" > one.swf
-"$P" -t one.swf -q -o one --schedule --set computer.number=2 --set simulation.metrics_period=0.5 > /dev/null
+"$P" -t one.swf -q -o one --schedule --paje --set computer.number=2 --set simulation.metrics_period=0.5 > /dev/null
 check "1-job run: one row, PE 0, slot 0" test "$(awk -F, 'NR > 1 { print $1, $2, $5, $6 }' one/schedule.csv)" = "1 0 0 1"
 if [ $have_pj = 1 ]; then
     pj_dump one/schedule.paje > one.dump 2> one.pjerr
@@ -378,9 +380,9 @@ else
     }
     flat() { # NAME QUARTER WHOLE ARGS...
         name=$1 q=$2 w=$3; shift 3
-        a=$(peak "$@" --set workload.max_jobs=$q); b=$(peak "$@" --set workload.max_jobs=$q --schedule)
+        a=$(peak "$@" --set workload.max_jobs=$q); b=$(peak "$@" --set workload.max_jobs=$q --schedule --paje)
         qs=$(cat "$T/mem/schedule.csv" "$T/mem/pes.csv" "$T/mem/schedule.paje" | wc -c)
-        c=$(peak "$@" --set workload.max_jobs=$w); d=$(peak "$@" --set workload.max_jobs=$w --schedule)
+        c=$(peak "$@" --set workload.max_jobs=$w); d=$(peak "$@" --set workload.max_jobs=$w --schedule --paje)
         ws=$(cat "$T/mem/schedule.csv" "$T/mem/pes.csv" "$T/mem/schedule.paje" | wc -c)
         check "$name: --schedule costs ${b:-?}-${a:-?} KB on $q jobs, ${d:-?}-${c:-?} KB on $w (files $((qs / 1024)) -> $((ws / 1024)) KB): grows < 512 KB" \
             test -n "$a" -a -n "$b" -a -n "$c" -a -n "$d" -a $((d - c - (b - a))) -lt 512 -a $((ws - qs)) -gt $((4 * 1024 * 1024))
@@ -415,8 +417,8 @@ else
     for p in gantt paging overalloc memory queue; do
         test -s "pl/plots/$p.png" -a -s "pl/plots/$p.svg" && n=$((n + 1))
     done
-    check "pnrsim --plot: exit 0, the schedule files and the 5 plots in DIR/plots, JSON alone on stdout" \
-        sh -c "test $rc -eq 0 -a $n -eq 5 -a -s pl/schedule.csv && $PY -c 'import json,sys; json.load(open(\"pl.out\"))' && grep -q 'images in' pl.err"
+    check "pnrsim --plot: exit 0, the schedule CSV files (no Paje trace: issue 26) and the 5 plots in DIR/plots, JSON alone on stdout" \
+        sh -c "test $rc -eq 0 -a $n -eq 5 -a -s pl/schedule.csv -a -s pl/memory.csv -a ! -e pl/schedule.paje && $PY -c 'import json,sys; json.load(open(\"pl.out\"))' && grep -q 'images in' pl.err"
     "$PLOT" --format svg -o dd -- d1 > /dev/null 2>&1
     check "pnrsim-plot -- OUTDIR" test -s dd/gantt.svg
     "$PLOT" plot --from 384300s --to 384700s --format png -o win d1 > /dev/null 2>&1

@@ -46,7 +46,7 @@ number = 4
 cores_per_node = 2
 ram = 1000
 EOF
-"$P" -c gang.ini -q -o g --schedule > /dev/null 2> g.err
+"$P" -c gang.ini -q -o g --schedule --paje > /dev/null 2> g.err
 check "C = 2: exit 0" test $? -eq 0
 check "C = 2: no warning about schedule.paje" sh -c '! grep -q "schedule" g.err'
 cat > g.expect <<'EOF'
@@ -87,7 +87,7 @@ cat > two.swf <<'EOF'
 1 0 0 2 1 2 20480 1 -1 -1 1 1 1 1 1 1 -1 -1
 2 0 0 2 1 2 20480 1 -1 -1 1 1 1 1 1 1 -1 -1
 EOF
-"$P" -t two.swf -q -o two --schedule --set computer.number=2 --set computer.cores_per_node=2 \
+"$P" -t two.swf -q -o two --schedule --paje --set computer.number=2 --set computer.cores_per_node=2 \
     --set computer.ram=32 --set simulation.metrics_period=0.5 > /dev/null 2>&1
 check "shared node: exit 0" test $? -eq 0
 pj_dump two/schedule.paje > two.dump 2> two.pjerr
@@ -102,7 +102,7 @@ check "shared node: both cores ran a job (2 s of CPU each at least)" \
     test "$(pj_sum two.dump Job '^job [12]$' | awk '$2 >= 2' | wc -l)" -eq 2
 
 # ---- a memory server: a node without cores -----------------------------------------------
-"$P" -t gang.swf -q -o ms --schedule --set computer.number=4 --set computer.cores_per_node=2 \
+"$P" -t gang.swf -q -o ms --schedule --paje --set computer.number=4 --set computer.cores_per_node=2 \
     --set computer.ram=1000 --set netram.enabled=yes --set computer.memory_servers=1 \
     --set network.topology=TREE --set network.rack_size=1 > /dev/null 2>&1
 check "memory server: exit 0" test $? -eq 0

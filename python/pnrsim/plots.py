@@ -51,14 +51,31 @@ def time_unit(length):
 
 def window(run, t0=None, t1=None):
     """(t0, t1, whole) in seconds: the window asked (texts with units
-    allowed), default the whole run (0 .. its end); whole is True when
-    it is the whole run. Raises ValueError for an empty window."""
+    allowed), default the window of the schedule files ([output]
+    schedule_from, schedule_to of config.ini; 0 there = the run's start or
+    end), else the whole run (0 .. its end); whole is True when it is the
+    whole run. Raises ValueError for an empty window."""
     end = run.end_time()
-    a = 0.0 if t0 is None else parse_time(t0)
-    b = (end if end > a else a + 1.0) if t1 is None else parse_time(t1)
+    out = run.config.get("output", {})
+
+    def cfg(key):
+        try:
+            v = parse_time(out.get(key, "0"))
+        except ValueError:
+            return 0.0
+        return v
+
+    whole = t0 is None and t1 is None and cfg("schedule_from") == 0 and cfg("schedule_to") == 0
+    a = cfg("schedule_from") if t0 is None else parse_time(t0)
+    if t1 is not None:
+        b = parse_time(t1)
+    else:
+        b = cfg("schedule_to") or end
+        if b <= a:
+            b = a + 1.0
     if b <= a:
         raise ValueError("the window %g .. %g s is empty (--from must be below --to)" % (a, b))
-    return a, b, (t0 is None and t1 is None)
+    return a, b, whole
 
 
 def job_colour(job):
