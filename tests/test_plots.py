@@ -71,6 +71,12 @@ m = raster.step_max(np.zeros(5, dtype=np.int64), np.array([20., 45., 46., 60., 6
                     np.array([3., 7., 1., 9., 2.]), 1, 0, 100, 10)[0]
 check("step_max: maximum per column, the last row of an instant (hand cells)",
       np.allclose(m, [0, 0, 3, 3, 7, 1, 2, 2, 2, 2]), str(m))
+# No rows at all (a header-only memory.csv, e.g. a run interrupted at once): zeros.
+z = np.zeros(0)
+check("step_max, step_mean_total, spread_sum of no rows: zeros",
+      not raster.step_max(z.astype(np.int64), z, z, 2, 0, 10, 5).any()
+      and not raster.step_mean_total(z.astype(np.int64), z, z, 0, 10, 5).any()
+      and not raster.spread_sum(z.astype(np.int64), z, z, z, 2, 0, 10, 5).any())
 # Sum over PEs, time-averaged: PE 0 at 10 MB from 0, PE 1 at 20 MB from 50;
 # 2 columns of 50 s -> 10 and 30; with PE 0 dropping to 0 at 75: 10, 20.
 s = raster.step_mean_total(np.array([0, 1, 0]), np.array([0., 50., 75.]), np.array([10., 20., 0.]),

@@ -168,6 +168,8 @@ def step_max(row, time, value, n_rows, t0, t1, width):
     last change at one instant is the state after it; 0 before the first)."""
     edges, dt = _columns(t0, t1, width)
     out = np.zeros((n_rows, width))
+    if len(time) == 0:
+        return out
     o = np.lexsort((np.arange(len(time)), time, row))
     row, time, value = row[o], time[o], value[o]
     # several rows at one instant: only the last is a state that held
@@ -191,6 +193,8 @@ def step_mean_total(row, time, value, t0, t1, width):
     """(width,): the time average over each column of the sum over rows of
     each row's step function (as in step_max)."""
     edges, dt = _columns(t0, t1, width)
+    if len(time) == 0:
+        return np.zeros(width)
     o = np.lexsort((np.arange(len(time)), time, row))
     row, time, value = row[o], time[o], value[o]
     prev = np.concatenate([[0.0], value[:-1]])
