@@ -84,6 +84,26 @@ static void partial_mark(FILE *f, char comment, int sig, double t)
                 sig == SIGINT ? "SIGINT" : "SIGTERM", t);
 }
 
+/* config.ini's leading comment lines (issue 26): the build, the command
+ * line, the trace with its SHA-256 and the seed used. Control characters
+ * (a newline inside an argument) are shown as '?', so that every line stays
+ * a comment and `-c config.ini` still replays the run. */
+static void provenance_lines(FILE *f, const run_metrics *m, const config *c)
+{
+    const char *what[3] = {"command: ", "trace: ", NULL};
+    const char *text[2] = {m->command_line ? m->command_line : "", c->workload.trace};
+    fprintf(f, "; pnrsim %s\n", pnrsim_version());
+    for (int k = 0; what[k]; k++) {
+        fprintf(f, "; %s", what[k]);
+        for (const unsigned char *p = (const unsigned char *)text[k]; *p; p++)
+            fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+        if (k == 1)
+            fprintf(f, " sha256 %s", m->trace_sha256[0] ? m->trace_sha256 : "unknown");
+        fputc('\n', f);
+    }
+    fprintf(f, "; seed: %llu\n", (unsigned long long)m->seed);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -346,6 +366,11 @@ int main(int argc, char **argv)
 {
     opts o;
     int rc = parse_args(argc, argv, &o);
+    /* The command line as given (provenance: metrics.json, config.ini);
+     * static, so it lives until the exit. */
+    static char *cmdline;
+    if (rc < 0)
+        cmdline = util_shell_join(argc, argv);
     if (rc >= 0) {
         free(o.sets);
         free(o.configs);
@@ -538,6 +563,10 @@ int main(int argc, char **argv)
         fputc('\n', stderr);
     run_metrics_get(r, &m);
     m.partial = got_signal != 0;
+    m.command_line = cmdline;
+    if (run_trace_sha256(r, m.trace_sha256) != 0)
+        fprintf(stderr, "pnrsim: warning: %s: cannot read the trace again for its SHA-256: %s\n",
+                c.workload.trace, strerror(errno));
     const char *trace = run_trace_name(r);
 
     int status = 0;
@@ -550,6 +579,7 @@ int main(int argc, char **argv)
         rset_abort(&set);
         status = 1;
     } else {
+        provenance_lines(cfg_out.f, &m, &c);
         if (m.partial) {
             /* Every file says it is partial (metrics.json by its key). */
             partial_mark(jobs.f, '#', got_signal, m.total_time);

@@ -17,6 +17,7 @@
  * and app/schedule.c (which uses the CSV macros of output.h) are above it.
  */
 #include "app/output.h"
+#include "app/version.h"
 
 #include "pnr/pnr.h"
 
@@ -50,16 +51,49 @@
     {key, NULL, "", OUT_TYPE_OF(field[0]), offsetof(run_metrics, field), NULL,            \
      OUT_NETRAM | OUT_PER_KIND}
 
-static const char *system_name(const config *c, const char *trace)
+static const char *system_name(const config *c, const run_metrics *m, const char *trace)
 {
+    (void)m;
     (void)trace;
     return c->simulation.system;
 }
 
-static const char *trace_name(const config *c, const char *trace)
+static const char *trace_name(const config *c, const run_metrics *m, const char *trace)
 {
     (void)c;
+    (void)m;
     return trace;
+}
+
+/* Provenance (issue 26): the build, the command line, the trace as given
+ * ("-" for standard input) and its SHA-256. */
+static const char *version_text(const config *c, const run_metrics *m, const char *trace)
+{
+    (void)c;
+    (void)m;
+    (void)trace;
+    return pnrsim_version();
+}
+
+static const char *command_text(const config *c, const run_metrics *m, const char *trace)
+{
+    (void)c;
+    (void)trace;
+    return m->command_line ? m->command_line : "";
+}
+
+static const char *trace_path_text(const config *c, const run_metrics *m, const char *trace)
+{
+    (void)m;
+    (void)trace;
+    return c->workload.trace;
+}
+
+static const char *sha256_text(const config *c, const run_metrics *m, const char *trace)
+{
+    (void)c;
+    (void)trace;
+    return m->trace_sha256;
 }
 
 const out_field out_fields[] = {
@@ -88,6 +122,10 @@ const out_field out_fields[] = {
     {"seed", NULL, "", OUT_SEED, offsetof(run_metrics, seed), NULL, 0},
     {"system", NULL, "", OUT_TEXT, 0, system_name, 0},
     {"trace", NULL, "", OUT_TEXT, 0, trace_name, 0},
+    {"pnrsim_version", NULL, "", OUT_TEXT, 0, version_text, 0},
+    {"command_line", NULL, "", OUT_TEXT, 0, command_text, 0},
+    {"trace_path", NULL, "", OUT_TEXT, 0, trace_path_text, 0},
+    {"trace_sha256", NULL, "", OUT_TEXT, 0, sha256_text, 0},
     EXTRA("jobs_submitted", jobs_submitted),
     EXTRA("jobs_unfinished", jobs_unfinished),
     EXTRA("jobs_never_started", jobs_never_started),
@@ -336,7 +374,7 @@ static void json_member(FILE *f, const out_field *d, const char *key, int k,
         return;
     case OUT_TEXT:
         fprintf(f, "  \"%s\": ", key);
-        json_str(f, d->text(c, trace));
+        json_str(f, d->text(c, m, trace));
         fprintf(f, "%s\n", comma ? "," : "");
         return;
     case OUT_BOOL:

@@ -55,8 +55,9 @@ typedef struct out_field {
     const char *unit;    /* its unit, "" when none */
     out_type type;
     size_t off;          /* offsetof(run_metrics, ...) (not OUT_TEXT) */
-    /* OUT_TEXT: the value, from the configuration and the trace's name */
-    const char *(*text)(const config *c, const char *trace);
+    /* OUT_TEXT: the value, from the configuration, the metrics (their
+     * provenance strings) and the trace's name */
+    const char *(*text)(const config *c, const run_metrics *m, const char *trace);
     unsigned flags;
 } out_field;
 

@@ -25,7 +25,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 
-#include "app/numtext.h"
+#include "app/jobs_csv.h"
 #include "app/output.h"
 #include "app/schedule.h"
 #include "app/util.h"
@@ -65,7 +65,8 @@ struct run {
     long order;
     long submitted, finished;
     uint64_t seed;
-    FILE *jobs_out, *samples_out;
+    FILE *samples_out;
+    jobs_csv *jobs;         /* jobs.csv, NULL when not written */
     sampler_t sampler;
     bool sampling;
     double *last_busy;      /* per PE CPU busy at the previous sample */
@@ -172,6 +173,7 @@ static void arrival(sim_t *sim, void *arg)
         wl_job *w = &r->next;
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
         j->estimate = w->estimate;
+        j->requested = isnan(w->requested) ? -1 : w->requested;
         r->submitted++;
         gang_submit(sim, r->g, j);
         fetch_next(r);
@@ -182,27 +184,6 @@ static void arrival(sim_t *sim, void *arg)
 }
 
 /* ---- job ends ------------------------------------------------------------------ */
-
-/* jobs.csv: one row per finished job j (wait, response, exec, sld and
- * bsld computed in on_job_end), and its header, from this one list (see
- * CSV_* in app/output.h). The rows are formatted without printf for the
- * common integral values (app/numtext.h; issue 11: printf("%.12g") was a
- * third of a replay). */
-#define JOBS_CSV(FIRST, X)                                                     \
-    FIRST("job", num_put_i64, j->id)                                           \
-    X("submit", num_put_g12, j->submit)                                        \
-    X("start", num_put_g12, j->start)                                          \
-    X("end", num_put_g12, j->end)                                              \
-    X("threads", num_put_i64, j->threads)                                      \
-    X("wait", num_put_g12, wait)                                               \
-    X("response", num_put_g12, response)                                       \
-    X("execution", num_put_g12, exec)                                          \
-    X("slowdown", num_put_g12, sld)                                            \
-    X("bounded_slowdown", num_put_g12, bsld)                                   \
-    X("cpu_demand", num_put_g12, j->cpu)                                       \
-    X("memory_mb", num_put_g12, j->mem_mb)                                     \
-    X("page_faults", num_put_u64, (unsigned long long)j->faults)               \
-    X("fault_time", num_put_g12, j->fault_time)
 
 /* Whole nodes per job (node_sharing EXCLUSIVE on nodes of several cores):
  * jobs.csv's column `cores` and the metric idle_core_seconds. */
@@ -233,15 +214,8 @@ static void on_job_end(sim_t *sim, job_t *j, void *ctx)
     } else {
         r->slowdown_excluded++;
     }
-    if (r->jobs_out) {
-        /* 14 fields of at most 24 bytes each. */
-        char line[512], *p = line;
-        JOBS_CSV(CSV_PUT1, CSV_PUT)
-        if (run_exclusive(r))
-            p += sprintf(p, ",%d", j->width); /* cores: whole nodes */
-        *p++ = '\n';
-        fwrite(line, 1, (size_t)(p - line), r->jobs_out);
-    }
+    if (r->jobs)
+        jobs_csv_finished(r->jobs, j, wait, response, exec, sld, bsld);
     job_release(sim, j);
     check(r);
 }
@@ -482,7 +456,6 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         run_pnr_params(c, &pp);
         r->pnr = pnr_create(&r->sim, cl, &pp, r->seed);
     }
-    r->jobs_out = jobs_out;
     r->samples_out = samples_out;
     tally_init(&r->response);
     tally_init(&r->wait);
@@ -490,10 +463,10 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->slowdown);
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
-    if (jobs_out)
-        fputs(run_exclusive(r) ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores\n"
-                               : JOBS_CSV(CSV_NAME1, CSV_NAME) "\n",
-              jobs_out);
+    if (jobs_out) {
+        r->jobs = jobs_csv_open(jobs_out, cl, r->g, run_exclusive(r));
+        workload_on_drop(r->wl, jobs_csv_dropped, r->jobs);
+    }
     if (samples_out)
         fputs("time," SAMPLES_CSV(CSV_NAME1, CSV_NAME) "\n", samples_out);
     return r;
@@ -517,6 +490,27 @@ static void run_saturated_error(run_t *r, char err[CFG_ERR_MAX])
              "less often (process.comm_rate, sync_rate), use a faster network, or raise "
              "max_messages (0 = no guard)",
              r->sim.now, net_in_flight(r->net), r->c.simulation.max_messages, r->cl.npes, where);
+}
+
+/* jobs.csv at the end of the run: the jobs still in the system, then
+ * those the run never submitted (the look-ahead job and the rest of the
+ * trace, unless a signal stopped the run: its results are partial). */
+static void run_jobs_at_end(run_t *r)
+{
+    workload_on_drop(r->wl, NULL, NULL); /* nothing more is counted */
+    jobs_csv_alive(r->jobs);
+    if (ev_stop_flag)
+        return;
+    if (r->have_next)
+        jobs_csv_unsubmitted(r->jobs, &r->next);
+    wl_job w;
+    while (workload_rest(r->wl, &w) == 1)
+        jobs_csv_unsubmitted(r->jobs, &w);
+}
+
+int run_trace_sha256(const run_t *r, char hex[65])
+{
+    return workload_sha256(r->wl, hex);
 }
 
 int run_execute(run_t *r, char err[CFG_ERR_MAX])
@@ -575,6 +569,8 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
         snprintf(err, CFG_ERR_MAX, "%s", r->wl_err);
         return -1;
     }
+    if (r->jobs)
+        run_jobs_at_end(r);
     return 0;
 }
 
@@ -796,6 +792,7 @@ void run_destroy(run_t *r)
         cluster_destroy(&r->sim, &r->cl);
     free(r->last_busy);
     free(r->touched);
+    jobs_csv_close(r->jobs);
     workload_close(r->wl);
     ev_destroy(&r->sim);
     free(r);

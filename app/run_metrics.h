@@ -33,6 +33,11 @@ typedef struct run_metrics {
     long pcs_count;
     /* extras */
     uint64_t seed;
+    /* provenance, filled by the caller (app/main.c), not by run_metrics_get:
+     * the command line (NULL: written as ""), the trace's SHA-256 ("" when
+     * unknown) */
+    const char *command_line;
+    char trace_sha256[65];
     long jobs_submitted, jobs_unfinished, jobs_never_started, jobs_impossible;
     long slowdown_excluded;       /* jobs with execution time 0 */
     long dropped[WL_DROP_N];

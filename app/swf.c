@@ -28,9 +28,19 @@
  *  - Progress is the fraction of the file's (compressed) bytes consumed, for
  *    regular files, including standard input redirected from one; 0 for
  *    pipes.
+ *  - The checksum (swf_sha256, metrics.json's trace_sha256): of a regular
+ *    file (a path, or standard input redirected from one), SHA-256 of its
+ *    bytes as stored, read again from a second descriptor when asked, from
+ *    the offset where reading began to the end, so it equals `sha256sum
+ *    FILE` however much of the trace the run read; of a pipe, SHA-256 of
+ *    the bytes read from it, hashed as they come (reading may stop early:
+ *    max_jobs, submit_max). zlib hands out the bytes of plain text as they
+ *    are; gzip data on a pipe is hashed decompressed, the only case where
+ *    the checksum is not that of the stored bytes (sha256sum of `gzip -dc`).
  */
 #include "app/swf.h"
 #include "app/numtext.h"
+#include "app/sha256.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -74,6 +84,11 @@ struct swf_reader {
     bool eof;
     bool lenient;        /* a header line with a NUL is counted, not fatal */
     long bad_header;     /* header lines skipped for a NUL byte (lenient) */
+    int hash_fd;         /* regular file: a second descriptor to hash it
+                          * (swf_sha256), else -1 */
+    off_t hash_from;     /* ... from this offset (where reading began) */
+    bool hash_stream;    /* a pipe: its bytes hashed as they are read */
+    sha256_ctx sha;      /* ... into this */
     swf_header_entry *hdr;
     size_t n_hdr, cap_hdr;
     size_t *slot;        /* open-addressing table of hdr indices + 1 */
@@ -180,6 +195,8 @@ static int swf_read_line(swf_reader *r, char *err)
             }
             r->in_pos = 0;
             r->in_len = (size_t)n;
+            if (r->hash_stream)
+                sha256_update(&r->sha, r->in, (size_t)n);
         }
         const char *s = r->in + r->in_pos;
         size_t avail = r->in_len - r->in_pos;
@@ -341,6 +358,8 @@ void swf_close(swf_reader *r)
         return;
     if (r->gz)
         gzclose(r->gz);
+    if (r->hash_fd >= 0)
+        close(r->hash_fd);
     for (size_t i = 0; i < r->n_hdr; i++) {
         free(r->hdr[i].key);
         free(r->hdr[i].value);
@@ -399,6 +418,17 @@ swf_reader *swf_open(const char *path, bool lenient, char err[CFG_ERR_MAX])
     const char *base = slash ? slash + 1 : shown;
     r->name = swf_strndup(base, strlen(base));
     r->size = S_ISREG(st.st_mode) ? (double)st.st_size : 0.0;
+    r->hash_fd = -1;
+    if (S_ISREG(st.st_mode)) {
+        r->hash_from = lseek(fd, 0, SEEK_CUR); /* before zlib reads */
+        r->hash_fd = r->hash_from >= 0 ? dup(fd) : -1;
+        if (r->hash_fd >= 0)
+            fcntl(r->hash_fd, F_SETFD, FD_CLOEXEC);
+    }
+    if (r->hash_fd < 0) {
+        r->hash_stream = true;
+        sha256_init(&r->sha);
+    }
 
     bool open_value = false;
     for (;;) {
@@ -590,4 +620,36 @@ const char *swf_path(const swf_reader *r)
 const char *swf_name(const swf_reader *r)
 {
     return r->name;
+}
+
+int swf_sha256(const swf_reader *r, char hex[65])
+{
+    unsigned char d[32];
+    hex[0] = '\0';
+    if (r->hash_fd < 0) {
+        sha256_ctx s = r->sha; /* a copy: the stream may go on */
+        sha256_final(&s, d);
+        sha256_hex(d, hex);
+        return 0;
+    }
+    sha256_ctx s;
+    sha256_init(&s);
+    char *buf = xrealloc(NULL, SWF_CHUNK);
+    for (off_t at = r->hash_from;;) {
+        ssize_t n = pread(r->hash_fd, buf, SWF_CHUNK, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            free(buf);
+            return -1;
+        }
+        if (n == 0)
+            break;
+        sha256_update(&s, buf, (size_t)n);
+        at += n;
+    }
+    free(buf);
+    sha256_final(&s, d);
+    sha256_hex(d, hex);
+    return 0;
 }

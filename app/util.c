@@ -193,3 +193,37 @@ void util_appendf(char *buf, size_t n, const char *fmt, ...)
     vsnprintf(buf + used, n - used, fmt, ap);
     va_end(ap);
 }
+
+char *util_shell_join(int argc, char *const argv[])
+{
+    size_t cap = 1;
+    for (int i = 0; i < argc; i++)
+        cap += 4 * strlen(argv[i]) + 3; /* each ' as '\'' (4), quotes, space */
+    char *out = xrealloc(NULL, cap), *p = out;
+    for (int i = 0; i < argc; i++) {
+        const char *w = argv[i];
+        bool plain = w[0] != '\0';
+        for (const char *c = w; *c && plain; c++)
+            plain = isalnum((unsigned char)*c) || strchr("_@%+=:,./-", *c);
+        if (i)
+            *p++ = ' ';
+        if (plain) {
+            size_t n = strlen(w);
+            memcpy(p, w, n);
+            p += n;
+            continue;
+        }
+        *p++ = '\'';
+        for (const char *c = w; *c; c++) {
+            if (*c == '\'') {
+                memcpy(p, "'\\''", 4);
+                p += 4;
+            } else {
+                *p++ = *c;
+            }
+        }
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return out;
+}

@@ -62,4 +62,10 @@ bool util_trim_copy(char *out, size_t n, const char *s, size_t len);
 void util_appendf(char *buf, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* argv[0..argc) as one shell command line: each word as it is when it
+ * holds only [A-Za-z0-9_@%+=:,./-] (and is not empty), else in single
+ * quotes (a ' inside as '\''), joined by spaces (the provenance of a run:
+ * metrics.json's command_line). Returns a malloc'd string. */
+char *util_shell_join(int argc, char *const argv[]);
+
 #endif

@@ -86,6 +86,10 @@ struct workload {
     long rounded_line;           /* the line of the first of them */
     long stopped_at;             /* last line read when reading stopped
                                   * early (max_jobs, submit_max), else 0 */
+    wl_drop_fn on_drop;          /* told of dropped records (jobs.csv) */
+    void *drop_ctx;
+    long rest_kept;              /* workload_rest: records it would keep */
+    bool rest_done;              /* workload_rest: reading stopped */
 };
 
 workload *workload_open(const char *path, const config *c, int max_pes,
@@ -207,6 +211,43 @@ static wl_drop_reason workload_classify(const workload *w,
     return WL_DROP_N;
 }
 
+/* rec as a job as far as it maps (workload_on_drop, workload_rest): NAN
+ * for what is unknown, threads -1 when field 5 is not a count. */
+static void workload_fill(const workload *w, const swf_record *rec, wl_job *job)
+{
+    double cpu = workload_cpu(w->cpu_demand, rec), procs = rec->f[4], mem_kb = rec->f[6];
+    job->id = lround(rec->f[0]);
+    job->submit = w->kept > 0 && rec->f[1] >= 0 ? (rec->f[1] - w->first_submit) / w->load_scale
+                                                 : NAN;
+    job->threads = procs >= 0.5 && procs < INT_MAX ? (int)lround(procs) : -1;
+    job->cpu = cpu >= 0 ? cpu : NAN;
+    job->mem_mb = (mem_kb >= 0 ? mem_kb / 1024.0 : w->default_memory) * w->memory_scale;
+    job->runtime = rec->f[3];
+    job->estimate = NAN;
+    job->requested = rec->f[8] >= 0 ? rec->f[8] : NAN;
+    job->status = (int)lround(rec->f[10] < INT_MIN ? INT_MIN
+                              : rec->f[10] > INT_MAX ? INT_MAX : rec->f[10]);
+    job->line = rec->line;
+}
+
+/* Count rec as dropped for reason why, and tell the hook. */
+static void workload_drop(workload *w, const swf_record *rec, wl_drop_reason why)
+{
+    w->records++;
+    w->dropped[why]++;
+    if (w->on_drop) {
+        wl_job job;
+        workload_fill(w, rec, &job);
+        w->on_drop(&job, why, w->drop_ctx);
+    }
+}
+
+void workload_on_drop(workload *w, wl_drop_fn fn, void *ctx)
+{
+    w->on_drop = fn;
+    w->drop_ctx = ctx;
+}
+
 int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
 {
     swf_record rec;
@@ -239,9 +280,13 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
                 bad = k;
         }
         if (bad >= 0) {
-            if (w->lenient) {
+            if (w->lenient && bad == 0) { /* no usable job number */
                 w->records++;
                 w->dropped[WL_DROP_MALFORMED]++;
+                continue;
+            }
+            if (w->lenient) {
+                workload_drop(w, &rec, WL_DROP_MALFORMED);
                 continue;
             }
             char val[32];
@@ -254,8 +299,7 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         }
         if (!(rec.f[1] >= 0)) {
             if (w->lenient) {
-                w->records++;
-                w->dropped[WL_DROP_MALFORMED]++;
+                workload_drop(w, &rec, WL_DROP_MALFORMED);
                 continue;
             }
             snprintf(err, CFG_ERR_MAX, "%s:%ld: field 2 (submit time) is %g: a job needs a "
@@ -273,8 +317,7 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         if (why == WL_DROP_N && w->max_jobs > 0 && w->kept >= w->max_jobs)
             why = WL_DROP_WINDOW;
         if (why != WL_DROP_N) {
-            w->records++;
-            w->dropped[why]++;
+            workload_drop(w, &rec, why);
             if (why == WL_DROP_WINDOW && w->submit_max > 0 && rec.f[1] > w->submit_max) {
                 w->stopped_at = rec.line; /* every later record is later still */
                 return 0;
@@ -291,8 +334,7 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         long id = lround(rec.f[0]);
         if (w->kept > 0 && id <= w->last_id) {
             if (w->lenient) {
-                w->records++;
-                w->dropped[WL_DROP_MALFORMED]++;
+                workload_drop(w, &rec, WL_DROP_MALFORMED);
                 continue;
             }
             snprintf(err, CFG_ERR_MAX, "%s:%ld: field 1 (job number) is %ld, not above %ld of "
@@ -344,11 +386,67 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
                     scale, most);
             return -1;
         }
+        job->requested = rec.f[8] >= 0 ? rec.f[8] : NAN;
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
         job->line = rec.line;
         return 1;
     }
+}
+
+/* True when no field of rec is beyond what a trace can mean (the check of
+ * workload_next). */
+static bool workload_in_range(const swf_record *rec)
+{
+    for (int k = 0; k < SWF_FIELDS; k++) {
+        bool is_time = k == 1 || k == 2 || k == 3 || k == 5 || k == 8 || k == 17;
+        if (!(fabs(rec->f[k]) <= (is_time ? 1e12 : 1e15)))
+            return false;
+    }
+    return true;
+}
+
+int workload_rest(workload *w, wl_job *job)
+{
+    if (w->stopped_at || w->rest_done)
+        return 0;
+    for (;;) {
+        if (w->max_jobs > 0 && w->kept + w->rest_kept >= w->max_jobs) {
+            w->rest_done = true; /* as workload_next: the next record is not read */
+            return 0;
+        }
+        swf_record rec;
+        bool malformed;
+        char err[CFG_ERR_MAX];
+        int rc = swf_next(w->r, &rec, &malformed, err);
+        if (rc < 0 && malformed)
+            continue;
+        if (rc <= 0) {
+            w->rest_done = true;
+            return 0;
+        }
+        if (!workload_in_range(&rec))
+            continue;
+        double cpu = 0;
+        wl_drop_reason why = rec.f[1] >= 0 ? workload_classify(w, &rec, &cpu) : WL_DROP_MALFORMED;
+        if (why == WL_DROP_N && w->skip > 0) {
+            w->skip--;
+            why = WL_DROP_WINDOW;
+        }
+        if (why == WL_DROP_WINDOW && w->submit_max > 0 && rec.f[1] > w->submit_max) {
+            w->rest_done = true; /* every later record is later still */
+            return 0;
+        }
+        if (why == WL_DROP_N)
+            w->rest_kept++;
+        workload_fill(w, &rec, job);
+        return 1;
+    }
+}
+
+int workload_sha256(const workload *w, char hex[65])
+{
+    return swf_sha256(w->r, hex);
 }
 
 long workload_rounded(const workload *w, long *first_line)

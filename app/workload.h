@@ -39,6 +39,7 @@ typedef struct wl_job {
     double mem_mb;       /* memory per thread, MB (field 7 KB / 1024 * memory_scale) */
     double runtime;      /* field 4, for reference (-1 unknown) */
     double estimate;     /* s: field 9 or the CPU demand, x estimate_scale */
+    double requested;    /* s: field 9 as in the trace, NAN when unknown (< 0) */
     int status;          /* field 11 */
     long line;           /* line in the trace */
 } wl_job;
@@ -61,6 +62,25 @@ workload *workload_open(const char *path, const config *c, int max_pes,
  * previous kept job's (a duplicate; skipped and counted as malformed under
  * lenient). */
 int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX]);
+/* Told of each record dropped (and counted) from now on that has a job
+ * number, as it is dropped: the record as a job as far as it maps (NAN
+ * for what is unknown: submit before the first kept job, a CPU demand the
+ * policy finds none of; threads -1 when field 5 is unknown or < 0.5). A
+ * line that does not parse (malformed without a usable job number) is
+ * counted but not told. NULL fn: none. */
+typedef void (*wl_drop_fn)(const wl_job *job, wl_drop_reason why, void *ctx);
+void workload_on_drop(workload *w, wl_drop_fn fn, void *ctx);
+/* After the run (simulation.max_time): the next record the run would
+ * have read had it gone on, as a job mapped as far as it maps (as told to
+ * wl_drop_fn), whether the run would have kept or dropped it: returns 1
+ * with *job filled, 0 at the end. Reading stops where workload_next would
+ * have stopped (max_jobs kept, the first record after submit_max, already
+ * stopped), or at a read error; lines workload_next would refuse (that
+ * do not parse, out of range) are skipped. Nothing is counted: the drop
+ * counts, workload_rounded and workload_stopped_at stay those of the run. */
+int workload_rest(workload *w, wl_job *job);
+/* SHA-256 of the trace (swf_sha256). */
+int workload_sha256(const workload *w, char hex[65]);
 /* Jobs returned so far whose processor count (field 5) was not a whole
  * number and was rounded to the nearest; the line of the first of them in
  * *first_line (when not NULL; 0 when there is none). */

@@ -754,6 +754,7 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     slot_t *s = slot_of(g, j);
     assert(s);
     int si = gang_slot_index(g, s->id);
+    j->last_slot = si;
     if (j->running) {
         idle_tick(g, j->threads - j->width);
         g->running--;
@@ -786,6 +787,11 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     acted(g);
     if (g->on_end)
         g->on_end(sim, j, g->ctx);
+}
+
+int gang_job_slot(const gang_t *g, const job_t *j)
+{
+    return j->slot >= 0 ? gang_slot_index(g, j->slot) : j->last_slot;
 }
 
 void gang_set_observer(gang_t *g, const gang_observer *o)

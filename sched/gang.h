@@ -127,6 +127,9 @@ double gang_idle_core_seconds(const gang_t *g, double now);
  * thread larger than a PE's RAM. They are kept out of the queue (they
  * block no one and never reach on_end) and stay on the cluster's list. */
 long gang_impossible(const gang_t *g);
+/* The 0-based index (creation order) of the slot j is placed in now, or
+ * for an ended job of the slot it ended in; -1 when it was never placed. */
+int gang_job_slot(const gang_t *g, const job_t *j);
 /* The job on PE pe in slot s (creation order), or NULL. */
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
 

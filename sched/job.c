@@ -618,7 +618,8 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->cl = cl;
     j->pe_ids = (int *)(j + 1); /* the block's room after the job */
     j->th = NULL;
-    j->slot = j->home_slot = j->row = -1;
+    j->slot = j->home_slot = j->row = j->last_slot = -1;
+    j->requested = -1;
     list_init(&j->qlink);
     list_init(&j->blink);
     barrier_init(&j->sync, (uint32_t)threads);

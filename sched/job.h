@@ -259,8 +259,12 @@ struct job {
     uint64_t faults;
     double fault_time;
     double waited_alloc;      /* s threads waited for network RAM */
+    double requested;         /* SWF field 9 (requested time), s, -1 unknown:
+                               * carried for jobs.csv, no model uses it */
     /* scheduler bookkeeping, owned by sched/gang.c */
     int slot, home_slot;
+    int last_slot;            /* index of the slot it ended in (gang.c, at
+                               * its end; gang_job_slot), -1 before */
     int row;                  /* the slot id it was placed in (gang.c writes
                                * it at placement; moves by alternative
                                * scheduling keep it): the threads of a node

@@ -25,7 +25,11 @@
 #   col CSV NAME: the column number of a header name; jobf JOBS_CSV JOB
 #              NAME: one field of a job's row of jobs.csv; near A B:
 #              |A - B| <= 1e-6, both non-empty; lines FILE: its line count;
-#              tmpfiles: how many *.tmp files lie under the working directory.
+#              tmpfiles: how many *.tmp files lie under the working directory;
+#   nocmd FILE / jsame A B: a metrics.json without its command_line, and
+#              whether two are the same apart from it; rsame DIR1 DIR2
+#              FILE...: files of two runs the same (metrics.json by jsame); noprov CONFIG_INI:
+#              config.ini without its leading provenance comments.
 # When $P is not built, the test fails at once (finish).
 
 build=${1:-build}
@@ -88,6 +92,25 @@ jobf() {
 }
 # |$1 - $2| <= 1e-6 (both non-empty numbers)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-6) }'; }
+# metrics.json $1 without its command_line member, which names argv[0]
+# and -o and so differs between runs that are otherwise the same (issue 26).
+nocmd() { grep -v '^  "command_line": ' "$1"; }
+# Are metrics.json files $1 and $2 the same, command_line aside?
+jsame() { nocmd "$1" > "$1.nocmd" && nocmd "$2" > "$2.nocmd" && cmp -s "$1.nocmd" "$2.nocmd"; }
+# rsame DIR1 DIR2 FILE...: each FILE the same in both run directories
+# (metrics.json by jsame).
+rsame() {
+    rs_a=$1 rs_b=$2; shift 2
+    for rs_f in "$@"; do
+        if [ "$rs_f" = metrics.json ]; then jsame "$rs_a/$rs_f" "$rs_b/$rs_f" || return 1
+        else cmp -s "$rs_a/$rs_f" "$rs_b/$rs_f" || return 1; fi
+    done
+}
+# config.ini $1 without its leading provenance comments ("; pnrsim ...",
+# "; command: ...", "; trace: ...", "; seed: ...", issue 26).
+noprov() {
+    awk 'NR <= 4 && /^; (pnrsim [^ ]*$|command: |trace: |seed: )/ { next } { print }' "$1"
+}
 # Number of lines of a file.
 lines() { wc -l < "$1" | tr -d ' '; }
 # Number of .tmp files anywhere under the working directory.

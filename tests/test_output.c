@@ -151,6 +151,8 @@ static void check_json(bool netram, bool tree)
     config_defaults(&c);
     run_metrics m;
     fill(&m, netram, tree);
+    m.command_line = "pnrsim -t 'a b'";
+    strcpy(m.trace_sha256, "00ff");
     capture k;
     out_metrics_json(cap_open(&k), &m, &c, "trace.swf");
     char *json = cap_close(&k);
@@ -163,17 +165,23 @@ static void check_json(bool netram, bool tree)
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(keys[i], keys[j]);
     }
-    /* 19 + seed, system, trace + 16 counts + 2 flags + 7 drop reasons +
+    /* 19 + seed, system, trace + 4 provenance strings (pnrsim_version,
+     * command_line, trace_path, trace_sha256) + 16 counts + 2 flags + 7 drop reasons +
      * partial; with network RAM 11 more (lent mean and SD, 6 request
      * counts and sums, the wait, 2 round counts) and two per message kind;
      * on a tree network the 4 busy times by kind of element. */
-    int expect = 19 + 3 + 16 + 2 + WL_DROP_N + 1 + (netram ? 11 + 2 * PNR_NKINDS : 0) +
+    int expect = 19 + 3 + 4 + 16 + 2 + WL_DROP_N + 1 + (netram ? 11 + 2 * PNR_NKINDS : 0) +
                  (tree ? 4 : 0);
     ck_assert_int_eq(n, expect);
     ck_assert_str_eq(keys[n - 1], "partial");
     ck_assert_ptr_nonnull(strstr(json, "\"seed\": 1152921504606846977,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"slowdown_mean\": null,\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"too_wide\": 5"));
+    /* Provenance: the command line as given to the metrics;
+     * the trace's path from the configuration; the checksum as given. */
+    ck_assert_ptr_nonnull(strstr(json, "\"command_line\": \"pnrsim -t 'a b'\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"trace_path\": \"\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"trace_sha256\": \"00ff\",\n"));
     ck_assert_ptr_nonnull(strstr(json, "\"partial\": false\n}\n"));
     ck_assert_int_eq(strstr(json, "\"pnr_msgs_request\": 9,\n") != NULL, netram);
     ck_assert_int_eq(strstr(json, "\"pnr_alloc_rounds_changed\": 31,\n") != NULL, netram);

@@ -81,7 +81,7 @@ job,slot,start,end,first_pe,pes,pcs
 EOF
 check "window: schedule.csv = the stretches overlapping it, unclipped" cmp -s ws.expect w/schedule.csv
 check "window: the results (jobs.csv, metrics.json) as without it" \
-    sh -c 'cmp -s m/jobs.csv w/jobs.csv && cmp -s m/metrics.json w/metrics.json'
+    rsame m w jobs.csv metrics.json
 # The Paje trace begins at 11 with the states then: PE 2 runs job 2 (40 MB),
 # the others idle; every container is destroyed at 16.
 check "window: the Paje trace's containers are created at 11 and destroyed at 16, nothing else outside" \
