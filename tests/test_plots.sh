@@ -27,7 +27,9 @@
 #     runs with PYTHONWARNINGS=error, as -W error);
 #   - the evalys export of the 200-job run against its jobs.csv: a row
 #     per job, waiting_time = start - submit, finish_time = end,
-#     execution_time = end - start for the finished jobs.
+#     execution_time = end - start for the finished jobs; of a run stopped
+#     by max_time: final_state follows jobs.csv's state, the running jobs
+#     end at total_time.
 # Skips (saying why) when /usr/bin/python3 cannot import pandas and
 # matplotlib. Prints "N passed, N failed" last.
 TEST_NAME=test_plots
@@ -85,7 +87,7 @@ check "after the run's end: all 5 pictures carry their note" \
 "$P" -c "$DEFAULT" -q --schedule --set output.schedule_from=4d --set output.schedule_to=5d -o day > /dev/null 2>&1
 pictures day day-plots "schedule files of 4d..5d"
 check "schedule files of 4d..5d: the pictures' window is 345600 .. 432000 s" \
-    $PY -c 'import json,sys; sys.exit(json.load(open("day-plots/data/axes.json"))["gantt"]["window"] != [345600.0, 432000.0])'
+    $PY -c 'import json,sys,pathlib; sys.exit(json.loads(pathlib.Path("day-plots/data/axes.json").read_text())["gantt"]["window"] != [345600.0, 432000.0])'
 
 # The evalys export against jobs.csv.
 "$PLOT" evalys -o j200-evalys.csv j200 2> ev.err
@@ -106,4 +108,29 @@ print("rows", len(e), "finished", int(f.sum()), "ok" if ok else "MISMATCH")
 PYEOF
 check "evalys export of 200 jobs: a row per job of jobs.csv; waiting = start - submit, finish = end, execution = end - start ($(cat ev.check))" \
     grep -q ' ok$' ev.check
+# A run stopped by simulation.max_time = 2,000,000 s (jobs.csv with every
+# state): final_state follows state (finished -> COMPLETED_SUCCESSFULLY,
+# running -> COMPLETED_KILLED with finish_time = total_time, queued ->
+# SUBMITTED, unsubmitted -> NOT_SUBMITTED, dropped -> REJECTED), a row each.
+"$P" -c "$DEFAULT" -q --set simulation.max_time=2000000 -o stop > /dev/null 2>&1
+"$PLOT" evalys -o stop-evalys.csv stop 2> stop.err
+/usr/bin/python3 -W error - > stop.check 2>&1 <<'PYEOF'
+import json
+import numpy as np, pandas as pd
+j = pd.read_csv("stop/jobs.csv", comment="#").set_index("job").sort_index()
+e = pd.read_csv("stop-evalys.csv").set_index("job_id").sort_index()
+with open("stop/metrics.json") as f:
+    end = json.load(f)["total_time"]
+m = {"finished": "COMPLETED_SUCCESSFULLY", "running": "COMPLETED_KILLED", "queued": "SUBMITTED",
+     "unsubmitted": "NOT_SUBMITTED", "dropped": "REJECTED"}
+run = e.final_state == "COMPLETED_KILLED"
+ok = ("state" in j and list(e.index) == list(j.index)
+      and (e.final_state == j.state.map(m)).all() and run.any()
+      and np.allclose(e.finish_time[run], end)
+      and np.allclose(e.starting_time[run], j.start[run]))
+print(" ".join("%s %d" % kv for kv in e.final_state.value_counts().sort_index().items()),
+      "ok" if ok else "MISMATCH")
+PYEOF
+check "evalys export of a max_time run: final_state from state, running ones end at total_time ($(cat stop.check))" \
+    sh -c "grep -q ' ok$' stop.check && test ! -s stop.err"
 finish

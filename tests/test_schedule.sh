@@ -431,7 +431,7 @@ else
     # schedule.csv; 400 s over 960 pixels: every stretch is wider than a pixel).
     "$PLOT" --keep-data --from 384300 --to 384700 --format png -o keyw d1 > /dev/null 2>&1
     want=$(awk -F, 'NR > 1 && $4 > 384300 && $3 - $7 < 384700 { print $1 }' d1/schedule.csv | sort -un | tr '\n' ' ')
-    got=$($PY -c 'import json; print(" ".join(str(j) for j in json.load(open("keyw/data/axes.json"))["gantt"]["jobs"]) + " ")')
+    got=$($PY -c 'import json,pathlib; print(" ".join(str(j) for j in json.loads(pathlib.Path("keyw/data/axes.json").read_text())["gantt"]["jobs"]) + " ")')
     check "pnrsim-plot Gantt: a key entry per job in the window ($(echo $want | wc -w) jobs)" test -n "$want" -a "$want" = "$got"
     # --from/--to: times with units, --from below --to; exit 2, nothing written.
     for w in "--from 100 --to 50" "--from 50 --to 50" "--from 1-2" "--to 1e" "--from -5" "--to x" "--to 5w" "--from 2h --to 100m"; do
