@@ -60,7 +60,7 @@ VERSION_STR := $(shell cat VERSION 2>/dev/null || echo unknown)$(if $(GIT_REV),+
 FUZZ_TIME ?= 60
 FUZZ_SMOKE_TIME ?= 4
 
-.PHONY: demo-plots FORCE
+.PHONY: demo-plots demo-plots-docs FORCE
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 .PHONY: check-slurm check-valgrind
 all: deps
@@ -90,10 +90,11 @@ $(LIB): $(LIB_OBJ)
 $(PROG): $(BUILD)/app/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
 
-# pnrsim-plot: a shell script around gnuplot (tools/pnrsim-plot.sh).
-$(PLOT): tools/pnrsim-plot.sh
+# pnrsim-plot: a sh wrapper running the Python companion (python/pnrsim)
+# from this tree with /usr/bin/python3 (tools/plot-wrapper.sh).
+$(PLOT): tools/plot-wrapper.sh $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
-	cp $< $@ && chmod 755 $@
+	sh tools/plot-wrapper.sh '$(abspath python)' '$(VERSION_STR)' > $@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 $(BUILD)/man/%.1: man/%.1 $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
@@ -139,6 +140,7 @@ test: tests
 check: deps
 	@$(MAKE) --no-print-directory check-layers
 	@sh tools/deps.sh schedule
+	@sh tools/deps.sh plot
 	@sh tools/deps.sh html
 	@$(MAKE) --no-print-directory BUILD=build test
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test
@@ -178,19 +180,29 @@ check-valgrind: deps
 demo: all
 	./$(PROG) -c configs/default.ini -o out/demo
 
-# demo-plots: the pictures in the README (docs/demo-gantt.png, a window of
-# the demo's gang matrix, and docs/demo-paging.png, the paging heat map of
-# the demo's first 100 jobs with 127 MB of RAM per PE, where two 64 MB
-# threads on one PE overflow it), with the rest of pnrsim-plot's plots
-# under out/demo-plots/.
+# demo-plots: the pictures of the whole demo (out/demo-plots/demo/plots:
+# gantt, paging, overalloc, memory, queue) and of its window 384300 ..
+# 384700 s (out/demo-plots/window), and the paging of the demo's first 100
+# jobs with 127 MB of RAM per PE, where two 64 MB threads on one PE
+# overflow it (out/demo-plots/pressure/plots). Writes only under out/; the
+# bulky schedule files are removed once drawn (the pictures stay). The
+# README's pictures are copies: make demo-plots-docs copies them into docs/.
 demo-plots: all
-	@sh tools/deps.sh schedule
-	./$(PROG) -c configs/default.ini -q --schedule --paje -o out/demo-plots/demo
-	./$(PLOT) --from 384300 --to 384700 out/demo-plots/demo
-	./$(PROG) -c configs/default.ini -q --schedule --paje -o out/demo-plots/pressure \
+	@sh tools/deps.sh plot
+	rm -rf out/demo-plots
+	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/demo
+	./$(PLOT) --format png out/demo-plots/demo
+	./$(PLOT) --format png --from 384300s --to 384700s -o out/demo-plots/window out/demo-plots/demo
+	./$(PROG) -c configs/default.ini -q --schedule -o out/demo-plots/pressure \
 	    --set workload.max_jobs=100 --set computer.ram=127 \
-	    --set simulation.max_time=450000 --set simulation.metrics_period=3600
-	./$(PLOT) --from 370000 --to 440000 out/demo-plots/pressure
+	    --set simulation.max_time=450000
+	./$(PLOT) --format png --from 370000s --to 440000s out/demo-plots/pressure
+	cd out/demo-plots && rm -f */schedule.csv* */pes.csv* */memory.csv* */paging.csv* */schedule.paje*
+	@du -sh out/demo-plots
+
+# demo-plots-docs: the README's pictures from make demo-plots (tracked
+# files: run it on purpose, then commit).
+demo-plots-docs: demo-plots
 	cp out/demo-plots/demo/plots/gantt.png docs/demo-gantt.png
 	cp out/demo-plots/pressure/plots/paging.png docs/demo-paging.png
 
@@ -227,7 +239,10 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
-	install -m 755 $(PLOT) $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
+	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim
+	install -m 644 python/pnrsim/*.py $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim/
+	sh tools/plot-wrapper.sh '$(PREFIX)/share/pnrsim/python' '$(VERSION_STR)' > $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
+	chmod 755 $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(PREFIX)/share/man/man5/

@@ -125,7 +125,7 @@ static void usage(FILE *f)
             "                           (ending .paje, or .paje.gz: gzipped) (output.paje)\n"
             "                           Both within [output] schedule_from/schedule_to.\n"
             "      --plot               --schedule, then pnrsim-plot DIR after the run (DIR/plots/;\n"
-            "                           needs gnuplot: checked before the run)\n"
+            "                           needs Python pandas, matplotlib: checked before the run)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim: no trace: give -t FILE or set [workload] trace\n");
         return 2;
     }
-    /* --plot: pnrsim-plot and gnuplot are found now, not after the run. */
+    /* --plot: pnrsim-plot and Python's pandas are found now, not after the run. */
     char plot_path[PATH_MAX];
     if (o.plot) {
         char perr[PATH_MAX + 200];

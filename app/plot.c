@@ -3,7 +3,10 @@
  * pnrsim-plot is looked for beside the executable first (readlink of
  * /proc/self/exe, else the directory of argv[0] when it has a slash), so
  * that build/pnrsim runs build/pnrsim-plot and an installed pnrsim the
- * pnrsim-plot installed with it, whatever PATH says; then on PATH. The
+ * pnrsim-plot installed with it, whatever PATH says; then on PATH.
+ * pnrsim-plot runs the Python companion with the system interpreter
+ * (PLOT_PYTHON): that it imports pandas and matplotlib is checked here,
+ * before the run. The
  * child is started with posix_spawn with the signal mask and the SIGINT
  * and SIGTERM dispositions of a fresh process (pnrsim blocks both while
  * it writes its results), so Ctrl-C stops the plotting as it would stop
@@ -24,6 +27,8 @@
 #include <unistd.h>
 
 extern char **environ;
+
+#define PLOT_PYTHON "/usr/bin/python3"
 
 /* Is dir/name an executable file? Writes the path into out (n bytes). */
 static int exec_in(const char *dir, size_t dlen, const char *name, char *out, size_t n)
@@ -49,6 +54,29 @@ static int on_path(const char *name, char *out, size_t n)
     }
 }
 
+/* Can the system interpreter import pandas and matplotlib? (Its output
+ * goes nowhere; the environment is pnrsim's, as pnrsim-plot's will be.) */
+static int python_ok(void)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    char *const args[] = {(char *)PLOT_PYTHON, (char *)"-c",
+                          (char *)"import pandas, matplotlib", NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, PLOT_PYTHON, &fa, NULL, args, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0)
+        return 0;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 int plot_find(const char *argv0, char *path, size_t n, char *err, size_t errn)
 {
     char self[PATH_MAX], tmp[PATH_MAX];
@@ -67,9 +95,11 @@ int plot_find(const char *argv0, char *path, size_t n, char *err, size_t errn)
                             "nothing run");
         return -1;
     }
-    if (!on_path("gnuplot", tmp, sizeof tmp)) {
-        snprintf(err, errn, "--plot: gnuplot is not installed (Debian: apt-get install "
-                            "gnuplot-nox); nothing run");
+    (void)tmp;
+    if (!python_ok()) {
+        snprintf(err, errn, "--plot: " PLOT_PYTHON " cannot import pandas and matplotlib "
+                            "(Debian: apt-get install python3-pandas python3-matplotlib, or "
+                            "sh tools/deps.sh plot); nothing run");
         return -1;
     }
     return 0;

@@ -1,18 +1,20 @@
-/* app/plot.h: pnrsim --plot: run pnrsim-plot (tools/pnrsim-plot.sh, a
- * gnuplot script installed beside pnrsim) on the output directory after
- * the run.
+/* app/plot.h: pnrsim --plot: run pnrsim-plot (a wrapper around the
+ * Python companion python/pnrsim, installed beside pnrsim) on the output
+ * directory after the run.
  *
- * What it needs is found before the run, so that a missing gnuplot is a
+ * What it needs is found before the run, so that a missing pandas is a
  * usage error (exit 2, nothing written) rather than a surprise after an
  * hour of simulation: pnrsim-plot beside the running pnrsim (build/ or
- * $(PREFIX)/bin), else on PATH; gnuplot on PATH.
+ * $(PREFIX)/bin), else on PATH; /usr/bin/python3 importing pandas and
+ * matplotlib.
  */
 #ifndef PNRSIM_APP_PLOT_H
 #define PNRSIM_APP_PLOT_H
 
 #include <stddef.h>
 
-/* Find pnrsim-plot (into path, n bytes) and check that gnuplot is on PATH.
+/* Find pnrsim-plot (into path, n bytes) and check that /usr/bin/python3
+ * imports pandas and matplotlib.
  * argv0 is pnrsim's argv[0] (used when /proc/self/exe cannot be read).
  * Returns 0, or -1 with the reason in err (errn bytes). */
 int plot_find(const char *argv0, char *path, size_t n, char *err, size_t errn);

@@ -7,11 +7,12 @@
 #     backslashes, "x=y" and a leading '-' as pnrsim's -o directory (with
 #     --plot) and as pnrsim-plot's OUTDIR and -o: no command runs (no
 #     marker file appears), the 5 plots are drawn, exit 0;
-#   - pnrsim-plot's inputs: random bytes for pes.csv, a truncated or
-#     column-swapped schedule.csv, start and end swapped under the right
-#     header, a non-numeric job number, a non-numeric metrics_period,
-#     --to 1e309: exit 2 with a message naming the file (and line), and no
-#     image written;
+#   - pnrsim-plot's inputs: random bytes for pes.csv, a truncated
+#     schedule.csv, start and end swapped under the right header, a
+#     non-numeric job number, a non-numeric metrics_period, --to 1e309:
+#     exit 2 with a message naming the file (and line), and no image
+#     written; columns in another order under their own names (the header
+#     says which is which) draw;
 #   - pnrsim-sweep: trace names and a [plot] title with backquotes,
 #     $(...) and quotes reach study.json as JSON strings and the plot
 #     (Python, no shell: no command runs, the plot is drawn); index.html
@@ -31,15 +32,15 @@
 #   - messages: an estimate just over 1e12 is shown with the digits that
 #     make it differ from the limit; estimate_scale = 1e-320 does not offer
 #     0 (refused for that key).
-# Skips the drawing checks when gnuplot is not installed.
+# Skips the drawing checks when /usr/bin/python3 lacks pandas or matplotlib.
 TEST_NAME=test_hostile
 . "$(dirname "$0")/lib.sh"    # top, build, P, SWEEP, PLOT, check, skip, finish, T
 TRACE=$top/traces/lanl-cm5-techreport-sample10.swf
 have_gp=0
-command -v gnuplot >/dev/null 2>&1 && have_gp=1
+/usr/bin/python3 -c 'import pandas, matplotlib' >/dev/null 2>&1 && have_gp=1
 
 # The names. Each would run "touch PWNED..." if pasted unquoted into a
-# gnuplot script or a shell command.
+# script or a shell command.
 nl='
 '
 n1="b'; system \"touch PWNED1\"; print '"
@@ -59,7 +60,7 @@ pwned() { find . -name 'PWNED[0-9]' | wc -l; }
 
 "$P" -q -t "$TRACE" --schedule -o run1 > /dev/null 2>&1
 if [ $have_gp = 0 ] || [ ! -x "$PLOT" ]; then
-    skip "gnuplot or pnrsim-plot missing: no drawing checks"
+    skip "Python pandas/matplotlib (python3-pandas, python3-matplotlib) or pnrsim-plot missing: no drawing checks"
 else
     i=0
     for n in "$n1" "$n2" "$n3" "$n4" "$n5" "$n6"; do
@@ -78,10 +79,10 @@ else
             test $rc -eq 0 -a "$(nplots "./$n/o$n")" -eq 5 -a "$(pwned)" -eq 0
         rm -rf -- "./$n"
     done
-    # The kept scripts name their data relatively: they draw again in data/.
+    # --keep-data: the plot-area boxes of every picture in DIR/data/axes.json.
     "$PLOT" --keep-data --format svg -o kd run1 > /dev/null 2>&1
-    (cd kd/data && rm -f gantt.svg && gnuplot gantt.svg.gp 2> /dev/null)
-    check "pnrsim-plot --keep-data: a kept script draws again in DIR/data" test -s kd/data/gantt.svg
+    check "pnrsim-plot --keep-data: DIR/data/axes.json has the 5 pictures" \
+        /usr/bin/python3 -c 'import json,sys; sys.exit(sorted(json.load(open("kd/data/axes.json"))) != sorted("gantt paging overalloc memory queue".split()))'
 fi
 
 # ---- pnrsim-plot: bad input files ----------------------------------------------------------
@@ -95,13 +96,16 @@ badcase() {
 }
 if [ -x "$PLOT" ] && [ $have_gp = 1 ]; then
     cp -r run1 rnd; head -c 4000 /dev/urandom | tr -d '\n' > rnd/pes.csv; echo >> rnd/pes.csv
-    badcase rnd "rnd/pes.csv:1: expected the header"
+    badcase rnd "rnd/pes.csv"
     cp -r run1 cut; head -c 100 run1/schedule.csv > cut/schedule.csv
     badcase cut "cut/schedule.csv: the last line has no end of line"
     cp -r run1 cut2; head -n 3 run1/schedule.csv > cut2/schedule.csv; printf '9,0,5\n' >> cut2/schedule.csv
-    badcase cut2 "cut2/schedule.csv:4: expected 7 comma-separated fields, found 3"
+    badcase cut2 "cut2/schedule.csv:4: end: a field is empty, missing or not finite (expected 7 comma-separated fields"
+    # start and end swapped with their header: the same file (read by name).
     cp -r run1 swap; awk -F, -v OFS=, '{ t = $3; $3 = $4; $4 = t; print }' run1/schedule.csv > swap/schedule.csv
-    badcase swap "swap/schedule.csv:1: expected the header"
+    "$PLOT" --format png -o swap.out swap > /dev/null 2> swap.err
+    check "pnrsim-plot: columns in another order under their names draw (exit 0, 5 PNGs, stderr empty)" \
+        sh -c "test $? -eq 0 && test \$(ls swap.out/*.png | wc -l) -eq 5 && test ! -s swap.err"
     cp -r run1 swap2; awk -F, -v OFS=, 'NR > 1 { t = $3; $3 = $4; $4 = t } { print }' run1/schedule.csv > swap2/schedule.csv
     badcase swap2 "swap2/schedule.csv:2: start 954 after end 465"
     cp -r run1 job; sed '3s/^[0-9]*,/3"; system "touch PWNED4",/' run1/schedule.csv > job/schedule.csv

@@ -350,11 +350,12 @@ if command -v timeout > /dev/null 2>&1; then
     else
         skip "pj_dump not installed"
     fi
-    if [ -x "$build/pnrsim-plot" ] && command -v gnuplot > /dev/null 2>&1; then
-        "$build/pnrsim-plot" to-sched > plot.out 2>&1
-        check "timeout --schedule: pnrsim-plot draws the partial run" test $? -eq 0
+    if [ -x "$build/pnrsim-plot" ] && /usr/bin/python3 -c 'import pandas, matplotlib' > /dev/null 2>&1; then
+        "$build/pnrsim-plot" to-sched > plot.out 2> plot.err
+        check "timeout --schedule: pnrsim-plot draws the partial run (stderr empty)" \
+            sh -c "test $? -eq 0 && test ! -s plot.err"
     else
-        skip "pnrsim-plot or gnuplot missing"
+        skip "pnrsim-plot or Python pandas/matplotlib missing"
     fi
     # A partial run replacing partial results: no "replaced complete" line.
     (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \

@@ -21,17 +21,18 @@
 #     no abort, every stretch kept (the 5-job case and the demo prefix);
 #   - --schedule changes no other file; only asked for; [output] schedule;
 #   - pnrsim-plot draws every plot (PNG and SVG) for the demo prefix and the
-#     1-job run; without gnuplot it says so, exits 2 and writes nothing;
-#   - pnrsim --plot runs it after the run, and without gnuplot refuses
+#     1-job run; a window with units; the Gantt key lists the jobs of the
+#     window; bad windows exit 2; without pandas it writes nothing;
+#   - pnrsim --plot runs it after the run, and without pandas refuses
 #     before the run (exit 2, nothing written);
 #   - large runs (NASA on 128 PEs, 8,192 PEs synthetic): the peak memory
 #     --schedule adds does not grow with the trace.
-# pj_dump (Debian pajeng) and gnuplot checks skip with a message when the
-# program is missing. Prints "N passed, N failed" last.
+# pj_dump (Debian pajeng) and plot checks skip with a message when the
+# program (or Python's pandas and matplotlib) is missing. Prints "N passed, N failed" last.
 TEST_NAME=test_schedule
 . "$(dirname "$0")/lib.sh"    # top, build, P, PLOT, PY, check, skip, finish, T
 have_pj=0; command -v pj_dump >/dev/null 2>&1 && have_pj=1
-have_gp=0; command -v gnuplot >/dev/null 2>&1 && have_gp=1
+have_gp=0; /usr/bin/python3 -c 'import pandas, matplotlib' >/dev/null 2>&1 && have_gp=1
 
 # ---- hand-worked gang run ------------------------------------------------------
 # Jobs 1 (25 s CPU) and 2 (12 s), 4 threads each, both submitted at 0.
@@ -393,10 +394,12 @@ else
 fi
 
 # ---- pnrsim-plot ------------------------------------------------------------------------------
+# (The pictures' contents are checked in tests/test_plots.sh; here: the
+# command, its files and its errors.)
 if [ ! -x "$PLOT" ]; then
     bad "$PLOT exists"
 elif [ $have_gp = 0 ]; then
-    skip "gnuplot not installed (Debian gnuplot-nox): plots not drawn"
+    skip "/usr/bin/python3 cannot import pandas and matplotlib (Debian python3-pandas, python3-matplotlib): plots not drawn"
 else
     for d in d1 one; do
         "$PLOT" "$d" > /dev/null 2> $d.plot.err
@@ -404,7 +407,7 @@ else
         for p in gantt paging overalloc memory queue; do
             head -c 8 "$d/plots/$p.png" 2>/dev/null | od -An -c | grep -q 'P   N   G' && grep -q '<svg' "$d/plots/$p.svg" 2>/dev/null && n=$((n + 1))
         done
-        check "pnrsim-plot $d: the 5 plots as PNG and SVG" test $n -eq 5
+        check "pnrsim-plot $d: the 5 plots as PNG and SVG, stderr empty" test $n -eq 5 -a ! -s $d.plot.err
     done
     # pnrsim --plot: --schedule, then pnrsim-plot on the output directory
     # (its summary line on stderr: standard output keeps the metrics only).
@@ -418,72 +421,40 @@ else
         sh -c "test $rc -eq 0 -a $n -eq 5 -a -s pl/schedule.csv -a -s pl/memory.csv -a ! -e pl/schedule.paje && $PY -c 'import json,sys; json.load(open(\"pl.out\"))' && grep -q 'images in' pl.err"
     "$PLOT" --format svg -o dd -- d1 > /dev/null 2>&1
     check "pnrsim-plot -- OUTDIR" test -s dd/gantt.svg
-    "$PLOT" --from 384300 --to 384700 --format png -o win d1 > /dev/null 2>&1
-    check "pnrsim-plot --from/--to -o: windowed plots written" test -s win/gantt.png
+    "$PLOT" plot --from 384300s --to 384700s --format png -o win d1 > /dev/null 2>&1
+    check "pnrsim-plot plot --from/--to with units -o: windowed plots written" test -s win/gantt.png
     check "pnrsim-plot: no temporary directory left" test -z "$(find d1/plots one/plots win -name '.plot.*')"
-    # Heat maps at true times. A hand-made output directory: metrics_period
-    # 10 s, samples at 10, 20 and (after an idle stretch the sampler jumped
-    # over) 80, run end 100. PE 0 paged 2 s in (0,10] and 5 s in (70,80];
-    # overallocated 3 MB from the sample at 20 on (held over the idle
-    # stretch, nothing changed); PE 1 nothing. Expected cells (xc yc xlo
-    # xhi ylo yhi value): paging "5 0 0 10 -0.5 0.5 2" and "75 0 70 80 -0.5
-    # 0.5 5" (drawn evenly spaced it would be at 25..35); overalloc one
-    # merged cell from 10 to 80: "45 0 10 80 -0.5 0.5 3".
-    mkdir -p gap
-    printf '[simulation]\nmetrics_period = 10\n' > gap/config.ini
-    printf '{\n  "total_time": 100,\n  "jobs_finished": 0\n}\n' > gap/metrics.json
-    { echo time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,mem_alloc_mean,mem_alloc_sd,disk_alloc_mean,messages_in_flight,jobs_finished,page_faults
-      echo 10,1,2,1,1,1,50,0,0,0,0,7; echo 80,0,0,0,0,0,0,0,0,0,1,9; } > gap/samples.csv
-    { echo time,first_pe,last_pe,mem_alloc_mb,overalloc_mb,netram_lent_mb,netram_held_mb,page_faults,paging_time,cpu_busy
-      echo 10,0,0,100,0,0,0,4,2,1; echo 10,1,1,0,0,0,0,0,0,0
-      echo 20,0,0,103,3,0,0,0,0,1; echo 20,1,1,0,0,0,0,0,0,0
-      echo 80,0,0,103,3,0,0,9,5,1; echo 80,1,1,0,0,0,0,0,0,0; } > gap/pes.csv
-    "$PLOT" --keep-data --format svg gap > /dev/null 2> gap.err
-    check "pnrsim-plot heat maps: cells at their true times across an idle stretch (paging)" \
-        test "$(sort -g gap/plots/data/paging.dat)" = "$(printf '5 0 0 10 -0.5 0.5 2\n75 0 70 80 -0.5 0.5 5')"
-    check "pnrsim-plot heat maps: overallocation held over the idle stretch" \
-        test "$(cat gap/plots/data/overalloc.dat)" = "45 0 10 80 -0.5 0.5 3"
-    # Steps carried to the run's end (100): the memory plot's last point.
-    check "pnrsim-plot: samples drawn as steps, the last one carried to the run's end" \
-        sh -c "grep -q 'samples.dat.* with steps' gap/plots/data/memory.gp && test \"\$(tail -n 1 gap/plots/data/samples.dat | cut -d, -f1,7)\" = 100,0 && test \"\$(tail -n 1 gap/plots/data/lent.dat)\" = 100,0"
-    # A 1-job run with 2 samples (metrics_period 20 s, run ends at 57.3 s):
-    # its plots have data up to the run's end, not a single point.
-    echo "1 0 0 25 1 25 40960 1 -1 -1 1 1 1 1 1 1 -1 -1" > o25.swf
-    "$P" -t o25.swf -q -o o25 --schedule --paje --set computer.number=2 --set simulation.metrics_period=20 > /dev/null
-    "$PLOT" --keep-data --format png o25 > /dev/null 2>&1
-    end=$(sed -n 's/.*"total_time": \([0-9.e+-]*\),*/\1/p' o25/metrics.json)
-    check "pnrsim-plot 1-job run: memory/queue data has the samples and a row at the run's end ($end s)" \
-        test "$(wc -l < o25/plots/data/samples.dat)" -eq "$(($(wc -l < o25/samples.csv)))" -a "$(tail -n 1 o25/plots/data/samples.dat | cut -d, -f1)" = "$end"
-    # Gantt legend: with at most 20 jobs in the window, a key entry per job,
-    # the jobs being those with a stretch in the window (from schedule.csv).
+    check "pnrsim-plot --version: pnrsim-plot VERSION" \
+        sh -c "\"$PLOT\" --version | grep -q '^pnrsim-plot [0-9][0-9.]*'"
+    # Gantt legend: with at most 20 jobs shown in the window, a key entry
+    # per job, the jobs being those with a stretch in the window (from
+    # schedule.csv; 400 s over 960 pixels: every stretch is wider than a pixel).
     "$PLOT" --keep-data --from 384300 --to 384700 --format png -o keyw d1 > /dev/null 2>&1
-    want=$(awk -F, 'NR > 1 && $4 > 384300 && $3 - $7 < 384700 { print "job " $1 }' d1/schedule.csv | sort -u | sort -k2n | tr '\n' ' ')
-    got=$(grep -o 'keyentry[^,]*title "job [0-9]*"' keyw/data/gantt.gp | sed 's/.*title "\(job [0-9]*\)"/\1/' | tr '\n' ' ')
-    check "pnrsim-plot Gantt: a key entry per job in the window ($(($(echo $want | wc -w) / 2)) jobs)" test -n "$want" -a "$want" = "$got"
-    # --from/--to: numbers only, --from below --to; exit 2, nothing written.
-    for w in "--from 100 --to 50" "--from 50 --to 50" "--from 1-2" "--to 1e" "--from -5" "--to x"; do
+    want=$(awk -F, 'NR > 1 && $4 > 384300 && $3 - $7 < 384700 { print $1 }' d1/schedule.csv | sort -un | tr '\n' ' ')
+    got=$($PY -c 'import json,pathlib; print(" ".join(str(j) for j in json.loads(pathlib.Path("keyw/data/axes.json").read_text())["gantt"]["jobs"]) + " ")')
+    check "pnrsim-plot Gantt: a key entry per job in the window ($(echo $want | wc -w) jobs)" test -n "$want" -a "$want" = "$got"
+    # --from/--to: times with units, --from below --to; exit 2, nothing written.
+    for w in "--from 100 --to 50" "--from 50 --to 50" "--from 1-2" "--to 1e" "--from -5" "--to x" "--to 5w" "--from 2h --to 100m"; do
         "$PLOT" $w -o badwin d1 > /dev/null 2> badwin.err
         rc=$?
         check "pnrsim-plot $w: exit 2 with a message, nothing written" \
-            sh -c "test $rc -eq 2 && grep -q -e 'expected a time' -e 'window is empty' badwin.err && test ! -e badwin"
+            sh -c "test $rc -eq 2 && grep -q -e 'expected a time' -e 'window is empty' -e 'expected one argument' badwin.err && test ! -e badwin"
     done
 fi
 if [ -x "$PLOT" ]; then
-    mkdir -p nogp
-    for t in sh awk sed mkdir mktemp rm mv cat wc sort od head tr touch; do
-        p=$(command -v $t) && ln -sf "$p" nogp/$t
-    done
-    PATH=$T/nogp /bin/sh "$PLOT" -o nogp-out d1 > /dev/null 2> nogp.err
+    # Without pandas (a PYTHONPATH whose pandas fails to import).
+    mkdir -p nopd && echo 'raise ImportError("no pandas here (test)")' > nopd/pandas.py
+    PYTHONPATH=$T/nopd "$PLOT" -o nogp-out d1 > /dev/null 2> nogp.err
     rc=$?
-    check "pnrsim-plot without gnuplot: exit 2, says gnuplot, writes nothing" \
-        sh -c "test $rc -eq 2 && grep -q gnuplot nogp.err && test ! -e nogp-out"
+    check "pnrsim-plot without pandas: exit 3, says pandas, writes nothing" \
+        sh -c "test $rc -eq 3 && grep -q pandas nogp.err && test ! -e nogp-out"
     "$PLOT" nowhere > /dev/null 2>&1
     check "pnrsim-plot on a missing directory: exit 2" test $? -eq 2
-    # pnrsim --plot checks for gnuplot before the run: nothing simulated,
+    # pnrsim --plot checks pandas before the run: nothing simulated,
     # nothing written.
-    PATH=$T/nogp "$P" -t one.swf --set computer.number=2 --plot -q -o nogp-run > /dev/null 2> nogp-run.err
+    PYTHONPATH=$T/nopd "$P" -t one.swf --set computer.number=2 --plot -q -o nogp-run > /dev/null 2> nogp-run.err
     rc=$?
-    check "pnrsim --plot without gnuplot: exit 2 before the run, says gnuplot, writes nothing" \
-        sh -c "test $rc -eq 2 && grep -q gnuplot nogp-run.err && test ! -e nogp-run"
+    check "pnrsim --plot without pandas: exit 2 before the run, says pandas, writes nothing" \
+        sh -c "test $rc -eq 2 && grep -q pandas nogp-run.err && test ! -e nogp-run"
 fi
 finish

@@ -6,8 +6,9 @@
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
 # makes sure the SimPy 2 (python3-simpy) comparison is available; with "study",
-# python3-pandas and python3-matplotlib for the study plots; with "schedule", pajeng and gnuplot (make check,
-# make demo-plots); with "html", chromium, xmllint and groff (make check);
+# python3-pandas and python3-matplotlib for the study plots; with "plot",
+# the same for pnrsim-plot; with "schedule", those and pajeng (make check);
+# with "html", chromium, xmllint and groff (make check);
 # with "slurm", Slurm and munge for a one-node cluster (tools/slurm-local.sh,
 # make check-slurm); with "valgrind", valgrind (make check-valgrind).
 #
@@ -36,13 +37,22 @@ if [ "$1" = study ]; then
         missing=1
     fi
 fi
-# schedule (make check, make demo-plots): pj_dump (pajeng) validates the
-# Paje traces, gnuplot draws pnrsim-plot's pictures; installed when this
-# runs as root or with sudo, otherwise the tests say they skip.
+# plot (make check, make demo-plots, pnrsim --plot): pnrsim-plot is the
+# Python companion (python/pnrsim), run by the system interpreter
+# /usr/bin/python3 with Debian's pandas and matplotlib (a python3 first on
+# PATH, e.g. pyenv's, is not used).
+if [ "$1" = plot ] || [ "$1" = schedule ]; then
+    if ! /usr/bin/python3 -c 'import pandas, matplotlib' >/dev/null 2>&1; then
+        PKGS="$PKGS python3-pandas python3-matplotlib"
+        missing=1
+    fi
+fi
+# schedule (make check): pj_dump (pajeng) validates the Paje traces;
+# installed when this runs as root or with sudo, otherwise the tests say
+# they skip.
 if [ "$1" = schedule ]; then
     opt=""
     command -v pj_dump >/dev/null 2>&1 || opt="$opt pajeng"
-    command -v gnuplot >/dev/null 2>&1 || opt="$opt gnuplot-nox"
     if [ -n "$opt" ]; then
         if [ "$(id -u)" -eq 0 ]; then OSUDO=""
         elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then OSUDO="sudo"

@@ -1,0 +1,148 @@
+"""The subcommands ``plot`` and ``evalys`` of ``python3 -m pnrsim``.
+
+    pnrsim-plot [plot] [--from T] [--to T] [--format png|svg|both] [-o DIR]
+                [--keep-data] RUNDIR
+    pnrsim-plot evalys [--started] [-o FILE] RUNDIR
+
+plot draws gantt, paging, overalloc, memory and queue of RUNDIR into DIR
+(default RUNDIR/plots), each as PNG and/or SVG; T is a time with an
+optional unit (100h, 2d, 384300s, 90m; plain = seconds). The images are
+written under temporary names and renamed when every one is drawn, so
+nothing half-written is left. --keep-data also writes DIR/data/axes.json:
+for each picture its pixel size, the pixel boxes of its plot area (and
+the Gantt chart's switch strip), the window, the time unit and the note
+drawn when there was nothing to show.
+evalys writes the jobs in the Batsim/evalys jobs CSV convention
+(pnrsim.export) to FILE (default standard output).
+Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed
+(3 when numpy, pandas or matplotlib is missing: __main__).
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+PROG = "pnrsim-plot"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write("%s: %s\n" % (PROG, message))
+        sys.exit(2)
+
+
+def _time(text):
+    from .run import parse_time
+    try:
+        return parse_time(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def plot_main(argv):
+    """pnrsim-plot [plot]: draw the five pictures of a run; returns the exit status."""
+    ap = _Parser(prog=PROG, description="Draw the pictures of one pnrsim run.")
+    ap.add_argument("--from", dest="t0", type=_time, metavar="T",
+                    help="window start (100h, 2d, 384300s; default 0)")
+    ap.add_argument("--to", dest="t1", type=_time, metavar="T",
+                    help="window end (default the run's end)")
+    ap.add_argument("--format", choices=("png", "svg", "both"), default="both")
+    ap.add_argument("-o", "--output", metavar="DIR", help="where (default RUNDIR/plots)")
+    ap.add_argument("--keep-data", action="store_true",
+                    help="also write DIR/data/axes.json (plot-area boxes, notes)")
+    ap.add_argument("rundir", metavar="RUNDIR")
+    a = ap.parse_args(argv)
+    if a.t0 is not None and a.t1 is not None and a.t0 >= a.t1:
+        sys.stderr.write("%s: --from %g --to %g: the window is empty (--from must be below --to)\n"
+                         % (PROG, a.t0, a.t1))
+        return 2
+    from .run import RunError, load_run
+    try:
+        run = load_run(a.rundir)
+    except RunError as e:
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 2
+    outdir = a.output or os.path.join(a.rundir, "plots")
+    return render_all(run, outdir, a.format, a.t0, a.t1, a.keep_data)
+
+
+def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
+    """Draw every picture of run into outdir (see the module text); returns 0, or 1/2."""
+    import matplotlib.pyplot as plt
+    from . import plots
+    try:
+        os.makedirs(outdir, exist_ok=True)
+        work = tempfile.mkdtemp(prefix=".plot.", dir=outdir)
+    except OSError as e:
+        sys.stderr.write("%s: cannot write in %s: %s\n" % (PROG, outdir, e.strerror))
+        return 2
+    exts = {"png": ["png"], "svg": ["svg"], "both": ["png", "svg"]}[fmt]
+    a, b, _ = plots.window(run, t0, t1)
+    unit = plots.time_unit(b - a)
+    info, drawn = {}, []
+    try:
+        for name, fn in plots.PICTURES:
+            ax = fn(run, t0=t0, t1=t1, unit=unit)
+            fig = ax.figure
+            info[name] = {"size": [int(round(fig.get_figwidth() * fig.dpi)),
+                                   int(round(fig.get_figheight() * fig.dpi))],
+                          "boxes": plots.axes_boxes(ax), "window": [a, b], "unit": unit[0],
+                          "note": getattr(ax, "pnrsim_note", None),
+                          "rows": getattr(ax, "pnrsim_rows", None),
+                          "jobs": getattr(ax, "pnrsim_legend", None)}
+            for ext in exts:
+                fig.savefig(os.path.join(work, name + "." + ext), dpi=plots.DPI,
+                            metadata=({"Software": "pnrsim-plot"} if ext == "png" else
+                                      {"Date": None}))
+                drawn.append(name + "." + ext)
+            plt.close(fig)
+        if keep_data:
+            os.makedirs(os.path.join(outdir, "data"), exist_ok=True)
+            with open(os.path.join(work, "axes.json"), "w") as f:
+                json.dump(info, f, indent=1)
+            os.replace(os.path.join(work, "axes.json"), os.path.join(outdir, "data", "axes.json"))
+        for f in drawn:
+            os.replace(os.path.join(work, f), os.path.join(outdir, f))
+    except OSError as e:
+        sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, outdir, e.strerror or e))
+        return 1
+    finally:
+        for f in os.listdir(work):
+            os.unlink(os.path.join(work, f))
+        os.rmdir(work)
+    print("%s: %d images in %s: %s" % (PROG, len(drawn), outdir, " ".join(drawn)))
+    return 0
+
+
+def evalys_main(argv):
+    """pnrsim-plot evalys: write a run's jobs as a Batsim/evalys jobs CSV."""
+    ap = _Parser(prog=PROG + " evalys",
+                 description="Write a run's jobs in the Batsim/evalys jobs CSV convention.")
+    ap.add_argument("-o", "--output", metavar="FILE", help="default standard output")
+    ap.add_argument("--started", action="store_true",
+                    help="only jobs that ran (COMPLETED_SUCCESSFULLY, COMPLETED_KILLED)")
+    ap.add_argument("rundir", metavar="RUNDIR")
+    a = ap.parse_args(argv)
+    from .export import to_evalys
+    from .run import RunError, load_run
+    try:
+        run = load_run(a.rundir)
+    except RunError as e:
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 2
+    df = to_evalys(run, started_only=a.started)
+    if not a.output or a.output == "-":
+        df.to_csv(sys.stdout, index=False, float_format="%.15g")
+        return 0
+    d = os.path.dirname(a.output) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".evalys.", dir=d)
+        with os.fdopen(fd, "w") as f:
+            df.to_csv(f, index=False, float_format="%.15g")
+        os.replace(tmp, a.output)
+    except OSError as e:
+        sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
+        return 1
+    return 0

@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/test_plots.sh BUILD: the Python companion (python/pnrsim) and the
+# pictures of pnrsim-plot, checked by image statistics.
+#
+#   - tests/test_plots.py: time texts ("100h" = 360000 s), PE ranges
+#     ("0-2 5" = {0,1,2,5}), the rasters on hand-worked cells, loading
+#     (old and new jobs.csv, .csv.gz, # PARTIAL), the evalys export of a
+#     hand-made 4-job run read back by column names (evalys itself is used
+#     when installed; it is not a Debian package);
+#   - the pictures of the demo (configs/default.ini, --schedule), of its
+#     window 384300 .. 384700 s, of a 200-job run, of a window after
+#     the 200-job run's end and of schedule files written for a window
+#     (4d..5d: the pictures' default window), drawn with --keep-data (plot-area boxes in
+#     data/axes.json) and read back with matplotlib.image.imread by
+#     tests/plotcheck.py: in the plot area of the Gantt chart, memory and
+#     queue no single colour covers more than 0.9 (a blank picture is
+#     1.0 white; the demo's Gantt chart, 41% utilisation at MPL 2 where
+#     one slot of two is often empty, is 0.81 white at the whole-run
+#     scale: 0.9 leaves room for runs a little emptier while still failing
+#     a picture that shows almost nothing), switch marks (black) cover
+#     less than 0.1 of the Gantt chart (they must never hide the jobs;
+#     issue 26's whole-demo chart was mostly black); a heat map has colour
+#     on exactly the PE rows whose data show paging / overallocation in
+#     the window; a picture with nothing to show carries its note (all
+#     five in the window after the run's end);
+#   - the demo's pictures take under 60 s; no warning on stderr (Python
+#     runs with PYTHONWARNINGS=error, as -W error);
+#   - the evalys export of the 200-job run against its jobs.csv: a row
+#     per job, waiting_time = start - submit, finish_time = end,
+#     execution_time = end - start for the finished jobs; of a run stopped
+#     by max_time: final_state follows jobs.csv's state, the running jobs
+#     end at total_time.
+# Skips (saying why) when /usr/bin/python3 cannot import pandas and
+# matplotlib. Prints "N passed, N failed" last.
+TEST_NAME=test_plots
+. "$(dirname "$0")/lib.sh"    # top, build, P, PLOT, PY, check, skip, finish, T
+/usr/bin/python3 -c 'import pandas, matplotlib' > /dev/null 2>&1 ||
+    skip_all "/usr/bin/python3 cannot import pandas and matplotlib (sh tools/deps.sh plot)"
+need "$PLOT"
+export PYTHONWARNINGS=error
+# report: turn "ok/FAIL/skip NAME" lines of a checker into this test's counts.
+report() {
+    while IFS= read -r l; do
+        case $l in
+        "ok   "*) ok "${l#ok   }" ;;
+        "FAIL "*) bad "${l#FAIL }" ;;
+        "skip "*) skip "${l#skip }" ;;
+        *) echo "     $l" ;;
+        esac
+    done
+}
+/usr/bin/python3 -W error "$top/tests/test_plots.py" "$T" > unit.out 2> unit.err
+rc=$?
+report < unit.out
+check "test_plots.py: exit 0, stderr empty" sh -c "test $rc -eq 0 && test ! -s unit.err"
+
+# pictures RUNDIR OUT LABEL [plot options]: draw, check stderr, run plotcheck.
+pictures() {
+    d=$1 o=$2 label=$3; shift 3
+    "$PLOT" --keep-data --format png -o "$o" "$@" "$d" > "$o.out" 2> "$o.err"
+    rc=$?
+    check "$label: pnrsim-plot exit 0, 5 PNGs, stderr empty" \
+        sh -c "test $rc -eq 0 && test \$(ls '$o'/*.png | wc -l) -eq 5 && test ! -s '$o.err'"
+    /usr/bin/python3 -W error "$top/tests/plotcheck.py" "$d" "$o" 0.9 0.1 > "$o.check" 2>&1
+    sed "s/^ok   /ok   $label: /; s/^FAIL /FAIL $label: /" "$o.check" | report
+    check "$label: image statistics (gantt/memory/queue <= 0.9 one colour, < 0.1 black; heat-map rows = data; notes)" \
+        test $? -eq 0 -a -z "$(grep FAIL "$o.check")"
+}
+"$P" -c "$DEFAULT" -q --schedule -o demo > /dev/null 2> demo.err
+check "demo run with --schedule: exit 0" test $? -eq 0
+rm -f demo/schedule.paje demo/schedule.paje.gz
+t0=$(date +%s)
+pictures demo demo-plots "demo"
+t1=$(date +%s)
+check "demo pictures in under 60 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 60
+pictures demo win-plots "demo 384300s..384700s" --from 384300s --to 384700s
+"$P" -c "$DEFAULT" -q --schedule --set workload.max_jobs=200 -o j200 > /dev/null 2>&1
+rm -f j200/schedule.paje j200/schedule.paje.gz
+pictures j200 j200-plots "200 jobs"
+pictures j200 after-plots "after the run's end" --from 1000d --to 1001d
+check "after the run's end: all 5 pictures carry their note" \
+    test "$(grep -c "note '" after-plots.check)" -eq 5
+
+# Schedule files of a window ([output] schedule_from = 4d, schedule_to =
+# 5d): the pictures default to that window, 4 x 86400 = 345600 ..
+# 5 x 86400 = 432000 s.
+"$P" -c "$DEFAULT" -q --schedule --set output.schedule_from=4d --set output.schedule_to=5d -o day > /dev/null 2>&1
+pictures day day-plots "schedule files of 4d..5d"
+check "schedule files of 4d..5d: the pictures' window is 345600 .. 432000 s" \
+    $PY -c 'import json,sys,pathlib; sys.exit(json.loads(pathlib.Path("day-plots/data/axes.json").read_text())["gantt"]["window"] != [345600.0, 432000.0])'
+
+# The evalys export against jobs.csv.
+"$PLOT" evalys -o j200-evalys.csv j200 2> ev.err
+check "evalys export: exit 0, stderr empty" sh -c "test $? -eq 0 && test ! -s ev.err"
+/usr/bin/python3 -W error - > ev.check 2>&1 <<'PYEOF'
+import numpy as np, pandas as pd
+j = pd.read_csv("j200/jobs.csv", comment="#").set_index("job").sort_index()
+e = pd.read_csv("j200-evalys.csv").set_index("job_id").sort_index()
+f = e.final_state == "COMPLETED_SUCCESSFULLY"
+jf = j.loc[e.index[f]]
+ok = (len(e) == len(j) and list(e.index) == list(j.index) and f.sum() > 0
+      and np.allclose(e.waiting_time[f], jf.start - jf.submit)
+      and np.allclose(e.finish_time[f], jf.end)
+      and np.allclose(e.execution_time[f], jf.end - jf.start)
+      and (e.submission_time == j.submit).all()
+      and (e.requested_number_of_resources == j.threads).all())
+print("rows", len(e), "finished", int(f.sum()), "ok" if ok else "MISMATCH")
+PYEOF
+check "evalys export of 200 jobs: a row per job of jobs.csv; waiting = start - submit, finish = end, execution = end - start ($(cat ev.check))" \
+    grep -q ' ok$' ev.check
+# A run stopped by simulation.max_time = 2,000,000 s (jobs.csv with every
+# state): final_state follows state (finished -> COMPLETED_SUCCESSFULLY,
+# running -> COMPLETED_KILLED with finish_time = total_time, queued ->
+# SUBMITTED, unsubmitted -> NOT_SUBMITTED, dropped -> REJECTED), a row each.
+"$P" -c "$DEFAULT" -q --set simulation.max_time=2000000 -o stop > /dev/null 2>&1
+"$PLOT" evalys -o stop-evalys.csv stop 2> stop.err
+/usr/bin/python3 -W error - > stop.check 2>&1 <<'PYEOF'
+import json
+import numpy as np, pandas as pd
+j = pd.read_csv("stop/jobs.csv", comment="#").set_index("job").sort_index()
+e = pd.read_csv("stop-evalys.csv").set_index("job_id").sort_index()
+with open("stop/metrics.json") as f:
+    end = json.load(f)["total_time"]
+m = {"finished": "COMPLETED_SUCCESSFULLY", "running": "COMPLETED_KILLED", "queued": "SUBMITTED",
+     "unsubmitted": "NOT_SUBMITTED", "dropped": "REJECTED"}
+run = e.final_state == "COMPLETED_KILLED"
+ok = ("state" in j and list(e.index) == list(j.index)
+      and (e.final_state == j.state.map(m)).all() and run.any()
+      and np.allclose(e.finish_time[run], end)
+      and np.allclose(e.starting_time[run], j.start[run]))
+print(" ".join("%s %d" % kv for kv in e.final_state.value_counts().sort_index().items()),
+      "ok" if ok else "MISMATCH")
+PYEOF
+check "evalys export of a max_time run: final_state from state, running ones end at total_time ($(cat stop.check))" \
+    sh -c "grep -q ' ok$' stop.check && test ! -s stop.err"
+finish
