@@ -241,7 +241,7 @@ install: all
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim
 	install -m 644 python/pnrsim/*.py $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim/
-	sh tools/plot-wrapper.sh '$(PREFIX)/share/pnrsim/python' '$(VERSION_STR)' > $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
+	sh tools/plot-wrapper.sh '$(PREFIX)/share/pnrsim/python' '$(VERSION_STR)' ../share/pnrsim/python > $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
 	chmod 755 $(DESTDIR)$(PREFIX)/bin/pnrsim-plot
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 644 $(MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/

@@ -13,9 +13,9 @@
 #   - the installed pnrsim-sweep (PATH = T/root/usr/bin first) runs a tiny
 #     study written beside the bundled ones (base = ../default.ini, trace =
 #     ../../traces/...) with the installed pnrsim, exit 0, nothing on
-#     stderr, and draws its plot with the installed pnrsim-plot (skipped
-#     with the reason when the installed pnrsim-plot has no study
-#     subcommand or /usr/bin/python3 lacks pandas/matplotlib).
+#     stderr, and draws its plot with the installed pnrsim-plot, which
+#     finds the installed companion relative to itself (skipped with the
+#     reason when /usr/bin/python3 lacks pandas/matplotlib).
 # Only for the plain build (the sanitizer build is not for installing).
 TEST_NAME=test_install
 . "$(dirname "$0")/lib.sh"    # top, build, P, check, skip, skip_all, finish, T
@@ -81,11 +81,13 @@ PATH="$R/usr/bin:/usr/bin:/bin" pnrsim-sweep -q -j 2 -o out "$S" > sweep.out 2> 
 rc=$?
 check "installed pnrsim-sweep (PATH=DESTDIR/usr/bin): exit 0, 4 runs ok" \
     test $rc -eq 0 -a "$(grep -c ',ok,' out/results.csv 2> /dev/null)" -eq 4
-if PATH="$R/usr/bin:/usr/bin:/bin" pnrsim-plot study --help 2>&1 | grep -q '^usage: pnrsim-plot study' &&
-    /usr/bin/python3 -c 'import pandas, matplotlib' 2> /dev/null; then
+if /usr/bin/python3 -c 'import pandas, matplotlib' 2> /dev/null; then
+    # The installed wrapper finds DESTDIR's python/ relative to itself.
+    check "installed pnrsim-plot study --help: the installed companion" \
+        sh -c "PATH='$R/usr/bin:/usr/bin:/bin' pnrsim-plot study --help 2>&1 | grep -q '^usage: pnrsim-plot study'"
     check "installed: the plot drawn by the installed pnrsim-plot, nothing on stderr$(head -c 200 sweep.err)" \
         test -s out/plots/response.png -a -s out/plots/response.svg -a ! -s sweep.err
 else
-    skip "the installed pnrsim-plot has no study subcommand (the Python companion's wrapper) or no pandas: plots not checked"
+    skip "/usr/bin/python3 cannot import pandas and matplotlib (tools/deps.sh plot installs them): plots not checked"
 fi
 finish
