@@ -30,6 +30,7 @@
  * the first second).
  */
 #include "app/progress.h"
+#include "app/util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -57,20 +58,6 @@ static void progress_drain(progress_t *p, const run_progress *rp)
         p->drain_wall = rp->wall;
         p->drain_left = rp->left;
     }
-}
-
-/* Seconds as M:SS or H:MM:SS. */
-static void progress_hms(char *buf, size_t n, double s)
-{
-    if (!(s >= 0))
-        s = 0;
-    if (s > 1e9)
-        s = 1e9;
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
 static const char *progress_kind_name(run_progress_kind k)
@@ -105,10 +92,10 @@ void progress_format(progress_t *p, const run_progress *rp, char *buf, size_t n)
                (double)(p->drain_left - rp->left);
     }
     char elapsed[32], eta[48], jobs[48] = "";
-    progress_hms(elapsed, sizeof elapsed, rp->wall);
+    util_hms(elapsed, sizeof elapsed, rp->wall);
     if (left >= 0) {
         char t[32];
-        progress_hms(t, sizeof t, left);
+        util_hms(t, sizeof t, left);
         snprintf(eta, sizeof eta, "about %s left", t);
     } else {
         snprintf(eta, sizeof eta, "time left not known yet");

@@ -318,13 +318,20 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
     return 0;
 }
 
-int rset_open(rset_t *s, rset_file *o, const char *name)
+/* Name o (its final path and its staging path) and create its staging
+ * file: the descriptor, or -1 with errno set. */
+static int stage_create(rset_t *s, rset_file *o, const char *name)
 {
     memset(o, 0, sizeof *o);
     if (!join(o->path, sizeof o->path, s->dir, name) ||
         !join(o->tmp, sizeof o->tmp, s->stage, name))
         return -1;
-    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    return open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+}
+
+int rset_open(rset_t *s, rset_file *o, const char *name)
+{
+    int fd = stage_create(s, o, name);
     if (fd < 0)
         return -1;
     o->f = fdopen(fd, "w");
@@ -365,11 +372,7 @@ static int gz_cookie_close(void *c)
 
 int rset_open_gz(rset_t *s, rset_file *o, const char *name)
 {
-    memset(o, 0, sizeof *o);
-    if (!join(o->path, sizeof o->path, s->dir, name) ||
-        !join(o->tmp, sizeof o->tmp, s->stage, name))
-        return -1;
-    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = stage_create(s, o, name);
     if (fd < 0)
         return -1;
     gzFile gz = gzdopen(fd, "wb6");

@@ -227,3 +227,16 @@ char *util_shell_join(int argc, char *const argv[])
     *p = '\0';
     return out;
 }
+
+void util_hms(char *buf, size_t n, double s)
+{
+    if (!(s >= 0))
+        s = 0;
+    if (s > 1e9)
+        s = 1e9;
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}

@@ -47,6 +47,10 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
 
 /* Seconds on the monotonic clock (wall-clock durations, never results). */
 double util_now(void);
+/* Seconds s as M:SS, or H:MM:SS from an hour on, rounded to the second
+ * (below 0 or not a number: 0:00; capped at 1e9 s), into buf (n bytes):
+ * progress lines' elapsed time and time left. */
+void util_hms(char *buf, size_t n, double s);
 
 /* v as the shortest %g text that reads back as exactly v (1e+12, 0.1,
  * 1000001000000), into buf (n bytes; 32 is enough). For messages that

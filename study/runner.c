@@ -38,6 +38,8 @@
  */
 #include "study/sweep.h"
 
+#include "app/util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -82,17 +84,6 @@ typedef struct runner {
 static void on_signal(int sig)
 {
     (void)sig;
-}
-
-static void fmt_time(char *buf, size_t n, double s)
-{
-    if (s < 0)
-        s = 0;
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
 }
 
 /* Erase the progress line (before printing a message). */
@@ -147,10 +138,10 @@ static void draw_bar(runner *R)
     R->last_line = now;
     size_t done = R->c->skipped + R->finished_here;
     char elapsed[32], left[48], t[32];
-    fmt_time(elapsed, sizeof elapsed, el);
+    util_hms(elapsed, sizeof elapsed, el);
     double e = eta(R, now);
     if (e >= 0) {
-        fmt_time(t, sizeof t, e);
+        util_hms(t, sizeof t, e);
         snprintf(left, sizeof left, "about %s left", t);
     } else {
         snprintf(left, sizeof left, "time left not known yet");
