@@ -31,6 +31,8 @@ struct jobs_csv {
     int cpn;              /* cores per node (pes under exclusive) */
     char *buf;            /* one row */
     size_t cap;
+    int *cols;            /* a job's columns sorted, when its threads' are not */
+    size_t ncols;         /* capacity of cols */
 };
 
 /* The 14 columns of a finished job j (wait, response, exec, sld and bsld
@@ -106,12 +108,36 @@ static char *put_str(char *p, const char *s)
     return p + n;
 }
 
-/* The gang matrix columns of j as ascending ranges. */
-static char *put_pes(const jobs_csv *w, char *p, const job_t *j)
+static int cmp_int(const void *x, const void *y)
 {
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* The gang matrix columns of j as ascending ranges. Thread k's column is
+ * usually above thread k-1's (the placements give runs of columns in
+ * order); where it is not (GLOBAL's placement on nodes of several cores),
+ * the columns are sorted in w->cols first (grown once to the widest job:
+ * no allocation per row after that). */
+static char *put_pes(jobs_csv *w, char *p, const job_t *j)
+{
+    const int *ids = j->pe_ids;
+    for (int i = 1; i < j->threads; i++) {
+        if (ids[i] >= ids[i - 1])
+            continue;
+        if ((size_t)j->threads > w->ncols) {
+            free(w->cols);
+            w->ncols = (size_t)j->threads;
+            w->cols = xrealloc(NULL, w->ncols * sizeof *w->cols);
+        }
+        memcpy(w->cols, j->pe_ids, (size_t)j->threads * sizeof *w->cols);
+        qsort(w->cols, (size_t)j->threads, sizeof *w->cols, cmp_int);
+        ids = w->cols;
+        break;
+    }
     int lo = -1, hi = -2;
     for (int i = 0; i < j->threads; i++) {
-        int a = j->pe_ids[i], b = a;
+        int a = ids[i], b = a;
         if (w->exclusive) {
             a = a / w->cpn * w->cpn;
             b = a + w->cpn - 1;
@@ -145,7 +171,7 @@ static char *put_pes(const jobs_csv *w, char *p, const job_t *j)
 
 /* ",requested,state,reason,slot,pes" of a submitted job j (slot and pes
  * empty when it was never placed). */
-static char *put_tail(const jobs_csv *w, char *p, const job_t *j, const char *state)
+static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
 {
     *p++ = ',';
     p = put_opt(p, j->requested, true);
@@ -271,5 +297,6 @@ void jobs_csv_close(jobs_csv *w)
     if (!w)
         return;
     free(w->buf);
+    free(w->cols);
     free(w);
 }

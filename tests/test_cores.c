@@ -387,7 +387,16 @@ static void run_jobs(config *c, run_metrics *m, double *start, int *cores, int n
     rewind(jobs);
     char line[1024];
     ck_assert_ptr_nonnull(fgets(line, sizeof line, jobs));
-    bool excl = strstr(line, ",cores\n") != NULL;
+    /* The column `cores` (node_sharing EXCLUSIVE only): its index, counted
+     * by the commas before it in the header; -1 when absent. */
+    const char *at = strstr(line, ",cores,");
+    int cores_col = -1;
+    if (at) {
+        cores_col = 1;
+        for (const char *q = line; q < at; q++)
+            cores_col += *q == ',';
+    }
+    bool excl = cores_col >= 0;
     for (int i = 0; i < n; i++)
         cores[i] = start[i] = -1;
     while (fgets(line, sizeof line, jobs)) {
@@ -396,7 +405,10 @@ static void run_jobs(config *c, run_metrics *m, double *start, int *cores, int n
         ck_assert_int_eq(sscanf(line, "%ld,%lf,%lf", &id, &sub, &st), 3);
         ck_assert(id >= 1 && id <= n);
         start[id - 1] = st;
-        cores[id - 1] = excl ? atoi(strrchr(line, ',') + 1) : 0;
+        const char *f = line;
+        for (int k = 0; excl && k < cores_col; k++)
+            f = strchr(f, ',') + 1;
+        cores[id - 1] = excl ? atoi(f) : 0;
     }
     fclose(jobs);
 }

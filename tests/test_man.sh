@@ -51,10 +51,11 @@ elif make -C "$top" --no-print-directory -s install BUILD="$build" PREFIX=/usr D
     done
     check "make install: the 4 pages under PREFIX/share/man and pnrsim-plot in PREFIX/bin" \
         test $n -eq 4 -a -x "$T/root/usr/bin/pnrsim-plot"
-    # The installed wrapper points at PREFIX/share/pnrsim/python (PREFIX
-    # without DESTDIR), where the Python companion is.
+    # The installed wrapper looks for ../share/pnrsim/python beside itself
+    # first, then PREFIX/share/pnrsim/python (PREFIX without DESTDIR),
+    # where the Python companion is; run from DESTDIR it finds DESTDIR's.
     check "make install: python/pnrsim under PREFIX/share/pnrsim/python, the wrapper points there" \
-        sh -c "test -s '$T/root/usr/share/pnrsim/python/pnrsim/__main__.py' && grep -q \"^PYTHONPATH='/usr/share/pnrsim/python'\" '$T/root/usr/bin/pnrsim-plot'"
+        sh -c "test -s '$T/root/usr/share/pnrsim/python/pnrsim/__main__.py' && grep -q \"^pydir='/usr/share/pnrsim/python'\" '$T/root/usr/bin/pnrsim-plot' && grep -q \"'../share/pnrsim/python'/pnrsim/__init__.py\" '$T/root/usr/bin/pnrsim-plot'"
 else
     bad "make install DESTDIR=...: $(tail -2 "$T/install.log" | tr '\n' ' ')"
 fi

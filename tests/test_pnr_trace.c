@@ -487,7 +487,16 @@ static void run_text(const char *trace, const char *const *sets, double start[5]
     for (const char *q = strchr(csv, '\n'); q && q[1]; q = strchr(q + 1, '\n')) {
         long id;
         double sub, st, en;
-        ck_assert_int_eq(sscanf(q + 1, "%ld,%lf,%lf,%lf", &id, &sub, &st, &en), 4);
+        /* A job that did not finish (issue 26: every job has a row) has
+         * an empty end; such rows keep start/end at -1. */
+        int got = sscanf(q + 1, "%ld,%lf,%lf,%lf", &id, &sub, &st, &en);
+        if (got < 4) {
+            const char *eol = strchr(q + 1, '\n');
+            const char *fin = strstr(q + 1, ",finished,");
+            ck_assert_msg(got >= 2 && (!fin || (eol && fin > eol)),
+                          "a finished job's row without start and end");
+            continue;
+        }
         ck_assert(id >= 1 && id <= 4);
         start[id] = st;
         end[id] = en;
