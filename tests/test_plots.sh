@@ -133,4 +133,29 @@ print(" ".join("%s %d" % kv for kv in e.final_state.value_counts().sort_index().
 PYEOF
 check "evalys export of a max_time run: final_state from state, running ones end at total_time ($(cat stop.check))" \
     sh -c "grep -q ' ok$' stop.check && test ! -s stop.err"
+
+# Reviewer's findings (issue 26). A trace whose first record is dropped
+# (999 threads on 240 PEs: too_wide) gives a jobs.csv row with empty
+# submit (docs/METRICS.md); --plot and the export must take it: 1 row
+# REJECTED, 1 COMPLETED_SUCCESSFULLY.
+printf '1 0 -1 100 999 -1 -1 999 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 5 -1 100 2 -1 -1 2 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > wide.swf
+"$P" -c "$DEFAULT" -q --plot -t wide.swf -o wide > /dev/null 2> wide.err
+check "a dropped first record (empty submit): --plot exit 0, 5 PNGs, stderr empty" \
+    sh -c "test $? -eq 0 && test ! -s wide.err && test \$(ls wide/plots/*.png | wc -l) -eq 5"
+"$PLOT" evalys wide > wide-ev.csv 2> wide-ev.err
+check "a dropped first record: the export has it REJECTED and job 2 COMPLETED_SUCCESSFULLY" \
+    sh -c "test ! -s wide-ev.err && grep -q '^1,.*,REJECTED,' wide-ev.csv && grep -q '^2,.*,COMPLETED_SUCCESSFULLY,' wide-ev.csv"
+# An empty window (--to 0: 0 .. 0) is refused before anything is made.
+"$PLOT" --to 0 -o empty-win demo > /dev/null 2> ew.err
+check "--to 0: exit 2, one line naming the window, no directory made" \
+    sh -c "test $? -eq 2 && test \$(wc -l < ew.err) -eq 1 && grep -q 'window' ew.err && test ! -e empty-win"
+# Schedule files of 4d..5d cannot show 0..1d: refused, not drawn as empty.
+"$PLOT" --from 0 --to 1d -o out-win day > /dev/null 2> ow.err
+check "a window outside the schedule files' (0..1d vs 4d..5d): exit 2, says what they cover" \
+    sh -c "test $? -eq 2 && grep -q '345600 .. 432000' ow.err && test ! -e out-win"
+# The export into a directory: exit 1 and no temporary file left.
+mkdir -p evdir
+"$PLOT" evalys -o evdir wide > /dev/null 2> evd.err
+check "evalys -o DIRECTORY: exit 1, message, no .evalys.* left" \
+    sh -c "test $? -eq 1 && test -s evd.err && test -z \"\$(ls -a . | grep '^\\.evalys')\""
 finish

@@ -64,6 +64,20 @@ def plot_main(argv):
     except RunError as e:
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
+    from . import plots
+    try:
+        t0, t1, _ = plots.window(run, a.t0, a.t1)
+    except ValueError as e:
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 2
+    # The schedule files of a windowed run hold nothing outside their
+    # window: a picture there would say "nothing happened" wrongly.
+    fw = plots.files_window(run)
+    if fw and (t0 < fw[0] or t1 > fw[1]):
+        sys.stderr.write("%s: --from/--to %g .. %g s: the schedule files of %s cover only "
+                         "%g .. %g s ([output] schedule_from/schedule_to in its config.ini); "
+                         "choose a window inside it\n" % (PROG, t0, t1, a.rundir, fw[0], fw[1]))
+        return 2
     outdir = a.output or os.path.join(a.rundir, "plots")
     return render_all(run, outdir, a.format, a.t0, a.t1, a.keep_data)
 
@@ -139,10 +153,15 @@ def evalys_main(argv):
     d = os.path.dirname(a.output) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".evalys.", dir=d)
+    except OSError as e:
+        sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
+        return 1
+    try:
         with os.fdopen(fd, "w") as f:
             df.to_csv(f, index=False, float_format="%.15g")
         os.replace(tmp, a.output)
     except OSError as e:
+        os.unlink(tmp)
         sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
         return 1
     return 0

@@ -49,6 +49,21 @@ def time_unit(length):
     return UNITS[3]
 
 
+def files_window(run):
+    """(from, to) in seconds that the schedule files cover: [output]
+    schedule_from and schedule_to of config.ini (0 there = the run's start
+    or end), or None when they cover the whole run."""
+    out = run.config.get("output", {})
+    try:
+        a = parse_time(out.get("schedule_from", "0"))
+        b = parse_time(out.get("schedule_to", "0"))
+    except ValueError:
+        return None
+    if a == 0 and b == 0:
+        return None
+    return a, (b or run.end_time())
+
+
 def window(run, t0=None, t1=None):
     """(t0, t1, whole) in seconds: the window asked (texts with units
     allowed), default the window of the schedule files ([output]
@@ -72,7 +87,8 @@ def window(run, t0=None, t1=None):
     else:
         b = cfg("schedule_to") or end
         if b <= a:
-            b = a + 1.0
+            raise ValueError("--from %g s is not before the end of the run (%g s): give --to too"
+                             % (a, b))
     if b <= a:
         raise ValueError("the window %g .. %g s is empty (--from must be below --to)" % (a, b))
     return a, b, whole

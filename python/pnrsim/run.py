@@ -203,12 +203,20 @@ def _read_csv(path, table):
             raise RunError('%s:%d: %s "%s": expected a finite number'
                            % (path, i + 2, col, _show(s.iloc[i])))
         df[col] = num
+    # A dropped record's row may leave any field but the job number empty
+    # (docs/METRICS.md: submit is empty when unknown, e.g. a record dropped
+    # before the first kept job).
+    dropped = np.zeros(len(df), dtype=bool)
+    if table == "jobs" and "state" in df.columns:
+        dropped = (df["state"].astype(str) == "dropped").to_numpy()
     for col in df.columns:
         if col in text or (table == "jobs" and col not in _REQUIRED["jobs"]):
             continue
         v = df[col].to_numpy(dtype=float)
         if table == "jobs" and col in ("start", "end"):
-            v = v[~np.isnan(v)]
+            v = np.where(np.isnan(v), 0.0, v)
+        elif table == "jobs" and col != "job":
+            v = np.where(dropped & np.isnan(v), 0.0, v)
         bad = ~np.isfinite(v)
         if table == "jobs" and col == "slowdown":
             bad &= ~np.isnan(v)
@@ -341,7 +349,8 @@ def load_run(directory):
     A directory needs at least jobs.csv or samples.csv (or their .gz).
     """
     if not os.path.isdir(directory):
-        raise RunError("%s: no such directory" % directory)
+        raise RunError("%s: %s" % (directory, "not a directory: expected a pnrsim output "
+                                   "directory" if os.path.exists(directory) else "no such directory"))
     if not (_find(directory, "jobs") or _find(directory, "samples")):
         raise RunError("%s: no jobs.csv or samples.csv here: not a pnrsim output directory"
                        % directory)
