@@ -67,6 +67,7 @@ static const char *progress_kind_name(run_progress_kind k)
     case RUN_PROGRESS_TIME: return "of max_time";
     case RUN_PROGRESS_JOBS: return "of max_jobs submitted";
     case RUN_PROGRESS_BYTES: return "of trace read";
+    case RUN_PROGRESS_NONE: return "";
     }
     return "";
 }
@@ -102,8 +103,14 @@ void progress_format(progress_t *p, const run_progress *rp, char *buf, size_t n)
     }
     if (rp->all_submitted)
         snprintf(jobs, sizeof jobs, ", %ld job%s left", rp->left, rp->left == 1 ? "" : "s");
-    snprintf(buf, n, "pnrsim: %s elapsed, %.1f%% %s%s, t=%.0f s, %.2f M events/s, %s", elapsed,
-             rp->fraction * 100, progress_kind_name(rp->kind), jobs, rp->now, rate / 1e6, eta);
+    if (rp->kind == RUN_PROGRESS_NONE && !rp->all_submitted) /* a pipe: no share known */
+        snprintf(buf, n, "pnrsim: %s elapsed, %ld job%s submitted (trace on a pipe: no share "
+                 "known), t=%.0f s, %.2f M events/s", elapsed, rp->submitted,
+                 rp->submitted == 1 ? "" : "s", rp->now, rate / 1e6);
+    else
+        snprintf(buf, n, "pnrsim: %s elapsed, %.1f%% %s%s, t=%.0f s, %.2f M events/s, %s",
+                 elapsed, rp->fraction * 100, progress_kind_name(rp->kind), jobs, rp->now,
+                 rate / 1e6, eta);
 }
 
 void progress_show(run_t *r, const run_progress *rp, void *ctx)

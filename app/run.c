@@ -520,8 +520,10 @@ static void run_report_progress(run_t *r)
      * furthest on. */
     double max_time = r->c.simulation.max_time, span = workload_last_submit(r->wl);
     long max_jobs = r->c.workload.max_jobs;
-    p.kind = RUN_PROGRESS_BYTES;
     workload_progress(r->wl, &p.fraction);
+    p.kind = p.fraction < 0 ? RUN_PROGRESS_NONE : RUN_PROGRESS_BYTES;
+    if (p.fraction < 0)
+        p.fraction = 0;
     if (isfinite(span) && !(max_time > 0 && max_time < span)) {
         p.kind = RUN_PROGRESS_SPAN; /* only without max_jobs (workload.h) */
         p.fraction = span > 0 ? r->sim.now / span : 1;

@@ -45,7 +45,9 @@ typedef enum {
     RUN_PROGRESS_SPAN,
     RUN_PROGRESS_TIME,
     RUN_PROGRESS_JOBS,
-    RUN_PROGRESS_BYTES
+    RUN_PROGRESS_BYTES,
+    RUN_PROGRESS_NONE           /* nothing known (a pipe): no fraction, the
+                                 * jobs submitted instead */
 } run_progress_kind;
 typedef struct run_progress {
     double now;                 /* simulated time, s */

@@ -610,7 +610,7 @@ double swf_progress(const swf_reader *r)
     if (r->eof)
         return 1.0;
     if (r->size <= 0)
-        return 0.0;
+        return -1.0;
     z_off_t off = gzoffset(r->gz);
     double f = off < 0 ? 0.0 : (double)off / r->size;
     return f < 0 ? 0 : f > 1 ? 1 : f;

@@ -42,7 +42,7 @@ long swf_bad_header(const swf_reader *r);
 /* Header value for key (any case, e.g. "MaxProcs"), or NULL when absent. */
 const char *swf_header(const swf_reader *r, const char *key);
 /* Fraction of the file's (compressed) bytes consumed, 0..1: 1 at the end,
- * 0 when the size is unknown (a pipe). */
+ * -1 when the size is unknown (a pipe, before its end). */
 double swf_progress(const swf_reader *r);
 /* Field 2 (submit time, s, as written) of the file's last data line, read
  * from its end at open (app/swf_tail.h), or NAN when that is not cheap to
