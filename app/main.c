@@ -99,7 +99,9 @@ static void provenance_lines(FILE *f, const run_metrics *m, const config *c)
         for (const unsigned char *p = (const unsigned char *)text[k]; *p; p++)
             fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
         if (k == 1)
-            fprintf(f, " sha256 %s", m->trace_sha256[0] ? m->trace_sha256 : "unknown");
+            fprintf(f, " sha256 %s%s", m->trace_sha256[0] ? m->trace_sha256 : "unknown",
+                    m->trace_sha256_partial ? " (of the bytes read: the pipe was not read "
+                                              "to its end)" : "");
         fputc('\n', f);
     }
     fprintf(f, "; seed: %llu\n", (unsigned long long)m->seed);
@@ -527,7 +529,9 @@ int main(int argc, char **argv)
     run_metrics_get(r, &m);
     m.partial = got_signal != 0;
     m.command_line = cmdline;
-    if (run_trace_sha256(r, m.trace_sha256) != 0)
+    int hashed = run_trace_sha256(r, m.trace_sha256);
+    m.trace_sha256_partial = hashed == 1;
+    if (hashed < 0)
         fprintf(stderr, "pnrsim: warning: %s: cannot read the trace again for its SHA-256: %s\n",
                 c.workload.trace, strerror(errno));
     const char *trace = run_trace_name(r);

@@ -75,8 +75,9 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX]);
 void run_pnr_params(const config *c, pnr_params *p);
 /* Compute the metrics as of now. */
 void run_metrics_get(run_t *r, run_metrics *m);
-/* SHA-256 of the trace as 64 hex digits (workload_sha256): 0, or -1 on a
- * read error. */
+/* SHA-256 of the trace as 64 hex digits (workload_sha256): 0; 1 when it
+ * is of the bytes read from a pipe not read to its end; -1 on a read
+ * error. */
 int run_trace_sha256(const run_t *r, char hex[65]);
 /* The kernel (for --kernel-report), the trace name, hardware report. */
 sim_t *run_sim(run_t *r);

@@ -38,6 +38,7 @@ typedef struct run_metrics {
      * unknown) */
     const char *command_line;
     char trace_sha256[65];
+    bool trace_sha256_partial; /* of the bytes read from a pipe only */
     long jobs_submitted, jobs_unfinished, jobs_never_started, jobs_impossible;
     long slowdown_excluded;       /* jobs with execution time 0 */
     long dropped[WL_DROP_N];

@@ -639,7 +639,7 @@ int swf_sha256(const swf_reader *r, char hex[65])
         sha256_ctx s = r->sha; /* a copy: the stream may go on */
         sha256_final(&s, d);
         sha256_hex(d, hex);
-        return 0;
+        return r->eof ? 0 : 1;
     }
     sha256_ctx s;
     sha256_init(&s);

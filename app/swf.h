@@ -55,7 +55,10 @@ const char *swf_name(const swf_reader *r);
 /* SHA-256 of the trace as 64 hex digits into hex: of a regular file's
  * bytes as stored (all of them, from where reading began, whatever was
  * read), of a pipe's bytes read so far (decompressed for gzip data; see
- * swf.c). Returns 0, or -1 with hex empty on a read error. */
+ * swf.c). Returns 0; 1 when that is a pipe not read to its end (the run
+ * stopped reading early: max_jobs, submit_max, max_time, a signal), so the
+ * checksum is of the bytes read only; or -1 with hex empty on a read
+ * error. */
 int swf_sha256(const swf_reader *r, char hex[65]);
 /* Close r and free everything it holds. NULL is fine. */
 void swf_close(swf_reader *r);

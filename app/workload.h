@@ -79,7 +79,8 @@ void workload_on_drop(workload *w, wl_drop_fn fn, void *ctx);
  * do not parse, out of range) are skipped. Nothing is counted: the drop
  * counts, workload_rounded and workload_stopped_at stay those of the run. */
 int workload_rest(workload *w, wl_job *job);
-/* SHA-256 of the trace (swf_sha256). */
+/* SHA-256 of the trace (swf_sha256: 0, 1 = of the bytes read from a pipe
+ * only, -1). */
 int workload_sha256(const workload *w, char hex[65]);
 /* Jobs returned so far whose processor count (field 5) was not a whole
  * number and was rounded to the nearest; the line of the first of them in

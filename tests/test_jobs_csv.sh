@@ -112,6 +112,14 @@ if command -v sha256sum > /dev/null 2>&1; then
     check "-t - (a pipe): trace_sha256 of the bytes read = sha256sum" \
         test "$(jval pipe/metrics.json trace_sha256)" = "\"$want\""
     check "-t -: trace_path \"-\"" test "$(jval pipe/metrics.json trace_path)" = '"-"'
+    check "-t - read to its end: config.ini's trace line has no 'not read to its end'" \
+        sh -c "sed -n 3p pipe/config.ini | grep -q 'sha256 $want\$'"
+    # The run stops reading after 2 jobs (max_jobs): the pipe's checksum is
+    # of the bytes read only, and config.ini says so.
+    # shellcheck disable=SC2086
+    cat "$TR" | "$P" $BASE -t - --set workload.max_jobs=2 -o pipe2 > /dev/null 2>&1
+    check "-t - not read to its end (max_jobs 2): config.ini says the checksum is of the bytes read" \
+        sh -c "sed -n 3p pipe2/config.ini | grep -q '(of the bytes read: the pipe was not read to its end)\$'"
     check "config.ini: '; trace: PATH sha256 HEX'" \
         test "$(sed -n 3p cut/config.ini)" = "; trace: $TR sha256 $want"
 else
