@@ -23,6 +23,7 @@ matplotlib.use("Agg")
 import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.patches  # noqa: E402,F401
 import matplotlib.ticker  # noqa: E402,F401
+import matplotlib.transforms  # noqa: E402,F401
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -365,6 +366,23 @@ def _heat(run, ax, t0, t1, unit, what):
     im = ax.imshow(np.ma.masked_less_equal(arr, 0), origin="lower", aspect="auto",
                    interpolation="nearest", cmap=cm, norm=norm,
                    extent=(a / div, b / div, -0.5, arr.shape[0] * g - 0.5))
+    # Rows with anything in them are marked just left of the plot area, so
+    # that a PE that paged for a few pixels still shows at any width (only
+    # when they are few: a quarter of the rows at most).
+    busy = np.flatnonzero((arr > 0).any(axis=1))
+    marked = len(busy) <= arr.shape[0] // 4
+    busy = busy if marked else busy[:0]
+    ax.plot(np.full(len(busy), -0.012), busy * g + (g - 1) / 2.0, linestyle="none",
+            marker=">", markersize=5, color=cm(0.85), clip_on=False,
+            transform=matplotlib.transforms.blended_transform_factory(ax.transAxes,
+                                                                       ax.transData))
+    ax.set_ylim(-0.5, arr.shape[0] * g - 0.5)
+    nbusy = int((arr > 0).any(axis=1).sum())
+    ax.text(1.0, -0.075, "%d of %d %s with %s%s"
+            % (nbusy, arr.shape[0], "PEs" if g == 1 else "rows of %d PEs" % g,
+               "paging" if what == "paging" else "overallocation",
+               " (marked at the left)" if marked else ""),
+            transform=ax.transAxes, ha="right", va="top", fontsize=8)
     fig = ax.figure
     p = ax.get_position()
     cax = fig.add_axes([p.x1 + 12 / (fig.get_figwidth() * fig.dpi), p.y0,
