@@ -253,6 +253,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies $(DESTDIR)$(PREFIX)/share/doc/pnrsim
 	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
 	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz build-identical out

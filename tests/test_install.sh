@@ -36,6 +36,7 @@ docs=$(echo "$names" | grep -o 'docs/[A-Za-z0-9_-]*\.md' | sort -u)
 missing=""
 for d in $docs STUDIES.md; do [ -s "$R/usr/share/doc/pnrsim/$(basename "$d")" ] || missing="$missing $d"; done
 check "every doc named ($(echo $docs | wc -w) + STUDIES.md) in PREFIX/share/doc/pnrsim${missing:+: missing$missing}" test -z "$missing"
+check "README.md in PREFIX/share/doc/pnrsim" test -s "$R/usr/share/doc/pnrsim/README.md"
 pics=$(grep -ho '!\[[^]]*\]([A-Za-z0-9_./-]*\.png)' "$top"/docs/*.md | sed 's/.*(\(.*\))/\1/' | sort -u)
 missing=""
 for p in $pics; do [ -s "$R/usr/share/doc/pnrsim/$(basename "$p")" ] || missing="$missing $p"; done
