@@ -59,6 +59,8 @@ long gang_queued(const gang_t *g) { return g->queue.n; }
 long gang_placed(const gang_t *g) { return g->placed; }
 long gang_running(const gang_t *g) { return g->running; }
 long gang_impossible(const gang_t *g) { return g->nimpossible; }
+int gang_job_slot(const gang_t *g, const job_t *j)
+{ return j->slot >= 0 ? gang_slot_index(g, j->slot) : j->last_slot; }
 /* Checking: tell the hook that a scheduler action is complete. */
 static void acted(gang_t *g)
 {
@@ -787,11 +789,6 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     acted(g);
     if (g->on_end)
         g->on_end(sim, j, g->ctx);
-}
-
-int gang_job_slot(const gang_t *g, const job_t *j)
-{
-    return j->slot >= 0 ? gang_slot_index(g, j->slot) : j->last_slot;
 }
 
 void gang_set_observer(gang_t *g, const gang_observer *o)
