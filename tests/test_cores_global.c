@@ -97,9 +97,7 @@ static void run_text(const char *trace, const char *const *sets, result *res)
          * an empty end; such rows keep start/end at -1. */
         int got = sscanf(q + 1, "%ld,%lf,%lf,%lf", &id, &sub, &st, &en);
         if (got < 4) {
-            const char *eol = strchr(q + 1, '\n');
-            const char *fin = strstr(q + 1, ",finished,");
-            ck_assert_msg(got >= 2 && (!fin || (eol && fin > eol)),
+            ck_assert_msg(got >= 2 && !tu_row_finished(q + 1),
                           "a finished job's row without start and end");
             continue;
         }

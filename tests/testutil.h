@@ -8,6 +8,8 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
+#include <string.h>
 #include <stdlib.h>
 
 /* Assert |a - b| <= tol, printing both values on failure. */
@@ -28,5 +30,14 @@
         srunner_free(sr);                                                      \
         return failed ? EXIT_FAILURE : EXIT_SUCCESS;                           \
     }
+
+/* Is the jobs.csv row starting at row (up to its newline) a finished
+ * job's (state column "finished", issue 26)? */
+static inline bool tu_row_finished(const char *row)
+{
+    const char *eol = strchr(row, '\n');
+    const char *fin = strstr(row, ",finished,");
+    return fin && (!eol || fin < eol);
+}
 
 #endif
