@@ -20,6 +20,9 @@
  *   - the spread where the first rule fails (capacities 2, 3, 3 and 6
  *     threads: nodes 1 and 2, 3 threads each), ties at the threshold to
  *     the lowest-numbered, taken cores and reserved memory counted;
+ *   - random machines against a brute force over every set of k nodes
+ *     (fits iff some k free nodes hold the job; the choice respects every
+ *     node's room; never admittable iff none on the empty machine);
  *   - whole runs: LOCAL and GLOBAL without network RAM admit the same
  *     (both reproducers start at 0, nothing pages, no job impossible), with
  *     the run's checks on (scheduler invariants, reserved memory per node).
@@ -182,6 +185,94 @@ START_TEST(test_spread_choice)
 }
 END_TEST
 
+/* Brute force for test_spread_exact: some k of the free nodes (free[i])
+ * have capacities cap[i] adding up to w. */
+static bool some_k_fit(const int *cap, const bool *free, int n, int k, int w)
+{
+    for (unsigned set = 0; set < 1u << n; set++) {
+        int count = 0, sum = 0;
+        bool ok = true;
+        for (int i = 0; i < n; i++)
+            if (set >> i & 1) {
+                ok &= free[i];
+                count++;
+                sum += cap[i];
+            }
+        if (ok && count == k && sum >= w)
+            return true;
+    }
+    return false;
+}
+
+START_TEST(test_spread_exact)
+{
+    /* Random machines (2-6 nodes of 2-4 cores, RAM and reserved memory in
+     * multiples of 10 MB, threads of 10-100 MB, some cores taken): the
+     * rule fits iff some k = ceil(w / C) free nodes hold the job (every
+     * k-subset tried), and what it chooses is w ascending cores on exactly
+     * k free nodes, none holding more threads than its room does; the
+     * never-admittable test is the same question on the empty machine. */
+    uint64_t x = 12345;
+    int fits = 0, spread = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+#define RND(n) ((int)((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33) % (n))
+        int n = 2 + RND(5), C = 2 + RND(3);
+        double ram[MAXN], res[MAXN];
+        for (int i = 0; i < n; i++) {
+            ram[i] = 10.0 * (1 + RND(40));
+            res[i] = RND(3) ? 0 : 10.0 * RND((int)(ram[i] / 10) + 1);
+        }
+        machine m;
+        machine_init(&m, n, C, ram, res);
+        int w = 1 + RND(n * C), k = (w + C - 1) / C;
+        job_t j = job_of(w, 10.0 * (1 + RND(10)));
+        job_t other = job_of(1, 0);
+        job_t *slot[MAXN * 4] = {0};
+        for (int c = 0; c < n * C; c++)
+            if (RND(8) == 0)
+                slot[c] = &other;
+        int cap[MAXN], ecap[MAXN];
+        bool free[MAXN], all[MAXN];
+        for (int i = 0; i < n; i++) {
+            free[i] = all[i] = true;
+            for (int c = 0; c < C; c++)
+                free[i] &= !slot[i * C + c];
+            int a = (int)((ram[i] - res[i]) / j.mem_mb), e = (int)(ram[i] / j.mem_mb);
+            cap[i] = a < C ? a : C;
+            ecap[i] = e < C ? e : C;
+        }
+        int ids[MAXN * 4];
+        bool want = some_k_fit(cap, free, n, k, w);
+        bool got = gang_choose_nodes(&m.v, slot, &j, ids);
+        ck_assert_msg(got == want, "trial %d: fits %d, brute force %d", trial, got, want);
+        ck_assert_msg(gang_never_fits_exclusive(&m.v, &j) == !some_k_fit(ecap, all, n, k, w),
+                      "trial %d: never fits", trial);
+        if (!got)
+            continue;
+        fits++;
+        int per[MAXN] = {0}, nodes = 0;
+        for (int t = 0; t < w; t++) {
+            ck_assert(t == 0 || ids[t] > ids[t - 1]);
+            int node = ids[t] / C;
+            ck_assert(node >= 0 && node < n && free[node]);
+            nodes += per[node]++ == 0;
+        }
+        ck_assert_int_eq(nodes, k);
+        bool full = true;
+        for (int i = 0; i < n; i++) {
+            ck_assert_msg(per[i] <= cap[i], "trial %d: node %d gets %d > %d", trial, i, per[i],
+                          cap[i]);
+            full &= per[i] == 0 || per[i] == C || ids[w - 1] / C == i;
+        }
+        spread += !full;
+#undef RND
+    }
+    /* The draws do exercise both rules. */
+    ck_assert_int_gt(fits, 200);
+    ck_assert_int_gt(spread, 20);
+}
+END_TEST
+
 /* Run `trace` on `sets` with the run's checks on; the job starts (-1:
  * none) into start[1..3], and the metrics. */
 static void run_text(const char *trace, const char *const *sets, double *start, run_metrics *m)
@@ -265,6 +356,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_reproducer_rule);
     tcase_add_test(tc, test_first_rule_kept);
     tcase_add_test(tc, test_spread_choice);
+    tcase_add_test(tc, test_spread_exact);
     tcase_add_loop_test(tc, test_local_equals_global_without_netram, 0, 2);
     suite_add_tcase(s, tc);
     return s;
