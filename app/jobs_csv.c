@@ -177,7 +177,9 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     p = put_opt(p, j->requested, true);
     *p++ = ',';
     p = put_str(p, state);
-    *p++ = ','; /* reason: dropped records only */
+    *p++ = ','; /* reason: dropped records, and jobs never placeable */
+    if (j->impossible)
+        p = put_str(p, "impossible");
     *p++ = ',';
     int slot = gang_job_slot(w->g, j);
     if (slot >= 0)

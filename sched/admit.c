@@ -9,6 +9,8 @@
  */
 #include "sched/admit.h"
 
+#include "sched/gang_nodes.h"
+
 #include <assert.h>
 #include <math.h>
 
@@ -92,13 +94,19 @@ static bool choose_cores(const admit_view *v, job_t *const *taken, const job_t *
     return k == j->threads;
 }
 
-/* Several cores per node, EXCLUSIVE: admit.h's rule (whole free nodes with
- * room for their threads first, then the other whole free nodes). Uses
- * v->next as a mark of the nodes the first pass took, left zero. */
+/* Several cores per node, EXCLUSIVE: admit.h's rule (the LOCAL rule,
+ * gang_choose_nodes: whole free nodes with room for their threads, or the
+ * threads spread over whole free nodes by their capacity; when neither
+ * fits, whole free nodes with room for their threads first, then the other
+ * whole free nodes). Uses v->next as a mark of the nodes the first pass
+ * took, left zero. */
 static bool choose_nodes(const admit_view *v, job_t *const *taken, const job_t *j, int *ids,
                          bool empty)
 {
     const int C = v->cpn;
+    const nodes_view nv = {v->cl, C, v->nnodes, v->nnodes * C, v->reserved, true};
+    if (empty ? gang_spread_nodes(&nv, NULL, j, ids, true) : gang_choose_nodes(&nv, taken, j, ids))
+        return true;
     int k = 0;
     for (int pass = 0; pass < 2 && k < j->threads; pass++)
         for (int node = 0; node < v->nnodes && k < j->threads; node++) {

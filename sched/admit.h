@@ -67,9 +67,12 @@ double admit_available(const admit_view *v);
  * besides those already chosen on it, then the other free cores round
  * robin over the nodes (node order, one more thread per node per sweep,
  * its lowest free core not yet chosen), so the overallocation is spread.
- * EXCLUSIVE: first the lowest-numbered whole free nodes with room for the
- * threads each gets (C each, the last node the rest), then the other
+ * EXCLUSIVE: the LOCAL rule (gang_choose_nodes, sched/gang_nodes.h) when
+ * it fits; else first the lowest-numbered whole free nodes with room for
+ * the threads each gets (C each, the last node the rest), then the other
  * whole free nodes in order; thread t on core t mod C of the (t/C)-th.
+ * (So GLOBAL places a job that fits without network RAM where LOCAL does,
+ * and, without network RAM, admits exactly what LOCAL admits.)
  * Writes pe_ids[0..threads-1]; false when too few cores or nodes are
  * free. O(cores) at most. */
 bool admit_choose(const admit_view *v, job_t *const *taken, const job_t *j, int *pe_ids);

@@ -344,6 +344,40 @@ static void easy(bf_t *b, gang_t *g, size_t n, double now)
     }
 }
 
+/* Place j, whose earliest start in profile `best` is now, now: in best's
+ * slot (a slot not open yet: a new one). When memory refuses it there, in
+ * the first other profile where it fits now for its whole estimate d (a
+ * slot of its own, or a new slot, tried once: every new slot is empty),
+ * so that a job that fits somewhere now is placed (gang_check_placement;
+ * docs/SCHEDULING.md, mem_aware). Returns the profile it was placed by (best when
+ * none), *placed, and *opened when a new slot was opened (its profile's
+ * real set). */
+static int place_now(bf_t *b, gang_t *g, job_t *j, int best, double d, bool *placed,
+                     bool *opened)
+{
+    bool new_tried = false;
+    for (int k = best, o = -1; o < b->npr; k = ++o) {
+        prof_t *p = &b->pr[k];
+        if (o >= 0) {
+            long long scratch = 0; /* not counted in the pass's statistics */
+            if (k == best || (p->real < 0 && new_tried) ||
+                prof_earliest(p, 0, j->width, d, &scratch) != 0)
+                continue;
+        }
+        if (p->real >= 0) {
+            *placed = gang_place_where(g, j, p->real, -1, false);
+        } else {
+            new_tried = true;
+            *placed = *opened = gang_place_where(g, j, gang_slots(g), -1, true);
+            if (*placed)
+                p->real = gang_slots(g) - 1;
+        }
+        if (*placed || !gang_get_params(g)->mem_aware)
+            return k;
+    }
+    return best;
+}
+
 /* The stop test by classes starts after this many reservations. */
 #define STOP_AFTER 32
 
@@ -425,6 +459,11 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
                 bs = s;
             }
         }
+        /* Reserved now: placed now, in the slot of its profile or, when
+         * memory refuses it there, in another that fits it now. */
+        bool placed = false, opened = false;
+        if (bs == 0)
+            best = place_now(b, g, j, best, d, &placed, &opened);
         prof_t *p = &b->pr[best];
         int last = prof_reserve(p, bs, j->width, d);
         if (classes)
@@ -438,19 +477,12 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         reserved++;
         if (j->bf_first_res < 0)
             j->bf_first_res = bt;
-        bool placed = false;
         if (bs == 0) {
-            if (p->real >= 0) {
-                placed = gang_place_where(g, j, p->real, -1, false);
-            } else if (gang_place_where(g, j, gang_slots(g), -1, true)) {
-                placed = true;
-                p->real = gang_slots(g) - 1;
-                if (!mpl1(b)) {
-                    /* A new slot: every expected end counts the slots, so
-                     * the profiles are stale; the caller rebuilds them. */
-                    b->restart = true;
-                    break;
-                }
+            if (opened && !mpl1(b)) {
+                /* A new slot: every expected end counts the slots, so
+                 * the profiles are stale; the caller rebuilds them. */
+                b->restart = true;
+                break;
             }
             all_placed &= placed;
         }

@@ -734,9 +734,9 @@ void gang_submit(sim_t *sim, gang_t *g, job_t *j)
          : g->p.exclusive ? g->p.mem_aware && gang_never_fits_exclusive(GANG_NODES(g), j)
          : g->cpn > 1    ? g->p.mem_aware && gang_never_fits(GANG_NODES(g), j)
                          : g->p.mem_aware && j->mem_mb > g->ram_desc[j->threads - 1] + 1e-9)) {
-        /* A job wider than the machine, or (mem_aware) whose threads do
-         * not fit in the RAM of as many PEs, can never be placed. (The width check
-         * also keeps the queue's per-width buckets, 1..npes, in range.) */
+        /* A job wider than the machine, or (mem_aware) whose threads never fit the
+         * RAM, is never placed (the width check keeps the buckets 1..npes in range). */
+        j->impossible = true; /* jobs.csv: state queued, reason impossible */
         g->nimpossible++;
         return;
     }

@@ -28,13 +28,25 @@ static inline double nodes_room(const nodes_view *v, int node)
 
 /* SHARED with mem_aware: the lowest-numbered free cores (of pe_job; NULL:
  * all free) whose node has room for one more thread of j besides those
- * chosen on it. EXCLUSIVE: the lowest-numbered whole free nodes, under
- * mem_aware with room for the threads each gets. Both fill ids
- * (j->threads of them) and return false when too few. */
+ * chosen on it. EXCLUSIVE: k = ceil(threads / C) whole free nodes: first
+ * the lowest-numbered ones, under mem_aware with room for the threads each
+ * gets (C each, the last node the rest); when those are too few and under
+ * mem_aware, gang_spread_nodes. Both fill ids (j->threads of them, in
+ * ascending core order) and return false when too few. */
 bool gang_choose_cores(const nodes_view *v, job_t *const *pe_job, const job_t *j, int *ids);
 bool gang_choose_nodes(const nodes_view *v, job_t *const *pe_job, const job_t *j, int *ids);
+/* EXCLUSIVE, mem_aware, the rule for the threads' spread: a node can take
+ * cap = min(C, floor(room / m)) threads of m MB (room: its RAM when empty,
+ * else nodes_room; -1 for a node with a core taken in pe_job), and j fits
+ * iff the k free nodes of most capacity (ties: the lowest-numbered) reach
+ * j->threads; those are chosen, and their cores filled in node order, each
+ * node up to its capacity, thread t on the t-th core so chosen. Exact: j
+ * fits on some k free nodes iff it fits on these. ids may be NULL (only
+ * the answer). O(cores log C). */
+bool gang_spread_nodes(const nodes_view *v, job_t *const *pe_job, const job_t *j, int *ids,
+                       bool empty);
 /* mem_aware: j can never be placed, by the same rules on empty nodes
- * (SHARED; EXCLUSIVE). */
+ * (SHARED; EXCLUSIVE: gang_spread_nodes on the empty machine). */
 bool gang_never_fits(const nodes_view *v, const job_t *j);
 bool gang_never_fits_exclusive(const nodes_view *v, const job_t *j);
 

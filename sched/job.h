@@ -274,6 +274,8 @@ struct job {
     list_t blink;             /* the queue's bucket of its width */
     list_t alink;             /* on the cluster's list of live jobs */
     bool queued;
+    bool impossible;          /* never placeable: set aside at submission
+                               * (gang.c; gang_impossible) */
     long tried_pass;          /* scheduler pass that last failed to place it */
     /* estimates and backfilling (sched/priority.c, sched/backfill.c) */
     double estimate;          /* expected run time, s (job_create: cpu) */

@@ -94,6 +94,20 @@ check "gang: jobs 1-4, 8 and 10 finished (6)" test "$(nstate $J finished)" -eq 6
 check "gang: job 9 (16 PEs) dropped too_wide this time (the run read it)" \
     test "$(jobf $J 9 state),$(jobf $J 9 reason)" = "dropped,too_wide"
 
+# A never-placeable job (issue 32 item 2): mem_aware, 4 PEs of 100 MB, job
+# 1 of 2 threads of 200 MB can never fit; job 2 (1 thread, 50 MB) runs.
+# Job 1 is left queued (jobs_impossible 1) and its row says why.
+printf '1 0 -1 10 2 10 204800 2 10 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 10 1 10 51200 1 10 -1 1 1 1 1 1 1 -1 -1\n' > imp.swf
+# shellcheck disable=SC2086
+"$P" $BASE -t imp.swf --set computer.ram=100 --set workload.memory_scale=1 \
+    --set scheduler.mem_aware=yes --set scheduler.mpl=1 -o imp > /dev/null 2> imp.err
+J=imp/jobs.csv
+check "impossible: jobs_impossible = 1" test "$(jval imp/metrics.json jobs_impossible)" = 1
+check "impossible: job 1 queued, reason impossible, slot and PEs empty" \
+    test "$(jobf $J 1 state),$(jobf $J 1 reason),$(jobf $J 1 slot),$(jobf $J 1 pes)" = "queued,impossible,,"
+check "impossible: job 2 finished, reason empty" test "$(jobf $J 2 state),$(jobf $J 2 reason)" = "finished,"
+check "impossible: every queued row has a reason" test "$(nstate $J queued impossible)" = "$(nstate $J queued)"
+
 # submit_max: the first record after it is a window drop; reading stops.
 # shellcheck disable=SC2086
 "$P" $BASE -t "$TR" --set scheduler.mpl=1 --set workload.submit_max=450 -o win > /dev/null 2>&1
