@@ -177,11 +177,16 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     p = put_opt(p, j->requested, true);
     *p++ = ',';
     p = put_str(p, state);
-    *p++ = ','; /* reason: dropped records, and jobs never placeable */
+    /* reason: dropped records (record_row), and why a queued job never
+     * started: never placeable, placed in a slot that never came round, or
+     * still waiting in the queue (docs/METRICS.md). */
+    int slot = gang_job_slot(w->g, j);
+    *p++ = ',';
     if (j->impossible)
         p = put_str(p, "impossible");
+    else if (!j->started && strcmp(state, "queued") == 0)
+        p = put_str(p, slot >= 0 ? "slot_not_reached" : "waiting");
     *p++ = ',';
-    int slot = gang_job_slot(w->g, j);
     if (slot >= 0)
         p = num_put_i64(p, slot);
     *p++ = ',';

@@ -14,7 +14,7 @@
 #   a line with no job number       -> counted malformed, not listed
 #   jobs 8, 9, 10: submit 400, 500 (16 PEs), 600
 # Cut at max_time = 250 at MPL 1: 1 and 3 finished, 2 running (slot 0,
-# PEs 2-3), 4 queued (never placed: slot and PEs empty), 8 read ahead and 9,
+# PEs 2-3), 4 queued (never placed: reason waiting, slot and PEs empty), 8 read ahead and 9,
 # 10 read after the end: unsubmitted (9 too, though it would be dropped:
 # the run never read it, so the drop counts stay those of the run).
 # At MPL 2 without a cut: job 3 opens slot 1 (PE 0), job 4 joins it (PEs
@@ -56,8 +56,8 @@ check "job 3 finished 100..150 on PE 0 (wait 90, slowdown 140/50)" \
     test "$(row $J 3)" = "3,10,100,150,1,90,140,50,2.8,2.8,50,0,0,0,60,finished,,0,0"
 check "job 2 running: start 0, no end/wait, slot 0, PEs 2-3, requested unknown" \
     test "$(row $J 2)" = "2,0,0,,2,,,,,,300,0,0,0,,running,,0,2-3"
-check "job 4 queued: never placed, slot and PEs empty" \
-    test "$(row $J 4)" = "4,20,,,3,,,,,,100,0,0,0,200,queued,,,"
+check "job 4 queued: never placed, reason waiting, slot and PEs empty" \
+    test "$(row $J 4)" = "4,20,,,3,,,,,,100,0,0,0,200,queued,waiting,,"
 check "job 5 dropped too_wide (8 threads)" \
     test "$(row $J 5)" = "5,30,,,8,,,,,,100,0,,,100,dropped,too_wide,,"
 check "job 6 dropped no_cpu (no demand: empty)" \
@@ -72,6 +72,8 @@ check "rows in job number order after the finished ones (2 4 8 9 10)" \
 # Rows per state = the counts pnrsim reports.
 M=cut/metrics.json
 check "finished rows = jobs_finished (2)" test "$(nstate $J finished)" = "$(jval $M jobs_finished)"
+check "every queued row has a reason (waiting): issue 32 item 2" \
+    test "$(nstate $J queued waiting)" = "$(nstate $J queued)"
 check "queued rows = jobs_never_started (1)" test "$(nstate $J queued)" = "$(jval $M jobs_never_started)"
 check "running + queued rows - impossible = jobs_unfinished (2)" \
     test "$(($(nstate $J running) + $(nstate $J queued) - $(jval $M jobs_impossible)))" = "$(jval $M jobs_unfinished)"
