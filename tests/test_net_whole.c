@@ -154,13 +154,17 @@ static struct {
     int n;
 } olog;
 
-static void obs_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+static void obs_busy(sim_t *sim, const net_elem *e, bool busy, double t, void *ctx)
 {
     (void)ctx;
     ck_assert_int_lt(olog.n, MAXOBS);
+    /* Told in time order, never of the future (WHOLE's notes may come
+     * after their instant: net_observer). */
+    ck_assert(t <= sim->now);
+    ck_assert(olog.n == 0 || t >= olog.t[olog.n - 1]);
     olog.elem[olog.n] = e->index;
     olog.busy[olog.n] = busy;
-    olog.t[olog.n] = sim->now;
+    olog.t[olog.n] = t;
     olog.n++;
 }
 
