@@ -22,6 +22,10 @@
 # and a trace of 4-14 jobs of 1..PEs threads of 4-100 MB (so that PEs
 # overallocate and page, to disk or to network RAM).
 #
+# Each --paje trace is checked too: lines in time order, every link's and
+# switch's states alternating, their lengths summing to comm_busy_time
+# (under WHOLE the network tells a reservation's instants after the fact).
+#
 # The one documented exception: with process.paging = BATCHED, --schedule
 # and --paje make every fault run exactly (config.c warns: the schedule
 # files need every fault's instant; docs/BATCHING.md), so there those runs
@@ -60,6 +64,28 @@ run() {
 # same A B: the results of runs A and B are the same.
 same() {
     [ -f "$1/jobs.csv" ] && [ -f "$2/jobs.csv" ] && rsame "$1" "$2" jobs.csv samples.csv metrics.json
+}
+
+# paje_net TRACE: "ok SUM" (SUM: the link and switch states' total length)
+# when every timed line is in time order and each element's states
+# alternate (pushed, popped, none left open), else what is wrong.
+paje_net() {
+    awk '$1 ~ /^[5-9]$|^1[01]$/ {
+            t = $2 + 0
+            if (t < last) { print "line " NR " goes back in time"; bad = 1; exit }
+            last = t
+            if (($1 == 8 || $1 == 9) && ($3 == "LS" || $3 == "SS")) {
+                if ($1 == 8) {
+                    if ($4 in since) { print "line " NR " pushes twice"; bad = 1; exit }
+                    since[$4] = t
+                } else {
+                    if (!($4 in since)) { print "line " NR " pops idle"; bad = 1; exit }
+                    sum += t - since[$4]; delete since[$4]
+                }
+            }
+        }
+        END { if (bad) exit; for (k in since) { print k " left open"; exit }
+              printf "ok %.17g\n", sum }' "$1"
 }
 
 progress_seen=0
@@ -108,6 +134,18 @@ observe() {
         fi
     done
     grep -q 'elapsed' o_progress.err && progress_seen=$((progress_seen + 1))
+    # The trace the network observer wrote (its busy and idle instants are
+    # told after the fact under WHOLE) is still in time order, each link's
+    # and switch's states alternate, and they sum to comm_busy_time.
+    if [ -f o_paje/schedule.paje ]; then
+        pj=$(paje_net o_paje/schedule.paje)
+        cb=$(jval "$ref/metrics.json" comm_busy_time)
+        if [ "${pj%% *}" != ok ] || ! awk -v a="${pj#ok }" -v b="$cb" \
+            'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b + 1)) }'; then
+            bad "$ob_n: Paje network states ($pj; comm_busy_time $cb)"
+            all_ok=0
+        fi
+    fi
     [ "$all_ok" = 1 ] && ok "$ob_n: the same with every observer"
 }
 
