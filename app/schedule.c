@@ -237,13 +237,22 @@ static void flush(schedule_out *s, double t, bool all)
         }
         s->nidle = 0;
     }
-    /* Pending ends of context switches and of paging bursts, merged in time
-     * order (each is in time order; both are later than any idle mark). */
+    /* Pending ends of context switches and of paging bursts, and the
+     * network's notes (route mode WHOLE: a reservation's busy and idle
+     * instants, net_observe_next), merged in time order (each is in time
+     * order; all are later than any idle mark). A note is told through
+     * on_net_busy, whose own flush then finds no note (the network says
+     * none while it tells one). */
     for (;;) {
         int node = -1;
         double pg_t = snodes_next_end(s->nodes, &node);
         bool q_due = s->qlen > 0 && s->q[s->qhead].t <= t;
         bool pg_due = pg_t <= t;
+        double nt = s->net ? net_observe_next(s->net) : INFINITY;
+        if (nt <= t && (!q_due || nt < s->q[s->qhead].t) && (!pg_due || nt < pg_t)) {
+            net_observe_step(s->net);
+            continue;
+        }
         if (!q_due && !pg_due)
             break;
         if (q_due && (!pg_due || s->q[s->qhead].t <= pg_t)) {
@@ -464,17 +473,20 @@ static void on_net_created(sim_t *sim, const net_elem *e, void *ctx)
         paje_elem_create(s, sim->now, e);
 }
 
-static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+/* An element becomes busy or idle at t (route mode WHOLE: t may lie
+ * before now, told in time order: net_observer). */
+static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, double t, void *ctx)
 {
     schedule_out *s = ctx;
+    (void)sim;
     unsigned char *f = net_slot(s, e->index);
     if (!busy && !(*f & NET_OPEN))
         return; /* its push was dropped */
-    flush(s, sim->now, false);
-    bool live = pj_at(s, sim->now);
+    flush(s, t, false);
+    bool live = pj_at(s, t);
     if (busy && live && s->net_cap > 0 && s->net_pushes >= s->net_cap) {
         if (!s->net_dropped)
-            s->net_capped_at = sim->now;
+            s->net_capped_at = t;
         s->net_dropped++;
         return;
     }
@@ -484,7 +496,7 @@ static void on_net_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
         *f &= (unsigned char)~NET_OPEN;
     if (live) {
         s->net_pushes += busy;
-        paje_elem_state(s, sim->now, e, busy);
+        paje_elem_state(s, t, e, busy);
     }
 }
 

@@ -29,10 +29,13 @@ typedef struct net_elem_whole {
     msg_t *resv;        /* the message that reserved it, or NULL */
     double rs, re;      /* the reserved interval */
     ev_id rel_ev;       /* the reservation's end, when it must be an event
-                         * (a message waits behind it, or an observer is
-                         * installed): a pending one-shot event, or EV_NONE */
-    ev_id busy_ev;      /* observer: the reservation's start, likewise */
-    bool told;          /* observer: told busy for this reservation */
+                         * (a message waits behind it): a pending one-shot
+                         * event, or EV_NONE */
+    /* An observer's view (net/whole.c, "the observer's notes"): never an
+     * event, never read by the model. */
+    uint32_t note_gen;  /* generation of its notes; a note of another is stale */
+    bool told;          /* the observer was told busy for this reservation */
+    bool idle_told;     /* ... and idle at its end */
 } net_elem_whole;
 
 /* An element under batched paging (net/batched.c, net/batched.h): the
@@ -69,10 +72,17 @@ typedef struct msg_batched {
 } msg_batched;
 
 /* The network's route mode and its WHOLE counters (net/whole.c). */
+typedef struct whole_note whole_note; /* net/whole.c */
 typedef struct net_whole_state {
     net_route_mode mode; /* HOPS or WHOLE (net_set_route_mode) */
     uint64_t routes;    /* messages that took their route as one step */
     uint64_t held_back; /* waits behind a reservation not yet begun */
+    /* An observer's notes (net/whole.c): a binary heap on (t, seq) of the
+     * busy and idle instants of reservations still to be told. */
+    whole_note *notes;
+    size_t nnotes, capnotes;
+    uint64_t note_seq;  /* next note's sequence number */
+    bool telling;       /* inside the observer's callback */
 } net_whole_state;
 
 /* The network under batched paging (net/batched.c). */

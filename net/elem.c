@@ -115,8 +115,9 @@ static void net_elem_init(sim_t *sim, net_t *net, net_elem *e, long i, int is_sw
     e->net = net;
     e->whole.resv = NULL;
     e->whole.rs = e->whole.re = 0;
-    e->whole.rel_ev = e->whole.busy_ev = EV_NONE;
-    e->whole.told = false;
+    e->whole.rel_ev = EV_NONE;
+    e->whole.note_gen = 0;
+    e->whole.told = e->whole.idle_told = false;
     list_init(&e->batched.vusers);
     e->batched.vrate = e->batched.vd = 0;
     e->batched.rw0 = 0;
@@ -443,7 +444,12 @@ net_elem *net_elem_live_at(net_t *net, long k)
 
 /* ---- observer ------------------------------------------------------------ */
 
-void net_set_observer(net_t *net, const net_observer *o) { net->obs = o; }
+/* A new observer (or none) starts with no notes (net/whole.c). */
+void net_set_observer(net_t *net, const net_observer *o)
+{
+    net->obs = o;
+    net->whole.nnotes = 0;
+}
 
 bool net_observed(const net_t *net) { return net->obs != NULL; }
 

@@ -136,22 +136,39 @@ net_elem *net_elem_at(net_t *net, long i);
 long net_elem_live_count(const net_t *net);
 net_elem *net_elem_live_at(net_t *net, long k);
 
-/* Observer (schedule output, tracing): told at the simulated instant an
- * element becomes busy (a message starts holding it while it was idle)
- * and idle (its holder releases it, or is killed, with nobody waiting; a
- * hand-over to a waiting message keeps it busy and is not told), so busy
- * and idle alternate for each element, starting idle, and the busy
- * stretches told sum to res_busy_time. Also told when a CONNECTED link is
- * created on first use (created). It must not change the network. Members
+/* Observer (schedule output, tracing): told that an element becomes busy
+ * (a message starts holding it while it was idle) at time t and idle (its
+ * holder releases it, or is killed, with nobody waiting; a hand-over to a
+ * waiting message keeps it busy and is not told) at time t, so busy and
+ * idle alternate for each element, starting idle, and the busy stretches
+ * told sum to res_busy_time. Also told when a CONNECTED link is created on
+ * first use (created, at sim->now). It must not change the network, and
+ * the network does nothing for it that the run could see: no event, no
+ * sequence number, no change of order (issue 32). In route mode HOPS t is
+ * always sim->now. In route mode WHOLE a reservation's later instants
+ * (its elements' busy starts and idle ends, which no event marks) are
+ * kept as notes and told later, in time order, with their own t, which
+ * may then lie before sim->now: when the network next changes an
+ * element's state, when the reserving message arrives or is killed, or
+ * when the observer asks (net_observe_next, net_observe_step). So the
+ * told times never decrease, and before anything else an observer writes
+ * at time T (a trace in time order) it tells the notes up to T. Members
  * may be NULL. */
 typedef struct net_observer {
-    void (*busy)(sim_t *sim, const net_elem *e, bool busy, void *ctx);
+    void (*busy)(sim_t *sim, const net_elem *e, bool busy, double t, void *ctx);
     void (*created)(sim_t *sim, const net_elem *e, void *ctx);
     void *ctx;
 } net_observer;
-/* Install o (not copied: it must outlive its installation; NULL removes). */
+/* Install o (not copied: it must outlive its installation; NULL removes),
+ * before the first message: notes pending are dropped. */
 void net_set_observer(net_t *net, const net_observer *o);
 /* True while an observer is installed (net_set_observer). */
 bool net_observed(const net_t *net);
+/* Route mode WHOLE: the time of the next note still to be told to the
+ * observer (+inf when none, or while the observer's busy callback runs);
+ * net_observe_step tells it (nothing when none). Both only touch the
+ * notes, never the run (net/whole.c). */
+double net_observe_next(net_t *net);
+void net_observe_step(net_t *net);
 
 #endif

@@ -116,7 +116,13 @@ double whole_resv_busy(const sim_t *sim, const net_elem *e);
  * 1, with its message's bytes in *bytes; else 0 and *bytes = 0 (the
  * hardware report counts it as a crossing done). */
 int whole_resv_done(const sim_t *sim, const net_elem *e, double *bytes);
-/* Cancel the pending events of e's reservation (net_destroy). */
+/* Cancel the pending end event of e's reservation (net_destroy). */
 void whole_cancel_events(sim_t *sim, net_elem *e);
+/* With an observer installed: tell it e becomes busy (or idle) now, the
+ * notes due by now first (the walk's hops, net.c; see "the observer's
+ * notes" in net/whole.c). */
+void whole_tell_now(sim_t *sim, net_t *net, const net_elem *e, bool busy);
+/* Free the observer's notes (net_destroy). */
+void whole_free(net_t *net);
 
 #endif

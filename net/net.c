@@ -22,7 +22,10 @@
  *     (net->batched.vrng): net_vswitch_hold, the time to hold the switch
  *     for the virtual work ahead, then net_vgranted;
  *   - net_kill: whole_kill or net_vswitch_kill; net_destroy:
- *     whole_cancel_events; net_elem_busy_time: whole_resv_busy.
+ *     whole_cancel_events, whole_free; net_elem_busy_time: whole_resv_busy;
+ *   - telling an observer of a hop (net_tell_busy): whole_tell_now, which
+ *     tells WHOLE's notes due first (none in HOPS mode).
+ * An observer adds nothing the run sees in either mode (issue 32).
  * The approximations' state is in the `whole` and `batched` members of
  * the elements, messages and network (types in net/approx.h).
  *
@@ -144,11 +147,12 @@ size_t net_msg_pool_size(const net_t *net)
 /* Tell the observer, when e has no holder, that it becomes busy (called
  * just before a request, which res_request then grants at once) or that it
  * became idle (called just after a release that left nobody to hand it
- * to). With a holder, nothing changes and nothing is told. */
-static inline void net_tell_busy(sim_t *sim, const net_t *net, const net_elem *e, bool busy)
+ * to). With a holder, nothing changes and nothing is told. Route mode
+ * WHOLE's notes due by now are told first (whole_tell_now). */
+static inline void net_tell_busy(sim_t *sim, net_t *net, const net_elem *e, bool busy)
 {
     if (net->obs && net->obs->busy && !e->res.holder)
-        net->obs->busy(sim, e, busy, net->obs->ctx);
+        whole_tell_now(sim, net, e, busy);
 }
 
 /* The coroutine: cross every element of the route, then reach PROC_END. */
@@ -410,6 +414,7 @@ void net_destroy(sim_t *sim, net_t *net)
             whole_cancel_events(sim, &net->elem[i]);
     for (long k = 0; k < net->ncreated; k++)
         whole_cancel_events(sim, net->created[k]);
+    whole_free(net);
     net_elems_free(net);
     free(net);
 }

@@ -20,9 +20,10 @@
  * (net_elem_busy_time: up to now, never ahead of it); per-element counts
  * grow when a reservation ends. A killed reserved message gives back every
  * element it still reserves at once: busy time up to now where it was
- * being served, none where it had not begun (as a killed walker). With an
- * observer installed each reservation also schedules its busy and idle
- * instants as events, so the observer is told at the right times. A
+ * being served, none where it had not begun (as a killed walker). An
+ * observer changes nothing of this (issue 32): the busy and idle instants
+ * of each reservation are kept as notes and told to it in time order, with
+ * their own times, never scheduled as events (net/elem.h, net_observer). A
  * message to its own PE goes through an event as in HOPS.
  */
 #ifndef PNRSIM_NET_WHOLE_H

@@ -204,9 +204,9 @@ static void obs_mem(sim_t *sim, const pe_t *pe, void *ctx)
     (void)sim, (void)pe;
     ((ended *)ctx)->mems++;
 }
-static void obs_busy(sim_t *sim, const net_elem *el, bool busy, void *ctx)
+static void obs_busy(sim_t *sim, const net_elem *el, bool busy, double t, void *ctx)
 {
-    (void)sim, (void)el, (void)busy;
+    (void)sim, (void)el, (void)busy, (void)t;
     ((ended *)ctx)->busy++;
 }
 

@@ -243,11 +243,12 @@ typedef struct obs_rec {
 static obs_rec obs_log[MAXOBS];
 static int nobs;
 
-static void obs_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+static void obs_busy(sim_t *sim, const net_elem *e, bool busy, double t, void *ctx)
 {
     ck_assert_ptr_eq(ctx, &nobs);
     ck_assert_int_lt(nobs, MAXOBS);
-    obs_log[nobs++] = (obs_rec){sim->now, e->index, busy};
+    ck_assert(t == sim->now); /* HOPS: told at the instant */
+    obs_log[nobs++] = (obs_rec){t, e->index, busy};
 }
 
 static void obs_created(sim_t *sim, const net_elem *e, void *ctx)

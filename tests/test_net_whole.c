@@ -35,6 +35,18 @@
  *   - a switch's backlog of virtual work (batched paging): messages wait
  *     for what is ahead of them, FIFO, by hand; a killed message takes
  *     its crossing out of it, and its wait for virtual work is not busy;
+ *   - an observer changes nothing (issue 32): A 1->0, B 2->0, C 1->0,
+ *     D 2->0 sent at 0 in that order. A reserves link 1 [0, L], the
+ *     switch [L, L+D], link 0 [L+D, 2L+D]; B walks (link 2 [0, L], its
+ *     hop end an event scheduled at 0); C waits behind A on link 1, and
+ *     A's end there becomes an event only then, after B's; D queues on
+ *     link 2 behind B. At L both ends fall on one instant, in the order
+ *     they were scheduled: B's first (D is handed link 2), then A's (C
+ *     is handed link 1); so D's and C's crossings, both ending at 2L,
+ *     end D's first, and the switch's FIFO, then link 0's, is B, D, C:
+ *     arrivals A 2L+D, B 3L+D, D 4L+D, C 5L+D, with an observer too, and
+ *     the same events dispatched and scheduled (before the fix an
+ *     observer made A's end an event at 0: C before D);
  *   - killing a reserved message half-way through the switch (L + D/2),
  *     with B waiting behind it: link 0 counts its crossing, the switch
  *     busy D/2 and goes to B at once, link 5 (not begun) is given back
@@ -154,13 +166,17 @@ static struct {
     int n;
 } olog;
 
-static void obs_busy(sim_t *sim, const net_elem *e, bool busy, void *ctx)
+static void obs_busy(sim_t *sim, const net_elem *e, bool busy, double t, void *ctx)
 {
     (void)ctx;
     ck_assert_int_lt(olog.n, MAXOBS);
+    /* Told in time order, never of the future (WHOLE's notes may come
+     * after their instant: net_observer). */
+    ck_assert(t <= sim->now);
+    ck_assert(olog.n == 0 || t >= olog.t[olog.n - 1]);
     olog.elem[olog.n] = e->index;
     olog.busy[olog.n] = busy;
-    olog.t[olog.n] = sim->now;
+    olog.t[olog.n] = t;
     olog.n++;
 }
 
@@ -244,6 +260,47 @@ START_TEST(test_whole_no_overtaking)
         net_set_observer(net, NULL);
         teardown(&sim, net);
     }
+}
+END_TEST
+
+START_TEST(test_whole_observer_passive)
+{
+    net_observer o = {.busy = obs_busy};
+    uint64_t dispatched[2], scheduled[2];
+    for (int observed = 0; observed <= 1; observed++) {
+        reset_arrivals();
+        memset(&olog, 0, sizeof olog);
+        sim_t sim;
+        net_t *net = mk(&sim, NET_ROUTE_WHOLE);
+        if (observed)
+            net_set_observer(net, &o);
+        send(&sim, net, 1, 0, 0); /* A */
+        send(&sim, net, 2, 0, 1); /* B */
+        send(&sim, net, 1, 0, 2); /* C */
+        send(&sim, net, 2, 0, 3); /* D */
+        ev_run(&sim, INFINITY);
+        ck_assert_near(arrive[0], 2 * L_HOP + D_SW, TOL);
+        ck_assert_near(arrive[1], 3 * L_HOP + D_SW, TOL);
+        ck_assert_near(arrive[3], 4 * L_HOP + D_SW, TOL);
+        ck_assert_near(arrive[2], 5 * L_HOP + D_SW, TOL);
+        ck_assert_uint_eq(net_whole_routes(net), 1);
+        dispatched[observed] = sim.dispatched;
+        scheduled[observed] = sim.scheduled;
+        if (observed) {
+            /* Every busy stretch told, in time order (obs_busy), summing
+             * to each element's busy time; link 0 busy from A's turn
+             * there to C's arrival without a gap. */
+            for (long i = 0; i < 9; i++)
+                ck_assert_near(obs_busy_time(i), busy_of(&sim, net, i), TOL);
+            ck_assert_near(obs_at(0, true, 0), L_HOP + D_SW, TOL);
+            ck_assert_near(obs_at(0, false, 0), 5 * L_HOP + D_SW, TOL);
+            ck_assert_double_eq(obs_at(0, true, 1), -1);
+        }
+        net_set_observer(net, NULL);
+        teardown(&sim, net);
+    }
+    ck_assert_uint_eq(dispatched[1], dispatched[0]);
+    ck_assert_uint_eq(scheduled[1], scheduled[0]);
 }
 END_TEST
 
@@ -683,6 +740,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_whole_alone);
     tcase_add_test(tc, test_whole_contention_same_as_hops);
     tcase_add_test(tc, test_whole_no_overtaking);
+    tcase_add_test(tc, test_whole_observer_passive);
     tcase_add_test(tc, test_whole_kill_and_restart);
     tcase_add_test(tc, test_virtual_crossing_waits);
     tcase_add_test(tc, test_reserved_while_waiting_virtually);

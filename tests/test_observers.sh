@@ -1,0 +1,249 @@
+#!/bin/sh
+# tests/test_observers.sh: an observer never changes a result (issue 32
+# item 1). Every configuration runs once without any observer and once with
+# each of them: --schedule (schedule.csv, pes.csv, memory.csv, paging.csv:
+# the gang, PE and sampler observers), --paje (the Paje trace: the gang, PE
+# and network observers, links and switches included), --hardware-report,
+# --kernel-report, progress lines (output.progress_interval = 1 ms with
+# standard error not a terminal: a line at every pause of the run that
+# comes after 1 ms of wall time), and all of them at once. jobs.csv and
+# samples.csv must be the same byte for byte and metrics.json apart from
+# its command_line (which names the options), "events" included (an event
+# scheduled for an observer would show there).
+#
+# The configurations: the issue's reproducer (8 PEs, network RAM, route
+# WHOLE, priority BESTFIT, two jobs; --paje changed total_time from
+# 81.0583538788668 to 81.0628896089994 before the fix) and N random ones,
+# drawn from a fixed seed (the same every time): 4-16 PEs of 16-64 MB,
+# network RAM off or on with every strategy, route HOPS or WHOLE (WHOLE
+# twice as often), paging EXACT or BATCHED, every topology (TREE with
+# racks of 2-4 and 0-2 memory servers), MPL 1-3, four queue orders,
+# neighbour and synchronisation messages or none, links of 1 or 12.5 MB/s,
+# and a trace of 4-14 jobs of 1..PEs threads of 4-100 MB (so that PEs
+# overallocate and page, to disk or to network RAM).
+#
+# Each --paje trace is checked too: lines in time order, every link's and
+# switch's states alternating, their lengths summing to comm_busy_time
+# (under WHOLE the network tells a reservation's instants after the fact).
+#
+# The one documented exception: with process.paging = BATCHED, --schedule
+# and --paje make every fault run exactly (config.c warns: the schedule
+# files need every fault's instant; docs/BATCHING.md), so there those runs
+# must equal the run with paging = EXACT and no observer, byte for byte.
+#
+# Usage: sh tests/test_observers.sh [BUILD] (N=count of random
+# configurations, default 80).
+TEST_NAME=test_observers
+. "$(dirname "$0")/lib.sh"
+trap lib_cleanup EXIT
+cd "$T" || exit 1
+
+N=${N:-80}
+
+# A linear congruential generator (the same numbers with any POSIX shell):
+# rnd K sets r to 0..K-1.
+seed=32001
+rnd() {
+    seed=$(((seed * 1103515245 + 12345) % 2147483648))
+    r=$(((seed / 65536) % $1))
+}
+pick() { # pick WORD...: w = one of them
+    rnd $#
+    shift "$r"
+    w=$1
+}
+
+# run DIR CONFIG TRACE OPTION...: one run into DIR; stderr kept in DIR.err.
+run() {
+    run_d=$1 run_c=$2 run_t=$3
+    shift 3
+    rm -rf "$run_d"
+    "$P" -c "$run_c" -t "$run_t" -o "$run_d" "$@" > "$run_d.out" 2> "$run_d.err"
+}
+
+# same A B: the results of runs A and B are the same.
+same() {
+    [ -f "$1/jobs.csv" ] && [ -f "$2/jobs.csv" ] && rsame "$1" "$2" jobs.csv samples.csv metrics.json
+}
+
+# paje_net TRACE: "ok SUM" (SUM: the link and switch states' total length)
+# when every timed line is in time order and each element's states
+# alternate (pushed, popped, none left open), else what is wrong.
+paje_net() {
+    awk '$1 ~ /^[5-9]$|^1[01]$/ {
+            t = $2 + 0
+            if (t < last) { print "line " NR " goes back in time"; bad = 1; exit }
+            last = t
+            if (($1 == 8 || $1 == 9) && ($3 == "LS" || $3 == "SS")) {
+                if ($1 == 8) {
+                    if ($4 in since) { print "line " NR " pushes twice"; bad = 1; exit }
+                    since[$4] = t
+                } else {
+                    if (!($4 in since)) { print "line " NR " pops idle"; bad = 1; exit }
+                    sum += t - since[$4]; delete since[$4]
+                }
+            }
+        }
+        END { if (bad) exit; for (k in since) { print k " left open"; exit }
+              printf "ok %.17g\n", sum }' "$1"
+}
+
+progress_seen=0
+whole_netram=0
+batched=0
+
+# observe NAME CONFIG TRACE BATCHED: the base run and each observer's.
+observe() {
+    ob_n=$1 ob_c=$2 ob_t=$3 ob_b=$4
+    if ! run base "$ob_c" "$ob_t" -q; then
+        bad "$ob_n: base run (exit $?: $(head -c 300 base.err))"
+        return
+    fi
+    # The schedule observers under BATCHED run every fault exactly: their
+    # reference is the run with paging = EXACT.
+    ref=base
+    if [ "$ob_b" = 1 ]; then
+        run exact "$ob_c" "$ob_t" -q --set process.paging=EXACT || bad "$ob_n: EXACT run"
+        ref=exact
+    fi
+    all_ok=1
+    for ob in schedule paje hardware kernel progress all; do
+        case $ob in
+            schedule) set -- -q --schedule; r0=$ref ;;
+            paje) set -- -q --paje; r0=$ref ;;
+            hardware) set -- -q --hardware-report; r0=base ;;
+            kernel) set -- -q --kernel-report; r0=base ;;
+            progress) set -- --set output.progress_interval=0.001; r0=base ;;
+            all) set -- --schedule --paje --hardware-report --kernel-report \
+                     --set output.progress_interval=0.001; r0=$ref ;;
+        esac
+        if ! run "o_$ob" "$ob_c" "$ob_t" "$@"; then
+            bad "$ob_n: run with $ob (exit: $(head -c 300 "o_$ob.err"))"
+            all_ok=0
+            continue
+        fi
+        if ! same "$r0" "o_$ob"; then
+            differ=
+            for f in jobs.csv samples.csv; do
+                cmp -s "$r0/$f" "o_$ob/$f" || differ="$differ $f"
+            done
+            jsame "$r0/metrics.json" "o_$ob/metrics.json" || differ="$differ metrics.json ($(diff \
+                "$r0/metrics.json.nocmd" "o_$ob/metrics.json.nocmd" | grep '^[<>]' | head -2 | tr '\n' ' '))"
+            bad "$ob_n: $ob changes the results (vs $r0:$differ)"
+            all_ok=0
+        fi
+    done
+    grep -q 'elapsed' o_progress.err && progress_seen=$((progress_seen + 1))
+    # The trace the network observer wrote (its busy and idle instants are
+    # told after the fact under WHOLE) is still in time order, each link's
+    # and switch's states alternate, and they sum to comm_busy_time.
+    if [ -f o_paje/schedule.paje ]; then
+        pj=$(paje_net o_paje/schedule.paje)
+        cb=$(jval "$ref/metrics.json" comm_busy_time)
+        if [ "${pj%% *}" != ok ] || ! awk -v a="${pj#ok }" -v b="$cb" \
+            'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b + 1)) }'; then
+            bad "$ob_n: Paje network states ($pj; comm_busy_time $cb)"
+            all_ok=0
+        fi
+    fi
+    [ "$all_ok" = 1 ] && ok "$ob_n: the same with every observer"
+}
+
+# ---- the issue's reproducer -------------------------------------------------
+printf '%s\n' '4 43 -1 10 3 10 150000 3 10 -1 1 1 1 1 1 1 -1 -1' \
+    '5 43 -1 5 8 5 32768 8 5 -1 1 1 1 1 1 1 -1 -1' > repro.swf
+cat > repro.ini <<EOF
+[computer]
+number = 8
+[netram]
+enabled = yes
+[network]
+route = WHOLE
+[scheduler]
+priority = BESTFIT
+EOF
+observe "reproducer (issue 32)" repro.ini repro.swf 0
+# It pages to network RAM over contended links: the case is not vacuous.
+check "reproducer: pages to network RAM" [ "$(jval base/metrics.json page_faults_remote)" -gt 0 ]
+check "reproducer: a --paje trace with links written" grep -q ' LS n' o_paje/schedule.paje
+
+# ---- random configurations ----------------------------------------------------
+i=0
+while [ "$i" -lt "$N" ]; do
+    i=$((i + 1))
+    cpn=1
+    rnd 13; npes=$((4 + r))
+    rnd 4; ram=$((16 * (r + 1)))
+    pick yes yes yes no; netram=$w
+    pick CENTRAL CLIENT MANAGER BACKBONE; strategy=$w
+    rnd "$npes"; managers=$((1 + r))
+    pick WHOLE WHOLE HOPS; route=$w
+    pick EXACT BATCHED; paging=$w
+    pick STAR BUS WHEEL CONNECTED TREE TREE; topo=$w
+    rnd 3; rack=$((2 + r))
+    rnd 3; servers=$r
+    [ "$topo" = TREE ] && [ "$netram" = yes ] || servers=0
+    rnd 3; mpl=$((1 + r))
+    pick FCFS BESTFIT WORSTFIT SJF; prio=$w
+    pick 0 0.5 2; comm=$w
+    pick 0 0 3; sync=$w
+    pick 1 12.5; bw=$w
+    rnd 5; period=$((1 + r))
+    {
+        echo "[simulation]"
+        echo "metrics_period = $period"
+        rnd 1000; echo "seed = $((r + 1))"
+        echo "[process]"
+        echo "mem_access_rate = 0.00003"
+        echo "comm_rate = $comm"
+        echo "sync_rate = $sync"
+        echo "paging = $paging"
+        echo "[scheduler]"
+        echo "mpl = $mpl"
+        echo "priority = $prio"
+        echo "quantum = 2"
+        echo "[computer]"
+        echo "number = $npes"
+        echo "cores_per_node = $cpn"
+        echo "ram = $ram"
+        echo "memory_servers = $servers"
+        echo "memory_server_ram = 64"
+        echo "[netram]"
+        echo "enabled = $netram"
+        echo "strategy = $strategy"
+        echo "managers = $managers"
+        echo "[network]"
+        echo "topology = $topo"
+        echo "route = $route"
+        echo "bandwidth = $bw"
+        if [ "$topo" = TREE ]; then
+            echo "rack_size = $rack"
+            echo "uplink_bandwidth = 0.5"
+        fi
+    } > "c$i.ini"
+    rnd 11; njobs=$((4 + r))
+    submit=0
+    : > "c$i.swf"
+    j=0
+    while [ "$j" -lt "$njobs" ]; do
+        j=$((j + 1))
+        rnd "$npes"; procs=$((1 + r))
+        rnd 20; cpu=$((1 + r))
+        rnd 97; mem=$(((4 + r) * 1024))
+        echo "$j $submit -1 $cpu $procs $cpu $mem $procs $cpu -1 1 1 1 1 1 1 -1 -1" >> "c$i.swf"
+        rnd 6; submit=$((submit + r))
+    done
+    b=0
+    [ "$paging" = BATCHED ] && b=1 && batched=$((batched + 1))
+    [ "$route" = WHOLE ] && [ "$netram" = yes ] && whole_netram=$((whole_netram + 1))
+    observe "config $i ($npes PEs, $topo, $route, $paging, netram $netram $strategy, MPL $mpl, $prio)" \
+        "c$i.ini" "c$i.swf" "$b"
+done
+
+# The draw covers what it must (not vacuous): WHOLE with network RAM, batched
+# paging, and progress lines actually written.
+check "random: at least a quarter WHOLE with network RAM ($whole_netram of $N)" \
+    [ $((whole_netram * 4)) -ge "$N" ]
+check "random: some BATCHED ($batched of $N)" [ "$batched" -gt 0 ]
+check "progress lines written in some runs ($progress_seen)" [ "$progress_seen" -gt 0 ]
+finish
