@@ -470,20 +470,15 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
 
 /* What the guards (simulation.max_event_rate, max_messages) count per:
  * cores, computer.number, plus one for each memory server (a node of one
- * core). The messages and events of a run come from its threads, one per
- * core at a time, and from the PNR servents: counting per node would let
- * one node of 4096 cores run no more than one of a single core (issue 32
- * item 4; docs/MODEL.md "Ranges and runaway runs"). */
-static long run_guard_cores(const run_t *r)
+ * core), and how, for their messages. The messages and events come from
+ * threads, one per core at a time, and PNR servents: per node, one node of
+ * 4096 cores could do no more than one of a single core (issue 32 item 4;
+ * docs/MODEL.md "Ranges and runaway runs"). */
+static long run_guard_cores(const run_t *r, const char **how)
 {
-    return (long)r->c.computer.number + r->c.computer.memory_servers;
-}
-
-/* How run_guard_cores counts, for the guards' messages. */
-static const char *run_guard_cores_text(const run_t *r)
-{
-    return r->c.computer.memory_servers > 0 ? "computer.number + memory_servers"
+    *how = r->c.computer.memory_servers > 0 ? "computer.number + memory_servers"
                                             : "computer.number";
+    return (long)r->c.computer.number + r->c.computer.memory_servers;
 }
 
 /* The saturation guard's error (simulation.max_messages): when, how many
@@ -498,15 +493,15 @@ static void run_saturated_error(run_t *r, char err[CFG_ERR_MAX])
                  (unsigned long)e->res.q.n, e->name, e->index);
     else
         snprintf(where, sizeof where, "no message waits in a queue");
-    long cores = run_guard_cores(r), per = r->c.simulation.max_messages;
+    const char *how;
+    long cores = run_guard_cores(r, &how), per = r->c.simulation.max_messages;
     snprintf(err, CFG_ERR_MAX,
              "saturated network, run stopped at t=%.9g s: %ld messages on the network at once "
              "exceed the cap of %ld = [simulation] max_messages = %ld per core x %ld cores "
              "(%s); %s. Senders never wait for them (report 4.3.2), so queues grow without "
              "bound: send less often (process.comm_rate, sync_rate), use a faster network, or "
              "raise max_messages (0 = no guard)",
-             r->sim.now, net_in_flight(r->net), per * cores, per, cores, run_guard_cores_text(r),
-             where);
+             r->sim.now, net_in_flight(r->net), per * cores, per, cores, how, where);
 }
 
 /* jobs.csv at the end of the run: the jobs still in the system, then
@@ -577,8 +572,10 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     double until = r->c.simulation.max_time > 0 ? r->c.simulation.max_time : INFINITY;
     /* Events per simulated second the whole cluster may take, and the
      * messages the network may hold at once: per core (0: no guard). */
-    double limit = r->c.simulation.max_event_rate * (double)run_guard_cores(r);
-    net_set_flight_cap(r->net, r->c.simulation.max_messages * run_guard_cores(r));
+    const char *how;
+    long cores = run_guard_cores(r, &how);
+    double limit = r->c.simulation.max_event_rate * (double)cores;
+    net_set_flight_cap(r->net, r->c.simulation.max_messages * cores);
     ev_run_result rr;
     /* ev_run pauses at the next guard window's end and, with progress
      * reporting, every RUN_PROGRESS_WINDOW events: a pause only returns to
@@ -609,9 +606,8 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
                      "simulated work explode (tiny intervals, rates or sizes?); raise "
                      "max_event_rate (0 = no guard) if this is intended",
                      r->sim.now, (unsigned long long)RUN_GUARD_WINDOW, dt,
-                     dt > 0 ? (double)RUN_GUARD_WINDOW / dt / (double)run_guard_cores(r)
-                            : INFINITY,
-                     run_guard_cores(r), run_guard_cores_text(r), r->c.simulation.max_event_rate);
+                     dt > 0 ? (double)RUN_GUARD_WINDOW / dt / (double)cores : INFINITY, cores,
+                     how, r->c.simulation.max_event_rate);
             return -1;
         }
     }

@@ -78,8 +78,10 @@ check "saturated uplink: exit 2 naming an uplink" sh -c "test $? -eq 2 && test !
     grep -q '2401 messages on the network at once exceed the cap of 2400 = \[simulation\] max_messages = 10 per core x 240 cores (computer.number); the longest queue is [0-9]* messages, at uplink [0-9]* (element 24[0-9])' up.err"
 # Nodes of 4 cores: the cap still counts 240 cores (not 60 nodes).
 # shellcheck disable=SC2086
-"$P" $HP --set computer.cores_per_node=4 --set computer.ram=4096 --set process.comm_rate=0.0001 \
-    --set simulation.max_time=20 -q -o sat4 > /dev/null 2> sat4.err
+"$P" -t "$top/traces/hpc2n-seth-first3171.swf" --set computer.number=240 \
+    --set computer.cores_per_node=4 --set computer.ram=4096 --set workload.default_memory=64 \
+    --set scheduler.mpl=2 --set process.comm_rate=0.0001 --set simulation.max_time=20 \
+    -q -o sat4 > /dev/null 2> sat4.err
 check "saturated star, 60 nodes of 4 cores: exit 2, cap 1000 per core x 240 cores" sh -c "
     test $? -eq 2 && test ! -e sat4 &&
     grep -q ': 240001 messages on the network at once exceed the cap of 240000 = \[simulation\] max_messages = 1000 per core x 240 cores (computer.number); the longest queue is [0-9]* messages, at switch (element 60)' sat4.err"
