@@ -7,8 +7,9 @@
  * Order of precedence: defaults < configuration files (-c, in the order
  * given: each layer's keys override the earlier ones') < -t/-s < --set.
  * -t, -s and each key of --set are given once (a repeat is refused, exit 2,
- * as a key twice in one file is; issue 32 item 8). Exit status: 0 success, 1 failure during the run
- * (writing results or standard output), 2 bad usage or bad input (also:
+ * as a key twice in one file is; issue 32 item 8). Exit status: 0 success,
+ * 1 failure during the run (writing results or standard output), 2 bad
+ * usage or bad input (also:
  * another pnrsim is writing into the -o directory, or a run stopped by the
  * max_event_rate or max_messages guard, nothing written), 3 the run completed but
  * no job finished (empty trace, every job dropped, ...: results written,

@@ -93,10 +93,20 @@ check "b) a comment line of 6000 characters is read (replays with long paths wor
 
 # ---- c) long -c paths: the explanation is never cut --------------------------
 x100=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
-long=/nonexistent/$x100$x100$x100$x100$x100$x100$x100.ini
-"$P" -c "$long" --print-config > /dev/null 2> long.err
+x700=$x100$x100$x100$x100$x100$x100$x100
+"$P" -c "$T/missing/$x700.ini" --print-config > /dev/null 2> long.err
 check "c) -c of a 700-character missing path: exit 2, the message ends with the reason" \
     sh -c "test $? -eq 2 && grep -q 'xxx.ini: cannot open: No such file or directory\$' long.err"
+# The same for a trace and an output directory (their messages have room
+# for the path's first and last characters, then the reason); nothing is
+# left of the output directory's parents that the run made.
+"$P" -q -t "$T/missing/$x700.swf" -o tout > /dev/null 2> tlong.err
+check "c) -t of a 700-character missing path: the message ends with the reason" \
+    sh -c "test $? -eq 2 && grep -q '^pnrsim: $T/missing/xxx*\.\.\.xxx*\.swf: cannot open: No such file or directory\$' tlong.err"
+"$P" -q -t "$TRACE" -o "$T/newparent/$x700/out" > /dev/null 2> olong.err
+check "c) -o with a 700-character name: the message ends with the reason" \
+    sh -c "test $? -eq 2 && grep -q 'xxx*/out\": cannot create output directory: File name too long\$' olong.err"
+check "c) ... and the parent it made is removed again" test ! -e newparent
 printf '[computer]\nram = lots\n' > "$d/bad.ini"
 "$P" -c "$T/$d/bad.ini" --print-config > /dev/null 2> deepbad.err
 check "c) a bad value in a -c file of over 1100 characters: the path, line and reason in full" \
