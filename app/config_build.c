@@ -184,6 +184,19 @@ static int check_stdin_files(const config_args *a, cfg_error *e)
     return 0;
 }
 
+/* Whether a component of path is longer than NAME_MAX (no such file can
+ * exist; realpath says ENAMETOOLONG for it as for a path over PATH_MAX). */
+static bool long_component(const char *path)
+{
+    size_t run = 0;
+    for (const char *p = path; *p; p++) {
+        run = *p == '/' ? 0 : run + 1;
+        if (run > NAME_MAX)
+            return true;
+    }
+    return false;
+}
+
 /* Make a relative trace (from -t or --set) absolute, so that config.ini
  * replays from anywhere. A trace that does not exist is left as given (the
  * run's open names it); one whose absolute path would not fit PATH_MAX
@@ -200,8 +213,8 @@ static int absolute_trace(config *c, cfg_error *e)
             memcpy(c->workload.trace, abs, strlen(abs) + 1);
             return 0;
         }
-    } else if (errno != ENAMETOOLONG) {
-        return 0;
+    } else if (errno != ENAMETOOLONG || long_component(t)) {
+        return 0; /* the run's open says why (a name over NAME_MAX: too long) */
     }
     const char *o = config_origin(c, "workload.trace");
     memset(e, 0, sizeof *e);

@@ -103,6 +103,9 @@ check "c) -c of a 700-character missing path: exit 2, the message ends with the 
 "$P" -q -t "$T/missing/$x700.swf" -o tout > /dev/null 2> tlong.err
 check "c) -t of a 700-character missing path: the message ends with the reason" \
     sh -c "test $? -eq 2 && grep -q '^pnrsim: $T/missing/xxx*\.\.\.xxx*\.swf: cannot open: No such file or directory\$' tlong.err"
+"$P" -q -t "./$x700.swf" -o tout > /dev/null 2> tname.err
+check "c) -t with a 700-character name (over NAME_MAX): 'File name too long', not PATH_MAX" \
+    sh -c "test $? -eq 2 && grep -q 'xxx\.swf: cannot open: File name too long\$' tname.err"
 "$P" -q -t "$TRACE" -o "$T/newparent/$x700/out" > /dev/null 2> olong.err
 check "c) -o with a 700-character name: the message ends with the reason" \
     sh -c "test $? -eq 2 && grep -q 'xxx*/out\": cannot create output directory: File name too long\$' olong.err"
