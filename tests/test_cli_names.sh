@@ -52,11 +52,10 @@ cp "n${nl}l.ini" plain.ini
 check "a) the same file under a plain name runs" test $? -eq 0
 
 # ---- b) trace paths over 1024 characters -----------------------------------
-# 12 levels of 90 characters: a directory 1092 characters below $T.
+# 12 levels of 90 characters: a directory path of 1096 characters under $T.
+d90=$(printf '%90s' '' | tr ' ' d)
 d=deep
-for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-    d=$d/dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd
-done
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do d=$d/$d90; done
 mkdir -p "$d" && cp "$TRACE" "$d/t.swf"
 abs=$T/$d/t.swf
 (cd "$d" && "$P" -q -t t.swf -o "$T/rel" > /dev/null 2> "$T/rel.err")
@@ -74,7 +73,7 @@ check "b) the same path given absolute (over 1023 characters) is accepted" \
 # and t.swf), under $T: its absolute path is over 4095 characters.
 c203=$(printf '%203s' '' | tr ' ' v)
 vrel=$c203
-for i in 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do vrel=$vrel/$c203; done
+for _ in 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do vrel=$vrel/$c203; done
 mkdir -p "$vrel" && cp "$TRACE" "$vrel/t.swf"
 vrel=$vrel/t.swf
 "$P" -q -t "$vrel" -o vout > /dev/null 2> v.err
@@ -92,8 +91,7 @@ check "b) a comment line of 6000 characters is read (replays with long paths wor
     sh -c "test $? -eq 0 && grep -qx 'mpl = 3' longc.out"
 
 # ---- c) long -c paths: the explanation is never cut --------------------------
-x100=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
-x700=$x100$x100$x100$x100$x100$x100$x100
+x700=$(printf '%700s' '' | tr ' ' x)
 "$P" -c "$T/missing/$x700.ini" --print-config > /dev/null 2> long.err
 check "c) -c of a 700-character missing path: exit 2, the message ends with the reason" \
     sh -c "test $? -eq 2 && grep -q 'xxx.ini: cannot open: No such file or directory\$' long.err"
