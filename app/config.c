@@ -39,14 +39,37 @@
 #include <string.h>
 #include <strings.h>
 
+/* "LOC: WHAT" into buf (n bytes). When it does not fit, loc is cut in its
+ * middle ("head...tail"), so that the explanation is not cut before it
+ * starts (issue 32 item 8: a long -c path filled the whole message); only
+ * a location of 16 characters is kept at least, and only a WHAT longer
+ * than the rest of buf is cut at its end. */
+static void loc_what(char *buf, size_t n, const char *loc, const char *what)
+{
+    size_t ll = strlen(loc), lw = strlen(what);
+    if (ll + 2 + lw < n) {
+        snprintf(buf, n, "%s: %s", loc, what);
+        return;
+    }
+    size_t room = n > lw + 3 + 16 ? n - lw - 3 : 16; /* characters for loc */
+    if (room >= ll) {
+        snprintf(buf, n, "%s: %s", loc, what);
+        return;
+    }
+    int head = (int)(room - 3) / 2, tail = (int)(room - 3) - head;
+    snprintf(buf, n, "%.*s...%s: %s", head, loc, loc + ll - (size_t)tail, what);
+}
+
 void config_error_message(const cfg_error *e, char *buf, size_t n)
 {
+    char loc[sizeof e->arg + 32];
     switch (e->source) {
     case CFG_SRC_FILE:
         if (e->line > 0)
-            snprintf(buf, n, "%s:%ld: %s", e->file, e->line, e->what);
+            snprintf(loc, sizeof loc, "%s:%ld", e->file, e->line);
         else
-            snprintf(buf, n, "%s: %s", e->file, e->what);
+            snprintf(loc, sizeof loc, "%s", e->file);
+        loc_what(buf, n, loc, e->what);
         break;
     case CFG_SRC_VALIDATE:
         snprintf(buf, n, "configuration: %s", e->what);
@@ -54,10 +77,11 @@ void config_error_message(const cfg_error *e, char *buf, size_t n)
     case CFG_SRC_SET:
     case CFG_SRC_TRACE:
     case CFG_SRC_SEED:
-        snprintf(buf, n, "--set %.200s: %s", e->arg, e->what);
+        snprintf(loc, sizeof loc, "--set %s", e->arg);
+        loc_what(buf, n, loc, e->what);
         break;
     case CFG_SRC_OPTION:
-        snprintf(buf, n, "%.200s: %s", e->arg, e->what);
+        loc_what(buf, n, e->arg, e->what);
         break;
     }
 }
@@ -318,6 +342,22 @@ int config_value_text(const char *assignment, char *buf, size_t n)
     }
     free(c);
     return rc;
+}
+
+int config_assignment_key(const char *assignment, char *key, size_t n)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    char sec[128], name[128];
+    if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
+        !util_trim_copy(name, sizeof name, dot + 1, (size_t)(eq - dot - 1)))
+        return -1;
+    const char *canon = cfg_find_section(sec);
+    const key_def *kd = canon ? cfg_find_key(canon, name) : NULL;
+    if (!kd)
+        return -1;
+    snprintf(key, n, "%s.%s", kd->section, kd->key);
+    return 0;
 }
 
 int config_set(config *c, const char *assignment, char err[CFG_ERR_MAX])

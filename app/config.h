@@ -29,8 +29,16 @@
 #include <stdio.h>
 
 /* e as one line, as pnrsim prints it: "FILE:LINE: what", "FILE: what",
- * "--set ARG: what" or "configuration: what" (cut to fit n). */
+ * "--set ARG: what" or "configuration: what" (cut to fit n: a long FILE or
+ * ARG in its middle, so that what is kept). Room for all of it:
+ * CFG_MESSAGE_MAX. */
 void config_error_message(const cfg_error *e, char *buf, size_t n);
+#define CFG_MESSAGE_MAX (CFG_PATH_MAX + 3 * CFG_ERR_MAX)
+
+/* The key an assignment "SECTION.KEY=VALUE" sets, as "section.key" in the
+ * table's spelling (sections and keys are case-insensitive), into key (n
+ * bytes): 0, or -1 when it names no key (config_set says why). */
+int config_assignment_key(const char *assignment, char *key, size_t n);
 
 /* Fill c with the defaults (those of configs/reference.ini). */
 void config_defaults(config *c);

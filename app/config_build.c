@@ -7,7 +7,10 @@
  * ONE file stays an error) < -t < -s < --set in order. A relative
  * [workload] trace in a file is taken from that file's directory; one given relative to the working directory
  * (-t, --set) is made absolute at the end, so the config.ini a run writes
- * can be replayed from anywhere. Each key remembers where it was set
+ * can be replayed from anywhere (refused when its absolute path would not
+ * fit PATH_MAX). A -c name with a control character and a -t name with a
+ * blank at either end are refused: config.ini could not replay them. Each
+ * key remembers where it was set
  * (config_origin: FILE:LINE, --set ARG, -t TRACE, -s SEED), so that a
  * message about two keys can say where each came from. The problem, if any, comes back in parts
  * (cfg_error): which input, which key, the value and why; each program
@@ -20,6 +23,8 @@
 #include "app/config_keys.h"
 #include "app/config_value.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -40,8 +45,8 @@ static int resolve_trace(config *c, const char *cfg_path, cfg_error *e)
     else
         snprintf(joined, sizeof joined, "%s", t);
     char abs[PATH_MAX];
-    const char *use = realpath(joined, abs) ? abs : joined;
-    size_t n = strlen(use);
+    const char *use = realpath(joined, abs) ? abs : errno == ENAMETOOLONG ? NULL : joined;
+    size_t n = use ? strlen(use) : CFG_PATH_MAX;
     if (n >= CFG_PATH_MAX) {
         memset(e, 0, sizeof *e);
         e->source = CFG_SRC_FILE;
@@ -60,10 +65,26 @@ static int resolve_trace(config *c, const char *cfg_path, cfg_error *e)
 }
 
 /* Set key (section, name) to value as option opt (-t, -s) gives it
- * (source src), recording "OPT VALUE" as where it was set. */
+ * (source src), recording "OPT VALUE" as where it was set. The value is
+ * taken as given, never trimmed: a -t name starting or ending with a blank
+ * is refused (config.ini's values are read without their surrounding
+ * blanks, so its replay would open another file; issue 32 item 8). */
 static int set_option(config *c, const char *section, const char *name, const char *value,
                       const char *opt, cfg_src src, cfg_error *e)
 {
+    size_t len = strlen(value);
+    if (src == CFG_SRC_TRACE && len &&
+        (isspace((unsigned char)value[0]) || isspace((unsigned char)value[len - 1]))) {
+        memset(e, 0, sizeof *e);
+        e->source = src;
+        snprintf(e->key, sizeof e->key, "%s.%s", section, name);
+        snprintf(e->why, sizeof e->why,
+                 "the file name starts or ends with a blank, which config.ini cannot keep "
+                 "(its values are read without their surrounding blanks, so a replay would "
+                 "open another file); rename the file, or give the name without the blank");
+        snprintf(e->what, sizeof e->what, "%s", e->why);
+        return -1;
+    }
     char buf[CFG_PATH_MAX + 32];
     snprintf(buf, sizeof buf, "%s.%s=%s", section, name, value);
     if (config_set_e(c, buf, e) != 0) {
@@ -94,11 +115,39 @@ static int set_flag(config *c, const char *key, const char *value, cfg_error *e)
     return 0;
 }
 
+/* 0 when the name of configuration file path has no control character;
+ * else -1 with e (the name shown with '?' for them): config.ini records
+ * where each key came from as "; from FILE:LINE" comment lines, which a
+ * newline in FILE would break (issue 32 item 8), as -t names are refused
+ * for the same reason. */
+static int check_file_name(const char *path, cfg_error *e)
+{
+    const unsigned char *p = (const unsigned char *)path;
+    while (*p && !iscntrl(*p))
+        p++;
+    if (!*p)
+        return 0;
+    memset(e, 0, sizeof *e);
+    e->source = CFG_SRC_FILE;
+    size_t i = 0;
+    for (; path[i] && i < sizeof e->file - 1; i++)
+        e->file[i] = iscntrl((unsigned char)path[i]) ? '?' : path[i];
+    e->file[i] = '\0';
+    snprintf(e->why, sizeof e->why,
+             "the configuration file's name holds a control character (a newline, a tab: "
+             "shown as '?'); config.ini names the file in comment lines, which it would "
+             "break: rename the file or give it through a link with a plain name");
+    snprintf(e->what, sizeof e->what, "%s", e->why);
+    return -1;
+}
+
 /* Load layer file path onto c: its keys override those set before, and a
  * relative [workload] trace IT sets is taken from its directory (a trace
  * set by an earlier layer is left as that layer resolved it). */
 static int load_layer(config *c, const char *path, cfg_error *e)
 {
+    if (check_file_name(path, e) != 0)
+        return -1;
     const key_def *tk = cfg_find_key("workload", "trace");
     size_t ti = (size_t)(tk - cfg_keys);
     char before[CFG_ORIGIN_MAX];
@@ -133,6 +182,57 @@ static int check_stdin_files(const config_args *a, cfg_error *e)
         seen = true;
     }
     return 0;
+}
+
+/* Whether a component of path is longer than NAME_MAX (no such file can
+ * exist; realpath says ENAMETOOLONG for it as for a path over PATH_MAX). */
+static bool long_component(const char *path)
+{
+    size_t run = 0;
+    for (const char *p = path; *p; p++) {
+        run = *p == '/' ? 0 : run + 1;
+        if (run > NAME_MAX)
+            return true;
+    }
+    return false;
+}
+
+/* Make a relative trace (from -t or --set) absolute, so that config.ini
+ * replays from anywhere. A trace that does not exist is left as given (the
+ * run's open names it); one whose absolute path would not fit PATH_MAX
+ * (CFG_PATH_MAX) is refused: stored relative, its replay would open another
+ * file (issue 32 item 8). 0, or -1 with e. */
+static int absolute_trace(config *c, cfg_error *e)
+{
+    char *t = c->workload.trace;
+    if (!t[0] || t[0] == '/' || strcmp(t, "-") == 0)
+        return 0;
+    char abs[PATH_MAX];
+    if (realpath(t, abs)) {
+        if (strlen(abs) < CFG_PATH_MAX) {
+            memcpy(c->workload.trace, abs, strlen(abs) + 1);
+            return 0;
+        }
+    } else if (errno != ENAMETOOLONG || long_component(t)) {
+        return 0; /* the run's open says why (a name over NAME_MAX: too long) */
+    }
+    const char *o = config_origin(c, "workload.trace");
+    memset(e, 0, sizeof *e);
+    e->source = strncmp(o, "-t ", 3) ? CFG_SRC_VALIDATE : CFG_SRC_TRACE;
+    snprintf(e->key, sizeof e->key, "workload.trace");
+    snprintf(e->value, sizeof e->value, "%.80s", t);
+#define TOO_LONG_TRACE                                                                     \
+    "the trace's absolute path (from the working directory) is longer than %d characters, "  \
+    "the most a path can have (PATH_MAX): config.ini could not name it for a replay; give a " \
+    "shorter path or run from nearer the trace"
+    snprintf(e->why, sizeof e->why, TOO_LONG_TRACE, CFG_PATH_MAX - 1);
+    if (e->source == CFG_SRC_TRACE)
+        snprintf(e->what, sizeof e->what, TOO_LONG_TRACE, CFG_PATH_MAX - 1);
+    else
+        snprintf(e->what, sizeof e->what, "[workload] trace (from %.100s): " TOO_LONG_TRACE, o,
+                 CFG_PATH_MAX - 1);
+#undef TOO_LONG_TRACE
+    return -1;
 }
 
 int config_build(config *c, const config_args *a, cfg_error *e)
@@ -173,10 +273,7 @@ int config_build(config *c, const config_args *a, cfg_error *e)
         snprintf(e->what, sizeof e->what, "%s", e->why);
         return -1;
     }
-    if (t[0] && t[0] != '/' && strcmp(t, "-") != 0) {
-        char abs[PATH_MAX];
-        if (realpath(t, abs) && strlen(abs) < CFG_PATH_MAX)
-            memcpy(c->workload.trace, abs, strlen(abs) + 1);
-    }
+    if (absolute_trace(c, e) != 0)
+        return -1;
     return config_validate_e(c, e);
 }

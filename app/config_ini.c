@@ -31,8 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Longest line accepted in an INI file: room for a full trace path. */
-#define INI_LINE_MAX 4096
+/* Longest line accepted in an INI file: room for a full trace path
+ * ("trace = " and CFG_PATH_MAX - 1 characters). A longer comment line
+ * (config.ini's "; command:" or "; trace:" line) is accepted whatever its
+ * length: it reaches inih as an empty comment. */
+#define INI_LINE_MAX (CFG_PATH_MAX + 256)
 
 typedef struct ini_state {
     config *c;               /* the scratch copy being filled */
@@ -78,9 +81,20 @@ static int check_header(ini_state *st, const char *line)
     return 0;
 }
 
+/* Whether the n bytes at line are a full-line comment (';' or '#' after
+ * blanks). */
+static bool is_comment(const char *line, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i < n && (line[i] == ';' || line[i] == '#');
+}
+
 /* inih reader: hand over exactly one file line per call from the text in
  * memory, counting lines. Refuses (stopping the parse) lines that do not fit
- * inih's buffer of num bytes, lines with NUL bytes and bad section headers. */
+ * inih's buffer of num bytes (a comment that does not is
+ * handed over as ";"), lines with NUL bytes and bad section headers. */
 static char *cfg_ini_reader(char *str, int num, void *stream)
 {
     ini_state *st = stream;
@@ -95,6 +109,10 @@ static char *cfg_ini_reader(char *str, int num, void *stream)
         cfg_fail(st->err, &st->w, "NUL byte in line");
         st->failed = true;
         return NULL;
+    }
+    if (n + 1 > (size_t)num && is_comment(line, n)) {
+        memcpy(str, ";\n", 3);
+        return str;
     }
     if (n + 1 > (size_t)num) {
         cfg_fail(st->err, &st->w, "line too long: at most %d characters", num - 2);

@@ -102,12 +102,15 @@ const key_def cfg_keys[] = {
            "group of PEs each); later ones are counted, not written; "
            "0 = no cap."),
     K_DBL0("simulation", "max_event_rate", simulation.max_event_rate, 1e3, 1e12,
-           "1000000", "events/s/PE", NULL,
-           "Stop a run whose events per simulated second per PE exceed this; 0 = no guard."),
+           "1000000", "events/s/core", NULL,
+           "Stop a run whose events per simulated second exceed this many per core "
+           "(x computer.number + memory_servers: a memory server counts as one core); "
+           "0 = no guard."),
     K_LONG("simulation", "max_messages", simulation.max_messages, 0, 1e6, "1000",
-           "messages/PE", NULL,
-           "Stop a run (saturated network) when more than this many messages per PE are on "
-           "the network at once (sent, not yet arrived); 0 = no guard."),
+           "messages/core", NULL,
+           "Stop a run (saturated network) when more than this many messages per core are on "
+           "the network at once (sent, not yet arrived): the cap is max_messages x "
+           "(computer.number + memory_servers), cores, not nodes; 0 = no guard."),
 
     K_STR("workload", "trace", workload.trace, 0, "", "path", NULL,
           "SWF trace (.swf or .swf.gz); empty = none, - = standard input."),

@@ -22,7 +22,9 @@
 #include <stdint.h>
 
 #define CFG_NAME_MAX 64
-#define CFG_PATH_MAX 1024
+/* Room for a path with its NUL: Linux's PATH_MAX, the longest path the
+ * system opens, so that a trace made absolute always fits (issue 32). */
+#define CFG_PATH_MAX 4096
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
 #define CFG_MAX_RAM_GROUPS 64

@@ -30,7 +30,9 @@ void rset_rmdirs(const char *dir, size_t created)
             buf[--len] = 0;
         if (len < created || len == 0)
             return;
-        if (rmdir(buf) != 0)
+        /* A deeper part never made (mkdir failed there, e.g. a name too
+         * long) is passed over to remove the parents that were made. */
+        if (rmdir(buf) != 0 && errno != ENOENT && errno != ENAMETOOLONG)
             return;
         while (len > 0 && buf[len - 1] != '/')
             len--;
@@ -271,12 +273,13 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
 {
     memset(s, 0, sizeof *s);
     s->lockfd = -1;
+    util_path_shown(s->shown, sizeof s->shown, dir);
     if (snprintf(s->dir, sizeof s->dir, "%s", dir) >= (int)sizeof s->dir) {
         snprintf(err, n, "\"%.100s...\": output directory name too long", dir);
         return -1;
     }
     if (util_mkdirs(dir, &s->created) != 0) {
-        snprintf(err, n, "\"%s\": cannot create output directory: %s", dir, strerror(errno));
+        snprintf(err, n, "\"%s\": cannot create output directory: %s", s->shown, strerror(errno));
         rset_rmdirs(dir, s->created);
         return -1;
     }
@@ -285,7 +288,7 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
     snprintf(stage_name, sizeof stage_name, ".pnrsim-%ld@%s.tmp", (long)getpid(), me);
     if (!join(s->lock, sizeof s->lock, dir, ".pnrsim.lock") ||
         !join(s->stage, sizeof s->stage, dir, stage_name)) {
-        snprintf(err, n, "\"%s\": output directory name too long", dir);
+        snprintf(err, n, "\"%s\": output directory name too long", s->shown);
         rset_rmdirs(dir, s->created);
         return -1;
     }
@@ -293,25 +296,26 @@ int rset_begin(rset_t *s, const char *dir, char *err, size_t n)
     if (rc != 0) {
         if (rc == 1 && holder[0])
             snprintf(err, n, "%s: another pnrsim (%s) is writing its results into this "
-                             "directory; give each run its own -o directory", dir, holder);
+                             "directory; give each run its own -o directory", s->shown, holder);
         else if (rc == 1)
-            snprintf(err, n, "%s: another process holds the lock %s (it has not written its "
-                             "pid@host there) and may be writing results into this "
-                             "directory; give each run its own -o directory", dir, s->lock);
+            snprintf(err, n, "%s: another process holds the lock %s/.pnrsim.lock (it has not "
+                             "written its pid@host there) and may be writing results into "
+                             "this directory; give each run its own -o directory", s->shown,
+                     s->shown);
         else
-            snprintf(err, n, "%s: cannot write: %s", dir, strerror(errno));
+            snprintf(err, n, "%s: cannot write: %s", s->shown, strerror(errno));
         rset_rmdirs(dir, s->created);
         return -1;
     }
     clean_stale(s);
     const char *b = blocked_name(dir);
     if (b) {
-        snprintf(err, n, "%s/%s: is a directory: cannot write the results there", dir, b);
+        snprintf(err, n, "%s/%s: is a directory: cannot write the results there", s->shown, b);
         rset_abort(s);
         return -1;
     }
     if (mkdir(s->stage, 0777) != 0) {
-        snprintf(err, n, "%s: cannot write: %s", dir, strerror(errno));
+        snprintf(err, n, "%s: cannot write: %s", s->shown, strerror(errno));
         rset_abort(s);
         return -1;
     }
@@ -447,7 +451,7 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
     assert(s->lockfd >= 0);
     for (int i = 0; i < n; i++)
         if (rset_close(files[i]) != 0) {
-            snprintf(err, errn, "%s: writing results failed: %s", s->dir, strerror(errno));
+            snprintf(err, errn, "%s: writing results failed: %s", s->shown, strerror(errno));
             rset_abort(s);
             return -1;
         }
@@ -461,7 +465,7 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
             b = file_name(files[i]);
     if (b) {
         snprintf(err, errn, "%s/%s: is a directory: cannot write the results there; "
-                            "nothing replaced", s->dir, b);
+                            "nothing replaced", s->shown, b);
         rset_abort(s);
         return -1;
     }
@@ -472,14 +476,14 @@ int rset_commit(rset_t *s, rset_file **files, int n, char *err, size_t errn)
     if (snprintf(commit, sizeof commit, "%.*s.commit", (int)(sl - 4), s->stage) >=
             (int)sizeof commit ||
         rename(s->stage, commit) != 0) {
-        snprintf(err, errn, "%s: writing results failed: %s", s->dir, strerror(errno));
+        snprintf(err, errn, "%s: writing results failed: %s", s->shown, strerror(errno));
         rset_abort(s);
         return -1;
     }
     /* metrics.json out first, in last: while it is absent the set in the
      * directory is visibly incomplete. */
     if (join(to, sizeof to, s->dir, "metrics.json") && unlink(to) != 0 && errno != ENOENT) {
-        snprintf(err, errn, "%s: cannot replace metrics.json: %s; nothing replaced", s->dir,
+        snprintf(err, errn, "%s: cannot replace metrics.json: %s; nothing replaced", s->shown,
                  strerror(errno));
         if (rename(commit, s->stage) == 0)
             rset_abort(s);

@@ -45,6 +45,7 @@ typedef struct rset_file {
 /* The output directory of a run being written (see above). */
 typedef struct rset {
     char dir[RSET_PATH_MAX];
+    char shown[256];            /* dir in messages (util_path_shown) */
     char stage[RSET_PATH_MAX];  /* DIR/.pnrsim-PID@HOST.tmp */
     char lock[RSET_PATH_MAX];   /* DIR/.pnrsim.lock */
     int lockfd;                 /* -1 when not held */

@@ -18,7 +18,7 @@
  * simulation.max_samples rows are written, later ones are counted.
  *
  * Runaway guard: ev_run pauses every RUN_GUARD_WINDOW events; a window that
- * advanced the clock by less than the window / (max_event_rate * PEs)
+ * advanced the clock by less than the window / (max_event_rate * cores)
  * stops the run with an error (a configuration whose simulated work
  * explodes would otherwise run for ever).
  */
@@ -468,8 +468,22 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     return r;
 }
 
+/* What the guards (simulation.max_event_rate, max_messages) count per:
+ * cores, computer.number, plus one for each memory server (a node of one
+ * core), and how, for their messages. The messages and events come from
+ * threads, one per core at a time, and PNR servents: per node, one node of
+ * 4096 cores could do no more than one of a single core (issue 32 item 4;
+ * docs/MODEL.md "Ranges and runaway runs"). */
+static long run_guard_cores(const run_t *r, const char **how)
+{
+    *how = r->c.computer.memory_servers > 0 ? "computer.number + memory_servers"
+                                            : "computer.number";
+    return (long)r->c.computer.number + r->c.computer.memory_servers;
+}
+
 /* The saturation guard's error (simulation.max_messages): when, how many
- * messages, and the element with the longest queue. */
+ * messages against which cap and how the cap is computed, and the element
+ * with the longest queue. */
 static void run_saturated_error(run_t *r, char err[CFG_ERR_MAX])
 {
     const net_elem *e = net_longest_queue(r->net);
@@ -479,13 +493,15 @@ static void run_saturated_error(run_t *r, char err[CFG_ERR_MAX])
                  (unsigned long)e->res.q.n, e->name, e->index);
     else
         snprintf(where, sizeof where, "no message waits in a queue");
+    const char *how;
+    long cores = run_guard_cores(r, &how), per = r->c.simulation.max_messages;
     snprintf(err, CFG_ERR_MAX,
-             "saturated network, run stopped at t=%.9g s: %ld messages on the network exceed "
-             "[simulation] max_messages = %ld per PE (x %d PEs); %s. Senders do not wait for "
-             "their messages (report 4.3.2), so the queues would grow without bound: send "
-             "less often (process.comm_rate, sync_rate), use a faster network, or raise "
-             "max_messages (0 = no guard)",
-             r->sim.now, net_in_flight(r->net), r->c.simulation.max_messages, r->cl.npes, where);
+             "saturated network, run stopped at t=%.9g s: %ld messages on the network at once "
+             "exceed the cap of %ld = [simulation] max_messages = %ld per core x %ld cores "
+             "(%s); %s. Senders never wait for them (report 4.3.2), so queues grow without "
+             "bound: send less often (process.comm_rate, sync_rate), use a faster network, or "
+             "raise max_messages (0 = no guard)",
+             r->sim.now, net_in_flight(r->net), per * cores, per, cores, how, where);
 }
 
 /* jobs.csv at the end of the run: the jobs still in the system, then
@@ -554,10 +570,12 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
     r->sample_events = r->sim.dispatched;
     r->sample_k = r->sampler.k;
     double until = r->c.simulation.max_time > 0 ? r->c.simulation.max_time : INFINITY;
-    /* Events per simulated second the whole cluster may take (0: no guard). */
-    double limit = r->c.simulation.max_event_rate * r->cl.npes;
-    /* Messages the network may hold at once (0: no guard). */
-    net_set_flight_cap(r->net, r->c.simulation.max_messages * (long)r->cl.npes);
+    /* Events per simulated second the whole cluster may take, and the
+     * messages the network may hold at once: per core (0: no guard). */
+    const char *how;
+    long cores = run_guard_cores(r, &how);
+    double limit = r->c.simulation.max_event_rate * (double)cores;
+    net_set_flight_cap(r->net, r->c.simulation.max_messages * cores);
     ev_run_result rr;
     /* ev_run pauses at the next guard window's end and, with progress
      * reporting, every RUN_PROGRESS_WINDOW events: a pause only returns to
@@ -583,13 +601,13 @@ int run_execute(run_t *r, char err[CFG_ERR_MAX])
             r->wall_run = util_now() - r->wall0;
             snprintf(err, CFG_ERR_MAX,
                      "runaway run stopped at t=%.9g s: %llu events in the last %.3g simulated s "
-                     "(%.3g events per simulated second per PE) exceed [simulation] "
-                     "max_event_rate = %g; the configuration makes the simulated work explode "
-                     "(tiny intervals, rates or sizes?); raise max_event_rate (0 = no guard) "
-                     "if this is intended",
+                     "(%.3g events per simulated second per core, over %ld cores: %s) exceed "
+                     "[simulation] max_event_rate = %g per core; the configuration makes the "
+                     "simulated work explode (tiny intervals, rates or sizes?); raise "
+                     "max_event_rate (0 = no guard) if this is intended",
                      r->sim.now, (unsigned long long)RUN_GUARD_WINDOW, dt,
-                     dt > 0 ? (double)RUN_GUARD_WINDOW / dt / r->cl.npes : INFINITY,
-                     r->c.simulation.max_event_rate);
+                     dt > 0 ? (double)RUN_GUARD_WINDOW / dt / (double)cores : INFINITY, cores,
+                     how, r->c.simulation.max_event_rate);
             return -1;
         }
     }

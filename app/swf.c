@@ -43,6 +43,7 @@
 #include "app/numtext.h"
 #include "app/sha256.h"
 #include "app/swf_tail.h"
+#include "app/util.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -72,7 +73,8 @@ typedef struct swf_header_entry {
 
 struct swf_reader {
     gzFile gz;
-    char *path;          /* as given, for messages ("stdin" for "-") */
+    char *path;          /* as given, for messages ("stdin" for "-"; a long one
+                          * cut in its middle: util_path_shown) */
     char *name;          /* path without directories */
     double size;         /* bytes of a regular file; 0 = unknown */
     double last_submit;  /* field 2 of the last data line; NAN = unknown */
@@ -385,7 +387,8 @@ void swf_close(swf_reader *r)
 swf_reader *swf_open(const char *path, bool lenient, char err[CFG_ERR_MAX])
 {
     bool is_stdin = strcmp(path, "-") == 0;
-    const char *shown = is_stdin ? "stdin" : path;
+    char shown[256]; /* the path in messages, cut in its middle when long */
+    util_path_shown(shown, sizeof shown, is_stdin ? "stdin" : path);
     int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         swf_err(err, "%s: cannot open: %s", shown, strerror(errno));
@@ -417,8 +420,9 @@ swf_reader *swf_open(const char *path, bool lenient, char err[CFG_ERR_MAX])
     r->lenient = lenient;
     r->in = xrealloc(NULL, SWF_CHUNK);
     r->path = swf_strndup(shown, strlen(shown));
-    const char *slash = strrchr(shown, '/');
-    const char *base = slash ? slash + 1 : shown;
+    const char *whole = is_stdin ? "stdin" : path;
+    const char *slash = strrchr(whole, '/');
+    const char *base = slash ? slash + 1 : whole;
     r->name = swf_strndup(base, strlen(base));
     r->size = S_ISREG(st.st_mode) ? (double)st.st_size : 0.0;
     r->hash_fd = -1;

@@ -166,6 +166,19 @@ void util_fmt_g(char *buf, size_t n, double v)
 
 /* s with leading and trailing whitespace removed, written into out (size n);
  * returns false when it does not fit. */
+void util_path_shown(char *out, size_t n, const char *path)
+{
+    size_t len = strlen(path);
+    if (len < n || n < 8) {
+        snprintf(out, n, "%s", path);
+        return;
+    }
+    size_t head = (n - 4) / 2, tail = n - 4 - head;
+    memcpy(out, path, head);
+    memcpy(out + head, "...", 3);
+    memcpy(out + head + 3, path + len - tail, tail + 1);
+}
+
 bool util_trim_copy(char *out, size_t n, const char *s, size_t len)
 {
     while (len > 0 && isspace((unsigned char)*s)) {

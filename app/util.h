@@ -57,6 +57,12 @@ void util_hms(char *buf, size_t n, double s);
  * compare a value with a limit: two different numbers never print alike. */
 void util_fmt_g(char *buf, size_t n, double v);
 
+/* path as messages show it, into out (n bytes): itself when it fits, else
+ * its start and end around "...", n - 1 characters in all, so that the
+ * explanation after it in a message of fixed size is never cut (issue 32
+ * item 8: a long path filled the whole message). */
+void util_path_shown(char *out, size_t n, const char *path);
+
 /* s (len bytes) without leading and trailing whitespace, written into out
  * (n bytes) with a NUL; false (out unspecified) when it does not fit. */
 bool util_trim_copy(char *out, size_t n, const char *s, size_t len);

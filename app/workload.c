@@ -95,7 +95,8 @@ struct workload {
 workload *workload_open(const char *path, const config *c, int max_pes,
                         char err[CFG_ERR_MAX])
 {
-    const char *shown = strcmp(path, "-") == 0 ? "stdin" : path;
+    char shown[256]; /* the path in messages, cut in its middle when long */
+    util_path_shown(shown, sizeof shown, strcmp(path, "-") == 0 ? "stdin" : path);
     workload tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.cpu_demand = c->workload.cpu_demand;

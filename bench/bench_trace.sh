@@ -20,7 +20,9 @@ set -e
 B=${1:-build}
 P=$B/pnrsim
 NASA=traces/NASA-iPSC-1993-3.1-cln.swf.gz
-OPTS="--set workload.cpu_demand=runtime --set computer.number=128 --set scheduler.mpl=1
+# The machine size is given per trace (pnrsim refuses a key given twice).
+N128="--set computer.number=128"
+OPTS="--set workload.cpu_demand=runtime --set scheduler.mpl=1
       --set process.comm_rate=0 --set process.sync_rate=0 --set workload.default_memory=0
       --set simulation.metrics_period=1e12 -q --format csv"
 measure() { # label, extra args...
@@ -31,20 +33,20 @@ measure() { # label, extra args...
     awk -v l="$label" -v w="$wall" -v r="$rss" -v j="$jobs" \
         'BEGIN { printf "trace %-28s jobs=%d wall_s=%.3f jobs_per_s=%.0f peak_rss_kb=%d\n", l, j, w, (w > 0 ? j / w : 0), r }'
 }
-measure "nasa-full" -t $NASA
+measure "nasa-full" -t $NASA $N128
 # CPU time per run, best of 5 rounds of 10 runs (/usr/bin/time counts in
 # hundredths of a second, a run takes a few of them).
 best=""
 for round in 1 2 3 4 5; do
     /usr/bin/time -f "%U %S %M" -o "$B/time.txt" sh -c '
         for i in 1 2 3 4 5 6 7 8 9 10; do "$@" > /dev/null || exit 1; done' sh \
-        $P $OPTS -o "$B/bench-out" -t $NASA
+        $P $OPTS $N128 -o "$B/bench-out" -t $NASA
     read -r u s rss < "$B/time.txt"
     best=$(awk -v u="$u" -v s="$s" -v b="$best" 'BEGIN { c = (u + s) / 10; print (b == "" || c < b) ? c : b }')
 done
 awk -v c="$best" -v r="$rss" 'BEGIN { printf "trace %-28s cpu_s=%.4f peak_rss_kb=%d\n", "nasa-full-cpu", c, r }'
-measure "nasa-full-easy" -t $NASA --set scheduler.backfill=easy
-measure "nasa-full-conservative" -t $NASA --set scheduler.backfill=conservative
+measure "nasa-full-easy" -t $NASA $N128 --set scheduler.backfill=easy
+measure "nasa-full-conservative" -t $NASA $N128 --set scheduler.backfill=conservative
 for bf in none easy conservative; do
     measure "hpc2n-$bf" -t traces/hpc2n-seth-first3171.swf --set computer.number=240 \
         --set workload.memory_scale=0 \
@@ -60,5 +62,5 @@ if [ ! -s "$BIG" ]; then
                   split(line[i], f, " "); f[1] = rep * n + i; f[2] = f[2] + rep * (last + 3600);
                   s = f[1]; for (k = 2; k <= 18; k++) s = s " " f[k]; print s } }' > "$BIG"
 fi
-measure "million-first-100k" -t "$BIG" --set workload.max_jobs=100000
-measure "million-all" -t "$BIG"
+measure "million-first-100k" -t "$BIG" $N128 --set workload.max_jobs=100000
+measure "million-all" -t "$BIG" $N128

@@ -595,6 +595,55 @@ START_TEST(test_build_precedence_and_errors)
 }
 END_TEST
 
+/* config_error_message never cuts the explanation for a long location
+ * (issue 32 item 8: a -c path of 700 characters filled the message): the
+ * location is cut in its middle to fit; with CFG_MESSAGE_MAX all of it is
+ * kept. And config_assignment_key, which pnrsim uses to refuse a key given
+ * twice by --set, names keys in the table's spelling. */
+START_TEST(test_error_message_long_location)
+{
+    static cfg_error e;
+    static char msg[CFG_MESSAGE_MAX];
+    char small[CFG_ERR_MAX], key[80];
+    memset(&e, 0, sizeof e);
+    e.source = CFG_SRC_FILE;
+    memset(e.file, 'a', 1000);
+    e.file[0] = '/';
+    memcpy(e.file + 995, "z.ini", 6);
+    e.line = 3;
+    snprintf(e.what, sizeof e.what, "[computer] ram = \"lots\": malformed");
+    config_error_message(&e, small, sizeof small);
+    size_t n = strlen(small), w = strlen(e.what);
+    ck_assert_uint_lt(n, sizeof small);
+    ck_assert_msg(n > w && !strcmp(small + n - w, e.what), "%s", small);
+    ck_assert_msg(!strncmp(small, "/aaa", 4), "%s", small);   /* the head */
+    ck_assert_ptr_nonnull(strstr(small, "aaa...aaa"));         /* cut in the middle */
+    ck_assert_ptr_nonnull(strstr(small, "z.ini:3: [computer]")); /* the tail and line */
+    config_error_message(&e, msg, sizeof msg);
+    ck_assert_uint_eq(strlen(msg), 1000 + strlen(":3: ") + w); /* all of it */
+    ck_assert_ptr_null(strstr(msg, "..."));
+
+    e.source = CFG_SRC_SET;
+    memset(e.arg, 'b', 3000);
+    memcpy(e.arg, "workload.trace=", 15);
+    e.arg[3000] = '\0';
+    snprintf(e.what, sizeof e.what, "[workload] trace: too long");
+    config_error_message(&e, small, sizeof small);
+    n = strlen(small);
+    w = strlen(e.what);
+    ck_assert_msg(!strcmp(small + n - w, e.what), "%s", small);
+    ck_assert_msg(!strncmp(small, "--set workload.trace=bbb", 24), "%s", small);
+
+    ck_assert_int_eq(config_assignment_key("Scheduler.MPL=3", key, sizeof key), 0);
+    ck_assert_str_eq(key, "scheduler.mpl");
+    ck_assert_int_eq(config_assignment_key(" computer . number = 4", key, sizeof key), 0);
+    ck_assert_str_eq(key, "computer.number");
+    ck_assert_int_eq(config_assignment_key("computer.nmber=4", key, sizeof key), -1);
+    ck_assert_int_eq(config_assignment_key("computer.number", key, sizeof key), -1);
+    ck_assert_int_eq(config_assignment_key("number=4", key, sizeof key), -1);
+}
+END_TEST
+
 /* A configuration filled in by code is checked key by key too. */
 START_TEST(test_validate_stored_values)
 {
@@ -661,6 +710,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_ram_groups);
     tcase_add_test(t, test_build_precedence_and_errors);
     tcase_add_test(t, test_validate_stored_values);
+    tcase_add_test(t, test_error_message_long_location);
     suite_add_tcase(s, t);
     return s;
 }

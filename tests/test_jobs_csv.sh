@@ -163,7 +163,14 @@ check "command_line shell-quotes the argument: 'it'\\''s<newline>dir'" \
     grep -q -F -e "-o ${q}it${q}${bs}${bs}${q}${q}s${bs}u000adir${q}\"" "$Q/metrics.json"
 check "config.ini: the command on one comment line, the newline as ?" \
     sh -c 'sed -n 2p "$1/config.ini" | grep -q -F -e "$2"' sh "$Q" "-o ${q}it${q}${bs}${q}${q}s?dir${q}"
+# A -c name with a newline is refused (issue 32 item 8: the replay's own
+# config.ini would name it in a comment line, which the newline breaks);
+# through a plain name the file replays the run.
 "$P" -c "$Q/config.ini" -q -o replay > /dev/null 2> replay.err
+check "-c with the newline in its name: refused (exit 2), shown as ?" \
+    sh -c "test $? -eq 2 && test ! -e replay && grep -q \"^pnrsim: it's?dir/config.ini: \" replay.err"
+ln -s "$Q" plain-dir
+"$P" -c plain-dir/config.ini -q -o replay > /dev/null 2> replay.err
 check "-c config.ini replays the run (jobs.csv identical)" cmp -s "$Q/jobs.csv" replay/jobs.csv
 check "replay: stderr empty" test ! -s replay.err
 finish
