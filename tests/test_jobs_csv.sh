@@ -101,7 +101,7 @@ check "gang: job 9 (16 PEs) dropped too_wide this time (the run read it)" \
 # Job 1 is left queued (jobs_impossible 1) and its row says why.
 printf '1 0 -1 10 2 10 204800 2 10 -1 1 1 1 1 1 1 -1 -1\n2 0 -1 10 1 10 51200 1 10 -1 1 1 1 1 1 1 -1 -1\n' > imp.swf
 # shellcheck disable=SC2086
-"$P" $BASE -t imp.swf --set computer.ram=100 --set workload.memory_scale=1 \
+"$P" $(echo "$BASE" | sed 's/memory_scale=0/memory_scale=1/') -t imp.swf --set computer.ram=100 \
     --set scheduler.mem_aware=yes --set scheduler.mpl=1 -o imp > /dev/null 2> imp.err
 J=imp/jobs.csv
 check "impossible: jobs_impossible = 1" test "$(jval imp/metrics.json jobs_impossible)" = 1
