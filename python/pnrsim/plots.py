@@ -113,6 +113,20 @@ def _figure(plot_h, extra_top=0):
     return fig, ax
 
 
+def _title(run, ax, text, **kw):
+    """Set ax's title; a run interrupted by a signal (run.partial) gets it
+    prefixed "[partial: ...] " with the # PARTIAL line's words, and a file
+    cut by a cap (metrics.json "truncated") is named after it, so that no
+    picture of cut results passes for a whole run."""
+    if getattr(run, "partial", False):
+        note = (run.partial_note or "").replace("PARTIAL results: ", "")
+        text = "[partial: %s] %s" % (note or "run interrupted", text)
+    cut = [e.get("file") for e in getattr(run, "truncated", []) if e.get("file")]
+    if cut:
+        text = "%s [cut by a cap: %s]" % (text, ", ".join(str(c) for c in cut))
+    ax.set_title(text, **kw)
+
+
 def _note(ax, text):
     """A centred note in the plot area (when there is nothing to show)."""
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center",
@@ -241,7 +255,7 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
     sax.imshow(dens, aspect="auto", interpolation="nearest", cmap="Greys", vmin=0, vmax=top,
                extent=(a / div, b / div, 0, 1))
     sax.set_xlim(a / div, b / div)
-    sax.set_title("Gang matrix: %d jobs shown on %d PEs, MPL %d, %s .. %s %s (%s)"
+    _title(run, sax, "Gang matrix: %d jobs shown on %d PEs, MPL %d, %s .. %s %s (%s)"
                   % (len(jobs), n, mpl, _num(a / div), _num(b / div), name, source),
                   fontsize=11, pad=4)
     sax.set_ylabel("switches", rotation=0, ha="right", va="center", fontsize=8)
@@ -339,7 +353,7 @@ def _heat(run, ax, t0, t1, unit, what):
         label = "overallocated memory (MB)"
         cmap = "PuRd"
     _time_axis(ax, a, b, unit)
-    ax.set_title("%s (%s)" % (title, src or "no data"), fontsize=11)
+    _title(run, ax, "%s (%s)" % (title, src or "no data"), fontsize=11)
     if src is None:
         ax.set_ylim(-0.5, n - 0.5)
         ax.set_ylabel("PE")
@@ -447,7 +461,7 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
         series.append(("memory in use", "#1f77b4", mean, None))
     _time_axis(ax, a, b, unit)
     ax.set_ylabel("MB per PE")
-    ax.set_title("Memory in use and network RAM lent per PE: mean over PEs (dark), "
+    _title(run, ax, "Memory in use and network RAM lent per PE: mean over PEs (dark), "
                  "largest PE (light, line) (%s)" % (src or "no data"), fontsize=11, pad=22)
     top = 0.0
     for label, colour, mean, mx in series:
@@ -551,7 +565,7 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
         ax2.set_ylim(0, max(1.0, float(mpl.max())) * 1.25)
         ax2.set_ylabel("MPL (slots in use)")
         ax2.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.set_title("Queue length (jobs.csv, event-exact) and multiprogramming level",
+    _title(run, ax, "Queue length (jobs.csv, event-exact) and multiprogramming level",
                  fontsize=11, pad=22)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
