@@ -10,8 +10,10 @@ optional unit (100h, 2d, 384300s, 90m; plain = seconds). The images are
 written under temporary names and renamed when every one is drawn, so
 nothing half-written is left. --keep-data also writes DIR/data/axes.json:
 for each picture its pixel size, the pixel boxes of its plot area (and
-the Gantt chart's switch strip), the window, the time unit and the note
-drawn when there was nothing to show.
+the Gantt chart's switch strip), the window, the time unit, the note
+drawn when there was nothing to show and its titles (which say
+"[partial: ...]" for an interrupted run and "[cut by a cap: FILE]" for
+a file metrics.json lists as truncated).
 evalys writes the jobs in the Batsim/evalys jobs CSV convention
 (pnrsim.export) to FILE (default standard output); for an interrupted
 run every row's metadata says "partial" and a warning on stderr says so
@@ -127,7 +129,8 @@ def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
                           "boxes": plots.axes_boxes(ax), "window": [a, b], "unit": unit[0],
                           "note": getattr(ax, "pnrsim_note", None),
                           "rows": getattr(ax, "pnrsim_rows", None),
-                          "jobs": getattr(ax, "pnrsim_legend", None)}
+                          "jobs": getattr(ax, "pnrsim_legend", None),
+                          "titles": [t for t in (x.get_title() for x in fig.axes) if t]}
             for ext in exts:
                 fig.savefig(os.path.join(work, name + "." + ext), dpi=plots.DPI,
                             metadata=({"Software": "pnrsim-plot"} if ext == "png" else
