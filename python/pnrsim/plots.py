@@ -34,6 +34,7 @@ DPI = 100
 FIG_W = 1200
 LEFT, RIGHT, TOP, BOTTOM = 90, 150, 56, 62
 PLOT_W = FIG_W - LEFT - RIGHT
+MARK_H = 18  # pixels: the first title line of a cut run (_title)
 
 UNITS = (("s", 1.0), ("min", 60.0), ("h", 3600.0), ("d", 86400.0))
 
@@ -113,18 +114,28 @@ def _figure(plot_h, extra_top=0):
     return fig, ax
 
 
-def _title(run, ax, text, **kw):
-    """Set ax's title; a run interrupted by a signal (run.partial) gets it
-    prefixed "[partial: ...] " with the # PARTIAL line's words, and a file
-    cut by a cap (metrics.json "truncated") is named after it, so that no
-    picture of cut results passes for a whole run."""
+def _marks(run):
+    """The words that say a run's results are cut, "" when they are not:
+    "[partial: run interrupted by SIGINT at t=... s]" for a run
+    interrupted by a signal (run.partial, the # PARTIAL line's words) and
+    "[cut by a cap: FILE, ...]" for the files metrics.json lists as
+    truncated."""
+    out = []
     if getattr(run, "partial", False):
         note = (run.partial_note or "").replace("PARTIAL results: ", "")
-        text = "[partial: %s] %s" % (note or "run interrupted", text)
-    cut = [e.get("file") for e in getattr(run, "truncated", []) if e.get("file")]
+        out.append("[partial: %s]" % (note or "run interrupted"))
+    cut = [str(e.get("file")) for e in getattr(run, "truncated", []) if e.get("file")]
     if cut:
-        text = "%s [cut by a cap: %s]" % (text, ", ".join(str(c) for c in cut))
-    ax.set_title(text, **kw)
+        out.append("[cut by a cap: %s]" % ", ".join(cut))
+    return " ".join(out)
+
+
+def _title(run, ax, text, **kw):
+    """Set ax's title; when the run's results are cut (_marks) the marks
+    make a first line of it (the figure is MARK_H pixels taller for it,
+    _setup), so that no picture of cut results passes for a whole run."""
+    m = _marks(run)
+    ax.set_title(m + "\n" + text if m else text, **kw)
 
 
 def _note(ax, text):
@@ -169,7 +180,7 @@ def _setup(run, ax, t0, t1, unit, plot_h=440, extra_top=0):
     if unit is None:
         unit = time_unit(b - a)
     if ax is None:
-        _, ax = _figure(plot_h, extra_top)
+        _, ax = _figure(plot_h, extra_top + (MARK_H if _marks(run) else 0))
     return ax, a, b, whole, unit
 
 
