@@ -575,6 +575,9 @@ int main(int argc, char **argv)
     progress_clear(&prog);
     run_metrics_get(r, &m);
     m.partial = got_signal != 0;
+    /* The names the caps' entries give (metrics.json "truncated"). */
+    m.pes_file = sched[1].f ? (c.output.schedule == SCHEDULE_GZ ? "pes.csv.gz" : "pes.csv") : NULL;
+    m.paje_file = sched[NSCHED - 1].f ? paje_name : NULL;
     m.command_line = cmdline;
     int hashed = run_trace_sha256(r, m.trace_sha256);
     m.trace_sha256_partial = hashed == 1;
@@ -594,6 +597,7 @@ int main(int argc, char **argv)
         status = 1;
     } else {
         provenance_lines(cfg_out.f, &m, &c);
+        out_truncations(cfg_out.f, &m, &c, false); /* comments: the file replays */
         if (m.partial) {
             /* Every file says it is partial (metrics.json by its key). */
             partial_mark(jobs.f, '#', got_signal, m.total_time);

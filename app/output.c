@@ -399,12 +399,71 @@ static void json_member(FILE *f, const out_field *d, const char *key, int k,
     }
 }
 
+/* One cap's cut: its file, cap (key), limit, the unit of a row, rows
+ * kept and dropped, the first dropped row's time. */
+typedef struct {
+    const char *file, *cap, *unit;
+    long limit, kept, dropped;
+    double at;
+} out_cut;
+
+/* The caps that cut a file in m, into cut[3]; returns how many. */
+static int out_cuts(const run_metrics *m, const config *c, out_cut cut[3])
+{
+    int n = 0;
+    long cap = c->simulation.max_samples;
+    if (m->samples_dropped > 0)
+        cut[n++] = (out_cut){"samples.csv", "simulation.max_samples", "rows", cap,
+                             m->samples_written, m->samples_dropped, m->samples_capped_at};
+    if (m->pes_samples_dropped > 0)
+        cut[n++] = (out_cut){m->pes_file ? m->pes_file : "pes.csv", "simulation.max_samples",
+                             "rows", cap * m->pes_rows_per_sample,
+                             m->pes_samples_written * m->pes_rows_per_sample,
+                             m->pes_samples_dropped * m->pes_rows_per_sample, m->pes_capped_at};
+    if (m->paje_net_dropped > 0)
+        cut[n++] = (out_cut){m->paje_file ? m->paje_file : "schedule.paje",
+                             "256 x simulation.max_samples", "network states", 256 * cap,
+                             m->paje_net_kept, m->paje_net_dropped, m->paje_net_capped_at};
+    return n;
+}
+
+int out_truncations(FILE *f, const run_metrics *m, const config *c, bool json)
+{
+    out_cut cut[3];
+    int n = out_cuts(m, c, cut);
+    if (n == 0)
+        return 0;
+    if (json)
+        fprintf(f, "  \"truncated\": [");
+    for (int i = 0; i < n; i++) {
+        if (json) {
+            fprintf(f, "%s\n    {\"file\": ", i ? "," : "");
+            json_str(f, cut[i].file);
+            fprintf(f, ", \"cap\": \"%s\", \"limit\": %ld, \"unit\": \"%s\", "
+                       "\"rows_kept\": %ld, \"rows_dropped\": %ld, \"first_dropped_at\": %.15g}",
+                    cut[i].cap, cut[i].limit, cut[i].unit, cut[i].kept, cut[i].dropped, cut[i].at);
+        } else {
+            fprintf(f, "; truncated: ");
+            for (const unsigned char *p = (const unsigned char *)cut[i].file; *p; p++)
+                fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+            fprintf(f, " cut by %s = %ld %s: %ld %s kept, %ld dropped from t=%.6g s\n",
+                    cut[i].cap, cut[i].limit, cut[i].unit, cut[i].kept, cut[i].unit,
+                    cut[i].dropped, cut[i].at);
+        }
+    }
+    if (json)
+        fprintf(f, "\n  ]\n");
+    return n;
+}
+
 void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char *trace)
 {
+    out_cut cut[3];
+    bool cuts = out_cuts(m, c, cut) > 0; /* "truncated" follows the table */
     fprintf(f, "{\n");
     for (size_t i = 0; i < out_nfields; i++) {
         const out_field *d = &out_fields[i];
-        bool comma = i + 1 < out_nfields;
+        bool comma = i + 1 < out_nfields || cuts;
         if ((d->flags & OUT_NETRAM) && !m->netram)
             continue;
         if ((d->flags & OUT_TREE) && !m->tree)
@@ -432,6 +491,7 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
             }
         i = end - 1;
     }
+    out_truncations(f, m, c, true);
     fprintf(f, "}\n");
 }
 

@@ -76,6 +76,13 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
 /* metrics.json: every row of the table (the network RAM rows only when
  * network RAM is on). */
 void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char *trace);
+/* The files a cap cut (simulation.max_samples: samples.csv, pes.csv; 256 x
+ * max_samples: the Paje trace's network states), one entry each: which
+ * file, the cap, rows kept and rows dropped. json: the metrics.json member
+ * "truncated" (an array; the member before it ends with a comma); otherwise one
+ * config.ini comment line "; truncated: ..." each. Writes nothing and
+ * returns 0 when nothing was cut; returns the number of entries. */
+int out_truncations(FILE *f, const run_metrics *m, const config *c, bool json);
 /* metrics.dat / --format csv: a header line and one line of values of the
  * 19 metrics, separated by sep (' ' or ','). */
 void out_metrics_table(FILE *f, const run_metrics *m, char sep);

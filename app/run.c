@@ -28,6 +28,7 @@
 #include "app/jobs_csv.h"
 #include "app/output.h"
 #include "app/schedule.h"
+#include "app/schedule_nodes.h"
 #include "app/util.h"
 
 #include "core/mem.h"
@@ -307,19 +308,25 @@ static void sample(sim_t *sim, void *arg)
             } else {
                 fprintf(r->samples_out, "%.12g,%s\n", sim->now, row);
                 r->samples_written++;
-                memcpy(r->last_row, row, sizeof row);
-                r->have_row = true;
             }
+            /* Dropped rows are compared with the last row too, so that
+             * samples_dropped is exactly the rows an uncapped run would
+             * have written beyond the cap (metrics.json "truncated"). */
+            memcpy(r->last_row, row, sizeof row);
+            r->have_row = true;
         }
     }
     if (r->sched_out) {
         /* pes.csv: at most max_samples samples (of at most
          * SCHEDULE_PE_ROWS rows each); later ones are counted. */
         long cap = r->c.simulation.max_samples;
+        double to = r->c.output.schedule_to > 0 ? r->c.output.schedule_to : HUGE_VAL;
+        bool in = sim->now >= r->c.output.schedule_from && sim->now <= to;
         if (cap > 0 && r->pes_samples_written >= cap) {
-            if (!r->pes_samples_dropped)
+            /* Only the samples the window would have written count. */
+            if (in && !r->pes_samples_dropped)
                 r->pes_capped_at = sim->now;
-            r->pes_samples_dropped++;
+            r->pes_samples_dropped += in;
         } else {
             if (schedule_sample(r->sched_out, sim, span))
                 r->pes_samples_written++; /* in the window */
@@ -730,8 +737,14 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->pes_samples_written = r->pes_samples_written;
     m->pes_samples_dropped = r->pes_samples_dropped;
     m->pes_capped_at = r->pes_capped_at;
-    if (r->sched_out)
+    if (r->sched_out) {
         m->paje_net_dropped = schedule_net_dropped(r->sched_out, &m->paje_net_capped_at);
+        m->paje_net_kept = schedule_net_kept(r->sched_out);
+    }
+    /* pes.csv's rows per sample: ceil(N / group), group = ceil(N / 256)
+     * consecutive nodes (app/schedule_nodes.c). */
+    long npes = r->cl.npes, group = (npes + SCHEDULE_PE_ROWS - 1) / SCHEDULE_PE_ROWS;
+    m->pes_rows_per_sample = group > 0 ? (npes + group - 1) / group : 0;
     if (r->pnr) {
         const pnr_stats *ps = pnr_get_stats(r->pnr);
         m->netram = true;

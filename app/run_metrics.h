@@ -89,9 +89,15 @@ typedef struct run_metrics {
      * written, not written (max_samples reached), and when it was */
     long pes_samples_written, pes_samples_dropped;
     double pes_capped_at;
+    long pes_rows_per_sample;   /* rows of pes.csv per sample (PE groups) */
+    long paje_net_kept;         /* schedule.paje network states written */
     long paje_net_dropped;      /* schedule.paje network states not written */
     double paje_net_capped_at;
     double samples_capped_at;
+    /* The names under which pes.csv and the Paje trace were written (set
+     * by the caller before the metrics are written; NULL = not written):
+     * out_truncations names them. */
+    const char *pes_file, *paje_file;
 } run_metrics;
 
 #endif

@@ -505,6 +505,11 @@ void schedule_set_net_cap(schedule_out *s, long cap)
     s->net_cap = cap;
 }
 
+long schedule_net_kept(const schedule_out *s)
+{
+    return s->net_pushes;
+}
+
 long schedule_net_dropped(const schedule_out *s, double *at)
 {
     if (at)

@@ -70,6 +70,9 @@ void schedule_set_net_cap(schedule_out *s, long cap);
 /* Network states left out by the cap; *at (may be NULL): the simulated
  * time of the first. */
 long schedule_net_dropped(const schedule_out *s, double *at);
+/* Network states written to the Paje trace (pushes: "8 ... LS|SS" lines,
+ * each with its pop), the cap's count. */
+long schedule_net_kept(const schedule_out *s);
 /* Remove the observers and free the writer (not the FILEs). */
 void schedule_close(schedule_out *s);
 

@@ -134,13 +134,27 @@ rc = subprocess.call([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", "
                      env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
                          os.path.abspath(__file__)), "..", "python")))
 e = pd.read_csv(out, keep_default_na=False, na_values=[""]).set_index("job_id")
-# The Batsim jobs.csv columns (batsim docs/output-jobs.rst; evalys JobSet.columns).
+# The Batsim jobs.csv columns in Batsim's documented order (oar-team/batsim
+# docs/output-jobs.rst lists job_id, workload_name, submission_time,
+# requested_number_of_resources, requested_time, success, starting_time,
+# execution_time, finish_time, turnaround_time, stretch,
+# allocated_resources, consumed_energy, metadata: allocated_resources
+# BEFORE consumed_energy), with the three columns Batsim writes beyond
+# that list (profile, final_state, waiting_time) where its jobs.csv has
+# them (issue 32 item 8: the export had consumed_energy first).
 batsim = ["job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
           "requested_time", "success", "final_state", "starting_time", "execution_time",
-          "finish_time", "waiting_time", "turnaround_time", "stretch", "consumed_energy",
-          "allocated_resources", "metadata"]
+          "finish_time", "waiting_time", "turnaround_time", "stretch", "allocated_resources",
+          "consumed_energy", "metadata"]
+documented = ["job_id", "workload_name", "submission_time", "requested_number_of_resources",
+              "requested_time", "success", "starting_time", "execution_time", "finish_time",
+              "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"]
+header = list(pd.read_csv(out, nrows=0).columns)
 check("evalys export: exit 0, Batsim's 17 columns by name", rc == 0 and
-      sorted(pd.read_csv(out, nrows=0).columns) == sorted(batsim))
+      sorted(header) == sorted(batsim))
+check("evalys export: the columns in Batsim's order (the 14 of output-jobs.rst in its order: "
+      "allocated_resources before consumed_energy)",
+      header == batsim and [c for c in header if c in documented] == documented, str(header))
 j1 = e.loc[1]
 # job 1: submitted 0, started 10, ended 110: waiting 10 - 0 = 10, execution
 # 110 - 10 = 100, turnaround 110 - 0 = 110, stretch 110 / 100 = 1.1.
@@ -163,6 +177,103 @@ check("evalys jobs 2, 3: SUBMITTED (queued), REJECTED (metadata dropped:too_wide
       and np.isnan(e.loc[2].finish_time) and e.loc[3].success == 0)
 check("evalys --started (to_evalys started_only): jobs 1 and 4",
       to_evalys(r, started_only=True).job_id.tolist() == [1, 4])
+# ---- issue 32 item 7: a record dropped for no_procs (SWF field 5 unknown) --------------------
+# pnrsim writes its row with threads empty (docs/METRICS.md: "threads empty
+# when field 5 is unknown"): the export had IntCastingNaNError. Expected:
+# REJECTED, success 0, metadata dropped:no_procs, requested_number_of_resources
+# and allocated_resources empty; job 2 as usual (2 threads).
+d = os.path.join(work, "noprocs")
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, "jobs.csv"), "w") as f:
+    f.write(head + ",requested_time,state,reason,slot,pes\n"
+            "1,,,,,,,,,,100,64,,,150,dropped,no_procs,,\n"
+            "2,0,0,100,2,0,100,100,1,1,100,64,0,0,150,finished,,0,0-1\n")
+with open(os.path.join(d, "metrics.json"), "w") as f:
+    json.dump({"total_time": 100, "trace": "np.swf"}, f)
+out = os.path.join(work, "noprocs-evalys.csv")
+p = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", "-o", out, d],
+                   env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
+                       os.path.abspath(__file__)), "..", "python")), capture_output=True, text=True)
+ok = p.returncode == 0 and p.stderr == ""
+if ok:
+    e = pd.read_csv(out, keep_default_na=False, na_values=[""]).set_index("job_id")
+    r1, r2 = e.loc[1], e.loc[2]
+    ok = (r1.final_state == "REJECTED" and r1.success == 0 and r1.metadata == "dropped:no_procs"
+          and np.isnan(r1.requested_number_of_resources) and np.isnan(r1.allocated_resources)
+          and np.isnan(r1.starting_time) and r2.requested_number_of_resources == 2
+          and r2.final_state == "COMPLETED_SUCCESSFULLY")
+check("evalys: a no_procs drop (threads empty) is REJECTED with no resources, exit 0, no traceback",
+      ok, (p.stderr.strip().splitlines() or [""])[-1])
+
+# ---- issue 32 item 6: partial (interrupted) and cut results say so ----------------------------
+# A hand-made interrupted run: jobs.csv ends with pnrsim's "# PARTIAL"
+# line, metrics.json has "partial": true. Every picture's title must say
+# "partial"; every export row's metadata too ("partial" after the state,
+# ";"-separated); pnrsim-plot evalys warns on stderr.
+from pnrsim import plots  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def titles(run):
+    """{picture: [the titles of its figure's axes]} of every picture."""
+    out = {}
+    for name, fn in plots.PICTURES:
+        ax = fn(run)
+        out[name] = [a.get_title() for a in ax.figure.axes]
+        plt.close(ax.figure)
+    return out
+
+
+d = os.path.join(work, "part")
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, "jobs.csv"), "w") as f:
+    f.write(head + ",requested_time,state,reason,slot,pes\n" + "\n".join(rows) + "\n"
+            "# PARTIAL results: run interrupted by SIGINT at t=130 s\n")
+with open(os.path.join(d, "metrics.json"), "w") as f:
+    json.dump({"total_time": 130, "trace": "traces/tiny.swf", "partial": True}, f)
+pr = load_run(d)
+t = titles(pr)
+check("partial run: Run.partial, its note from the # PARTIAL line",
+      getattr(pr, "partial", False) and getattr(pr, "partial_note", None) == "PARTIAL results: run interrupted by SIGINT at t=130 s",
+      str(getattr(pr, "partial_note", None)))
+check("partial run: each of the 5 pictures has 'partial' (and 'SIGINT at t=130 s') in a title",
+      len(t) == 5 and all(any("partial" in x and "SIGINT at t=130 s" in x for x in v)
+                          for v in t.values()), str(t))
+check("complete run: no picture title says partial (the tiny run)",
+      not any("partial" in x for v in titles(r).values() for x in v))
+pe = to_evalys(pr).set_index("job_id").metadata
+check("partial run: export metadata partial, running;partial, dropped:too_wide;partial",
+      pe.loc[1] == "partial" and pe.loc[4] == "running;partial"
+      and pe.loc[3] == "dropped:too_wide;partial" and pe.loc[2] == "queued;partial", str(pe.to_dict()))
+p = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", d],
+                   env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
+                       os.path.abspath(__file__)), "..", "python")), capture_output=True, text=True)
+check("partial run: pnrsim-plot evalys exit 0, a warning naming the PARTIAL results on stderr",
+      p.returncode == 0 and "warning" in p.stderr and "PARTIAL results: run interrupted by SIGINT"
+      in p.stderr and p.stdout.count("partial") == 4, p.stderr)
+# Without metrics.json the # PARTIAL line alone marks it.
+os.unlink(os.path.join(d, "metrics.json"))
+check("partial run without metrics.json: the # PARTIAL line alone makes Run.partial",
+      getattr(load_run(d), "partial", False))
+# A run whose metrics.json lists a file cut by a cap: the titles name it,
+# the export warns.
+d = os.path.join(work, "cut")
+shutil.copytree(os.path.join(work, "tiny"), d, dirs_exist_ok=True)
+with open(os.path.join(d, "metrics.json"), "w") as f:
+    json.dump({"total_time": 130, "trace": "traces/tiny.swf", "partial": False,
+               "truncated": [{"file": "samples.csv", "cap": "simulation.max_samples",
+                              "rows_kept": 5, "rows_dropped": 13}]}, f)
+t = titles(load_run(d))
+check("cut run: every picture's title says 'cut by a cap: samples.csv', none 'partial'",
+      all(any("cut by a cap: samples.csv" in x for x in v) for v in t.values())
+      and not any("partial" in x for v in t.values() for x in v), str(t))
+p = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", d],
+                   env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
+                       os.path.abspath(__file__)), "..", "python")), capture_output=True, text=True)
+check("cut run: evalys warns 'samples.csv was cut by simulation.max_samples (5 rows kept, 13 dropped)'",
+      p.returncode == 0 and "samples.csv was cut by simulation.max_samples (5 rows kept, 13 "
+      "dropped)" in p.stderr, p.stderr)
+
 # Values against jobs.csv for a real run: every finished job's waiting_time =
 # start - submit, finish_time = end, execution_time = end - start.
 try:

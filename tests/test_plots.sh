@@ -153,6 +153,55 @@ check "--to 0: exit 2, one line naming the window, no directory made" \
 "$PLOT" --from 0 --to 1d -o out-win day > /dev/null 2> ow.err
 check "a window outside the schedule files' (0..1d vs 4d..5d): exit 2, says what they cover" \
     sh -c "test $? -eq 2 && grep -q '345600 .. 432000' ow.err && test ! -e out-win"
+# Issue 32 item 6: an interrupted run (SIGINT during the run, as in
+# tests/test_results.sh) writes # PARTIAL lines; the pictures' titles
+# (data/axes.json "titles") must say "partial", the export's metadata
+# too, with a warning on stderr, and both still exit 0.
+"$P" -c "$DEFAULT" --schedule --set process.comm_rate=1 --set output.progress_interval=0.01 \
+    -o intr > intr.out 2> intr.err &
+intr_pid=$!
+i=0
+while [ ! -s intr.err ] && [ $i -lt 100 ] && kill -0 $intr_pid 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -INT $intr_pid
+wait $intr_pid
+check "interrupted run: metrics.json partial true, jobs.csv ends with # PARTIAL" \
+    sh -c "grep -q '\"partial\": true' intr/metrics.json && tail -1 intr/jobs.csv | grep -q '^# PARTIAL'"
+"$PLOT" --keep-data --format png -o intr-plots intr > intr-plots.out 2> intr-plots.err
+rc=$?
+check "interrupted run: pnrsim-plot exit 0, 5 PNGs" \
+    sh -c "test $rc -eq 0 && test \$(ls intr-plots/*.png | wc -l) -eq 5"
+check "interrupted run: every picture's title says partial (interrupted by SIGINT)" \
+    $PY -c 'import json,sys; a=json.load(open("intr-plots/data/axes.json")); sys.exit(not (len(a) == 5 and all(any("[partial: run interrupted by SIGINT at t=" in t for t in v["titles"]) for v in a.values())))'
+check "a complete run: no picture title says partial (j200)" \
+    $PY -c 'import json,sys; a=json.load(open("j200-plots/data/axes.json")); sys.exit(not (len(a) == 5 and all(v["titles"] and not any("partial" in t for t in v["titles"]) for v in a.values())))'
+"$PLOT" evalys -o intr-evalys.csv intr 2> intr-ev.err
+rc=$?
+check "interrupted run: evalys exit 0, a warning on stderr, every row's metadata ends 'partial'" \
+    sh -c "test $rc -eq 0 && grep -q 'warning: intr: PARTIAL results: run interrupted by SIGINT' intr-ev.err && test \$(tail -n +2 intr-evalys.csv | grep -vc 'partial\$') -eq 0 && test \$(tail -n +2 intr-evalys.csv | wc -l) -gt 0"
+# Issue 32 item 7: a record dropped for no_procs (SWF field 5 = -1): the
+# export had IntCastingNaNError; now REJECTED, no resources.
+printf '1 0 -1 100 -1 -1 -1 -1 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 5 -1 100 2 -1 -1 2 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > np.swf
+"$P" -c "$DEFAULT" -q -t np.swf -o np > /dev/null 2>&1
+"$PLOT" evalys np > np-ev.csv 2> np-ev.err
+rc=$?
+check "no_procs drop: evalys exit 0, stderr empty, job 1 REJECTED dropped:no_procs with empty resources" \
+    sh -c "test $rc -eq 0 && test ! -s np-ev.err && grep -q '^1,np,,,,150,0,REJECTED,,,,,,,,,dropped:no_procs\$' np-ev.csv"
+# --help and evalys never import matplotlib: a matplotlib that cannot be
+# imported (a fake package first on PYTHONPATH) changes nothing for them;
+# the pictures then exit 3 with a message, no traceback.
+mkdir -p nompl/matplotlib
+echo 'raise ImportError("matplotlib blocked by test_plots.sh")' > nompl/matplotlib/__init__.py
+PYTHONPATH="$PWD/nompl" "$PLOT" --help > nompl-help.out 2> nompl-help.err
+check "matplotlib blocked: pnrsim-plot --help exit 0, usage printed, stderr empty" \
+    sh -c "test $? -eq 0 && grep -q '^usage: pnrsim-plot' nompl-help.out && test ! -s nompl-help.err"
+PYTHONPATH="$PWD/nompl" "$PLOT" evalys --help > /dev/null 2> nompl-eh.err
+check "matplotlib blocked: pnrsim-plot evalys --help exit 0" sh -c "test $? -eq 0 && test ! -s nompl-eh.err"
+PYTHONPATH="$PWD/nompl" "$PLOT" evalys np > nompl-ev.csv 2> nompl-ev.err
+check "matplotlib blocked: pnrsim-plot evalys exit 0, the same CSV" \
+    sh -c "test $? -eq 0 && test ! -s nompl-ev.err && cmp -s nompl-ev.csv np-ev.csv"
+PYTHONPATH="$PWD/nompl" "$PLOT" -o nompl-plots np > /dev/null 2> nompl-plot.err
+check "matplotlib blocked: pnrsim-plot (pictures) exit 3, one line naming matplotlib, no traceback" \
+    sh -c "test $? -eq 3 && test \$(wc -l < nompl-plot.err) -eq 1 && grep -q matplotlib nompl-plot.err && ! grep -q Traceback nompl-plot.err"
 # The export into a directory: exit 1 and no temporary file left.
 mkdir -p evdir
 "$PLOT" evalys -o evdir wide > /dev/null 2> evd.err

@@ -20,6 +20,9 @@
 #     a word on stderr.
 #   - a run without --schedule into a directory holding an earlier run's
 #     schedule files removes them (the set is never mixed).
+#   - issue 32 item 6: every cap that cuts a file is recorded in
+#     metrics.json ("truncated": file, cap, rows kept, rows dropped) and
+#     config.ini ("; truncated: ..." comments); nothing cut, no member.
 # Prints "N passed, N failed" last and exits non-zero when a check failed.
 # KEEP=1 keeps the temporary directory.
 
@@ -365,5 +368,81 @@ if command -v timeout > /dev/null 2>&1; then
 else
     skip "coreutils timeout not installed"
 fi
+
+# ---- issue 32 item 6: caps that cut a file, in metrics.json and config.ini ----
+# One PE, ten 1-thread jobs of 5 s submitted at 0, 10, ..., 90 (each runs
+# at once: [10k, 10k + 5]), metrics_period = 5. Samples are taken at the
+# multiples of 5 while model events remain: 5, 10, ..., 90 (the last
+# job's end at 95 is the last event: no sample there), 18 samples. Each
+# differs from the one before (running 0 at 5, 15, ..., 85 and 1 at 10,
+# 20, ..., 90; jobs_finished goes up at every second), so samples.csv has
+# 18 rows uncapped and pes.csv 18 rows (1 PE: 1 row per sample). With
+# max_samples = 5: 5 rows kept in each (t = 5 .. 25), 18 - 5 = 13 dropped,
+# the first dropped at t = 30.
+i=0
+: > ten.swf
+while [ $i -lt 10 ]; do
+    echo "$((i + 1)) $((i * 10)) -1 5 1 5 1024 1 5 -1 1 1 1 1 1 1 -1 -1" >> ten.swf
+    i=$((i + 1))
+done
+TEN="-c $DEFAULT -q -t ten.swf --set computer.number=1 --set simulation.metrics_period=5 --schedule"
+# shellcheck disable=SC2086
+"$P" $TEN -o ten-full > /dev/null 2>&1
+# shellcheck disable=SC2086
+"$P" $TEN --set simulation.max_samples=5 -o ten-cut > /dev/null 2> ten-cut.err
+check "uncapped: samples.csv and pes.csv have the 18 rows worked out by hand, no truncated member, no '; truncated' line" \
+    sh -c "test \$(grep -vc '^[#t]' ten-full/samples.csv) -eq 18 && test \$(grep -vc '^[#t]' ten-full/pes.csv) -eq 18 && ! grep -q truncated ten-full/metrics.json ten-full/config.ini"
+check "max_samples = 5: the files keep 5 rows each" \
+    sh -c "test \$(grep -vc '^[#t]' ten-cut/samples.csv) -eq 5 && test \$(grep -vc '^[#t]' ten-cut/pes.csv) -eq 5"
+cat > trunc.py <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+want = {(e[0], e[1], int(e[2]), int(e[3]), float(e[4])) for e in
+        (x.split(":") for x in sys.argv[2:])}
+got = {(e["file"], e["cap"], e["rows_kept"], e["rows_dropped"], e["first_dropped_at"])
+       for e in m.get("truncated", [])}
+print(sorted(got))
+sys.exit(got != want or len(m.get("truncated", [])) != len(want))
+PYEOF
+check "max_samples = 5: metrics.json truncated = samples.csv and pes.csv, each 5 kept, 13 dropped, from t = 30" \
+    "$PY" trunc.py ten-cut/metrics.json "samples.csv:simulation.max_samples:5:13:30" \
+    "pes.csv:simulation.max_samples:5:13:30"
+check "max_samples = 5: config.ini says so in two comment lines, and still replays" \
+    sh -c "grep -q '^; truncated: samples.csv cut by simulation.max_samples = 5 rows: 5 rows kept, 13 dropped from t=30 s' ten-cut/config.ini && grep -q '^; truncated: pes.csv cut by simulation.max_samples = 5 rows: 5 rows kept, 13 dropped from t=30 s' ten-cut/config.ini && '$P' -c ten-cut/config.ini --print-config > /dev/null"
+check "max_samples = 5: metrics.json stays valid JSON" valid_json ten-cut/metrics.json
+# --schedule=gz: the entry names pes.csv.gz.
+# shellcheck disable=SC2086
+"$P" $TEN=gz --set simulation.max_samples=5 -o ten-gz > /dev/null 2>&1
+check "--schedule=gz: the entry names pes.csv.gz" \
+    "$PY" trunc.py ten-gz/metrics.json "samples.csv:simulation.max_samples:5:13:30" \
+    "pes.csv.gz:simulation.max_samples:5:13:30"
+# A window (schedule_from = 40): pes.csv holds the samples of 40 .. 90 only,
+# 11 of them uncapped; max_samples = 5 keeps 40 .. 60 and drops the 6 of
+# 65 .. 90 (samples before the window were never to be written: not
+# counted); samples.csv as before (5 kept, 13 dropped).
+# shellcheck disable=SC2086
+"$P" $TEN --set output.schedule_from=40 --set simulation.max_samples=5 -o ten-win > /dev/null 2>&1
+check "window 40..end: pes.csv 5 kept, 6 dropped (65 .. 90), from t = 65" \
+    "$PY" trunc.py ten-win/metrics.json "samples.csv:simulation.max_samples:5:13:30" \
+    "pes.csv:simulation.max_samples:5:6:65"
+# The Paje trace's network states, capped at 256 x max_samples: 2 PEs, one
+# job of 2 threads sending a neighbour message every CPU second. The
+# uncapped trace's network states (its "8 ... LS|SS" lines) are counted;
+# with max_samples = 1 the trace keeps exactly 256 of them and the entry
+# says 256 kept, (uncapped - 256) dropped.
+echo "1 0 -1 1000 2 1000 1024 2 1000 -1 1 1 1 1 1 1 -1 -1" > two.swf
+PJ="-c $DEFAULT -q -t two.swf --set computer.number=2 --set process.comm_rate=1 --set simulation.metrics_period=100000 --paje"
+# shellcheck disable=SC2086
+"$P" $PJ --set simulation.max_samples=0 -o pj-full > /dev/null 2>&1
+# shellcheck disable=SC2086
+"$P" $PJ --set simulation.max_samples=1 -o pj-cut > /dev/null 2>&1
+full=$(grep -cE '^8 [^ ]+ (LS|SS) ' pj-full/schedule.paje)
+kept=$(grep -cE '^8 [^ ]+ (LS|SS) ' pj-cut/schedule.paje)
+check "Paje cap: uncapped $full network states (> 256); capped: 256 in the trace" \
+    test "$full" -gt 256 -a "$kept" -eq 256
+check "Paje cap: metrics.json truncated = schedule.paje, 256 kept, $full - 256 dropped; nothing cut uncapped" \
+    sh -c "\"$PY\" -c 'import json,sys; e=json.load(open(\"pj-cut/metrics.json\"))[\"truncated\"]; sys.exit(not (len(e) == 1 and e[0][\"file\"] == \"schedule.paje\" and e[0][\"cap\"] == \"256 x simulation.max_samples\" and e[0][\"rows_kept\"] == 256 and e[0][\"rows_dropped\"] == $full - 256))' && ! grep -q truncated pj-full/metrics.json"
+check "Paje cap: config.ini comment names schedule.paje" \
+    grep -q "^; truncated: schedule.paje cut by 256 x simulation.max_samples = 256 network states: 256 network states kept, $((full - 256)) dropped" pj-cut/config.ini
 
 finish

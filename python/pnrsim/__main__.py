@@ -16,14 +16,9 @@ def main(argv=None):
             sys.stderr.write("pnrsim-plot study: cannot load pnrsim.study (%s)\n" % e)
             return 2
         return study.main(argv[1:])
-    try:
-        import matplotlib  # noqa: F401
-        import numpy  # noqa: F401
-        import pandas  # noqa: F401
-    except ImportError as e:
-        sys.stderr.write("pnrsim-plot: needs numpy, pandas and matplotlib (Debian: apt-get install "
-                         "python3-pandas python3-matplotlib, for /usr/bin/python3): %s\n" % e)
-        return 3
+    # What each subcommand needs is checked when it runs (cli.need), after
+    # its options are parsed: --help needs nothing, evalys numpy and
+    # pandas, not matplotlib.
     from . import cli
     if argv and argv[0] == "evalys":
         return cli.evalys_main(argv[1:])

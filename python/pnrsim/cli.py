@@ -10,10 +10,15 @@ optional unit (100h, 2d, 384300s, 90m; plain = seconds). The images are
 written under temporary names and renamed when every one is drawn, so
 nothing half-written is left. --keep-data also writes DIR/data/axes.json:
 for each picture its pixel size, the pixel boxes of its plot area (and
-the Gantt chart's switch strip), the window, the time unit and the note
-drawn when there was nothing to show.
+the Gantt chart's switch strip), the window, the time unit, the note
+drawn when there was nothing to show and its titles (which say
+"[partial: ...]" for an interrupted run and "[cut by a cap: FILE]" for
+a file metrics.json lists as truncated).
 evalys writes the jobs in the Batsim/evalys jobs CSV convention
-(pnrsim.export) to FILE (default standard output).
+(pnrsim.export) to FILE (default standard output); for an interrupted
+run every row's metadata says "partial" and a warning on stderr says so
+(another names each file a cap cut). evalys and --help never import
+matplotlib.
 Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed
 (3 when numpy, pandas or matplotlib is missing: __main__).
 """
@@ -31,6 +36,22 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         sys.stderr.write("%s: %s\n" % (PROG, message))
         sys.exit(2)
+
+
+def need(*modules):
+    """None when every module imports, else the exit status 3 after a line
+    on stderr naming what is missing (the Debian packages to install)."""
+    import importlib
+    try:
+        for m in modules:
+            importlib.import_module(m)
+    except ImportError as e:
+        sys.stderr.write("%s: needs %s (Debian: apt-get install python3-pandas%s, for "
+                         "/usr/bin/python3): %s\n"
+                         % (PROG, ", ".join(modules),
+                            " python3-matplotlib" if "matplotlib" in modules else "", e))
+        return 3
+    return None
 
 
 def _time(text):
@@ -54,6 +75,9 @@ def plot_main(argv):
                     help="also write DIR/data/axes.json (plot-area boxes, notes)")
     ap.add_argument("rundir", metavar="RUNDIR")
     a = ap.parse_args(argv)
+    rc = need("numpy", "pandas", "matplotlib")
+    if rc:
+        return rc
     if a.t0 is not None and a.t1 is not None and a.t0 >= a.t1:
         sys.stderr.write("%s: --from %g --to %g: the window is empty (--from must be below --to)\n"
                          % (PROG, a.t0, a.t1))
@@ -105,7 +129,8 @@ def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
                           "boxes": plots.axes_boxes(ax), "window": [a, b], "unit": unit[0],
                           "note": getattr(ax, "pnrsim_note", None),
                           "rows": getattr(ax, "pnrsim_rows", None),
-                          "jobs": getattr(ax, "pnrsim_legend", None)}
+                          "jobs": getattr(ax, "pnrsim_legend", None),
+                          "titles": [t for t in (x.get_title() for x in fig.axes) if t]}
             for ext in exts:
                 fig.savefig(os.path.join(work, name + "." + ext), dpi=plots.DPI,
                             metadata=({"Software": "pnrsim-plot"} if ext == "png" else
@@ -139,6 +164,9 @@ def evalys_main(argv):
                     help="only jobs that ran (COMPLETED_SUCCESSFULLY, COMPLETED_KILLED)")
     ap.add_argument("rundir", metavar="RUNDIR")
     a = ap.parse_args(argv)
+    rc = need("numpy", "pandas")
+    if rc:
+        return rc
     from .export import to_evalys
     from .run import RunError, load_run
     try:
@@ -147,6 +175,13 @@ def evalys_main(argv):
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
     df = to_evalys(run, started_only=a.started)
+    if run.partial:
+        sys.stderr.write("%s evalys: warning: %s: %s; every row's metadata says \"partial\"\n"
+                         % (PROG, a.rundir, run.partial_note))
+    for e in run.truncated:
+        sys.stderr.write("%s evalys: warning: %s: %s was cut by %s (%s rows kept, %s dropped)\n"
+                         % (PROG, a.rundir, e.get("file"), e.get("cap"), e.get("rows_kept"),
+                            e.get("rows_dropped")))
     if not a.output or a.output == "-":
         df.to_csv(sys.stdout, index=False, float_format="%.15g")
         return 0

@@ -6,15 +6,23 @@ requested_number_of_resources, requested_time, success, final_state,
 starting_time, execution_time (= finish_time - starting_time),
 finish_time, waiting_time (= starting_time - submission_time),
 turnaround_time (= finish_time - submission_time), stretch
-(= turnaround_time / execution_time), consumed_energy,
-allocated_resources (an interval set "0-31 64-95 100") and metadata;
+(= turnaround_time / execution_time), allocated_resources (an interval
+set "0-31 64-95 100"), consumed_energy and metadata, in this order: the
+order of Batsim's docs/output-jobs.rst (job_id, workload_name,
+submission_time, requested_number_of_resources, requested_time, success,
+starting_time, execution_time, finish_time, turnaround_time, stretch,
+allocated_resources, consumed_energy, metadata), with the three columns
+Batsim writes beyond that list (profile, final_state, waiting_time) where
+Batsim's jobs.csv has them (after workload_name, success and finish_time);
 evalys' JobSet.from_csv reads it by column name (allocated_resources
 through procset's ProcSet.from_str). ``to_evalys`` maps pnrsim's
 jobs.csv onto it:
 
 - job_id = job; workload_name = the trace's file name without its
   extension (metrics.json "trace"; "w0" without it); profile empty;
-  requested_number_of_resources = threads; requested_time = requested
+  requested_number_of_resources = threads (empty when jobs.csv has
+  none: a record dropped for no_procs, SWF field 5 unknown or 0, or a
+  malformed one); requested_time = requested
   time (s; empty when unknown); allocated_resources = pes (the job's last
   placement); consumed_energy empty (pnrsim has no energy model);
 - final_state from state: finished -> COMPLETED_SUCCESSFULLY (success 1);
@@ -27,7 +35,11 @@ jobs.csv onto it:
   evalys computations over starting/finish times want ``started_only``,
   which keeps the COMPLETED_* rows only;
 - metadata = pnrsim's state (and reason) for the rows not finished,
-  empty otherwise.
+  empty otherwise; for a run interrupted by a signal (metrics.json
+  "partial": true, or a "# PARTIAL" line in jobs.csv) every row's
+  metadata carries "partial" (after the state, separated by ";":
+  "partial", "running;partial"), and ``pnrsim-plot evalys`` says so on
+  standard error.
 
 An older jobs.csv (without the state column) lists finished jobs only:
 all COMPLETED_SUCCESSFULLY.
@@ -41,7 +53,7 @@ import pandas as pd
 COLUMNS = ["job_id", "workload_name", "profile", "submission_time",
            "requested_number_of_resources", "requested_time", "success", "final_state",
            "starting_time", "execution_time", "finish_time", "waiting_time",
-           "turnaround_time", "stretch", "consumed_energy", "allocated_resources", "metadata"]
+           "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"]
 
 FINAL_STATE = {"finished": "COMPLETED_SUCCESSFULLY", "running": "COMPLETED_KILLED",
                "dropped": "REJECTED", "queued": "SUBMITTED", "unsubmitted": "NOT_SUBMITTED"}
@@ -67,12 +79,15 @@ def to_evalys(run, started_only=False):
     with np.errstate(divide="ignore", invalid="ignore"):
         stretch = (turnaround / execution).where(execution > 0)
     meta = [("" if s == "finished" else s + (":" + r if r else "")) for s, r in zip(state, reason)]
+    if run.partial:
+        meta = [(m + ";" if m else "") + "partial" for m in meta]
     out = pd.DataFrame({
         "job_id": j.job.astype(np.int64),
         "workload_name": workload,
         "profile": "",
         "submission_time": j.submit,
-        "requested_number_of_resources": j.threads.astype(np.int64),
+        # Nullable integers: a dropped record may have no thread count.
+        "requested_number_of_resources": j.threads.astype("Int64"),
         "requested_time": j["requested_time"] if "requested_time" in j else math.nan,
         "success": state.eq("finished").astype(int).to_numpy(),
         "final_state": [FINAL_STATE.get(s, "UNKNOWN") for s in state],
@@ -82,8 +97,8 @@ def to_evalys(run, started_only=False):
         "waiting_time": start - j.submit,
         "turnaround_time": turnaround,
         "stretch": stretch,
-        "consumed_energy": math.nan,
         "allocated_resources": (j["pes"].fillna("") if "pes" in j else ""),
+        "consumed_energy": math.nan,
         "metadata": meta,
     }, columns=COLUMNS)
     if started_only:

@@ -34,6 +34,7 @@ DPI = 100
 FIG_W = 1200
 LEFT, RIGHT, TOP, BOTTOM = 90, 150, 56, 62
 PLOT_W = FIG_W - LEFT - RIGHT
+MARK_H = 18  # pixels: the first title line of a cut run (_title)
 
 UNITS = (("s", 1.0), ("min", 60.0), ("h", 3600.0), ("d", 86400.0))
 
@@ -113,6 +114,30 @@ def _figure(plot_h, extra_top=0):
     return fig, ax
 
 
+def _marks(run):
+    """The words that say a run's results are cut, "" when they are not:
+    "[partial: run interrupted by SIGINT at t=... s]" for a run
+    interrupted by a signal (run.partial, the # PARTIAL line's words) and
+    "[cut by a cap: FILE, ...]" for the files metrics.json lists as
+    truncated."""
+    out = []
+    if getattr(run, "partial", False):
+        note = (run.partial_note or "").replace("PARTIAL results: ", "")
+        out.append("[partial: %s]" % (note or "run interrupted"))
+    cut = [str(e.get("file")) for e in getattr(run, "truncated", []) if e.get("file")]
+    if cut:
+        out.append("[cut by a cap: %s]" % ", ".join(cut))
+    return " ".join(out)
+
+
+def _title(run, ax, text, **kw):
+    """Set ax's title; when the run's results are cut (_marks) the marks
+    make a first line of it (the figure is MARK_H pixels taller for it,
+    _setup), so that no picture of cut results passes for a whole run."""
+    m = _marks(run)
+    ax.set_title(m + "\n" + text if m else text, **kw)
+
+
 def _note(ax, text):
     """A centred note in the plot area (when there is nothing to show)."""
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center",
@@ -155,7 +180,7 @@ def _setup(run, ax, t0, t1, unit, plot_h=440, extra_top=0):
     if unit is None:
         unit = time_unit(b - a)
     if ax is None:
-        _, ax = _figure(plot_h, extra_top)
+        _, ax = _figure(plot_h, extra_top + (MARK_H if _marks(run) else 0))
     return ax, a, b, whole, unit
 
 
@@ -241,7 +266,7 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
     sax.imshow(dens, aspect="auto", interpolation="nearest", cmap="Greys", vmin=0, vmax=top,
                extent=(a / div, b / div, 0, 1))
     sax.set_xlim(a / div, b / div)
-    sax.set_title("Gang matrix: %d jobs shown on %d PEs, MPL %d, %s .. %s %s (%s)"
+    _title(run, sax, "Gang matrix: %d jobs shown on %d PEs, MPL %d, %s .. %s %s (%s)"
                   % (len(jobs), n, mpl, _num(a / div), _num(b / div), name, source),
                   fontsize=11, pad=4)
     sax.set_ylabel("switches", rotation=0, ha="right", va="center", fontsize=8)
@@ -339,7 +364,7 @@ def _heat(run, ax, t0, t1, unit, what):
         label = "overallocated memory (MB)"
         cmap = "PuRd"
     _time_axis(ax, a, b, unit)
-    ax.set_title("%s (%s)" % (title, src or "no data"), fontsize=11)
+    _title(run, ax, "%s (%s)" % (title, src or "no data"), fontsize=11)
     if src is None:
         ax.set_ylim(-0.5, n - 0.5)
         ax.set_ylabel("PE")
@@ -447,7 +472,7 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
         series.append(("memory in use", "#1f77b4", mean, None))
     _time_axis(ax, a, b, unit)
     ax.set_ylabel("MB per PE")
-    ax.set_title("Memory in use and network RAM lent per PE: mean over PEs (dark), "
+    _title(run, ax, "Memory in use and network RAM lent per PE: mean over PEs (dark), "
                  "largest PE (light, line) (%s)" % (src or "no data"), fontsize=11, pad=22)
     top = 0.0
     for label, colour, mean, mx in series:
@@ -551,7 +576,7 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
         ax2.set_ylim(0, max(1.0, float(mpl.max())) * 1.25)
         ax2.set_ylabel("MPL (slots in use)")
         ax2.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.set_title("Queue length (jobs.csv, event-exact) and multiprogramming level",
+    _title(run, ax, "Queue length (jobs.csv, event-exact) and multiprogramming level",
                  fontsize=11, pad=22)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()

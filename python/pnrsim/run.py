@@ -239,6 +239,24 @@ def _read_csv(path, table):
     return df
 
 
+def _partial_line(path):
+    """The text of a last "# PARTIAL ..." line of a plain CSV file (without
+    "# "), or None (no such line, a .gz file, no file)."""
+    if not path or path.endswith(".gz"):
+        return None
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - 4096))
+            tail = f.read().decode("latin-1")
+    except OSError:
+        return None
+    lines = tail.rstrip("\n").split("\n")
+    last = lines[-1] if lines else ""
+    return last[2:].strip() if last.startswith("# PARTIAL") else None
+
+
 def _read_ini(path):
     """config.ini as {section: {key: value}} (sections and keys lower case)."""
     cp = configparser.ConfigParser(interpolation=None, strict=False,
@@ -257,7 +275,12 @@ class Run:
     Attributes: ``directory``; DataFrames ``jobs``, ``samples``, ``pes``,
     ``schedule``, ``memory``, ``paging`` (None when the file is absent;
     columns as in docs/METRICS.md, numbers as floats, empty fields NaN);
-    ``metrics`` (dict from metrics.json, {} when absent); ``config``
+    ``metrics`` (dict from metrics.json, {} when absent); ``partial``
+    (True for a run interrupted by a signal: metrics.json "partial", or
+    the "# PARTIAL" line ending jobs.csv or samples.csv) and
+    ``partial_note`` (that line's text without "# ", or None);
+    ``truncated`` (metrics.json "truncated": the files a cap cut, [] when
+    none); ``config``
     ({section: {key: value}} from config.ini, {} when absent); ``units``
     ({table: {column: unit}}: "s" seconds, "MB", "fraction", "-" none).
     """
@@ -282,6 +305,21 @@ class Run:
                 raise RunError("%s: expected a JSON object" % mp)
         cp = os.path.join(directory, "config.ini")
         self.config = _read_ini(cp) if os.path.isfile(cp) else {}
+        # An interrupted run (docs/METRICS.md): metrics.json "partial":
+        # true, and a last "# PARTIAL results: ..." line in jobs.csv and
+        # samples.csv (the reader above skips it; it is kept here).
+        self.partial_note = None
+        for table in ("jobs", "samples"):
+            note = _partial_line(self.paths[table])
+            if note:
+                self.partial_note = note
+                break
+        self.partial = self.metrics.get("partial") is True or self.partial_note is not None
+        if self.partial and not self.partial_note:
+            self.partial_note = "PARTIAL results: run interrupted"
+        # Files cut by a cap (metrics.json "truncated": one entry per file).
+        t = self.metrics.get("truncated", [])
+        self.truncated = [e for e in t if isinstance(e, dict)] if isinstance(t, list) else []
         for sec, key in _NUMERIC_KEYS:
             v = self.config.get(sec, {}).get(key)
             if v is None:
