@@ -5,7 +5,8 @@
  * Data structures:
  *   slots      array of pointers in slot order (creation order); each slot
  *              is one row of the matrix: the job on each PE, the number of
- *              free PEs and of jobs. Slots have stable ids for "home" links.
+ *              free PEs and of jobs. Slots have stable ids for "home" links;
+ *              each records its exiles per core (slot_t, sched/gang_home.h).
  *   queue      waiting jobs, twice linked: one FIFO in arrival order (the
  *              head is the FCFS head) and one FIFO per width (threads), so
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
@@ -21,18 +22,12 @@
 
 #include "sched/admit.h"
 #include "sched/gang.h"
+#include "sched/gang_home.h"
 #include "sched/gang_nodes.h"
 #include "sched/queue.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-typedef struct slot {
-    int id;
-    int nfree;
-    int njobs;
-    job_t **pe_job; /* npes entries */
-} slot_t;
 
 struct gang {
     sim_t *sim;
