@@ -484,6 +484,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
 
 bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new)
 {
+    if (ev_poll(g->sim, (uint64_t)(g->nslots + j->width)))
+        return false; /* interrupted: nothing more is placed (see pass) */
     g->pf_only = only;
     g->pf_not = not;
     g->pf_new = allow_new;
@@ -540,6 +542,8 @@ static void pass(sim_t *sim, void *arg)
         /* A placement policy (priority functions, backfilling). */
         g->pf_charged = false;
         g->policy->on_pass(g->policy_ctx, g, g->sim->now);
+        if (ev_stop_flag)
+            request_pass(g); /* interrupted: it may have been cut short */
         if (g->pf_charged)
             g->pcs++;
         acted(g);
@@ -556,6 +560,12 @@ static void pass(sim_t *sim, void *arg)
             j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
             if (!j)
                 break;
+        }
+        /* Stopped by a signal: the pass ends at this job boundary and is
+         * due again (the run ends; its results are partial). */
+        if (ev_poll(g->sim, (uint64_t)(g->nslots + j->width))) {
+            request_pass(g);
+            break;
         }
         if (!place(g, j, &charged)) {
             /* Only mem_aware placement fails once the width fits. */

@@ -41,6 +41,8 @@ const char *gang_check(const gang_t *g)
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
         int used = 0, jobs = 0;
+        if (i > 0 && g->slots[i - 1]->id >= s->id)
+            return "slot ids do not increase along the slots (gang_slot_index)";
         for (int pe = 0; pe < g->npes; pe++) {
             job_t *j = s->pe_job[pe];
             if (!j)
