@@ -98,6 +98,7 @@ static slot_t *slot_new(gang_t *g)
             abort();
     }
     g->slots[g->nslots++] = s;
+    gang_fidx_append(&g->fidx, g->slots, g->nslots);
     if (g->nslots > g->mpl_max)
         g->mpl_max = g->nslots;
     return s;
@@ -118,6 +119,7 @@ static void slot_remove(gang_t *g, int i)
     mpl_tick(g);
     memmove(&g->slots[i], &g->slots[i + 1], (size_t)(g->nslots - i - 1) * sizeof *g->slots);
     g->nslots--;
+    gang_fidx_build(&g->fidx, g->slots, g->nslots);
     if (g->cur > i)
         g->cur--;
     else if (g->cur == i)
@@ -133,6 +135,7 @@ static void slot_put(gang_t *g, slot_t *s, job_t *j)
         s->pe_job[pe] = j;
     }
     s->nfree -= j->width;
+    gang_fidx_set(&g->fidx, gang_slot_index(g, s->id), s->nfree);
     s->njobs++;
     j->slot = s->id;
 }
@@ -145,6 +148,7 @@ static void slot_take(gang_t *g, slot_t *s, job_t *j)
         s->pe_job[pe] = NULL;
     }
     s->nfree += j->width;
+    gang_fidx_set(&g->fidx, gang_slot_index(g, s->id), s->nfree);
     s->njobs--;
     j->slot = -1;
 }
@@ -426,15 +430,16 @@ static void keep_out(gang_t *g, slot_t *s, const job_t *j)
         gang_home_keep_out(s, pe);
 }
 
-/* Place the queued job j if possible (it then leaves the queue); starts it
- * when it lands in the current slot (setting *charged when that start was
- * charged a PCS). */
+/* Place the queued job j if possible (it then leaves the queue), looking
+ * only at slots with room (g->fidx); starts it when it lands in the current
+ * slot (setting *charged when that start was charged a PCS). */
 static bool place(gang_t *g, job_t *j, bool *charged)
 {
     slot_t *best = NULL;
-    for (int i = 0; i < g->nslots; i++) {
+    for (int i = gang_fidx_next(&g->fidx, 0, j->width); i >= 0;
+         i = gang_fidx_next(&g->fidx, i + 1, j->width)) {
         slot_t *s = g->slots[i];
-        if (s->nfree < j->width || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
+        if (i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
@@ -691,6 +696,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
     for (int i = 0; i < g->nslots; i++)
         gang_home_slot_free(g->slots[i]);
     free(g->slots);
+    gang_fidx_free(&g->fidx);
     jobq_destroy(&g->queue);
     free(g->reserved);
     free(g->ram_desc);

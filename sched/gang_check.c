@@ -94,6 +94,8 @@ const char *gang_check(const gang_t *g)
         }
         if (used != g->npes - s->nfree)
             return "free count wrong";
+        if (g->fidx.t[g->fidx.cap + i] != s->nfree)
+            return "free-core index (fidx) out of date";
         if (jobs != s->njobs)
             return "job count wrong";
         if (jobs == 0)
@@ -102,6 +104,12 @@ const char *gang_check(const gang_t *g)
     }
     if (placed != g->placed)
         return "placed count wrong";
+    for (int k = 1; k < 2 * g->fidx.cap; k++) {
+        const int *t = g->fidx.t;
+        if (k >= g->fidx.cap ? k - g->fidx.cap >= g->nslots && t[k] != -1
+                             : t[k] != (t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1]))
+            return "free-core index (fidx) inconsistent";
+    }
     if (exiles != recorded) /* with the test above: exile_on holds just them */
         return "exile count of the slots wrong (nexiles)";
     if (running != g->running)

@@ -64,3 +64,65 @@ void gang_home_slot_gone(slot_t *s)
             gang_home_clear(s, o);
     }
 }
+
+/* ---- the free-core index ------------------------------------------------ */
+
+void gang_fidx_build(slot_fidx *x, slot_t *const *slots, int n)
+{
+    if (n > x->cap || !x->t) {
+        int cap = x->cap ? x->cap : 4;
+        while (cap < n)
+            cap *= 2;
+        free(x->t);
+        x->t = xcalloc(2 * (size_t)cap, sizeof *x->t);
+        x->cap = cap;
+    }
+    for (int i = 0; i < x->cap; i++)
+        x->t[x->cap + i] = i < n ? slots[i]->nfree : -1;
+    for (int k = x->cap - 1; k >= 1; k--)
+        x->t[k] = x->t[2 * k] > x->t[2 * k + 1] ? x->t[2 * k] : x->t[2 * k + 1];
+}
+
+void gang_fidx_append(slot_fidx *x, slot_t *const *slots, int n)
+{
+    if (n > x->cap)
+        gang_fidx_build(x, slots, n);
+    else
+        gang_fidx_set(x, n - 1, slots[n - 1]->nfree);
+}
+
+void gang_fidx_set(slot_fidx *x, int i, int v)
+{
+    assert(i >= 0 && i < x->cap);
+    int k = x->cap + i;
+    x->t[k] = v;
+    for (k /= 2; k >= 1; k /= 2)
+        x->t[k] = x->t[2 * k] > x->t[2 * k + 1] ? x->t[2 * k] : x->t[2 * k + 1];
+}
+
+/* Up from leaf `from` while the subtrees to the right hold too little,
+ * then down to the leftmost leaf with enough. */
+int gang_fidx_next(const slot_fidx *x, int from, int w)
+{
+    if (from >= x->cap)
+        return -1;
+    int k = x->cap + from;
+    while (x->t[k] < w) {
+        while (k & 1) { /* a right child: its parent's range is done */
+            k /= 2;
+            if (k == 0)
+                return -1;
+        }
+        k++; /* the next range to the right, as wide */
+    }
+    while (k < x->cap)
+        k = x->t[2 * k] >= w ? 2 * k : 2 * k + 1;
+    return k - x->cap;
+}
+
+void gang_fidx_free(slot_fidx *x)
+{
+    free(x->t);
+    x->t = NULL;
+    x->cap = 0;
+}

@@ -49,4 +49,27 @@ static inline void gang_home_keep_out(slot_t *s, int pe)
 /* Slot s is being removed: its exiles lose their home. */
 void gang_home_slot_gone(slot_t *s);
 
+/* The free cores of the slots by index, as a max tree (leaves: nfree of
+ * slot i, -1 past the last), so that a placement finds the slots with
+ * room for w cores in index order without looking at the full ones (issue
+ * 32 item 5: a look at every slot per job made a pass of many jobs
+ * quadratic). */
+typedef struct slot_fidx {
+    int *t;             /* 2 cap entries: t[cap + i] leaf i, t[k] = max of
+                         * t[2k], t[2k + 1] */
+    int cap;            /* leaves, a power of two; 0 before the first build */
+} slot_fidx;
+
+/* Rebuild x from slots[0..n) (O(n)); after a removal. */
+void gang_fidx_build(slot_fidx *x, slot_t *const *slots, int n);
+/* slots[n - 1] was just appended (O(log n), O(n) when x grows). */
+void gang_fidx_append(slot_fidx *x, slot_t *const *slots, int n);
+/* Slot index i now has v free cores (O(log n)). */
+void gang_fidx_set(slot_fidx *x, int i, int v);
+/* The lowest slot index >= from with at least w free cores, -1 if none
+ * (O(log n) per call). */
+int gang_fidx_next(const slot_fidx *x, int from, int w);
+/* Free x's storage. */
+void gang_fidx_free(slot_fidx *x);
+
 #endif

@@ -43,6 +43,7 @@ struct gang {
     double idle_area, idle_t;
     slot_t **slots;
     int nslots, capslots;
+    slot_fidx fidx;     /* free cores by slot index (sched/gang_home.h) */
     int cur;            /* index of the current slot, -1 when none */
     int next_slot_id;
     jobq_t queue;
