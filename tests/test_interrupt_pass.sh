@@ -1,28 +1,23 @@
 #!/bin/sh
-# tests/test_interrupt_pass.sh [BUILD]: SIGINT and progress inside one long
-# event (issue 32 item 5). 28,000 jobs of 100 threads arrive at t = 0 on
-# 100 PEs with scheduler.mpl = 0 (unlimited): the arrivals and the
-# placement pass of that instant, each one event, open 28,000 slots. Before
-# the fix that pass alone took minutes (keep_out walked every slot x core
-# per placement: ~120 s here, release build, idle machine) and the stop
-# flag was looked at only between events, so a SIGINT took effect minutes
-# late, with no progress line meanwhile. Now the pass looks at the flag at
-# every job (ev_poll, core/ev.h) and stops there, and progress is reported
-# from inside it.
+# tests/test_interrupt_pass.sh [BUILD]: SIGINT in a run whose first instant
+# is a placement pass over many jobs (issue 32 item 5). 28,000 jobs of 100
+# threads arrive at t = 0 on 100 PEs with scheduler.mpl = 0 (unlimited):
+# the pass of that instant, one event, opens 28,000 slots. Before the fix
+# that pass alone took minutes (keep_out walked every slot x core per
+# placement, and place() looked at every slot per job: ~120 s here, release
+# build, idle machine) and the stop flag was looked at only between
+# events, so the SIGINT took effect minutes late. Now the pass takes a
+# fraction of a second and looks at the flag at every job (ev_poll,
+# core/ev.h; the stop inside the pass itself is worked by hand in
+# tests/test_gang_stop.c); the run then goes on for 28,000 quanta of 60 s.
 #
-# Expected, worked out from the rules, not from a run:
+# Expected, from the rules, not from a run:
 #   - SIGINT 1 s after the start: exit 130 within 20 s of it (generous for
 #     a loaded 2-core machine; before the fix: minutes);
 #   - results marked partial: metrics.json "partial": true, the last line
 #     of jobs.csv "# PARTIAL results: run interrupted by SIGINT ...";
-#   - the signal took effect at t = 0: the work at t = 0 lasts seconds even
-#     now (arrivals, a pass over 28,000 jobs), and the run goes on for
-#     28,000 quanta of 60 s after it, so "at t=0 s" shows the stop came
-#     from inside that work;
-#   - with [output] progress_interval = 0.5 a progress line at t=0 is
-#     printed before the results (from inside the pass or the arrivals:
-#     ev_run reports progress only between events, and up to the stop only
-#     a few events are dispatched, far fewer than its 2^14-event window).
+#   - with [output] progress_interval = 0.5, a progress line before the
+#     results (the run lasted over 1 s).
 TEST_NAME=test_interrupt_pass
 . "$(dirname "$0")/lib.sh"
 
@@ -39,17 +34,15 @@ while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); do
 if kill -0 $pid 2>/dev/null; then
     kill -KILL $pid
     wait $pid
-    bad "SIGINT inside a pass of 28000 jobs: still running 20 s after the signal"
+    bad "SIGINT 1 s into a run of 28000 jobs at t=0: still running 20 s after the signal"
 else
     wait $pid
     rc=$?
-    check "SIGINT inside a pass of 28000 jobs: exit 130 within 20 s (status $rc)" test "$rc" -eq 130
+    check "SIGINT 1 s into a run of 28000 jobs at t=0: exit 130 within 20 s (status $rc)" test "$rc" -eq 130
     check "interrupted run: metrics.json says partial" test "$(jval out/metrics.json partial)" = true
     check "interrupted run: jobs.csv ends with its PARTIAL mark" \
         sh -c "tail -1 out/jobs.csv | grep -q '^# PARTIAL results: run interrupted by SIGINT'"
-    check "interrupted at t=0 (inside the work of the first instant)" \
-        grep -q 'interrupted by SIGINT at t=0 s' run.err
-    check "a progress line at t=0 before the results (reported from inside the long event)" \
-        sh -c "sed '/PARTIAL/q' run.err | grep -q 'elapsed, .* t=0 s,'"
+    check "a progress line before the results" \
+        sh -c "sed '/PARTIAL/q' run.err | grep -q '^pnrsim: 0:0[0-9] elapsed, '"
 fi
 finish
