@@ -103,10 +103,23 @@ const cluster_t *run_cluster(const run_t *r) { return &r->cl; }
 const config *run_config(const run_t *r) { return &r->c; }
 const char *run_trace_name(const run_t *r) { return r->wl ? workload_name(r->wl) : ""; }
 
+static void run_report_progress(run_t *r);
+
+/* The kernel's on_poll (ev_poll, inside a long event): progress. */
+static void run_poll(sim_t *sim, void *ctx)
+{
+    (void)sim;
+    run_report_progress(ctx);
+}
+
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx)
 {
     r->on_progress = fn;
     r->progress_ctx = ctx;
+    /* Inside long events too (ev_poll: a pass over many jobs, many
+     * arrivals at one instant). */
+    r->sim.on_poll = fn ? run_poll : NULL;
+    r->sim.poll_ctx = r;
 }
 
 static void check(run_t *r);
@@ -173,6 +186,10 @@ static void arrival(sim_t *sim, void *arg)
     run_t *r = arg;
     while (r->have_next && r->next.submit <= sim->now) {
         wl_job *w = &r->next;
+        if (ev_poll(sim, (uint64_t)w->threads + 64)) {
+            check(r); /* interrupted: the run ends here, results partial */
+            return;
+        }
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
         j->estimate = w->estimate;
         j->requested = isnan(w->requested) ? -1 : w->requested;

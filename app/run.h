@@ -60,7 +60,9 @@ typedef struct run_progress {
                                  * (nor impossible) */
 } run_progress;
 /* Progress reporting: fn is called every RUN_PROGRESS_WINDOW events
- * dispatched (never per event: the clock is read then only); it decides
+ * dispatched (never per event: the clock is read then only), and inside a
+ * long event every EV_POLL_WORK units of its work (core/ev.h's ev_poll:
+ * a placement pass over many jobs, many arrivals at one instant); it decides
  * itself, from p->wall, whether to print. It never changes the run. */
 typedef void (*run_progress_fn)(run_t *r, const run_progress *p, void *ctx);
 void run_set_progress(run_t *r, run_progress_fn fn, void *ctx);

@@ -89,11 +89,38 @@ struct sim {
                                  * ev_run (nothing may skip ahead then) */
     uint64_t skipped;           /* holds taken inline (ev_skip_to), not
                                  * dispatched: see ev_next_is */
+    /* ev_poll: called with the kernel every EV_POLL_WORK units of work done
+     * inside one event (NULL: none); set by the program (app/run.c: the
+     * progress line); it must change nothing in the run */
+    void (*on_poll)(sim_t *sim, void *ctx);
+    void *poll_ctx;
+    uint64_t poll_work;         /* work counted since its last call */
 };
 
 /* A flag a signal handler may set; ev_run checks it before every event and
  * returns EV_RUN_STOPPED when it is non-zero. */
 extern volatile sig_atomic_t ev_stop_flag;
+
+/* Work units (about one look at a PE or a job each) between two calls of
+ * on_poll from ev_poll. */
+#define EV_POLL_WORK ((uint64_t)1 << 20)
+
+/* For long computations inside one event (a placement pass over many jobs,
+ * the arrivals of one instant): count `work` units done, call on_poll
+ * every EV_POLL_WORK of them, and return true when the stop flag is set,
+ * so that the caller may stop at a point where its state is consistent
+ * (the run is then being interrupted and its results are partial). Never
+ * changes the run otherwise. */
+static inline bool ev_poll(sim_t *sim, uint64_t work)
+{
+    sim->poll_work += work;
+    if (sim->poll_work >= EV_POLL_WORK) {
+        sim->poll_work = 0;
+        if (sim->on_poll)
+            sim->on_poll(sim, sim->poll_ctx);
+    }
+    return ev_stop_flag != 0;
+}
 
 /* Initialise an empty kernel with the clock at 0. Returns 0, or -1 when out
  * of memory. */

@@ -414,6 +414,8 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     int pend_n = 0;
     double pend_d = 0, pend_t = 0;
     for (size_t i = from; i < n; i++) {
+        if (ev_stop_flag)
+            break; /* interrupted: the run ends, its results are partial */
         /* Stop once no remaining job could start now. */
         int now_free = 0;
         for (int k = 0; k < np; k++)

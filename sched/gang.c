@@ -89,10 +89,7 @@ job_t *gang_slot_job(const gang_t *g, int s, int pe)
 
 static slot_t *slot_new(gang_t *g)
 {
-    slot_t *s = xcalloc(1, sizeof *s);
-    s->id = g->next_slot_id++;
-    s->nfree = g->npes;
-    s->pe_job = xcalloc((size_t)g->npes, sizeof *s->pe_job);
+    slot_t *s = gang_home_slot_new(g->next_slot_id++, g->npes);
     mpl_tick(g);
     if (g->nslots == g->capslots) {
         g->capslots = g->capslots ? 2 * g->capslots : 4;
@@ -101,6 +98,7 @@ static slot_t *slot_new(gang_t *g)
             abort();
     }
     g->slots[g->nslots++] = s;
+    gang_fidx_append(&g->fidx, g->slots, g->nslots);
     if (g->nslots > g->mpl_max)
         g->mpl_max = g->nslots;
     return s;
@@ -117,23 +115,16 @@ static void slot_remove(gang_t *g, int i)
 {
     slot_t *s = g->slots[i];
     assert(s->njobs == 0);
-    for (int k = 0; k < g->nslots; k++) {
-        slot_t *o = g->slots[k];
-        for (int pe = 0; pe < g->npes; pe++) {
-            job_t *j = o->pe_job[pe];
-            if (j && j->home_slot == s->id)
-                j->home_slot = -1;
-        }
-    }
+    gang_home_slot_gone(s);
     mpl_tick(g);
     memmove(&g->slots[i], &g->slots[i + 1], (size_t)(g->nslots - i - 1) * sizeof *g->slots);
     g->nslots--;
+    gang_fidx_build(&g->fidx, g->slots, g->nslots);
     if (g->cur > i)
         g->cur--;
     else if (g->cur == i)
         g->cur = -2; /* the caller must choose a new current slot */
-    free(s->pe_job);
-    free(s);
+    gang_home_slot_free(s);
 }
 
 static void slot_put(gang_t *g, slot_t *s, job_t *j)
@@ -144,6 +135,7 @@ static void slot_put(gang_t *g, slot_t *s, job_t *j)
         s->pe_job[pe] = j;
     }
     s->nfree -= j->width;
+    gang_fidx_set(&g->fidx, gang_slot_index(g, s->id), s->nfree);
     s->njobs++;
     j->slot = s->id;
 }
@@ -156,6 +148,7 @@ static void slot_take(gang_t *g, slot_t *s, job_t *j)
         s->pe_job[pe] = NULL;
     }
     s->nfree += j->width;
+    gang_fidx_set(&g->fidx, gang_slot_index(g, s->id), s->nfree);
     s->njobs--;
     j->slot = -1;
 }
@@ -323,7 +316,7 @@ static bool alternative(gang_t *g, job_t **moved, int *nmoved)
             slot_take(g, o, j);
             slot_put(g, cs, j);
             if (j->home_slot < 0)
-                j->home_slot = o->id;
+                gang_home_set(o, j, g->npes);
             if (moved) {
                 assert(*nmoved < g->npes);
                 moved[(*nmoved)++] = j;
@@ -349,7 +342,7 @@ static void switch_to(gang_t *g, int next)
      * since a job placed on them would have kept them out (keep_out).
      * So the order in which slots are visited does not matter (test hook
      * mirror_back visits them the other way round). */
-    for (int step = 0; step < g->nslots; step++) {
+    for (int step = 0; step < g->nslots && ns->nexiles > 0; step++) {
         int k = g->mirror_back ? g->nslots - 1 - step : step;
         if (k == next)
             continue;
@@ -361,7 +354,7 @@ static void switch_to(gang_t *g, int next)
             assert(pes_free_in(g, ns, j));
             slot_take(g, o, j);
             slot_put(g, ns, j);
-            j->home_slot = -1;
+            gang_home_clear(ns, j);
         }
     }
     /* Slots emptied by moving back are removed. */
@@ -427,30 +420,26 @@ static void quantum_end(sim_t *sim, void *arg)
 /* j was just placed in slot s: a job moved out of s (home s) whose PEs
  * there j now takes stays where it is for good (MODEL.md: "a job placed on
  * those PEs keeps the moved job from returning", decided here, when the
- * placement happens, whatever happens to j later). */
-static void keep_out(gang_t *g, const slot_t *s, const job_t *j)
+ * placement happens, whatever happens to j later). O(j's cores), and
+ * nothing when s has no exiles (sched/gang_home.h). */
+static void keep_out(gang_t *g, slot_t *s, const job_t *j)
 {
-    for (int k = 0; k < g->nslots; k++) {
-        if (g->slots[k] == s)
-            continue;
-        core_iter it;
-        for (int pe = gang_core_first(g, j, &it); pe >= 0; pe = gang_core_next(g, j, &it)) {
-            job_t *o = g->slots[k]->pe_job[pe];
-            if (o && o->home_slot == s->id)
-                o->home_slot = -1;
-        }
-    }
+    core_iter it;
+    for (int pe = gang_core_first(g, j, &it); pe >= 0 && s->nexiles > 0;
+         pe = gang_core_next(g, j, &it))
+        gang_home_keep_out(s, pe);
 }
 
-/* Place the queued job j if possible (it then leaves the queue); starts it
- * when it lands in the current slot (setting *charged when that start was
- * charged a PCS). */
+/* Place the queued job j if possible (it then leaves the queue), looking
+ * only at slots with room (g->fidx); starts it when it lands in the current
+ * slot (setting *charged when that start was charged a PCS). */
 static bool place(gang_t *g, job_t *j, bool *charged)
 {
     slot_t *best = NULL;
-    for (int i = 0; i < g->nslots; i++) {
+    for (int i = gang_fidx_next(&g->fidx, 0, j->width); i >= 0;
+         i = gang_fidx_next(&g->fidx, i + 1, j->width)) {
         slot_t *s = g->slots[i];
-        if (s->nfree < j->width || i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
+        if (i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
@@ -500,6 +489,8 @@ static bool place(gang_t *g, job_t *j, bool *charged)
 
 bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new)
 {
+    if (ev_poll(g->sim, (uint64_t)(g->nslots + j->width)))
+        return false; /* interrupted: nothing more is placed (see pass) */
     g->pf_only = only;
     g->pf_not = not;
     g->pf_new = allow_new;
@@ -556,6 +547,8 @@ static void pass(sim_t *sim, void *arg)
         /* A placement policy (priority functions, backfilling). */
         g->pf_charged = false;
         g->policy->on_pass(g->policy_ctx, g, g->sim->now);
+        if (ev_stop_flag)
+            request_pass(g); /* interrupted: it may have been cut short */
         if (g->pf_charged)
             g->pcs++;
         acted(g);
@@ -572,6 +565,12 @@ static void pass(sim_t *sim, void *arg)
             j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
             if (!j)
                 break;
+        }
+        /* Stopped by a signal: the pass ends at this job boundary and is
+         * due again (the run ends; its results are partial). */
+        if (ev_poll(g->sim, (uint64_t)(g->nslots + j->width))) {
+            request_pass(g);
+            break;
         }
         if (!place(g, j, &charged)) {
             /* Only mem_aware placement fails once the width fits. */
@@ -694,11 +693,10 @@ void gang_destroy(sim_t *sim, gang_t *g)
 {
     /* Jobs belong to the cluster's list (job_destroy); only the matrix and
      * the queue's storage are freed here. */
-    for (int i = 0; i < g->nslots; i++) {
-        free(g->slots[i]->pe_job);
-        free(g->slots[i]);
-    }
+    for (int i = 0; i < g->nslots; i++)
+        gang_home_slot_free(g->slots[i]);
     free(g->slots);
+    gang_fidx_free(&g->fidx);
     jobq_destroy(&g->queue);
     free(g->reserved);
     free(g->ram_desc);
@@ -765,6 +763,8 @@ static void job_ended(sim_t *sim, job_t *j, void *ctx)
     }
     if (g->policy)
         g->policy->on_ended(g->policy_ctx, j);
+    if (j->home_slot >= 0) /* an exile ends: its home forgets it */
+        gang_home_clear(g->slots[gang_slot_index(g, j->home_slot)], j);
     slot_take(g, s, j);
     /* Its memory was taken off `reserved` thread by thread (mem_freed). */
     for (int i = 0; i < j->threads; i++)

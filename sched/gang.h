@@ -173,7 +173,8 @@ void gang_set_policy(gang_t *g, const gang_policy *ops, void *ctx);
 void *gang_policy_ctx(const gang_t *g, const gang_policy *ops);
 /* Place queued job j now if it fits: only in slot index `only` (-1: any),
  * never in slot `not` (-1: none); index gang_slots(g) means a new slot,
- * which is opened only if allow_new and the MPL allows. True when placed. */
+ * which is opened only if allow_new and the MPL allows. True when placed.
+ * Once the run is being interrupted (ev_stop_flag) it places nothing. */
 bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
 /* The first queued job in arrival order, and the one after j (NULL at the
  * end). */

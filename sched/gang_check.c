@@ -35,10 +35,14 @@ const char *gang_check(const gang_t *g)
         return "more slots than MPL";
     if (g->nslots > 0 ? g->cur < 0 || g->cur >= g->nslots : g->cur != -1)
         return "current slot out of range";
-    long placed = 0, running = 0;
+    long placed = 0, running = 0, exiles = 0, recorded = 0;
+    for (int i = 0; i < g->nslots; i++)
+        recorded += g->slots[i]->nexiles;
     for (int i = 0; i < g->nslots; i++) {
         slot_t *s = g->slots[i];
         int used = 0, jobs = 0;
+        if (i > 0 && g->slots[i - 1]->id >= s->id)
+            return "slot ids do not increase along the slots (gang_slot_index)";
         for (int pe = 0; pe < g->npes; pe++) {
             job_t *j = s->pe_job[pe];
             if (!j)
@@ -73,6 +77,10 @@ const char *gang_check(const gang_t *g)
                     int h = gang_slot_index(g, j->home_slot);
                     if (j->home_slot == s->id || h < 0)
                         return "job's home slot is itself or gone";
+                    exiles++;
+                    for (int t = 0; t < j->threads; t++)
+                        if (!g->slots[h]->exile_on || g->slots[h]->exile_on[j->pe_ids[t]] != j)
+                            return "job's home slot does not record it (exile_on)";
                     for (int c = gang_core_first(g, j, &it); c >= 0;
                          c = gang_core_next(g, j, &it))
                         if (g->slots[h]->pe_job[c]) {
@@ -86,6 +94,8 @@ const char *gang_check(const gang_t *g)
         }
         if (used != g->npes - s->nfree)
             return "free count wrong";
+        if (g->fidx.t[g->fidx.cap + i] != s->nfree)
+            return "free-core index (fidx) out of date";
         if (jobs != s->njobs)
             return "job count wrong";
         if (jobs == 0)
@@ -94,6 +104,14 @@ const char *gang_check(const gang_t *g)
     }
     if (placed != g->placed)
         return "placed count wrong";
+    for (int k = 1; k < 2 * g->fidx.cap; k++) {
+        const int *t = g->fidx.t;
+        if (k >= g->fidx.cap ? k - g->fidx.cap >= g->nslots && t[k] != -1
+                             : t[k] != (t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1]))
+            return "free-core index (fidx) inconsistent";
+    }
+    if (exiles != recorded) /* with the test above: exile_on holds just them */
+        return "exile count of the slots wrong (nexiles)";
     if (running != g->running)
         return "running count wrong";
     /* Memory reserved per PE: the threads of the placed jobs whose memory

@@ -5,7 +5,8 @@
  * Data structures:
  *   slots      array of pointers in slot order (creation order); each slot
  *              is one row of the matrix: the job on each PE, the number of
- *              free PEs and of jobs. Slots have stable ids for "home" links.
+ *              free PEs and of jobs. Slots have stable ids for "home" links;
+ *              each records its exiles per core (slot_t, sched/gang_home.h).
  *   queue      waiting jobs, twice linked: one FIFO in arrival order (the
  *              head is the FCFS head) and one FIFO per width (threads), so
  *              the BESTFIT/WORSTFIT heads and "the first job that fits in
@@ -21,18 +22,12 @@
 
 #include "sched/admit.h"
 #include "sched/gang.h"
+#include "sched/gang_home.h"
 #include "sched/gang_nodes.h"
 #include "sched/queue.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-typedef struct slot {
-    int id;
-    int nfree;
-    int njobs;
-    job_t **pe_job; /* npes entries */
-} slot_t;
 
 struct gang {
     sim_t *sim;
@@ -48,6 +43,7 @@ struct gang {
     double idle_area, idle_t;
     slot_t **slots;
     int nslots, capslots;
+    slot_fidx fidx;     /* free cores by slot index (sched/gang_home.h) */
     int cur;            /* index of the current slot, -1 when none */
     int next_slot_id;
     jobq_t queue;
@@ -89,12 +85,22 @@ struct gang {
     bool mirror_back;       /* test hook: moves back visit slots last to first */
 };
 
-/* The index (slot order) of the slot with id `id`, -1 when it is gone. */
+/* The index (slot order) of the slot with id `id`, -1 when it is gone.
+ * Slots are kept in creation order and ids are given in that order, so
+ * the ids increase along the array: a binary search (issue 32 item 5: a
+ * linear one per job made jobs.csv of many slots quadratic). */
 static inline int gang_slot_index(const gang_t *g, int id)
 {
-    for (int i = 0; i < g->nslots; i++)
-        if (g->slots[i]->id == id)
-            return i;
+    int lo = 0, hi = g->nslots - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2, m = g->slots[mid]->id;
+        if (m == id)
+            return mid;
+        if (m < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
     return -1;
 }
 
