@@ -104,5 +104,5 @@ check "the checker passes a script that sets or defaults what it expands" \
 # Every test script of the project (the fuzz runner, check_slurm and
 # check_valgrind too).
 "$PY" undef.py "$top/tests/lib.sh" "$top"/tests/test_*.sh "$top"/tests/check_*.sh "$top"/tests/fuzz/*.sh > all.out
-check "every tests/*.sh sets what it expands$(tr '\n' ' ' < all.out | cut -c1-300)" test ! -s all.out
+check "every tests/*.sh sets what it expands: $(tr '\n' ' ' < all.out | cut -c1-300)" test ! -s all.out
 finish

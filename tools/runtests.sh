@@ -1,27 +1,45 @@
 #!/bin/sh
-# tools/runtests.sh [-j N] BUILD PROGRAM... : run each test program (Check
-# suites and shell test scripts), add up the checks they report, print
-# "BUILD: N passed, N failed" and exit non-zero when anything failed.
+# tools/runtests.sh [-j N] [-t TIMES] BUILD PROGRAM... : run each test
+# program (Check suites and shell test scripts), add up the checks they
+# report, print "BUILD: N passed, N failed" and exit non-zero when
+# anything failed.
 #
 # -j N runs up to N programs at once (default 1). Each program's output
 # goes to a log of its own, printed whole and in the order given, as soon
 # as it and every program before it have finished; the counts are the same
-# as with -j 1. With a list of earlier times (BUILD/test-times.txt, written
-# by the previous run) the longest programs start first.
+# as with -j 1. When TIMES (default BUILD/test-times.txt) lists an earlier
+# run's times, the programs that took longest then start first.
 #
 # Each program's wall and CPU time (user + sys of it and its children, from
 # the shell's `times`) is measured; the end prints the ten slowest (by wall
-# time) and BUILD/test-times.txt gets every program's line
-# "WALL CPU PROGRAM" (seconds).
-jobs=1
-if [ "$1" = -j ]; then jobs=$2; shift 2; fi
+# time, which under -j includes waiting for the other core) and the sums,
+# and TIMES gets every program's line "WALL CPU PROGRAM" (seconds), slowest
+# first.
+jobs=1; timesfile=
+while :; do
+    case $1 in
+        -j) jobs=$2; shift 2 ;;
+        -t) timesfile=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
 case $jobs in ''|*[!0-9]*|0) echo "runtests.sh: -j wants a positive count, not '$jobs'" >&2; exit 2 ;; esac
 build=$1; shift
+timesfile=${timesfile:-$build/test-times.txt}
 pass=0; fail=0; failed=""
 dir=$(mktemp -d "${TMPDIR:-/tmp}/runtests.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM
-n=0
+# Interrupted: stop the workers and the programs under way (programs run in
+# the background ignore SIGINT, so ^C alone would leave them running).
+stop() {
+    trap '' INT TERM
+    for f in "$dir"/*.pid "$dir"/worker.*; do
+        [ -f "$f" ] && kill -TERM "$(cat "$f")" 2>/dev/null
+    done
+    exit 130
+}
+trap stop INT TERM
+n=0; : > "$dir/times"
 for t in "$@"; do n=$((n + 1)); printf '%s\n' "$t" > "$dir/$n.name"; done
 
 # now: seconds since the epoch, with decimals where date has %N (GNU)
@@ -36,10 +54,14 @@ cpusum() { sed -n 2p "$1" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a
 runone() (
     t=$(cat "$dir/$1.name")
     t0=$(now)
+    # started in the background and waited for, so that its pid is known
+    # (K.pid: an interrupted run stops the programs under way)
     case "$t" in
-        *.sh) sh "$t" "$build" >"$dir/$1.log" 2>&1; rc=$? ;;
-        *) CK_FORK=yes "$t" >"$dir/$1.log" 2>&1; rc=$? ;;
+        *.sh) sh "$t" "$build" >"$dir/$1.log" 2>&1 & ;;
+        *) CK_FORK=yes "$t" >"$dir/$1.log" 2>&1 & ;;
     esac
+    echo $! > "$dir/$1.pid"
+    wait $!; rc=$?
     t1=$(now)
     times > "$dir/$1.times"
     echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') $(cpusum "$dir/$1.times")" > "$dir/$1.time"
@@ -70,7 +92,7 @@ if [ "$jobs" -eq 1 ]; then
 else
     # The order to start them in: by the earlier run's wall time, longest
     # first (programs it did not list first of all, in the order given).
-    old=$build/test-times.txt
+    old=$timesfile
     K=0
     while [ $K -lt $n ]; do
         K=$((K + 1))
@@ -82,6 +104,7 @@ else
     while [ $w -lt "$jobs" ]; do
         w=$((w + 1))
         ( while read -r k; do mkdir "$dir/$k.taken" 2>/dev/null && runone "$k"; done < "$dir/order" ) &
+        echo $! > "$dir/worker.$w"
     done
     K=0
     while [ $K -lt $n ]; do
@@ -92,7 +115,7 @@ else
     wait
 fi
 
-sort -k1,1nr "$dir/times" > "$build/test-times.txt" 2>/dev/null
+sort -k1,1nr "$dir/times" > "$timesfile" 2>/dev/null
 echo "$build: the ten slowest test programs (wall s, CPU s):"
 sort -k1,1nr "$dir/times" | head -10 | awk '{ printf "  %8.1f %8.1f  %s\n", $1, $2, $3 }'
 awk '{ w += $1; c += $2 } END { printf "  all %d programs: %.0f s wall, %.0f s CPU\n", NR, w, c }' "$dir/times"
