@@ -157,12 +157,13 @@ TEST_JOBS  ?= $(shell nproc 2>/dev/null || echo 1)
 # test: run the test programs of one build (BUILD, SAN select which; SUITE
 # which of them), TEST_JOBS at a time, each one's output printed whole and
 # in order; the ten slowest at the end (tools/runtests.sh; their times in
-# BUILD/test-times-SUITE.txt). Under the sanitizers every Check timeout is
+# BUILD/test-times-SUITE.txt; the longest of the last run start first, or
+# without one the long tests). Under the sanitizers every Check timeout is
 # 3 times longer (they run 3-5 times slower, and a loaded CI machine must
 # not turn that into failures).
 test: tests
 	@$(if $(filter 1,$(SAN)),CK_TIMEOUT_MULTIPLIER=3) sh tools/runtests.sh -j $(TEST_JOBS) \
-	    -t $(BUILD)/test-times-$(SUITE).txt $(BUILD) $(TEST_RUN)
+	    -t $(BUILD)/test-times-$(SUITE).txt -f '$(LONG_TESTS) $(LONG_ASAN_TESTS)' $(BUILD) $(TEST_RUN)
 
 # check: the dependency check (check-layers), the packages the tests use,
 # the plain build's tests, then the AddressSanitizer + UBSan build's (both

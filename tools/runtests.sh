@@ -8,18 +8,20 @@
 # goes to a log of its own, printed whole and in the order given, as soon
 # as it and every program before it have finished; the counts are the same
 # as with -j 1. When TIMES (default BUILD/test-times.txt) lists an earlier
-# run's times, the programs that took longest then start first.
+# run's times, the programs that took longest then start first; without
+# one, those named in -f "NAME..." (base names: test_sweep) start first.
 #
 # Each program's wall and CPU time (user + sys of it and its children, from
 # the shell's `times`) is measured; the end prints the ten slowest (by wall
 # time, which under -j includes waiting for the other core) and the sums,
 # and TIMES gets every program's line "WALL CPU PROGRAM" (seconds), slowest
 # first.
-jobs=1; timesfile=
+jobs=1; timesfile=; first=
 while :; do
     case $1 in
         -j) jobs=$2; shift 2 ;;
         -t) timesfile=$2; shift 2 ;;
+        -f) first=$2; shift 2 ;;
         *) break ;;
     esac
 done
@@ -91,13 +93,19 @@ if [ "$jobs" -eq 1 ]; then
     done
 else
     # The order to start them in: by the earlier run's wall time, longest
-    # first (programs it did not list first of all, in the order given).
+    # first (programs it did not list first of all: -f's, then the others,
+    # in the order given).
     old=$timesfile
     K=0
     while [ $K -lt $n ]; do
         K=$((K + 1))
-        w=$( [ -f "$old" ] && awk -v t="$(cat "$dir/$K.name")" '$3 == t { print $1; exit }' "$old")
-        echo "${w:-999999999} $K"
+        t=$(cat "$dir/$K.name")
+        w=$( [ -f "$old" ] && awk -v t="$t" '$3 == t { print $1; exit }' "$old")
+        if [ -z "$w" ]; then
+            b=${t##*/}; b=${b%.*}
+            case " $first " in *" $b "*) w=1000000000 ;; *) w=999999999 ;; esac
+        fi
+        echo "$w $K"
     done | sort -k1,1nr -k2,2n | awk '{ print $2 }' > "$dir/order"
     # N workers; each takes the next program not yet taken (mkdir is atomic)
     w=0
