@@ -168,10 +168,10 @@ test: tests
 # check: the dependency check (check-layers), the packages the tests use,
 # the plain build's tests, then the AddressSanitizer + UBSan build's (both
 # without LONG_TESTS; the second without LONG_ASAN_TESTS), fuzz-smoke,
-# then check-slurm (about 15 s; it skips where Slurm cannot run). About 8
-# minutes on 2 free cores from a clean tree (the builds included). At the
-# end: each step's time, the ten slowest test programs and the total
-# (tools/timed-steps.sh).
+# then check-slurm (about 15 s; it skips where Slurm cannot run). From a
+# clean tree about 750 CPU seconds, the builds included: about 7 minutes
+# on 2 free cores (issue 32: under 10). At the end: each step's time, the
+# ten slowest test programs and the total (tools/timed-steps.sh).
 # check-long: what make check leaves out, the long tests in both builds
 # (CI runs make check, then make check-long: .ci/run).
 CHECK_STEPS := check-layers check-packages check-plain check-asan fuzz-smoke check-slurm
