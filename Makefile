@@ -117,8 +117,12 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 
 # tests: after all (a prerequisite, so that `make -j2 all tests` does not
 # build the library in two makes at once: all's recipe is a sub-make).
+# (test-bins, not the programs as goals: no line per program up to date)
+.PHONY: test-bins
 tests: all
-	@$(MAKE) --no-print-directory $(TEST_BIN)
+	@$(MAKE) --no-print-directory test-bins
+test-bins: $(TEST_BIN)
+	@:
 
 # libFuzzer harnesses (build with CC=clang SAN=fuzz): the library, plus the
 # study reader's objects for fuzz_study.
