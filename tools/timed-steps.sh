@@ -28,7 +28,7 @@ list=
 for f in $times; do [ -s "$f" ] && list="$list $f"; done
 if [ -n "$list" ]; then
     echo "---- make $name: the ten slowest test programs (wall s, CPU s)"
-    for f in $list; do awk -v b="$(dirname "$f")" '{ print $1, $2, b ": " $3 }' "$f"; done |
+    for f in $list; do awk -v b="$(dirname "$f")" '{ print $1, $2, (index($3, b "/") == 1 ? $3 : b ": " $3) }' "$f"; done |
         sort -k1,1nr | head -10 | awk '{ w = $1; c = $2; $1 = $2 = ""; sub(/^  /, ""); printf "  %8.1f %8.1f  %s\n", w, c, $0 }'
 fi
 echo "make $name: $(mmss $(($(date +%s) - start)))$([ $rc -ne 0 ] && echo ", FAILED (status $rc)")"
