@@ -8,6 +8,10 @@
 #   build      BUILD ($1, default build), made absolute from top;
 #   P          $build/pnrsim; SWEEP $build/pnrsim-sweep; PLOT
 #              $build/pnrsim-plot; DEFAULT configs/default.ini; PY python3;
+#   SLICE      options making "$P -c $DEFAULT $SLICE" a short run (100
+#              jobs, well under a second) of the default scenario where
+#              jobs page: the HPC2N jobs from t = 3,900,000 s on include
+#              900 MB threads sharing PEs across 2 slots;
 #   pass/fail  counters, with ok NAME, bad NAME, check NAME COMMAND...
 #              (passes when COMMAND succeeds), skip NAME (a line "skip
 #              NAME", not a pass: counted apart in nskip), skip_all WHY
@@ -40,6 +44,7 @@ SWEEP=$build/pnrsim-sweep
 PLOT=$build/pnrsim-plot
 DEFAULT=$top/configs/default.ini
 PY=/usr/bin/python3
+SLICE="--set workload.submit_min=3900000 --set workload.max_jobs=100 --set simulation.metrics_period=3600"
 
 pass=0
 fail=0

@@ -262,9 +262,7 @@ check "stdin (gzip data redirected): jobs.csv identical" \
 
 # ---- reproducibility, precedence, the configuration written back -----------
 
-# A slice of the default scenario where jobs page (the HPC2N jobs from
-# t = 3,900,000 s on include 900 MB threads sharing PEs across 2 slots).
-SLICE="--set workload.submit_min=3900000 --set workload.max_jobs=100 --set simulation.metrics_period=3600"
+# SLICE (lib.sh): a slice of the default scenario where jobs page.
 "$P" -c "$DEFAULT" $SLICE -o rep1 -q > /dev/null 2>&1
 r1=$?
 "$P" -c "$DEFAULT" $SLICE -o rep2 -q > /dev/null 2>&1

@@ -45,7 +45,7 @@ check "pnrsim-2004.ini sets 14 keys (7 computer, 4 network, 2 process, 1 schedul
     test "$n" -eq 14
 
 # A run that pages (64 PEs of 32 MB, 64 MB per thread): with and without.
-RUN="-t $TRACE --set workload.max_jobs=60 --set workload.default_memory=64 -s 5 -q"
+RUN="-t $TRACE --set workload.max_jobs=5 --set workload.default_memory=64 -s 5 -q"
 "$P" -c "$OLD" $RUN -o with > /dev/null 2>&1
 "$P" $RUN -o without > /dev/null 2>&1
 same() { # metrics.json's command_line aside (it names the options, issue 26)
