@@ -304,7 +304,19 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
         cfg_fail_unknown_key(err, &w, canon, key);
         return -1;
     }
-    if (!util_trim_copy(value, sizeof value, eq + 1, strlen(eq + 1))) {
+    /* A trace name is a file name: the blanks after '=' separate, but one
+     * at its end would be trimmed and another file opened (as -t refuses;
+     * issue 32 item 8). */
+    size_t vlen = strlen(eq + 1);
+    if (!strcmp(canon, "workload") && !strcmp(kd->key, "trace") && vlen &&
+        isspace((unsigned char)eq[vlen])) {
+        cfg_fail_value(err, &w, kd, eq + 1,
+                       "the file name ends with a blank, which config.ini cannot keep (its "
+                       "values are read without their surrounding blanks, so a replay would "
+                       "open another file); rename the file, or give the name without the blank");
+        return -1;
+    }
+    if (!util_trim_copy(value, sizeof value, eq + 1, vlen)) {
         char why[128];
         snprintf(why, sizeof why, "too long: at most %zu characters",
                  kd->type == KT_STRING ? kd->size - 1 : sizeof value - 1);

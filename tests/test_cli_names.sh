@@ -126,6 +126,11 @@ check "d) -t \" trail.swf\": exit 2, named as given" \
     sh -c "test $? -eq 2 && test ! -e trail && grep -q '^pnrsim: -t \" trail.swf\": ' trail2.err"
 "$P" -q -t trail.swf -o trail > /dev/null 2>&1
 check "d) -t trail.swf runs" test $? -eq 0
+"$P" -q --set "workload.trace=trail.swf " -o trail3 > /dev/null 2> trail3.err
+check "d) --set \"workload.trace=trail.swf \": exit 2 (not trimmed to trail.swf), nothing written, named as given" \
+    sh -c "test $? -eq 2 && test ! -e trail3 && grep -qF '[workload] trace = \"trail.swf \": the file name ends with a blank' trail3.err"
+"$P" -q --set "workload.trace = trail.swf" -o trail4 > /dev/null 2>&1
+check "d) --set \"workload.trace = trail.swf\" (blanks around '=') runs" test $? -eq 0
 
 # ---- e) options given twice ---------------------------------------------------
 "$P" -q -t "$TRACE" --set scheduler.mpl=2 --set Scheduler.MPL=3 -o twice > /dev/null 2> set2.err
