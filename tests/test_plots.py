@@ -264,8 +264,21 @@ with open(os.path.join(d, "metrics.json"), "w") as f:
                "truncated": [{"file": "samples.csv", "cap": "simulation.max_samples",
                               "rows_kept": 5, "rows_dropped": 13}]}, f)
 t = titles(load_run(d))
-check("cut run: every picture's title says 'cut by a cap: samples.csv', none 'partial'",
-      all(any("cut by a cap: samples.csv" in x for x in v) for v in t.values())
+check("cut run without samples.csv: no picture is drawn from samples.csv, none says cut or partial",
+      len(t) == 5 and not any("cut by a cap" in x or "partial" in x for v in t.values() for x in v),
+      str(t))
+# With a samples.csv (the cut file), the pictures drawn from it (memory:
+# samples.csv without memory.csv; queue: the MPL from samples.csv without
+# schedule.csv) say so, and only those.
+with open(os.path.join(d, "samples.csv"), "w") as f:
+    f.write("time,running_jobs,queued_jobs,placed_jobs,mpl,cpu_utilization,mem_alloc_mean,"
+            "mem_alloc_sd,disk_alloc_mean,messages_in_flight,jobs_finished,page_faults\n"
+            "0,1,0,1,1,0.5,64,0,0,0,0,0\n60,1,0,1,1,0.5,64,0,0,0,0,0\n")
+t = titles(load_run(d))
+cutmarked = sorted(k for k, v in t.items() if any("cut by a cap: samples.csv" in x for x in v))
+check("cut run: the memory and queue pictures (drawn from samples.csv) say 'cut by a cap: "
+      "samples.csv', the gantt, paging and overalloc ones do not; none 'partial'",
+      cutmarked == ["memory", "queue"]
       and not any("partial" in x for v in t.values() for x in v), str(t))
 p = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", d],
                    env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(

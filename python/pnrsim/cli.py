@@ -179,9 +179,9 @@ def evalys_main(argv):
         sys.stderr.write("%s evalys: warning: %s: %s; every row's metadata says \"partial\"\n"
                          % (PROG, a.rundir, run.partial_note))
     for e in run.truncated:
-        sys.stderr.write("%s evalys: warning: %s: %s was cut by %s (%s rows kept, %s dropped)\n"
+        sys.stderr.write("%s evalys: warning: %s: %s was cut by %s (%s %s kept, %s dropped)\n"
                          % (PROG, a.rundir, e.get("file"), e.get("cap"), e.get("rows_kept"),
-                            e.get("rows_dropped")))
+                            e.get("unit") or "rows", e.get("rows_dropped")))
     if not a.output or a.output == "-":
         df.to_csv(sys.stdout, index=False, float_format="%.15g")
         return 0

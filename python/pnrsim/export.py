@@ -8,12 +8,10 @@ finish_time, waiting_time (= starting_time - submission_time),
 turnaround_time (= finish_time - submission_time), stretch
 (= turnaround_time / execution_time), allocated_resources (an interval
 set "0-31 64-95 100"), consumed_energy and metadata, in this order: the
-order of Batsim's docs/output-jobs.rst (job_id, workload_name,
-submission_time, requested_number_of_resources, requested_time, success,
-starting_time, execution_time, finish_time, turnaround_time, stretch,
-allocated_resources, consumed_energy, metadata), with the three columns
-Batsim writes beyond that list (profile, final_state, waiting_time) where
-Batsim's jobs.csv has them (after workload_name, success and finish_time);
+order of Batsim's docs/output-jobs.rst, which lists all 17 columns so,
+and of its export code (src/export.cpp's job keys); consumed_energy is
+left empty (pnrsim has no energy model; Batsim writes -1 without its
+energy plugin, and evalys reads either);
 evalys' JobSet.from_csv reads it by column name (allocated_resources
 through procset's ProcSet.from_str). ``to_evalys`` maps pnrsim's
 jobs.csv onto it:

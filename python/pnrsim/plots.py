@@ -114,27 +114,32 @@ def _figure(plot_h, extra_top=0):
     return fig, ax
 
 
-def _marks(run):
+def _marks(run, uses=None):
     """The words that say a run's results are cut, "" when they are not:
     "[partial: run interrupted by SIGINT at t=... s]" for a run
     interrupted by a signal (run.partial, the # PARTIAL line's words) and
     "[cut by a cap: FILE, ...]" for the files metrics.json lists as
-    truncated."""
+    truncated, of those a picture is drawn from: the files named in the
+    text uses (its title and sources), every cut file when uses is None."""
     out = []
     if getattr(run, "partial", False):
         note = (run.partial_note or "").replace("PARTIAL results: ", "")
         out.append("[partial: %s]" % (note or "run interrupted"))
     cut = [str(e.get("file")) for e in getattr(run, "truncated", []) if e.get("file")]
+    if uses is not None:
+        cut = [f for f in cut if f.replace(".gz", "") in uses]
     if cut:
         out.append("[cut by a cap: %s]" % ", ".join(cut))
     return " ".join(out)
 
 
-def _title(run, ax, text, **kw):
-    """Set ax's title; when the run's results are cut (_marks) the marks
-    make a first line of it (the figure is MARK_H pixels taller for it,
-    _setup), so that no picture of cut results passes for a whole run."""
-    m = _marks(run)
+def _title(run, ax, text, uses="", **kw):
+    """Set ax's title; when the run's results are cut (_marks: a signal,
+    or a cap that cut a file named in text or uses, the picture's sources)
+    the marks make a first line of it (the figure is MARK_H pixels taller
+    when the run has any mark, _setup), so that no picture of cut results
+    passes for a whole run."""
+    m = _marks(run, text + " " + uses)
     ax.set_title(m + "\n" + text if m else text, **kw)
 
 
@@ -577,7 +582,7 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
         ax2.set_ylabel("MPL (slots in use)")
         ax2.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     _title(run, ax, "Queue length (jobs.csv, event-exact) and multiprogramming level",
-                 fontsize=11, pad=22)
+                 uses=src or "", fontsize=11, pad=22)
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
     ax.legend(h1 + h2, l1 + l2, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3,
