@@ -1,38 +1,58 @@
 #!/bin/sh
 # tests/test_observers.sh: an observer never changes a result (issue 32
-# item 1). Every configuration runs once without any observer and once with
-# each of them: --schedule (schedule.csv, pes.csv, memory.csv, paging.csv:
-# the gang, PE and sampler observers), --paje (the Paje trace: the gang, PE
-# and network observers, links and switches included), --hardware-report,
-# --kernel-report, progress lines (output.progress_interval = 1 ms with
-# standard error not a terminal: a line at every pause of the run that
-# comes after 1 ms of wall time), and all of them at once. jobs.csv and
-# samples.csv must be the same byte for byte and metrics.json apart from
-# its command_line (which names the options), "events" included (an event
-# scheduled for an observer would show there).
+# item 1). The observers: --schedule (schedule.csv, pes.csv, memory.csv,
+# paging.csv: the gang, PE and sampler observers), --paje (the Paje trace:
+# the gang, PE and network observers, links and switches included),
+# --hardware-report, --kernel-report, progress lines
+# (output.progress_interval = 1 ms with standard error not a terminal: a
+# line at every pause of the run that comes after 1 ms of wall time), and
+# all of them at once. A run with observers must give the same jobs.csv
+# and samples.csv byte for byte as the run without, and metrics.json apart
+# from its command_line (which names the options), "events" included (an
+# event scheduled for an observer would show there), and the same exit
+# status (3 when no job finished, a run too).
 #
 # The configurations: the issue's reproducer (8 PEs, network RAM, route
 # WHOLE, priority BESTFIT, two jobs; --paje changed total_time from
-# 81.0583538788668 to 81.0628896089994 before the fix) and N random ones,
-# drawn from a fixed seed (the same every time): 4-16 PEs of 16-64 MB,
-# network RAM off or on with every strategy, route HOPS or WHOLE (WHOLE
-# twice as often), paging EXACT or BATCHED, every topology (TREE with
-# racks of 2-4 and 0-2 memory servers), MPL 1-3, four queue orders,
+# 81.0583538788668 to 81.0628896089994 before the fix), run with each
+# observer and all at once, and N random ones drawn from a fixed seed (the
+# same every time), each run with all the observers at once and with two
+# of them alone (the ten pairs in turn: each observer alone on 4 in 10, 60
+# of the default 150). What they vary: nodes of 1, 2 or 4 cores
+# (computer.number a multiple of cores_per_node, 4-16 PEs; RAM 16-64 MB per
+# core, rack_size, managers and memory servers per node), swap DISK or SSD,
+# network RAM off or on with every strategy and, when on, transport
+# MESSAGES or RDMA and reclaim NONE, SWAP or REPLACE, route HOPS or WHOLE
+# (WHOLE twice as often), paging EXACT or BATCHED, every topology (TREE
+# with racks of 2-4 nodes and 0-2 memory servers), MPL 0 (unlimited) to 3,
+# four queue orders, mem_aware NO, yes, LOCAL or GLOBAL, backfill NONE,
+# EASY or CONSERVATIVE, strict_order and alternative yes or no,
+# node_sharing SHARED or (with more than one core per node) EXCLUSIVE,
 # neighbour and synchronisation messages or none, links of 1 or 12.5 MB/s,
-# and a trace of 4-14 jobs of 1..PEs threads of 4-100 MB (so that PEs
-# overallocate and page, to disk or to network RAM).
+# in one configuration in two a window of the schedule files
+# (output.schedule_from 0, 1, 2 or 10 s, schedule_to 0.5, 5 or 40 s later
+# or the end; given only to the runs that write them), and a trace of 4-14
+# jobs of 1..PEs threads of 4-100 MB (so that PEs overallocate and page, to
+# disk or to network RAM). Every drawn configuration must be accepted (a
+# refused one fails the test, it is never skipped) and no key drawn may be
+# without effect (no "has no effect" warning, paging's apart); at the end
+# the test checks that every value above was drawn at least 3 times, each
+# observer alone ran on at least 40 configurations and all at once on all.
 #
 # Each --paje trace is checked too: lines in time order, every link's and
-# switch's states alternating, their lengths summing to comm_busy_time
-# (under WHOLE the network tells a reservation's instants after the fact).
+# switch's states alternating and, without a window, their lengths summing
+# to comm_busy_time (under WHOLE the network tells a reservation's
+# instants after the fact).
 #
 # The one documented exception: with process.paging = BATCHED, --schedule
-# and --paje make every fault run exactly (config.c warns: the schedule
-# files need every fault's instant; docs/BATCHING.md), so there those runs
-# must equal the run with paging = EXACT and no observer, byte for byte.
+# and --paje, with or without a window (even a short one), make every
+# fault of the whole run exact (config.c warns: the schedule files need
+# every fault's instant; docs/BATCHING.md), so there those runs and the run
+# with all observers must equal the run with paging = EXACT and no
+# observer, byte for byte.
 #
 # Usage: sh tests/test_observers.sh [BUILD] (N=count of random
-# configurations, default 80).
+# configurations, default 150).
 TEST_NAME=test_observers
 . "$(dirname "$0")/lib.sh"
 trap lib_cleanup EXIT
