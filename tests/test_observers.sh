@@ -113,9 +113,6 @@ none_finished=0
 whole_netram=0
 batched=0
 
-# Runs with each observer alone (counted over the random configurations).
-n_schedule=0 n_paje=0 n_hardware=0 n_kernel=0 n_progress=0 n_all=0
-
 # observe NAME CONFIG TRACE BATCHED OBSERVERS [WINDOW...]: the base run and
 # the run with each of OBSERVERS (a list of schedule paje hardware kernel
 # progress all); WINDOW: options (--set output.schedule_from=...) given to
@@ -226,6 +223,8 @@ check "reproducer: a --paje trace with links written" grep -q ' LS n' o_paje/sch
 # ten pairs in turn (each observer alone on 4 in 10 configurations).
 pairs="schedule,paje schedule,hardware schedule,kernel schedule,progress paje,hardware
 paje,kernel paje,progress hardware,kernel hardware,progress kernel,progress"
+# Runs with each observer (n_schedule ... n_all, counted by observe).
+# shellcheck disable=SC2034
 n_schedule=0 n_paje=0 n_hardware=0 n_kernel=0 n_progress=0 n_all=0
 drawn= # the values drawn, a word each (checked at the end: the draw covers them)
 i=0
@@ -343,11 +342,11 @@ while [ "$i" -lt "$N" ]; do
     [ -n "$win" ] && wname=window && [ "$b" = 1 ] && wname="$wname window_batched"
     drawn="$drawn cpn$cpn mpl$mpl mem_aware_$memaware backfill_$backfill alternative_$alt
         $sharing swap_$swap transport_$transport reclaim_$reclaim $wname"
-    pair=$(echo $pairs | cut -d' ' -f$(((i - 1) % 10 + 1)) | tr , ' ')
+    pair=$(echo "$pairs" | tr '\n' ' ' | cut -d' ' -f$(((i - 1) % 10 + 1)) | tr , ' ')
     observe "config $i ($npes PEs of $cpn per node, $topo, $route, $paging, netram $netram \
 $strategy $transport reclaim $reclaim, MPL $mpl, $prio, mem_aware $memaware, backfill $backfill, \
 alternative $alt, $sharing, $swap${win:+, window${win#--set output.schedule}})" \
-        "c$i.ini" "c$i.swf" "$b" "$pair all" $win
+        "c$i.ini" "c$i.swf" "$b" "$pair all" $win # split on purpose
 done
 
 # The draw covers what it must (not vacuous): WHOLE with network RAM, batched
