@@ -99,6 +99,10 @@ typedef struct bf_stats {
     long long queued_sum, reserved_sum, steps_sum;
     long long visited_sum;    /* profile steps examined by the searches */
     long queued_max, reserved_max;
+    long builds_max;          /* conservative: profile builds in one pass,
+                               * most (MPL > 1: a slot opened may ask for
+                               * one more, reserve_from) */
+    long lazy_opens;          /* slots opened without a rebuild (lazy_open) */
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
 
