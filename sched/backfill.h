@@ -48,7 +48,10 @@
  * unless that new slot is the reserved one. CONSERVATIVE: each job gets the
  * earliest start over all slots' profiles (ties: the lowest slot) and
  * starts when that is now, in that slot; a job that opens a slot makes the
- * pass build the profiles again. Guarantee (FCFS, exact estimates,
+ * pass build the profiles again (deferred while every job reserved since
+ * the last build was placed now, when the rebuild cannot change a start:
+ * backfill.c, lazy_open; a pass of n jobs at one instant at MPL 0 then
+ * builds them a bounded number of times, not n). Guarantee (FCFS, exact estimates,
  * scheduler.alternative = no, m constant): the head is placed by its first
  * reservation as the head (job->bf_head_res); docs/SCHEDULING.md.
  *
