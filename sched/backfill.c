@@ -61,6 +61,12 @@ struct bf {
     bfb_t bound;            /* lower bounds on reservations (bf_bound.h) */
     bool head_seen;         /* this pass has met its head (bf_head_res) */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
+    bool stale;             /* MPL > 1: slots were opened without a rebuild
+                             * (reserve_from, lazy_open): the profiles' free
+                             * PEs now are exact, their later steps are not */
+    int *mx;                /* while stale: a max tree of the profiles' free
+                             * PEs now, leaves mx[mxn + k] = pr[k].f[0] */
+    int mxn, mxcap;
     long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
     int seen_slots;
     job_t **resv;           /* reserved queued jobs, in queue order */
@@ -118,6 +124,7 @@ static void bf_destroy(void *ctx)
     bfs_free(&b->stop);
     free(b->resv);
     free(b->resv_t);
+    free(b->mx);
     bfb_free(&b->bound);
     free(b);
 }
@@ -259,6 +266,7 @@ static int build_profiles(bf_t *b, gang_t *g, double now, int nvirt, size_t chai
 {
     double after = nextafter(now, INFINITY);
     int ns = gang_slots(g);
+    b->stale = false;
     if (mpl1(b)) {
         assert(ns <= 1);
         if (ns == 1) {
@@ -378,6 +386,92 @@ static int place_now(bf_t *b, gang_t *g, job_t *j, int best, double d, bool *pla
     return best;
 }
 
+/* The max tree of the profiles' free PEs now (stale profiles): build it
+ * over pr[0..npr) (O(npr)). */
+static void mx_build(bf_t *b)
+{
+    int c = 1;
+    while (c < b->npr)
+        c *= 2;
+    c *= 2; /* room to append profiles (lazy_open) */
+    if (2 * c > b->mxcap) {
+        b->mx = xrealloc(b->mx, 2 * (size_t)c * sizeof *b->mx);
+        b->mxcap = 2 * c;
+    }
+    b->mxn = c;
+    for (int k = 0; k < c; k++)
+        b->mx[c + k] = k < b->npr ? b->pr[k].f[0] : -1;
+    for (int i = c - 1; i > 0; i--)
+        b->mx[i] = b->mx[2 * i] > b->mx[2 * i + 1] ? b->mx[2 * i] : b->mx[2 * i + 1];
+}
+
+/* Profile k's free PEs now changed, or profile k was added: O(log npr). */
+static void mx_set(bf_t *b, int k)
+{
+    if (k >= b->mxn) {
+        mx_build(b);
+        return;
+    }
+    int i = b->mxn + k;
+    b->mx[i] = b->pr[k].f[0];
+    for (i /= 2; i > 0; i /= 2)
+        b->mx[i] = b->mx[2 * i] > b->mx[2 * i + 1] ? b->mx[2 * i] : b->mx[2 * i + 1];
+}
+
+/* The lowest profile with at least w PEs free now, or -1: O(log npr). */
+static int mx_lowest(const bf_t *b, int w)
+{
+    if (b->mx[1] < w)
+        return -1;
+    int i = 1;
+    while (i < b->mxn)
+        i = b->mx[2 * i] >= w ? 2 * i : 2 * i + 1;
+    return i - b->mxn;
+}
+
+/* MPL > 1: job j has just opened slot gang_slots(g) - 1 through profile
+ * `best`, and every job this run of reserve_from has reserved was
+ * reserved now and placed. Then the profiles need not be rebuilt: since
+ * their last build every reservation was at now, so each profile's free
+ * PEs never decrease with time, and whether a job fits in it now for its
+ * whole estimate (the only question a search can answer with "now")
+ * depends on its free PEs now alone, which are exact. The rebuild would
+ * only move the later steps (the ends counted with one slot more) and
+ * give the new slot its own profile and a fresh one for the slots not
+ * opened yet, which is what this does. reserve_from asks for the rebuild
+ * (restart) before any job that would not be placed now (its search then
+ * looks at the later steps), and conservative rebuilds once at the end
+ * (placed jobs' expected ends, as the rebuild at the last opening would
+ * have set them). Not done while one slot or none is open (with one slot
+ * wall() may be 0, and a rebuild then moves an expected end of now to just
+ * after now), nor where now + wall(0) rounds to now. Returns false (do the
+ * rebuild) when it cannot skip it. */
+static bool lazy_open(bf_t *b, gang_t *g, int best, double now)
+{
+    int ns = gang_slots(g);
+    if (b->plain_search || ns < 2 || best != ns - 1 || b->pr[best].real != ns - 1 ||
+        !(now + wall(g, 0) > now))
+        return false;
+    int want = ns + virtual_slots(g), had = b->npr;
+    for (int k = best + 1; k < b->npr; k++)
+        if (b->pr[k].real >= 0 || b->pr[k].n != 1 || b->pr[k].f[0] != b->npes)
+            return false; /* not the fresh profiles of slots not opened */
+    if (b->npr > want)
+        return false;
+    while (b->npr < want) {
+        prof_reset(b, b->npr, now, b->npes, -1);
+        b->npr++;
+    }
+    if (!b->stale)
+        mx_build(b);
+    else
+        for (int k = had; k < b->npr; k++)
+            mx_set(b, k);
+    b->stale = true;
+    b->st.lazy_opens++;
+    return true;
+}
+
 /* The stop test by classes starts after this many reservations. */
 #define STOP_AFTER 32
 
@@ -407,6 +501,7 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
     }
     long reserved = 0;
     bool all_placed = true;
+    bool clean = true; /* every job reserved so far was placed now */
     bfb_clear(&b->bound); /* the bounds hold within one run of reservations */
     /* The last reservation, recorded in the bound only when another job is
      * searched (a kept pass often reserves one job: no record then). */
@@ -418,9 +513,12 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
             break; /* interrupted: the run ends, its results are partial */
         /* Stop once no remaining job could start now. */
         int now_free = 0;
-        for (int k = 0; k < np; k++)
-            if (b->pr[k].f[0] > now_free)
-                now_free = b->pr[k].f[0];
+        if (b->stale)
+            now_free = b->mx[1];
+        else
+            for (int k = 0; k < np; k++)
+                if (b->pr[k].f[0] > now_free)
+                    now_free = b->pr[k].f[0];
         if (now_free < b->sufmin[i])
             break;
         if (eligible && !classes && reserved >= STOP_AFTER) {
@@ -444,7 +542,18 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         double lb = b->plain_search ? -INFINITY : bfb_bound(&b->bound, j->width, d);
         int best = -1, bs = 0;
         double bt = INFINITY;
-        for (int k = 0; k < np; k++) {
+        if (b->stale) {
+            /* Every profile's free PEs never decrease with time (lazy_open):
+             * the earliest start is now in the lowest profile with w PEs
+             * free now, if any; else the stale later steps would decide. */
+            best = mx_lowest(b, j->width);
+            if (best < 0) {
+                b->restart = true;
+                break;
+            }
+            bt = b->pr[best].t[0];
+        }
+        for (int k = 0; k < np && !b->stale; k++) {
             prof_t *pk = &b->pr[k];
             int at = lb > pk->t[0] ? prof_at(pk, lb) : 0;
             assert(at < pk->n); /* the last step fits, so it is >= lb */
@@ -466,8 +575,18 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         bool placed = false, opened = false;
         if (bs == 0)
             best = place_now(b, g, j, best, d, &placed, &opened);
+        if (b->stale && !(bs == 0 && placed)) {
+            /* Stale profiles (lazy_open) cannot say where j goes: rebuild
+             * and search again (the same failed placements are tried
+             * again; they change nothing). */
+            b->restart = true;
+            break;
+        }
+        clean &= bs == 0 && placed;
         prof_t *p = &b->pr[best];
         int last = prof_reserve(p, bs, j->width, d);
+        if (b->stale)
+            mx_set(b, best); /* bs == 0 */
         if (classes)
             bfs_lower(&b->stop, p->t, p->f, bs, last);
         if (!b->plain_search && bt > lb) { /* else: no new bound */
@@ -482,9 +601,13 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
         if (bs == 0) {
             if (opened && !mpl1(b)) {
                 /* A new slot: every expected end counts the slots, so
-                 * the profiles are stale; the caller rebuilds them. */
-                b->restart = true;
-                break;
+                 * the profiles are stale; the caller rebuilds them,
+                 * unless nothing can tell (lazy_open). */
+                if (!clean || !lazy_open(b, g, best, b->pr[0].t[0])) {
+                    b->restart = true;
+                    break;
+                }
+                np = b->npr;
             }
             all_placed &= placed;
         }
@@ -587,6 +710,7 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         return;
     }
     build_profiles(b, g, now, virtual_slots(g), n);
+    long builds = 1;
     b->nresv = 0;
     b->restart = false;
     bool all_placed = reserve_from(b, g, 0, n, keep);
@@ -598,8 +722,15 @@ static void conservative(bf_t *b, gang_t *g, size_t n, double now)
         b->restart = false;
         b->head_seen = false;
         build_profiles(b, g, now, virtual_slots(g), n);
+        builds++;
         all_placed &= reserve_from(b, g, 0, n, false);
     }
+    if (b->stale) { /* set the expected ends as the last rebuild would have */
+        build_profiles(b, g, now, virtual_slots(g), n);
+        builds++;
+    }
+    if (builds > b->st.builds_max)
+        b->st.builds_max = builds;
     b->kept = keep && all_placed && gang_slots(g) == 1 && b->npr == 1 && b->pr[0].real == 0;
     b->dirty = false;
 }

@@ -48,7 +48,10 @@
  * unless that new slot is the reserved one. CONSERVATIVE: each job gets the
  * earliest start over all slots' profiles (ties: the lowest slot) and
  * starts when that is now, in that slot; a job that opens a slot makes the
- * pass build the profiles again. Guarantee (FCFS, exact estimates,
+ * pass build the profiles again (deferred while every job reserved since
+ * the last build was placed now, when the rebuild cannot change a start:
+ * backfill.c, lazy_open; a pass of n jobs at one instant at MPL 0 then
+ * builds them a bounded number of times, not n). Guarantee (FCFS, exact estimates,
  * scheduler.alternative = no, m constant): the head is placed by its first
  * reservation as the head (job->bf_head_res); docs/SCHEDULING.md.
  *
@@ -99,6 +102,10 @@ typedef struct bf_stats {
     long long queued_sum, reserved_sum, steps_sum;
     long long visited_sum;    /* profile steps examined by the searches */
     long queued_max, reserved_max;
+    long builds_max;          /* conservative: profile builds in one pass,
+                               * most (MPL > 1: a slot opened may ask for
+                               * one more, reserve_from) */
+    long lazy_opens;          /* slots opened without a rebuild (lazy_open) */
 } bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
 

@@ -226,8 +226,9 @@ END_TEST
  * end exactly as under the plain rebuild algorithm (every pass rebuilt,
  * every search from now: the oracle), with inexact estimates (early and
  * late ends: rebuilt passes), orders that change with time (WFP3,
- * UNICEP), static ones (FCFS, SJF, LAF) with kept passes, MPL 1 and 2
- * (several profiles searched per job), with and without strict order. */
+ * UNICEP), static ones (FCFS, SJF, LAF) with kept passes, MPL 1, 2 and 0
+ * (several profiles searched per job; at MPL 0 slots opened without a
+ * rebuild, lazy_open), with and without strict order. */
 static void bound_run(tc_t *t, sched_priority prio, int mpl, bool oracle, uint64_t seed,
                       bf_stats *st)
 {
@@ -250,7 +251,7 @@ START_TEST(test_conservative_bound_equals_oracle)
                                            PRIO_UNICEP};
     int i = _i;
     sched_priority prio = prios[i % 5];
-    int mpl = 1 + (i / 5) % 2;
+    int mpl = (1 + i / 5) % 3; /* 1, 2, 0 */
     long long visited = 0, visited_oracle = 0;
     for (uint64_t seed = 1; seed <= 4; seed++) {
         static tc_t a, r;
@@ -263,14 +264,60 @@ START_TEST(test_conservative_bound_equals_oracle)
                           "[%.17g, %.17g)", (int)prio, mpl, (int)seed, id, a.start[id],
                           a.end[id], r.start[id], r.end[id]);
         ck_assert_int_eq(sr.kept_passes, 0);
+        ck_assert_int_eq(sr.lazy_opens, 0);
         visited += sa.visited_sum;
         visited_oracle += sr.visited_sum;
         tc_free(&a);
         tc_free(&r);
     }
-    /* The loads queue enough for the bound to skip steps. */
-    ck_assert_msg(visited < visited_oracle, "steps examined: %lld with the bound, %lld without",
+    /* The loads queue enough for the bound to skip steps (at MPL 0 the
+     * slots opened without a rebuild change which searches are made). */
+    ck_assert_msg(mpl == 0 || visited < visited_oracle, "steps examined: %lld with the bound, %lld without",
                   visited, visited_oracle);
+}
+END_TEST
+
+/* Issue 32 item 5: n jobs of the machine's width submitted at one instant
+ * at MPL 0. The pass opens one slot per job; before, each opening rebuilt
+ * every profile and searched the queue again (n builds in the pass, each
+ * of every slot: quadratic). Now the slots are opened without a rebuild
+ * while every job reserved is placed now (lazy_open), so the first pass
+ * builds the profiles at most 3 times (the first, once for the first slot
+ * opened, once at the end). Every job is placed at 0 (one slot each: the
+ * estimate of 10 s is below the quantum of 50 s, so J<k> runs from
+ * 10 (k - 1) to 10 k); starts and ends checked against the oracle (every
+ * opening rebuilt) job by job. */
+START_TEST(test_conservative_one_instant_mpl0)
+{
+    enum { N = 200 };
+    static tc_t a, r;
+    bf_stats sa, sr;
+    for (int oracle = 0; oracle <= 1; oracle++) {
+        tc_t *t = oracle ? &r : &a;
+        gang_params gp = params(PRIO_FCFS, BF_CONSERVATIVE, 0, false);
+        tc_init(t, 16, &gp);
+        bf_t *b = bf_of(t->g);
+        ck_assert_ptr_nonnull(b);
+        bf_set_plain_search(b, oracle);
+        for (int id = 1; id <= N; id++)
+            tc_job_est(t, id, 0, 16, 10, -1);
+        tc_run(t);
+        check_all_ran(t);
+        bf_get_stats(b, oracle ? &sr : &sa);
+    }
+    for (int id = 1; id <= N; id++) {
+        ck_assert_msg(a.placed[id] == 0, "J%d placed at %.17g", id, a.placed[id]);
+        ck_assert_msg(a.start[id] == 10.0 * (id - 1) && a.end[id] == 10.0 * id,
+                      "J%d ran [%.17g, %.17g)", id, a.start[id], a.end[id]);
+        ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
+                      "J%d fast [%.17g, %.17g), oracle [%.17g, %.17g)", id, a.start[id],
+                      a.end[id], r.start[id], r.end[id]);
+    }
+    ck_assert_msg(sa.builds_max <= 3, "%ld profile builds in one pass", sa.builds_max);
+    ck_assert_int_ge(sr.builds_max, N); /* the oracle rebuilds at every opening */
+    ck_assert_int_ge(sa.lazy_opens, N - 2);
+    tc_free(&a);
+    tc_free(&r);
 }
 END_TEST
 
@@ -284,7 +331,8 @@ static Suite *make_suite(void)
     tcase_add_test(tr, test_conservative_kept_equals_rebuilt);
     tcase_add_test(tr, test_gang_guarantee);
     tcase_add_loop_test(tr, test_random_invariants, 0, 54);
-    tcase_add_loop_test(tr, test_conservative_bound_equals_oracle, 0, 10);
+    tcase_add_loop_test(tr, test_conservative_bound_equals_oracle, 0, 15);
+    tcase_add_test(tr, test_conservative_one_instant_mpl0);
     suite_add_tcase(s, tr);
     return s;
 }
