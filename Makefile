@@ -192,8 +192,9 @@ check-packages:
 	@sh tools/deps.sh plot
 	@sh tools/deps.sh html
 check-plain long-plain:
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) BUILD=build tests
-	@$(MAKE) --no-print-directory BUILD=build SUITE=$(if $(filter long-%,$@),long,quick) test
+	@$(if $(filter long-plain,$@),$(if $(strip $(LONG_TESTS)),,echo "long-plain: LONG_TESTS is empty: every plain test runs in make check" && exit 0;)) \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) BUILD=build tests && \
+	$(MAKE) --no-print-directory BUILD=build SUITE=$(if $(filter long-%,$@),long,quick) test
 check-asan long-asan:
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) BUILD=build-asan SAN=1 tests
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 SUITE=$(if $(filter long-%,$@),long,quick) test
