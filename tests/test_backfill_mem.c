@@ -15,6 +15,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 #include "core/rng.h"
+#include "tests/testrun.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -31,24 +32,13 @@ static const char *run_text(const char *trace, const char *const *sets, run_metr
 {
     static char fail[400];
     char path[] = "/tmp/pnrsim-test-backfill-mem-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(trace, f);
-    fclose(f);
-    config c;
-    char err[CFG_ERR_MAX], kv[CFG_PATH_MAX + 32];
-    config_defaults(&c);
+    tu_write_temp(path, trace);
     const char *base[] = {"process.comm_rate=0", "process.sync_rate=0",
                           "workload.cpu_demand=runtime", "scheduler.backfill=conservative",
                           NULL};
-    for (int i = 0; base[i]; i++)
-        ck_assert_msg(config_set(&c, base[i], err) == 0, "%s", err);
-    for (int i = 0; sets[i]; i++)
-        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s: %s", sets[i], err);
-    snprintf(kv, sizeof kv, "workload.trace=%s", path);
-    ck_assert_msg(config_set(&c, kv, err) == 0, "%s", err);
-    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    config c;
+    char err[CFG_ERR_MAX];
+    tu_configure(&c, base, sets, path);
     size_t len = 0;
     FILE *jobs = open_memstream(csv, &len);
     run_t *r = run_create(&c, jobs, NULL, err);

@@ -31,6 +31,7 @@
 #include "app/run.h"
 #include "app/run_check.h"
 #include "sched/job.h"
+#include "tests/testrun.h"
 #include "tests/testutil.h"
 
 #include <math.h>
@@ -53,24 +54,13 @@ typedef struct result {
 static void run_text(const char *trace, const char *const *sets, result *res)
 {
     char path[] = "/tmp/pnrsim-test-cores-global-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(trace, f);
-    fclose(f);
-    config c;
-    char err[CFG_ERR_MAX], kv[CFG_PATH_MAX + 32];
-    config_defaults(&c);
+    tu_write_temp(path, trace);
     const char *base[] = {"computer.ram=100", "netram.enabled=yes", "scheduler.mpl=1",
                           "process.mem_access_rate=0.01", "process.comm_rate=0",
                           "process.sync_rate=0", NULL};
-    for (int i = 0; base[i]; i++)
-        ck_assert_msg(config_set(&c, base[i], err) == 0, "%s", err);
-    for (int i = 0; sets[i]; i++)
-        ck_assert_msg(config_set(&c, sets[i], err) == 0, "%s", err);
-    snprintf(kv, sizeof kv, "workload.trace=%s", path);
-    ck_assert_msg(config_set(&c, kv, err) == 0, "%s", err);
-    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    config c;
+    char err[CFG_ERR_MAX];
+    tu_configure(&c, base, sets, path);
     char *csv = NULL;
     size_t len = 0;
     FILE *jobs = open_memstream(&csv, &len);
