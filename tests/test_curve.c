@@ -5,7 +5,7 @@
  * a hand-made curve on a PE with disk swap, the set of a run's curves by
  * application number (SWF field 14) and the configuration's checks of the
  * new keys. The CLI side (exit 2, mapping in a whole run, notes, paths
- * relative to the config file) is tests/test_curve.sh.
+ * relative to the config file) is tests/test_curve_cli.sh.
  *
  * The curves are tests/data/curves/ (written by hand, each file's comment
  * works its numbers): kink.curve (rows 0,1000 30,400 80,100 100,0;
