@@ -116,4 +116,31 @@ check "REPORT: fault_curve warned about, jobs.csv unchanged" \
 check "REPORT and CURVE runs differ (job 1 faults under REPORT)" \
     sh -c "! cmp -s report/jobs.csv out/jobs.csv && test '$(jobf report/jobs.csv 1 page_faults)' -gt 0"
 
+# ---- a study: curves relative to the study file ---------------------------------
+
+if [ -x "$SWEEP" ]; then
+    mkdir -p st
+    cp cfg/kink.curve cfg/none.curve map.swf st/
+    printf '[computer]\nnumber = 2\nram = 64\n' > st/base.ini
+    cat > st/s.ini <<'EOF'
+[study]
+name = c
+base = base.ini
+trace = map.swf
+[set]
+process.fault_model = CURVE
+process.fault_curves = 1:none.curve, 2: kink.curve
+[vary]
+process.fault_curve = none.curve, kink.curve
+EOF
+    "$SWEEP" -j 1 -o st-out st/s.ini > st.log 2>&1
+    ini=st-out/runs/process.fault_curve=kink.curve/seed-1/config.ini
+    check "study: fault_curve and fault_curves' files taken from the study's directory" \
+        sh -c "test $? -eq 0 &&
+               grep -qxF 'fault_curves = 1:$T/st/none.curve, 2:$T/st/kink.curve' '$ini' &&
+               grep -qxF 'fault_curve = $T/st/kink.curve' '$ini'"
+else
+    skip "study: pnrsim-sweep not built"
+fi
+
 finish
