@@ -175,6 +175,45 @@ START_TEST(test_thread_below_a_page_and_rate_off)
 }
 END_TEST
 
+/* A node of 2 cores and 64 MB, two 64 MB threads of one row (jobs 1 and
+ * 2, 50 CPU s each) under linear.curve: O = 128 - 64 = 64 MB, S = 128
+ * MB, so each bears L = min(64, 64 x 64 / 128) = 32 MB (the report's
+ * per-node share, "Nodes of several cores"), f = 1 - 32/64 = 0.5,
+ * misses(50) = 500, rate 50 per CPU s. Every fault sees L = 32 MB while
+ * both live; the thread that ends first faulted at that rate over all its
+ * 50 CPU s: a Poisson count of mean 2500, 99.9 % interval 2500 +- 3.29 x
+ * 50 = [2335, 2665]. (Its memory is then freed, O = 0: the other's later
+ * CPU time has no faults.) */
+START_TEST(test_node_share)
+{
+    fault_curve c;
+    char err[CFG_ERR_MAX];
+    ck_assert_msg(curve_read(LINEAR, &c, err) == 0, "%s", err);
+    cluster_params p = world_params(1, 64, TOPO_KIND_STAR, BW, 5);
+    p.cores_per_node = 2;
+    world w;
+    world_init_p(&w, &p);
+    w.cl.mem_access_rate = 1e-4;
+    w.log_faults = true;
+    int c0 = 0, c1 = 1;
+    job_t *a = make_job(&w, 1, 1, &c0, 50, 64);
+    job_t *b = make_job(&w, 2, 1, &c1, 50, 64);
+    a->row = b->row = 0;
+    a->curve = b->curve = &c;
+    at(&w, 0, a, ACT_RUN, 0);
+    at(&w, 0, b, ACT_RUN, 0);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 2);
+    job_t *first = a->end <= b->end ? a : b;
+    for (size_t i = 0; i < w.nfaults; i++)
+        ck_assert_double_eq_tol(w.faults[i].L, 32 * MB, 1e-9 * 32 * MB);
+    double n = (double)first->faults;
+    ck_assert_msg(n >= 2500 - 3.2905 * 50 && n <= 2500 + 3.2905 * 50, "%.0f faults", n);
+    world_free(&w);
+    curve_free(&c);
+}
+END_TEST
+
 /* ---- refusals -------------------------------------------------------------------- */
 
 /* The header of a good file, lines 1-7 (a comment first). */
@@ -353,6 +392,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_next_exact_mean);
     tcase_add_test(tc, test_thread_faults_poisson);
     tcase_add_test(tc, test_thread_below_a_page_and_rate_off);
+    tcase_add_test(tc, test_node_share);
     tcase_add_loop_test(tc, test_refusals_name_file_and_line, 0,
                         (int)(sizeof bads / sizeof bads[0]));
     tcase_add_test(tc, test_refusal_missing_file);
