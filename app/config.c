@@ -492,6 +492,11 @@ int config_validate_e(const config *c, cfg_error *err)
                           "is not below quantum = %g: a time slice would be all "
                           "context switch", c->scheduler.quantum);
     }
+    if (c->process.fault_model == FAULT_MODEL_CURVE && !c->process.fault_curve[0] &&
+        !c->process.fault_curves[0])
+        return fail_cross(err, c, "process", "fault_model", "CURVE", "", "process.fault_curve",
+                          "%s", "needs curves: set [process] fault_curve (the curve of every "
+                          "job not mapped) or fault_curves (APP:FILE by SWF field 14)");
     if (c->netram.locality == PNR_LOCALITY_RACK && c->network.topology != TOPO_KIND_TREE)
         return fail_cross(err, c, "netram", "locality", "RACK", "", "network.topology",
                           "needs racks: set [network] topology = TREE (it is %s)",
@@ -628,6 +633,22 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with pages moved by one-sided RDMA ([netram] transport = RDMA) every "
              "fault runs exactly: batched paging has no model of RDMA transfers "
              "(docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->process.fault_model == FAULT_MODEL_CURVE)
+        note(c, "process", "paging", notes, max, &n,
+             "under [process] fault_model = CURVE every fault runs exactly: a batch replays "
+             "the report model's draws (docs/MODEL.md, fault model CURVE)");
+    /* The fault model's keys not in use (issue 33). */
+    bool curve = c->process.fault_model == FAULT_MODEL_CURVE;
+    if (curve && changed(c, &def, "process", "mem_access_rate"))
+        note(c, "process", "mem_access_rate", notes, max, &n,
+             "under [process] fault_model = CURVE the measured curves give every fault "
+             "rate (docs/MODEL.md, fault model CURVE)");
+    static const char *const curve_keys[] = {"fault_curve", "fault_curves"};
+    for (size_t i = 0; i < 2 && !curve; i++)
+        if (changed(c, &def, "process", curve_keys[i]))
+            note(c, "process", curve_keys[i], notes, max, &n,
+                 "the fault model is the report's ([process] fault_model = REPORT: "
+                 "mem_access_rate), so no curve is read");
     if (!c->output.schedule && !config_paje_name(c)) {
         static const char *const win[] = {"schedule_from", "schedule_to"};
         for (size_t i = 0; i < 2; i++)

@@ -5,7 +5,7 @@
  * The order of precedence is pnrsim's: defaults < configuration files in
  * order (-c A -c B: B's keys override A's, key by key; a key set twice in
  * ONE file stays an error) < -t < -s < --set in order. A relative
- * [workload] trace in a file is taken from that file's directory; one given relative to the working directory
+ * [workload] trace or [process] fault curve (issue 33) in a file is taken from that file's directory; one given relative to the working directory
  * (-t, --set) is made absolute at the end, so the config.ini a run writes
  * can be replayed from anywhere (refused when its absolute path would not
  * fit PATH_MAX). A -c name with a control character and a -t name with a
@@ -62,6 +62,64 @@ static int resolve_trace(config *c, const char *cfg_path, cfg_error *e)
     }
     memcpy(c->workload.trace, use, n + 1);
     return 0;
+}
+
+/* Path p as named by configuration file cfg_path (relative to its
+ * directory; cfg_path NULL: to the working directory), made absolute when
+ * it exists, into out (CFG_PATH_MAX bytes). false when it does not fit. */
+static bool resolve_path(const char *p, const char *cfg_path, char *out)
+{
+    char joined[2 * CFG_PATH_MAX + 2];
+    const char *slash = cfg_path ? strrchr(cfg_path, '/') : NULL;
+    if (p[0] != '/' && slash)
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - cfg_path), cfg_path, p);
+    else
+        snprintf(joined, sizeof joined, "%s", p);
+    char abs[PATH_MAX];
+    const char *use = p[0] == '/' ? p : realpath(joined, abs) ? abs : joined;
+    if (strlen(use) >= CFG_PATH_MAX)
+        return false;
+    snprintf(out, CFG_PATH_MAX, "%s", use);
+    return true;
+}
+
+/* The fault curves' files (issue 33: process.fault_curve, or every FILE of
+ * fault_curves' APP:FILE items when list is true) resolved as
+ * resolve_path does, the value rewritten in place. 0, or -1 with e when
+ * the result does not fit. */
+static int resolve_curve_key(config *c, bool list, const char *cfg_path, cfg_error *e)
+{
+    char *v = list ? c->process.fault_curves : c->process.fault_curve;
+    char out[CFG_PATH_MAX], file[CFG_PATH_MAX], path[CFG_PATH_MAX], why[CFG_ERR_MAX];
+    bool fits = true;
+    out[0] = '\0';
+    if (!list) {
+        fits = !v[0] || resolve_path(v, cfg_path, out);
+    } else {
+        const char *p = v;
+        long app;
+        size_t len = 0;
+        while (fits && cfg_curves_next(&p, &app, file, sizeof file, why, sizeof why) == 1) {
+            fits = resolve_path(file, cfg_path, path);
+            int k = snprintf(out + len, sizeof out - len, "%s%ld:%s", len ? ", " : "", app, path);
+            fits = fits && k > 0 && (size_t)k < sizeof out - len;
+            len += fits ? (size_t)k : 0;
+        }
+    }
+    if (fits) {
+        memcpy(v, out, strlen(out) + 1);
+        return 0;
+    }
+    memset(e, 0, sizeof *e);
+    e->source = cfg_path ? CFG_SRC_FILE : CFG_SRC_VALIDATE;
+    snprintf(e->file, sizeof e->file, "%s", cfg_path ? cfg_path : "");
+    snprintf(e->key, sizeof e->key, "process.%s", list ? "fault_curves" : "fault_curve");
+    snprintf(e->value, sizeof e->value, "%.80s", v);
+    snprintf(e->why, sizeof e->why, "its files made absolute make a value longer than %d "
+             "characters: give shorter paths", CFG_PATH_MAX - 1);
+    snprintf(e->what, sizeof e->what, "[process] %s: %.400s", list ? "fault_curves" : "fault_curve",
+             e->why);
+    return -1;
 }
 
 /* Set key (section, name) to value as option opt (-t, -s) gives it
@@ -141,25 +199,37 @@ static int check_file_name(const char *path, cfg_error *e)
     return -1;
 }
 
+/* The keys that name files: the trace, and the fault curves (issue 33). */
+static const char *const path_keys[][2] = {
+    {"workload", "trace"}, {"process", "fault_curve"}, {"process", "fault_curves"}};
+
 /* Load layer file path onto c: its keys override those set before, and a
- * relative [workload] trace IT sets is taken from its directory (a trace
- * set by an earlier layer is left as that layer resolved it). */
+ * relative [workload] trace or fault curve IT sets is taken from its
+ * directory (one set by an earlier layer is left as that layer resolved
+ * it). */
 static int load_layer(config *c, const char *path, cfg_error *e)
 {
     if (check_file_name(path, e) != 0)
         return -1;
-    const key_def *tk = cfg_find_key("workload", "trace");
-    size_t ti = (size_t)(tk - cfg_keys);
-    char before[CFG_ORIGIN_MAX];
-    memcpy(before, c->origin[ti], CFG_ORIGIN_MAX);
-    c->origin[ti][0] = '\0'; /* set again only if this file sets the trace */
+    size_t ki[3];
+    char before[3][CFG_ORIGIN_MAX];
+    for (int k = 0; k < 3; k++) {
+        ki[k] = (size_t)(cfg_find_key(path_keys[k][0], path_keys[k][1]) - cfg_keys);
+        memcpy(before[k], c->origin[ki[k]], CFG_ORIGIN_MAX);
+        c->origin[ki[k]][0] = '\0'; /* set again only if this file sets the key */
+    }
     if (config_load_e(c, path, e) != 0)
         return -1;
-    if (!c->origin[ti][0]) {
-        memcpy(c->origin[ti], before, CFG_ORIGIN_MAX);
-        return 0;
+    for (int k = 0; k < 3; k++) {
+        if (!c->origin[ki[k]][0]) {
+            memcpy(c->origin[ki[k]], before[k], CFG_ORIGIN_MAX);
+            continue;
+        }
+        int rc = k == 0 ? resolve_trace(c, path, e) : resolve_curve_key(c, k == 2, path, e);
+        if (rc != 0)
+            return -1;
     }
-    return resolve_trace(c, path, e);
+    return 0;
 }
 
 /* Standard input as a file of a: a second "-" is refused (it can be read
@@ -274,6 +344,9 @@ int config_build(config *c, const config_args *a, cfg_error *e)
         return -1;
     }
     if (absolute_trace(c, e) != 0)
+        return -1;
+    /* Curves set by --set: from the working directory, as -t's trace. */
+    if (resolve_curve_key(c, false, NULL, e) != 0 || resolve_curve_key(c, true, NULL, e) != 0)
         return -1;
     return config_validate_e(c, e);
 }

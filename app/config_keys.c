@@ -177,6 +177,20 @@ const key_def cfg_keys[] = {
            "interaction, with batched page messages counted, not sent, and their "
            "contention with other traffic modelled (faster; what differs and the "
            "evidence: docs/BATCHING.md)."),
+    K_ENUM("process", "fault_model", process.fault_model, cfg_fault_model_names, "REPORT", NULL,
+           "A thread's fault rate (issue 33): REPORT = the report's model (mem_access_rate, "
+           "techreport 4.1.5); CURVE = a measured LRU miss curve per job (fault_curve, "
+           "fault_curves): faults per CPU second misses(f x F) / cpu_seconds at local "
+           "fraction f (docs/MODEL.md \"Fault model CURVE\")."),
+    K_STR("process", "fault_curve", process.fault_curve, 0, "", "path", NULL,
+          "fault_model = CURVE: the curve file (format: docs/MODEL.md \"Measured fault "
+          "curves\") of every job that fault_curves does not map; relative to the file "
+          "that sets it; empty = none (then every job must be mapped)."),
+    K_STRX("process", "fault_curves", process.fault_curves, 0, "", "APP:FILE, ...",
+           cfg_check_curves, "empty, or APP:FILE items separated by commas",
+           "fault_model = CURVE: curves by application number (SWF field 14), APP:FILE "
+           "separated by commas (e.g. 1:hpcc.curve, 7:sort.curve); each FILE relative to "
+           "the file that sets the key; empty = none."),
 
     K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
@@ -388,6 +402,72 @@ int cfg_check_paje(const char *text, char *why, size_t n)
     else
         return 0;
     return -1;
+}
+
+int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, size_t wn)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return 0;
+    const char *end = strchr(s, ',');
+    if (!end)
+        end = s + strlen(s);
+    const char *colon = memchr(s, ':', (size_t)(end - s));
+    const char *d = s;
+    long v = 0;
+    while (d < end && *d >= '0' && *d <= '9' && v <= 1000000000000000L)
+        v = v * 10 + (*d++ - '0');
+    const char *q = d;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (d == s || !colon || q != colon || v > 1000000000000000L) {
+        snprintf(why, wn, "item \"%.*s\": expected APP:FILE, APP an application number "
+                 "(SWF field 14: a whole number 0..1e15)", (int)(end - s > 60 ? 60 : end - s), s);
+        return -1;
+    }
+    const char *f = colon + 1, *fe = end;
+    while (f < fe && (*f == ' ' || *f == '\t'))
+        f++;
+    while (fe > f && (fe[-1] == ' ' || fe[-1] == '\t'))
+        fe--;
+    if (fe == f || (size_t)(fe - f) >= n) {
+        snprintf(why, wn, "item \"%.*s\": %s", (int)(end - s > 60 ? 60 : end - s), s,
+                 fe == f ? "no file after ':': expected APP:FILE" : "file name too long");
+        return -1;
+    }
+    memcpy(file, f, (size_t)(fe - f));
+    file[fe - f] = '\0';
+    *app = v;
+    *p = *end ? end + 1 : end;
+    if (*end && !end[1 + strspn(end + 1, " \t")]) {
+        snprintf(why, wn, "a comma with no item after it: expected APP:FILE after each comma");
+        return -1;
+    }
+    return 1;
+}
+
+int cfg_check_curves(const char *text, char *why, size_t n)
+{
+    char file[CFG_PATH_MAX];
+    long apps[CFG_CURVES_MAX], a;
+    int napps = 0, r;
+    const char *p = text;
+    while ((r = cfg_curves_next(&p, &a, file, sizeof file, why, n)) == 1) {
+        for (int i = 0; i < napps; i++)
+            if (apps[i] == a) {
+                snprintf(why, n, "application %ld mapped twice: expected one curve per "
+                         "application number", a);
+                return -1;
+            }
+        if (napps == CFG_CURVES_MAX) {
+            snprintf(why, n, "more than %d items", CFG_CURVES_MAX);
+            return -1;
+        }
+        apps[napps++] = a;
+    }
+    return r;
 }
 
 /* The key named key in section (case-insensitive), or NULL. */

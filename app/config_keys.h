@@ -64,6 +64,15 @@ extern const size_t cfg_nsections;
  * ending in .paje or .paje.gz. */
 int cfg_check_paje(const char *text, char *why, size_t n);
 
+/* process.fault_curves (issue 33): the next item APP:FILE of the list at
+ * *p (items separated by commas, blanks around them ignored): 1 with *app
+ * and file (n bytes, trimmed) set and *p moved past it; 0 at the end; -1
+ * with the problem in why (wn bytes). */
+int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, size_t wn);
+/* process.fault_curves' check: every item APP:FILE, no application twice,
+ * at most CFG_CURVES_MAX items; empty is allowed. */
+int cfg_check_curves(const char *text, char *why, size_t n);
+
 /* The key named key in section (case-insensitive), or NULL. */
 const key_def *cfg_find_key(const char *section, const char *key);
 /* The canonical (lower-case) spelling of a section name, or NULL. */

@@ -30,6 +30,7 @@ const char *const cfg_rotation_names[] = {"HALF", "FULL", NULL};
 const char *const cfg_swap_names[] = {"DISK", "SSD", NULL};
 const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
+const char *const cfg_fault_model_names[] = {"REPORT", "CURVE", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
@@ -69,6 +70,8 @@ _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
 _Static_assert(PAGING_EXACT == 0 && PAGING_BATCHED == 1 && sizeof(cfg_paging) == sizeof(int),
                "");
+_Static_assert(FAULT_MODEL_REPORT == 0 && FAULT_MODEL_CURVE == 1 &&
+               sizeof(cfg_fault_model) == sizeof(int), "");
 _Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
                PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
 _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");

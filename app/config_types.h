@@ -28,6 +28,8 @@
 #define CFG_ERR_MAX 512
 #define CFG_MAX_STATUS 16
 #define CFG_MAX_RAM_GROUPS 64
+/* Most items of process.fault_curves (APP:FILE). */
+#define CFG_CURVES_MAX 256
 /* At least the number of keys (arrays indexed by key). */
 #define CFG_MAX_KEYS 128
 /* Room for where a key was set ("FILE:LINE", "--set ARG", "-t TRACE"). */
@@ -60,6 +62,9 @@ typedef enum { ROTATION_HALF, ROTATION_FULL } cfg_rotation;
 typedef enum { SWAP_DISK, SWAP_SSD } cfg_swap;
 typedef sched_mem_release cfg_mem_release;
 typedef sched_paging cfg_paging;
+/* A thread's fault rate (issue 33): the report's model (§4.1.5) or a
+ * measured curve (docs/MODEL.md "Fault model CURVE"). */
+typedef enum { FAULT_MODEL_REPORT, FAULT_MODEL_CURVE } cfg_fault_model;
 typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
@@ -105,6 +110,9 @@ typedef struct config {
         cfg_interval interval;       /* comm/sync intervals fixed or exponential */
         cfg_mem_release mem_release; /* memory freed at thread or job end */
         cfg_paging paging;           /* EXACT or BATCHED faults (docs/BATCHING.md) */
+        cfg_fault_model fault_model; /* REPORT (R, §4.1.5) or CURVE (issue 33) */
+        char fault_curve[CFG_PATH_MAX];  /* CURVE: the curve of jobs not mapped ("" = none) */
+        char fault_curves[CFG_PATH_MAX]; /* CURVE: "APP:FILE, ..." by SWF field 14 */
     } process;
     struct {
         cfg_sched_type type;

@@ -132,9 +132,29 @@ static void check(run_t *r)
 
 /* ---- workload feeding ----------------------------------------------------- */
 
+/* Fault model CURVE: the next job has no curve (docs/MODEL.md). */
+static void run_no_curve_error(run_t *r)
+{
+    char app[64], shown[120];
+    if (r->next.app < 0)
+        snprintf(app, sizeof app, "no application number (SWF field 14 = -1)");
+    else
+        snprintf(app, sizeof app, "application number %.15g", r->next.app);
+    util_path_shown(shown, sizeof shown, workload_name(r->wl));
+    snprintf(r->wl_err, CFG_ERR_MAX,
+             "%s:%ld: job %ld has %s and no fault curve: [process] fault_model = CURVE needs "
+             "one for every job: map its number in [process] fault_curves (APP:FILE) or set "
+             "fault_curve (the curve of every job not mapped)",
+             shown, r->next.line, r->next.id, app);
+}
+
 static void fetch_next(run_t *r)
 {
     int rc = workload_next(r->wl, &r->next, r->wl_err);
+    if (rc == 1 && r->curves.on && !(r->next_curve = curve_set_find(&r->curves, r->next.app))) {
+        run_no_curve_error(r);
+        rc = -1;
+    }
     if (rc < 0) {
         r->wl_failed = true;
         r->have_next = false;
@@ -156,6 +176,7 @@ static void arrival(sim_t *sim, void *arg)
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
         j->estimate = w->estimate;
         j->requested = isnan(w->requested) ? -1 : w->requested;
+        j->curve = r->next_curve; /* NULL under REPORT */
         r->submitted++;
         gang_submit(sim, r->g, j);
         fetch_next(r);
@@ -350,7 +371,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     const int nodes = c->computer.number / c->computer.cores_per_node;
     int n = nodes + c->computer.memory_servers;
     r->wl = workload_open(c->workload.trace, c, c->computer.number, err);
-    if (!r->wl) {
+    if (!r->wl || curve_set_load(&r->curves, c, err) != 0) {
+        workload_close(r->wl);
         ev_destroy(&r->sim);
         free(r);
         return NULL;
@@ -639,6 +661,7 @@ void run_destroy(run_t *r)
     free(r->touched);
     jobs_csv_close(r->jobs);
     workload_close(r->wl);
+    curve_set_free(&r->curves); /* after the jobs that point to them */
     ev_destroy(&r->sim);
     free(r);
 }

@@ -7,6 +7,7 @@
 #define PNRSIM_APP_RUN_INTERNAL_H
 
 #include "app/config.h"
+#include "app/curve.h"
 #include "app/jobs_csv.h"
 #include "app/run.h"
 #include "app/schedule.h"
@@ -32,6 +33,8 @@ struct run {
     pnr_t *pnr;
     workload *wl;
     wl_job next;
+    const fault_curve *next_curve; /* next's curve (fault_model = CURVE) */
+    curve_set curves;       /* CURVE: every curve of the run, read at its start */
     bool have_next;
     bool wl_failed;
     char wl_err[CFG_ERR_MAX];

@@ -390,6 +390,7 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         job->requested = rec.f[8] >= 0 ? rec.f[8] : NAN;
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
+        job->app = rec.f[13];
         job->line = rec.line;
         return 1;
     }

@@ -41,6 +41,7 @@ typedef struct wl_job {
     double estimate;     /* s: field 9 or the CPU demand, x estimate_scale */
     double requested;    /* s: field 9 as in the trace, NAN when unknown (< 0) */
     int status;          /* field 11 */
+    double app;          /* field 14, executable (application) number; -1 unknown */
     long line;           /* line in the trace */
 } wl_job;
 

@@ -250,6 +250,10 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * device that is idle (docs/BATCHING.md; config.c says so). */
     if (pe->swap == PE_SWAP_SSD)
         return false;
+    /* Under fault model CURVE every fault runs exactly: a batch replays
+     * the report model's draws (issue 33; config.c says so). */
+    if (j->curve)
+        return false;
     double svc;
     int to = plan(cl, th, &svc);
     if (to == -2)

@@ -56,18 +56,18 @@ static double node_share(thread_t *th, double over)
 }
 
 /* Set L from the PE's overallocation and draw the next fault time. */
-static void fault_redraw(sim_t *sim, thread_t *th)
+static void fault_redraw(thread_t *th)
 {
-    (void)sim;
     cluster_t *cl = th->job->cl;
     const double P = job_page_bytes(cl);
     double over = pe_overalloc_mb(th->pe) * MB_BYTES;
     if (th->pe->ncores > 1 && over > 0)
         over = node_share(th, over);
     th->L = over < th->size_bytes ? over : th->size_bytes;
-    if (th->L < P || cl->mem_access_rate <= 0) {
-        /* Less than a page out of RAM: nothing to page. */
-        th->fault_at = INFINITY;
+    if (th->L < P || cl->mem_access_rate <= 0 || th->job->curve) {
+        /* Less than a page out of RAM: nothing to page; CURVE: its rate (job_curve.h). */
+        th->fault_at = job_curve_next(th->job->curve, &cl->fault_rng, th->pe->id, th->cpu_done,
+                                      th->L, th->size_bytes, P);
         return;
     }
     if (th->D > th->L)
@@ -115,7 +115,7 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
         pe_batch_end(sim, th->pe); /* th's batch is its PE's */
     if (th->computing) {
         burst_credit(sim, th);
-        fault_redraw(sim, th);
+        fault_redraw(th);
         th->target = next_target(th);
         proc_hold(sim, &th->p, th->target - th->cpu_done);
     } else {
@@ -123,7 +123,7 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
          * barrier: the burst it is about to compute must end at the new
          * fault clock too (the target is recomputed before every burst
          * anyway when the thread is between bursts). */
-        fault_redraw(sim, th);
+        fault_redraw(th);
         th->target = next_target(th);
     }
 }
@@ -283,7 +283,7 @@ static void thread_begin(sim_t *sim, thread_t *th)
     th->comm_k = th->sync_k = 1;
     th->comm_at = next_comm_at(th, 0);
     th->sync_at = next_sync_at(th);
-    fault_redraw(sim, th);
+    fault_redraw(th);
 }
 
 static void thread_body(sim_t *sim, proc_t *p)
@@ -370,7 +370,7 @@ static void thread_body(sim_t *sim, proc_t *p)
             j->faults++;
             j->fault_time += sim->now - th->fault_start;
             th->D += job_page_bytes(cl);
-            fault_redraw(sim, th);
+            fault_redraw(th);
         }
         if (th->cpu_done >= th->comm_at) {
             th->comm_k++;
@@ -422,14 +422,14 @@ static bool solo_eligible(const job_t *j)
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
     if (cluster_cpn(cl) > 1) /* others' memory could make it page, unseen (MODEL.md) */
-        return cl->mem_access_rate <= 0 || !(size > 0);
+        return (cl->mem_access_rate <= 0 && !j->curve) || !(size > 0);
 #ifndef NDEBUG
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];
         assert(pe->nusers == 0 && !pe->cpu.holder && pe->cpu.q.n == 0);
     }
 #endif
-    if (cl->mem_access_rate <= 0 || !(size > 0))
+    if ((cl->mem_access_rate <= 0 && !j->curve) || !(size > 0))
         return true; /* L = min(overallocation, size) = 0 < P */
     for (int i = 0; i < j->threads; i++) {
         const pe_t *pe = &cl->pes[j->pe_ids[i]];

@@ -52,6 +52,7 @@
 #include "core/sync.h"
 #include "hw/pe.h"
 #include "net/net.h"
+#include "sched/job_curve.h"
 #include "sched/job_fault.h"
 #include "sched/policy.h"
 
@@ -261,6 +262,9 @@ struct job {
     double waited_alloc;      /* s threads waited for network RAM */
     double requested;         /* SWF field 9 (requested time), s, -1 unknown:
                                * carried for jobs.csv, no model uses it */
+    const fault_curve *curve; /* fault_model = CURVE: its measured curve
+                               * (job_curve.h; set by its creator, owned by
+                               * app/curve.c); NULL = the report model */
     /* scheduler bookkeeping, owned by sched/gang.c */
     int slot, home_slot;
     int last_slot;            /* index of the slot it ended in (gang.c, at

@@ -166,13 +166,44 @@ char *sweep_run_label(const study *s, size_t run)
     return b.p;
 }
 
-/* "key=value" for --set; a relative workload.trace is taken from the study
- * file's directory, like [study] trace, so that it means the same to every
+/* process.fault_curves' value (APP:FILE items separated by commas, issue
+ * 33) with each relative FILE taken from the study file's directory; an
+ * item without ':' is passed as it is (pnrsim's check refuses it). */
+static char *curves_arg(const study *s, const char *value)
+{
+    sweep_buf b = {0};
+    sweep_buf_puts(&b, "process.fault_curves=");
+    for (const char *p = value; *p;) {
+        size_t n = strcspn(p, ",");
+        const char *colon = memchr(p, ':', n);
+        size_t skip = colon ? strspn(colon + 1, " \t") : 0;
+        if (colon && colon[1 + skip] != '/' && (size_t)(colon + 1 + skip - p) < n) {
+            char *file = xstrndup(colon + 1 + skip, n - (size_t)(colon + 1 + skip - p));
+            char *abs = sweep_abspath(file, s->dir);
+            sweep_buf_add(&b, p, (size_t)(colon + 1 - p));
+            sweep_buf_puts(&b, abs);
+            free(abs);
+            free(file);
+        } else {
+            sweep_buf_add(&b, p, n);
+        }
+        p += n;
+        if (*p == ',')
+            sweep_buf_add(&b, p++, 1);
+    }
+    return b.p;
+}
+
+/* "key=value" for --set; a relative workload.trace or process.fault_curve
+ * (and each FILE of process.fault_curves) is taken from the study file's
+ * directory, like [study] trace, so that it means the same to every
  * runner whatever directory pnrsim starts in. */
 static char *set_arg(const study *s, const char *key, const char *value)
 {
-    if (!strcmp(key, "workload.trace") && value[0] != '/' &&
-        strcmp(value, "-") != 0) {
+    if (!strcmp(key, "process.fault_curves"))
+        return curves_arg(s, value);
+    if ((!strcmp(key, "workload.trace") || !strcmp(key, "process.fault_curve")) &&
+        value[0] && value[0] != '/' && strcmp(value, "-") != 0) {
         char *abs = sweep_abspath(value, s->dir);
         char *a = xasprintf("%s=%s", key, abs);
         free(abs);

@@ -32,8 +32,8 @@
  * Comments start with ';' or '#' at the start of a line or after white
  * space. An indented line without '=' continues the value of the line
  * above (joined with a space), for long lists. Section and key names are case-insensitive (stored in lower case);
- * values keep their case. Relative paths (base, trace, and workload.trace
- * in [set] or [vary]) are taken from the directory of the study file, so a
+ * values keep their case. Relative paths (base, trace, and workload.trace,
+ * process.fault_curve and fault_curves' files in [set] or [vary]) are taken from the directory of the study file, so a
  * study runs the same from any directory and under any runner. Other values
  * given to pnrsim through [set] and [vary] are passed verbatim.
  *
