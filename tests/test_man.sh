@@ -14,8 +14,9 @@ for p in pnrsim.1 pnrsim-sweep.1 pnrsim-plot.1 pnrsim.ini.5; do
     if [ ! -s "$M/$p" ]; then bad "$p built in $M"; continue; fi
     if command -v groff >/dev/null 2>&1; then
         groff -man -Tutf8 -ww "$M/$p" > "$T/$p.txt" 2> "$T/$p.err"
+        rc=$?   # before the message's $(...), which sets $? under bash
         check "$p renders without warnings$( [ -s "$T/$p.err" ] && printf ': %s' "$(head -2 "$T/$p.err" | tr '\n' ' ')")" \
-            test $? -eq 0 -a ! -s "$T/$p.err" -a -s "$T/$p.txt"
+            test $rc -eq 0 -a ! -s "$T/$p.err" -a -s "$T/$p.txt"
     else
         skip "$p: groff not installed (Debian groff-base)"
     fi
