@@ -53,6 +53,7 @@
 #include "hw/pe.h"
 #include "net/net.h"
 #include "sched/job_fault.h"
+#include "sched/job_profile.h"
 #include "sched/policy.h"
 
 #include <stdint.h>
@@ -101,6 +102,10 @@ typedef struct job_hooks {
      * sends would have counted them. */
     int (*fault_plan)(thread_t *th, void *ctx, double *svc);
     void (*fault_count)(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
+    /* A running thread changed its allocation by mb MB (a memory profile,
+     * sched/job_resize.c; th->mem_mb is the new amount, already allocated
+     * on its PE): the node's network RAM follows. NULL: nothing. */
+    void (*mem_resized)(sim_t *sim, thread_t *th, double mb, void *ctx);
     void *pnr_ctx;
 } job_hooks;
 
@@ -154,6 +159,13 @@ struct cluster {
     list_t batch_tails;       /* BATCHED: records of batches cut in a
                                * remote fault, until it ends (batch.c) */
     const job_batching *batching; /* batched paging's entry points, or NULL */
+    mem_profile profile;      /* how threads' memory changes (CONSTANT: never) */
+    /* The memory profile's step (sched/job_resize.c, installed by
+     * cluster_init unless the profile is CONSTANT; NULL: none): for a thread
+     * not yet started, set its first size and clock; for a running one at
+     * its clock (cpu_done >= mem_at), change its allocation and draw the
+     * next clock. */
+    void (*resize)(sim_t *sim, thread_t *th);
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -199,16 +211,21 @@ struct thread {
     double cpu_done;
     double target;            /* cpu_done at the end of the current burst */
     double fault_at, comm_at, sync_at;
+    double mem_at;            /* next change of its memory (profile), or INFINITY */
     double burst_start;       /* sim time the current burst started */
     bool computing;           /* holding the CPU in a burst */
     bool finished;
     bool started;
     bool mem_freed;           /* its memory was given back to the PE */
     /* page-fault model (§4.1.5), bytes */
-    double size_bytes;        /* thread size */
+    double size_bytes;        /* thread size (now, under a memory profile) */
     double L, D;              /* limit and data paged in since last reset */
     double fault_start;
     long comm_k, sync_k;      /* clocks fired so far */
+    long mem_k;               /* memory profile: points passed (0: its start) */
+    double mem_mb;            /* MB it has allocated (or will at its start):
+                               * j->mem_mb, or its profile's level now;
+                               * size_bytes is the same in bytes */
     uint64_t faults;
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
@@ -347,9 +364,9 @@ void job_run(sim_t *sim, job_t *j, double delay);
 /* Deschedule the job (see above). */
 void job_stop(sim_t *sim, job_t *j);
 /* The PNR layer's answer arrived: the thread may compute. */
-void thread_proceed(sim_t *sim, thread_t *th);
+static inline void thread_proceed(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* A fault served elsewhere (hook) is complete: the thread continues. */
-void thread_fault_done(sim_t *sim, thread_t *th);
+static inline void thread_fault_done(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
