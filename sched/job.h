@@ -2,7 +2,7 @@
  *
  * A job has one thread per allocated processor, each bound to one PE for
  * the job's whole life. A thread is a process that needs `cpu` seconds of
- * CPU time. While it computes, three clocks of CPU time run:
+ * CPU time. While it computes, these clocks of CPU time run:
  *   - the next page fault (§4.1.5), when its PE is overallocated;
  *   - the next neighbour message, every comm_rate CPU seconds (0 = never):
  *     the thread sends to its successor in a one-way ring of the job's
@@ -12,6 +12,9 @@
  *     ready, each sends a message to the master (thread 0); when the master
  *     has received all of them, the barrier opens and every thread computes
  *     again (§4.3.3).
+ *   - under a memory profile (workload.memory_profile, cl->resize: RAMP or
+ *     PHASES; docs/MODEL.md "Memory that changes over time"), the next
+ *     change of its allocation, mem_at (sched/job_resize.c applies it).
  * With cl->interval_exp the two intervals are instead exponential with
  * those means: each thread draws its own neighbour intervals; a job draws
  * its synchronisation points once for all its threads (the first thread to
@@ -19,8 +22,8 @@
  * the same CPU times, as with fixed intervals. Draws come from the per-PE
  * streams cl->interval_rng, so the fault streams do not shift.
  * When several clocks expire at the same CPU instant they are handled in
- * the order fault, neighbour, synchronisation. Only CPU time advances the
- * clocks; paging, messages and barriers do not.
+ * the order memory change, fault, neighbour, synchronisation. Only CPU
+ * time advances the clocks; paging, messages and barriers do not.
  *
  * The scheduler controls threads through job_run (start or resume the
  * job's threads on their PEs) and job_stop (deschedule: computing threads
