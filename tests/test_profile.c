@@ -222,6 +222,38 @@ START_TEST(test_constant_installs_nothing)
 }
 END_TEST
 
+START_TEST(test_keys)
+{
+    /* Out of range: refused with the key named (exit 2 in pnrsim). */
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    const char *bad[] = {"workload.memory_steps=0", "workload.ramp_share=0",
+                         "workload.memory_start=1.5", "workload.memory_low=-0.1",
+                         "workload.peak_share=0", "workload.memory_period=0",
+                         "workload.memory_profile=SAWTOOTH", NULL};
+    for (int i = 0; bad[i]; i++) {
+        ck_assert_msg(config_set(&c, bad[i], err) != 0, "%s accepted", bad[i]);
+        ck_assert_msg(strstr(err, strchr(bad[i], '.') + 1) != NULL || strstr(err, "memory"),
+                      "%s: %s", bad[i], err);
+    }
+    /* A RAMP key under PHASES, a PHASES key under CONSTANT: no effect,
+     * each noted with the profile in use. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "workload.memory_low=0.2", err), 0);
+    cfg_note notes[8];
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].key, "workload.memory_low");
+    ck_assert_msg(strstr(notes[0].what, "not PHASES") && strstr(notes[0].what, "= CONSTANT"),
+                  "%s", notes[0].what);
+    ck_assert_int_eq(config_set(&c, "workload.memory_profile=PHASES", err), 0);
+    ck_assert_int_eq(config_set(&c, "workload.memory_steps=3", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].key, "workload.memory_steps");
+    ck_assert_msg(strstr(notes[0].what, "not RAMP"), "%s", notes[0].what);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -232,6 +264,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_phases_time_average);
     tcase_add_test(tc, test_shares_follow_the_size);
     tcase_add_test(tc, test_constant_installs_nothing);
+    tcase_add_test(tc, test_keys);
     suite_add_tcase(s, tc);
     return s;
 }
