@@ -656,20 +656,18 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     for (size_t i = 0; i < nunused; i++)
         if (changed(c, &def, "computer", unused[i]))
             note(c, "computer", unused[i], notes, max, &n, why);
-    /* The memory profile's keys of the other profiles. */
-    static const char *const ramp_keys[] = {"memory_start", "memory_steps", "ramp_share"};
-    static const char *const phase_keys[] = {"memory_low", "peak_share", "memory_period"};
+    /* The memory profile's keys of the other profiles (issue 33). */
+    static const char *const profile_keys[] = {"memory_start", "memory_steps", "ramp_share",
+                                               "memory_low", "peak_share", "memory_period"};
     const mem_profile_kind mp = c->workload.memory_profile;
-    snprintf(why, sizeof why, "the memory profile is not %%s ([workload] memory_profile = %s)",
-             cfg_mem_profile_names[mp]);
     for (size_t i = 0; i < 6; i++) {
         bool ramp = i < 3;
-        const char *k = ramp ? ramp_keys[i] : phase_keys[i - 3];
-        if (mp != (ramp ? MEM_PROFILE_RAMP : MEM_PROFILE_PHASES) && changed(c, &def, "workload", k)) {
-            char w[256];
-            snprintf(w, sizeof w, why, ramp ? "RAMP" : "PHASES");
-            note(c, "workload", k, notes, max, &n, w);
-        }
+        if (mp == (ramp ? MEM_PROFILE_RAMP : MEM_PROFILE_PHASES) ||
+            !changed(c, &def, "workload", profile_keys[i]))
+            continue;
+        snprintf(why, sizeof why, "the memory profile is not %s ([workload] memory_profile = %s)",
+                 ramp ? "RAMP" : "PHASES", cfg_mem_profile_names[mp]);
+        note(c, "workload", profile_keys[i], notes, max, &n, why);
     }
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
