@@ -479,6 +479,14 @@ int config_validate_e(const config *c, cfg_error *err)
                           "%s", "needs max_jobs > 0 (a window is max_jobs jobs "
                           "long): set max_jobs or window = 0");
     }
+    if (c->workload.memory_profile != MEM_PROFILE_CONSTANT && c->netram.enabled &&
+        c->netram.release == PNR_RELEASE_ALL)
+        return fail_cross(err, c, "workload", "memory_profile",
+                          cfg_mem_profile_names[c->workload.memory_profile], "",
+                          "netram.release", "%s",
+                          "needs [netram] release = EXCESS with network RAM on: under ALL a "
+                          "thread holds its own grant of its start, which a profile's "
+                          "growth and shrink do not follow (docs/MODEL.md)");
     if (c->output.schedule_to > 0 && c->output.schedule_from >= c->output.schedule_to) {
         snprintf(v, sizeof v, "%.15g", c->output.schedule_from);
         return fail_cross(err, c, "output", "schedule_from", v, " s", "output.schedule_to",
@@ -669,6 +677,19 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     for (size_t i = 0; i < nunused; i++)
         if (changed(c, &def, "computer", unused[i]))
             note(c, "computer", unused[i], notes, max, &n, why);
+    /* The memory profile's keys of the other profiles (issue 33). */
+    static const char *const profile_keys[] = {"memory_start", "memory_steps", "ramp_share",
+                                               "memory_low", "peak_share", "memory_period"};
+    const mem_profile_kind mp = c->workload.memory_profile;
+    for (size_t i = 0; i < 6; i++) {
+        bool ramp = i < 3;
+        if (mp == (ramp ? MEM_PROFILE_RAMP : MEM_PROFILE_PHASES) ||
+            !changed(c, &def, "workload", profile_keys[i]))
+            continue;
+        snprintf(why, sizeof why, "the memory profile is not %s ([workload] memory_profile = %s)",
+                 ramp ? "RAMP" : "PHASES", cfg_mem_profile_names[mp]);
+        note(c, "workload", profile_keys[i], notes, max, &n, why);
+    }
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
              "network RAM is off ([netram] enabled = no)");

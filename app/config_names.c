@@ -32,6 +32,7 @@ const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
 const char *const cfg_fault_model_names[] = {"REPORT", "CURVE", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
+const char *const cfg_mem_profile_names[] = {"CONSTANT", "RAMP", "PHASES", NULL};
 const char *const cfg_backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
@@ -75,6 +76,8 @@ _Static_assert(FAULT_MODEL_REPORT == 0 && FAULT_MODEL_CURVE == 1 &&
 _Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
                PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
 _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
+_Static_assert(MEM_PROFILE_CONSTANT == 0 && MEM_PROFILE_RAMP == 1 && MEM_PROFILE_PHASES == 2 &&
+               sizeof(mem_profile_kind) == sizeof(int), "");
 _Static_assert(RNG_XOSHIRO256SS == 0 && RNG_MT19937 == 1 && sizeof(rng_gen) == sizeof(int),
                "");
 _Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "net/topology.h"
 #include "pnr/strategy.h"
+#include "sched/job_profile.h"
 #include "sched/policy.h"
 
 #include <stdbool.h>
@@ -100,6 +101,13 @@ typedef struct config {
         bool lenient;                /* skip (and count) malformed lines */
         cfg_estimate estimate;       /* field 9 when > 0, else run time; or run time */
         double estimate_scale;       /* multiplies every estimate, > 0 */
+        mem_profile_kind memory_profile; /* CONSTANT, RAMP or PHASES (job_profile.h) */
+        double memory_start;         /* RAMP: fraction of the peak at the start */
+        int memory_steps;            /* RAMP: equal steps to the peak */
+        double ramp_share;           /* RAMP: share of the CPU demand they span */
+        double memory_low;           /* PHASES: low level, fraction of the peak */
+        double peak_share;           /* PHASES: share of each period at the peak */
+        double memory_period;        /* PHASES: CPU s of one cycle */
     } workload;
     struct {
         char name[CFG_NAME_MAX];

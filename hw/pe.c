@@ -301,6 +301,29 @@ void pe_remove_user(pe_t *pe, pe_user *u)
         *e = pe->keysums[--pe->nkeysums]; /* the last one in its place */
 }
 
+void pe_user_resize(pe_t *pe, pe_user *u, double size)
+{
+    assert(list_linked(&u->link));
+    if (pe->ncores == 1) {
+        u->size = size;
+        return;
+    }
+    pe_keysum *e = keysum_find(pe, u->key);
+    assert(e && e->n > 0);
+    if (keysum_whole(u->size))
+        e->sum -= u->size;
+    else
+        e->nonint--;
+    u->size = size;
+    if (keysum_whole(size))
+        e->sum += size;
+    else
+        e->nonint++;
+    if (e->sum >= KEYSUM_EXACT)
+        e->big = true;
+    pe->users_gen++; /* a walked sum is stale */
+}
+
 double pe_key_size(pe_t *pe, int key)
 {
     assert(pe->ncores > 1);

@@ -211,6 +211,11 @@ void pe_set_observer(pe_t *pe, const pe_observer *o);
  * only when the PE has more keys at once than ever before. */
 void pe_add_user(pe_t *pe, pe_user *u, pe_user_fn on_change);
 void pe_remove_user(pe_t *pe, pe_user *u);
+/* u (a user of pe) now has `size` (a thread whose memory changes over
+ * time, sched/job_resize.c): on a PE of several cores its key's sum
+ * follows; call it before the pe_alloc of the change, so that the users
+ * told of it see the new sizes. Allocates nothing. */
+void pe_user_resize(pe_t *pe, pe_user *u, double size);
 /* On a PE of several cores: the total size of the users of key (0 when
  * none), the same double as adding their sizes up in the users' order: the
  * sum kept as they come and go when every size is a whole number (any order

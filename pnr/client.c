@@ -39,6 +39,7 @@
 
 #include "core/mem.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,6 +289,45 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     pnr_check(p);
 }
 
+/* ---- a thread's memory changes (memory profile) ------------------------------ */
+
+void pnr_thread_resized(sim_t *sim, thread_t *th, double mb, void *ctx)
+{
+    pnr_t *p = ctx;
+    pe_t *pe = th->pe;
+    int id = pe->id;
+    /* Release ALL (a thread holds its own grant) is refused with a profile
+     * (app/config.c): a grant of the node's, EXCESS, follows its sum. */
+    assert(p->release == PNR_RELEASE_EXCESS);
+    if (mb > 0) {
+        /* As at a thread's start: a lender its own threads now overallocate
+         * takes memory back first; then the node asks for what neither its
+         * network RAM nor its requests in progress cover (§5.1.1). The
+         * thread does not wait: it pages to disk until the REPLY. */
+        pnr_take_back(p, pe);
+        double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
+        if (diff * MB_BYTES >= job_page_bytes(p->cl))
+            pnr_reask(p, id, diff, true);
+    } else {
+        /* As at a thread's end: the node keeps what its overallocation
+         * needs and gives back the rest, in a notice of its own. */
+        pnr_batch_pieces_changed(sim, pe); /* the node's pieces change */
+        pieces_t out = {0};
+        double freed = release_excess(p, pe, &out);
+        if (freed > EPS_MB) {
+            pe_remote(sim, pe, -freed);
+            round_t *r = pnr_round_new(p, true, NULL, pnr_node_manager(p, id), 1);
+            r->incoming[0] = out;
+            out = (pieces_t){0};
+            p->held -= freed;
+            p->transit += freed;
+            send_dealloc(p, id, r, 0, freed);
+        }
+        free(out.v);
+    }
+    pnr_check(p);
+}
+
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
@@ -327,7 +367,8 @@ static void pieces_to_node(pnr_t *p, int id, creq_t *c)
         pnr_add_piece(&p->node[id], c->pieces.v[i].server, c->pieces.v[i].mb);
     c->pieces.n = 0;
 }
-/* REPLY to a node's request again after a reclaim (REPLACE, reclaim.c):
+/* REPLY to a node's request again after a reclaim (REPLACE, reclaim.c)
+ * or a thread's growth (pnr_thread_resized):
  * the grant joins the node's pieces; what the node no longer needs (its
  * threads ended or shrank meanwhile) it gives back at once, in a DEALLOC
  * to the same manager. Nobody waits. */
@@ -345,7 +386,8 @@ static void reask_replied(pnr_t *p, creq_t *c, double amount)
     pieces_to_node(p, id, c);
     if (amount > EPS_MB)
         pe_remote(sim, pe, amount);
-    p->st.reclaim_replaced_mb += amount;
+    if (!ra->grow)
+        p->st.reclaim_replaced_mb += amount;
     pieces_t out = {0};
     double mb = release_excess(p, pe, &out);
     if (mb > EPS_MB) {

@@ -13,5 +13,11 @@ void pnr_client_init(pnr_t *p);
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx);
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx);
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx);
+/* The job_hooks mem_resized (a thread's memory profile changed its
+ * allocation by mb MB, already on its PE): growing, the node takes back
+ * what it lends if it must (reclaim) and asks for its uncovered
+ * overallocation, nobody waiting; shrinking, it gives back what exceeds its
+ * overallocation in a DEALLOC. Release EXCESS only. */
+void pnr_thread_resized(sim_t *sim, thread_t *th, double mb, void *ctx);
 
 #endif

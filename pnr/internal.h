@@ -138,6 +138,8 @@ typedef struct reask {
     pobj link;
     creq_t c;          /* c.th NULL, c.pe the node */
     int manager;       /* where it asked (its notice of excess goes there) */
+    bool grow;         /* asked because a thread grew (a memory profile,
+                        * client.c), not to replace a reclaim */
 } reask_t;
 
 /* Availability tables (§5.2, §5.2.6). Every servent has one: per server,

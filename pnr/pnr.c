@@ -91,6 +91,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     cl->hooks.fault = pnr_fault;
     cl->hooks.fault_plan = pnr_fault_plan;
     cl->hooks.fault_count = pnr_fault_count;
+    cl->hooks.mem_resized = pnr_thread_resized;
     cl->hooks.pnr_ctx = p;
     if (create_hook)
         create_hook(p, create_hook_ctx);

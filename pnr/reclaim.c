@@ -133,20 +133,25 @@ void pnr_reask_free(reask_t *ra)
     reask_destroy(&ra->link);
 }
 
-/* REPLACE: node b asks for mb MB again, in an allocation round of its own
- * at the manager its strategy gives a node with no job: CENTRAL PE 0,
- * CLIENT and MANAGER the node itself, BACKBONE a backbone manager drawn as
- * a job's clients draw one. Nothing waits for the answer. */
-static void reask(pnr_t *p, int b, double mb)
+int pnr_node_manager(pnr_t *p, int b)
 {
-    int manager = b;
     if (p->strategy == PNR_CENTRAL)
-        manager = 0;
-    else if (p->strategy == PNR_BACKBONE)
-        manager = p->nmanagers == 1
-                      ? p->managers[0]
-                      : p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
+        return 0;
+    if (p->strategy == PNR_BACKBONE)
+        return p->nmanagers == 1
+                   ? p->managers[0]
+                   : p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
+    return b;
+}
+
+/* REPLACE (and a thread's growth, client.c): node b asks for mb MB again,
+ * in an allocation round of its own at pnr_node_manager's choice. Nothing
+ * waits for the answer. */
+void pnr_reask(pnr_t *p, int b, double mb, bool grow)
+{
+    int manager = pnr_node_manager(p, b);
     reask_t *ra = xcalloc(1, sizeof *ra);
+    ra->grow = grow;
     ra->c.th = NULL;
     ra->c.pe = b;
     ra->c.ask = mb;
@@ -205,7 +210,7 @@ void pnr_take_back(pnr_t *p, pe_t *s)
         p->st.reclaim_pages += y * MB_BYTES / page;
         pnr_bulk_post(p, s->id, b, y * MB_BYTES);
         if (p->reclaim == PNR_RECLAIM_REPLACE)
-            reask(p, b, y);
+            pnr_reask(p, b, y, false);
     }
     p->held -= x;
     pe_lend(p->sim, s, -x);

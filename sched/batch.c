@@ -287,6 +287,8 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         other = th->comm_at;
     if (th->sync_at < other)
         other = th->sync_at;
+    if (th->mem_at < other)
+        other = th->mem_at; /* a memory change (profile) ends the batch */
     rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
     double t = sim->now, cpu = th->cpu_done, D = th->D, fa = th->fault_at;
     int n = 0;

@@ -4,6 +4,8 @@
  * what they were. */
 #include "sched/cluster.h"
 
+#include "sched/job_resize.h"
+
 #include "core/mem.h"
 
 #include <assert.h>
@@ -60,6 +62,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         net_set_virtual_rng(cl->net, cl->vrng);
     }
     batch_attach(cl);
+    cl->profile = p->profile;
+    job_resize_attach(cl);
     if (p->gang) {
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
         bf_attach(cl->gang); /* the priority functions and backfilling, when set */

@@ -93,6 +93,8 @@ static double next_target(const thread_t *th)
         t = th->comm_at;
     if (th->sync_at < t)
         t = th->sync_at;
+    if (th->mem_at < t)
+        t = th->mem_at;
     return t;
 }
 
@@ -105,7 +107,6 @@ static void burst_credit(sim_t *sim, thread_t *th)
         th->cpu_done = th->target;
     th->burst_start = sim->now;
 }
-
 
 void thread_mem_changed(sim_t *sim, thread_t *th)
 {
@@ -275,9 +276,9 @@ static void thread_begin(sim_t *sim, thread_t *th)
         th->mem_user.key = j->row;
         th->mem_user.size = th->size_bytes;
         pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
-        pe_alloc(sim, th->pe, j->mem_mb);
+        pe_alloc(sim, th->pe, th->mem_mb);
     } else {
-        pe_alloc(sim, th->pe, j->mem_mb);
+        pe_alloc(sim, th->pe, th->mem_mb);
         pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
     }
     th->comm_k = th->sync_k = 1;
@@ -335,6 +336,8 @@ static void thread_body(sim_t *sim, proc_t *p)
             th->cpu_done = th->target;
             continue;
         }
+        if (th->cpu_done >= th->mem_at) /* memory profile: first, MODEL.md */
+            cl->resize(sim, th);
         if (th->cpu_done >= th->fault_at) {
             /* Batched paging only (an exact run makes no call here). */
             if (cl->paging == PAGING_BATCHED && cl->batching &&
@@ -417,7 +420,7 @@ static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
-        cl->hooks.fault || cl->hooks.thread_ended)
+        cl->hooks.fault || cl->hooks.thread_ended || cl->resize)
         return false;
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
@@ -551,7 +554,7 @@ static void thread_free_mem(sim_t *sim, job_t *j, int i)
         thread_t *th = &j->th[i];
         assert(th->finished && !th->mem_freed && th->pe == pe);
         pe_remove_user(pe, &th->mem_user);
-        pe_alloc(sim, pe, -j->mem_mb);
+        pe_alloc(sim, pe, -th->mem_mb);
         th->mem_freed = true;
     }
     if (cl->hooks.on_mem_freed)
@@ -734,7 +737,10 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
             th->core_cpu = cluster_core_cpu(cl, j->pe_ids[i]);
             th->size_bytes = j->mem_mb * MB_BYTES;
-            th->fault_at = th->comm_at = th->sync_at = INFINITY;
+            th->mem_mb = j->mem_mb;
+            th->fault_at = th->comm_at = th->sync_at = th->mem_at = INFINITY;
+            if (cl->resize)
+                cl->resize(sim, th); /* its size at the start (memory profile) */
             proc_init(sim, &th->p, thread_body);
             proc_start(sim, &th->p, 0);
         }
@@ -777,14 +783,4 @@ void job_stop(sim_t *sim, job_t *j)
         cl->messages_killed++;
         list_add_head(&j->killed, &m->m.link);
     }
-}
-
-void thread_proceed(sim_t *sim, thread_t *th)
-{
-    proc_wake(sim, &th->p);
-}
-
-void thread_fault_done(sim_t *sim, thread_t *th)
-{
-    proc_wake(sim, &th->p);
 }

@@ -2,7 +2,7 @@
  *
  * A job has one thread per allocated processor, each bound to one PE for
  * the job's whole life. A thread is a process that needs `cpu` seconds of
- * CPU time. While it computes, three clocks of CPU time run:
+ * CPU time. While it computes, these clocks of CPU time run:
  *   - the next page fault (§4.1.5), when its PE is overallocated;
  *   - the next neighbour message, every comm_rate CPU seconds (0 = never):
  *     the thread sends to its successor in a one-way ring of the job's
@@ -12,6 +12,9 @@
  *     ready, each sends a message to the master (thread 0); when the master
  *     has received all of them, the barrier opens and every thread computes
  *     again (§4.3.3).
+ *   - under a memory profile (workload.memory_profile, cl->resize: RAMP or
+ *     PHASES; docs/MODEL.md "Memory that changes over time"), the next
+ *     change of its allocation, mem_at (sched/job_resize.c applies it).
  * With cl->interval_exp the two intervals are instead exponential with
  * those means: each thread draws its own neighbour intervals; a job draws
  * its synchronisation points once for all its threads (the first thread to
@@ -19,8 +22,8 @@
  * the same CPU times, as with fixed intervals. Draws come from the per-PE
  * streams cl->interval_rng, so the fault streams do not shift.
  * When several clocks expire at the same CPU instant they are handled in
- * the order fault, neighbour, synchronisation. Only CPU time advances the
- * clocks; paging, messages and barriers do not.
+ * the order memory change, fault, neighbour, synchronisation. Only CPU
+ * time advances the clocks; paging, messages and barriers do not.
  *
  * The scheduler controls threads through job_run (start or resume the
  * job's threads on their PEs) and job_stop (deschedule: computing threads
@@ -54,6 +57,7 @@
 #include "net/net.h"
 #include "sched/job_curve.h"
 #include "sched/job_fault.h"
+#include "sched/job_profile.h"
 #include "sched/policy.h"
 
 #include <stdint.h>
@@ -102,6 +106,10 @@ typedef struct job_hooks {
      * sends would have counted them. */
     int (*fault_plan)(thread_t *th, void *ctx, double *svc);
     void (*fault_count)(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
+    /* A running thread changed its allocation by mb MB (a memory profile,
+     * sched/job_resize.c; th->mem_mb is the new amount, already allocated
+     * on its PE): the node's network RAM follows. NULL: nothing. */
+    void (*mem_resized)(sim_t *sim, thread_t *th, double mb, void *ctx);
     void *pnr_ctx;
 } job_hooks;
 
@@ -155,6 +163,13 @@ struct cluster {
     list_t batch_tails;       /* BATCHED: records of batches cut in a
                                * remote fault, until it ends (batch.c) */
     const job_batching *batching; /* batched paging's entry points, or NULL */
+    mem_profile profile;      /* how threads' memory changes (CONSTANT: never) */
+    /* The memory profile's step (sched/job_resize.c, installed by
+     * cluster_init unless the profile is CONSTANT; NULL: none): for a thread
+     * not yet started, set its first size and clock; for a running one at
+     * its clock (cpu_done >= mem_at), change its allocation and draw the
+     * next clock. */
+    void (*resize)(sim_t *sim, thread_t *th);
     job_hooks hooks;
     struct gang *gang;        /* the scheduler cluster_init made, or NULL */
     bool solo_ok;             /* a job runs alone on its PEs until it ends and
@@ -200,16 +215,21 @@ struct thread {
     double cpu_done;
     double target;            /* cpu_done at the end of the current burst */
     double fault_at, comm_at, sync_at;
+    double mem_at;            /* next change of its memory (profile), or INFINITY */
     double burst_start;       /* sim time the current burst started */
     bool computing;           /* holding the CPU in a burst */
     bool finished;
     bool started;
     bool mem_freed;           /* its memory was given back to the PE */
     /* page-fault model (§4.1.5), bytes */
-    double size_bytes;        /* thread size */
+    double size_bytes;        /* thread size (now, under a memory profile) */
     double L, D;              /* limit and data paged in since last reset */
     double fault_start;
     long comm_k, sync_k;      /* clocks fired so far */
+    long mem_k;               /* memory profile: points passed (0: its start) */
+    double mem_mb;            /* MB it has allocated (or will at its start):
+                               * j->mem_mb, or its profile's level now;
+                               * size_bytes is the same in bytes */
     uint64_t faults;
     double fault_time;
     double remote_share;      /* share of overallocation in network RAM */
@@ -351,9 +371,9 @@ void job_run(sim_t *sim, job_t *j, double delay);
 /* Deschedule the job (see above). */
 void job_stop(sim_t *sim, job_t *j);
 /* The PNR layer's answer arrived: the thread may compute. */
-void thread_proceed(sim_t *sim, thread_t *th);
+static inline void thread_proceed(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* A fault served elsewhere (hook) is complete: the thread continues. */
-void thread_fault_done(sim_t *sim, thread_t *th);
+static inline void thread_fault_done(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */

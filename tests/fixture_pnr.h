@@ -80,6 +80,9 @@ static net_tree world_tree;
  * set cl.paging after world_init have batches without that stream (no
  * switch waits drawn, messages' load not measured: net.h). */
 static sched_paging world_paging = PAGING_EXACT;
+/* The memory profile world_init_topo gives the cluster (tests set it;
+ * zero: CONSTANT). */
+static mem_profile world_profile;
 
 /* npes PEs of ram[i] MB on the topology (world_init: a star), PNR with
  * `strategy` (CENTRAL, ...) and the extra settings, checks on. */
@@ -96,6 +99,7 @@ static inline void world_init_topo(world *w, net_topology topo, int npes, const 
     cp.tree = &world_tree;
     cp.mem_access_rate = mem_access_rate;
     cp.paging = world_paging;
+    cp.profile = world_profile;
     cluster_t *cl = &w->cl;
     cluster_init(&w->sim, cl, &cp);
     /* The test plays the scheduler. */
