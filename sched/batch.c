@@ -250,6 +250,11 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * device that is idle (docs/BATCHING.md; config.c says so). */
     if (pe->swap == PE_SWAP_SSD)
         return false;
+    /* With CPU costs on a fault's path (issue 33: computer.fault_cpu,
+     * netram.message_cpu, server_cpu) every fault runs exactly: a batch
+     * has no model of them (config.c says so). */
+    if (cl->path_costs)
+        return false;
     double svc;
     int to = plan(cl, th, &svc);
     if (to == -2)

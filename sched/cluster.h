@@ -54,6 +54,7 @@ typedef struct cluster_params {
     sched_mem_release mem_release;
     bool interval_exp;
     sched_paging paging;       /* EXACT or BATCHED (docs/BATCHING.md) */
+    double fault_cpu;          /* s of a fault's software path on its core (issue 33) */
     uint64_t seed;             /* master seed of the "fault" and "interval" streams */
     rng_gen gen;               /* their generator (and PNR's: cl->rng_gen) */
     /* the scheduler (§4.4): NULL for none (the test drives job_run and
