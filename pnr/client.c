@@ -417,13 +417,14 @@ static void page_in_received(sim_t *sim, cost_work *w)
 }
 
 /* The page of thread th's fault is back and accessed: under MESSAGES with
- * netram.message_cpu its core receives it first (issue 33), then the
- * thread goes on. */
+ * netram.message_cpu its core receives it first (issue 33: as an
+ * interrupt, which preempts whoever computes there, e.g. another slot's
+ * thread after a job switch), then the thread goes on. */
 static void page_back(pnr_t *p, thread_t *th)
 {
     if (p->transport == PNR_TRANSPORT_MESSAGES && p->message_cpu > 0)
-        cost_on_core(p->sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
-                     page_in_received)->arg = th;
+        cost_interrupt(p->sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
+                       page_in_received)->arg = th;
     else
         thread_fault_done(p->sim, th);
 }

@@ -10,13 +10,16 @@
  * holds a core's CPU (the res_t a burst holds) for its seconds and then
  * calls back.
  *
- * The faulting thread's own work queues FIFO on its core (it is the
- * thread's own time: normally the core is idle then, the thread having
- * just ended its burst). The serving node's work comes like an interrupt:
- * it takes an idle core if there is one and slows nobody (a thread that
- * wants that core meanwhile waits, as for any holder); else it preempts
- * the holder of the lowest busy core (res_preempt): the holder's hold is
- * suspended with its time left and resumes when the work gives the core
+ * The faulting thread's send queues FIFO on its core (cost_on_core: it is
+ * the thread's own time, and the core is normally idle then, the thread
+ * having just ended its burst); its receive of the PAGE_IN comes as an
+ * interrupt on that core (cost_interrupt), which may by then run another
+ * slot's thread. The serving node's work comes as an interrupt too
+ * (cost_on_node): it takes an idle core if there is one and slows nobody
+ * (a thread that wants that core meanwhile waits, as for any holder); else
+ * it preempts the holder of the lowest busy core (res_preempt): the
+ * holder's hold is suspended with its time left and resumes when the work
+ * gives the core
  * back, so a computing thread's burst, its job's end with it, comes
  * exactly the work's seconds later. Its CPU time is credited up to the
  * preemption (thread_burst_credit) and its burst starts again at the
@@ -117,6 +120,37 @@ cost_work *cost_on_core(sim_t *sim, cluster_t *cl, res_t *core, double secs, int
     return w;
 }
 
+/* w takes its core as an interrupt would: at once when the core is idle;
+ * preempting the holder when it holds (credited up to now when it is a
+ * computing thread); else (a holder granted at this very instant) FIFO. */
+static void work_take(sim_t *sim, cost_work *w)
+{
+    res_t *core = w->core;
+    proc_t *h = core->holder;
+    w->holding = false;
+    if (!h || h->state != PROC_HOLDING) {
+        if (res_request(sim, core, &w->p))
+            work_go(sim, w);
+        return;
+    }
+    thread_t *th = job_thread_of(h);
+    if (th && th->computing) {
+        thread_burst_credit(sim, th);
+        th->preempted_by = w;
+        w->victim = th;
+    }
+    res_preempt(sim, core, &w->p);
+    work_go(sim, w);
+}
+
+cost_work *cost_interrupt(sim_t *sim, cluster_t *cl, res_t *core, double secs, int kind,
+                          cost_done_fn done)
+{
+    cost_work *w = work_get(sim, cl, core, secs, kind, done);
+    work_take(sim, w);
+    return w;
+}
+
 cost_work *cost_on_node(sim_t *sim, cluster_t *cl, pe_t *pe, double secs, int kind,
                         cost_done_fn done)
 {
@@ -129,19 +163,8 @@ cost_work *cost_on_node(sim_t *sim, cluster_t *cl, pe_t *pe, double secs, int ki
         else if (busy < 0 && r->holder->state == PROC_HOLDING)
             busy = c;
     }
-    if (idle >= 0 || busy < 0)
-        return cost_on_core(sim, cl, pe_cpu(pe, idle >= 0 ? idle : 0), secs, kind, done);
-    res_t *core = pe_cpu(pe, busy);
-    cost_work *w = work_get(sim, cl, core, secs, kind, done);
-    thread_t *th = job_thread_of(core->holder);
-    if (th && th->computing) {
-        thread_burst_credit(sim, th);
-        th->preempted_by = w;
-        w->victim = th;
-    }
-    res_preempt(sim, core, &w->p);
-    work_go(sim, w);
-    return w;
+    int c = idle >= 0 ? idle : busy >= 0 ? busy : 0;
+    return cost_interrupt(sim, cl, pe_cpu(pe, c), secs, kind, done);
 }
 
 void cost_free_all(sim_t *sim, cluster_t *cl)

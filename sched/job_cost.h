@@ -33,11 +33,18 @@ struct cost_work {
 };
 
 /* Run secs > 0 seconds of CPU work of kind on `core` (the faulting thread's
- * own core: the two ends of its page messages), FIFO behind whoever holds
- * or waits for it, then call done. No allocation once as many works have
+ * own core: the send of its PAGE_OUT), FIFO behind whoever holds or waits
+ * for it, then call done. No allocation once as many works have
  * been in use at once before. */
 cost_work *cost_on_core(sim_t *sim, cluster_t *cl, res_t *core, double secs, int kind,
                         cost_done_fn done);
+/* Run secs > 0 seconds of CPU work of kind on `core` as an interrupt would
+ * (the faulting core's receive of its PAGE_IN): at once when the core is
+ * idle; else preempting its holder when that holds (a computing thread's
+ * burst then ends exactly secs later, as below); else FIFO. Then calls
+ * done. */
+cost_work *cost_interrupt(sim_t *sim, cluster_t *cl, res_t *core, double secs, int kind,
+                          cost_done_fn done);
 /* Run secs > 0 seconds of CPU work of kind on a core of node pe, as an
  * interrupt would (a serving node's work per page request): the lowest
  * idle core; else the lowest core whose holder is holding (in a burst, in

@@ -9,7 +9,9 @@
  *   - sched/job_cost.c's work on a node (what a serving node's CPU does per
  *     page request): an idle core first; else it preempts the lowest
  *     busy core, whose computing thread ends exactly the work's seconds
- *     later; nested works; a job stopped while its thread is preempted.
+ *     later (and so does an interrupt on a given core: a PAGE_IN's
+ *     receive); nested works; a job stopped while its thread is
+ *     preempted.
  * The page-message ends and the server's CPU seen through PNR are
  * tests/test_pnr_cost.c's. */
 #include "sched/job_cost.h"
@@ -90,13 +92,18 @@ typedef struct work_at {
     world *w;
     int node, id;
     double secs;
+    bool irq;              /* cost_interrupt on the node's core 0 instead */
 } work_at;
 
 static void work_cb(sim_t *sim, void *arg)
 {
     work_at *a = arg;
-    cost_on_node(sim, &a->w->cl, &a->w->cl.pes[a->node], a->secs, COST_SERVER, work_done)->a =
-        a->id;
+    cluster_t *cl = &a->w->cl;
+    cost_work *wk = a->irq ? cost_interrupt(sim, cl, pe_cpu(&cl->pes[a->node], 0), a->secs,
+                                            COST_MESSAGE, work_done)
+                           : cost_on_node(sim, cl, &cl->pes[a->node], a->secs, COST_SERVER,
+                                          work_done);
+    wk->a = a->id;
 }
 
 /* One node of `cores` cores (100 MB) and jobs of one thread, 10 s of CPU
@@ -118,20 +125,24 @@ START_TEST(test_work_preempts)
     /* One core, thread D computing [0, 10]. A work of 0.5 s at t = 1 finds
      * no idle core: it preempts D (credited 1 s), runs [1, 1.5], and D
      * goes on from 1.5 with 9 s to do: it ends at 10.5, exactly 0.5 later.
-     * The core was busy 10 + 0.5 s. */
-    world w;
-    job_t *j[2];
-    node_world(&w, 1, 1, j);
-    work_at a = {&w, 0, 0, 0.5};
-    ev_once(&w.sim, 1, work_cb, &a);
-    ev_run(&w.sim, INFINITY);
-    ck_assert_int_eq(works_done, 1);
-    ck_assert_double_eq_tol(work_done_at[0], 1.5, 1e-12);
-    ck_assert_double_eq_tol(j[0]->end, 10.5, 1e-12);
-    ck_assert_double_eq_tol(res_busy_time(&w.sim, &w.cl.pes[0].cpu), 10.5, 1e-12);
-    ck_assert_double_eq_tol(w.cl.cost_cpu[COST_SERVER], 0.5, 1e-15);
-    ck_assert_uint_eq(w.cl.pes[0].cpu.preemptions, 1);
-    world_free(&w);
+     * The core was busy 10 + 0.5 s. The same for a node's work
+     * (cost_on_node) and an interrupt on the core (cost_interrupt: a
+     * PAGE_IN's receive). */
+    for (int irq = 0; irq < 2; irq++) {
+        world w;
+        job_t *j[2];
+        node_world(&w, 1, 1, j);
+        work_at a = {&w, 0, 0, 0.5, irq};
+        ev_once(&w.sim, 1, work_cb, &a);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(works_done, 1);
+        ck_assert_double_eq_tol(work_done_at[0], 1.5, 1e-12);
+        ck_assert_double_eq_tol(j[0]->end, 10.5, 1e-12);
+        ck_assert_double_eq_tol(res_busy_time(&w.sim, &w.cl.pes[0].cpu), 10.5, 1e-12);
+        ck_assert_double_eq_tol(w.cl.cost_cpu[irq ? COST_MESSAGE : COST_SERVER], 0.5, 1e-15);
+        ck_assert_uint_eq(w.cl.pes[0].cpu.preemptions, 1);
+        world_free(&w);
+    }
 }
 END_TEST
 
@@ -144,7 +155,7 @@ START_TEST(test_work_nested)
     world w;
     job_t *j[2];
     node_world(&w, 1, 1, j);
-    work_at a = {&w, 0, 0, 0.5}, b = {&w, 0, 1, 0.3};
+    work_at a = {&w, 0, 0, 0.5, false}, b = {&w, 0, 1, 0.3, false};
     ev_once(&w.sim, 1, work_cb, &a);
     ev_once(&w.sim, 1.1, work_cb, &b);
     ev_run(&w.sim, INFINITY);
@@ -167,7 +178,7 @@ START_TEST(test_work_then_stop)
     world w;
     job_t *j[2];
     node_world(&w, 1, 1, j);
-    work_at a = {&w, 0, 0, 0.5};
+    work_at a = {&w, 0, 0, 0.5, false};
     ev_once(&w.sim, 1, work_cb, &a);
     at(&w, 1.2, j[0], ACT_STOP, 0);
     at(&w, 1.3, j[0], ACT_SNAP, 0);
@@ -192,7 +203,7 @@ START_TEST(test_work_cores)
         world w;
         job_t *j[2];
         node_world(&w, 2, both ? 2 : 1, j);
-        work_at a = {&w, 0, 0, 0.5};
+        work_at a = {&w, 0, 0, 0.5, false};
         ev_once(&w.sim, 1, work_cb, &a);
         ev_run(&w.sim, INFINITY);
         ck_assert_double_eq_tol(work_done_at[0], 1.5, 1e-12);
