@@ -635,6 +635,14 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "process", "paging", notes, max, &n,
              "with SSD swap ([computer] swap = SSD) every fault runs exactly: a "
              "batch assumes a swap device with one server, idle (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED &&
+             (c->computer.fault_cpu > 0 ||
+              (c->netram.enabled && c->netram.transport == PNR_TRANSPORT_MESSAGES &&
+               (c->netram.message_cpu > 0 || c->netram.server_cpu > 0))))
+        note(c, "process", "paging", notes, max, &n,
+             "with CPU costs on a fault's path ([computer] fault_cpu, [netram] "
+             "message_cpu or server_cpu > 0) every fault runs exactly: batched paging "
+             "has no model of them (docs/MODEL.md, costs on a fault's path)");
     else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
              c->netram.transport == PNR_TRANSPORT_RDMA)
         note(c, "process", "paging", notes, max, &n,
@@ -696,6 +704,15 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (!c->netram.enabled && changed(c, &def, "netram", "reclaim"))
         note(c, "netram", "reclaim", notes, max, &n,
              "network RAM is off ([netram] enabled = no), so nothing is lent to take back");
+    static const char *const msg_keys[] = {"message_cpu", "server_cpu"};
+    for (size_t i = 0; i < 2; i++)
+        if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_MESSAGES) &&
+            changed(c, &def, "netram", msg_keys[i]))
+            note(c, "netram", msg_keys[i], notes, max, &n,
+                 !c->netram.enabled ? "network RAM is off ([netram] enabled = no)"
+                                    : "pages move by one-sided RDMA ([netram] transport = "
+                                      "RDMA), which runs no code at the server and no "
+                                      "message ends (docs/MODEL.md, costs on a fault's path)");
     if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
         changed(c, &def, "netram", "rdma_latency"))
         note(c, "netram", "rdma_latency", notes, max, &n,

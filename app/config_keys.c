@@ -265,6 +265,10 @@ const key_def cfg_keys[] = {
           "1 = PNRSim's PE (one core per node)."),
     K_DBL("computer", "cpu", computer.cpu, 0, false, 1e12, "1000", "unused", "CPU",
           "CPU speed; unused, as in PNRSim."),
+    K_DBL("computer", "fault_cpu", computer.fault_cpu, 0, false, 1, "0", "s", NULL,
+          "Software path of every page fault (trap, swap-in path, wake-up): CPU time of "
+          "the faulting thread's core, before the disk, SSD or network RAM serves it; "
+          "counted in the fault's service time; 0 = none (issue 33)."),
     {"computer", "ram", KT_RAM, OFF_T(computer.ram, double), 0, 0, 0.01, 1e8, false,
      NULL, "32", "MB", "Physical RAM of each node (per node, shared by its cores_per_node "
      "cores; a PE with 1 core per node); or groups in node order, COUNTxMB separated by "
@@ -322,6 +326,14 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "no
 K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", NULL,
           "Fixed extra time of every remote page access (a device behind the network: "
           "CXL pool, RDMA NIC), added when the page is back; 0 = none."),
+    K_DBL("netram", "message_cpu", netram.message_cpu, 0, false, 1, "0", "s", NULL,
+          "transport = MESSAGES: CPU time of one page message at each end: the faulting "
+          "core sends its PAGE_OUT and receives its PAGE_IN, the server's node receives "
+          "the one and sends the other; 0 = none (issue 33)."),
+    K_DBL("netram", "server_cpu", netram.server_cpu, 0, false, 1, "0", "s", NULL,
+          "transport = MESSAGES: CPU time of the server's node per page request, taken "
+          "from a core of that node like an interrupt (an idle core first, else it "
+          "delays the thread computing there); 0 = none (issue 33)."),
     K_ENUM("netram", "locality", netram.locality, cfg_locality_names, "NONE", NULL,
            "NONE = servers anywhere; RACK = a manager asks servers in the racks of the "
            "requesting threads first, then the others (needs network.topology = TREE)."),

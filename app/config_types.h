@@ -141,6 +141,7 @@ typedef struct config {
         int number;                  /* PEs = cores, >= 1, a multiple of cores_per_node */
         int cores_per_node;          /* C: cores sharing a node's RAM, disk, link (issue 25) */
         double cpu;                  /* unused, as in PNRSim */
+        double fault_cpu;            /* s of the faulting core's CPU per fault (issue 33) */
         double ram;                  /* MB per node, > 0 (with groups: the first group's) */
         int n_ram_groups;            /* 0 = every node has `ram` MB; else groups in node order */
         cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
@@ -165,6 +166,8 @@ typedef struct config {
         cfg_release release;         /* what a node frees at a thread's end */
         cfg_selection server_selection; /* how a manager picks a server */
         double access_latency;       /* s added to each remote page access */
+        double message_cpu;          /* MESSAGES: s of CPU per page message at each end */
+        double server_cpu;           /* MESSAGES: s of the server node's CPU per request */
         cfg_locality locality;       /* servers in the clients' racks first */
         cfg_transport transport;     /* pages by messages or one-sided RDMA */
         double rdma_latency;         /* s per RDMA operation, NIC to NIC */

@@ -346,6 +346,8 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->release = c->netram.release;
     p->selection = c->netram.server_selection;
     p->access_latency = c->netram.access_latency;
+    p->message_cpu = c->netram.message_cpu;
+    p->server_cpu = c->netram.server_cpu;
     p->locality = c->netram.locality;
     p->transport = c->netram.transport;
     p->rdma_latency = c->netram.rdma_latency;
@@ -443,6 +445,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
                     .low = c->workload.memory_low,
                     .peak_share = c->workload.peak_share,
                     .period = c->workload.memory_period},
+        .fault_cpu = c->computer.fault_cpu,
         .seed = r->seed,
         .gen = c->simulation.generator,
         .gang = &gp,

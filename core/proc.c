@@ -65,6 +65,15 @@ void proc_hold(sim_t *sim, proc_t *p, double dt)
     proc_hold_until(sim, p, sim->now + dt);
 }
 
+void proc_rehold(sim_t *sim, proc_t *p, double dt)
+{
+    assert(dt >= 0 && !isnan(dt));
+    if (p->state == PROC_SUSPENDED)
+        p->remaining = dt;
+    else
+        proc_hold(sim, p, dt);
+}
+
 void proc_cancel(sim_t *sim, proc_t *p)
 {
     assert(p->state != PROC_RUNNING);

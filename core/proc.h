@@ -91,6 +91,11 @@ void proc_wake(sim_t *sim, proc_t *p);
 /* Begin a hold of dt seconds (used by PROC_HOLD); p->sig becomes PROC_OK.
  * Calling it again on a holding process moves the end of the hold. */
 void proc_hold(sim_t *sim, proc_t *p, double dt);
+/* Move the end of p's hold to dt seconds from now when p is holding (as
+ * proc_hold), or, when p is suspended, to dt seconds after its resumption
+ * (the hold time it owes becomes dt): a preempted process's work changed
+ * (issue 33, sched/job_cost.c). */
+void proc_rehold(sim_t *sim, proc_t *p, double dt);
 /* proc_hold to the instant t (>= now) itself: wake_at is t bit for bit, not
  * now + (t - now), for a body that worked out its wake-up as a time (a
  * WHOLE route's arrival, net/net.c). Follow it with PROC_YIELD. */

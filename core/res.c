@@ -96,6 +96,19 @@ void res_preempt(sim_t *sim, res_t *r, proc_t *p)
     grant(sim, r, p);
 }
 
+void res_give_up(sim_t *sim, res_t *r, proc_t *p)
+{
+    if (r->holder == p) {
+        res_release(sim, r, p);
+        return;
+    }
+    assert(p->state == PROC_SUSPENDED);
+    bool queued = res_cancel(sim, r, p);
+    assert(queued);
+    (void)queued;
+    proc_resume(sim, p);
+}
+
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p)
 {
     if (!waitq_remove(&r->q, p))

@@ -43,6 +43,10 @@ void res_release(sim_t *sim, res_t *r, proc_t *p);
 /* p takes r now. A holding holder is suspended (proc_suspend) and queued
  * at the head; an idle r is simply granted. p must not already be queued on r. */
 void res_preempt(sim_t *sim, res_t *r, proc_t *p);
+/* p gives r up: released (res_release) when p holds r; when r was taken
+ * from p by res_preempt (p suspended at r's queue), p leaves the queue and
+ * its hold resumes, now without r (the caller may then interrupt it). */
+void res_give_up(sim_t *sim, res_t *r, proc_t *p);
 /* Remove p from r's queue (e.g. its message was killed). p must be on r's
  * queue or on none; returns true when it was on r's. O(1). */
 bool res_cancel(sim_t *sim, res_t *r, proc_t *p);

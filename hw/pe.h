@@ -188,6 +188,16 @@ static inline void pe_batch_end(sim_t *sim, pe_t *pe)
     if (pe->batch)
         pe->on_batch_end(sim, pe);
 }
+/* Start loading the lines of pe that a thread's start or end touches (its
+ * memory amounts and its CPU, the first fields above): the PEs of a wide
+ * job are far apart in memory, and a loop over its threads (sched/job.c's
+ * solo jobs) would wait for each. */
+static inline void pe_prefetch(const pe_t *pe)
+{
+    __builtin_prefetch(pe);
+    __builtin_prefetch((const char *)pe + 64);
+    __builtin_prefetch((const char *)pe + 128);
+}
 /* Change the memory allocated by threads (+/- mb) and tell the users. */
 void pe_alloc(sim_t *sim, pe_t *pe, double mb);
 /* Change the memory lent as network RAM (+/- mb) and tell the users; when

@@ -37,6 +37,8 @@
 #include "pnr/rounds.h"
 #include "pnr/table.h"
 
+#include "sched/job_cost.h"
+
 #include "core/mem.h"
 
 #include <assert.h>
@@ -328,10 +330,16 @@ void pnr_thread_resized(sim_t *sim, thread_t *th, double mb, void *ctx)
     pnr_check(p);
 }
 
+/* The faulting core's CPU time of sending a PAGE_OUT is over: it leaves. */
+static void page_out_sent(sim_t *sim, cost_work *w)
+{
+    (void)sim;
+    send_page_out(w->ctx, w->arg, w->a);
+}
+
 bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
-    (void)sim;
     pe_t *pe = th->pe;
     int server = pnr_fault_server(p, pe);
     if (server < 0)
@@ -344,6 +352,13 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
          * posted second, and nobody waits for it. */
         pnr_rdma_post(p, PNR_RDMA_READ, server, pe->id, th);
         pnr_rdma_post(p, PNR_RDMA_WRITE, pe->id, server, NULL);
+    } else if (p->message_cpu > 0) {
+        /* Issue 33: the faulting core sends the PAGE_OUT first. */
+        cost_work *w = cost_on_core(sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
+                                    page_out_sent);
+        w->ctx = p;
+        w->arg = th;
+        w->a = server;
     } else {
         send_page_out(p, th, server);
     }
@@ -437,10 +452,31 @@ static void reply_arrived(pnr_t *p, const pnr_reply_msg *m)
     thread_proceed(sim, th);
 }
 
+/* The faulting core's CPU time of receiving the PAGE_IN is over. */
+static void page_in_received(sim_t *sim, cost_work *w)
+{
+    thread_fault_done(sim, w->arg);
+}
+
+/* The page of thread th's fault is back and accessed: under MESSAGES with
+ * netram.message_cpu its core receives it first (issue 33: as an
+ * interrupt, which preempts whoever computes there, e.g. another slot's
+ * thread after a job switch), then the thread goes on. */
+static void page_back(pnr_t *p, thread_t *th)
+{
+    if (p->transport == PNR_TRANSPORT_MESSAGES && p->message_cpu > 0)
+        cost_interrupt(p->sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
+                       page_in_received)->arg = th;
+    else
+        thread_fault_done(p->sim, th);
+}
+
 /* The remote page access of thread arg is over (netram.access_latency). */
 static void page_access_done(sim_t *sim, void *arg)
 {
-    thread_fault_done(sim, arg);
+    thread_t *th = arg;
+    (void)sim;
+    page_back(th->job->cl->hooks.pnr_ctx, th);
 }
 
 /* PAGE_IN from a server: the thread's fault is served, after
@@ -452,7 +488,7 @@ static void page_in_arrived(pnr_t *p, const pnr_page_msg *m)
     if (p->access_latency > 0)
         ev_once(p->sim, p->sim->now + p->access_latency, page_access_done, m->th);
     else
-        thread_fault_done(p->sim, m->th);
+        page_back(p, m->th);
 }
 
 /* RDMA READ arrived (netram.transport = RDMA): the operation's

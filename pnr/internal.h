@@ -310,6 +310,8 @@ struct pnr {
     pnr_release release;
     pnr_selection selection;
     double access_latency; /* s a remote fault waits after its page arrived */
+    double message_cpu;    /* MESSAGES: s of CPU per page message at each end */
+    double server_cpu;     /* MESSAGES: s of the server node's CPU per request */
     pnr_transport transport; /* pages by messages or one-sided RDMA */
     double rdma_latency;   /* RDMA: s per operation, NIC to NIC */
     pnr_reclaim reclaim;   /* donors take memory back (reclaim.c) */

@@ -16,6 +16,8 @@
 #include "pnr/check.h"
 #include "pnr/frame.h"
 
+#include "sched/job_cost.h"
+
 /* GRANT: answer round r's ASK from manager `dst` with `lent` MB (maybe 0). */
 static void send_grant(pnr_t *p, round_t *r, int src, int dst, double lent)
 {
@@ -84,11 +86,31 @@ static void send_page_in(pnr_t *p, int src, int dst, thread_t *th)
     pnr_post(p, &in->h);
 }
 
-/* PAGE_OUT from a client: the remote memory answers instantly with the
- * page (§5.4). */
+/* The serving node's CPU time for a page request is over: the page
+ * leaves (w->a the server, w->b the client's PE). */
+static void request_served(sim_t *sim, cost_work *w)
+{
+    (void)sim;
+    send_page_in(w->ctx, w->a, w->b, w->arg);
+}
+
+/* PAGE_OUT from a client: the remote memory answers with the page (§5.4),
+ * at once, or (issue 33) after its node's CPU has received the page out,
+ * served the request and sent the page in (2 netram.message_cpu +
+ * netram.server_cpu on one of its cores, sched/job_cost.c). */
 static void page_out_arrived(pnr_t *p, const pnr_page_msg *m)
 {
-    send_page_in(p, m->h.m.dst, m->h.m.src, m->th);
+    double cpu = 2 * p->message_cpu + p->server_cpu;
+    if (!(cpu > 0)) {
+        send_page_in(p, m->h.m.dst, m->h.m.src, m->th);
+        return;
+    }
+    cost_work *w = cost_on_node(p->sim, p->cl, &p->cl->pes[m->h.m.dst], cpu, COST_SERVER,
+                                request_served);
+    w->ctx = p;
+    w->arg = m->th;
+    w->a = m->h.m.dst;
+    w->b = m->h.m.src;
 }
 
 void pnr_server_init(pnr_t *p)

@@ -46,6 +46,8 @@ typedef struct pnr_params {
     pnr_release release;
     pnr_selection selection;
     double access_latency;     /* s added to every remote page access (issue 15) */
+    double message_cpu;        /* MESSAGES: s of CPU per page message at each end (issue 33) */
+    double server_cpu;         /* MESSAGES: s of the server's CPU per page request (issue 33) */
     pnr_locality locality;     /* servers in the clients' racks first */
     pnr_transport transport;   /* pages by messages or one-sided RDMA */
     double rdma_latency;       /* s, RDMA: NIC-to-NIC latency per operation */

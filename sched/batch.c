@@ -252,7 +252,10 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         return false;
     /* Under fault model CURVE every fault runs exactly: a batch replays
      * the report model's draws (issue 33; config.c says so). */
-    if (j->curve)
+    /* With CPU costs on a fault's path (issue 33: computer.fault_cpu,
+     * netram.message_cpu, server_cpu) every fault runs exactly: a batch
+     * has no model of them (config.c says so). */
+    if (j->curve || cl->path_costs)
         return false;
     double svc;
     int to = plan(cl, th, &svc);

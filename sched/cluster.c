@@ -3,6 +3,7 @@
  * them (PEs, network, scheduler), so event records and stream names are
  * what they were. */
 #include "sched/cluster.h"
+#include "sched/job_cost.h"
 
 #include "sched/job_resize.h"
 
@@ -18,6 +19,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     int n = p->npes;
     memset(cl, 0, sizeof *cl);
     list_init(&cl->jobs);
+    list_init(&cl->cost_free);
+    list_init(&cl->cost_busy);
     cl->npes = n;
     cl->ncompute = p->ncompute;
     cl->cores_per_node = p->cores_per_node > 1 ? p->cores_per_node : 1;
@@ -56,6 +59,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->neighbour_bytes = p->neighbour_bytes;
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
+    cl->fault_cpu = p->fault_cpu;
+    cl->path_costs = p->fault_cpu > 0; /* pnr_create adds its own */
     cl->paging = p->paging;
     if (cl->paging == PAGING_BATCHED) {
         cl->vrng = rng_stream_gen(p->gen, p->seed, "net-virtual", 0);
@@ -85,6 +90,7 @@ void cluster_observe(cluster_t *cl, const cluster_observer *o)
 void cluster_destroy(sim_t *sim, cluster_t *cl)
 {
     job_destroy_all(sim, cl);
+    cost_free_all(sim, cl);
     batch_free_all(cl);
     if (cl->gang)
         gang_destroy(sim, cl->gang);

@@ -98,10 +98,10 @@ static double next_target(const thread_t *th)
     return t;
 }
 
-/* Credit the CPU time of the burst under way up to now (never beyond its
- * end); the burst continues from now. */
-static void burst_credit(sim_t *sim, thread_t *th)
+void thread_burst_credit(sim_t *sim, thread_t *th)
 {
+    if (th->preempted_by)
+        return; /* credited when preempted (job_cost.c) */
     th->cpu_done += sim->now - th->burst_start;
     if (th->cpu_done > th->target)
         th->cpu_done = th->target;
@@ -115,10 +115,10 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
     if (th->batch)
         pe_batch_end(sim, th->pe); /* th's batch is its PE's */
     if (th->computing) {
-        burst_credit(sim, th);
+        thread_burst_credit(sim, th);
         fault_redraw(th);
         th->target = next_target(th);
-        proc_hold(sim, &th->p, th->target - th->cpu_done);
+        proc_rehold(sim, &th->p, th->target - th->cpu_done); /* suspended: job_cost.c */
     } else {
         /* Waiting for the CPU, parked, in a context switch, paging or at a
          * barrier: the burst it is about to compute must end at the new
@@ -297,7 +297,6 @@ static void thread_body(sim_t *sim, proc_t *p)
     thread_begin(sim, th);
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
-
     th->target = next_target(th);
     for (;;) {
         /* A stopped job's threads wait here, whatever their next step: a
@@ -350,6 +349,11 @@ static void thread_body(sim_t *sim, proc_t *p)
                 th->fault_start = sim->now;
                 th->faults++;
                 pe_fault_begin(sim, th->pe);
+                if (cl->fault_cpu > 0) { /* its software path on its core (issue 33) */
+                    PROC_REQUEST(sim, p, th->core_cpu);
+                    PROC_HOLD(sim, p, cl->fault_cpu);
+                    res_release(sim, th->core_cpu, p);
+                }
                 if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
                     th->pe->remote_faults++;
                     PROC_YIELD(p); /* woken by thread_fault_done */
@@ -391,8 +395,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 /* All ready: each thread sends its message to the master. */
                 for (int k = 0; k < j->threads; k++) {
                     cl->sync_msgs++;
-                    send_msg(sim, j, j->th[k].pe->id, j->th[0].pe->id, cl->sync_bytes,
-                             MSG_SYNC);
+                    send_msg(sim, j, j->th[k].pe->id, j->th[0].pe->id, cl->sync_bytes, MSG_SYNC);
                 }
             }
             PROC_WAIT(sim, p, &j->sync.q);
@@ -450,16 +453,6 @@ static bool solo_eligible(const job_t *j)
 
 static void job_thread_ended(sim_t *sim, job_t *j, int i);
 
-/* Start loading the lines of pe that a thread's start or end touches (its
- * memory amounts and its CPU, pe.h): the PEs of a wide job are far apart
- * in memory, and the loop over its threads would wait for each. */
-static inline void solo_prefetch(const pe_t *pe)
-{
-    __builtin_prefetch(pe);
-    __builtin_prefetch((const char *)pe + 64);
-    __builtin_prefetch((const char *)pe + 128);
-}
-
 /* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
  * its next hold or its end, as thread_body would run it (cpu: its core's
  * CPU): returns the length
@@ -499,7 +492,7 @@ static void job_body(sim_t *sim, proc_t *p)
     PROC_BEGIN(p);
     for (int i = 0; i < j->threads; i++) {
         if (i + 4 < j->threads)
-            solo_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
+            pe_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
         pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
         cl->threads_running++;
         pe_alloc(sim, pe, j->mem_mb);
@@ -519,7 +512,7 @@ static void job_body(sim_t *sim, proc_t *p)
                 j->solo_done = j->cpu;
             for (int i = 0; i < j->threads; i++) {
                 if (i + 4 < j->threads)
-                    solo_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
+                    pe_prefetch(&cl->pes[cluster_node_id(cl, j->pe_ids[i + 4])]);
                 res_t *cpu = cluster_core_cpu(cl, j->pe_ids[i]);
                 if (computed)
                     res_release(sim, cpu, &j->proc);
@@ -768,9 +761,10 @@ void job_stop(sim_t *sim, job_t *j)
         /* The CPU time done so far counts now (the PE's memory may change
          * before the thread runs again), the CPU goes to its next waiter,
          * and the thread's hold returns PROC_STOPPED. */
-        burst_credit(sim, th);
+        thread_burst_credit(sim, th);
         th->computing = false;
-        res_release(sim, th->core_cpu, &th->p);
+        res_give_up(sim, th->core_cpu, &th->p); /* also when preempted (job_cost.c) */
+        th->preempted_by = NULL;
         bool was_holding = proc_interrupt(sim, &th->p, PROC_STOPPED);
         assert(was_holding);
         (void)was_holding;
@@ -784,3 +778,5 @@ void job_stop(sim_t *sim, job_t *j)
         list_add_head(&j->killed, &m->m.link);
     }
 }
+
+thread_t *job_thread_of(proc_t *p) { return p->body == thread_body ? (thread_t *)p : NULL; }

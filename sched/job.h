@@ -182,6 +182,17 @@ struct cluster {
     uint64_t messages_killed;
     uint64_t batch_faults;    /* faults run inside fault batches (BATCHED) */
     double cpu_demand_done;   /* CPU seconds of finished threads */
+    /* Costs on a fault's path (issue 33, sched/job_cost.c): the software
+     * path of every fault, s of its core's CPU (computer.fault_cpu; 0 =
+     * none); path_costs: some such cost is on (fault_cpu, or the PNR
+     * layer's netram.message_cpu or server_cpu: batched paging is then
+     * off, every fault exact); cost_cpu[k], CPU seconds spent on each kind
+     * of work (COST_FAULT, COST_MESSAGE, COST_SERVER of job_cost.h) so
+     * far; the works' records, idle (cost_free) and in use (cost_busy). */
+    double fault_cpu;
+    bool path_costs;
+    double cost_cpu[3];
+    list_t cost_free, cost_busy;
     long threads_running;     /* started, not finished */
     void *th_pool[32];        /* free thread arrays of 2^c threads, and free */
     void *job_pool[32];       /* jobs with room for 2^c PE ids, for reuse
@@ -218,6 +229,10 @@ struct thread {
     double mem_at;            /* next change of its memory (profile), or INFINITY */
     double burst_start;       /* sim time the current burst started */
     bool computing;           /* holding the CPU in a burst */
+    /* The work (sched/job_cost.c) that took its core in a burst, while it
+     * waits at the head of the core's queue (its hold suspended, its CPU
+     * time credited up to the preemption); NULL otherwise. */
+    void *preempted_by;
     bool finished;
     bool started;
     bool mem_freed;           /* its memory was given back to the PE */
@@ -376,6 +391,12 @@ static inline void thread_proceed(sim_t *sim, thread_t *th) { proc_wake(sim, &th
 static inline void thread_fault_done(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* Recompute the fault clock after the PE's overallocation changed. */
 void thread_mem_changed(sim_t *sim, thread_t *th);
+/* Credit the CPU time of th's burst under way up to now (never beyond its
+ * end; nothing while it is preempted); the burst continues from now. */
+void thread_burst_credit(sim_t *sim, thread_t *th);
+/* The thread whose process p is (a thread_body), or NULL (another
+ * process: a job's, a work's of job_cost.c). */
+thread_t *job_thread_of(proc_t *p);
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
 static inline double job_page_bytes(const cluster_t *cl)
 {

@@ -9,7 +9,7 @@
  * On an idle star a message of b bytes between two PEs crosses two links
  * and the switch: T(b) = 2 (LAT + b / BW) + DELAY, so
  *     T(64)   = 2 (5e-8 + 5.12e-6) + 8e-5 = 9.034e-5 s,
- *     T(4096) = 2 (5e-8 + 3.2768e-4) + 8e-5 = 7.5546e-4 s,
+ *     T(4096) = 2 (5e-8 + 3.2768e-4) + 8e-5 = 7.3546e-4 s,
  * and a message to the sender's own PE arrives at once.
  */
 #ifndef PNRSIM_TESTS_FIXTURE_PNR_H

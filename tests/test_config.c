@@ -304,7 +304,7 @@ static const err_case ini_errors[] = {
     {"[simulation]\nseed = 2\n[bogus]\n", 3, "unknown section [bogus]"},
     /* unknown key */
     {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer]; known keys: "
-                                  "name, number, cores_per_node, cpu, ram, rpm, seek, transfer"},
+                                  "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer"},
     {"[netram]\nram = 3\n", 2, "unknown key \"ram\" in [netram]"},
     /* malformed numbers */
     {"[computer]\nnumber = 2.5\n", 2, "[computer] number = \"2.5\": malformed number: "
@@ -454,7 +454,7 @@ START_TEST(test_ini_exact_messages)
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
-             "name, number, cores_per_node, cpu, ram, rpm, seek, transfer, rotation, swap, "
+             "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer, rotation, swap, "
              "ssd_latency, ssd_bandwidth, ssd_parallelism, memory_servers, memory_server_ram", path);
     ck_assert_str_eq(err, want);
 }

@@ -1,0 +1,158 @@
+/* tests/test_pnr_cost.c: the CPU costs of two-sided paging (issue 33:
+ * netram.message_cpu, netram.server_cpu under transport = MESSAGES, with
+ * computer.fault_cpu; docs/MODEL.md "Costs on a fault's path"), on the
+ * hand-built PNR world of tests/fixture_pnr.h (a star: a 4096-byte page
+ * crosses link, switch, link, store and forward, in T(4096) = 7.3546e-4 s):
+ *   - a remote fault alone costs fault_cpu + message_cpu (its core sends
+ *     the PAGE_OUT) + T(4096) + 2 message_cpu + server_cpu (the server's
+ *     node) + T(4096) + message_cpu (its core receives the PAGE_IN), to the
+ *     microsecond;
+ *   - a donor's thread computing on the serving node is slowed by exactly
+ *     the server CPU its node spent: its job ends that much later;
+ *   - CPU time is conserved: the cores' busy time is the threads' demand +
+ *     faults x fault_cpu + the message ends + the servers' work. */
+#include "sched/job_cost.h"
+#include "tests/fixture_pnr.h"
+
+#define FC 5e-6  /* computer.fault_cpu */
+#define MC 3e-6  /* netram.message_cpu */
+#define SC 7e-6  /* netram.server_cpu */
+
+static const double RAM100[NPE_MAX] = {100, 100, 100, 100, 100, 100, 100, 100};
+
+/* The world with the costs on (v) or off: message_cpu and server_cpu
+ * through the configuration (as a run sets them), fault_cpu on the
+ * cluster (cluster_params' field, which this world's cluster_init was not
+ * given). */
+static void cost_world(world *w, bool v)
+{
+    const char *on[] = {"netram.message_cpu=3e-6", "netram.server_cpu=7e-6", NULL};
+    world_init(w, 2, RAM100, 2e-5, "CENTRAL", v ? on : NULL, 3);
+    if (v) {
+        w->cl.fault_cpu = FC;
+        w->cl.path_costs = true;
+    }
+}
+
+START_TEST(test_remote_fault_alone)
+{
+    /* test_pnr_racks' access-latency case: PE 1's thread of 110 MB on
+     * 100 MB gets 10 MB of network RAM on PE 0, where nothing runs (the
+     * server's work finds its core idle); each of its faults is alone:
+     *   5 us (fault_cpu) + 3 us (send) + 735.46 us (PAGE_OUT)
+     *   + 2 x 3 us + 7 us (the server's node) + 735.46 us (PAGE_IN)
+     *   + 3 us (receive) = 1494.92 us,
+     * against 2 T(4096) = 1470.92 us without the costs. The faults are the
+     * same ones (CPU time), the job ends faults x 24 us later; PE 1's core
+     * was busy 50 s + faults x (5 + 6) us, PE 0's faults x 13 us. */
+    ck_assert_double_eq_tol(FC + 2 * MC + 2 * MC + SC + 2 * T_MSG(PAGE), 1494.92e-6, 1e-12);
+    uint64_t n[2];
+    double end[2];
+    for (int v = 0; v < 2; v++) {
+        world w;
+        cost_world(&w, v);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1];
+        double f = (double)r->faults, wait = T_MSG(CTRL) + T_MSG(CTRL + 12);
+        ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+        ck_assert_near(r->fault_time / f, v ? 1494.92e-6 : 1470.92e-6, 1e-12);
+        ck_assert_near(r->end, 1 + wait + 50 + r->fault_time, 1e-9);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[1].cpu), 50 + f * (v ? 11e-6 : 0), 1e-9);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[0].cpu), f * (v ? 13e-6 : 0), 1e-12);
+        ck_assert_near(w.cl.cost_cpu[COST_SERVER], f * (v ? 13e-6 : 0), 1e-12);
+        ck_assert_near(w.cl.cost_cpu[COST_MESSAGE], f * (v ? 6e-6 : 0), 1e-12);
+        n[v] = r->faults;
+        end[v] = r->end;
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+    ck_assert_uint_gt(n[0], 300);
+    ck_assert_uint_eq(n[0], n[1]);
+    ck_assert_near(end[1] - end[0], 24e-6 * (double)n[0], 1e-9);
+}
+END_TEST
+
+START_TEST(test_donor_slowed)
+{
+    /* As above, and a donor: job 2, one thread of 20 MB and 100 s on PE 0
+     * from t = 0 (PE 0 then holds 20 + 10 lent = 30 MB of 100: it never
+     * faults). Every page request of job 1 (all before t = 60) finds PE
+     * 0's one core held by the donor's burst: the server's 13 us preempt
+     * it, so the donor ends at 100 + faults x 13 us exactly, against 100
+     * without the costs; job 1's faults cost what they cost alone (the
+     * server's work waits for nobody). PE 0's core was busy 100 s +
+     * faults x 13 us, PE 1's 50 s + faults x 11 us: busy = demand +
+     * faults x fault_cpu + message ends + server work. */
+    for (int v = 0; v < 2; v++) {
+        world w;
+        cost_world(&w, v);
+        job_t *donor = make_job(&w, 2, 1, (int[]){0}, 100, 20);
+        start_at(&w, 0, donor);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1], *d = &w.rec[2];
+        double f = (double)r->faults;
+        ck_assert_uint_gt(r->faults, 300);
+        ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+        ck_assert_uint_eq(d->faults, 0);
+        ck_assert(r->end < 60);
+        ck_assert_near(r->fault_time / f, v ? 1494.92e-6 : 1470.92e-6, 1e-12);
+        ck_assert_uint_eq(w.cl.pes[0].cpu.preemptions, v ? r->faults : 0);
+        ck_assert_near(d->end, 100 + (v ? f * 13e-6 : 0), 1e-9);
+        ck_assert_near(d->end - 100, w.cl.cost_cpu[COST_SERVER], 1e-9);
+        double busy = res_busy_time(&w.sim, &w.cl.pes[0].cpu) +
+                      res_busy_time(&w.sim, &w.cl.pes[1].cpu);
+        ck_assert_near(busy, 150 + (v ? f * 24e-6 : 0), 1e-9);
+        ck_assert_near(busy, w.cl.cpu_demand_done + f * w.cl.fault_cpu +
+                                 w.cl.cost_cpu[COST_MESSAGE] + w.cl.cost_cpu[COST_SERVER],
+                       1e-9);
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+}
+END_TEST
+
+START_TEST(test_rdma_pays_no_message_cpu)
+{
+    /* transport = RDMA: no agent runs at the server and no message ends
+     * are paid (config.c warns that the keys have no effect): the same
+     * run with and without message_cpu and server_cpu. */
+    double end[2];
+    for (int v = 0; v < 2; v++) {
+        world w;
+        const char *sets[] = {"netram.transport=RDMA", "netram.message_cpu=3e-6",
+                              "netram.server_cpu=7e-6", NULL};
+        if (!v)
+            sets[1] = NULL;
+        world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
+        ck_assert(!w.cl.path_costs);
+        job_t *donor = make_job(&w, 2, 1, (int[]){0}, 100, 20);
+        start_at(&w, 0, donor);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_uint_gt(w.rec[1].faults, 300);
+        ck_assert_double_eq(w.rec[2].end, 100);
+        ck_assert_double_eq(w.cl.cost_cpu[COST_SERVER] + w.cl.cost_cpu[COST_MESSAGE], 0);
+        end[v] = w.rec[1].end;
+        world_free(&w);
+    }
+    ck_assert_double_eq(end[0], end[1]);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pnr_cost");
+    TCase *tc = tcase_create("cost");
+    tcase_add_test(tc, test_remote_fault_alone);
+    tcase_add_test(tc, test_donor_slowed);
+    tcase_add_test(tc, test_rdma_pays_no_message_cpu);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+TEST_MAIN()
