@@ -622,6 +622,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "process", "paging", notes, max, &n,
              "with SSD swap ([computer] swap = SSD) every fault runs exactly: a "
              "batch assumes a swap device with one server, idle (docs/BATCHING.md)");
+    else if (c->process.paging == PAGING_BATCHED && c->process.dirty_fraction > 0)
+        note(c, "process", "paging", notes, max, &n,
+             "with dirty write-backs ([process] dirty_fraction > 0) every fault runs "
+             "exactly: a batch has no model of the writes that occupy the swap device "
+             "(docs/MODEL.md, device costs)");
     else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
              c->netram.transport == PNR_TRANSPORT_RDMA)
         note(c, "process", "paging", notes, max, &n,
@@ -638,7 +643,8 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     }
     /* The keys of the swap device not in use. */
     static const char *const disk_keys[] = {"seek", "rpm", "transfer", "rotation"};
-    static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism"};
+    static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism",
+                                           "ssd_write_latency", "ssd_write_bandwidth"};
     bool ssd = c->computer.swap == SWAP_SSD;
     const char *const *unused = ssd ? disk_keys : ssd_keys;
     size_t nunused = ssd ? sizeof disk_keys / sizeof disk_keys[0]
@@ -648,6 +654,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     for (size_t i = 0; i < nunused; i++)
         if (changed(c, &def, "computer", unused[i]))
             note(c, "computer", unused[i], notes, max, &n, why);
+    static const char *const write_keys[] = {"ssd_write_latency", "ssd_write_bandwidth"};
+    for (size_t i = 0; ssd && c->process.dirty_fraction == 0 && i < 2; i++)
+        if (changed(c, &def, "computer", write_keys[i]))
+            note(c, "computer", write_keys[i], notes, max, &n,
+                 "no evicted page is written back ([process] dirty_fraction = 0)");
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
              "network RAM is off ([netram] enabled = no)");
@@ -657,6 +668,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
         changed(c, &def, "netram", "rdma_latency"))
         note(c, "netram", "rdma_latency", notes, max, &n,
+             "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
+             "on is needed)");
+    if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
+        changed(c, &def, "netram", "rdma_read"))
+        note(c, "netram", "rdma_read", notes, max, &n,
              "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
              "on is needed)");
     return n;
