@@ -48,7 +48,8 @@ void pe_set_write(pe_t *pe, double write_service);
  * counts it (disk_faults), ends a batch under way (pe_batch_end), and,
  * when the page it evicts is dirty (dirty_fraction f in [0, 1], the rule
  * above), queues that page's write on the device before the caller asks
- * for its read. f = 0: only the count and the batch's end, as before. */
+ * for its read. f = 0: only the count and the batch's end, as before (no
+ * eviction is counted in swap_evictions). */
 void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction);
 /* True when the next eviction of pe (its swap_evictions + 1-th) is dirty
  * under fraction f; counts the eviction. */
