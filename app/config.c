@@ -643,6 +643,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with CPU costs on a fault's path ([computer] fault_cpu, [netram] "
              "message_cpu or server_cpu > 0) every fault runs exactly: batched paging "
              "has no model of them (docs/MODEL.md, costs on a fault's path)");
+    else if (c->process.paging == PAGING_BATCHED && c->process.dirty_fraction > 0)
+        note(c, "process", "paging", notes, max, &n,
+             "with dirty write-backs ([process] dirty_fraction > 0) every fault runs "
+             "exactly: a batch has no model of the writes that occupy the swap device "
+             "(docs/MODEL.md, device costs)");
     else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
              c->netram.transport == PNR_TRANSPORT_RDMA)
         note(c, "process", "paging", notes, max, &n,
@@ -675,7 +680,8 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     }
     /* The keys of the swap device not in use. */
     static const char *const disk_keys[] = {"seek", "rpm", "transfer", "rotation"};
-    static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism"};
+    static const char *const ssd_keys[] = {"ssd_latency", "ssd_bandwidth", "ssd_parallelism",
+                                           "ssd_write_latency", "ssd_write_bandwidth"};
     bool ssd = c->computer.swap == SWAP_SSD;
     const char *const *unused = ssd ? disk_keys : ssd_keys;
     size_t nunused = ssd ? sizeof disk_keys / sizeof disk_keys[0]
@@ -698,6 +704,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
                  ramp ? "RAMP" : "PHASES", cfg_mem_profile_names[mp]);
         note(c, "workload", profile_keys[i], notes, max, &n, why);
     }
+    static const char *const write_keys[] = {"ssd_write_latency", "ssd_write_bandwidth"};
+    for (size_t i = 0; ssd && c->process.dirty_fraction == 0 && i < 2; i++)
+        if (changed(c, &def, "computer", write_keys[i]))
+            note(c, "computer", write_keys[i], notes, max, &n,
+                 "no evicted page is written back ([process] dirty_fraction = 0)");
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
              "network RAM is off ([netram] enabled = no)");
@@ -716,6 +727,11 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
         changed(c, &def, "netram", "rdma_latency"))
         note(c, "netram", "rdma_latency", notes, max, &n,
+             "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
+             "on is needed)");
+    if ((!c->netram.enabled || c->netram.transport != PNR_TRANSPORT_RDMA) &&
+        changed(c, &def, "netram", "rdma_read"))
+        note(c, "netram", "rdma_read", notes, max, &n,
              "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
              "on is needed)");
     return n;

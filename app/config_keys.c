@@ -212,6 +212,11 @@ const key_def cfg_keys[] = {
            "fault_model = CURVE: curves by application number (SWF field 14), APP:FILE "
            "separated by commas (e.g. 1:hpcc.curve, 7:sort.curve); each FILE relative to "
            "the file that sets the key; empty = none."),
+    K_DBL("process", "dirty_fraction", process.dirty_fraction, 0, false, 1, "0", "", NULL,
+          "Fraction of the pages evicted at faults served by the swap device that are "
+          "dirty and written back first (the n-th fault of a node writes when floor(n f) "
+          "> floor((n-1) f)), FIFO on the device before the read, nobody waiting for it "
+          "as such; 0 = none (the report)."),
 
     K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
@@ -293,6 +298,12 @@ const key_def cfg_keys[] = {
           NULL, "SSD: transfer bandwidth (MB = 10^6 bytes here; one SSD per node; swap = SSD)."),
     K_INT("computer", "ssd_parallelism", computer.ssd_parallelism, 1, 100000, "24",
           "requests", NULL, "SSD: page accesses served at once per node; more wait FIFO (swap = SSD)."),
+    K_DBL0("computer", "ssd_write_latency", computer.ssd_write_latency, 1e-9, 1, "0", "s",
+           NULL, "SSD: fixed latency of a page write (a dirty page's write-back, "
+           "process.dirty_fraction); 0 = ssd_latency (swap = SSD)."),
+    K_DBL0("computer", "ssd_write_bandwidth", computer.ssd_write_bandwidth, 0.01, 1e7, "0",
+           "MB/s", NULL, "SSD: write bandwidth (MB = 10^6 bytes here); 0 = ssd_bandwidth "
+           "(swap = SSD)."),
 K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "nodes",
           NULL, "Memory servers: nodes numbered after the compute nodes that run no "
           "threads and only lend their RAM as network RAM; 0 = none."),
@@ -344,6 +355,11 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
     K_DBL("netram", "rdma_latency", netram.rdma_latency, 0, false, 1, "2e-6", "s", NULL,
           "transport = RDMA: NIC-to-NIC latency of one operation (wire and NIC "
           "processing), added once at its end; the default is illustrative."),
+    K_ENUM("netram", "rdma_read", netram.rdma_read, cfg_rdma_read_names, "ONE_WAY", NULL,
+           "transport = RDMA: ONE_WAY = a READ is its page crossing server -> client "
+           "(the request inside rdma_latency); ROUND_TRIP = a control_msg-sized request "
+           "client -> server, then the page back; rdma_latency is added at its end in "
+           "both."),
     K_ENUM("netram", "reclaim", netram.reclaim, cfg_reclaim_names, "NONE", NULL,
            "A lender whose own threads overallocate it takes its memory back: NONE = "
            "never (PNRSim); SWAP = the borrowers' pages go to their swap devices; "

@@ -19,6 +19,7 @@ const char *const cfg_selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTF
 const char *const cfg_mem_aware_names[] = {"NO", "LOCAL", "GLOBAL", NULL};
 const char *const cfg_locality_names[] = {"NONE", "RACK", NULL};
 const char *const cfg_transport_names[] = {"MESSAGES", "RDMA", NULL};
+const char *const cfg_rdma_read_names[] = {"ONE_WAY", "ROUND_TRIP", NULL};
 const char *const cfg_reclaim_names[] = {"NONE", "SWAP", "REPLACE", NULL};
 const char *const cfg_placement_names[] = {"SPREAD", "RACKS", NULL};
 const char *const cfg_route_names[] = {"HOPS", "WHOLE", NULL};
@@ -56,6 +57,8 @@ _Static_assert(PNR_LOCALITY_NONE == 0 && PNR_LOCALITY_RACK == 1 &&
                sizeof(cfg_locality) == sizeof(int), "");
 _Static_assert(PNR_TRANSPORT_MESSAGES == 0 && PNR_TRANSPORT_RDMA == 1 &&
                sizeof(cfg_transport) == sizeof(int), "");
+_Static_assert(PNR_RDMA_READ_ONE_WAY == 0 && PNR_RDMA_READ_ROUND_TRIP == 1 &&
+               sizeof(cfg_rdma_read) == sizeof(int), "");
 _Static_assert(PNR_RECLAIM_NONE == 0 && PNR_RECLAIM_SWAP == 1 && PNR_RECLAIM_REPLACE == 2 &&
                sizeof(cfg_reclaim) == sizeof(int), "");
 _Static_assert(NET_SERVERS_SPREAD == 0 && NET_SERVERS_RACKS == 1 &&

@@ -20,6 +20,7 @@ extern const char *const cfg_selection_names[];
 extern const char *const cfg_mem_aware_names[];
 extern const char *const cfg_locality_names[];
 extern const char *const cfg_transport_names[];
+extern const char *const cfg_rdma_read_names[];
 extern const char *const cfg_reclaim_names[];
 extern const char *const cfg_placement_names[];
 extern const char *const cfg_route_names[];

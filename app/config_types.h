@@ -52,6 +52,7 @@ typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
 typedef pnr_locality cfg_locality;
 typedef pnr_transport cfg_transport;
+typedef pnr_rdma_read_mode cfg_rdma_read;
 typedef pnr_reclaim cfg_reclaim;
 typedef net_topology cfg_topology;
 typedef net_server_placement cfg_server_placement;
@@ -121,6 +122,7 @@ typedef struct config {
         cfg_fault_model fault_model; /* REPORT (R, §4.1.5) or CURVE (issue 33) */
         char fault_curve[CFG_PATH_MAX];  /* CURVE: the curve of jobs not mapped ("" = none) */
         char fault_curves[CFG_PATH_MAX]; /* CURVE: "APP:FILE, ..." by SWF field 14 */
+        double dirty_fraction;       /* evicted pages written back, [0, 1] */
     } process;
     struct {
         cfg_sched_type type;
@@ -155,6 +157,8 @@ typedef struct config {
         double ssd_latency;          /* s per SSD access, > 0 */
         double ssd_bandwidth;        /* MB/s (10^6 B/s), > 0 */
         int ssd_parallelism;         /* SSD requests served at once, >= 1 */
+        double ssd_write_latency;    /* s per SSD page write; 0 = ssd_latency */
+        double ssd_write_bandwidth;  /* MB/s of SSD writes; 0 = ssd_bandwidth */
     } computer;
     struct {
         bool enabled;
@@ -171,6 +175,7 @@ typedef struct config {
         cfg_locality locality;       /* servers in the clients' racks first */
         cfg_transport transport;     /* pages by messages or one-sided RDMA */
         double rdma_latency;         /* s per RDMA operation, NIC to NIC */
+        cfg_rdma_read rdma_read;     /* a READ one way or a round trip */
         cfg_reclaim reclaim;         /* donors take memory back */
     } netram;
     struct {

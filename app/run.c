@@ -351,6 +351,7 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->locality = c->netram.locality;
     p->transport = c->netram.transport;
     p->rdma_latency = c->netram.rdma_latency;
+    p->rdma_read = c->netram.rdma_read;
     p->reclaim = c->netram.reclaim;
 }
 
@@ -423,6 +424,9 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .ssd_latency = c->computer.ssd_latency,
         .ssd_bandwidth = c->computer.ssd_bandwidth,
         .ssd_parallelism = c->computer.ssd_parallelism,
+        .ssd_write_latency = c->computer.ssd_write_latency,
+        .ssd_write_bandwidth = c->computer.ssd_write_bandwidth,
+        .dirty_fraction = c->process.dirty_fraction,
         .page_bytes = (double)c->process.page_size,
         .topology = c->network.topology,
         .tree = &tree,

@@ -28,6 +28,7 @@ void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page
                  double revolutions)
 {
     pe->disk_service = pe_disk_access_time(seek, rpm, transfer, page_bytes, revolutions);
+    pe->write_service = pe->disk_service; /* a disk writes as it reads */
 }
 
 double pe_ssd_access_time(double latency, double bandwidth, double page_bytes)
@@ -42,6 +43,7 @@ void pe_set_ssd(sim_t *sim, pe_t *pe, double latency, double bandwidth, int c,
     pe->swap = PE_SWAP_SSD;
     mres_init(sim, &pe->ssd, "ssd", c);
     pe->disk_service = pe_ssd_access_time(latency, bandwidth, page_bytes);
+    pe->write_service = pe->disk_service; /* until pe_set_write */
 }
 
 double pe_swap_busy_time(const sim_t *sim, const pe_t *pe)
@@ -60,6 +62,9 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->ram_mb = ram_mb;
     pe->alloc_mb = pe->lent_mb = pe->remote_mb = 0;
     pe->disk_service = pe_disk_service_time(seek, rpm, transfer);
+    pe->write_service = pe->disk_service;
+    pe->swap_evictions = pe->swap_writes = 0;
+    pe->wb = NULL;
     timeavg_init(&pe->mem, sim->now, 0);
     timeavg_init(&pe->disk_use, sim->now, 0);
     timeavg_init(&pe->lent_use, sim->now, 0);

@@ -15,6 +15,10 @@
  *       FIFO queue; a page access costs latency + page size / bandwidth on
  *       one server. disk_service is that time and disk_faults count its
  *       faults, as for a disk.
+ * Writes (issue 33, hw/swap.h): a dirty page evicted at a fault the swap
+ *       device serves is written first, write_service seconds of the
+ *       device (a disk: as a read; an SSD: its write latency and
+ *       bandwidth), FIFO with the reads; nobody waits for it as such.
  *
  * Cores (issue 25, computer.cores_per_node = C): a PE is a node of C cores
  * that share its RAM, disk and network link; each core has its own CPU
@@ -116,6 +120,14 @@ struct pe {
                                * capkeysums, never shrunk */
     int nkeysums, capkeysums;
     res_t *cpus;              /* CPUs of cores 1 .. C-1; NULL when C = 1 */
+    /* The swap device's writes (hw/swap.h, process.dirty_fraction): seconds
+     * one page write occupies it (pe_init, pe_set_disk, pe_set_ssd: the
+     * read's disk_service; pe_set_write), the node's evictions at faults
+     * served by it and the writes of dirty ones posted, and its writers
+     * (NULL until the first write). */
+    double write_service;
+    uint64_t swap_evictions, swap_writes;
+    struct pe_writers *wb;
 };
 
 /* The users of one key on a PE of several cores: n of them, nonint of whose

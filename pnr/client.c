@@ -18,7 +18,9 @@
  * round trip to a server drawn in proportion to what it holds for the node
  * (the draw is paging.c's). Under netram.transport = RDMA the round trip
  * is an RDMA READ the thread waits for and an RDMA WRITE of the evicted
- * page at the same instant (frame.c's pnr_rdma_post), no server agent.
+ * page at the same instant (frame.c's pnr_rdma_post), no server agent;
+ * with netram.rdma_read = ROUND_TRIP the READ is its request to the
+ * server's NIC and then the page back (frame.c), rdma_latency at its end.
  *
  * In pnr/: the highest agent, above the frame (it posts through it and
  * receives through the handlers pnr_client_init fills), rounds.c (it opens

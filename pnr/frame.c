@@ -47,18 +47,25 @@ void pnr_post(pnr_t *p, pnr_msg *h)
     net_send(p->sim, p->cl->net, &h->m);
 }
 
-void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th)
+/* Send one RDMA transfer of `bytes` from src to dst now, of kind `kind`,
+ * for th. */
+static void rdma_send(pnr_t *p, int kind, int src, int dst, double bytes, thread_t *th)
 {
-    assert(op == PNR_RDMA_READ || op == PNR_RDMA_WRITE);
     pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
-    double bytes = job_page_bytes(p->cl);
     u->h.m.src = src;
     u->h.m.dst = dst;
     u->h.m.bytes = bytes;
     u->h.m.done = on_rdma_arrival;
     u->h.m.rdma = true;
-    u->h.kind = op;
+    u->h.kind = kind;
     u->page.th = th;
+    net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th)
+{
+    assert(op == PNR_RDMA_READ || op == PNR_RDMA_WRITE);
+    double bytes = job_page_bytes(p->cl);
     if (op == PNR_RDMA_READ) {
         p->st.rdma_reads++;
         p->st.rdma_read_bytes += bytes;
@@ -66,7 +73,12 @@ void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th)
         p->st.rdma_writes++;
         p->st.rdma_write_bytes += bytes;
     }
-    net_send(p->sim, p->cl->net, &u->h.m);
+    if (op == PNR_RDMA_READ && p->rdma_read == PNR_RDMA_READ_ROUND_TRIP)
+        /* The request first, client (dst) -> server (src); the page
+         * follows on its arrival (on_rdma_arrival). */
+        rdma_send(p, PNR_RDMA_READ_REQ, dst, src, p->control_bytes, th);
+    else
+        rdma_send(p, op, src, dst, bytes, th);
 }
 
 void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
@@ -83,7 +95,8 @@ void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
 
 /* A one-sided RDMA operation or a reclaim's bulk transfer has crossed its
  * route: nobody hears a load, no agent of the server runs; a READ wakes
- * its client's handler. */
+ * its client's handler; a READ's request (ROUND_TRIP) has reached the
+ * server's NIC, which sends the page back at once. */
 static void on_rdma_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;
@@ -91,6 +104,8 @@ static void on_rdma_arrival(sim_t *sim, msg_t *m)
     pnr_t *p = net_msg_owner(m);
     if (u->h.kind == PNR_RDMA_READ)
         p->handlers.on_rdma_read(p, &u->page);
+    else if (u->h.kind == PNR_RDMA_READ_REQ)
+        rdma_send(p, PNR_RDMA_READ, m->dst, m->src, job_page_bytes(p->cl), u->page.th);
     net_msg_free(p->cl->net, m);
 }
 

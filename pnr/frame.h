@@ -28,7 +28,11 @@ void pnr_post(pnr_t *p, pnr_msg *h);
  * (net_msg_time); it carries no load and is counted in p->st.rdma_*, not
  * among the message kinds. On arrival a READ goes to
  * p->handlers.on_rdma_read (the client, which adds the operation's
- * latency); a WRITE lands in the server's memory with nothing to run. */
+ * latency); a WRITE lands in the server's memory with nothing to run.
+ * With p->rdma_read = ROUND_TRIP a READ is first its request, dst -> src,
+ * of control_bytes (PNR_RDMA_READ_REQ), and the page leaves src when the
+ * request arrives; the counts (rdma_reads, rdma_read_bytes: the page) are
+ * the operation's, taken at the post. */
 void pnr_rdma_post(pnr_t *p, int op, int src, int dst, thread_t *th);
 /* netram.reclaim: post a borrower's pages going back from donor src to
  * borrower dst, `bytes` in one transfer (PNR_RECLAIM_MOVE): a message

@@ -314,6 +314,7 @@ struct pnr {
     double server_cpu;     /* MESSAGES: s of the server node's CPU per request */
     pnr_transport transport; /* pages by messages or one-sided RDMA */
     double rdma_latency;   /* RDMA: s per operation, NIC to NIC */
+    pnr_rdma_read_mode rdma_read; /* RDMA: a READ one way or a round trip */
     pnr_reclaim reclaim;   /* donors take memory back (reclaim.c) */
     struct reclaim_borrower { int pe; double mb; } *rc_b; /* reclaim.c's */
     int rc_cap;            /* scratch: borrowers and what they hold there */

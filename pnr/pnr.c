@@ -63,6 +63,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->locality = c->locality;
     p->transport = c->transport;
     p->rdma_latency = c->rdma_latency;
+    p->rdma_read = c->rdma_read;
     p->reclaim = c->reclaim;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);

@@ -29,6 +29,11 @@ typedef enum { PNR_LOCALITY_NONE, PNR_LOCALITY_RACK } pnr_locality;
  * RDMA = one-sided RDMA READ and WRITE between the NICs, no agent on the
  * server (docs/MODEL.md "One-sided far memory"). */
 typedef enum { PNR_TRANSPORT_MESSAGES, PNR_TRANSPORT_RDMA } pnr_transport;
+/* How an RDMA READ crosses the network (netram.rdma_read, issue 33):
+ * ONE_WAY = the page alone, server -> client (issue 25: the request is
+ * part of rdma_latency); ROUND_TRIP = a control-sized request client ->
+ * server, then the page back. */
+typedef enum { PNR_RDMA_READ_ONE_WAY, PNR_RDMA_READ_ROUND_TRIP } pnr_rdma_read_mode;
 
 /* What a node lending network RAM does when its own threads need the RAM
  * (issue 25; docs/MODEL.md "Donors take memory back"): NONE = never takes
@@ -51,6 +56,7 @@ typedef struct pnr_params {
     pnr_locality locality;     /* servers in the clients' racks first */
     pnr_transport transport;   /* pages by messages or one-sided RDMA */
     double rdma_latency;       /* s, RDMA: NIC-to-NIC latency per operation */
+    pnr_rdma_read_mode rdma_read; /* RDMA: a READ one way or a round trip */
     pnr_reclaim reclaim;       /* donors take memory back */
 } pnr_params;
 

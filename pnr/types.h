@@ -36,10 +36,13 @@ enum {
 enum {
     PNR_RDMA_READ = 200,   /* server's NIC -> client: the page faulted on */
     PNR_RDMA_WRITE,        /* client -> server's NIC: the page evicted */
-    PNR_RECLAIM_MOVE       /* netram.reclaim: a donor sends a borrower's
+    PNR_RECLAIM_MOVE,      /* netram.reclaim: a donor sends a borrower's
                             * pages back in bulk (a message or an RDMA
                             * transfer per netram.transport), counted in
                             * pnr_stats.reclaim_* */
+    PNR_RDMA_READ_REQ      /* netram.rdma_read = ROUND_TRIP: a READ's
+                            * request, client -> server's NIC (control_msg
+                            * bytes); its arrival sends the page back */
 };
 
 typedef struct pnr_stats {

@@ -241,6 +241,10 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * cores"). */
     if (cl->cores_per_node > 1)
         return false;
+    /* Dirty write-backs (hw/swap.h) occupy the swap device between a
+     * batch's faults: every fault runs exactly (config.c says so). */
+    if (cl->dirty_fraction > 0)
+        return false;
     /* With network RAM on a bus every fault runs exactly: every message
      * and batch would share its one link, where the contention model is
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */

@@ -8,6 +8,7 @@
 #include "sched/job_resize.h"
 
 #include "core/mem.h"
+#include "hw/swap.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -35,6 +36,12 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         pe_set_disk(pe, p->seek, p->rpm, p->transfer, page, p->full_rotation ? 1.0 : 0.5);
         if (p->swap == PE_SWAP_SSD)
             pe_set_ssd(sim, pe, p->ssd_latency, p->ssd_bandwidth, p->ssd_parallelism, page);
+        if (p->swap == PE_SWAP_SSD && (p->ssd_write_latency > 0 || p->ssd_write_bandwidth > 0))
+            pe_set_write(pe, pe_ssd_access_time(
+                                 p->ssd_write_latency > 0 ? p->ssd_write_latency : p->ssd_latency,
+                                 p->ssd_write_bandwidth > 0 ? p->ssd_write_bandwidth
+                                                            : p->ssd_bandwidth,
+                                 page));
         if (cl->cores_per_node > 1 && i < cluster_compute_pes(cl))
             pe_set_cores(sim, pe, cl->cores_per_node); /* memory servers: one */
     }
@@ -54,6 +61,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         abort(); /* net_create fails only when out of memory */
     net_set_route_mode(cl->net, p->route);
     cl->mem_access_rate = p->mem_access_rate;
+    cl->dirty_fraction = p->dirty_fraction;
     cl->comm_rate = p->comm_rate;
     cl->sync_rate = p->sync_rate;
     cl->neighbour_bytes = p->neighbour_bytes;
@@ -103,8 +111,10 @@ void cluster_destroy(sim_t *sim, cluster_t *cl)
     rng_set_free(&cl->interval_rng);
     rng_free(cl->vrng);
     cl->vrng = NULL;
-    for (int i = 0; i < cl->npes; i++)
+    for (int i = 0; i < cl->npes; i++) {
+        pe_swap_free(sim, &cl->pes[i]);
         pe_free(&cl->pes[i]);
+    }
     free(cl->pes);
     cl->pes = NULL;
     cl->npes = 0;

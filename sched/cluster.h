@@ -40,6 +40,9 @@ typedef struct cluster_params {
     double ssd_latency;        /* SSD: s per access, > 0 */
     double ssd_bandwidth;      /* SSD: MB/s, > 0 */
     int ssd_parallelism;       /* SSD: requests served at once, >= 1 */
+    double ssd_write_latency;  /* SSD: s per page write; 0 = ssd_latency */
+    double ssd_write_bandwidth; /* SSD: MB/s of writes; 0 = ssd_bandwidth */
+    double dirty_fraction;     /* hw/swap.h: evicted pages written, [0, 1] */
     double page_bytes;         /* P (§4.1.5); 0 = PE_PAGE_BYTES */
     /* the network (§4.2) */
     net_topology topology;

@@ -39,6 +39,7 @@
 #include "sched/job_pool.h"
 
 #include "core/mem.h"
+#include "hw/swap.h"
 
 #include <assert.h>
 #include <math.h>
@@ -360,13 +361,12 @@ static void thread_body(sim_t *sim, proc_t *p)
                 } else if (th->pe->swap == PE_SWAP_SSD) {
                     /* One of the SSD's c servers, FIFO (MODEL.md "PE");
                      * no batch can be under way (batch.c). */
-                    th->pe->disk_faults++;
+                    pe_swap_fault(sim, th->pe, cl->dirty_fraction); /* hw/swap.h */
                     PROC_MREQUEST(sim, p, &th->pe->ssd);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     mres_release(sim, &th->pe->ssd);
                 } else {
-                    th->pe->disk_faults++;
-                    pe_batch_end(sim, th->pe);
+                    pe_swap_fault(sim, th->pe, cl->dirty_fraction);
                     PROC_REQUEST(sim, p, &th->pe->disk);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     res_release(sim, &th->pe->disk, p);

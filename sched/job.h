@@ -146,6 +146,8 @@ struct cluster {
     net_t *net;
     net_pool *msg_pool;       /* job messages' pool (job.c, at the first) */
     double mem_access_rate;   /* R, seconds */
+    double dirty_fraction;    /* evicted pages written back to the swap
+                               * device, [0, 1] (hw/swap.h); 0 = none */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */

@@ -455,7 +455,8 @@ START_TEST(test_ini_exact_messages)
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
              "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer, rotation, swap, "
-             "ssd_latency, ssd_bandwidth, ssd_parallelism, memory_servers, memory_server_ram", path);
+             "ssd_latency, ssd_bandwidth, ssd_parallelism, ssd_write_latency, ssd_write_bandwidth, "
+             "memory_servers, memory_server_ram", path);
     ck_assert_str_eq(err, want);
 }
 END_TEST

@@ -292,6 +292,127 @@ START_TEST(test_rdma_batched_runs_exactly)
 }
 END_TEST
 
+/* ---- netram.rdma_read = ROUND_TRIP (issue 33) ------------------------------
+ * A READ is its request (CTRL = 64 bytes, client -> server) and then the
+ * page back; a WRITE stays one way. On the STAR of 2 PEs the route is
+ * link, switch, link (two links, one switch between). With
+ * c = CTRL / BW = 64 / 12.5e6 = 5.12e-6 s, a = 3.2768e-4 s, D = 8e-5 s:
+ *   request: link 1 [0, c], switch [c, c+D], link 0 [c+D, 2c+D];
+ *   page:    link 0 [2c+D, 2c+D+a], switch [.., 2c+2D+a], link 1
+ *            [.., 2c+2D+2a]: it arrives at 2c + 2D + 2a
+ *            = 1.024e-5 + 1.6e-4 + 6.5536e-4 = 8.256e-4 s,
+ * and the thread goes on rdma_latency later. (ONE_WAY: 2a + D = 7.3536e-4.) */
+#define C_LINK (CTRL / BW) /* 5.12e-6 s */
+
+START_TEST(test_rdma_read_round_trip)
+{
+    world w;
+    const char *sets[] = {"netram.transport=RDMA", "netram.rdma_read=ROUND_TRIP", NULL};
+    world_init(&w, 2, RAM100, 0, "CENTRAL", sets, 3);
+    w.pnr->handlers.on_rdma_read = record_read;
+    narrived = 0;
+    pnr_rdma_post(w.pnr, PNR_RDMA_READ, 0, 1, NULL);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(narrived, 1);
+    ck_assert_int_eq(arrived_to[0], 1);
+    ck_assert_near(arrived_at[0], 2 * C_LINK + 2 * DELAY + 2 * A_LINK, 1e-15);
+    ck_assert_near(arrived_at[0], 8.256e-4, 1e-15);
+    /* Each link carried the request and the page: CTRL + PAGE bytes, busy
+     * c + a; the operation is counted once, with the page's bytes. */
+    for (int l = 0; l < 2; l++) {
+        net_elem *e = net_elem_at(w.cl.net, l);
+        ck_assert_uint_eq(e->messages, 2);
+        ck_assert_double_eq(e->bytes, CTRL + PAGE);
+        ck_assert_near(res_busy_time(&w.sim, &e->res), C_LINK + A_LINK, 1e-15);
+    }
+    ck_assert_uint_eq(pnr_get_stats(w.pnr)->rdma_reads, 1);
+    ck_assert_double_eq(pnr_get_stats(w.pnr)->rdma_read_bytes, PAGE);
+    ck_assert_uint_eq(received_all(&w, 0), 0);
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(test_rdma_write_one_way)
+{
+    /* Under ROUND_TRIP a WRITE is still the page alone, one way: PE 1 ->
+     * PE 0 over link 1 [0, a], the switch [a, a+D], link 0 [a+D, 2a+D]:
+     * the last event is its arrival at 2a + D = 7.3536e-4 s, no rdma
+     * latency after it (nobody waits for it), no handler runs. */
+    world w;
+    const char *sets[] = {"netram.transport=RDMA", "netram.rdma_read=ROUND_TRIP",
+                          "netram.rdma_latency=1e-4", NULL};
+    world_init(&w, 2, RAM100, 0, "CENTRAL", sets, 3);
+    w.pnr->handlers.on_rdma_read = record_read;
+    narrived = 0;
+    pnr_rdma_post(w.pnr, PNR_RDMA_WRITE, 1, 0, NULL);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(narrived, 0);
+    ck_assert_near(w.sim.now, 2 * A_LINK + DELAY, 1e-15);
+    ck_assert_near(w.sim.now, 7.3536e-4, 1e-15);
+    net_elem *l0 = net_elem_at(w.cl.net, 0);
+    ck_assert_uint_eq(l0->messages, 1);
+    ck_assert_double_eq(l0->bytes, PAGE);
+    ck_assert_uint_eq(pnr_get_stats(w.pnr)->rdma_writes, 1);
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(test_rdma_fault_round_trip)
+{
+    /* test_rdma_star_idle's run with ROUND_TRIP. A fault posts the READ
+     * (its request first) and the WRITE, both leaving PE 1:
+     *   request: link 1 [0, c], switch [c, c+D], link 0 [c+D, 2c+D];
+     *   WRITE:   link 1 [c, c+a] (behind the request), switch [c+a,
+     *            c+a+D], reaches link 0 at c+a+D = 4.128e-4, held by the
+     *            page since 2c+D = 9.024e-5 until 2c+D+a = 4.1792e-4:
+     *            link 0 [4.1792e-4, 7.456e-4];
+     *   page:    link 0 [2c+D, 2c+D+a], switch [4.1792e-4, 4.9792e-4] (free
+     *            since c+a+D), link 1 [4.9792e-4, 8.256e-4] (free since
+     *            c+a): it arrives at 2c + 2D + 2a = 8.256e-4.
+     * The thread goes on at RDMA_LAT + 8.256e-4 = 9.256e-4 s, after the
+     * WRITE is over (7.456e-4): every fault starts on an idle route and
+     * costs exactly 9.256e-4 s (ONE_WAY: 8.3536e-4; the mean over the
+     * faults to 1e-12: each fault's time is now - start at t ~ 50 s). */
+    world w;
+    const char *sets[] = {"netram.transport=RDMA", "netram.rdma_latency=1e-4",
+                          "netram.rdma_read=ROUND_TRIP", NULL};
+    world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
+    job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+    start_at(&w, 1, j);
+    ev_run(&w.sim, INFINITY);
+    ck_assert_int_eq(w.jobs_ended, 1);
+    struct jrec *r = &w.rec[1];
+    ck_assert_uint_gt(r->faults, 300);
+    ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+    ck_assert_near(r->fault_time / (double)r->faults,
+                   RDMA_LAT + 2 * C_LINK + 2 * DELAY + 2 * A_LINK, 1e-12);
+    ck_assert_near(RDMA_LAT + 2 * C_LINK + 2 * DELAY + 2 * A_LINK, 9.256e-4, 1e-15);
+    const pnr_stats *st = pnr_get_stats(w.pnr);
+    ck_assert_uint_eq(st->rdma_reads, r->faults);
+    ck_assert_uint_eq(st->rdma_writes, r->faults);
+    ck_assert_uint_eq(received_all(&w, 1), 1); /* the REPLY only */
+    assert_settled(w.pnr);
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(test_rdma_read_warning)
+{
+    /* rdma_read without RDMA paging has no effect (a note, as rdma_latency). */
+    config c;
+    char err[CFG_ERR_MAX];
+    cfg_note notes[8];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "netram.enabled=yes", err), 0);
+    ck_assert_int_eq(config_set(&c, "netram.rdma_read=ROUND_TRIP", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 1);
+    ck_assert_str_eq(notes[0].key, "netram.rdma_read");
+    ck_assert_int_eq(config_set(&c, "netram.transport=RDMA", err), 0);
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    ck_assert_int_ne(config_set(&c, "netram.rdma_read=TWO_WAY", err), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr_rdma");
@@ -303,6 +424,10 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_rdma_tree_read_waits);
     tcase_add_test(tc, test_rdma_warnings);
     tcase_add_test(tc, test_rdma_batched_runs_exactly);
+    tcase_add_test(tc, test_rdma_read_round_trip);
+    tcase_add_test(tc, test_rdma_write_one_way);
+    tcase_add_test(tc, test_rdma_fault_round_trip);
+    tcase_add_test(tc, test_rdma_read_warning);
     suite_add_tcase(s, tc);
     return s;
 }
