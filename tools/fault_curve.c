@@ -36,11 +36,16 @@
  * The output is the curve file of docs/MODEL.md "Measured fault curves",
  * format 1, which the simulator's process.fault_model = CURVE reads.
  */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #define EMPTY UINT64_MAX
 
@@ -276,15 +281,31 @@ static void fc_line(fc_state *s, const char *file, uint64_t line, const char *b,
         fc_ref(s, p);
 }
 
-/* fc_read: the whole trace from f, line by line, through a large buffer. */
-static void fc_read(fc_state *s, FILE *f, const char *file)
+/* fc_read: the whole trace from fd, line by line, through a large buffer.
+ * Lackey writes one line per write(2); on a pipe or FIFO a reader keeping
+ * up would take one read per line too and cost as much CPU as valgrind.
+ * So the pipe is enlarged (1 MB) and after a short read the reader sleeps
+ * 2 ms, letting lines pile up: a few hundred reads a second instead. */
+static void fc_read(fc_state *s, int fd, const char *file)
 {
     size_t cap = 1 << 20, len = 0;
     char *buf = fc_alloc(cap, 1);
     uint64_t line = 0;
+    struct stat st;
+    int is_pipe = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+#ifdef F_SETPIPE_SZ
+    if (is_pipe)
+        (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);   /* best effort */
+#endif
     for (;;) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
+        ssize_t got = read(fd, buf + len, cap - len);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "pnrsim-fault-curve: %s: %s\n", file, strerror(errno));
+            exit(2);
+        }
+        len += (size_t)got;
         size_t start = 0;
         char *nl;
         while ((nl = memchr(buf + start, '\n', len - start)) != NULL) {
@@ -295,16 +316,16 @@ static void fc_read(fc_state *s, FILE *f, const char *file)
         memmove(buf, buf + start, len - start);
         len -= start;
         if (got == 0) {
-            if (ferror(f)) {
-                fprintf(stderr, "pnrsim-fault-curve: %s: %s\n", file, strerror(errno));
-                exit(2);
-            }
             if (len)
                 fc_line(s, file, ++line, buf, len);
             break;
         }
         if (len == cap)
             fc_bad_line(file, line + 1, buf, len);  /* a 1 MB line */
+        if (is_pipe && (size_t)got < cap / 4) {
+            struct timespec nap = {0, 2000000};
+            nanosleep(&nap, NULL);
+        }
     }
     free(buf);
 }
@@ -435,10 +456,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "pnrsim-fault-curve: --cpu-seconds X is required (the program's native CPU time)\n");
         return 2;
     }
-    FILE *in = stdin;
+    int in = 0;
     if (trace && strcmp(trace, "-")) {
-        in = fopen(trace, "r");
-        if (!in) {
+        in = open(trace, O_RDONLY);
+        if (in < 0) {
             fprintf(stderr, "pnrsim-fault-curve: %s: %s\n", trace, strerror(errno));
             return 2;
         }
@@ -446,8 +467,8 @@ int main(int argc, char **argv)
     fc_state s;
     fc_init(&s, (uint64_t)ps, instructions);
     fc_read(&s, in, trace ? trace : "stdin");
-    if (in != stdin)
-        fclose(in);
+    if (in != 0)
+        close(in);
     FILE *out = stdout;
     if (outname) {
         out = fopen(outname, "w");
