@@ -308,7 +308,9 @@ install: all
 	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines
 	install -m 644 configs/machines/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines/
-	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+	install -m 644 $(filter-out traces/curves,$(wildcard traces/*)) $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/traces/curves
+	$(if $(wildcard traces/curves/*.curve),install -m 644 traces/curves/*.curve $(DESTDIR)$(PREFIX)/share/pnrsim/traces/curves/)
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies $(DESTDIR)$(PREFIX)/share/doc/pnrsim
 	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
 	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/

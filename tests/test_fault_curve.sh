@@ -4,8 +4,9 @@
 # by hand, fed as lackey trace lines (the format valgrind 3.19's lackey
 # writes, checked on /bin/true: "I  0401ab70,3", " S 1fff000708,8",
 # " L 04228e0,8", " M 0422a90,4", and "==PID== ..." lines of its own),
-# against an LRU simulation for a random string, its errors, and
-# tools/fault-curve end to end under valgrind on a small C program.
+# against an LRU simulation for a random string, its errors,
+# tools/fault-curve end to end under valgrind on a small C program, and
+# tools/fit-r's arithmetic on a hand-made curve.
 #
 # misses(m) = references whose stack distance d (distinct pages referenced
 # since the page's previous reference, itself included) exceeds m; first
@@ -180,5 +181,34 @@ EOF
 else
     skip "end to end under valgrind (valgrind not installable here)"
 fi
+
+# 9. tools/fit-r on a hand-made curve: F = 100 pages, rows 0,1000 and
+# 100,0, cpu_seconds 2. Linear between rows: misses(25) = 1000 - 1000 *
+# 25/100 = 750, misses(50) = 500, misses(75) = 250; faults per CPU-second
+# 375, 250, 125. With one seed, R_f = R0 T / T'_1 where T' is the shortest
+# demand (to 0.1 %) whose run at R0 reaches M faults; a run at R_f with
+# demand T has exactly that run's faults (gaps scale with R), so the check
+# column (its faults / M) is >= 1 and within a few faults of 1.
+cat > hand.curve <<'EOF2'
+# a hand-made curve
+format = 1
+page_size = 4096
+footprint_pages = 100
+accesses = 2000
+cpu_seconds = 2
+columns = pages,misses
+0,1000
+100,0
+EOF2
+"$top/tools/fit-r" --pnrsim "$P" --seeds 1 hand.curve > fit.csv 2> fit.err
+check "fit-r: runs" test $? -eq 0
+check "fit-r: misses 750 500 250, faults/CPU-s 375 250 125" \
+    test "$(awk -F, 'NR > 1 { printf "%s %s ", $5, $6 }' fit.csv)" = "750 375 500 250 250 125 "
+check "fit-r: the check run at R_f within 2 % above M" \
+    awk -F, 'NR > 1 { if ($12 < 1 || $12 > 1.02) bad = 1 } END { exit bad }' fit.csv
+printf 'format = 1\npage_size = 4096\nfootprint_pages = 10\naccesses = 5\ncpu_seconds = 1\ncolumns = pages,misses\n0,5\n5,6\n10,0\n' > badc.curve
+"$top/tools/fit-r" --pnrsim "$P" badc.curve > /dev/null 2> badc.err
+check "fit-r: misses rising in a curve: exit 2 naming line 8" \
+    sh -c "[ $? -eq 2 ] && grep -q 'badc.curve: line 8: pages must increase and misses not increase' badc.err"
 
 finish
