@@ -53,6 +53,7 @@
 typedef struct {
     uint64_t page_size;
     int instructions;          /* count "I" lines too */
+    uint32_t cap0;             /* first time capacity and hash size */
     /* hash map page -> slot; open addressing, linear probing */
     uint64_t *keys;            /* page number, EMPTY when free */
     uint32_t *when;            /* the page's last reference time */
@@ -120,10 +121,10 @@ static void fc_bit_build(fc_state *s, uint32_t cap, uint32_t n)
 }
 
 /* fc_compact: renumber the marks 0..F-1 in time order, into a tree of
- * capacity at least 2F + 2^16 (and at least the current one). */
+ * capacity at least 2F + cap0 (and at least the current one). */
 static void fc_compact(fc_state *s)
 {
-    uint64_t want = 2 * (uint64_t)s->used + 65536;
+    uint64_t want = 2 * (uint64_t)s->used + s->cap0;
     if (want < s->tcap)
         want = s->tcap;
     if (want > UINT32_MAX - 1) {
@@ -151,7 +152,7 @@ static void fc_rehash(fc_state *s)
     size_t ocap = s->hcap;
     uint64_t *okeys = s->keys;
     uint32_t *owhen = s->when;
-    s->hcap = ocap ? 2 * ocap : 1 << 16;
+    s->hcap = ocap ? 2 * ocap : s->cap0;
     s->keys = fc_alloc(s->hcap, sizeof *s->keys);
     s->when = fc_alloc(s->hcap, sizeof *s->when);
     for (size_t i = 0; i < s->hcap; i++)
@@ -207,17 +208,27 @@ static void fc_ref(fc_state *s, uint64_t p)
         fc_rehash(s);
 }
 
-static void fc_init(fc_state *s, uint64_t page_size, int instructions)
+static void fc_init(fc_state *s, uint64_t page_size, int instructions, uint32_t cap0)
 {
     memset(s, 0, sizeof *s);
     s->page_size = page_size;
     s->instructions = instructions;
-    s->tcap = 65536;
+    s->cap0 = cap0;
+    s->tcap = cap0;
     s->owner = fc_alloc(s->tcap, sizeof *s->owner);
     fc_bit_build(s, s->tcap, 0);
     fc_rehash(s);
     s->hist_cap = 1024;
     s->hist = fc_alloc(s->hist_cap, sizeof *s->hist);
+}
+
+static void fc_free(fc_state *s)
+{
+    free(s->keys);
+    free(s->when);
+    free(s->bit);
+    free(s->owner);
+    free(s->hist);
 }
 
 static void fc_bad_line(const char *file, uint64_t line, const char *text, size_t len)
@@ -386,7 +397,8 @@ static void fc_usage(FILE *f)
 {
     fprintf(f,
 "usage: pnrsim-fault-curve --cpu-seconds X [--page-size BYTES] [--instructions]\n"
-"                          [--all-rows] [--comment TEXT]... [-o FILE] [TRACE]\n"
+"                          [--all-rows] [--comment TEXT]... [--capacity N]\n"
+"                          [-o FILE] [TRACE]\n"
 "Reads a valgrind lackey trace (--tool=lackey --trace-mem=yes) from TRACE or\n"
 "standard input and writes the program's LRU fault curve (pages, misses;\n"
 "docs/MODEL.md \"Measured fault curves\", format 1) to FILE or standard output.\n"
@@ -397,6 +409,8 @@ static void fc_usage(FILE *f)
 "  --all-rows        a row for every memory size 0..F (default: 0..100,\n"
 "                    every 1/200 of F, and F)\n"
 "  --comment TEXT    a comment line for the file's header (repeatable)\n"
+"  --capacity N      first time capacity and hash table size (a power of\n"
+"                    two, default 65536; small values are for tests)\n"
 "tools/fault-curve runs a program under valgrind and calls this.\n");
 }
 
@@ -413,7 +427,7 @@ static int fc_number(const char *s, double *out)
 
 int main(int argc, char **argv)
 {
-    double cpu = -1, ps = 4096;
+    double cpu = -1, ps = 4096, cap0 = 65536;
     int instructions = 0, all_rows = 0, ncomments = 0;
     const char *trace = NULL, *outname = NULL;
     char **comments = fc_alloc((size_t)argc, sizeof *comments);
@@ -431,6 +445,14 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--page-size") && has) {
             if (!fc_number(argv[++i], &ps) || ps < 1 || ps != (double)(uint64_t)ps || ps > 1e12) {
                 fprintf(stderr, "pnrsim-fault-curve: --page-size wants a positive whole number of bytes, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--capacity") && has) {
+            /* for tests: a small first capacity renumbers times and grows
+             * the hash table often */
+            if (!fc_number(argv[++i], &cap0) || cap0 < 4 || cap0 > (1 << 30) ||
+                cap0 != (double)(uint32_t)cap0 || ((uint32_t)cap0 & ((uint32_t)cap0 - 1))) {
+                fprintf(stderr, "pnrsim-fault-curve: --capacity wants a power of two from 4 to 2^30, not '%s'\n", argv[i]);
                 return 2;
             }
         } else if (!strcmp(a, "--instructions")) {
@@ -465,7 +487,7 @@ int main(int argc, char **argv)
         }
     }
     fc_state s;
-    fc_init(&s, (uint64_t)ps, instructions);
+    fc_init(&s, (uint64_t)ps, instructions, (uint32_t)cap0);
     fc_read(&s, in, trace ? trace : "stdin");
     if (in != 0)
         close(in);
@@ -478,6 +500,8 @@ int main(int argc, char **argv)
         }
     }
     fc_write(&s, out, cpu, all_rows, 100, 200, comments, ncomments);
+    fc_free(&s);
+    free(comments);
     if (fflush(out) || ferror(out) || (out != stdout && fclose(out))) {
         fprintf(stderr, "pnrsim-fault-curve: %s: write failed\n", outname ? outname : "stdout");
         return 2;
