@@ -425,12 +425,12 @@ static int fc_number(const char *s, double *out)
     return 1;
 }
 
-int main(int argc, char **argv)
+/* fc_main: the program, given room for the comments (freed by main). */
+static int fc_main(int argc, char **argv, char **comments)
 {
     double cpu = -1, ps = 4096, cap0 = 65536;
     int instructions = 0, all_rows = 0, ncomments = 0;
     const char *trace = NULL, *outname = NULL;
-    char **comments = fc_alloc((size_t)argc, sizeof *comments);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -496,15 +496,23 @@ int main(int argc, char **argv)
         out = fopen(outname, "w");
         if (!out) {
             fprintf(stderr, "pnrsim-fault-curve: %s: %s\n", outname, strerror(errno));
+            fc_free(&s);
             return 2;
         }
     }
     fc_write(&s, out, cpu, all_rows, 100, 200, comments, ncomments);
     fc_free(&s);
-    free(comments);
     if (fflush(out) || ferror(out) || (out != stdout && fclose(out))) {
         fprintf(stderr, "pnrsim-fault-curve: %s: write failed\n", outname ? outname : "stdout");
         return 2;
     }
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char **comments = fc_alloc((size_t)argc, sizeof *comments);
+    int rc = fc_main(argc, argv, comments);
+    free(comments);
+    return rc;
 }
