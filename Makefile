@@ -47,6 +47,9 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 PLOT      := $(BUILD)/pnrsim-plot
+# pnrsim-fault-curve: the stack-distance pass of tools/fault-curve (issue
+# 33 item 2); a tool beside the simulator, linked against none of it.
+FCURVE    := $(BUILD)/pnrsim-fault-curve
 # Manual pages: pnrsim.ini(5) is generated from configs/reference.ini.
 MAN1      := $(patsubst man/%,$(BUILD)/man/%,$(wildcard man/*.1))
 MAN5      := $(BUILD)/man/pnrsim.ini.5
@@ -64,7 +67,7 @@ FUZZ_SMOKE_TIME ?= 4
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 .PHONY: check-slurm check-valgrind
 all: deps
-	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(MANS)
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(MANS)
 
 deps:
 	@sh tools/deps.sh
@@ -103,6 +106,10 @@ $(BUILD)/man/%.1: man/%.1 $(BUILD)/version.txt
 $(MAN5): configs/reference.ini tools/ini2man.sh $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
 	sh tools/ini2man.sh $< '$(VERSION_STR)' > $@.tmp && mv $@.tmp $@
+
+$(FCURVE): tools/fault_curve.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -o $@ $< $(LDSAN)
 
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
@@ -301,7 +308,9 @@ install: all
 	install -m 644 configs/*.ini configs/*.cfg $(DESTDIR)$(PREFIX)/share/pnrsim/configs/
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines
 	install -m 644 configs/machines/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/machines/
-	install -m 644 traces/* $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+	install -m 644 $(filter-out traces/curves,$(wildcard traces/*)) $(DESTDIR)$(PREFIX)/share/pnrsim/traces/
+	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/traces/curves
+	$(if $(wildcard traces/curves/*.curve),install -m 644 traces/curves/*.curve $(DESTDIR)$(PREFIX)/share/pnrsim/traces/curves/)
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies $(DESTDIR)$(PREFIX)/share/doc/pnrsim
 	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
 	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/

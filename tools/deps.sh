@@ -10,7 +10,9 @@
 # the same for pnrsim-plot; with "schedule", those and pajeng (make check);
 # with "html", chromium, xmllint and groff (make check);
 # with "slurm", Slurm and munge for a one-node cluster (tools/slurm-local.sh,
-# make check-slurm); with "valgrind", valgrind (make check-valgrind).
+# make check-slurm); with "valgrind", valgrind (make check-valgrind,
+# tools/fault-curve); with "curves", valgrind and the programs of the
+# bundled fault curves, hpcc and metis (tools/bundled-curves.sh).
 #
 # With "fuzz" (make fuzz) it also installs clang with libFuzzer and exits 2
 # when it cannot; with "fuzz-smoke" (make check) it installs them when it can
@@ -106,11 +108,15 @@ if [ "$1" = slurm ]; then
         fi
     done
 fi
-if [ "$1" = valgrind ]; then
+if [ "$1" = valgrind ] || [ "$1" = curves ]; then
     if ! command -v valgrind >/dev/null 2>&1; then
         PKGS="$PKGS valgrind"
         missing=1
     fi
+fi
+if [ "$1" = curves ]; then
+    [ -x /usr/bin/hpcc ] || { PKGS="$PKGS hpcc"; missing=1; }
+    [ -x /usr/bin/gpmetis ] || { PKGS="$PKGS metis"; missing=1; }
 fi
 # libFuzzer: clang, and on Debian 12 its runtime libraries (libclang-rt-dev,
 # a separate package since LLVM 14). tests/fuzz/run.sh probe builds a tiny

@@ -50,6 +50,7 @@ awk '/^\[/ { s = substr($0, 2, index($0, "]") - 2); next }
          n++; print s "." k "=" v > (dir "/" n)
      }' dir="$seeds/fuzz_set" "$top/configs/reference.ini"
 for t in "$top"/traces/*; do
+    [ -f "$t" ] || continue   # traces/curves/: fault curves, not SWF
     name=$(basename "$t")
     case $t in
         *.gz) gzip -dc "$t" | head -n 12 > "$seeds/fuzz_swf/${name%.gz}" ;;
