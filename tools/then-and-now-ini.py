@@ -8,6 +8,8 @@ are written once (issue 33 item 4; docs/STUDY-THEN-AND-NOW.md).
   tools/then-and-now-ini.py --phase2   # also one then-and-now-cost-KEY.ini
                                        # per new cost key (the keys must
                                        # exist: pnrsim-sweep checks them)
+  tools/then-and-now-ini.py --out DIR  # write into DIR instead (the test
+                                       # compares with the committed files)
 
 A study has one base, so each configuration carries its machine: the lines
 key is simulation.system (a name that changes no result); its plain value
@@ -270,6 +272,13 @@ def sens_study(name, key, values, extra_baselines=(), note=""):
 
 def main(argv):
     phase2 = "--phase2" in argv[1:]
+    outdir = OUT
+    if "--out" in argv[1:]:
+        i = argv.index("--out")
+        if i + 1 >= len(argv):
+            sys.stderr.write("then-and-now-ini: --out needs a directory\n")
+            return 2
+        outdir = argv[i + 1]
     files = {"then-and-now.ini": main_study(),
              "then-and-now-r.ini": sens_study(
                  "then-and-now-r", "process.mem_access_rate",
@@ -292,9 +301,9 @@ def main(argv):
                 "then-and-now-cost-" + short, key, vals,
                 note="half, once and twice the preset's %s" % now[key])
     for name, text in files.items():
-        with open(os.path.join(OUT, name), "w") as f:
+        with open(os.path.join(outdir, name), "w") as f:
             f.write(text)
-        print("wrote configs/studies/" + name)
+        print("wrote " + os.path.join(outdir, name))
     return 0
 
 
