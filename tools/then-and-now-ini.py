@@ -40,7 +40,26 @@ WEAK = 8                # traces/hpc2n-seth-x8.swf: widths x 8 (1920 procs)
 MB_PER_CORE = 224       # as the 2004 study: 224 MB per core, all machines
 NODE_SIZES = (1, 8, 64)
 SERVERS = 16            # pool: 16 servers of 64 x 224 MB = half the RAM
-LEVELS = ("0.03733333333", "1", "8")    # L0 control, L2, L3 (section 2)
+# L0 control, L2 (section 2 of the doc). L3 (8) is out: one run at C = 64
+# takes over 500 CPU s on 2048 cores (docs/STUDY-THEN-AND-NOW.md, timings).
+LEVELS = ("0.03733333333", "1")
+SENS_LEVEL = "1"        # the sensitivity studies: L2, C = 64
+# Today's configurations per node size (the run plan's cuts, in the doc):
+# at C = 8 every job fills whole nodes (widths x 8), so SHARED = EXCLUSIVE
+# and no *-shared-* there; the pool and messages at C = 1 cost most.
+KINDS = {1: ("ssd", "rdma"),
+         8: ("ssd", "msg", "rdma"),
+         64: ("ssd", "msg", "rdma", "pool", "shared-ssd", "shared-rdma")}
+# The configurations each cost's sensitivity study runs (the finding the
+# cost bears on: F2/F4 swap against network RAM, F3 RDMA against messages).
+COST_KINDS = {"computer.fault_cpu": ("ssd", "rdma"),
+              "netram.message_cpu": ("msg", "rdma"),
+              "netram.server_cpu": ("msg", "rdma"),
+              "netram.rdma_read_latency": ("rdma", "msg"),
+              "netram.rdma_write_latency": ("rdma", "msg"),
+              "computer.ssd_write_latency": ("ssd", "rdma"),
+              "computer.ssd_write_bandwidth": ("ssd", "rdma"),
+              "process.dirty_fraction": ("ssd", "rdma")}
 WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
 SEEDS = 1
 R_10X = "0.0000024"     # 10 x the report's R
@@ -48,10 +67,7 @@ R_REPORT = "0.00000024"
 
 # The new cost keys of issue 33 item 1 (other helpers' branches). Phase 2:
 # the presets give their defaults; here only the names for --phase2.
-COSTS = ("computer.fault_cpu", "netram.message_cpu", "netram.server_cpu",
-         "netram.rdma_read_latency", "netram.rdma_write_latency",
-         "computer.ssd_write_latency", "computer.ssd_write_bandwidth",
-         "process.dirty_fraction")
+COSTS = tuple(COST_KINDS)
 
 STUDY_KEYS = ("computer.number", "computer.ram", "computer.memory_servers",
               "computer.memory_server_ram", "computer.cores_per_node",
@@ -120,23 +136,25 @@ def main_study():
     confs.append(("2004-central",
                   [("netram.enabled", "yes"), ("netram.strategy", "central")],
                   "--- 2004: PNR CENTRAL over messages on the [set] machine ---"))
+    what = {"ssd": "no network RAM: every fault to the SSD",
+            "msg": "PNR CENTRAL over messages (the report's protocol)",
+            "rdma": "PNR CENTRAL, pages by one-sided RDMA",
+            "pool": "pool: half the node RAM, %d servers of %d MB (same "
+                    "total)" % (SERVERS, MB_PER_CORE * 64),
+            "shared-ssd": "the same nodes shared core by core (SHARED)",
+            "shared-rdma": "SHARED, PNR over RDMA"}
     for c in NODE_SIZES:
-        nodes = CORES // c
-        head = ("--- today, C = %d: %d nodes x %d cores, %d MB per node ---"
-                % (c, nodes, c, MB_PER_CORE * c))
-        confs.append(("now-c%d-ssd" % c, today(c, "ssd"), head))
-        confs.append(("now-c%d-msg" % c, today(c, "msg"),
-                      "PNR CENTRAL over messages (the report's protocol)"))
-        confs.append(("now-c%d-rdma" % c, today(c, "rdma"),
-                      "PNR CENTRAL, pages by one-sided RDMA"))
-        confs.append(("now-c%d-pool" % c, today(c, "pool"),
-                      "pool: half the node RAM, %d servers of %d MB (same "
-                      "total)" % (SERVERS, MB_PER_CORE * 64)))
-        if c > 1:
-            confs.append(("now-c%d-shared-ssd" % c, today(c, "ssd", True),
-                          "the same nodes shared core by core (SHARED)"))
-            confs.append(("now-c%d-shared-rdma" % c, today(c, "rdma", True),
-                          None))
+        first = True
+        for kind in KINDS[c]:
+            com = what[kind]
+            if first:
+                com = ("--- today, C = %d: %d nodes x %d cores, %d MB per "
+                       "node ---\n; " % (c, CORES // c, c, MB_PER_CORE * c)
+                       + com)
+                first = False
+            shared = kind.startswith("shared-")
+            confs.append(("now-c%d-%s" % (c, kind),
+                          today(c, kind.replace("shared-", ""), shared), com))
     n = (len(confs) + 1) * len(LEVELS) * WINDOWS * SEEDS
     out = [HEAD.rstrip("\n").replace("@RUNS@", "%d configurations x %d "
                                      "levels x %d windows x %d seed = %d runs"
@@ -162,7 +180,7 @@ def main_study():
             "computer.ram        = %d" % MB_PER_CORE]
     out += ["%s = %s" % kv for kv in THEN if kv[0] != "process.mem_access_rate"]
     out += ["", "[vary]",
-            "; L0 control (nothing pages), L2 (the trace's memory), L3 (x 8)",
+            "; L0 control (nothing pages), L2 (the trace's memory)",
             "workload.memory_scale = " + ", ".join(LEVELS),
             "; PHASE 2: memory that changes over time as a second setting:",
             "; workload.memory_profile = CONSTANT, PHASES",
@@ -210,8 +228,8 @@ HEAD = """\
 ; tests/test_study_then_and_now.sh fails when any other key drifts.
 ;
 ; Pressure levels (workload.memory_scale; section 2 of the doc): 0.0373 L0
-; (control: nothing pages), 1 L2 (the trace's memory, 224 MB per core),
-; 8 L3 (28 MB per core: Perlmutter's per-node reading).
+; (control: nothing pages), 1 L2 (the trace's memory, 224 MB per core).
+; L3 (8, 28 MB per core) is out: over 500 CPU s a run at C = 64 here.
 ; @RUNS@.
 """
 
@@ -225,19 +243,21 @@ METRICS = ("response_time_mean, bounded_slowdown_mean, wait_time_mean,\n"
            "pnr_denied")
 
 
-def sens_study(name, key, values, extra_baselines=(), note=""):
-    """Today's machine at C = 64, L3: swap, PNR over messages, over RDMA and
-    a pool (simulation.system) x the parameter KEY ([vary])."""
+def sens_study(name, key, values, kinds, extra_baselines=(), note=""):
+    """Today's machine at C = 64, level SENS_LEVEL: the configurations KINDS
+    (simulation.system; the first is the [set] machine) x the parameter KEY
+    ([vary])."""
     c = 64
     out = ["; configs/studies/%s.ini: written by tools/then-and-now-ini.py;"
            % name,
            "; edit the generator, not this file. Sensitivity of the",
            "; then-and-now findings (docs/STUDY-THEN-AND-NOW.md) to %s," % key,
-           "; today's machine at C = 64 (%d nodes), level L3." % (CORES // c)]
+           "; today's machine at C = 64 (%d nodes), workload.memory_scale = %s."
+           % (CORES // c, SENS_LEVEL)]
     if note:
         out += ["; " + l for l in note.split("\n")]
-    nconf = 4 * (len(values) + len(extra_baselines))
     w = WINDOWS // 2
+    nconf = len(kinds) * (len(values) + len(extra_baselines))
     out += ["; %d configurations x %d windows x %d seed = %d runs."
             % (nconf, w, SEEDS, nconf * w * SEEDS)]
     out += ["", "[study]", "name         = " + name,
@@ -246,24 +266,25 @@ def sens_study(name, key, values, extra_baselines=(), note=""):
             "replications = %d" % SEEDS, "windows      = %d" % w,
             "seed_base    = 1", "metrics      = " + METRICS]
     out += ["", "[set]", "workload.submit_min = 3900000",
-            "workload.max_jobs   = 100", "workload.memory_scale = 8"]
+            "workload.max_jobs   = 100",
+            "workload.memory_scale = " + SENS_LEVEL]
     if key != "process.mem_access_rate":
         out.append("process.mem_access_rate = " + R_10X)
-    out += ["%s = %s" % kv for kv in today(c, "rdma", skip=(key,))]
-    out += ["", "[vary]", "simulation.system = rdma",
+    first = kinds[0]
+    out += ["%s = %s" % kv for kv in today(c, first, skip=(key,))]
+    out += ["", "[vary]", "simulation.system = " + first,
             "%s = %s" % (key, ", ".join(values))]
-    out += section("baseline ssd", [("netram.enabled", "no"),
-                                     ("lines", "simulation.system")],
-                   "no network RAM: every fault to the SSD")
-    out += section("baseline msg", [("netram.transport", "MESSAGES"),
-                                     ("lines", "simulation.system")],
-                   "PNR CENTRAL over messages")
-    out += section("baseline pool",
-                   [("computer.ram", "%g" % (MB_PER_CORE * c / 2)),
-                    ("computer.memory_servers", str(SERVERS)),
-                    ("computer.memory_server_ram", str(MB_PER_CORE * 64)),
-                    ("lines", "simulation.system")],
-                   "pool over RDMA: half the node RAM, %d servers" % SERVERS)
+    own = dict(today(c, first, skip=(key,)))
+    what = {"ssd": "no network RAM: every fault to the SSD",
+            "msg": "PNR CENTRAL over messages", "rdma": "PNR CENTRAL over RDMA",
+            "pool": "pool over RDMA: half the node RAM, %d servers" % SERVERS}
+    for kind in kinds[1:]:
+        theirs = today(c, kind, skip=(key,))
+        # only what differs; an ssd baseline keeps the [set] machine's
+        # transport and strategy (no effect with network RAM off: warned)
+        diff = [(k, v) for k, v in theirs if own.get(k) != v]
+        out += section("baseline " + kind,
+                       diff + [("lines", "simulation.system")], what[kind])
     for bname, assigns in extra_baselines:
         out += section("baseline " + bname, assigns)
         out.append("lines = " + key)
@@ -282,7 +303,7 @@ def main(argv):
     files = {"then-and-now.ini": main_study(),
              "then-and-now-r.ini": sens_study(
                  "then-and-now-r", "process.mem_access_rate",
-                 (R_REPORT, R_10X),
+                 (R_REPORT, R_10X), ("rdma", "ssd", "msg", "pool"),
                  note="R: the report's (2.4e-7 s) and 10 x (2.4e-6 s).\n"
                       "PHASE 2: one baseline per measured curve (lines =\n"
                       "process.mem_access_rate): process.fault_model = CURVE,\n"
@@ -298,7 +319,7 @@ def main(argv):
             vals = ("%.6g" % (d / 2), now[key], "%.6g" % (d * 2))
             short = key.split(".", 1)[1].replace("_", "-")
             files["then-and-now-cost-%s.ini" % short] = sens_study(
-                "then-and-now-cost-" + short, key, vals,
+                "then-and-now-cost-" + short, key, vals, COST_KINDS[key],
                 note="half, once and twice the preset's %s" % now[key])
     for name, text in files.items():
         with open(os.path.join(outdir, name), "w") as f:
