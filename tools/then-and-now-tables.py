@@ -17,6 +17,8 @@ then-and-now-cost-*.ini. Prints Markdown:
    excludes 0, and "n/indep" where the pairs hold fewer independent values
    than pairs (both sides equal under every seed of a window: a seed only
    moves the paging streams, so such a window is one value, not several);
+   then, per configuration, each level's response minus the first
+   level's (L0, where nothing pages: what paging costs);
 3. for each SENS_OUT, the same findings against the varied parameter's
    values (one row per finding and value).
 
@@ -129,6 +131,38 @@ def paired(rows, a, b, metric, fixed):
     return d, indep
 
 
+def level_rows(rows, ref_level):
+    """Per configuration, each level's paired difference from REF_LEVEL
+    (the same configuration, window and seed): what paging costs (F2)."""
+    out = ["| configuration | level − %s | n | " % LEVEL_NAME.get(ref_level, ref_level) +
+           " | ".join("%s (%% of %s)" % (t, LEVEL_NAME.get(ref_level, ref_level))
+                      for _, _, t in FIND_METRICS[:1]) + " |",
+           "|---|---|---|---|"]
+    confs = []
+    for r in rows:
+        if r[CONF] not in confs:
+            confs.append(r[CONF])
+    m, dg, _ = FIND_METRICS[0]
+    for c in confs:
+        base = {(r.get("window", ""), r["seed"]): float(r[m]) for r in rows
+                if r[CONF] == c and r[LEVEL] == ref_level and r[m] != ""}
+        for lv in sorted({r[LEVEL] for r in rows}, key=numeric_first):
+            if lv == ref_level:
+                continue
+            d = [float(r[m]) - base[(r.get("window", ""), r["seed"])]
+                 for r in rows if r[CONF] == c and r[LEVEL] == lv
+                 and r[m] != "" and (r.get("window", ""), r["seed"]) in base]
+            if len(d) < 2:
+                continue
+            mu, h = stats(d)
+            bm = sum(base.values()) / len(base)
+            star = " *" if h is not None and abs(mu) > h else ""
+            out.append("| %s | %s | %d | %s%s (%+.2f%%) |" % (
+                c, LEVEL_NAME.get(lv, lv), len(d), pm(mu, h, dg, True), star,
+                100 * mu / bm if bm else 0))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -199,6 +233,11 @@ def main(argv):
     print("\n".join(main_table(rows)))
     print("\n### Findings: paired differences\n")
     print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level")))
+    levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
+    if len(levels) > 1:
+        print("\n### What paging costs: each level against %s\n"
+              % LEVEL_NAME.get(levels[0], levels[0]))
+        print("\n".join(level_rows(rows, levels[0])))
     for sdir in argv[2:]:
         try:
             srows = load(sdir)
