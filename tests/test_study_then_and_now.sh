@@ -26,7 +26,9 @@
 #     preset: 12.5) reports that one, SHARED set back to EXCLUSIVE is
 #     reported for the two shared baselines, and cores_per_node = 16 for
 #     the three C = 8 ones;
-#   - the committed files are the generator's output (cmp);
+#   - the committed files are the generator's output (cmp), and
+#     traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the log, with
+#     one line and the header checked by hand;
 #   - the studies are valid: pnrsim-sweep --list reads them (260 and 30
 #     runs).
 # Prints "N passed, N failed" last; KEEP=1 keeps the temporary directory.
@@ -165,6 +167,22 @@ sed 's/^computer.cores_per_node = 8$/computer.cores_per_node = 16/' "$STUDY" > m
 compare mut4.ini > mut4.out 2>&1
 check "cores_per_node 16 in the now-c8-* baselines: reported for all 3" \
     test "$(grep -c '^DRIFT now-c8-.* computer.cores_per_node 16 8' mut4.out)" -eq 3
+
+# traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the HPC2N log.
+# By hand: job 1 is "1 0 308434 31405 30 31405 -1 30 ..." (30 processors
+# allocated and requested): x 8 = 240 in fields 5 and 8, field 7 (-1)
+# kept; MaxProcs 240 x 8 = 1920.
+X8=$top/traces/hpc2n-seth-x8.swf
+"$PY" "$top/tools/scale-widths.py" 8 "$top/traces/hpc2n-seth-first3171.swf" > x8.swf
+check "traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the log" cmp -s x8.swf "$X8"
+check "... job 1: 30 processors become 240 (fields 5 and 8), -1 stays" \
+    grep -q '^1 0 308434 31405 240 31405 -1 240 37980 -1 1 1 1 -1 -1 1 -1 -1$' "$X8"
+check "... MaxProcs 1920, MaxNodes 1920, the header kept" \
+    sh -c "grep -q '^; MaxProcs: 1920$' '$X8' && grep -q '^; MaxNodes: 1920$' '$X8' && grep -q '^; Acknowledge: Ake Sandgren' '$X8'"
+check "... as many jobs as the log" \
+    test "$(grep -vc '^;' "$X8")" -eq "$(grep -vc '^;' "$top/traces/hpc2n-seth-first3171.swf")"
+"$PY" "$top/tools/scale-widths.py" 0 "$X8" > /dev/null 2> k0.err
+check "scale-widths K = 0: exit 2 with a message" sh -c "test $? -eq 2 && grep -q 'positive integer' k0.err"
 
 mkdir gen
 "$PY" "$top/tools/then-and-now-ini.py" --out gen > gen.out 2>&1
