@@ -144,6 +144,14 @@ check "then-and-now-r.ini: every configuration is today's machine at C = 64" \
 check "... 3 of them (rdma, ssd, msg)" \
     test "$(grep -c '^OK .* now$' sens.out)" -eq 3
 
+# Phase 2's cost studies (tools/then-and-now-ini.py --phase2), when present.
+for f in "$top"/configs/studies/then-and-now-cost-*.ini; do
+    [ -e "$f" ] || continue
+    compare "$f" sens > cost.out 2>&1
+    check "$(basename "$f"): every configuration is today's machine at C = 64" \
+        test $? -eq 0
+done
+
 # Mutations: the comparison reports the key that drifted.
 awk '/^\[baseline now-c64-ssd\]/ { s = 1 } /^\[baseline now-c64-msg\]/ { s = 0 }
      s && /^computer.ssd_latency/ { $0 = "computer.ssd_latency = 0.0001" } { print }' \
@@ -191,6 +199,11 @@ check "... and writes then-and-now.ini as committed" \
     cmp -s gen/then-and-now.ini "$STUDY"
 check "... and then-and-now-r.ini as committed" \
     cmp -s gen/then-and-now-r.ini "$top/configs/studies/then-and-now-r.ini"
+if ! grep -q '^fault_cpu' "$top/configs/machines/epyc-hdr-2022.ini"; then
+    "$PY" "$top/tools/then-and-now-ini.py" --phase2 --out gen > p2.out 2> p2.err
+    check "--phase2 before the preset has the cost keys: exit 2, naming the key" \
+        sh -c "test $? -eq 2 && grep -q 'computer.fault_cpu is not in epyc-hdr-2022.ini' p2.err"
+fi
 
 "$SWEEP" --list "$STUDY" -o "$T/out" > list.out 2> list.err
 check "pnrsim-sweep --list reads the study" test $? -eq 0

@@ -57,6 +57,28 @@ mkdir -p s
 check "seed 2 equal to seed 1: 6 pairs at L0, said to be 3 independent" \
     grep -q '^| L0 | now-c64-ssd − now-c64-shared-ssd | 6 (3 indep) |' s.md
 
+# A sensitivity study (then-and-now-r.ini's columns): rdma - ssd at each R.
+# R = 2.4e-07: rdma 90, 95, 100 against ssd 100: d = -10, -5, 0: -5, sd 5,
+# h = 4.303 * 5 / 1.7321 = 12.42 -> "-5 ± 12 (-5.0%)"; R = 2.4e-06: rdma =
+# ssd = 100: "+0 ± 0 (+0.0%)".
+mkdir -p r
+{
+    echo "simulation.system,process.mem_access_rate,window,seed,status,response_time_mean,page_fault_time_per_pe"
+    for w in 0 1 2; do
+        echo "rdma,0.00000024,$w,1,ok,$((90 + 5 * w)),1"
+        echo "@ssd,0.00000024,$w,1,ok,100,2"
+        echo "rdma,0.0000024,$w,1,ok,100,1"
+        echo "@ssd,0.0000024,$w,1,ok,100,2"
+    done
+} > r/results.csv
+"$PY" "$TOOL" m r > r.md 2> r.err
+check "with a sensitivity directory: a table against process.mem_access_rate" \
+    grep -q '^### Sensitivity to process.mem_access_rate (r)' r.md
+check "... rdma - ssd at R = 2.4e-07: -5 ± 12 (-5.0%)" \
+    grep -q '^| 0.00000024 | rdma − ssd | 3 | -5 ± 12 (-5.0%) |' r.md
+check "... and at 2.4e-06: +0 ± 0 (+0.0%)" \
+    grep -q '^| 0.0000024 | rdma − ssd | 3 | +0 ± 0 (+0.0%) |' r.md
+
 "$PY" "$TOOL" nonexistent > /dev/null 2> miss.err
 check "a directory without results.csv: exit 2, named" \
     sh -c "test $? -eq 2 && grep -q nonexistent miss.err"
