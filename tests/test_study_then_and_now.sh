@@ -1,29 +1,36 @@
 #!/bin/sh
 # tests/test_study_then_and_now.sh BUILD: configs/studies/then-and-now.ini
-# copies the machine presets' values into its [set] section (the 2004
-# machine) and its now-* baselines (today's machine), because a study has
-# one base (docs/STUDY-THEN-AND-NOW.md). This test keeps the copies from
-# drifting away from configs/machines/*.ini.
+# and then-and-now-r.ini copy the machine presets' values into their [set]
+# section and baselines, because a study has one base
+# (docs/STUDY-THEN-AND-NOW.md). tools/then-and-now-ini.py writes them from
+# the presets; this test keeps the files from drifting away from
+# configs/machines/*.ini and from the generator.
 #
-# Checks, for every configuration of the study (the plain value 2004-disk
-# and every baseline):
+# Checks, for every configuration of a study (the plain value of
+# simulation.system and every baseline):
 #   - the configuration pnrsim builds from configs/default.ini, the study's
 #     [set] lines and the baseline's overrides (--print-config) gives every
 #     key that the machine's preset sets the preset's value, as pnrsim reads
 #     both (so 0.000092 and 9.2e-05 are one value), except the keys the
-#     study changes on purpose: computer.number, computer.ram, the memory
-#     servers, simulation.system, netram.transport (varied),
-#     process.mem_access_rate (10x, for run time), computer.fault_cpu
-#     (issue 33: not in the study until it is redone);
-#   - the 2004 configurations have one core per PE, the today ones 64 cores
-#     per node (the machines are not swapped); the now-shared-* baselines
-#     may (and must) differ from the preset in scheduler.node_sharing =
-#     SHARED, and no other configuration may;
+#     study changes on purpose: computer.number, computer.cores_per_node,
+#     computer.ram, the memory servers, simulation.system, netram.transport,
+#     process.mem_access_rate, and the keys the study varies ([vary]);
+#   - then-and-now.ini: the 2004 configurations (2004-*) have one core per
+#     PE, each now-cC-* C cores per node (the name says C); the
+#     now-cC-shared-* baselines may (and must) differ from the preset in
+#     scheduler.node_sharing = SHARED, and no other configuration may;
+#     then-and-now-r.ini: every configuration is today's machine at C = 64;
 #   - the check can fail: the same comparison on a copy of the study whose
-#     now-ssd baseline says ssd_latency = 0.0001 (the preset: 0.000092)
-#     reports that key, and one whose [set] says network.bandwidth = 25
-#     (the preset: 12.5) reports that one.
-#   - the study itself is valid: pnrsim-sweep --list reads it (288 runs).
+#     now-c64-ssd baseline says ssd_latency = 0.0001 (the preset: 0.000092)
+#     reports that key, one whose [set] says network.bandwidth = 25 (the
+#     preset: 12.5) reports that one, SHARED set back to EXCLUSIVE is
+#     reported for the two shared baselines, and cores_per_node = 16 for
+#     the three C = 8 ones;
+#   - the committed files are the generator's output (cmp), and
+#     traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the log, with
+#     one line and the header checked by hand;
+#   - the studies are valid: pnrsim-sweep --list reads them (260 and 30
+#     runs).
 # Prints "N passed, N failed" last; KEEP=1 keeps the temporary directory.
 
 TEST_NAME=test_study_then_and_now
@@ -35,15 +42,13 @@ STUDY=$top/configs/studies/then-and-now.ini
 # differs from its preset's ("DRIFT name key study-value preset-value") and
 # "OK name" for each configuration that agrees; exit 1 on any drift.
 compare() {
-    "$PY" - "$P" "$top" "$1" <<'EOF'
+    "$PY" - "$P" "$top" "$1" "${2:-main}" <<'EOF'
 import re, subprocess, sys
-pnrsim, top, study = sys.argv[1:4]
+pnrsim, top, study, mode = sys.argv[1:5]
 DELIBERATE = {"computer.number", "computer.ram", "computer.memory_servers",
               "computer.memory_server_ram", "simulation.system",
               "netram.transport", "process.mem_access_rate",
-              # issue 33: the study predates the fault-path costs; they
-              # come into it when it is redone (issue 33 item 4)
-              "computer.fault_cpu"}
+              "computer.cores_per_node"}
 PRESET = {"2004": top + "/configs/machines/pnrsim-2004.ini",
           "now": top + "/configs/machines/epyc-hdr-2022.ini"}
 
@@ -85,12 +90,20 @@ def preset_keys(path):
 
 secs = sections(study)
 setl = dict(next(kv for s, kv in secs if s == "set"))
-confs = [("2004-disk", {})]
+vary = dict(next(kv for s, kv in secs if s == "vary"))
+plain = [v.strip() for v in vary["simulation.system"].split(",")]
+confs = [(p, {}) for p in plain]
 confs += [(s.split(None, 1)[1], dict(kv)) for s, kv in secs
           if s.startswith("baseline ")]
 bad = 0
 for name, over in confs:
-    machine = "now" if name.startswith("now-") else "2004"
+    over = {k: v for k, v in over.items() if k != "lines"}
+    if mode == "sens":
+        machine, want_cores = "now", "64"
+    else:
+        m = re.match(r"now-c(\d+)-", name)
+        machine = "now" if m else "2004"
+        want_cores = m.group(1) if m else "1"
     assign = dict(setl)
     assign.update(over)
     args = ["-c", top + "/configs/default.ini"]
@@ -98,8 +111,8 @@ for name, over in confs:
         args += ["--set", "%s=%s" % (k, v)]
     got = effective(args)
     want = effective(["-c", PRESET[machine]])
-    allowed = set(DELIBERATE)
-    if name.startswith("now-shared-"):
+    allowed = set(DELIBERATE) | set(vary)
+    if "-shared-" in name:
         # today's hardware with the 2004 allocation, on purpose
         allowed.add("scheduler.node_sharing")
         if got.get("scheduler.node_sharing") != "SHARED":
@@ -111,8 +124,8 @@ for name, over in confs:
             print("DRIFT", name, key, got.get(key), want.get(key))
             bad += 1
     cores = got.get("computer.cores_per_node")
-    if (machine == "now") != (cores == "64"):
-        print("DRIFT", name, "computer.cores_per_node", cores)
+    if cores != want_cores:
+        print("DRIFT", name, "computer.cores_per_node", cores, want_cores)
         bad += 1
     print("OK" if not bad else "SEEN", name, machine)
 sys.exit(1 if bad else 0)
@@ -121,34 +134,84 @@ EOF
 
 compare "$STUDY" > same.out 2>&1
 check "every configuration's machine keys equal its preset's" test $? -eq 0
-check "18 configurations compared (2004-disk + 17 baselines)" \
-    test "$(grep -c '^OK ' same.out)" -eq 18
-check "12 of them on today's machine (the now-* baselines)" \
-    test "$(grep -c '^OK now-.* now$' same.out)" -eq 12
+check "13 configurations compared (2004-disk + 12 baselines)" \
+    test "$(grep -c '^OK ' same.out)" -eq 13
+check "11 of them on today's machine (the now-cC-* baselines)" \
+    test "$(grep -c '^OK now-c.* now$' same.out)" -eq 11
+compare "$top/configs/studies/then-and-now-r.ini" sens > sens.out 2>&1
+check "then-and-now-r.ini: every configuration is today's machine at C = 64" \
+    test $? -eq 0
+check "... 3 of them (rdma, ssd, msg)" \
+    test "$(grep -c '^OK .* now$' sens.out)" -eq 3
+
+# Phase 2's cost studies (tools/then-and-now-ini.py --phase2), when present.
+for f in "$top"/configs/studies/then-and-now-cost-*.ini; do
+    [ -e "$f" ] || continue
+    compare "$f" sens > cost.out 2>&1
+    check "$(basename "$f"): every configuration is today's machine at C = 64" \
+        test $? -eq 0
+done
 
 # Mutations: the comparison reports the key that drifted.
-awk '/^\[baseline now-ssd\]/ { s = 1 } /^\[baseline now-central\]/ { s = 0 }
+awk '/^\[baseline now-c64-ssd\]/ { s = 1 } /^\[baseline now-c64-msg\]/ { s = 0 }
      s && /^computer.ssd_latency/ { $0 = "computer.ssd_latency = 0.0001" } { print }' \
     "$STUDY" > mut1.ini
 compare mut1.ini > mut1.out 2>&1
-check "ssd_latency 0.0001 in now-ssd: the check fails" test $? -ne 0
-check "... naming now-ssd computer.ssd_latency (study 0.0001, preset 9.2e-05)" \
-    grep -q '^DRIFT now-ssd computer.ssd_latency 0.0001 9.2e-05' mut1.out
+check "ssd_latency 0.0001 in now-c64-ssd: the check fails" test $? -ne 0
+check "... naming now-c64-ssd computer.ssd_latency (study 0.0001, preset 9.2e-05)" \
+    grep -q '^DRIFT now-c64-ssd computer.ssd_latency 0.0001 9.2e-05' mut1.out
 check "... and no other configuration" test "$(grep -c '^DRIFT' mut1.out)" -eq 1
 sed 's/^scheduler.node_sharing = SHARED$/scheduler.node_sharing = EXCLUSIVE/' "$STUDY" > mut3.ini
 compare mut3.ini > mut3.out 2>&1
-check "now-shared-* set back to EXCLUSIVE: the check fails for both" \
-    test "$(grep -c '^DRIFT now-shared-.* scheduler.node_sharing EXCLUSIVE SHARED' mut3.out)" -eq 2
-sed 's/^network.bandwidth   = 12.5$/network.bandwidth   = 25/' "$STUDY" > mut2.ini
+check "now-c64-shared-* set back to EXCLUSIVE: the check fails for both" \
+    test "$(grep -c '^DRIFT now-c64-shared-.* scheduler.node_sharing EXCLUSIVE SHARED' mut3.out)" -eq 2
+sed 's/^network.bandwidth = 12.5$/network.bandwidth = 25/' "$STUDY" > mut2.ini
 compare mut2.ini > mut2.out 2>&1
 check "[set] network.bandwidth 25: the check fails" test $? -ne 0
-check "... for the 2004 machine's 6 configurations, none of today's" \
-    test "$(grep -c '^DRIFT 2004-.* network.bandwidth 25 12.5' mut2.out)" -eq 6 -a \
+check "... for the 2004 machine's 2 configurations, none of today's" \
+    test "$(grep -c '^DRIFT 2004-.* network.bandwidth 25 12.5' mut2.out)" -eq 2 -a \
          "$(grep -c '^DRIFT now-' mut2.out)" -eq 0
+sed 's/^computer.cores_per_node = 8$/computer.cores_per_node = 16/' "$STUDY" > mut4.ini
+compare mut4.ini > mut4.out 2>&1
+check "cores_per_node 16 in the now-c8-* baselines: reported for all 3" \
+    test "$(grep -c '^DRIFT now-c8-.* computer.cores_per_node 16 8' mut4.out)" -eq 3
+
+# traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the HPC2N log.
+# By hand: job 1 is "1 0 308434 31405 30 31405 -1 30 ..." (30 processors
+# allocated and requested): x 8 = 240 in fields 5 and 8, field 7 (-1)
+# kept; MaxProcs 240 x 8 = 1920.
+X8=$top/traces/hpc2n-seth-x8.swf
+"$PY" "$top/tools/scale-widths.py" 8 "$top/traces/hpc2n-seth-first3171.swf" > x8.swf
+check "traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the log" cmp -s x8.swf "$X8"
+check "... job 1: 30 processors become 240 (fields 5 and 8), -1 stays" \
+    grep -q '^1 0 308434 31405 240 31405 -1 240 37980 -1 1 1 1 -1 -1 1 -1 -1$' "$X8"
+check "... MaxProcs 1920, MaxNodes 1920, the header kept" \
+    sh -c "grep -q '^; MaxProcs: 1920$' '$X8' && grep -q '^; MaxNodes: 1920$' '$X8' && grep -q '^; Acknowledge: Ake Sandgren' '$X8'"
+check "... as many jobs as the log" \
+    test "$(grep -vc '^;' "$X8")" -eq "$(grep -vc '^;' "$top/traces/hpc2n-seth-first3171.swf")"
+"$PY" "$top/tools/scale-widths.py" 0 "$X8" > /dev/null 2> k0.err
+check "scale-widths K = 0: exit 2 with a message" sh -c "test $? -eq 2 && grep -q 'positive integer' k0.err"
+
+mkdir gen
+"$PY" "$top/tools/then-and-now-ini.py" --out gen > gen.out 2>&1
+check "tools/then-and-now-ini.py runs" test $? -eq 0
+check "... and writes then-and-now.ini as committed" \
+    cmp -s gen/then-and-now.ini "$STUDY"
+check "... and then-and-now-r.ini as committed" \
+    cmp -s gen/then-and-now-r.ini "$top/configs/studies/then-and-now-r.ini"
+if ! grep -q '^fault_cpu' "$top/configs/machines/epyc-hdr-2022.ini"; then
+    "$PY" "$top/tools/then-and-now-ini.py" --phase2 --out gen > p2.out 2> p2.err
+    check "--phase2 before the preset has the cost keys: exit 2, naming the key" \
+        sh -c "test $? -eq 2 && grep -q 'computer.fault_cpu is not in epyc-hdr-2022.ini' p2.err"
+fi
 
 "$SWEEP" --list "$STUDY" -o "$T/out" > list.out 2> list.err
 check "pnrsim-sweep --list reads the study" test $? -eq 0
-check "... 288 runs: 18 configurations x 4 levels x 2 windows x 2 seeds" \
-    test "$(wc -l < list.out)" -eq 288
+check "... 260 runs: 13 configurations x 2 levels x 10 windows x 1 seed" \
+    test "$(wc -l < list.out)" -eq 260
+"$SWEEP" --list "$top/configs/studies/then-and-now-r.ini" -o "$T/out-r" \
+    > list-r.out 2> list-r.err
+check "pnrsim-sweep --list reads then-and-now-r.ini: 30 runs" \
+    test "$(wc -l < list-r.out)" -eq 30
 
 finish

@@ -37,7 +37,7 @@ its overrides when they are short). A numeric x is joined by lines; a
 categorical x (e.g. strategy names) is drawn as grouped points, side by
 side, never joined. Series are shifted sideways a little so that equal
 values do not hide each other's bars. The legend sits outside the axes, on
-the right, so that many series (the then-and-now study has 18) hide no
+the right, so that many series (the then-and-now study has 13) hide no
 data. Axis labels come from the data: "KEY [unit]" for x, "METRIC [unit]"
 for y with "mean of N runs (W windows x R seeds), 95% CI" from the finished
 run counts of the points drawn; a [plot]'s xlabel/ylabel replace the names,

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""tools/then-and-now-ini.py: writes the then-and-now study files from one
+table, so that the machine values, the node sizes and the phase-2 cost keys
+are written once (issue 33 item 4; docs/STUDY-THEN-AND-NOW.md).
+
+  tools/then-and-now-ini.py            # configs/studies/then-and-now.ini
+                                       # and then-and-now-r.ini
+  tools/then-and-now-ini.py --phase2   # also one then-and-now-cost-KEY.ini
+                                       # per new cost key (the keys must
+                                       # exist: pnrsim-sweep checks them)
+  tools/then-and-now-ini.py --out DIR  # write into DIR instead (the test
+                                       # compares with the committed files)
+
+A study has one base, so each configuration carries its machine: the lines
+key is simulation.system (a name that changes no result); its plain value
+2004-disk is the [set] machine (configs/machines/pnrsim-2004.ini's values),
+every other value a [baseline] with the values of
+configs/machines/epyc-hdr-2022.ini, read from the preset here, so a key the
+preset gains (phase 2) is copied into every today's baseline the next time
+this runs; tests/test_study_then_and_now.sh fails when the study and the
+presets differ. Deliberate differences from the presets: computer.number
+(CORES), computer.cores_per_node (C), computer.ram (224 MB per core), the
+memory servers (the pool), netram.transport (varied),
+scheduler.node_sharing = SHARED in the *-shared-* baselines.
+
+The sensitivity files hold today's machine at C = 64 in [set] and cross
+netram.transport (MESSAGES, RDMA; baselines ssd and pool) with the
+parameter under test: R (then-and-now-r.ini) or one cost at half, once and
+twice its preset default (then-and-now-cost-KEY.ini, --phase2).
+"""
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(TOP, "configs", "studies")
+
+CORES = 2048            # 32 nodes at C = 64; 2048 / 8 = 256 x 240 / 240
+WEAK = 8                # traces/hpc2n-seth-x8.swf: widths x 8 (1920 procs)
+MB_PER_CORE = 224       # as the 2004 study: 224 MB per core, all machines
+NODE_SIZES = (1, 8, 64)
+SERVERS = 16            # pool: 16 servers of 64 x 224 MB = half the RAM
+# L0 control, L2 (section 2 of the doc). L3 (8) is out: one run at C = 64
+# takes over 500 CPU s on 2048 cores (docs/STUDY-THEN-AND-NOW.md, timings).
+LEVELS = ("0.03733333333", "1")
+SENS_LEVEL = "1"        # the sensitivity studies: L2, C = 64
+# Today's configurations per node size (the run plan's cuts, in the doc):
+# at C = 8 every job fills whole nodes (widths x 8), so SHARED = EXCLUSIVE
+# and no *-shared-* there; the pool and messages at C = 1 cost most.
+KINDS = {1: ("ssd", "rdma"),
+         8: ("ssd", "msg", "rdma"),
+         64: ("ssd", "msg", "rdma", "pool", "shared-ssd", "shared-rdma")}
+# The configurations each cost's sensitivity study runs (the finding the
+# cost bears on: F2/F4 swap against network RAM, F3 RDMA against messages).
+COST_KINDS = {"computer.fault_cpu": ("ssd", "rdma"),
+              "netram.message_cpu": ("msg", "rdma"),
+              "netram.server_cpu": ("msg", "rdma"),
+              "netram.rdma_read_latency": ("rdma", "msg"),
+              "netram.rdma_write_latency": ("rdma", "msg"),
+              "computer.ssd_write_latency": ("ssd", "rdma"),
+              "computer.ssd_write_bandwidth": ("ssd", "rdma"),
+              "process.dirty_fraction": ("ssd", "rdma")}
+WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
+SEEDS = 1
+R_10X = "0.0000024"     # 10 x the report's R
+R_REPORT = "0.00000024"
+
+# The new cost keys of issue 33 item 1 (other helpers' branches). Phase 2:
+# the presets give their defaults; here only the names for --phase2.
+COSTS = tuple(COST_KINDS)
+
+STUDY_KEYS = ("computer.number", "computer.ram", "computer.memory_servers",
+              "computer.memory_server_ram", "computer.cores_per_node",
+              "simulation.system", "netram.transport")
+
+
+def preset(name):
+    """[(section.key, value)] of a machine preset, in file order."""
+    out, sec = [], None
+    for line in open(os.path.join(TOP, "configs", "machines", name)):
+        line = re.sub(r"(^|\s)[;#].*", "", line).strip()
+        if not line:
+            continue
+        m = re.match(r"\[(.*)\]$", line)
+        if m:
+            sec = m.group(1).strip()
+        elif "=" in line:
+            k, v = line.split("=", 1)
+            out.append((sec + "." + k.strip(), v.strip()))
+    return out
+
+
+NOW = [(k, v) for k, v in preset("epyc-hdr-2022.ini") if k not in STUDY_KEYS]
+THEN = [(k, v) for k, v in preset("pnrsim-2004.ini") if k not in STUDY_KEYS]
+PHASE2_NOW = [
+    "; PHASE 2: the preset's new cost keys (fault_cpu, message_cpu, server_cpu,",
+    "; rdma_read/write_latency, ssd_write_*, dirty_fraction) go here: rerun",
+    "; tools/then-and-now-ini.py once configs/machines/epyc-hdr-2022.ini has them.",
+]
+
+
+def today(c, kind, shared=False, skip=()):
+    """Assignments of a today's configuration: C cores per node, KIND one of
+    ssd, msg, rdma, pool; SKIP: keys the file varies."""
+    ram = MB_PER_CORE * c
+    a = [("computer.number", str(CORES)), ("computer.cores_per_node", str(c))]
+    if kind == "pool":
+        a += [("computer.ram", "%g" % (ram / 2)),
+              ("computer.memory_servers", str(SERVERS)),
+              ("computer.memory_server_ram", str(MB_PER_CORE * 64))]
+    else:
+        a.append(("computer.ram", str(ram)))
+    if kind == "ssd":
+        a.append(("netram.enabled", "no"))
+    else:
+        a += [("netram.enabled", "yes"), ("netram.strategy", "central")]
+    for k, v in NOW:
+        if k == "scheduler.node_sharing" and shared:
+            v = "SHARED"
+        a.append((k, v))
+    if kind != "ssd":
+        a.append(("netram.transport", "MESSAGES" if kind == "msg" else "RDMA"))
+    return [(k, v) for k, v in a if k not in skip]
+
+
+def section(name, assigns, comment=None):
+    lines = ["", "[%s]" % name]
+    if comment:
+        lines[1:1] = ["; " + comment]
+    lines += ["%s = %s" % kv for kv in assigns]
+    return lines
+
+
+def main_study():
+    confs = []  # (name, assigns, comment)
+    confs.append(("2004-central",
+                  [("netram.enabled", "yes"), ("netram.strategy", "central")],
+                  "--- 2004: PNR CENTRAL over messages on the [set] machine ---"))
+    what = {"ssd": "no network RAM: every fault to the SSD",
+            "msg": "PNR CENTRAL over messages (the report's protocol)",
+            "rdma": "PNR CENTRAL, pages by one-sided RDMA",
+            "pool": "pool: half the node RAM, %d servers of %d MB (same "
+                    "total)" % (SERVERS, MB_PER_CORE * 64),
+            "shared-ssd": "the same nodes shared core by core (SHARED)",
+            "shared-rdma": "SHARED, PNR over RDMA"}
+    for c in NODE_SIZES:
+        first = True
+        for kind in KINDS[c]:
+            com = what[kind]
+            if first:
+                com = ("--- today, C = %d: %d nodes x %d cores, %d MB per "
+                       "node ---\n; " % (c, CORES // c, c, MB_PER_CORE * c)
+                       + com)
+                first = False
+            shared = kind.startswith("shared-")
+            confs.append(("now-c%d-%s" % (c, kind),
+                          today(c, kind.replace("shared-", ""), shared), com))
+    n = (len(confs) + 1) * len(LEVELS) * WINDOWS * SEEDS
+    out = [HEAD.rstrip("\n").replace("@RUNS@", "%d configurations x %d "
+                                     "levels x %d windows x %d seed = %d runs"
+                                     % (len(confs) + 1, len(LEVELS), WINDOWS,
+                                        SEEDS, n))]
+    out += ["", "[study]", "name         = then-and-now",
+            "base         = ../default.ini",
+            "trace        = ../../traces/hpc2n-seth-x%d.swf" % WEAK,
+            "replications = %d" % SEEDS, "windows      = %d" % WINDOWS,
+            "seed_base    = 1",
+            "metrics      = " + METRICS]
+    out += ["", "[set]", "workload.submit_min = 3900000",
+            "workload.max_jobs   = 100",
+            "; R: 10 x the report's (no measured R for any machine: docs/SOURCES.md).",
+            "; PHASE 2: faults from the measured curves instead (R in then-and-now-r.ini):",
+            "; process.fault_model = CURVE",
+            "; process.fault_curve = ../../traces/curves/PROGRAM.curve",
+            "process.mem_access_rate = " + R_10X,
+            "netram.enabled      = no",
+            "; The 2004 machine: configs/machines/pnrsim-2004.ini's values,",
+            "; %d PEs of %d MB." % (CORES, MB_PER_CORE),
+            "computer.number     = %d" % CORES,
+            "computer.ram        = %d" % MB_PER_CORE]
+    out += ["%s = %s" % kv for kv in THEN if kv[0] != "process.mem_access_rate"]
+    out += ["", "[vary]",
+            "; L0 control (nothing pages), L2 (the trace's memory)",
+            "workload.memory_scale = " + ", ".join(LEVELS),
+            "; PHASE 2: memory that changes over time as a second setting:",
+            "; workload.memory_profile = CONSTANT, PHASES",
+            "simulation.system     = 2004-disk"]
+    for name, a, com in confs:
+        if name.startswith("now-"):
+            out += section("baseline " + name, a, com)
+            out += PHASE2_NOW
+        else:
+            out += section("baseline " + name, a, com)
+    out += ["", "[plot response-time]", "metric = response_time_mean",
+            "x      = workload.memory_scale", "lines  = simulation.system",
+            "logx   = yes"]
+    return "\n".join(out) + "\n"
+
+
+HEAD = """\
+; configs/studies/then-and-now.ini: does network RAM still pay today?
+; Written by tools/then-and-now-ini.py: edit the generator, not this file.
+; Issue 33 item 4 (the study redone; docs/STUDY-THEN-AND-NOW.md has the
+; design, the run plan and the results).
+;
+;   nice build/pnrsim-sweep -j 2 configs/studies/then-and-now.ini
+;   tools/then-and-now-tables.py out/studies/then-and-now
+;
+; Workload: traces/hpc2n-seth-x8.swf, the HPC2N Seth log (240 processors in
+; 120 dual nodes) weak-scaled by 8 (tools/scale-widths.py: every job's
+; processors x 8, its times and memory per processor as recorded), from
+; its 3,900,000 s mark (every job has a memory figure), 10 windows of 100
+; jobs (the 1,000 jobs from the mark), on configs/default.ini's scenario
+; (gang scheduling, MPL 2, 60 s quanta).
+;
+; Machines, all 2048 cores (the trace's 1920 fit; its widest job, 1024, is
+; half the machine as 128 was of 240):
+;   2004:      2048 one-CPU PEs of 224 MB, disk, 100 Mb/s star: the values
+;              of configs/machines/pnrsim-2004.ini ([set]);
+;   now-cC-*:  C = 1, 8, 64 cores per node (2048, 256, 32 nodes), 224 MB per
+;              core, NVMe SSD, HDR, whole-node allocation: the values of
+;              configs/machines/epyc-hdr-2022.ini; *-shared-*: SHARED.
+; Deliberate differences from the presets: computer.number, .cores_per_node,
+; .ram (224 MB per core), the memory servers (the pool: half the node RAM
+; and 16 servers of 14,336 MB, the same total at every C),
+; netram.transport (varied), process.mem_access_rate, and
+; scheduler.node_sharing = SHARED in the *-shared-* baselines;
+; tests/test_study_then_and_now.sh fails when any other key drifts.
+;
+; Pressure levels (workload.memory_scale; section 2 of the doc): 0.0373 L0
+; (control: nothing pages), 1 L2 (the trace's memory, 224 MB per core).
+; L3 (8, 28 MB per core) is out: over 500 CPU s a run at C = 64 here.
+; @RUNS@.
+"""
+
+METRICS = ("response_time_mean, bounded_slowdown_mean, wait_time_mean,\n"
+           "               total_time, jobs_finished, cpu_utilization, "
+           "idle_core_seconds,\n"
+           "               page_faults_per_pe, page_fault_time_per_pe,\n"
+           "               page_faults_disk, page_faults_remote, "
+           "comm_busy_time,\n"
+           "               pnr_requests, pnr_satisfied, pnr_partial, "
+           "pnr_denied")
+
+
+def sens_study(name, key, values, kinds, extra_baselines=(), note=""):
+    """Today's machine at C = 64, level SENS_LEVEL: the configurations KINDS
+    (simulation.system; the first is the [set] machine) x the parameter KEY
+    ([vary])."""
+    c = 64
+    out = ["; configs/studies/%s.ini: written by tools/then-and-now-ini.py;"
+           % name,
+           "; edit the generator, not this file. Sensitivity of the",
+           "; then-and-now findings (docs/STUDY-THEN-AND-NOW.md) to %s," % key,
+           "; today's machine at C = 64 (%d nodes), workload.memory_scale = %s."
+           % (CORES // c, SENS_LEVEL)]
+    if note:
+        out += ["; " + l for l in note.split("\n")]
+    w = WINDOWS // 2
+    nconf = len(kinds) * (len(values) + len(extra_baselines))
+    out += ["; %d configurations x %d windows x %d seed = %d runs."
+            % (nconf, w, SEEDS, nconf * w * SEEDS)]
+    out += ["", "[study]", "name         = " + name,
+            "base         = ../default.ini",
+            "trace        = ../../traces/hpc2n-seth-x%d.swf" % WEAK,
+            "replications = %d" % SEEDS, "windows      = %d" % w,
+            "seed_base    = 1", "metrics      = " + METRICS]
+    out += ["", "[set]", "workload.submit_min = 3900000",
+            "workload.max_jobs   = 100",
+            "workload.memory_scale = " + SENS_LEVEL]
+    if key != "process.mem_access_rate":
+        out.append("process.mem_access_rate = " + R_10X)
+    first = kinds[0]
+    out += ["%s = %s" % kv for kv in today(c, first, skip=(key,))]
+    out += ["", "[vary]", "simulation.system = " + first,
+            "%s = %s" % (key, ", ".join(values))]
+    own = dict(today(c, first, skip=(key,)))
+    what = {"ssd": "no network RAM: every fault to the SSD",
+            "msg": "PNR CENTRAL over messages", "rdma": "PNR CENTRAL over RDMA",
+            "pool": "pool over RDMA: half the node RAM, %d servers" % SERVERS}
+    for kind in kinds[1:]:
+        theirs = today(c, kind, skip=(key,))
+        # only what differs; an ssd baseline keeps the [set] machine's
+        # transport and strategy (no effect with network RAM off: warned)
+        diff = [(k, v) for k, v in theirs if own.get(k) != v]
+        out += section("baseline " + kind,
+                       diff + [("lines", "simulation.system")], what[kind])
+    for bname, assigns in extra_baselines:
+        out += section("baseline " + bname, assigns)
+        out.append("lines = " + key)
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    phase2 = "--phase2" in argv[1:]
+    outdir = OUT
+    if "--out" in argv[1:]:
+        i = argv.index("--out")
+        if i + 1 >= len(argv):
+            sys.stderr.write("then-and-now-ini: --out needs a directory\n")
+            return 2
+        outdir = argv[i + 1]
+    files = {"then-and-now.ini": main_study(),
+             "then-and-now-r.ini": sens_study(
+                 "then-and-now-r", "process.mem_access_rate",
+                 (R_REPORT, R_10X), ("rdma", "ssd", "msg"),
+                 note="R: the report's (2.4e-7 s) and 10 x (2.4e-6 s). No pool:\n"
+                      "at the report's R one pool run would take ~500 CPU s.\n"
+                      "PHASE 2: one baseline per measured curve (lines =\n"
+                      "process.mem_access_rate): process.fault_model = CURVE,\n"
+                      "process.fault_curve = ../../traces/curves/NAME.curve.")}
+    if phase2:
+        now = dict(NOW)
+        for key in COSTS:
+            if key not in now:
+                sys.stderr.write("then-and-now-ini: %s is not in "
+                                 "epyc-hdr-2022.ini yet\n" % key)
+                return 2
+            d = float(now[key])
+            vals = ("%.6g" % (d / 2), now[key], "%.6g" % (d * 2))
+            short = key.split(".", 1)[1].replace("_", "-")
+            files["then-and-now-cost-%s.ini" % short] = sens_study(
+                "then-and-now-cost-" + short, key, vals, COST_KINDS[key],
+                note="half, once and twice the preset's %s" % now[key])
+    for name, text in files.items():
+        with open(os.path.join(outdir, name), "w") as f:
+            f.write(text)
+        print("wrote " + os.path.join(outdir, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

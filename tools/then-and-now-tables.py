@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""tools/then-and-now-tables.py: docs/STUDY-THEN-AND-NOW.md's tables from
+the then-and-now studies' results.csv (issue 33 item 4).
+
+  tools/then-and-now-tables.py MAIN_OUT [SENS_OUT...]
+
+MAIN_OUT is the output directory of configs/studies/then-and-now.ini (its
+results.csv), each SENS_OUT one of then-and-now-r.ini or
+then-and-now-cost-*.ini. Prints Markdown:
+
+1. the main table: per pressure level and configuration, n and "mean ±
+   h" of each metric, h the half-width of the 95% Student-t interval over
+   the runs (windows x seeds);
+2. the findings: per level, the paired differences A - B of the
+   comparisons in FINDINGS (same level, window and seed: the same jobs and
+   random streams), mean ± h, relative to B's mean, '*' when the interval
+   excludes 0, and "n/indep" where the pairs hold fewer independent values
+   than pairs (both sides equal under every seed of a window: a seed only
+   moves the paging streams, so such a window is one value, not several);
+   then, per configuration, each level's response minus the first
+   level's (L0, where nothing pages: what paging costs);
+3. for each SENS_OUT, the same findings against the varied parameter's
+   values (one row per finding and value).
+
+Only runs with status ok count; a comparison with fewer than 2 pairs is
+left out. Standard library only.
+"""
+import csv
+import math
+import os
+import sys
+
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+        2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+        2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+        2.048, 2.045, 2.042]
+
+LEVEL = "workload.memory_scale"
+CONF = "simulation.system"
+LEVEL_NAME = {"0.03733333333": "L0", "1": "L2", "8": "L3"}
+
+# (metric, decimals or None, column title)
+MAIN_METRICS = [("response_time_mean", 0, "response (s)"),
+                ("bounded_slowdown_mean", 1, "bounded slowdown"),
+                ("page_fault_time_per_pe", 1, "paging per node (s)"),
+                ("page_faults_disk", 0, "faults to swap"),
+                ("page_faults_remote", 0, "remote faults"),
+                ("cpu_utilization", 3, "CPU utilisation")]
+FIND_METRICS = [("response_time_mean", 0, "response (s)"),
+                ("page_fault_time_per_pe", 1, "paging per node (s)")]
+
+# The comparisons the findings rest on: (A, B) in the main study, C in
+# {1, 8, 64}; names missing from a results.csv are skipped.
+FINDINGS = [("now-c64-ssd", "now-c64-shared-ssd"),
+            ("now-c8-ssd", "now-c8-shared-ssd"),
+            ("2004-central", "2004-disk")]
+for _c in (1, 8, 64):
+    FINDINGS += [("now-c%d-ssd" % _c, "2004-disk"),
+                 ("now-c%d-msg" % _c, "now-c%d-ssd" % _c),
+                 ("now-c%d-rdma" % _c, "now-c%d-ssd" % _c),
+                 ("now-c%d-rdma" % _c, "now-c%d-msg" % _c),
+                 ("now-c%d-pool" % _c, "now-c%d-rdma" % _c)]
+FINDINGS += [("now-c64-shared-rdma", "now-c64-shared-ssd"),
+             ("now-c8-shared-rdma", "now-c8-shared-ssd")]
+SENS_FINDINGS = [("msg", "ssd"), ("rdma", "ssd"), ("rdma", "msg"),
+                 ("pool", "rdma")]
+
+
+def numeric_first(v):
+    """Sort key: numbers in order, then names (baselines) as written."""
+    try:
+        return (0, float(v), "")
+    except ValueError:
+        return (1, 0.0, v)
+
+
+def t975(df):
+    return T975[df - 1] if df <= len(T975) else 1.96
+
+
+def stats(xs):
+    """(mean, 95% half-width or None)"""
+    n = len(xs)
+    mu = sum(xs) / n
+    if n < 2:
+        return mu, None
+    sd = math.sqrt(sum((x - mu) ** 2 for x in xs) / (n - 1))
+    return mu, t975(n - 1) * sd / math.sqrt(n)
+
+
+def fmt(x, digits):
+    if x is None:
+        return "-"
+    return "{:,.{}f}".format(x, digits)
+
+
+def pm(mu, h, digits, sign=False):
+    s = ("{:+,.{}f}" if sign else "{:,.{}f}").format(mu, digits)
+    return s + " ± " + fmt(h, digits)
+
+
+def load(outdir):
+    path = os.path.join(outdir, "results.csv")
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    for r in rows:
+        r[CONF] = r[CONF].lstrip("@")
+    return rows
+
+
+def paired(rows, a, b, metric, fixed):
+    """Differences A - B of METRIC over the pairs that agree on FIXED,
+    window and seed; also the number of independent values (windows where
+    A - B is the same under every seed count once)."""
+    idx = {}
+    for r in rows:
+        key = tuple(r.get(k, "") for k in fixed) + (r.get("window", ""),
+                                                    r["seed"])
+        idx[(r[CONF], key)] = r
+    d, per_window = [], {}
+    for (conf, key), ra in idx.items():
+        if conf != a:
+            continue
+        rb = idx.get((b, key))
+        if rb is None or ra[metric] == "" or rb[metric] == "":
+            continue
+        x = float(ra[metric]) - float(rb[metric])
+        d.append(x)
+        per_window.setdefault(key[:-1], set()).add(round(x, 6))
+    indep = sum(len(v) for v in per_window.values())
+    return d, indep
+
+
+def level_rows(rows, ref_level):
+    """Per configuration, each level's paired difference from REF_LEVEL
+    (the same configuration, window and seed): what paging costs (F2)."""
+    out = ["| configuration | level − %s | n | " % LEVEL_NAME.get(ref_level, ref_level) +
+           " | ".join("%s (%% of %s)" % (t, LEVEL_NAME.get(ref_level, ref_level))
+                      for _, _, t in FIND_METRICS[:1]) + " |",
+           "|---|---|---|---|"]
+    confs = []
+    for r in rows:
+        if r[CONF] not in confs:
+            confs.append(r[CONF])
+    m, dg, _ = FIND_METRICS[0]
+    for c in confs:
+        base = {(r.get("window", ""), r["seed"]): float(r[m]) for r in rows
+                if r[CONF] == c and r[LEVEL] == ref_level and r[m] != ""}
+        for lv in sorted({r[LEVEL] for r in rows}, key=numeric_first):
+            if lv == ref_level:
+                continue
+            d = [float(r[m]) - base[(r.get("window", ""), r["seed"])]
+                 for r in rows if r[CONF] == c and r[LEVEL] == lv
+                 and r[m] != "" and (r.get("window", ""), r["seed"]) in base]
+            if len(d) < 2:
+                continue
+            mu, h = stats(d)
+            bm = sum(base.values()) / len(base)
+            star = " *" if h is not None and abs(mu) > h else ""
+            out.append("| %s | %s | %d | %s%s (%+.2f%%) |" % (
+                c, LEVEL_NAME.get(lv, lv), len(d), pm(mu, h, dg, True), star,
+                100 * mu / bm if bm else 0))
+    return out
+
+
+def main_table(rows):
+    levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
+    confs = []
+    for r in rows:
+        if r[CONF] not in confs:
+            confs.append(r[CONF])
+    out = ["| level | configuration | n | " +
+           " | ".join(t for _, _, t in MAIN_METRICS) + " |",
+           "|---|---|---|" + "---|" * len(MAIN_METRICS)]
+    for lv in levels:
+        for c in confs:
+            rs = [r for r in rows if r[LEVEL] == lv and r[CONF] == c]
+            if not rs:
+                continue
+            cells = []
+            for m, dg, _ in MAIN_METRICS:
+                xs = [float(r[m]) for r in rs if r.get(m, "") != ""]
+                cells.append(pm(*stats(xs), dg) if xs else "-")
+            out.append("| %s (%s) | %s | %d | %s |" % (
+                LEVEL_NAME.get(lv, lv), lv, c, len(rs), " | ".join(cells)))
+    return out
+
+
+def finding_rows(rows, pairs, group_key, group_name):
+    groups = sorted({r[group_key].lstrip("@") for r in rows},
+                    key=numeric_first)
+    names = {r[CONF] for r in rows}
+    out = ["| %s | A − B | n | " % group_name +
+           " | ".join("%s (%% of B)" % t for _, _, t in FIND_METRICS) + " |",
+           "|---|---|---|" + "---|" * len(FIND_METRICS)]
+    for g in groups:
+        sub = [r for r in rows if r[group_key].lstrip("@") == g]
+        for a, b in pairs:
+            if a not in names or b not in names:
+                continue
+            cells, n, note = [], 0, ""
+            for m, dg, _ in FIND_METRICS:
+                d, indep = paired(sub, a, b, m, ())
+                if len(d) < 2:
+                    cells.append("-")
+                    continue
+                mu, h = stats(d)
+                base = [float(r[m]) for r in sub
+                        if r[CONF] == b and r[m] != ""]
+                bm = sum(base) / len(base) if base else 0
+                rel = " (%+.1f%%)" % (100 * mu / bm) if bm else ""
+                star = " *" if h is not None and abs(mu) > h else ""
+                cells.append(pm(mu, h, dg, True) + star + rel)
+                n = len(d)
+                if indep < n:
+                    note = " (%d indep)" % indep
+            if n:
+                out.append("| %s | %s − %s | %d%s | %s |" % (
+                    LEVEL_NAME.get(g, g), a, b, n, note, " | ".join(cells)))
+    return out
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    try:
+        rows = load(argv[1])
+    except (OSError, KeyError) as e:
+        sys.stderr.write("then-and-now-tables: %s: %s\n" % (argv[1], e))
+        return 2
+    print("### Main table (%s)\n" % argv[1])
+    print("\n".join(main_table(rows)))
+    print("\n### Findings: paired differences\n")
+    print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level")))
+    levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
+    if len(levels) > 1:
+        print("\n### What paging costs: each level against %s\n"
+              % LEVEL_NAME.get(levels[0], levels[0]))
+        print("\n".join(level_rows(rows, levels[0])))
+    for sdir in argv[2:]:
+        try:
+            srows = load(sdir)
+        except (OSError, KeyError) as e:
+            sys.stderr.write("then-and-now-tables: %s: %s\n" % (sdir, e))
+            return 2
+        cols = list(srows[0].keys()) if srows else []
+        varied = [c for c in cols[:cols.index("seed")]
+                  if c not in (CONF, "window", "seed", "status", "point")
+                  and "." in c]
+        if not varied:
+            sys.stderr.write("then-and-now-tables: %s: no varied key\n" % sdir)
+            return 2
+        key = varied[0]
+        print("\n### Sensitivity to %s (%s)\n" % (key, sdir))
+        print("\n".join(finding_rows(srows, SENS_FINDINGS, key, key)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
