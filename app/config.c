@@ -601,13 +601,8 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "
              "whole nodes anyway (SHARED)");
-    if (c->computer.cores_per_node > 1 && c->process.paging == PAGING_BATCHED)
-        note(c, "process", "paging", notes, max, &n,
-             "with [computer] cores_per_node > 1 a node's other cores fault and change "
-             "its memory while a batch would run, so every fault runs exactly "
-             "(docs/MODEL.md, nodes of several cores)");
-    else if (c->process.paging == PAGING_BATCHED &&
-             (c->output.schedule || config_paje_name(c)))
+    if (c->process.paging == PAGING_BATCHED &&
+        (c->output.schedule || config_paje_name(c)))
         note(c, "process", "paging", notes, max, &n,
              "schedule output is on ([output] schedule or paje, or --schedule, --paje), "
              "and schedule observers need every fault's instant, so every fault runs "
@@ -618,10 +613,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
-    else if (c->process.paging == PAGING_BATCHED && c->computer.swap == SWAP_SSD)
-        note(c, "process", "paging", notes, max, &n,
-             "with SSD swap ([computer] swap = SSD) every fault runs exactly: a "
-             "batch assumes a swap device with one server, idle (docs/BATCHING.md)");
     else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
              c->netram.transport == PNR_TRANSPORT_RDMA)
         note(c, "process", "paging", notes, max, &n,

@@ -81,7 +81,10 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         j->cl->batch_faults += n;
         if (nd) {
             pe->disk_faults += nd;
-            res_account(&pe->disk, nd, td);
+            if (pe->swap == PE_SWAP_SSD)
+                mres_account(&pe->ssd, nd, td); /* one server, nobody else */
+            else
+                res_account(&pe->disk, nd, td);
         }
         pe->remote_faults += n - nd;
         for (int x = 0; x < ns; x++)
@@ -97,7 +100,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         }
     }
     if (bursts)
-        res_account(&pe->cpu, bursts, busy);
+        res_account(th->core_cpu, bursts, busy);
 }
 
 /* Take bt off its links and its list, to the spares. */
@@ -155,7 +158,10 @@ static void batch_cut(sim_t *sim, thread_t *th)
         pe_fault_begin(sim, pe);
         if (bt->srv[i] < 0) {
             pe->disk_faults++;
-            res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+            if (pe->swap == PE_SWAP_SSD)
+                mres_take_since(sim, &pe->ssd, bt->f[i]);
+            else
+                res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
             th->batch_how = BCUT_DISK;
         } else {
             /* Its page comes back at e (counted then, batch_resume); its
@@ -183,7 +189,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
         th->target = bt->tgt[i];
         th->computing = true;
         th->burst_start = e;
-        res_take_since(sim, &pe->cpu, &th->p, e);
+        res_take_since(sim, th->core_cpu, &th->p, e);
         proc_hold(sim, &th->p, c_i - t);
         th->batch_how = BCUT_CPU;
     } else {
@@ -219,6 +225,37 @@ static int plan(cluster_t *cl, thread_t *th, double *svc)
     return to;
 }
 
+/* Whether nobody uses pe's swap device: the disk has no holder (and so
+ * nobody queued), or no server of the SSD is busy (and nobody queued).
+ * Whoever asks for it while a batch runs cuts the batch first (job.c), so
+ * a batch's disk-side faults each find it idle, as an exact fault of a
+ * thread alone on it would: on an SSD of c servers that is one server of
+ * c, the others idle, which is what the exact mode gives a thread whose
+ * faults are sequential while nobody else pages there. */
+static bool swap_idle(const pe_t *pe)
+{
+    if (pe->swap == PE_SWAP_SSD)
+        return pe->ssd.nbusy == 0 && pe->ssd.q.n == 0;
+    return !pe->disk.holder;
+}
+
+/* Whether every cost on th's next faults is one a batch models: the
+ * swap device's service, a remote fault's messages (pnr_fault_plan, which
+ * says -2 itself for what it cannot plan: an observed network, one-sided
+ * RDMA), the CPU bursts. A cost a batch does not plan must send the
+ * fault the exact way: extend this test with it (issue 33: a fault's
+ * software path on the faulting core, computer.fault_cpu; dirty
+ * write-backs, process.dirty_fraction; at the PNR layer, inside
+ * pnr_fault_plan: netram.message_cpu, netram.server_cpu and RDMA's
+ * per-operation latencies). What it tests must not change during a batch
+ * (batch_begin asserts plan's answer stays). */
+static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
+{
+    (void)cl;
+    (void)th;
+    return true;
+}
+
 /* At a fault of th (cpu_done >= fault_at): start a batch when batched
  * paging is on and nothing can interfere with its first step: the PE's
  * disk and CPU are idle, no observer watches the PE (or, for remote
@@ -232,23 +269,16 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     job_t *j = th->job;
     cluster_t *cl = j->cl;
     pe_t *pe = th->pe;
-    if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
-        pe->cpu.holder || j->resume_at > sim->now)
-        return false;
-    /* Several cores per node: the node's other cores compute, fault and
-     * change its memory while a batch would run; batching is off there
-     * (every fault exact; config.c warns, MODEL.md "Nodes of several
-     * cores"). */
-    if (cl->cores_per_node > 1)
+    /* One batch per node at a time, on a swap device nobody else uses
+     * (disk: no holder; SSD: no server busy), and the thread's core idle
+     * (on a node of several cores the other cores' CPUs are theirs). */
+    if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || !swap_idle(pe) ||
+        th->core_cpu->holder || j->resume_at > sim->now || !batch_costs_ok(cl, th))
         return false;
     /* With network RAM on a bus every fault runs exactly: every message
      * and batch would share its one link, where the contention model is
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */
     if (cl->hooks.fault && net_topology_kind(cl->net) == TOPO_KIND_BUS)
-        return false;
-    /* With SSD swap every fault runs exactly: a batch assumes a one-server
-     * device that is idle (docs/BATCHING.md; config.c says so). */
-    if (pe->swap == PE_SWAP_SSD)
         return false;
     double svc;
     int to = plan(cl, th, &svc);
@@ -368,7 +398,10 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
     }
     case BCUT_DISK:
         assert(sig == PROC_OK);
-        res_release(sim, &th->pe->disk, &th->p);
+        if (th->pe->swap == PE_SWAP_SSD)
+            mres_release(sim, &th->pe->ssd);
+        else
+            res_release(sim, &th->pe->disk, &th->p);
         return true;
     case BCUT_REMOTE: {
         cluster_t *cl = th->job->cl;
@@ -383,7 +416,7 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
             return false; /* job_stop credited the CPU time and took the CPU */
         assert(sig == PROC_OK);
         th->computing = false;
-        res_release(sim, &th->pe->cpu, &th->p);
+        res_release(sim, th->core_cpu, &th->p);
         th->cpu_done = th->target;
         return false;
     default:

@@ -320,6 +320,18 @@ static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
     return &cl->pes[core].cpu;
 }
 
+/* Batched paging: th is about to ask for its core's CPU; a batch under
+ * way on that core (on its node, by another thread of the core) ends
+ * first. On a one-core PE every thread's core is the PE's CPU, so any
+ * batch on the PE ends; on a node of several cores a batch on another
+ * core goes on (its CPU is not asked for). */
+static inline void job_batch_cpu_end(sim_t *sim, thread_t *th)
+{
+    thread_t *b = th->pe->batch;
+    if (b && b->core_cpu == th->core_cpu)
+        pe_batch_end(sim, th->pe);
+}
+
 /* Create a job (not yet placed). threads >= 1. */
 job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads,
                   double cpu, double mem_mb);
