@@ -103,6 +103,36 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         res_account(th->core_cpu, bursts, busy);
 }
 
+/* Nodes of several cores: the steps a batch plans adapt to how many it
+ * completes. There every other thread of the node that pages cuts the
+ * node's batch at its next swap request, often after a step or two, and
+ * the draws planned beyond are discarded: planning 64 steps each time
+ * made a 64-core node's run slower than the exact one. So after a batch
+ * that completed k steps (cut in step k, or ended after k), the node's
+ * next batch plans at most 2k (at least 2, at most BATCH_MAX); and a
+ * batch that completed at most 2 steps makes the node's next `backoff`
+ * faults run exactly without trying (16, doubled at each such batch in a
+ * row up to 1024, cleared by a longer one): where the other cores page
+ * all the time a batch is not worth its set-up. Which faults are batched
+ * and how far depends only on what happened before, not on the draws to
+ * come, so the draws used keep their law (docs/BATCHING.md, item 2).
+ * One-core PEs always plan up to BATCH_MAX and never back off (their
+ * batched runs are unchanged). */
+static void batch_learn(const cluster_t *cl, pe_t *pe, int k)
+{
+    if (cl->cores_per_node <= 1)
+        return;
+    pe->batch_steps = 2 * k < 2 ? 2 : 2 * k > BATCH_MAX ? BATCH_MAX : 2 * k;
+    if (k <= 2) {
+        pe->batch_backoff = pe->batch_backoff ? 2 * pe->batch_backoff : 16;
+        if (pe->batch_backoff > 1024)
+            pe->batch_backoff = 1024;
+        pe->batch_skip = pe->batch_backoff;
+    } else {
+        pe->batch_backoff = 0;
+    }
+}
+
 /* Take bt off its links and its list, to the spares. */
 static void record_free(cluster_t *cl, fault_batch *bt)
 {
@@ -143,6 +173,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
     /* The step under way: the last to have begun (a step beginning now
      * has begun: the thread's own event comes first). */
     int i = batch_step_at(bt, t);
+    batch_learn(cl, pe, i + 1);
     batch_vrate_drop(bt); /* its pages stop crossing switches (as a rate) */
     double e = bt->f[i] + bt->svc[i];
     double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;
@@ -275,6 +306,10 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || !swap_idle(pe) ||
         th->core_cpu->holder || j->resume_at > sim->now || !batch_costs_ok(cl, th))
         return false;
+    if (pe->batch_skip > 0) {
+        pe->batch_skip--; /* backing off (batch_learn; nodes of several cores) */
+        return false;
+    }
     /* With network RAM on a bus every fault runs exactly: every message
      * and batch would share its one link, where the contention model is
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */
@@ -314,6 +349,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     if (th->sync_at < other)
         other = th->sync_at;
     rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
+    const int nmax = pe->batch_steps > 0 ? pe->batch_steps : BATCH_MAX;
     double t = sim->now, cpu = th->cpu_done, D = th->D, fa = th->fault_at;
     int n = 0;
     for (;;) {
@@ -362,7 +398,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         cpu = tgt;
         n++;
         /* Go on only to a fault that comes before every other clock. */
-        if (n == BATCH_MAX || !(fa < other))
+        if (n == nmax || !(fa < other))
             break;
         to = plan(cl, th, &svc);
         assert(to != -2); /* what decides -2 does not change in a batch */
@@ -391,6 +427,7 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
     case BCUT_NONE: {
         fault_batch *bt = th->batch;
         assert(bt && sig == PROC_OK);
+        batch_learn(th->job->cl, th->pe, bt->n);
         batch_count(th, bt, 0, bt->n, bt->n);
         th->cpu_done = th->target = bt->tgt[bt->n - 1];
         batch_release(th->job->cl, th);
