@@ -613,12 +613,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
-    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
-             c->netram.transport == PNR_TRANSPORT_RDMA)
-        note(c, "process", "paging", notes, max, &n,
-             "with pages moved by one-sided RDMA ([netram] transport = RDMA) every "
-             "fault runs exactly: batched paging has no model of RDMA transfers "
-             "(docs/BATCHING.md)");
     if (!c->output.schedule && !config_paje_name(c)) {
         static const char *const win[] = {"schedule_from", "schedule_to"};
         for (size_t i = 0; i < 2; i++)

@@ -357,7 +357,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->srv[n] = to;
         bt->ri[n] = -1;
         if (to >= 0) {
-            int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc);
+            int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc, cl->hooks.fault_rdma);
             if (ri < 0) {
                 /* Too many servers or links: the batch ends before this
                  * fault, which goes the exact way (its draw discarded). */

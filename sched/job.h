@@ -101,6 +101,10 @@ typedef struct job_hooks {
      * sends would have counted them. */
     int (*fault_plan)(thread_t *th, void *ctx, double *svc);
     void (*fault_count)(thread_t *th, int server, uint64_t n, double last_at, void *ctx);
+    /* Remote faults move pages by one-sided RDMA (netram.transport = RDMA):
+     * a READ from the server the thread waits for and a WRITE to it at the
+     * same instant, not a page out and then a page in (batch_link.h). */
+    bool fault_rdma;
     void *pnr_ctx;
 } job_hooks;
 

@@ -462,7 +462,7 @@ START_TEST(test_link_queue_holds_waiting_pages)
     memset(&bt, 0, sizeof bt);
     bt.f[0] = 0;
     const double L = LAT + PAGE / BW, w = 1e-4;
-    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * T_MSG(PAGE));
+    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * T_MSG(PAGE), false);
     ck_assert_int_eq(ri, 0);
     ck_assert_int_eq(bt.rt[0].nh, 6);
     bt.rt[0].w[0] = w;
