@@ -10,18 +10,22 @@
  * network a batch's remote faults cross) and sched/job.c.
  *
  * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread
- * at a fault whose PE's disk and CPU are both idle works out up to
+ * at a fault whose PE's swap device (disk, or every server of an SSD) and
+ * whose own core's CPU are idle, with no other batch on its node, works
+ * out up to
  * BATCH_MAX successive (fault service, CPU burst to the next fault) steps
  * at once, stopping at its first other clock, and holds once for them all.
  * A fault goes to the disk, or, with network RAM, to the server the PNR
  * layer draws for it exactly as for an exact fault (job_hooks.fault_plan);
  * a remote fault's service is its page out and in on an idle route plus
- * the access time, and its messages and their crossings are counted, not
+ * the access time (under RDMA its READ, with its WRITE beside it, plus the
+ * latencies), and its messages and their crossings are counted, not
  * sent (job_hooks.fault_count), so they neither wait for nor delay other
  * traffic (docs/BATCHING.md measures what that changes).
  * The steps are recorded, so whatever interacts with the thread or its PE
  * before the batch's end (job_stop, a change of the PE's memory amounts or
- * network RAM, another thread asking for that CPU or disk, a sample, the
+ * network RAM, another thread asking for that core's CPU or the PE's swap
+ * device, a sample, the
  * end of the run) first ends the batch at that instant (batch_cut): the
  * steps before it are counted, and the thread is left exactly where the
  * exact machinery would have it (in a fault's disk service or in a burst,
