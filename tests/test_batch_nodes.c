@@ -309,6 +309,46 @@ START_TEST(test_two_cores_never_queue)
 }
 END_TEST
 
+START_TEST(test_disk_node_not_batched)
+{
+    /* Nodes of several cores with a disk: no batch (batch.c; every fault
+     * exact, docs/BATCHING.md), so the two cores' threads of
+     * test_two_cores_never_queue on a disk run as in the exact mode: the
+     * same faults, fault time and ends, batch_faults 0. Fails if batch.c
+     * batches there. */
+    double end[2][2], ft[2];
+    uint64_t nf[2];
+    for (int b = 0; b < 2; b++) {
+        world w;
+        cluster_params p = world_params(1, 64, TOPO_KIND_STAR, BW, 13);
+        p.cores_per_node = 2;
+        p.paging = b ? PAGING_BATCHED : PAGING_EXACT;
+        world_init_p(&w, &p);
+        w.cl.mem_access_rate = 1e-5;
+        w.cl.hooks.fault_plan = to_disk;
+        int c0 = 0, c1 = 1;
+        job_t *a = make_job(&w, 1, 1, &c0, 8, 48);
+        job_t *o = make_job(&w, 2, 1, &c1, 8, 48);
+        a->row = o->row = 0;
+        at(&w, 0, a, ACT_RUN, 0);
+        at(&w, 0, o, ACT_RUN, 0);
+        ev_run(&w.sim, INFINITY);
+        ck_assert_int_eq(w.jobs_ended, 2);
+        ck_assert_uint_eq(w.cl.batch_faults, 0);
+        end[b][0] = a->end;
+        end[b][1] = o->end;
+        nf[b] = a->faults + o->faults;
+        ft[b] = a->fault_time + o->fault_time;
+        world_free(&w);
+    }
+    ck_assert_uint_gt(nf[0], 50);
+    ck_assert_uint_eq(nf[1], nf[0]);
+    ck_assert_double_eq(ft[1], ft[0]);
+    ck_assert_double_eq(end[1][0], end[0][0]);
+    ck_assert_double_eq(end[1][1], end[0][1]);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("batch_nodes");
@@ -317,6 +357,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_ssd_cut_by_other_fault);
     tcase_add_test(tc, test_core_cpu_cut);
     tcase_add_test(tc, test_two_cores_never_queue);
+    tcase_add_test(tc, test_disk_node_not_batched);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -93,5 +93,9 @@ warns --set computer.swap=SSD --set process.paging=BATCHED
 check "SSD + BATCHED: no warning (batched paging covers SSD swap)" test ! -s w.txt
 warns --set process.paging=BATCHED
 check "DISK + BATCHED: no warning" test ! -s w.txt
+warns --set computer.cores_per_node=2 --set process.paging=BATCHED
+check "DISK + BATCHED on nodes of 2 cores warned: every fault exact" grep -q "paging = BATCHED has no effect: with \[computer\] cores_per_node > 1 and swap = DISK every fault runs exactly" w.txt
+warns --set computer.cores_per_node=2 --set computer.swap=SSD --set process.paging=BATCHED
+check "SSD + BATCHED on nodes of 2 cores: no warning" test ! -s w.txt
 
 finish
