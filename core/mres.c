@@ -49,6 +49,29 @@ void mres_release(sim_t *sim, mres_t *r)
         r->busy += sim->now - r->busy_since;
 }
 
+void mres_account(mres_t *r, uint64_t n, double busy)
+{
+    assert(r->nbusy == 0 && r->q.n == 0 && busy >= 0);
+    if (n == 0)
+        return;
+    r->requests += n;
+    r->completions += n;
+    r->busy += busy;
+    r->inuse.area += busy; /* each at 1 busy server, in the past */
+    if (r->inuse.max < 1)
+        r->inuse.max = 1;
+}
+
+void mres_take_since(sim_t *sim, mres_t *r, double since)
+{
+    assert(r->nbusy == 0 && r->q.n == 0 && since <= sim->now);
+    r->requests++;
+    r->nbusy = 1;
+    r->busy_since = since;
+    timeavg_set(&r->inuse, sim->now, 1);
+    r->inuse.area += sim->now - since;
+}
+
 double mres_busy_time(const sim_t *sim, const mres_t *r)
 {
     return r->busy + (r->nbusy > 0 ? sim->now - r->busy_since : 0);

@@ -53,6 +53,18 @@ double mres_mean_busy(const sim_t *sim, const mres_t *r);
 /* Busy server-seconds / (c * time since mres_init); 0 at that instant. */
 double mres_utilization(const sim_t *sim, const mres_t *r);
 
+/* Batched paging (sched/batch.c): n requests served one after the other
+ * while nobody else used r, busy seconds in all, counted as if each had
+ * been requested, served on an idle server and released (requests,
+ * completions, busy time, busy server-seconds). r must have no server
+ * busy and nobody queued. */
+void mres_account(mres_t *r, uint64_t n, double busy);
+/* Batched paging: p (unnamed: servers are not told apart) holds one of
+ * r's servers since `since` <= now, as if mres_request had granted it
+ * then; it gives it back with mres_release. r must have no server busy
+ * and nobody queued. */
+void mres_take_since(sim_t *sim, mres_t *r, double since);
+
 /* Like PROC_REQUEST for a multi-server resource. */
 #define PROC_MREQUEST(sim, p, r)                                               \
     do {                                                                       \

@@ -79,6 +79,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     pe->touch_map = NULL;
     pe->batch = NULL;
     pe->on_batch_end = NULL;
+    pe->batch_steps = pe->batch_skip = pe->batch_backoff = 0;
     pe->swap = PE_SWAP_DISK;
     pe->ncores = 1;
     pe->cpus = NULL;

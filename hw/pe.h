@@ -93,6 +93,12 @@ struct pe {
      * amounts ends it first. */
     void *batch;
     void (*on_batch_end)(sim_t *sim, pe_t *pe);
+    /* On a node of several cores: how many steps the node's next batch
+     * plans at most (0: the most, BATCH_MAX), and how many of the node's
+     * next faults run exactly without trying a batch (and the backoff that
+     * set it); sched/batch.c adapts them to how long the node's batches
+     * last before others' faults cut them. */
+    int batch_steps, batch_skip, batch_backoff;
     res_t cpu;                /* core 0's CPU */
     res_t disk;
     char name[32];

@@ -44,7 +44,22 @@
 #include <assert.h>
 #include <math.h>
 
-void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
+/* How long an RDMA transfer of `bytes` holds e (net_msg_time's rule). */
+static double rdma_hold(const net_elem *e, double bytes)
+{
+    return e->is_switch ? net_elem_time(e, bytes) : bytes / e->bandwidth;
+}
+
+double net_rdma_idle_time(const net_t *net, int src, int dst, double bytes)
+{
+    double t = 0;
+    int len = net_route_len(net, src, dst);
+    for (int k = 0; k < len; k++)
+        t += rdma_hold(net_route_elem(net, src, dst, k), bytes);
+    return t;
+}
+
+void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n, bool rdma)
 {
     int len = net_route_len(net, src, dst);
     for (int k = 0; k < len; k++) {
@@ -54,7 +69,7 @@ void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n)
          * so its fields are added to directly (res_account asserts none). */
         e->res.requests += n;
         e->res.completions += n;
-        e->res.busy += (double)n * net_elem_time(e, bytes);
+        e->res.busy += (double)n * (rdma ? rdma_hold(e, bytes) : net_elem_time(e, bytes));
         e->messages += n;
         e->bytes += (double)n * bytes;
     }
@@ -269,6 +284,26 @@ int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, i
             e[nh] = x;
             d[nh++] = net_elem_time(x, bytes);
         }
+    }
+    return nh;
+}
+
+int net_vtrip_rdma(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max,
+                   int *nread)
+{
+    int nh = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        int a = dir ? c : s, b = dir ? s : c; /* the READ, then the WRITE */
+        int len = net_route_len(net, a, b);
+        for (int k = 0; k < len; k++) {
+            net_elem *x = net_route_elem(net, a, b, k);
+            assert(nh < max);
+            (void)max;
+            e[nh] = x;
+            d[nh++] = rdma_hold(x, bytes);
+        }
+        if (dir == 0)
+            *nread = nh;
     }
     return nh;
 }

@@ -111,7 +111,12 @@ double net_switch_backlog(const net_elem *e, double t);
  * without waiting, each holding each element for net_elem_time (requests,
  * completions, busy time, messages and bytes), without sending anything.
  * Nothing in flight or queued is affected. */
-void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n);
+void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n, bool rdma);
+/* With rdma: a one-sided RDMA transfer's, holding each link bytes /
+ * bandwidth only (net_msg_time); otherwise each element net_elem_time.
+ * net_rdma_idle_time: the time an RDMA transfer of `bytes` from src to dst
+ * takes on an idle route (the sum of those holds). */
+double net_rdma_idle_time(const net_t *net, int src, int dst, double bytes);
 
 /* Planned trips (sched/batch_link.c): the pages of a batch's remote faults
  * to one server, each a round trip client -> server -> client whose
@@ -123,6 +128,11 @@ void net_count_idle(net_t *net, int src, int dst, double bytes, uint64_t n);
  * time for `bytes` (net_elem_time), into e and d; returns their number,
  * at most max. */
 int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max);
+/* The same for one-sided RDMA (netram.transport = RDMA): the READ's
+ * elements from s to c first (*nread of them), then the WRITE's from c to
+ * s, each held as an RDMA transfer holds it (net_msg_time). */
+int net_vtrip_rdma(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max,
+                   int *nread);
 /* Each hop's mean wait at `now` into w[h] (0 where nothing else crosses);
  * true when an element is loaded beyond load_max by the virtual crossings
  * and the messages together (net_vload + net_rload), where the M/G/1 mean

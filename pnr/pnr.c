@@ -97,6 +97,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     cl->hooks.fault_plan = pnr_fault_plan;
     cl->hooks.fault_count = pnr_fault_count;
     cl->hooks.mem_resized = pnr_thread_resized;
+    cl->hooks.fault_rdma = p->transport == PNR_TRANSPORT_RDMA;
     cl->hooks.pnr_ctx = p;
     if (create_hook)
         create_hook(p, create_hook_ctx);
@@ -115,6 +116,7 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
         h->fault = NULL;
         h->fault_plan = NULL;
         h->fault_count = NULL;
+        h->fault_rdma = false;
         h->pnr_ctx = NULL;
     }
     /* Protocol objects still alive (a run stopped part way). */

@@ -10,18 +10,22 @@
  * network a batch's remote faults cross) and sched/job.c.
  *
  * Batched paging (cl->paging == PAGING_BATCHED, docs/BATCHING.md): a thread
- * at a fault whose PE's disk and CPU are both idle works out up to
+ * at a fault whose PE's swap device (disk, or every server of an SSD) and
+ * whose own core's CPU are idle, with no other batch on its node, works
+ * out up to
  * BATCH_MAX successive (fault service, CPU burst to the next fault) steps
  * at once, stopping at its first other clock, and holds once for them all.
  * A fault goes to the disk, or, with network RAM, to the server the PNR
  * layer draws for it exactly as for an exact fault (job_hooks.fault_plan);
  * a remote fault's service is its page out and in on an idle route plus
- * the access time, and its messages and their crossings are counted, not
+ * the access time (under RDMA its READ, with its WRITE beside it, plus the
+ * latencies), and its messages and their crossings are counted, not
  * sent (job_hooks.fault_count), so they neither wait for nor delay other
  * traffic (docs/BATCHING.md measures what that changes).
  * The steps are recorded, so whatever interacts with the thread or its PE
  * before the batch's end (job_stop, a change of the PE's memory amounts or
- * network RAM, another thread asking for that CPU or disk, a sample, the
+ * network RAM, another thread asking for that core's CPU or the PE's swap
+ * device, a sample, the
  * end of the run) first ends the batch at that instant (batch_cut): the
  * steps before it are counted, and the thread is left exactly where the
  * exact machinery would have it (in a fault's disk service or in a burst,
@@ -81,7 +85,10 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         j->cl->batch_faults += n;
         if (nd) {
             pe->disk_faults += nd;
-            res_account(&pe->disk, nd, td);
+            if (pe->swap == PE_SWAP_SSD)
+                mres_account(&pe->ssd, nd, td); /* one server, nobody else */
+            else
+                res_account(&pe->disk, nd, td);
         }
         pe->remote_faults += n - nd;
         for (int x = 0; x < ns; x++)
@@ -97,7 +104,37 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         }
     }
     if (bursts)
-        res_account(&pe->cpu, bursts, busy);
+        res_account(th->core_cpu, bursts, busy);
+}
+
+/* Nodes of several cores: the steps a batch plans adapt to how many it
+ * completes. There every other thread of the node that pages cuts the
+ * node's batch at its next swap request, often after a step or two, and
+ * the draws planned beyond are discarded: planning 64 steps each time
+ * made a 64-core node's run slower than the exact one. So after a batch
+ * that completed k steps (cut in step k, or ended after k), the node's
+ * next batch plans at most 2k (at least 2, at most BATCH_MAX); and a
+ * batch that completed at most 2 steps makes the node's next `backoff`
+ * faults run exactly without trying (16, doubled at each such batch in a
+ * row up to 1024, cleared by a longer one): where the other cores page
+ * all the time a batch is not worth its set-up. Which faults are batched
+ * and how far depends only on what happened before, not on the draws to
+ * come, so the draws used keep their law (docs/BATCHING.md, item 2).
+ * One-core PEs always plan up to BATCH_MAX and never back off (their
+ * batched runs are unchanged). */
+static void batch_learn(const cluster_t *cl, pe_t *pe, int k)
+{
+    if (cl->cores_per_node <= 1)
+        return;
+    pe->batch_steps = 2 * k < 2 ? 2 : 2 * k > BATCH_MAX ? BATCH_MAX : 2 * k;
+    if (k <= 2) {
+        pe->batch_backoff = pe->batch_backoff ? 2 * pe->batch_backoff : 16;
+        if (pe->batch_backoff > 1024)
+            pe->batch_backoff = 1024;
+        pe->batch_skip = pe->batch_backoff;
+    } else {
+        pe->batch_backoff = 0;
+    }
 }
 
 /* Take bt off its links and its list, to the spares. */
@@ -140,6 +177,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
     /* The step under way: the last to have begun (a step beginning now
      * has begun: the thread's own event comes first). */
     int i = batch_step_at(bt, t);
+    batch_learn(cl, pe, i + 1);
     batch_vrate_drop(bt); /* its pages stop crossing switches (as a rate) */
     double e = bt->f[i] + bt->svc[i];
     double cpu_i = i ? bt->tgt[i - 1] : bt->cpu0;
@@ -155,7 +193,10 @@ static void batch_cut(sim_t *sim, thread_t *th)
         pe_fault_begin(sim, pe);
         if (bt->srv[i] < 0) {
             pe->disk_faults++;
-            res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+            if (pe->swap == PE_SWAP_SSD)
+                mres_take_since(sim, &pe->ssd, bt->f[i]);
+            else
+                res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
             th->batch_how = BCUT_DISK;
         } else {
             /* Its page comes back at e (counted then, batch_resume); its
@@ -183,7 +224,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
         th->target = bt->tgt[i];
         th->computing = true;
         th->burst_start = e;
-        res_take_since(sim, &pe->cpu, &th->p, e);
+        res_take_since(sim, th->core_cpu, &th->p, e);
         proc_hold(sim, &th->p, c_i - t);
         th->batch_how = BCUT_CPU;
     } else {
@@ -219,6 +260,40 @@ static int plan(cluster_t *cl, thread_t *th, double *svc)
     return to;
 }
 
+/* Whether nobody uses pe's swap device: the disk has no holder (and so
+ * nobody queued), or no server of the SSD is busy (and nobody queued).
+ * Whoever asks for it while a batch runs cuts the batch first (job.c), so
+ * a batch's disk-side faults each find it idle, as an exact fault of a
+ * thread alone on it would: on an SSD of c servers that is one server of
+ * c, the others idle, which is what the exact mode gives a thread whose
+ * faults are sequential while nobody else pages there. */
+static bool swap_idle(const pe_t *pe)
+{
+    if (pe->swap == PE_SWAP_SSD)
+        return pe->ssd.nbusy == 0 && pe->ssd.q.n == 0;
+    return !pe->disk.holder;
+}
+
+/* Whether every cost on th's next faults is one a batch models: the
+ * swap device's service, a remote fault's messages (pnr_fault_plan, which
+ * says -2 itself for what it cannot plan: an observed network, one-sided
+ * RDMA), the CPU bursts. A cost a batch does not plan must send the
+ * fault the exact way: extend this test with it (issue 33: a fault's
+ * software path on the faulting core, computer.fault_cpu; dirty
+ * write-backs, process.dirty_fraction; at the PNR layer, inside
+ * pnr_fault_plan: netram.message_cpu, netram.server_cpu and RDMA's
+ * per-operation latencies). What it tests must not change during a batch
+ * (batch_begin asserts plan's answer stays). */
+static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
+{
+    /* Under fault model CURVE a batch would replay the report model's
+     * draws; CPU costs on a fault's path (computer.fault_cpu, and under
+     * MESSAGES netram.message_cpu, server_cpu: cl->path_costs) and dirty
+     * write-backs occupying the swap device between a batch's faults are
+     * not planned: every fault runs exactly (config.c says so). */
+    return !th->job->curve && !cl->path_costs && !(cl->dirty_fraction > 0);
+}
+
 /* At a fault of th (cpu_done >= fault_at): start a batch when batched
  * paging is on and nothing can interfere with its first step: the PE's
  * disk and CPU are idle, no observer watches the PE (or, for remote
@@ -232,34 +307,25 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     job_t *j = th->job;
     cluster_t *cl = j->cl;
     pe_t *pe = th->pe;
-    if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || pe->disk.holder ||
-        pe->cpu.holder || j->resume_at > sim->now)
+    /* One batch per node at a time, on a swap device nobody else uses
+     * (disk: no holder; SSD: no server busy), and the thread's core idle
+     * (on a node of several cores the other cores' CPUs are theirs). */
+    if (cl->paging != PAGING_BATCHED || pe->obs || pe->batch || !swap_idle(pe) ||
+        th->core_cpu->holder || j->resume_at > sim->now || !batch_costs_ok(cl, th))
         return false;
-    /* Several cores per node: the node's other cores compute, fault and
-     * change its memory while a batch would run; batching is off there
-     * (every fault exact; config.c warns, MODEL.md "Nodes of several
-     * cores"). */
-    if (cl->cores_per_node > 1)
+    /* A disk shared by the cores of a node: no batches (every fault exact;
+     * config.c says so). 60 seed pairs at C = 8 gave disk faults +6.3% +-
+     * 5.6% (paired 95%) and no fewer events (docs/BATCHING.md). */
+    if (cl->cores_per_node > 1 && pe->swap == PE_SWAP_DISK)
         return false;
-    /* Dirty write-backs (hw/swap.h) occupy the swap device between a
-     * batch's faults: every fault runs exactly (config.c says so). */
-    if (cl->dirty_fraction > 0)
+    if (pe->batch_skip > 0) {
+        pe->batch_skip--; /* backing off (batch_learn; nodes of several cores) */
         return false;
+    }
     /* With network RAM on a bus every fault runs exactly: every message
      * and batch would share its one link, where the contention model is
      * biased (docs/BATCHING.md "Other topologies"; config.c says so). */
     if (cl->hooks.fault && net_topology_kind(cl->net) == TOPO_KIND_BUS)
-        return false;
-    /* With SSD swap every fault runs exactly: a batch assumes a one-server
-     * device that is idle (docs/BATCHING.md; config.c says so). */
-    if (pe->swap == PE_SWAP_SSD)
-        return false;
-    /* Under fault model CURVE every fault runs exactly: a batch replays
-     * the report model's draws (issue 33; config.c says so). */
-    /* With CPU costs on a fault's path (issue 33: computer.fault_cpu,
-     * netram.message_cpu, server_cpu) every fault runs exactly: a batch
-     * has no model of them (config.c says so). */
-    if (j->curve || cl->path_costs)
         return false;
     double svc;
     int to = plan(cl, th, &svc);
@@ -297,6 +363,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     if (th->mem_at < other)
         other = th->mem_at; /* a memory change (profile) ends the batch */
     rng_t *rg = rng_set_get(&cl->fault_rng, (size_t)pe->id);
+    const int nmax = pe->batch_steps > 0 ? pe->batch_steps : BATCH_MAX;
     double t = sim->now, cpu = th->cpu_done, D = th->D, fa = th->fault_at;
     int n = 0;
     for (;;) {
@@ -304,7 +371,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->srv[n] = to;
         bt->ri[n] = -1;
         if (to >= 0) {
-            int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc);
+            int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc, cl->hooks.fault_rdma);
             if (ri < 0) {
                 /* Too many servers or links: the batch ends before this
                  * fault, which goes the exact way (its draw discarded). */
@@ -345,7 +412,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         cpu = tgt;
         n++;
         /* Go on only to a fault that comes before every other clock. */
-        if (n == BATCH_MAX || !(fa < other))
+        if (n == nmax || !(fa < other))
             break;
         to = plan(cl, th, &svc);
         assert(to != -2); /* what decides -2 does not change in a batch */
@@ -374,6 +441,7 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
     case BCUT_NONE: {
         fault_batch *bt = th->batch;
         assert(bt && sig == PROC_OK);
+        batch_learn(th->job->cl, th->pe, bt->n);
         batch_count(th, bt, 0, bt->n, bt->n);
         th->cpu_done = th->target = bt->tgt[bt->n - 1];
         batch_release(th->job->cl, th);
@@ -381,7 +449,10 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
     }
     case BCUT_DISK:
         assert(sig == PROC_OK);
-        res_release(sim, &th->pe->disk, &th->p);
+        if (th->pe->swap == PE_SWAP_SSD)
+            mres_release(sim, &th->pe->ssd);
+        else
+            res_release(sim, &th->pe->disk, &th->p);
         return true;
     case BCUT_REMOTE: {
         cluster_t *cl = th->job->cl;
@@ -396,7 +467,7 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
             return false; /* job_stop credited the CPU time and took the CPU */
         assert(sig == PROC_OK);
         th->computing = false;
-        res_release(sim, &th->pe->cpu, &th->p);
+        res_release(sim, th->core_cpu, &th->p);
         th->cpu_done = th->target;
         return false;
     default:

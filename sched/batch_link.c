@@ -72,7 +72,8 @@ static double batch_crossing_end(const net_vuser *u, const net_elem *e, double t
     return net_vtrip_crossing_end(r->nh, r->e, r->w, r->d, bt->hs[k], e, t);
 }
 
-int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc)
+int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc,
+                   bool rdma)
 {
     for (int i = bt->nrt - 1; i >= 0; i--)
         if (bt->rt[i].s == s)
@@ -81,13 +82,19 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
         return -1;
     batch_route *r = &bt->rt[bt->nrt];
     r->s = s;
-    r->nh = net_vtrip(net, c, s, page, r->e, r->d, BATCH_HOPS);
+    if (rdma) {
+        r->nh = net_vtrip_rdma(net, c, s, page, r->e, r->d, BATCH_HOPS, &r->nread);
+    } else {
+        r->nh = net_vtrip(net, c, s, page, r->e, r->d, BATCH_HOPS);
+        r->nread = r->nh;
+    }
     double sum = 0;
     net_elem *add[BATCH_HOPS];
     int na = 0;
     for (int h = 0; h < r->nh; h++) {
         net_elem *x = r->e[h];
-        sum += r->d[h];
+        if (h < r->nread)
+            sum += r->d[h]; /* what the fault waits for */
         if (x->is_switch)
             continue;
         bool seen = false;
@@ -118,7 +125,11 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
 {
     if (r->congested)
         return -1;
-    return net_vtrip_plan(r->nh, r->w, r->d, t, bt->hs[n]) - t + r->lat;
+    double end = net_vtrip_plan(r->nread, r->w, r->d, t, bt->hs[n]);
+    if (r->nread < r->nh) /* RDMA: the WRITE leaves at t too */
+        net_vtrip_plan(r->nh - r->nread, r->w + r->nread, r->d + r->nread, t,
+                       bt->hs[n] + r->nread);
+    return end - t + r->lat;
 }
 
 void batch_vrate_add(fault_batch *bt, double now)

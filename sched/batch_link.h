@@ -26,10 +26,14 @@
 
 /* The two routes of a batch's remote faults to one server: the elements
  * out and back, in order, each one's time for a page, and the access
- * time after the page is back. */
+ * time after the page is back. With one-sided RDMA (job_hooks.
+ * fault_rdma) the first nread elements are the READ's (server to client,
+ * which the fault waits for) and the others the WRITE's (client to
+ * server, leaving at the same instant; nobody waits for it); with page
+ * messages nread = nh (the page out, then the page in). */
 typedef struct batch_route {
     int s;
-    int nh;
+    int nh, nread;
     net_elem *e[BATCH_HOPS];
     double d[BATCH_HOPS];
     double lat;
@@ -84,10 +88,13 @@ int batch_step_at(const fault_batch *bt, double t);
  * from client c to server s (svc: the idle service fault_plan gave, page
  * the page size), added and bt registered on their links when new; -1
  * when that would exceed BATCH_SERVERS or BATCH_LINKS. */
-int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc);
+int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, double svc,
+                   bool rdma);
 /* Plan step n's remote fault from t over routes r, each
  * crossing after the mean wait behind other batches' and the messages'
- * (bt->hs[n]); returns the fault's service, or -1 when an element on the
+ * (bt->hs[n]; with RDMA the READ's and the WRITE's crossings both from t,
+ * the service the READ's end plus the access time); returns the fault's
+ * service, or -1 when an element on the
  * way is loaded beyond BATCH_LOAD_MAX by other batches and messages (at
  * the batch's start). */
 double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double t);

@@ -319,7 +319,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 PROC_HOLD(sim, p, j->resume_at - sim->now);
                 continue;
             }
-            pe_batch_end(sim, th->pe);
+            job_batch_cpu_end(sim, th); /* a batch on th's core ends first */
             PROC_REQUEST(sim, p, th->core_cpu);
             if (!j->running) {
                 res_release(sim, th->core_cpu, p);
@@ -360,7 +360,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                     PROC_YIELD(p); /* woken by thread_fault_done */
                 } else if (th->pe->swap == PE_SWAP_SSD) {
                     /* One of the SSD's c servers, FIFO (MODEL.md "PE");
-                     * no batch can be under way (batch.c). */
+                     * pe_swap_fault ends a batch under way on the PE. */
                     pe_swap_fault(sim, th->pe, cl->dirty_fraction); /* hw/swap.h */
                     PROC_MREQUEST(sim, p, &th->pe->ssd);
                     PROC_HOLD(sim, p, th->pe->disk_service);

@@ -110,6 +110,10 @@ typedef struct job_hooks {
      * sched/job_resize.c; th->mem_mb is the new amount, already allocated
      * on its PE): the node's network RAM follows. NULL: nothing. */
     void (*mem_resized)(sim_t *sim, thread_t *th, double mb, void *ctx);
+    /* Remote faults move pages by one-sided RDMA (netram.transport = RDMA):
+     * a READ from the server the thread waits for and a WRITE to it at the
+     * same instant, not a page out and then a page in (batch_link.h). */
+    bool fault_rdma;
     void *pnr_ctx;
 } job_hooks;
 
@@ -359,6 +363,18 @@ static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
     if (cl->cores_per_node > 1)
         return pe_cpu(&cl->pes[core / cl->cores_per_node], core % cl->cores_per_node);
     return &cl->pes[core].cpu;
+}
+
+/* Batched paging: th is about to ask for its core's CPU; a batch under
+ * way on that core (on its node, by another thread of the core) ends
+ * first. On a one-core PE every thread's core is the PE's CPU, so any
+ * batch on the PE ends; on a node of several cores a batch on another
+ * core goes on (its CPU is not asked for). */
+static inline void job_batch_cpu_end(sim_t *sim, thread_t *th)
+{
+    thread_t *b = th->pe->batch;
+    if (b && b->core_cpu == th->core_cpu)
+        pe_batch_end(sim, th->pe);
 }
 
 /* Create a job (not yet placed). threads >= 1. */

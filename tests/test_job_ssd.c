@@ -1,8 +1,8 @@
 /* tests/test_job_ssd.c: page faults on an SSD (computer.swap = SSD,
  * hw/pe.h, sched/job.c): a fault alone on an idle SSD costs exactly
  * latency + page / bandwidth, the SSD's counters and busy time add up to
- * that per fault, the disk is never touched, and batched paging has no
- * effect (every fault exact: the same faults and end, no batch).
+ * that per fault, and the disk is never touched. Batched paging on an
+ * SSD (issue 33) is tests/test_batch_nodes.c's.
  * The SSD's queue itself (c servers, FIFO, M/D/c numbers) is
  * tests/test_mres.c's. */
 #include "tests/fixture_job.h"
@@ -12,7 +12,7 @@
 #define S_SSD (80e-6 + 4096.0 / 3000e6)        /* 80 us + 1.365333 us = 81.365333 us */
 
 /* The world's faults go to the swap device, planned without drawing (as
- * tests/test_job_batch.c: so a batch could be made if batch.c allowed). */
+ * tests/test_job_batch.c). */
 static int to_disk(thread_t *th, void *ctx, double *svc)
 {
     (void)th;
@@ -23,14 +23,13 @@ static int to_disk(thread_t *th, void *ctx, double *svc)
 
 /* One PE of 32 MB with an SSD of c servers; job 1: one thread of 40 MB
  * (L = 8 MB overallocated: it faults) and `cpu` s, R = 1e-5, no messages. */
-static job_t *alone_ssd(world *w, int c, bool batched, uint64_t seed, double cpu)
+static job_t *alone_ssd(world *w, int c, uint64_t seed, double cpu)
 {
     cluster_params p = world_params(1, 32, TOPO_KIND_STAR, BW, seed);
     p.swap = PE_SWAP_SSD;
     p.ssd_latency = SSD_LAT;
     p.ssd_bandwidth = SSD_BW;
     p.ssd_parallelism = c;
-    p.paging = batched ? PAGING_BATCHED : PAGING_EXACT;
     world_init_p(w, &p);
     w->cl.mem_access_rate = 1e-5;
     w->cl.hooks.fault_plan = to_disk;
@@ -42,7 +41,7 @@ START_TEST(test_service_time)
     /* 81.365333 us, computed as the PE computes it. */
     ck_assert_double_eq_tol(pe_ssd_access_time(SSD_LAT, SSD_BW, 4096), 81.365333333e-6, 1e-15);
     world w;
-    alone_ssd(&w, 4, false, 1, 1);
+    alone_ssd(&w, 4, 1, 1);
     ck_assert_int_eq(w.cl.pes[0].swap, PE_SWAP_SSD);
     ck_assert_int_eq(w.cl.pes[0].ssd.c, 4);
     ck_assert_double_eq_tol(w.cl.pes[0].disk_service, S_SSD, 1e-15);
@@ -59,7 +58,7 @@ START_TEST(test_alone_on_idle_ssd)
      * than S_SSD would make the sums larger. */
     for (int c = 1; c <= 3; c += 2) {
         world w;
-        job_t *j = alone_ssd(&w, c, false, 7, 30);
+        job_t *j = alone_ssd(&w, c, 7, 30);
         job_run(&w.sim, j, 0);
         ev_run(&w.sim, INFINITY);
         ck_assert_int_eq(w.jobs_ended, 1);
@@ -81,40 +80,12 @@ START_TEST(test_alone_on_idle_ssd)
 }
 END_TEST
 
-START_TEST(test_batched_has_no_effect)
-{
-    /* paging = BATCHED with SSD swap: no batch is made (batch.c), so the
-     * run is the exact one: the same faults at the same CPU times, the
-     * same end. */
-    for (uint64_t seed = 1; seed <= 3; seed++) {
-        double end[2], ft[2];
-        uint64_t faults[2];
-        for (int b = 0; b < 2; b++) {
-            world w;
-            job_t *j = alone_ssd(&w, 2, b, seed, 10);
-            job_run(&w.sim, j, 0);
-            ev_run(&w.sim, INFINITY);
-            end[b] = j->end;
-            ft[b] = j->fault_time;
-            faults[b] = j->faults;
-            ck_assert_uint_eq(w.cl.batch_faults, 0);
-            world_free(&w);
-        }
-        ck_assert_uint_gt(faults[0], 100);
-        ck_assert_uint_eq(faults[1], faults[0]);
-        ck_assert_double_eq(end[1], end[0]);
-        ck_assert_double_eq(ft[1], ft[0]);
-    }
-}
-END_TEST
-
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("job_ssd");
     TCase *tc = tcase_create("ssd");
     tcase_add_test(tc, test_service_time);
     tcase_add_test(tc, test_alone_on_idle_ssd);
-    tcase_add_test(tc, test_batched_has_no_effect);
     suite_add_tcase(s, tc);
     return s;
 }

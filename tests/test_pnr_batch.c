@@ -462,7 +462,7 @@ START_TEST(test_link_queue_holds_waiting_pages)
     memset(&bt, 0, sizeof bt);
     bt.f[0] = 0;
     const double L = LAT + PAGE / BW, w = 1e-4;
-    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * T_MSG(PAGE));
+    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * T_MSG(PAGE), false);
     ck_assert_int_eq(ri, 0);
     ck_assert_int_eq(bt.rt[0].nh, 6);
     bt.rt[0].w[0] = w;
@@ -479,6 +479,55 @@ START_TEST(test_link_queue_holds_waiting_pages)
     ck_assert_double_eq(net_virtual_busy(link1, w + L + 1e-9), -1);
     ck_assert_double_eq(net_virtual_busy(link1, w + 3 * L + 2 * DELAY - 1e-9), -1);
     ck_assert_near(net_virtual_busy(link1, w + 3.5 * L + 2 * DELAY), w + 4 * L + 2 * DELAY, 1e-15);
+    for (int k = 0; k < bt.nv; k++)
+        net_vuser_del(&bt.v[k].u);
+    net_destroy(&sim, net);
+    ev_destroy(&sim);
+}
+END_TEST
+
+START_TEST(test_rdma_trip_planned)
+{
+    /* The planning of a batched RDMA fault (sched/batch_link.c,
+     * net_vtrip_rdma), by hand, kept ready although RDMA faults are not
+     * batched (pnr_batch_costs_ok; docs/BATCHING.md). PE 1 faults on
+     * server PE 0 on an idle 8-PE star at 0: the READ crosses link 0
+     * (a = 4096 / BW, no link latency under RDMA), the switch (DELAY),
+     * link 1 (a), 3 hops; the WRITE crosses link 1, the switch, link 0,
+     * leaving at 0 too. With a service from fault_plan of 2a + DELAY +
+     * X (X = an RDMA latency of 1e-4 s), the access part is X; with a
+     * wait w set by hand at the READ's first hop, the service is w + 2a +
+     * DELAY + X, and the WRITE's hops start at 0, a, a + DELAY whatever
+     * the READ waits. */
+    sim_t sim;
+    ev_init(&sim);
+    net_t *net = net_create(&sim, TOPO_KIND_STAR, 8, BW, LAT, DELAY);
+    ck_assert_ptr_nonnull(net);
+    static fault_batch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.f[0] = 0;
+    const double a = PAGE / BW, X = 1e-4, w = 2e-5;
+    ck_assert_near(net_rdma_idle_time(net, 0, 1, PAGE), 2 * a + DELAY, 1e-15);
+    int ri = batch_route_of(net, PAGE, &bt, 1, 0, 2 * a + DELAY + X, true);
+    ck_assert_int_eq(ri, 0);
+    batch_route *r = &bt.rt[0];
+    ck_assert_int_eq(r->nh, 6);
+    ck_assert_int_eq(r->nread, 3);
+    ck_assert_ptr_eq(r->e[0], net_route_elem(net, 0, 1, 0)); /* the READ first */
+    ck_assert_ptr_eq(r->e[3], net_route_elem(net, 1, 0, 0)); /* then the WRITE */
+    ck_assert_near(r->d[0], a, 1e-18);
+    ck_assert_near(r->d[1], DELAY, 1e-18);
+    ck_assert_near(r->lat, X, 1e-15);
+    r->w[0] = w;
+    bt.n = 1;
+    bt.ri[0] = 0;
+    bt.svc[0] = batch_plan_crossings(&bt, 0, r, 0);
+    ck_assert_near(bt.svc[0], w + 2 * a + DELAY + X, 1e-15);
+    ck_assert_near(bt.hs[0][0], w, 1e-18);
+    ck_assert_near(bt.hs[0][2], w + a + DELAY, 1e-15);
+    ck_assert_near(bt.hs[0][3], 0, 1e-18);
+    ck_assert_near(bt.hs[0][4], a, 1e-18);
+    ck_assert_near(bt.hs[0][5], a + DELAY, 1e-15);
     for (int k = 0; k < bt.nv; k++)
         net_vuser_del(&bt.v[k].u);
     net_destroy(&sim, net);
@@ -574,6 +623,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_pages_queue_at_a_shared_server);
     tcase_add_test(tc, test_saturated_server_link);
     tcase_add_test(tc, test_link_queue_holds_waiting_pages);
+    tcase_add_test(tc, test_rdma_trip_planned);
     tcase_add_test(tc, test_run_ends_in_a_remote_fault);
     tcase_add_test(tc, test_cut_state);
     suite_add_tcase(s, tc);

@@ -77,7 +77,7 @@ printf '[computer]\nswap = SSD\nssd_bandwidth = 0\n' > bad.ini
 rc=$?
 check "in a file: exit 2, file:line and key" sh -c "[ $rc -eq 2 ] && grep -q 'bad.ini:3: \[computer\] ssd_bandwidth' err.txt"
 
-# Warnings: the keys of the device not chosen, and BATCHED with SSD.
+# Warnings: the keys of the device not chosen; none for BATCHED with SSD.
 warns() { # warns ARGS...: the warnings of a run of 10 jobs into w.txt
     "$P" -q -c "$DEFAULT" --set workload.max_jobs=10 -o warn "$@" > /dev/null 2> w.txt
 }
@@ -90,8 +90,12 @@ check "SSD: the 4 changed disk keys warned" test "$(grep -c 'has no effect: the 
 warns --set computer.swap=SSD
 check "SSD with disk keys at their defaults: no warning" test ! -s w.txt
 warns --set computer.swap=SSD --set process.paging=BATCHED
-check "SSD + BATCHED warned: every fault exact" grep -q "paging = BATCHED has no effect: with SSD swap (\[computer\] swap = SSD) every fault runs exactly" w.txt
+check "SSD + BATCHED: no warning (batched paging covers SSD swap)" test ! -s w.txt
 warns --set process.paging=BATCHED
 check "DISK + BATCHED: no warning" test ! -s w.txt
+warns --set computer.cores_per_node=2 --set process.paging=BATCHED
+check "DISK + BATCHED on nodes of 2 cores warned: every fault exact" grep -q "paging = BATCHED has no effect: with \[computer\] cores_per_node > 1 and swap = DISK every fault runs exactly" w.txt
+warns --set computer.cores_per_node=2 --set computer.swap=SSD --set process.paging=BATCHED
+check "SSD + BATCHED on nodes of 2 cores: no warning" test ! -s w.txt
 
 finish
