@@ -658,10 +658,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "servers whose page write takes longer than its read every fault runs "
              "exactly: a batch has no model of a write still under way at the next "
              "fault (docs/BATCHING.md)");
-    else if (c->process.paging == PAGING_BATCHED && c->process.fault_model == FAULT_MODEL_CURVE)
-        note(c, "process", "paging", notes, max, &n,
-             "under [process] fault_model = CURVE every fault runs exactly: a batch replays "
-             "the report model's draws (docs/MODEL.md, fault model CURVE)");
     /* The fault model's keys not in use (issue 33). */
     bool curve = c->process.fault_model == FAULT_MODEL_CURVE;
     if (curve && changed(c, &def, "process", "mem_access_rate"))

@@ -37,6 +37,7 @@
 
 #include "core/mem.h"
 #include "hw/swap.h"
+#include "sched/job_curve.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -358,11 +359,11 @@ static bool swap_idle(const pe_t *pe)
  * (batch_begin asserts plan's answer stays). */
 static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
 {
-    /* Under fault model CURVE a batch would replay the report model's
-     * draws; the PNR layer's CPU costs under MESSAGES (netram.message_cpu,
+    /* The PNR layer's CPU costs under MESSAGES (netram.message_cpu,
      * server_cpu: cl->path_costs) are not planned: every fault runs
-     * exactly (config.c says so). */
-    if (th->job->curve || cl->path_costs)
+     * exactly (config.c says so). Under fault model CURVE each step's gap
+     * is the curve's (job_curve_next), as the exact fault_redraw's. */
+    if (cl->path_costs)
         return false;
     /* Dirty writes on an SSD of several servers: planned when each write
      * ends within its fault's read (the next fault then finds every
@@ -442,7 +443,8 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * draws, in the same order). */
     const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
     const double ram_bytes = pe->ram_mb * MB_BYTES;
-    assert(L >= P && R > 0); /* a fault came due */
+    const fault_curve *curve = j->curve; /* CURVE: its gaps (job_curve.h) */
+    assert(L >= P && (R > 0 || curve)); /* a fault came due */
     double other = j->cpu;
     if (th->comm_at < other)
         other = th->comm_at;
@@ -488,15 +490,21 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         svc += bt->fc; /* its software path first */
         bt->svc[n] = svc;
         D += P;
-        if (D > L)
-            D = L;
-        double O = L - D;
-        if (O <= 0) {
-            O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
-            D = L - O;
+        if (curve) {
+            /* fault_redraw under CURVE: D unclamped, the curve's gap at
+             * the thread's (unchanging) local fraction, the same stream. */
+            fa = job_curve_next(curve, &cl->fault_rng, pe->id, cpu, L, th->size_bytes, P);
+        } else {
+            if (D > L)
+                D = L;
+            double O = L - D;
+            if (O <= 0) {
+                O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
+                D = L - O;
+            }
+            double U = O / L;
+            fa = cpu + rng_exp(rg, R * P / U);
         }
-        double U = O / L;
-        fa = cpu + rng_exp(rg, R * P / U);
         double tgt = fa < other ? fa : other;
         bt->D[n] = D;
         bt->fa[n] = fa;

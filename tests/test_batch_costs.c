@@ -27,6 +27,7 @@
 #include "hw/swap.h"
 #include "sched/batch.h"
 #include "sched/batch_link.h"
+#include "sched/job_curve.h"
 
 #include <math.h>
 
@@ -194,6 +195,48 @@ START_TEST(test_dirty_ssd_long_write_refused)
 }
 END_TEST
 
+START_TEST(test_curve_alone)
+{
+    /* Fault model CURVE (job_curve.h): a curve of misses 1e4 at 0 pages
+     * of RAM down to 0 at its footprint of 10240 pages, measured over
+     * 10 CPU s. The thread (40 MB on 32: L = 8 MB, local fraction
+     * 1 - 8/40 = 0.8) misses 1e4 x (1 - 0.8) = 2000 times per 10 s: gaps
+     * of mean 5 ms, drawn from the PE's stream in either mode. SSD of 2
+     * servers, fault_cpu 20 us: both modes the same n (~2000) and end
+     * 10 + n (F + S_SSD); batched, most faults in batches (0 while batch.c
+     * refused CURVE). */
+    double pages[2] = {0, 10240}, misses[2] = {1e4, 0};
+    fault_curve curve = {.page_size = 4096, .footprint = 10240, .accesses = 1e9,
+                         .cpu_seconds = 10, .n = 2, .pages = pages, .misses = misses};
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        uint64_t n[2];
+        double end[2];
+        for (int b = 0; b < 2; b++) {
+            world w;
+            node(&w, 2, 0, F_CPU, 0, b, seed);
+            job_t *j = make_job(&w, 1, 1, NULL, 10, 40);
+            j->curve = &curve;
+            job_run(&w.sim, j, 0);
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 1);
+            n[b] = j->faults;
+            end[b] = j->end;
+            ck_assert_uint_gt(n[b], 1500);
+            ck_assert_uint_lt(n[b], 2500);
+            ck_assert_near(j->end, 10 + (double)n[b] * (F_CPU + S_SSD), 1e-6);
+            ck_assert_near(cpu_busy(&w), 10 + (double)n[b] * F_CPU, 1e-6);
+            if (b)
+                ck_assert_uint_gt(w.cl.batch_faults, n[b] / 2);
+            else
+                ck_assert_uint_eq(w.cl.batch_faults, 0);
+            world_free(&w);
+        }
+        ck_assert_uint_eq(n[1], n[0]);
+        ck_assert_near(end[1], end[0], 1e-6);
+    }
+}
+END_TEST
+
 /* The state of the thread, its core and its device at an instant. */
 typedef struct snap {
     double cpu_done, D, fault_time, dev_busy, dev_server, cpu_busy;
@@ -342,6 +385,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_dirty_ssd_one_server);
     tcase_add_test(tc, test_dirty_ssd_beside);
     tcase_add_test(tc, test_dirty_ssd_long_write_refused);
+    tcase_add_test(tc, test_curve_alone);
     tcase_add_test(tc, test_cut_ssd_serial);
     tcase_add_test(tc, test_cut_ssd_beside);
     tcase_add_test(tc, test_cut_disk);
