@@ -29,8 +29,14 @@
  * end of the run) first ends the batch at that instant (batch_cut): the
  * steps before it are counted, and the thread is left exactly where the
  * exact machinery would have it (in a fault's disk service or in a burst,
- * holding that resource), which then takes over; cut in a remote fault, the
- * thread waits for that fault's planned end as for its page.
+ * holding that resource; in a fault's software path, holding its core;
+ * behind its own dirty page's write, queued on the device), which then
+ * takes over; cut in a remote fault, the thread waits for that fault's
+ * planned end as for its page. A step's fault begins with
+ * computer.fault_cpu on the thread's core, and a dirty eviction's write
+ * (the node's deterministic rule, hw/swap.h) comes before its read on one
+ * server or beside it on a second (docs/BATCHING.md "The new costs in
+ * batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
