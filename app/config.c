@@ -28,6 +28,7 @@
 #include "app/config_value.h"
 #include "app/util.h"
 #include "core/mem.h"
+#include "hw/pe.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -638,23 +639,25 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
-    else if (c->process.paging == PAGING_BATCHED &&
-             (c->computer.fault_cpu > 0 ||
-              (c->netram.enabled && c->netram.transport == PNR_TRANSPORT_MESSAGES &&
-               (c->netram.message_cpu > 0 || c->netram.server_cpu > 0))))
+    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
+             c->netram.transport == PNR_TRANSPORT_MESSAGES &&
+             (c->netram.message_cpu > 0 || c->netram.server_cpu > 0))
         note(c, "process", "paging", notes, max, &n,
-             "with CPU costs on a fault's path ([computer] fault_cpu, [netram] "
-             "message_cpu or server_cpu > 0) every fault runs exactly: batched paging "
-             "has no model of them (docs/MODEL.md, costs on a fault's path)");
-    else if (c->process.paging == PAGING_BATCHED && c->process.dirty_fraction > 0)
+             "with the messages' CPU costs ([netram] message_cpu or server_cpu > 0) "
+             "every fault runs exactly: batched paging has no model of them "
+             "(docs/MODEL.md, costs on a fault's path)");
+    else if (c->process.paging == PAGING_BATCHED && c->process.dirty_fraction > 0 &&
+             c->computer.swap == SWAP_SSD && c->computer.ssd_parallelism > 1 &&
+             pe_ssd_write_time(c->computer.ssd_latency, c->computer.ssd_bandwidth,
+                               c->computer.ssd_write_latency, c->computer.ssd_write_bandwidth,
+                               (double)c->process.page_size) >
+                 pe_ssd_access_time(c->computer.ssd_latency, c->computer.ssd_bandwidth,
+                                    (double)c->process.page_size))
         note(c, "process", "paging", notes, max, &n,
-             "with dirty write-backs ([process] dirty_fraction > 0) every fault runs "
-             "exactly: a batch has no model of the writes that occupy the swap device "
-             "(docs/MODEL.md, device costs)");
-    else if (c->process.paging == PAGING_BATCHED && c->process.fault_model == FAULT_MODEL_CURVE)
-        note(c, "process", "paging", notes, max, &n,
-             "under [process] fault_model = CURVE every fault runs exactly: a batch replays "
-             "the report model's draws (docs/MODEL.md, fault model CURVE)");
+             "with dirty write-backs ([process] dirty_fraction > 0) on an SSD of several "
+             "servers whose page write takes longer than its read every fault runs "
+             "exactly: a batch has no model of a write still under way at the next "
+             "fault (docs/BATCHING.md)");
     /* The fault model's keys not in use (issue 33). */
     bool curve = c->process.fault_model == FAULT_MODEL_CURVE;
     if (curve && changed(c, &def, "process", "mem_access_rate"))

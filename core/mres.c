@@ -62,13 +62,27 @@ void mres_account(mres_t *r, uint64_t n, double busy)
         r->inuse.max = 1;
 }
 
+void mres_account_beside(mres_t *r, uint64_t n, double area)
+{
+    assert(r->nbusy == 0 && r->q.n == 0 && r->c >= 2 && area >= 0);
+    if (n == 0)
+        return;
+    r->requests += n;
+    r->completions += n;
+    r->inuse.area += area;
+    if (r->inuse.max < 2)
+        r->inuse.max = 2;
+}
+
 void mres_take_since(sim_t *sim, mres_t *r, double since)
 {
-    assert(r->nbusy == 0 && r->q.n == 0 && since <= sim->now);
+    assert(r->nbusy < r->c && r->q.n == 0 && since <= sim->now);
+    assert(r->nbusy == 0 || since >= r->busy_since);
     r->requests++;
-    r->nbusy = 1;
-    r->busy_since = since;
-    timeavg_set(&r->inuse, sim->now, 1);
+    if (r->nbusy == 0)
+        r->busy_since = since;
+    r->nbusy++;
+    timeavg_set(&r->inuse, sim->now, r->nbusy);
     r->inuse.area += sim->now - since;
 }
 

@@ -59,10 +59,19 @@ double mres_utilization(const sim_t *sim, const mres_t *r);
  * completions, busy time, busy server-seconds). r must have no server
  * busy and nobody queued. */
 void mres_account(mres_t *r, uint64_t n, double busy);
+/* Batched paging: n services done while nobody else used r, each on a
+ * second server beside a service mres_account (or a held server) already
+ * counts, all inside its busy time (a dirty page's write beside the read
+ * of its fault, hw/swap.h): counted as requests and completions, their
+ * `area` server-seconds as busy server-seconds, and 2 servers at the most
+ * busy; r's busy time (some server busy) does not change. r must have no
+ * server busy and nobody queued; c >= 2. */
+void mres_account_beside(mres_t *r, uint64_t n, double area);
 /* Batched paging: p (unnamed: servers are not told apart) holds one of
  * r's servers since `since` <= now, as if mres_request had granted it
- * then; it gives it back with mres_release. r must have no server busy
- * and nobody queued. */
+ * then; it gives it back with mres_release. r must have a server idle and
+ * nobody queued; when some are busy, since is no earlier than the busy
+ * period's start (the batch's write and read, taken at the same instant). */
 void mres_take_since(sim_t *sim, mres_t *r, double since);
 
 /* Like PROC_REQUEST for a multi-server resource. */

@@ -37,6 +37,13 @@ double pe_ssd_access_time(double latency, double bandwidth, double page_bytes)
     return latency + page_bytes / (bandwidth * MBPS_BYTES);
 }
 
+double pe_ssd_write_time(double latency, double bandwidth, double write_latency,
+                         double write_bandwidth, double page_bytes)
+{
+    return pe_ssd_access_time(write_latency > 0 ? write_latency : latency,
+                              write_bandwidth > 0 ? write_bandwidth : bandwidth, page_bytes);
+}
+
 void pe_set_ssd(sim_t *sim, pe_t *pe, double latency, double bandwidth, int c,
                 double page_bytes)
 {

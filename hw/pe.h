@@ -178,6 +178,10 @@ void pe_set_disk(pe_t *pe, double seek, double rpm, double transfer, double page
 /* Seconds one SSD access of page_bytes takes on an idle server: latency +
  * page_bytes / (bandwidth MB/s). */
 double pe_ssd_access_time(double latency, double bandwidth, double page_bytes);
+/* A page write's seconds on that SSD: pe_ssd_access_time with the write's
+ * latency and bandwidth, each 0 meaning the read's. */
+double pe_ssd_write_time(double latency, double bandwidth, double write_latency,
+                         double write_bandwidth, double page_bytes);
 /* Make the PE's swap device an SSD (after pe_init, before any use): c >= 1
  * servers, each access pe_ssd_access_time(latency, bandwidth, page_bytes)
  * seconds (disk_service). */

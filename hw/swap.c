@@ -7,10 +7,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* One write in flight, or spare: its process and its node. */
+/* One write in flight, or spare: its process, its node and the seconds
+ * its write holds the device (write_service, or what is left of a write
+ * begun in a batch). */
 typedef struct pe_writer {
     proc_t p; /* first: the body gets it */
     pe_t *pe;
+    double left;
 } pe_writer;
 
 /* A node's writers: every one it made (all, n of them) and the spare ones
@@ -26,14 +29,18 @@ void pe_set_write(pe_t *pe, double write_service)
     pe->write_service = write_service;
 }
 
-bool pe_evict_dirty(pe_t *pe, double f)
+bool swap_eviction_dirty(uint64_t n, double f)
 {
-    assert(f >= 0 && f <= 1);
-    uint64_t n = ++pe->swap_evictions;
+    assert(f >= 0 && f <= 1 && n >= 1);
     /* floor(n f) > floor((n - 1) f): the n-th eviction takes the count of
      * dirty ones to floor(n f). Each product is one rounding, so f = 1/k
      * (0.5, 0.25, 0.1 ...) marks exactly every k-th within doubles. */
     return floor((double)n * f) > floor((double)(n - 1) * f);
+}
+
+bool pe_evict_dirty(pe_t *pe, double f)
+{
+    return swap_eviction_dirty(++pe->swap_evictions, f);
 }
 
 /* A writer's life: it is woken holding the device (granted at once by
@@ -45,7 +52,7 @@ static void writer_body(sim_t *sim, proc_t *p)
     pe_t *pe = w->pe;
     PROC_BEGIN(p);
     for (;;) {
-        PROC_HOLD(sim, p, pe->write_service);
+        PROC_HOLD(sim, p, w->left);
         if (pe->swap == PE_SWAP_SSD)
             mres_release(sim, &pe->ssd);
         else
@@ -80,12 +87,27 @@ void pe_swap_write(sim_t *sim, pe_t *pe)
 {
     assert(pe->write_service > 0);
     pe_writer *w = writer_get(sim, pe);
+    w->left = pe->write_service;
     pe->swap_writes++;
     bool now = pe->swap == PE_SWAP_SSD ? mres_request(sim, &pe->ssd, &w->p)
                                        : res_request(sim, &pe->disk, &w->p);
     if (now)
         proc_wake(sim, &w->p); /* its write starts at this instant */
     /* else queued: the grant wakes it */
+}
+
+void pe_swap_write_since(sim_t *sim, pe_t *pe, double since)
+{
+    assert(pe->write_service > 0 && since <= sim->now);
+    pe_writer *w = writer_get(sim, pe);
+    w->left = since + pe->write_service - sim->now;
+    assert(w->left > 0);
+    pe->swap_writes++;
+    if (pe->swap == PE_SWAP_SSD)
+        mres_take_since(sim, &pe->ssd, since);
+    else
+        res_take_since(sim, &pe->disk, &w->p, since);
+    proc_wake(sim, &w->p); /* holds what is left of its write */
 }
 
 void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction)

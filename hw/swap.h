@@ -54,6 +54,17 @@ void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction);
 /* True when the next eviction of pe (its swap_evictions + 1-th) is dirty
  * under fraction f; counts the eviction. */
 bool pe_evict_dirty(pe_t *pe, double f);
+/* Whether the n-th eviction (n >= 1) of a node is dirty under fraction f:
+ * floor(n f) > floor((n - 1) f) (pe_evict_dirty's rule, counting nothing;
+ * batched paging plans a batch's writes with it). */
+bool swap_eviction_dirty(uint64_t n, double f);
+/* Batched paging: one page write on pe's swap device that began at
+ * `since` (<= now, its write_service not yet over) on a device server
+ * nobody else held, made real: a writer holds the device (a server of
+ * an SSD; the disk) since then and gives it back at since +
+ * write_service. The device must have a server idle and nobody queued.
+ * Counts it in pe->swap_writes. */
+void pe_swap_write_since(sim_t *sim, pe_t *pe, double since);
 /* Queue one page write on pe's swap device now (FIFO with the reads; the
  * caller waits for nothing). Counts it in pe->swap_writes. */
 void pe_swap_write(sim_t *sim, pe_t *pe);

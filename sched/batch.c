@@ -29,13 +29,21 @@
  * end of the run) first ends the batch at that instant (batch_cut): the
  * steps before it are counted, and the thread is left exactly where the
  * exact machinery would have it (in a fault's disk service or in a burst,
- * holding that resource), which then takes over; cut in a remote fault, the
- * thread waits for that fault's planned end as for its page.
+ * holding that resource; in a fault's software path, holding its core;
+ * behind its own dirty page's write, queued on the device), which then
+ * takes over; cut in a remote fault, the thread waits for that fault's
+ * planned end as for its page. A step's fault begins with
+ * computer.fault_cpu on the thread's core, and a dirty eviction's write
+ * (the node's deterministic rule, hw/swap.h) comes before its read on one
+ * server or beside it on a second (docs/BATCHING.md "The new costs in
+ * batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
 
 #include "core/mem.h"
+#include "hw/swap.h"
+#include "sched/job_curve.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -43,17 +51,18 @@
 /* BATCH_MAX and the batch record, fault_batch, are in batch_link.h. */
 
 /* How a batch ended (thread_t.batch_how), read when its hold returns. */
-enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE };
+enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE, BCUT_FCPU, BCUT_WRITE };
 
 /* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
- * as computed (c <= b): thread, job, PE and resource counters, and the
+ * as computed (c <= b): thread, job, PE and resource counters (a fault's
+ * software path on its core, a dirty page's write on the device), and the
  * remote faults' messages by server (fault_count). */
 static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c)
 {
     job_t *j = th->job;
     pe_t *pe = th->pe;
     if (b > a) {
-        uint64_t n = (uint64_t)(b - a), nd = 0;
+        uint64_t n = (uint64_t)(b - a), nd = 0, nw = 0;
         double t = 0, td = 0;
         /* The servers of the remote faults (few: the node's pieces), with
          * their counts and last fault's start. */
@@ -64,7 +73,8 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
             t += bt->svc[k];
             if (bt->srv[k] < 0) {
                 nd++;
-                td += bt->svc[k];
+                nw += bt->wr[k];
+                td += bt->svc[k] - bt->fc; /* the device's part (write, read) */
                 continue;
             }
             int x = 0;
@@ -75,7 +85,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
                 cnt[x] = 0;
             }
             cnt[x]++;
-            last[x] = bt->f[k];
+            last[x] = bt->f[k] + bt->fc; /* its PAGE_OUT leaves */
         }
         th->faults += n;
         j->faults += n;
@@ -85,10 +95,19 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         j->cl->batch_faults += n;
         if (nd) {
             pe->disk_faults += nd;
-            if (pe->swap == PE_SWAP_SSD)
-                mres_account(&pe->ssd, nd, td); /* one server, nobody else */
-            else
-                res_account(&pe->disk, nd, td);
+            if (j->cl->dirty_fraction > 0)
+                pe->swap_evictions += nd;
+            pe->swap_writes += nw;
+            /* One server, nobody else: each write before its read on it
+             * (serial), or beside the read on a second server. */
+            uint64_t ns1 = nd + (bt->serial ? nw : 0);
+            if (pe->swap == PE_SWAP_SSD) {
+                mres_account(&pe->ssd, ns1, td);
+                if (!bt->serial)
+                    mres_account_beside(&pe->ssd, nw, (double)nw * bt->ws);
+            } else {
+                res_account(&pe->disk, ns1, td);
+            }
         }
         pe->remote_faults += n - nd;
         for (int x = 0; x < ns; x++)
@@ -96,6 +115,10 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
     }
     uint64_t bursts = 0;
     double busy = 0;
+    if (bt->fc > 0 && b > a) { /* the faults' software paths on the core */
+        bursts += (uint64_t)(b - a);
+        busy += (double)(b - a) * bt->fc;
+    }
     for (int k = a; k < c; k++) {
         double from = k ? bt->tgt[k - 1] : bt->cpu0;
         if (bt->tgt[k] > from) {
@@ -163,6 +186,52 @@ static void batch_release(cluster_t *cl, thread_t *th)
     }
 }
 
+/* batch_cut at t in step i's device service (from fs, its software path
+ * done), a disk-side fault: the device left as the exact fault would have
+ * it. Its eviction is counted; a dirty page's write still under way at t
+ * becomes a real writer holding a server since fs, th queued behind it
+ * (serial: returns true, th waits for the device; its grant then holds
+ * the read, BCUT_WRITE) or holding a second server beside it; a write
+ * done is counted as done. Else th holds the device since its read began
+ * (returns false; the caller holds it to the fault's end, BCUT_DISK). */
+static bool cut_in_device(sim_t *sim, thread_t *th, const fault_batch *bt, int i, double t,
+                          double fs)
+{
+    pe_t *pe = th->pe;
+    bool ssd = pe->swap == PE_SWAP_SSD;
+    pe->disk_faults++;
+    if (th->job->cl->dirty_fraction > 0)
+        pe->swap_evictions++;
+    if (bt->wr[i] && t < fs + bt->ws) {
+        pe_swap_write_since(sim, pe, fs); /* counts it in swap_writes */
+        if (bt->serial) {
+            proc_cancel(sim, &th->p);
+            bool now = ssd ? mres_request(sim, &pe->ssd, &th->p)
+                           : res_request(sim, &pe->disk, &th->p);
+            assert(!now);
+            (void)now;
+            th->batch_how = BCUT_WRITE;
+            return true;
+        }
+    } else if (bt->wr[i]) {
+        pe->swap_writes++;
+        if (!bt->serial) {
+            mres_account_beside(&pe->ssd, 1, bt->ws);
+        } else {
+            if (ssd)
+                mres_account(&pe->ssd, 1, bt->ws);
+            else
+                res_account(&pe->disk, 1, bt->ws);
+            fs += bt->ws; /* its read began when the write ended */
+        }
+    }
+    if (ssd)
+        mres_take_since(sim, &pe->ssd, fs);
+    else
+        res_take_since(sim, &pe->disk, &th->p, fs);
+    return false;
+}
+
 /* End th's batch now: count the steps done and leave th where the exact
  * machinery would have it (see the top of the file). */
 static void batch_cut(sim_t *sim, thread_t *th)
@@ -191,12 +260,24 @@ static void batch_cut(sim_t *sim, thread_t *th)
         th->fault_start = bt->f[i];
         th->faults++;
         pe_fault_begin(sim, pe);
+        double fs = bt->f[i] + bt->fc; /* its software path's end */
+        if (t < fs) {
+            /* In its software path, holding its core since f: the rest of
+             * the fault (its destination drawn again) goes the exact way
+             * at fs (BATCH_FAULT_DEVICE). */
+            res_take_since(sim, th->core_cpu, &th->p, bt->f[i]);
+            proc_hold(sim, &th->p, fs - t);
+            th->batch_how = BCUT_FCPU;
+            batch_release(cl, th);
+            return;
+        }
+        if (bt->fc > 0)
+            res_account(th->core_cpu, 1, bt->fc);
         if (bt->srv[i] < 0) {
-            pe->disk_faults++;
-            if (pe->swap == PE_SWAP_SSD)
-                mres_take_since(sim, &pe->ssd, bt->f[i]);
-            else
-                res_take_since(sim, &pe->disk, &th->p, bt->f[i]);
+            if (cut_in_device(sim, th, bt, i, t, fs)) {
+                batch_release(cl, th); /* waiting behind its write */
+                return;
+            }
             th->batch_how = BCUT_DISK;
         } else {
             /* Its page comes back at e (counted then, batch_resume); its
@@ -275,23 +356,30 @@ static bool swap_idle(const pe_t *pe)
 }
 
 /* Whether every cost on th's next faults is one a batch models: the
- * swap device's service, a remote fault's messages (pnr_fault_plan, which
- * says -2 itself for what it cannot plan: an observed network, one-sided
- * RDMA), the CPU bursts. A cost a batch does not plan must send the
- * fault the exact way: extend this test with it (issue 33: a fault's
- * software path on the faulting core, computer.fault_cpu; dirty
- * write-backs, process.dirty_fraction; at the PNR layer, inside
- * pnr_fault_plan: netram.message_cpu, netram.server_cpu and RDMA's
- * per-operation latencies). What it tests must not change during a batch
+ * swap device's service, a dirty page's write-back on it (hw/swap.h), a
+ * fault's software path on the faulting core (computer.fault_cpu), a
+ * remote fault's messages (pnr_fault_plan, which says -2 itself for what
+ * it cannot plan: an observed network, one-sided RDMA), the CPU bursts.
+ * A cost a batch does not plan must send the fault the exact way: extend
+ * this test with it. What it tests must not change during a batch
  * (batch_begin asserts plan's answer stays). */
 static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
 {
-    /* Under fault model CURVE a batch would replay the report model's
-     * draws; CPU costs on a fault's path (computer.fault_cpu, and under
-     * MESSAGES netram.message_cpu, server_cpu: cl->path_costs) and dirty
-     * write-backs occupying the swap device between a batch's faults are
-     * not planned: every fault runs exactly (config.c says so). */
-    return !th->job->curve && !cl->path_costs && !(cl->dirty_fraction > 0);
+    /* The PNR layer's CPU costs under MESSAGES (netram.message_cpu,
+     * server_cpu: cl->path_costs) are not planned: every fault runs
+     * exactly (config.c says so). Under fault model CURVE each step's gap
+     * is the curve's (job_curve_next), as the exact fault_redraw's. */
+    if (cl->path_costs)
+        return false;
+    /* Dirty writes on an SSD of several servers: planned when each write
+     * ends within its fault's read (the next fault then finds every
+     * server idle); a longer write would still hold a server at the next
+     * fault, which is not planned. */
+    const pe_t *pe = th->pe;
+    if (cl->dirty_fraction > 0 && pe->swap == PE_SWAP_SSD && pe->ssd.c > 1 &&
+        pe->write_service > pe->disk_service)
+        return false;
+    return true;
 }
 
 /* At a fault of th (cpu_done >= fault_at): start a batch when batched
@@ -348,13 +436,21 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     bt->cpu0 = th->cpu_done;
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
+    bt->fc = cl->fault_cpu;
+    bt->ws = pe->write_service;
+    bt->serial = pe->swap != PE_SWAP_SSD || pe->ssd.c == 1;
+    /* The node's evictions so far: the rule marks the batch's dirty ones
+     * (nobody else evicts on the node while it lasts: pe_swap_fault cuts). */
+    const double dirty = cl->dirty_fraction;
+    uint64_t ev = pe->swap_evictions;
     /* Nothing else changes while the batch lasts: L (the PE's memory), the
      * other clocks and the streams; each step is the fault's destination
      * (plan) and fault_redraw's arithmetic with them hoisted (the same
      * draws, in the same order). */
     const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
     const double ram_bytes = pe->ram_mb * MB_BYTES;
-    assert(L >= P && R > 0); /* a fault came due */
+    const fault_curve *curve = j->curve; /* CURVE: its gaps (job_curve.h) */
+    assert(L >= P && (R > 0 || curve)); /* a fault came due */
     double other = j->cpu;
     if (th->comm_at < other)
         other = th->comm_at;
@@ -370,6 +466,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->f[n] = t;
         bt->srv[n] = to;
         bt->ri[n] = -1;
+        bt->wr[n] = 0;
         if (to >= 0) {
             int ri = batch_route_of(cl->net, P, bt, pe->id, to, svc, cl->hooks.fault_rdma);
             if (ri < 0) {
@@ -379,7 +476,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
                 break;
             }
             bt->ri[n] = (signed char)ri;
-            svc = batch_plan_crossings(bt, n, &bt->rt[ri], t);
+            svc = batch_plan_crossings(bt, n, &bt->rt[ri], t + bt->fc);
             if (svc < 0) {
                 /* A congested element on the way: this fault goes the
                  * exact way (its draw discarded), its messages meeting
@@ -391,17 +488,29 @@ static bool batch_begin(sim_t *sim, thread_t *th)
                 break;
             }
         }
+        if (to < 0 && dirty > 0 && swap_eviction_dirty(++ev, dirty)) {
+            bt->wr[n] = 1;
+            if (bt->serial)
+                svc += bt->ws; /* the write, then the read */
+        }
+        svc += bt->fc; /* its software path first */
         bt->svc[n] = svc;
         D += P;
-        if (D > L)
-            D = L;
-        double O = L - D;
-        if (O <= 0) {
-            O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
-            D = L - O;
+        if (curve) {
+            /* fault_redraw under CURVE: D unclamped, the curve's gap at
+             * the thread's (unchanging) local fraction, the same stream. */
+            fa = job_curve_next(curve, &cl->fault_rng, pe->id, cpu, L, th->size_bytes, P);
+        } else {
+            if (D > L)
+                D = L;
+            double O = L - D;
+            if (O <= 0) {
+                O = job_fault_reset(rg, L, ram_bytes, th->size_bytes, P);
+                D = L - O;
+            }
+            double U = O / L;
+            fa = cpu + rng_exp(rg, R * P / U);
         }
-        double U = O / L;
-        fa = cpu + rng_exp(rg, R * P / U);
         double tgt = fa < other ? fa : other;
         bt->D[n] = D;
         bt->fa[n] = fa;
@@ -429,11 +538,15 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     return true;
 }
 
-/* th's batch hold returned with signal sig. Returns true when the thread
+/* th's batch hold returned with signal sig (or its wait behind its own
+ * write, the device's grant). Returns BATCH_FAULT_ENDS when the thread
  * was cut in a fault's disk service, which ends now (the caller finishes
- * that fault as an exact one); false when the caller goes on to the top of
- * its loop (all steps done, or the burst it was cut in is over). */
-static bool batch_resume(sim_t *sim, thread_t *th, int sig)
+ * that fault as an exact one); BATCH_FAULT_DEVICE when it was cut in a
+ * fault's software path, which ends now; the read's service when it was
+ * waiting behind its write (granted now: it holds, then asks again);
+ * BATCH_GO_ON when the caller goes on to the top of its loop (all steps
+ * done, or the burst it was cut in is over). */
+static double batch_resume(sim_t *sim, thread_t *th, int sig)
 {
     int how = th->batch_how;
     th->batch_how = BCUT_NONE;
@@ -445,34 +558,43 @@ static bool batch_resume(sim_t *sim, thread_t *th, int sig)
         batch_count(th, bt, 0, bt->n, bt->n);
         th->cpu_done = th->target = bt->tgt[bt->n - 1];
         batch_release(th->job->cl, th);
-        return false;
+        return BATCH_GO_ON;
     }
+    case BCUT_FCPU:
+        assert(sig == PROC_OK);
+        res_release(sim, th->core_cpu, &th->p);
+        return BATCH_FAULT_DEVICE;
+    case BCUT_WRITE:
+        assert(sig == PROC_OK);
+        th->batch_how = BCUT_DISK; /* granted the device: its read */
+        return th->pe->disk_service;
     case BCUT_DISK:
         assert(sig == PROC_OK);
         if (th->pe->swap == PE_SWAP_SSD)
             mres_release(sim, &th->pe->ssd);
         else
             res_release(sim, &th->pe->disk, &th->p);
-        return true;
+        return BATCH_FAULT_ENDS;
     case BCUT_REMOTE: {
         cluster_t *cl = th->job->cl;
         fault_batch *bt = th->batch_tail;
         assert(sig == PROC_OK && bt && !th->batch);
-        cl->hooks.fault_count(th, bt->srv[bt->n - 1], 1, bt->f[bt->n - 1], cl->hooks.pnr_ctx);
+        cl->hooks.fault_count(th, bt->srv[bt->n - 1], 1, bt->f[bt->n - 1] + bt->fc,
+                              cl->hooks.pnr_ctx);
         batch_release(cl, th);
-        return true;
+        return BATCH_FAULT_ENDS;
     }
     case BCUT_CPU:
         if (sig == PROC_STOPPED)
-            return false; /* job_stop credited the CPU time and took the CPU */
+            return BATCH_GO_ON; /* job_stop credited the CPU time and took the CPU */
         assert(sig == PROC_OK);
         th->computing = false;
         res_release(sim, th->core_cpu, &th->p);
         th->cpu_done = th->target;
-        return false;
+        return BATCH_GO_ON;
     default:
         assert(how == BCUT_DONE);
-        return false;
+        return BATCH_GO_ON;
     }
 }
 
@@ -514,7 +636,7 @@ void batch_settle_end(sim_t *sim, cluster_t *cl)
     for (list_t *n = cl->batch_tails.next; n != &cl->batch_tails; n = n->next) {
         fault_batch *bt = container_of(n, fault_batch, link);
         int i = bt->n - 1;
-        cl->hooks.fault_count(bt->th, bt->srv[i], 1, bt->f[i], cl->hooks.pnr_ctx);
+        cl->hooks.fault_count(bt->th, bt->srv[i], 1, bt->f[i] + bt->fc, cl->hooks.pnr_ctx);
     }
 }
 

@@ -67,6 +67,14 @@ typedef struct fault_batch {
     int n;                    /* steps, 1..BATCH_MAX */
     double cpu0, D0, fa0;     /* the thread's cpu_done, D, fault_at at the start */
     double end;               /* sim time the last step ends */
+    /* A step's fault: fc seconds on the thread's core (computer.fault_cpu)
+     * from f, then its device or remote service; a step with wr set writes
+     * a dirty page back first (hw/swap.h), ws seconds on the device from
+     * f + fc: before the read when serial (one server: a disk, an SSD of
+     * c = 1), else on a second server beside it (ws <= the read). */
+    double fc, ws;
+    bool serial;
+    unsigned char wr[BATCH_MAX];
     double f[BATCH_MAX], svc[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
     int srv[BATCH_MAX];
     signed char ri[BATCH_MAX];

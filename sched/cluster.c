@@ -37,11 +37,9 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         if (p->swap == PE_SWAP_SSD)
             pe_set_ssd(sim, pe, p->ssd_latency, p->ssd_bandwidth, p->ssd_parallelism, page);
         if (p->swap == PE_SWAP_SSD && (p->ssd_write_latency > 0 || p->ssd_write_bandwidth > 0))
-            pe_set_write(pe, pe_ssd_access_time(
-                                 p->ssd_write_latency > 0 ? p->ssd_write_latency : p->ssd_latency,
-                                 p->ssd_write_bandwidth > 0 ? p->ssd_write_bandwidth
-                                                            : p->ssd_bandwidth,
-                                 page));
+            pe_set_write(pe, pe_ssd_write_time(p->ssd_latency, p->ssd_bandwidth,
+                                               p->ssd_write_latency, p->ssd_write_bandwidth,
+                                               page));
         if (cl->cores_per_node > 1 && i < cluster_compute_pes(cl))
             pe_set_cores(sim, pe, cl->cores_per_node); /* memory servers: one */
     }
@@ -68,7 +66,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
     cl->fault_cpu = p->fault_cpu;
-    cl->path_costs = p->fault_cpu > 0; /* pnr_create adds its own */
+    cl->path_costs = false; /* fault_cpu is planned (batch.c); pnr_create adds its own */
     cl->paging = p->paging;
     if (cl->paging == PAGING_BATCHED) {
         cl->vrng = rng_stream_gen(p->gen, p->seed, "net-virtual", 0);

@@ -293,7 +293,7 @@ static void thread_body(sim_t *sim, proc_t *p)
     thread_t *th = (thread_t *)p;
     job_t *j = th->job;
     cluster_t *cl = j->cl;
-    double hold; /* a batch's, set and used before any yield */
+    double hold; /* a batch's, each value used before the next yield */
     PROC_BEGIN(p);
     thread_begin(sim, th);
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
@@ -342,19 +342,25 @@ static void thread_body(sim_t *sim, proc_t *p)
             /* Batched paging only (an exact run makes no call here). */
             if (cl->paging == PAGING_BATCHED && cl->batching &&
                 (hold = cl->batching->on_fault(sim, th)) >= 0) {
-                PROC_HOLD(sim, p, hold);
-                if (!cl->batching->on_hold_end(sim, th, p->sig))
+                do
+                    PROC_HOLD(sim, p, hold);
+                while ((hold = cl->batching->on_hold_end(sim, th, p->sig)) >= 0);
+                if (hold == BATCH_GO_ON)
                     continue;
+                if (hold == BATCH_FAULT_DEVICE)
+                    goto fault_device; /* cut in its software path (batch.c) */
                 /* Cut in a fault's service, which ends now. */
             } else {
                 th->fault_start = sim->now;
                 th->faults++;
                 pe_fault_begin(sim, th->pe);
                 if (cl->fault_cpu > 0) { /* its software path on its core (issue 33) */
+                    job_batch_cpu_end(sim, th); /* a batch owns that core */
                     PROC_REQUEST(sim, p, th->core_cpu);
                     PROC_HOLD(sim, p, cl->fault_cpu);
                     res_release(sim, th->core_cpu, p);
                 }
+            fault_device:
                 if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
                     th->pe->remote_faults++;
                     PROC_YIELD(p); /* woken by thread_fault_done */

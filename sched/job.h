@@ -124,15 +124,20 @@ typedef struct job_hooks {
  * so an exact run makes no call. A cluster built without cluster_init may
  * leave it NULL: every fault is exact. A batch under way is its PE's too
  * (pe->batch); whatever must end it first calls pe_batch_end (hw/pe.h). */
+enum { BATCH_GO_ON = -1, BATCH_FAULT_ENDS = -2, BATCH_FAULT_DEVICE = -3 };
 typedef struct job_batching {
     /* At a fault of th: start a batch when batched paging is on and
      * nothing can interfere. Returns how long th must now hold (until the
      * batch's end), or -1 when the caller serves the fault the exact way. */
     double (*on_fault)(sim_t *sim, thread_t *th);
-    /* th's batch hold returned with signal sig: true when th was cut in a
-     * fault's service, which ends now (the caller finishes that fault as
-     * an exact one); false when the caller goes on to the top of its loop. */
-    bool (*on_hold_end)(sim_t *sim, thread_t *th, int sig);
+    /* th's batch hold (or a wait it was put in, a grant ending it) returned
+     * with signal sig: >= 0, th holds that long more and asks again;
+     * BATCH_GO_ON, the caller goes on to the top of its loop;
+     * BATCH_FAULT_ENDS, th was cut in a fault's service, which ends now
+     * (the caller finishes that fault as an exact one); BATCH_FAULT_DEVICE,
+     * th was cut in a fault's software path (computer.fault_cpu), which
+     * ends now: the caller serves the rest of that fault the exact way. */
+    double (*on_hold_end)(sim_t *sim, thread_t *th, int sig);
     /* th is destroyed with a batch record (th->batch or th->batch_tail):
      * give the records back (no counting). */
     void (*on_destroy)(cluster_t *cl, thread_t *th);
@@ -190,9 +195,9 @@ struct cluster {
     double cpu_demand_done;   /* CPU seconds of finished threads */
     /* Costs on a fault's path (issue 33, sched/job_cost.c): the software
      * path of every fault, s of its core's CPU (computer.fault_cpu; 0 =
-     * none); path_costs: some such cost is on (fault_cpu, or the PNR
-     * layer's netram.message_cpu or server_cpu: batched paging is then
-     * off, every fault exact); cost_cpu[k], CPU seconds spent on each kind
+     * none; batches plan it); path_costs: a cost batches do not plan is
+     * on (the PNR layer's netram.message_cpu or server_cpu: batched paging
+     * is then off, every fault exact); cost_cpu[k], CPU seconds spent on each kind
      * of work (COST_FAULT, COST_MESSAGE, COST_SERVER of job_cost.h) so
      * far; the works' records, idle (cost_free) and in use (cost_busy). */
     double fault_cpu;

@@ -88,9 +88,13 @@ warns --set netram.enabled=yes --set netram.transport=RDMA --set netram.server_c
 check "RDMA: server_cpu warned" grep -q "server_cpu = 1e-06 has no effect: pages move by one-sided RDMA" w.txt
 warns --set netram.enabled=yes --set netram.server_cpu=1e-6
 check "MESSAGES: server_cpu not warned" test ! -s w.txt
+# fault_cpu is planned by batches (sched/batch.c): no warning; the
+# messages' CPU costs are not: warned.
 warns --set computer.fault_cpu=1e-6 --set process.paging=BATCHED
-check "BATCHED + fault_cpu warned: every fault exact" \
-    grep -q "paging = BATCHED has no effect: with CPU costs on a fault's path" w.txt
+check "BATCHED + fault_cpu: no warning (batches plan it)" test ! -s w.txt
+warns --set netram.enabled=yes --set netram.message_cpu=1e-6 --set process.paging=BATCHED
+check "BATCHED + message_cpu warned: every fault exact" \
+    grep -q "paging = BATCHED has no effect: with the messages' CPU costs" w.txt
 warns --set computer.fault_cpu=1e-6
 check "fault_cpu alone: no warning" test ! -s w.txt
 
