@@ -82,6 +82,8 @@ static bool positive(const char *s, const char *e, double *v)
 }
 
 /* The header's numbers after format, in the order messages list them. */
+#define CURVE_MAX_RATE 1e10 /* faults per CPU second: a mean gap of 1e-10 s */
+
 enum { H_PAGE_SIZE, H_FOOTPRINT, H_ACCESSES, H_CPU, H_N };
 static const char *const hnames[H_N] = {"page_size", "footprint_pages", "accesses",
                                         "cpu_seconds"};
@@ -191,6 +193,14 @@ static int body_line(rd *r, parse *ps, fault_curve *c, const char *s, const char
     if (c->n == 0 && m > c->accesses)
         return fail(r, "misses %.0f exceed accesses = %.0f: a miss is an access", m,
                     c->accesses);
+    /* The highest rate (the first row's) bounded as mem_access_rate's R is
+     * (>= 1e-10 s): a mean gap below 1e-10 CPU s would vanish in rounding
+     * against a thread's CPU time and stop its clock (review of issue 33). */
+    if (c->n == 0 && m / c->cpu_seconds > CURVE_MAX_RATE)
+        return fail(r, "misses %.0f in cpu_seconds = %.6g: %.3g faults per CPU second, "
+                       "expected at most %.0e (a mean gap of at least 1e-10 s, the bound of "
+                       "mem_access_rate)", m, c->cpu_seconds, m / c->cpu_seconds,
+                    CURVE_MAX_RATE);
     if (c->n > 0 && m > c->misses[c->n - 1])
         return fail(r, "misses %.0f above the previous row's %.0f (line %ld): expected misses "
                        "non-increasing (an LRU memory of more pages misses no more)",

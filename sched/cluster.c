@@ -40,8 +40,10 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
             pe_set_write(pe, pe_ssd_write_time(p->ssd_latency, p->ssd_bandwidth,
                                                p->ssd_write_latency, p->ssd_write_bandwidth,
                                                page));
-        if (cl->cores_per_node > 1 && i < cluster_compute_pes(cl))
-            pe_set_cores(sim, pe, cl->cores_per_node); /* memory servers: one */
+        /* Memory servers too: nodes like the others (run no threads; their
+         * cores serve page requests under MESSAGES, sched/job_cost.c). */
+        if (cl->cores_per_node > 1)
+            pe_set_cores(sim, pe, cl->cores_per_node);
     }
     cl->page_bytes = p->page_bytes;
     /* Exponential intervals draw from streams of their own, created only

@@ -30,7 +30,7 @@ typedef struct cluster_params {
     /* PEs (§4.1) */
     int npes;                  /* >= 1: compute PEs, then memory servers */
     int ncompute;              /* PEs that run threads (cl->ncompute); 0 = all */
-    int cores_per_node;        /* C: cores of each compute PE (node); 0 = 1 */
+    int cores_per_node;        /* C: cores of each PE (node), memory servers too; 0 = 1 */
     const char *pe_name;       /* PE i is named pe_name + i; NULL: "pe" */
     double ram_mb;             /* RAM of every PE, MB */
     const double *pe_ram_mb;   /* NULL, or npes entries that replace ram_mb */

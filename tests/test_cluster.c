@@ -81,6 +81,28 @@ START_TEST(test_build)
 }
 END_TEST
 
+START_TEST(test_memory_servers_have_cores)
+{
+    /* Issue 33 review: a memory server is a node like the others (the
+     * preset's memory_server_ram "as ram above"), so on nodes of C cores it
+     * has C cores too: under MESSAGES its page requests' server_cpu then
+     * runs on C cores at once (sched/job_cost.c), not queued on one. Three
+     * compute nodes and two memory servers of 4 cores each. */
+    sim_t sim;
+    ck_assert_int_eq(ev_init(&sim), 0);
+    cluster_params p = test_cluster_params(5, 64, 1);
+    p.ncompute = 3;
+    p.cores_per_node = 4;
+    cluster_t cl;
+    cluster_init(&sim, &cl, &p);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(cl.pes[i].ncores, 4);
+        ck_assert_ptr_nonnull(cl.pes[i].cpus);
+    }
+    test_cluster_free(&sim, &cl);
+}
+END_TEST
+
 START_TEST(test_default_page)
 {
     /* page_bytes 0 and half a revolution: the disk of tests/testcluster.h,
@@ -255,6 +277,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("cluster");
     TCase *tc = tcase_create("cluster");
     tcase_add_test(tc, test_build);
+    tcase_add_test(tc, test_memory_servers_have_cores);
     tcase_add_test(tc, test_default_page);
     tcase_add_test(tc, test_gang_hooks);
     tcase_add_test(tc, test_observe);

@@ -248,6 +248,14 @@ static const struct bad {
     {HEAD "1,10\n4,0\n", 8, "the first row's pages is 1: expected 0"},
     {HEAD "0,10\n6,0\n", 9, "beyond footprint_pages = 4"},
     {HEAD "0,51\n4,0\n", 8, "exceed accesses = 50"},
+    /* 40 misses in 1e-320 CPU s: a rate far above 1e10 per CPU s, whose gaps
+     * would vanish against a thread's CPU time (review of issue 33). */
+    {"format = 1\npage_size = 4096\nfootprint_pages = 4\naccesses = 50\n"
+     "cpu_seconds = 1e-320\ncolumns = pages,misses\n0,40\n4,0\n", 7, "at most 1e+10"},
+    /* 11 misses in 1e-9 s = 1.1e10 per s: just above the bound (10 would be
+     * exactly 1e10, accepted). */
+    {"format = 1\npage_size = 4096\nfootprint_pages = 4\naccesses = 50\n"
+     "cpu_seconds = 1e-9\ncolumns = pages,misses\n0,11\n4,0\n", 7, "mean gap of at least"},
     {HEAD "0, 10\n4,0\n", 8, "no blanks"},
     {HEAD "0,-1\n4,0\n", 8, "expected a row PAGES,MISSES"},
     {HEAD "0,10\r\n4,0\n", 8, "carriage return"},

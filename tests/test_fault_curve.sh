@@ -184,6 +184,10 @@ $FC loop.txt > /dev/null 2> nocpu.err
 check "no --cpu-seconds: exit 2 with the reason" sh -c "[ $? -eq 2 ] && grep -q 'cpu-seconds X is required' nocpu.err"
 $FC --cpu-seconds 1 --page-size 0 loop.txt > /dev/null 2>&1
 check "--page-size 0: exit 2" test $? -eq 2
+: > empty.txt
+$FC --cpu-seconds 1 -o empty.curve empty.txt 2> empty.err
+check "an empty trace: exit 2, no curve (pnrsim needs footprint_pages >= 1)" \
+    sh -c "[ $? -eq 2 ] && [ ! -e empty.curve ] && grep -q 'no memory access in the trace' empty.err"
 
 # 8. tools/fault-curve end to end under valgrind (installed by tools/deps.sh
 # valgrind when it can be): a program that adds to one byte of each of
@@ -214,6 +218,15 @@ EOF
             'BEGIN { exit !(m >= 576 && f >= 64 && c > 0) }'
     check "end to end: header names the command and valgrind" \
         sh -c "grep -q '^# command: ./touch$' touch.curve && grep -q '^# valgrind: valgrind-' touch.curve"
+    # A program that fails: no curve, exit 2 (its accesses are not the
+    # program's); --allow-failure measures it anyway.
+    printf 'int main(void) { return 3; }\n' > fails.c && cc -o fails fails.c
+    "$top/tools/fault-curve" --native-runs 1 --pass-program "$FC" -o fails.curve -- ./fails 2> fails.err
+    check "a failing program: exit 2, no curve, the status named" \
+        sh -c "[ $? -eq 2 ] && [ ! -e fails.curve ] && grep -q 'exited 3 natively' fails.err"
+    "$top/tools/fault-curve" --allow-failure --native-runs 1 --pass-program "$FC" -o fails.curve -- ./fails 2> fails.err
+    check "... with --allow-failure: a curve and a warning" \
+        sh -c "[ $? -eq 0 ] && [ -s fails.curve ] && grep -q 'warning: ./fails exited 3' fails.err"
 else
     skip "end to end under valgrind (valgrind not installable here)"
 fi

@@ -491,6 +491,14 @@ static int fc_main(int argc, char **argv, char **comments)
     fc_read(&s, in, trace ? trace : "stdin");
     if (in != 0)
         close(in);
+    if (s.used == 0) {
+        /* No page touched: no curve pnrsim could read (footprint_pages >= 1). */
+        fprintf(stderr, "pnrsim-fault-curve: %s: no memory access in the trace: expected "
+                        "lackey lines (\" L ADDR,SIZE\", \" S\", \" M\"%s)\n",
+                trace ? trace : "stdin", instructions ? ", \"I\"" : "");
+        fc_free(&s);
+        return 2;
+    }
     FILE *out = stdout;
     if (outname) {
         out = fopen(outname, "w");
