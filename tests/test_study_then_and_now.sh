@@ -35,7 +35,7 @@
 #     0.00000044" and "; server_cpu = 0.0000001" (read by hand); the three now-c64-*-phases baselines
 #     and only they have workload.memory_profile = PHASES;
 #     then-and-now-curve.ini runs fault_model = CURVE with the four
-#     bundled curves on windows of 25 jobs; each cost file varies its key
+#     bundled curves on 3 windows of 100 jobs; each cost file varies its key
 #     at half, once and twice the preset's default (dirty_fraction: 0.5, 1
 #     and 0, twice being out of range); a msg baseline without
 #     message_cpu is reported;
@@ -185,10 +185,11 @@ compare "$top/configs/studies/then-and-now-curve.ini" sens > curve.out 2>&1
 check "then-and-now-curve.ini: every configuration is today's machine at C = 64" \
     test $? -eq 0
 CURVE=$top/configs/studies/then-and-now-curve.ini
-check "... fault_model = CURVE, the four bundled curves, 25 jobs a window" \
+check "... fault_model = CURVE, the four bundled curves, 3 windows of 100 jobs" \
     sh -c "grep -q '^process.fault_model = CURVE$' '$CURVE' &&
            grep -q '^process.fault_curve = ../../traces/curves/hpcc.curve, ../../traces/curves/xz.curve, ../../traces/curves/sort.curve, ../../traces/curves/metis.curve$' '$CURVE' &&
-           grep -q '^workload.max_jobs   = 25$' '$CURVE'"
+           grep -q '^workload.max_jobs   = 100$' '$CURVE' &&
+           grep -q '^windows      = 3$' '$CURVE'"
 
 # Phase 2's cost studies (tools/then-and-now-ini.py --phase2): seven keys.
 # The values by hand from the preset: fault_cpu 1.3e-6 -> 6.5e-7, 2.6e-6;

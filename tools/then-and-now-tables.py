@@ -2,7 +2,7 @@
 """tools/then-and-now-tables.py: docs/STUDY-THEN-AND-NOW.md's tables from
 the then-and-now studies' results.csv (issue 33 item 4).
 
-  tools/then-and-now-tables.py MAIN_OUT [SENS_OUT...]
+  tools/then-and-now-tables.py [--csv DIR] MAIN_OUT [SENS_OUT...]
 
 MAIN_OUT is the output directory of configs/studies/then-and-now.ini (its
 results.csv), each SENS_OUT one of then-and-now-r.ini or
@@ -21,6 +21,10 @@ then-and-now-cost-*.ini. Prints Markdown:
    level's (L0, where nothing pages: what paging costs);
 3. for each SENS_OUT, the same findings against the varied parameter's
    values (one row per finding and value).
+
+--csv DIR also writes the tables as DIR/main.csv, DIR/findings.csv and
+DIR/sensitivity.csv (one row per cell: mean, half-width, n), the small
+files docs/then-and-now/ commits. MAIN_OUT may be "-" (sensitivity only).
 
 Only runs with status ok count; a comparison with fewer than 2 pairs is
 left out. Standard library only.
@@ -47,6 +51,7 @@ MAIN_METRICS = [("response_time_mean", 0, "response (s)"),
                 ("page_faults_remote", 0, "remote faults"),
                 ("cpu_utilization", 3, "CPU utilisation")]
 FIND_METRICS = [("response_time_mean", 0, "response (s)"),
+                ("bounded_slowdown_mean", 2, "bounded slowdown"),
                 ("page_fault_time_per_pe", 1, "paging per node (s)")]
 
 # The comparisons the findings rest on: (A, B) in the main study, C in
@@ -62,12 +67,22 @@ for _c in (1, 8, 64):
                  ("now-c%d-pool" % _c, "now-c%d-rdma" % _c)]
 FINDINGS += [("now-c64-shared-rdma", "now-c64-shared-ssd"),
              ("now-c8-shared-rdma", "now-c8-shared-ssd")]
+# Memory that changes over time (the *-phases baselines, C = 64): the
+# profile's own effect, and F3/F4 under it.
+for _k in ("ssd", "msg", "rdma"):
+    FINDINGS.append(("now-c64-%s-phases" % _k, "now-c64-%s" % _k))
+FINDINGS += [("now-c64-msg-phases", "now-c64-ssd-phases"),
+             ("now-c64-rdma-phases", "now-c64-ssd-phases"),
+             ("now-c64-rdma-phases", "now-c64-msg-phases")]
 SENS_FINDINGS = [("msg", "ssd"), ("rdma", "ssd"), ("rdma", "msg"),
                  ("pool", "rdma")]
 
 
 def numeric_first(v):
-    """Sort key: numbers in order, then names (baselines) as written."""
+    """Sort key: numbers in order, then names (baselines) as written;
+    "key = value" by its value."""
+    if " = " in v:
+        v = v.split(" = ", 1)[1]
     try:
         return (0, float(v), "")
     except ValueError:
@@ -163,6 +178,9 @@ def level_rows(rows, ref_level):
     return out
 
 
+CSV = {"main": [], "findings": [], "sensitivity": []}
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -181,12 +199,18 @@ def main_table(rows):
             for m, dg, _ in MAIN_METRICS:
                 xs = [float(r[m]) for r in rs if r.get(m, "") != ""]
                 cells.append(pm(*stats(xs), dg) if xs else "-")
+                if xs:
+                    mu, h = stats(xs)
+                    CSV["main"].append((LEVEL_NAME.get(lv, lv), c, m, len(xs),
+                                        "%.6g" % mu,
+                                        "" if h is None else "%.6g" % h))
             out.append("| %s (%s) | %s | %d | %s |" % (
                 LEVEL_NAME.get(lv, lv), lv, c, len(rs), " | ".join(cells)))
     return out
 
 
-def finding_rows(rows, pairs, group_key, group_name):
+def finding_rows(rows, pairs, group_key, group_name, sink=None,
+                 tag=()):
     groups = sorted({r[group_key].lstrip("@") for r in rows},
                     key=numeric_first)
     names = {r[CONF] for r in rows}
@@ -212,6 +236,11 @@ def finding_rows(rows, pairs, group_key, group_name):
                 star = " *" if h is not None and abs(mu) > h else ""
                 cells.append(pm(mu, h, dg, True) + star + rel)
                 n = len(d)
+                if sink is not None:
+                    sink.append(tuple(tag) + (LEVEL_NAME.get(g, g), a, b, m,
+                                n, indep, "%.6g" % mu,
+                                "" if h is None else "%.6g" % h,
+                                "%.6g" % bm, "yes" if star else "no"))
                 if indep < n:
                     note = " (%d indep)" % indep
             if n:
@@ -220,24 +249,51 @@ def finding_rows(rows, pairs, group_key, group_name):
     return out
 
 
+def write_csv(d):
+    heads = {"main": ("level", "configuration", "metric", "n", "mean",
+                      "half_width_95"),
+             "findings": ("level", "A", "B", "metric", "n", "independent",
+                          "mean_A_minus_B", "half_width_95", "mean_B",
+                          "excludes_0"),
+             "sensitivity": ("study", "key", "parameter", "A", "B", "metric",
+                             "n", "independent", "mean_A_minus_B",
+                             "half_width_95", "mean_B", "excludes_0")}
+    os.makedirs(d, exist_ok=True)
+    for name, rows in CSV.items():
+        if not rows:
+            continue
+        with open(os.path.join(d, name + ".csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(heads[name])
+            w.writerows(rows)
+
+
 def main(argv):
+    argv = list(argv)
+    csvdir = None
+    if len(argv) > 2 and argv[1] == "--csv":
+        csvdir = argv[2]
+        del argv[1:3]
     if len(argv) < 2:
         sys.stderr.write(__doc__)
         return 2
-    try:
-        rows = load(argv[1])
-    except (OSError, KeyError) as e:
-        sys.stderr.write("then-and-now-tables: %s: %s\n" % (argv[1], e))
-        return 2
-    print("### Main table (%s)\n" % argv[1])
-    print("\n".join(main_table(rows)))
-    print("\n### Findings: paired differences\n")
-    print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level")))
-    levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
-    if len(levels) > 1:
-        print("\n### What paging costs: each level against %s\n"
-              % LEVEL_NAME.get(levels[0], levels[0]))
-        print("\n".join(level_rows(rows, levels[0])))
+    if argv[1] != "-":
+        try:
+            rows = load(argv[1])
+        except (OSError, KeyError) as e:
+            sys.stderr.write("then-and-now-tables: %s: %s\n" % (argv[1], e))
+            return 2
+        print("### Main table (%s)\n" % argv[1])
+        print("\n".join(main_table(rows)))
+        print("\n### Findings: paired differences\n")
+        print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level",
+                                      CSV["findings"])))
+        levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
+        if len(levels) > 1:
+            print("\n### What paging costs: each level against %s\n"
+                  % LEVEL_NAME.get(levels[0], levels[0]))
+            print("\n".join(level_rows(rows, levels[0])))
+    sens_all = []
     for sdir in argv[2:]:
         try:
             srows = load(sdir)
@@ -252,8 +308,19 @@ def main(argv):
             sys.stderr.write("then-and-now-tables: %s: no varied key\n" % sdir)
             return 2
         key = varied[0]
-        print("\n### Sensitivity to %s (%s)\n" % (key, sdir))
-        print("\n".join(finding_rows(srows, SENS_FINDINGS, key, key)))
+        for r in srows:     # one column for every file: "key = value"
+            r["_param"] = "%s = %s" % (key.split(".", 1)[1],
+                                       os.path.basename(r[key]))
+        lines = finding_rows(srows, SENS_FINDINGS, "_param", "parameter",
+                             CSV["sensitivity"],
+                             (os.path.basename(os.path.normpath(sdir)), key))
+        sens_all.extend(lines if not sens_all else lines[2:])
+    if sens_all:
+        print("\n### Sensitivity (C = 64, L2; paired over the windows of "
+              "each file)\n")
+        print("\n".join(sens_all))
+    if csvdir:
+        write_csv(csvdir)
     return 0
 
 
