@@ -181,6 +181,38 @@ def level_rows(rows, ref_level):
 CSV = {"main": [], "findings": [], "sensitivity": []}
 
 
+def l0_rows(srows, main_rows, key, study):
+    """Per value of KEY and configuration of a sensitivity file, the paired
+    difference of the response from the main study's now-c64-ssd at L0 in
+    the same window (the same jobs; nothing pages there, and every C = 64
+    EXCLUSIVE configuration has the same L0 response): what paging costs
+    under that parameter (F2)."""
+    m = "response_time_mean"
+    base = {r.get("window", ""): float(r[m]) for r in main_rows
+            if r[CONF] == "now-c64-ssd" and r[LEVEL] == "0.03733333333"
+            and r[m] != ""}
+    out = []
+    for g in sorted({r["_param"] for r in srows}, key=numeric_first):
+        for c in sorted({r[CONF] for r in srows}):
+            d = [float(r[m]) - base[r.get("window", "")] for r in srows
+                 if r["_param"] == g and r[CONF] == c and r[m] != ""
+                 and r.get("window", "") in base]
+            if len(d) < 2:
+                continue
+            mu, h = stats(d)
+            bm = sum(base[r.get("window", "")] for r in srows
+                     if r["_param"] == g and r[CONF] == c and r[m] != ""
+                     and r.get("window", "") in base) / len(d)
+            star = " *" if h is not None and abs(mu) > h else ""
+            out.append("| %s | %s | %d | %s%s (%+.3f%%) |" % (
+                g, c, len(d), pm(mu, h, 1, True), star, 100 * mu / bm))
+            CSV["sensitivity"].append((study, key, g, c, "now-c64-ssd@L0", m,
+                                       len(d), len(d), "%.6g" % mu,
+                                       "" if h is None else "%.6g" % h,
+                                       "%.6g" % bm, "yes" if star else "no"))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -293,7 +325,8 @@ def main(argv):
             print("\n### What paging costs: each level against %s\n"
                   % LEVEL_NAME.get(levels[0], levels[0]))
             print("\n".join(level_rows(rows, levels[0])))
-    sens_all = []
+    sens_all, l0_all = [], []
+    main_rows = rows if argv[1] != "-" else None
     for sdir in argv[2:]:
         try:
             srows = load(sdir)
@@ -315,10 +348,20 @@ def main(argv):
                              CSV["sensitivity"],
                              (os.path.basename(os.path.normpath(sdir)), key))
         sens_all.extend(lines if not sens_all else lines[2:])
+        if main_rows and key in ("process.mem_access_rate",
+                                 "process.fault_curve"):
+            l0_all.extend(l0_rows(srows, main_rows, key,
+                                  os.path.basename(os.path.normpath(sdir))))
     if sens_all:
         print("\n### Sensitivity (C = 64, L2; paired over the windows of "
               "each file)\n")
         print("\n".join(sens_all))
+    if l0_all:
+        print("\n### What paging costs under each parameter: the run's "
+              "response − now-c64-ssd at L0 (main study, same window)\n")
+        print("| parameter | configuration | n | response − L0 (s) (% of L0) |")
+        print("|---|---|---|---|")
+        print("\n".join(l0_all))
     if csvdir:
         write_csv(csvdir)
     return 0
