@@ -133,6 +133,7 @@ def paired(rows, a, b, metric, fixed):
                                                     r["seed"])
         idx[(r[CONF], key)] = r
     d, per_window = [], {}
+    paired.b = []
     for (conf, key), ra in idx.items():
         if conf != a:
             continue
@@ -141,6 +142,7 @@ def paired(rows, a, b, metric, fixed):
             continue
         x = float(ra[metric]) - float(rb[metric])
         d.append(x)
+        paired.b.append(float(rb[metric]))
         per_window.setdefault(key[:-1], set()).add(round(x, 6))
     indep = sum(len(v) for v in per_window.values())
     return d, indep
@@ -261,8 +263,7 @@ def finding_rows(rows, pairs, group_key, group_name, sink=None,
                     cells.append("-")
                     continue
                 mu, h = stats(d)
-                base = [float(r[m]) for r in sub
-                        if r[CONF] == b and r[m] != ""]
+                base = paired.b     # B over the same pairs
                 bm = sum(base) / len(base) if base else 0
                 rel = " (%+.1f%%)" % (100 * mu / bm) if bm else ""
                 star = " *" if h is not None and abs(mu) > h else ""
