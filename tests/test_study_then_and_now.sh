@@ -29,8 +29,18 @@
 #   - the committed files are the generator's output (cmp), and
 #     traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the log, with
 #     one line and the header checked by hand;
-#   - the studies are valid: pnrsim-sweep --list reads them (260 and 30
-#     runs).
+#   - phase 2 (issue 33 item 4): every configuration over MESSAGES on
+#     today's machine has netram.message_cpu = 4.4e-07 and server_cpu =
+#     1e-07, the values of the preset's comment lines "; message_cpu =
+#     0.00000044" and "; server_cpu = 0.0000001" (read by hand); the three now-c64-*-phases baselines
+#     and only they have workload.memory_profile = PHASES;
+#     then-and-now-curve.ini runs fault_model = CURVE with the four
+#     bundled curves on 3 windows of 100 jobs; each cost file varies its key
+#     at half, once and twice the preset's default (dirty_fraction: 0.5, 1
+#     and 0, twice being out of range); a msg baseline without
+#     message_cpu is reported;
+#   - the studies are valid: pnrsim-sweep --list reads them (320, 30, 36
+#     and 7 x 30 runs).
 # Prints "N passed, N failed" last; KEEP=1 keeps the temporary directory.
 
 TEST_NAME=test_study_then_and_now
@@ -43,7 +53,7 @@ STUDY=$top/configs/studies/then-and-now.ini
 # "OK name" for each configuration that agrees; exit 1 on any drift.
 compare() {
     "$PY" - "$P" "$top" "$1" "${2:-main}" <<'EOF'
-import re, subprocess, sys
+import os, re, subprocess, sys
 pnrsim, top, study, mode = sys.argv[1:5]
 DELIBERATE = {"computer.number", "computer.ram", "computer.memory_servers",
               "computer.memory_server_ram", "simulation.system",
@@ -105,6 +115,15 @@ for name, over in confs:
         machine = "now" if m else "2004"
         want_cores = m.group(1) if m else "1"
     assign = dict(setl)
+    # a varied key at its first value (a CURVE run needs its curve file,
+    # relative to the study file's directory as pnrsim-sweep takes it)
+    for k, v in vary.items():
+        if k in ("simulation.system", "workload.memory_scale"):
+            continue
+        v = v.split(",")[0].strip()
+        if k == "process.fault_curve":
+            v = os.path.join(os.path.dirname(os.path.abspath(study)), v)
+        assign[k] = v
     assign.update(over)
     args = ["-c", top + "/configs/default.ini"]
     for k, v in assign.items():
@@ -123,6 +142,22 @@ for name, over in confs:
         if got.get(key) != want.get(key):
             print("DRIFT", name, key, got.get(key), want.get(key))
             bad += 1
+    # Phase 2: MESSAGES' costs (comments in the RDMA preset, by hand:
+    # "; message_cpu = 0.00000044", "; server_cpu = 0.0000001").
+    msg = (machine == "now" and got.get("netram.enabled") == "yes"
+           and got.get("netram.transport") == "MESSAGES")
+    for key, val in (("netram.message_cpu", "4.4e-07"),
+                     ("netram.server_cpu", "1e-07")):
+        if key in vary or not msg:
+            continue    # (elsewhere the key has no effect, and is warned)
+        if got.get(key) != val:
+            print("DRIFT", name, key, got.get(key), val)
+            bad += 1
+    prof = got.get("workload.memory_profile")
+    if "workload.memory_profile" not in vary and \
+            prof != ("PHASES" if name.endswith("-phases") else "CONSTANT"):
+        print("DRIFT", name, "workload.memory_profile", prof)
+        bad += 1
     cores = got.get("computer.cores_per_node")
     if cores != want_cores:
         print("DRIFT", name, "computer.cores_per_node", cores, want_cores)
@@ -134,23 +169,50 @@ EOF
 
 compare "$STUDY" > same.out 2>&1
 check "every configuration's machine keys equal its preset's" test $? -eq 0
-check "13 configurations compared (2004-disk + 12 baselines)" \
-    test "$(grep -c '^OK ' same.out)" -eq 13
-check "11 of them on today's machine (the now-cC-* baselines)" \
-    test "$(grep -c '^OK now-c.* now$' same.out)" -eq 11
+check "16 configurations compared (2004-disk + 15 baselines)" \
+    test "$(grep -c '^OK ' same.out)" -eq 16
+check "14 of them on today's machine (the now-cC-* baselines)" \
+    test "$(grep -c '^OK now-c.* now$' same.out)" -eq 14
+check "... 3 with memory that changes over time (now-c64-*-phases)" \
+    test "$(grep -c '^OK now-c64-.*-phases now$' same.out)" -eq 3
 compare "$top/configs/studies/then-and-now-r.ini" sens > sens.out 2>&1
 check "then-and-now-r.ini: every configuration is today's machine at C = 64" \
     test $? -eq 0
 check "... 3 of them (rdma, ssd, msg)" \
     test "$(grep -c '^OK .* now$' sens.out)" -eq 3
 
-# Phase 2's cost studies (tools/then-and-now-ini.py --phase2), when present.
+compare "$top/configs/studies/then-and-now-curve.ini" sens > curve.out 2>&1
+check "then-and-now-curve.ini: every configuration is today's machine at C = 64" \
+    test $? -eq 0
+CURVE=$top/configs/studies/then-and-now-curve.ini
+check "... fault_model = CURVE, the four bundled curves, 3 windows of 100 jobs" \
+    sh -c "grep -q '^process.fault_model = CURVE$' '$CURVE' &&
+           grep -q '^process.fault_curve = ../../traces/curves/hpcc.curve, ../../traces/curves/xz.curve, ../../traces/curves/sort.curve, ../../traces/curves/metis.curve$' '$CURVE' &&
+           grep -q '^workload.max_jobs   = 100$' '$CURVE' &&
+           grep -q '^windows      = 3$' '$CURVE'"
+
+# Phase 2's cost studies (tools/then-and-now-ini.py --phase2): seven keys.
+# The values by hand from the preset: fault_cpu 1.3e-6 -> 6.5e-7, 2.6e-6;
+# message_cpu 4.4e-7 -> 2.2e-7, 8.8e-7; dirty_fraction 1 -> 0.5, and 0
+# (2 is out of the key's range).
+ncost=0
 for f in "$top"/configs/studies/then-and-now-cost-*.ini; do
     [ -e "$f" ] || continue
+    ncost=$((ncost + 1))
     compare "$f" sens > cost.out 2>&1
     check "$(basename "$f"): every configuration is today's machine at C = 64" \
         test $? -eq 0
 done
+check "seven cost files" test "$ncost" -eq 7
+check "... fault_cpu at 6.5e-07, 0.0000013, 2.6e-06" \
+    grep -q '^computer.fault_cpu = 6.5e-07, 0.0000013, 2.6e-06$' \
+        "$top/configs/studies/then-and-now-cost-fault-cpu.ini"
+check "... message_cpu at 2.2e-07, 0.00000044, 8.8e-07" \
+    grep -q '^netram.message_cpu = 2.2e-07, 0.00000044, 8.8e-07$' \
+        "$top/configs/studies/then-and-now-cost-message-cpu.ini"
+check "... dirty_fraction at 0.5, 1, 0" \
+    grep -q '^process.dirty_fraction = 0.5, 1, 0$' \
+        "$top/configs/studies/then-and-now-cost-dirty-fraction.ini"
 
 # Mutations: the comparison reports the key that drifted.
 awk '/^\[baseline now-c64-ssd\]/ { s = 1 } /^\[baseline now-c64-msg\]/ { s = 0 }
@@ -176,6 +238,17 @@ compare mut4.ini > mut4.out 2>&1
 check "cores_per_node 16 in the now-c8-* baselines: reported for all 3" \
     test "$(grep -c '^DRIFT now-c8-.* computer.cores_per_node 16 8' mut4.out)" -eq 3
 
+awk '/^\[baseline now-c8-msg\]/ { s = 1 } /^\[baseline now-c8-rdma\]/ { s = 0 }
+     s && /^netram.message_cpu/ { next } { print }' "$STUDY" > mut5.ini
+compare mut5.ini > mut5.out 2>&1
+check "now-c8-msg without message_cpu: reported (0, want 4.4e-07), alone" \
+    sh -c "grep -q '^DRIFT now-c8-msg netram.message_cpu 0 4.4e-07$' mut5.out &&
+           test \$(grep -c '^DRIFT' mut5.out) -eq 1"
+sed 's/^workload.memory_profile = PHASES$/workload.memory_profile = CONSTANT/' "$STUDY" > mut6.ini
+compare mut6.ini > mut6.out 2>&1
+check "the *-phases baselines set back to CONSTANT: reported for all 3" \
+    test "$(grep -c '^DRIFT now-c64-.*-phases workload.memory_profile CONSTANT' mut6.out)" -eq 3
+
 # traces/hpc2n-seth-x8.swf is tools/scale-widths.py 8 of the HPC2N log.
 # By hand: job 1 is "1 0 308434 31405 30 31405 -1 30 ..." (30 processors
 # allocated and requested): x 8 = 240 in fields 5 and 8, field 7 (-1)
@@ -199,6 +272,14 @@ check "... and writes then-and-now.ini as committed" \
     cmp -s gen/then-and-now.ini "$STUDY"
 check "... and then-and-now-r.ini as committed" \
     cmp -s gen/then-and-now-r.ini "$top/configs/studies/then-and-now-r.ini"
+check "... and then-and-now-curve.ini as committed" \
+    cmp -s gen/then-and-now-curve.ini "$top/configs/studies/then-and-now-curve.ini"
+mkdir gen2
+"$PY" "$top/tools/then-and-now-ini.py" --phase2 --out gen2 > gen2.out 2>&1
+check "--phase2 writes the seven cost files as committed" sh -c '
+    n=0; for f in gen2/then-and-now-cost-*.ini; do
+        cmp -s "$f" "'"$top"'/configs/studies/$(basename "$f")" || exit 1; n=$((n+1)); done
+    test $n -eq 7'
 if ! grep -q '^fault_cpu' "$top/configs/machines/epyc-hdr-2022.ini"; then
     "$PY" "$top/tools/then-and-now-ini.py" --phase2 --out gen > p2.out 2> p2.err
     check "--phase2 before the preset has the cost keys: exit 2, naming the key" \
@@ -207,11 +288,19 @@ fi
 
 "$SWEEP" --list "$STUDY" -o "$T/out" > list.out 2> list.err
 check "pnrsim-sweep --list reads the study" test $? -eq 0
-check "... 260 runs: 13 configurations x 2 levels x 10 windows x 1 seed" \
-    test "$(wc -l < list.out)" -eq 260
+check "... 320 runs: 16 configurations x 2 levels x 10 windows x 1 seed" \
+    test "$(wc -l < list.out)" -eq 320
 "$SWEEP" --list "$top/configs/studies/then-and-now-r.ini" -o "$T/out-r" \
     > list-r.out 2> list-r.err
 check "pnrsim-sweep --list reads then-and-now-r.ini: 30 runs" \
     test "$(wc -l < list-r.out)" -eq 30
+"$SWEEP" --list "$CURVE" -o "$T/out-c" > list-c.out 2> list-c.err
+check "pnrsim-sweep --list reads then-and-now-curve.ini: 36 runs (12 x 3 windows)" \
+    test "$(wc -l < list-c.out)" -eq 36
+check "... and each cost file: 30 runs (2 x 3 values x 5 windows)" sh -c '
+    for f in "'"$top"'"/configs/studies/then-and-now-cost-*.ini; do
+        "'"$SWEEP"'" --list "$f" -o "'"$T"'/out-x" > x.out 2>/dev/null || exit 1
+        test $(wc -l < x.out) -eq 30 || exit 1; rm -rf "'"$T"'/out-x"; done'
+
 
 finish

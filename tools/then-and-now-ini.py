@@ -52,14 +52,33 @@ KINDS = {1: ("ssd", "rdma"),
          64: ("ssd", "msg", "rdma", "pool", "shared-ssd", "shared-rdma")}
 # The configurations each cost's sensitivity study runs (the finding the
 # cost bears on: F2/F4 swap against network RAM, F3 RDMA against messages).
+# Phase 2: the keys as merged (RDMA has one rdma_latency, a READ a round
+# trip under rdma_read = ROUND_TRIP; no separate read/write latencies).
 COST_KINDS = {"computer.fault_cpu": ("ssd", "rdma"),
               "netram.message_cpu": ("msg", "rdma"),
               "netram.server_cpu": ("msg", "rdma"),
-              "netram.rdma_read_latency": ("rdma", "msg"),
-              "netram.rdma_write_latency": ("rdma", "msg"),
+              "netram.rdma_latency": ("rdma", "msg"),
               "computer.ssd_write_latency": ("ssd", "rdma"),
               "computer.ssd_write_bandwidth": ("ssd", "rdma"),
               "process.dirty_fraction": ("ssd", "rdma")}
+# A cost at twice its default must stay in its key's range: dirty_fraction
+# is at most 1 (the preset's 1 = every evicted page dirty), so its other
+# end is 0 (no write-back, the old model) instead of 2.
+COST_HIGH = {"process.dirty_fraction": "0"}
+# MESSAGES' costs are comments in the RDMA preset (they have no effect
+# there and would be warned about); the msg configurations take them from
+# those comment lines ("; message_cpu = X" in its [netram]).
+MSG_COSTS = ("netram.message_cpu", "netram.server_cpu")
+# Memory that changes over time (issue 33 item 3), the second setting: the
+# C = 64 configurations only (the budget, docs/STUDY-THEN-AND-NOW.md).
+PHASES_KINDS = ("ssd", "msg", "rdma")
+# The measured curves (traces/curves/, docs/SOURCES.md 5) fault 2 to 600
+# times as often as the report's R model at a given local fraction, so at a
+# reduced scale: C = 64 only, 3 windows of the 100 jobs. (Windows of 25 jobs
+# page nothing: their jobs hardly overlap; measured, window 0 and 1.)
+CURVES = ("hpcc", "xz", "sort", "metis")
+CURVE_JOBS = 100
+CURVE_WINDOWS = 3
 WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
 SEEDS = 1
 R_10X = "0.0000024"     # 10 x the report's R
@@ -92,11 +111,29 @@ def preset(name):
 
 NOW = [(k, v) for k, v in preset("epyc-hdr-2022.ini") if k not in STUDY_KEYS]
 THEN = [(k, v) for k, v in preset("pnrsim-2004.ini") if k not in STUDY_KEYS]
-PHASE2_NOW = [
-    "; PHASE 2: the preset's new cost keys (fault_cpu, message_cpu, server_cpu,",
-    "; rdma_read/write_latency, ssd_write_*, dirty_fraction) go here: rerun",
-    "; tools/then-and-now-ini.py once configs/machines/epyc-hdr-2022.ini has them.",
-]
+
+
+def commented(name, keys):
+    """{section.key: value} of KEYS written as '; key = value' comments in
+    preset NAME (the MESSAGES costs of the RDMA preset)."""
+    out, sec = {}, None
+    for line in open(os.path.join(TOP, "configs", "machines", name)):
+        m = re.match(r"\s*\[(.*)\]\s*$", line)
+        if m:
+            sec = m.group(1).strip()
+            continue
+        m = re.match(r"\s*;\s*([a-z_]+)\s*=\s*([0-9.eE+-]+)\s*$", line)
+        if m and "%s.%s" % (sec, m.group(1)) in keys:
+            out["%s.%s" % (sec, m.group(1))] = m.group(2)
+    missing = [k for k in keys if k not in out]
+    if missing:
+        sys.stderr.write("then-and-now-ini: %s: no '; key = value' comment "
+                         "for %s\n" % (name, ", ".join(missing)))
+        sys.exit(2)
+    return out
+
+
+MSG = commented("epyc-hdr-2022.ini", MSG_COSTS)
 
 
 def today(c, kind, shared=False, skip=()):
@@ -120,6 +157,8 @@ def today(c, kind, shared=False, skip=()):
         a.append((k, v))
     if kind != "ssd":
         a.append(("netram.transport", "MESSAGES" if kind == "msg" else "RDMA"))
+    if kind == "msg":
+        a += [(k, MSG[k]) for k in MSG_COSTS]
     return [(k, v) for k, v in a if k not in skip]
 
 
@@ -155,6 +194,12 @@ def main_study():
             shared = kind.startswith("shared-")
             confs.append(("now-c%d-%s" % (c, kind),
                           today(c, kind.replace("shared-", ""), shared), com))
+    for kind in PHASES_KINDS:
+        confs.append(("now-c64-%s-phases" % kind,
+                      today(64, kind) + [("workload.memory_profile", "PHASES")],
+                      ("memory that changes over time: PHASES (memory_low "
+                       "0.35, peak_share 0.1,\n; Peng et al. 2020)"
+                       if kind == PHASES_KINDS[0] else None)))
     n = (len(confs) + 1) * len(LEVELS) * WINDOWS * SEEDS
     out = [HEAD.rstrip("\n").replace("@RUNS@", "%d configurations x %d "
                                      "levels x %d windows x %d seed = %d runs"
@@ -168,10 +213,9 @@ def main_study():
             "metrics      = " + METRICS]
     out += ["", "[set]", "workload.submit_min = 3900000",
             "workload.max_jobs   = 100",
-            "; R: 10 x the report's (no measured R for any machine: docs/SOURCES.md).",
-            "; PHASE 2: faults from the measured curves instead (R in then-and-now-r.ini):",
-            "; process.fault_model = CURVE",
-            "; process.fault_curve = ../../traces/curves/PROGRAM.curve",
+            "; R: 10 x the report's (no measured R for any machine: docs/SOURCES.md);",
+            "; the report's R and the measured curves (traces/curves/) are the",
+            "; sensitivity files then-and-now-r.ini and then-and-now-curve.ini.",
             "process.mem_access_rate = " + R_10X,
             "netram.enabled      = no",
             "; The 2004 machine: configs/machines/pnrsim-2004.ini's values,",
@@ -182,15 +226,10 @@ def main_study():
     out += ["", "[vary]",
             "; L0 control (nothing pages), L2 (the trace's memory)",
             "workload.memory_scale = " + ", ".join(LEVELS),
-            "; PHASE 2: memory that changes over time as a second setting:",
-            "; workload.memory_profile = CONSTANT, PHASES",
+            "; memory that changes over time: the *-phases baselines (C = 64)",
             "simulation.system     = 2004-disk"]
     for name, a, com in confs:
-        if name.startswith("now-"):
-            out += section("baseline " + name, a, com)
-            out += PHASE2_NOW
-        else:
-            out += section("baseline " + name, a, com)
+        out += section("baseline " + name, a, com)
     out += ["", "[plot response-time]", "metric = response_time_mean",
             "x      = workload.memory_scale", "lines  = simulation.system",
             "logx   = yes"]
@@ -243,7 +282,8 @@ METRICS = ("response_time_mean, bounded_slowdown_mean, wait_time_mean,\n"
            "pnr_denied")
 
 
-def sens_study(name, key, values, kinds, extra_baselines=(), note=""):
+def sens_study(name, key, values, kinds, extra_baselines=(), note="",
+               windows=WINDOWS // 2, jobs=100, extra_set=()):
     """Today's machine at C = 64, level SENS_LEVEL: the configurations KINDS
     (simulation.system; the first is the [set] machine) x the parameter KEY
     ([vary])."""
@@ -256,7 +296,7 @@ def sens_study(name, key, values, kinds, extra_baselines=(), note=""):
            % (CORES // c, SENS_LEVEL)]
     if note:
         out += ["; " + l for l in note.split("\n")]
-    w = WINDOWS // 2
+    w = windows
     nconf = len(kinds) * (len(values) + len(extra_baselines))
     out += ["; %d configurations x %d windows x %d seed = %d runs."
             % (nconf, w, SEEDS, nconf * w * SEEDS)]
@@ -266,9 +306,10 @@ def sens_study(name, key, values, kinds, extra_baselines=(), note=""):
             "replications = %d" % SEEDS, "windows      = %d" % w,
             "seed_base    = 1", "metrics      = " + METRICS]
     out += ["", "[set]", "workload.submit_min = 3900000",
-            "workload.max_jobs   = 100",
+            "workload.max_jobs   = %d" % jobs,
             "workload.memory_scale = " + SENS_LEVEL]
-    if key != "process.mem_access_rate":
+    out += ["%s = %s" % kv for kv in extra_set]
+    if key not in ("process.mem_access_rate", "process.fault_curve"):
         out.append("process.mem_access_rate = " + R_10X)
     first = kinds[0]
     out += ["%s = %s" % kv for kv in today(c, first, skip=(key,))]
@@ -306,22 +347,35 @@ def main(argv):
                  (R_REPORT, R_10X), ("rdma", "ssd", "msg"),
                  note="R: the report's (2.4e-7 s) and 10 x (2.4e-6 s). No pool:\n"
                       "at the report's R one pool run would take ~500 CPU s.\n"
-                      "PHASE 2: one baseline per measured curve (lines =\n"
-                      "process.mem_access_rate): process.fault_model = CURVE,\n"
-                      "process.fault_curve = ../../traces/curves/NAME.curve.")}
+                      "The measured curves: then-and-now-curve.ini."),
+             "then-and-now-curve.ini": sens_study(
+                 "then-and-now-curve", "process.fault_curve",
+                 ["../../traces/curves/%s.curve" % c for c in CURVES],
+                 ("rdma", "ssd", "msg"), windows=CURVE_WINDOWS,
+                 jobs=CURVE_JOBS,
+                 extra_set=[("process.fault_model", "CURVE")],
+                 note="Faults from the measured LRU miss curves (traces/curves/,\n"
+                      "docs/SOURCES.md 5), one program for every job. They fault\n"
+                      "2 to 600 times as often as the report's R model, so at a\n"
+                      "reduced scale: C = 64 only, windows of %d jobs, %d windows."
+                      % (CURVE_JOBS, CURVE_WINDOWS))}
     if phase2:
         now = dict(NOW)
+        now.update(MSG)
         for key in COSTS:
             if key not in now:
                 sys.stderr.write("then-and-now-ini: %s is not in "
                                  "epyc-hdr-2022.ini yet\n" % key)
                 return 2
             d = float(now[key])
-            vals = ("%.6g" % (d / 2), now[key], "%.6g" % (d * 2))
+            vals = ("%.6g" % (d / 2), now[key],
+                    COST_HIGH.get(key, "%.6g" % (d * 2)))
             short = key.split(".", 1)[1].replace("_", "-")
             files["then-and-now-cost-%s.ini" % short] = sens_study(
                 "then-and-now-cost-" + short, key, vals, COST_KINDS[key],
-                note="half, once and twice the preset's %s" % now[key])
+                note="half, once and twice the preset's %s%s" % (
+                    now[key], " (twice is out of range: 0 instead)"
+                    if key in COST_HIGH else ""))
     for name, text in files.items():
         with open(os.path.join(outdir, name), "w") as f:
             f.write(text)

@@ -2,7 +2,7 @@
 """tools/then-and-now-tables.py: docs/STUDY-THEN-AND-NOW.md's tables from
 the then-and-now studies' results.csv (issue 33 item 4).
 
-  tools/then-and-now-tables.py MAIN_OUT [SENS_OUT...]
+  tools/then-and-now-tables.py [--csv DIR] MAIN_OUT [SENS_OUT...]
 
 MAIN_OUT is the output directory of configs/studies/then-and-now.ini (its
 results.csv), each SENS_OUT one of then-and-now-r.ini or
@@ -21,6 +21,10 @@ then-and-now-cost-*.ini. Prints Markdown:
    level's (L0, where nothing pages: what paging costs);
 3. for each SENS_OUT, the same findings against the varied parameter's
    values (one row per finding and value).
+
+--csv DIR also writes the tables as DIR/main.csv, DIR/findings.csv and
+DIR/sensitivity.csv (one row per cell: mean, half-width, n), the small
+files docs/then-and-now/ commits. MAIN_OUT may be "-" (sensitivity only).
 
 Only runs with status ok count; a comparison with fewer than 2 pairs is
 left out. Standard library only.
@@ -47,6 +51,7 @@ MAIN_METRICS = [("response_time_mean", 0, "response (s)"),
                 ("page_faults_remote", 0, "remote faults"),
                 ("cpu_utilization", 3, "CPU utilisation")]
 FIND_METRICS = [("response_time_mean", 0, "response (s)"),
+                ("bounded_slowdown_mean", 2, "bounded slowdown"),
                 ("page_fault_time_per_pe", 1, "paging per node (s)")]
 
 # The comparisons the findings rest on: (A, B) in the main study, C in
@@ -62,12 +67,22 @@ for _c in (1, 8, 64):
                  ("now-c%d-pool" % _c, "now-c%d-rdma" % _c)]
 FINDINGS += [("now-c64-shared-rdma", "now-c64-shared-ssd"),
              ("now-c8-shared-rdma", "now-c8-shared-ssd")]
+# Memory that changes over time (the *-phases baselines, C = 64): the
+# profile's own effect, and F3/F4 under it.
+for _k in ("ssd", "msg", "rdma"):
+    FINDINGS.append(("now-c64-%s-phases" % _k, "now-c64-%s" % _k))
+FINDINGS += [("now-c64-msg-phases", "now-c64-ssd-phases"),
+             ("now-c64-rdma-phases", "now-c64-ssd-phases"),
+             ("now-c64-rdma-phases", "now-c64-msg-phases")]
 SENS_FINDINGS = [("msg", "ssd"), ("rdma", "ssd"), ("rdma", "msg"),
                  ("pool", "rdma")]
 
 
 def numeric_first(v):
-    """Sort key: numbers in order, then names (baselines) as written."""
+    """Sort key: numbers in order, then names (baselines) as written;
+    "key = value" by its value."""
+    if " = " in v:
+        v = v.split(" = ", 1)[1]
     try:
         return (0, float(v), "")
     except ValueError:
@@ -118,6 +133,7 @@ def paired(rows, a, b, metric, fixed):
                                                     r["seed"])
         idx[(r[CONF], key)] = r
     d, per_window = [], {}
+    paired.b = []
     for (conf, key), ra in idx.items():
         if conf != a:
             continue
@@ -126,6 +142,7 @@ def paired(rows, a, b, metric, fixed):
             continue
         x = float(ra[metric]) - float(rb[metric])
         d.append(x)
+        paired.b.append(float(rb[metric]))
         per_window.setdefault(key[:-1], set()).add(round(x, 6))
     indep = sum(len(v) for v in per_window.values())
     return d, indep
@@ -163,6 +180,41 @@ def level_rows(rows, ref_level):
     return out
 
 
+CSV = {"main": [], "findings": [], "sensitivity": []}
+
+
+def l0_rows(srows, main_rows, key, study):
+    """Per value of KEY and configuration of a sensitivity file, the paired
+    difference of the response from the main study's now-c64-ssd at L0 in
+    the same window (the same jobs; nothing pages there, and every C = 64
+    EXCLUSIVE configuration has the same L0 response): what paging costs
+    under that parameter (F2)."""
+    m = "response_time_mean"
+    base = {r.get("window", ""): float(r[m]) for r in main_rows
+            if r[CONF] == "now-c64-ssd" and r[LEVEL] == "0.03733333333"
+            and r[m] != ""}
+    out = []
+    for g in sorted({r["_param"] for r in srows}, key=numeric_first):
+        for c in sorted({r[CONF] for r in srows}):
+            d = [float(r[m]) - base[r.get("window", "")] for r in srows
+                 if r["_param"] == g and r[CONF] == c and r[m] != ""
+                 and r.get("window", "") in base]
+            if len(d) < 2:
+                continue
+            mu, h = stats(d)
+            bm = sum(base[r.get("window", "")] for r in srows
+                     if r["_param"] == g and r[CONF] == c and r[m] != ""
+                     and r.get("window", "") in base) / len(d)
+            star = " *" if h is not None and abs(mu) > h else ""
+            out.append("| %s | %s | %d | %s%s (%+.3f%%) |" % (
+                g, c, len(d), pm(mu, h, 1, True), star, 100 * mu / bm))
+            CSV["sensitivity"].append((study, key, g, c, "now-c64-ssd@L0", m,
+                                       len(d), len(d), "%.6g" % mu,
+                                       "" if h is None else "%.6g" % h,
+                                       "%.6g" % bm, "yes" if star else "no"))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -181,12 +233,18 @@ def main_table(rows):
             for m, dg, _ in MAIN_METRICS:
                 xs = [float(r[m]) for r in rs if r.get(m, "") != ""]
                 cells.append(pm(*stats(xs), dg) if xs else "-")
+                if xs:
+                    mu, h = stats(xs)
+                    CSV["main"].append((LEVEL_NAME.get(lv, lv), c, m, len(xs),
+                                        "%.6g" % mu,
+                                        "" if h is None else "%.6g" % h))
             out.append("| %s (%s) | %s | %d | %s |" % (
                 LEVEL_NAME.get(lv, lv), lv, c, len(rs), " | ".join(cells)))
     return out
 
 
-def finding_rows(rows, pairs, group_key, group_name):
+def finding_rows(rows, pairs, group_key, group_name, sink=None,
+                 tag=()):
     groups = sorted({r[group_key].lstrip("@") for r in rows},
                     key=numeric_first)
     names = {r[CONF] for r in rows}
@@ -205,13 +263,17 @@ def finding_rows(rows, pairs, group_key, group_name):
                     cells.append("-")
                     continue
                 mu, h = stats(d)
-                base = [float(r[m]) for r in sub
-                        if r[CONF] == b and r[m] != ""]
+                base = paired.b     # B over the same pairs
                 bm = sum(base) / len(base) if base else 0
                 rel = " (%+.1f%%)" % (100 * mu / bm) if bm else ""
                 star = " *" if h is not None and abs(mu) > h else ""
                 cells.append(pm(mu, h, dg, True) + star + rel)
                 n = len(d)
+                if sink is not None:
+                    sink.append(tuple(tag) + (LEVEL_NAME.get(g, g), a, b, m,
+                                n, indep, "%.6g" % mu,
+                                "" if h is None else "%.6g" % h,
+                                "%.6g" % bm, "yes" if star else "no"))
                 if indep < n:
                     note = " (%d indep)" % indep
             if n:
@@ -220,24 +282,52 @@ def finding_rows(rows, pairs, group_key, group_name):
     return out
 
 
+def write_csv(d):
+    heads = {"main": ("level", "configuration", "metric", "n", "mean",
+                      "half_width_95"),
+             "findings": ("level", "A", "B", "metric", "n", "independent",
+                          "mean_A_minus_B", "half_width_95", "mean_B",
+                          "excludes_0"),
+             "sensitivity": ("study", "key", "parameter", "A", "B", "metric",
+                             "n", "independent", "mean_A_minus_B",
+                             "half_width_95", "mean_B", "excludes_0")}
+    os.makedirs(d, exist_ok=True)
+    for name, rows in CSV.items():
+        if not rows:
+            continue
+        with open(os.path.join(d, name + ".csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(heads[name])
+            w.writerows(rows)
+
+
 def main(argv):
+    argv = list(argv)
+    csvdir = None
+    if len(argv) > 2 and argv[1] == "--csv":
+        csvdir = argv[2]
+        del argv[1:3]
     if len(argv) < 2:
         sys.stderr.write(__doc__)
         return 2
-    try:
-        rows = load(argv[1])
-    except (OSError, KeyError) as e:
-        sys.stderr.write("then-and-now-tables: %s: %s\n" % (argv[1], e))
-        return 2
-    print("### Main table (%s)\n" % argv[1])
-    print("\n".join(main_table(rows)))
-    print("\n### Findings: paired differences\n")
-    print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level")))
-    levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
-    if len(levels) > 1:
-        print("\n### What paging costs: each level against %s\n"
-              % LEVEL_NAME.get(levels[0], levels[0]))
-        print("\n".join(level_rows(rows, levels[0])))
+    if argv[1] != "-":
+        try:
+            rows = load(argv[1])
+        except (OSError, KeyError) as e:
+            sys.stderr.write("then-and-now-tables: %s: %s\n" % (argv[1], e))
+            return 2
+        print("### Main table (%s)\n" % argv[1])
+        print("\n".join(main_table(rows)))
+        print("\n### Findings: paired differences\n")
+        print("\n".join(finding_rows(rows, FINDINGS, LEVEL, "level",
+                                      CSV["findings"])))
+        levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
+        if len(levels) > 1:
+            print("\n### What paging costs: each level against %s\n"
+                  % LEVEL_NAME.get(levels[0], levels[0]))
+            print("\n".join(level_rows(rows, levels[0])))
+    sens_all, l0_all = [], []
+    main_rows = rows if argv[1] != "-" else None
     for sdir in argv[2:]:
         try:
             srows = load(sdir)
@@ -252,8 +342,29 @@ def main(argv):
             sys.stderr.write("then-and-now-tables: %s: no varied key\n" % sdir)
             return 2
         key = varied[0]
-        print("\n### Sensitivity to %s (%s)\n" % (key, sdir))
-        print("\n".join(finding_rows(srows, SENS_FINDINGS, key, key)))
+        for r in srows:     # one column for every file: "key = value"
+            r["_param"] = "%s = %s" % (key.split(".", 1)[1],
+                                       os.path.basename(r[key]))
+        lines = finding_rows(srows, SENS_FINDINGS, "_param", "parameter",
+                             CSV["sensitivity"],
+                             (os.path.basename(os.path.normpath(sdir)), key))
+        sens_all.extend(lines if not sens_all else lines[2:])
+        if main_rows and key in ("process.mem_access_rate",
+                                 "process.fault_curve"):
+            l0_all.extend(l0_rows(srows, main_rows, key,
+                                  os.path.basename(os.path.normpath(sdir))))
+    if sens_all:
+        print("\n### Sensitivity (C = 64, L2; paired over the windows of "
+              "each file)\n")
+        print("\n".join(sens_all))
+    if l0_all:
+        print("\n### What paging costs under each parameter: the run's "
+              "response − now-c64-ssd at L0 (main study, same window)\n")
+        print("| parameter | configuration | n | response − L0 (s) (% of L0) |")
+        print("|---|---|---|---|")
+        print("\n".join(l0_all))
+    if csvdir:
+        write_csv(csvdir)
     return 0
 
 
