@@ -6,7 +6,7 @@ run by tests/test_study_plots.sh with /usr/bin/python3 -W error.
                                    PNG is not blank
     study_plots.py small DIR       the checks of the small study (labels,
                                    near-equal ticks, categorical axis, legend)
-    study_plots.py many DIR        a study with 13 series (then-and-now's
+    study_plots.py many DIR        a study with 16 series (then-and-now's
                                    study.json, summary.csv filled here)
 
 Each check prints "ok NAME" or "FAIL NAME: why"; the shell test counts them.
@@ -131,7 +131,7 @@ def check_small(d):
 
 
 def check_many(d):
-    """then-and-now's study.json (13 series: 2004-disk and 12 baselines), a
+    """then-and-now's study.json (16 series: 2004-disk and 15 baselines), a
     summary.csv filled with made-up means (value = level + series / 10)."""
     s = study.load(d)
     pts = s.points
@@ -150,16 +150,16 @@ def check_many(d):
     leg = ax.get_legend()
     r = fig.canvas.get_renderer()
     n = len(leg.get_texts()) if leg else 0
-    report("13 series: 13 legend entries", n == 13, "%d" % n)
-    report("13 series: legend right of the plot area, hiding no data",
+    report("16 series: 16 legend entries", n == 16, "%d" % n)
+    report("16 series: legend right of the plot area, hiding no data",
            leg is not None and leg.get_window_extent(r).x0 >= ax.get_window_extent(r).x1)
     names = [t.get_text() for t in leg.get_texts()] if leg else []
-    report("13 series: baselines with long overrides named alone "
+    report("16 series: baselines with long overrides named alone "
            "(now-c64-pool)", "now-c64-pool" in names, str(names[:6]))
     out = os.path.join(d, "many.png")
     study.save(fig, os.path.join(d, "many"), ("png",))
     top, sat = blank_stats(out)
-    report("13 series: picture not blank (one colour %.3f <= 0.95, data %.4f >= 0.001)"
+    report("16 series: picture not blank (one colour %.3f <= 0.95, data %.4f >= 0.001)"
            % (top, sat), top <= 0.95 and sat >= 0.001)
 
 

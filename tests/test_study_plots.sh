@@ -18,7 +18,7 @@
 #     categories; the legend is outside the plot area;
 #   - means 1000 * (1 + k 1e-6) (1e-6 relative apart) get y tick labels
 #     that all differ;
-#   - 13 series (then-and-now.ini's study.json, made-up means): 13 legend
+#   - 16 series (then-and-now.ini's study.json, made-up means): 16 legend
 #     entries, outside the plot area, picture not blank;
 #   - the page lists the plots before the summary table, the study file
 #     folded in <details> after it;
@@ -99,7 +99,7 @@ check "page: plots before the summary table" \
 check "page: the study file last, folded in <details>" \
     sh -c "grep -A1 '<h2>Study file</h2>' $H | grep -qx '<details>' && test \$(grep -n '<h2>Study file</h2>' $H | cut -d: -f1) -gt \$(grep -n '<h2>Summary</h2>' $H | cut -d: -f1)"
 
-# 13 series: the then-and-now study's description, no runs.
+# 16 series: the then-and-now study's description, no runs.
 mkdir tan
 "$SWEEP" collect --no-plots -o tan "$top/configs/studies/then-and-now.ini" > tan.out 2> tan.err
 check "then-and-now collect without runs: study.json written" test -s tan/study.json

@@ -138,7 +138,8 @@ def paired(rows, a, b, metric, fixed):
         if conf != a:
             continue
         rb = idx.get((b, key))
-        if rb is None or ra[metric] == "" or rb[metric] == "":
+        # a metric the study did not record (a column missing): no pair
+        if rb is None or ra.get(metric, "") == "" or rb.get(metric, "") == "":
             continue
         x = float(ra[metric]) - float(rb[metric])
         d.append(x)
