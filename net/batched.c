@@ -271,20 +271,26 @@ void net_vgranted(msg_t *m, double now)
 
 /* ---- planned trips (sched/batch_link.c) ---------------------------------- */
 
+/* Append the route a -> b's elements to e and their hold times for `bytes`
+ * (a message's, or an RDMA transfer's: rdma_hold) to d, from e[*nh] on. */
+static void trip_leg(net_t *net, int a, int b, double bytes, bool rdma, net_elem **e, double *d,
+                     int *nh, int max)
+{
+    int len = net_route_len(net, a, b);
+    for (int k = 0; k < len; k++) {
+        net_elem *x = net_route_elem(net, a, b, k);
+        assert(*nh < max);
+        (void)max;
+        e[*nh] = x;
+        d[(*nh)++] = rdma ? rdma_hold(x, bytes) : net_elem_time(x, bytes);
+    }
+}
+
 int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max)
 {
     int nh = 0;
-    for (int dir = 0; dir < 2; dir++) {
-        int a = dir ? s : c, b = dir ? c : s;
-        int len = net_route_len(net, a, b);
-        for (int k = 0; k < len; k++) {
-            net_elem *x = net_route_elem(net, a, b, k);
-            assert(nh < max);
-            (void)max;
-            e[nh] = x;
-            d[nh++] = net_elem_time(x, bytes);
-        }
-    }
+    trip_leg(net, c, s, bytes, false, e, d, &nh, max);
+    trip_leg(net, s, c, bytes, false, e, d, &nh, max);
     return nh;
 }
 
@@ -292,19 +298,9 @@ int net_vtrip_rdma(net_t *net, int c, int s, double bytes, net_elem **e, double 
                    int *nread)
 {
     int nh = 0;
-    for (int dir = 0; dir < 2; dir++) {
-        int a = dir ? c : s, b = dir ? s : c; /* the READ, then the WRITE */
-        int len = net_route_len(net, a, b);
-        for (int k = 0; k < len; k++) {
-            net_elem *x = net_route_elem(net, a, b, k);
-            assert(nh < max);
-            (void)max;
-            e[nh] = x;
-            d[nh++] = rdma_hold(x, bytes);
-        }
-        if (dir == 0)
-            *nread = nh;
-    }
+    trip_leg(net, s, c, bytes, true, e, d, &nh, max); /* the READ */
+    *nread = nh;
+    trip_leg(net, c, s, bytes, true, e, d, &nh, max); /* then the WRITE */
     return nh;
 }
 
