@@ -222,6 +222,26 @@ static double release_excess(pnr_t *p, pe_t *pe, pieces_t *out)
     return release_node(p, pe, pe->remote_mb - pe_overalloc_mb(pe), out);
 }
 
+/* The node's network RAM beyond what its overallocation needs goes back
+ * (release_excess) in a DEALLOC notice of its own to `manager`, outside
+ * any job's round: after a thread's memory shrank (pnr_thread_resized) or
+ * a re-request's reply (reask_replied). */
+static void give_back_excess(sim_t *sim, pnr_t *p, pe_t *pe, int manager)
+{
+    pieces_t out = {0};
+    double mb = release_excess(p, pe, &out);
+    if (mb > EPS_MB) {
+        pe_remote(sim, pe, -mb);
+        round_t *r = pnr_round_new(p, true, NULL, manager, 1);
+        r->incoming[0] = out;
+        out = (pieces_t){0};
+        p->held -= mb;
+        p->transit += mb;
+        send_dealloc(p, pe->id, r, 0, mb);
+    }
+    free(out.v);
+}
+
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
 {
     pnr_t *p = ctx;
@@ -316,18 +336,7 @@ void pnr_thread_resized(sim_t *sim, thread_t *th, double mb, void *ctx)
         /* As at a thread's end: the node keeps what its overallocation
          * needs and gives back the rest, in a notice of its own. */
         pnr_batch_pieces_changed(sim, pe); /* the node's pieces change */
-        pieces_t out = {0};
-        double freed = release_excess(p, pe, &out);
-        if (freed > EPS_MB) {
-            pe_remote(sim, pe, -freed);
-            round_t *r = pnr_round_new(p, true, NULL, pnr_node_manager(p, id), 1);
-            r->incoming[0] = out;
-            out = (pieces_t){0};
-            p->held -= freed;
-            p->transit += freed;
-            send_dealloc(p, id, r, 0, freed);
-        }
-        free(out.v);
+        give_back_excess(sim, p, pe, pnr_node_manager(p, id));
     }
     pnr_check(p);
 }
@@ -405,18 +414,7 @@ static void reask_replied(pnr_t *p, creq_t *c, double amount)
         pe_remote(sim, pe, amount);
     if (!ra->grow)
         p->st.reclaim_replaced_mb += amount;
-    pieces_t out = {0};
-    double mb = release_excess(p, pe, &out);
-    if (mb > EPS_MB) {
-        pe_remote(sim, pe, -mb);
-        round_t *r = pnr_round_new(p, true, NULL, ra->manager, 1);
-        r->incoming[0] = out;
-        out = (pieces_t){0};
-        p->held -= mb;
-        p->transit += mb;
-        send_dealloc(p, id, r, 0, mb);
-    }
-    free(out.v);
+    give_back_excess(sim, p, pe, ra->manager);
     pnr_reask_free(ra);
     pnr_check(p);
 }
