@@ -79,6 +79,17 @@ PHASES_KINDS = ("ssd", "msg", "rdma")
 CURVES = ("hpcc", "xz", "sort", "metis")
 CURVE_JOBS = 100
 CURVE_WINDOWS = 3
+# At that scale the curves gave too few finished windows for intervals (a
+# curve's window faulted up to 1.9 billion times on the SSD, every fault
+# exact). The *-c8 files (issue 33, session 13) redo the curve sensitivity
+# on a machine of Seth's size, where batched paging runs the SSD's faults:
+# the HPC2N log as recorded (1-128 processors) on 256 cores in 32 nodes of
+# C = 8 (Seth: 240 processors; 224 MB per core as everywhere), 10 windows,
+# L0 and L2, process.paging = BATCHED (the SSD's faults batched, one batch
+# per node: docs/BATCHING.md's C8-ssd evidence; RDMA runs exactly, MESSAGES
+# with their CPU costs as docs/BATCHING.md says), the report's R beside.
+SETH_CORES = 256
+SETH_C = 8
 WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
 SEEDS = 1
 R_10X = "0.0000024"     # 10 x the report's R
@@ -136,11 +147,11 @@ def commented(name, keys):
 MSG = commented("epyc-hdr-2022.ini", MSG_COSTS)
 
 
-def today(c, kind, shared=False, skip=()):
+def today(c, kind, shared=False, skip=(), cores=CORES):
     """Assignments of a today's configuration: C cores per node, KIND one of
-    ssd, msg, rdma, pool; SKIP: keys the file varies."""
+    ssd, msg, rdma, pool; SKIP: keys the file varies; CORES in all."""
     ram = MB_PER_CORE * c
-    a = [("computer.number", str(CORES)), ("computer.cores_per_node", str(c))]
+    a = [("computer.number", str(cores)), ("computer.cores_per_node", str(c))]
     if kind == "pool":
         a += [("computer.ram", "%g" % (ram / 2)),
               ("computer.memory_servers", str(SERVERS)),
@@ -283,44 +294,51 @@ METRICS = ("response_time_mean, bounded_slowdown_mean, wait_time_mean,\n"
 
 
 def sens_study(name, key, values, kinds, extra_baselines=(), note="",
-               windows=WINDOWS // 2, jobs=100, extra_set=()):
-    """Today's machine at C = 64, level SENS_LEVEL: the configurations KINDS
-    (simulation.system; the first is the [set] machine) x the parameter KEY
-    ([vary])."""
-    c = 64
+               windows=WINDOWS // 2, jobs=100, extra_set=(), c=64,
+               cores=CORES, weak=WEAK, levels=None):
+    """Today's machine at C cores per node and CORES cores, level SENS_LEVEL
+    (or [vary] LEVELS): the configurations KINDS (simulation.system; the
+    first is the [set] machine) x the parameter KEY ([vary]), on the HPC2N
+    log weak-scaled by WEAK (1: as recorded)."""
+    trace = ("hpc2n-seth-x%d.swf" % weak if weak != 1
+             else "hpc2n-seth-first3171.swf")
     out = ["; configs/studies/%s.ini: written by tools/then-and-now-ini.py;"
            % name,
            "; edit the generator, not this file. Sensitivity of the",
            "; then-and-now findings (docs/STUDY-THEN-AND-NOW.md) to %s," % key,
-           "; today's machine at C = 64 (%d nodes), workload.memory_scale = %s."
-           % (CORES // c, SENS_LEVEL)]
+           "; today's machine at C = %d (%d nodes), workload.memory_scale = %s."
+           % (c, cores // c, ", ".join(levels) if levels else SENS_LEVEL)]
     if note:
         out += ["; " + l for l in note.split("\n")]
     w = windows
-    nconf = len(kinds) * (len(values) + len(extra_baselines))
+    nconf = (len(kinds) * (len(values) + len(extra_baselines))
+             * (len(levels) if levels else 1))
     out += ["; %d configurations x %d windows x %d seed = %d runs."
             % (nconf, w, SEEDS, nconf * w * SEEDS)]
     out += ["", "[study]", "name         = " + name,
             "base         = ../default.ini",
-            "trace        = ../../traces/hpc2n-seth-x%d.swf" % WEAK,
+            "trace        = ../../traces/" + trace,
             "replications = %d" % SEEDS, "windows      = %d" % w,
             "seed_base    = 1", "metrics      = " + METRICS]
     out += ["", "[set]", "workload.submit_min = 3900000",
-            "workload.max_jobs   = %d" % jobs,
-            "workload.memory_scale = " + SENS_LEVEL]
+            "workload.max_jobs   = %d" % jobs]
+    if not levels:
+        out.append("workload.memory_scale = " + SENS_LEVEL)
     out += ["%s = %s" % kv for kv in extra_set]
     if key not in ("process.mem_access_rate", "process.fault_curve"):
         out.append("process.mem_access_rate = " + R_10X)
     first = kinds[0]
-    out += ["%s = %s" % kv for kv in today(c, first, skip=(key,))]
+    out += ["%s = %s" % kv for kv in today(c, first, skip=(key,), cores=cores)]
     out += ["", "[vary]", "simulation.system = " + first,
             "%s = %s" % (key, ", ".join(values))]
-    own = dict(today(c, first, skip=(key,)))
+    if levels:
+        out.append("workload.memory_scale = " + ", ".join(levels))
+    own = dict(today(c, first, skip=(key,), cores=cores))
     what = {"ssd": "no network RAM: every fault to the SSD",
             "msg": "PNR CENTRAL over messages", "rdma": "PNR CENTRAL over RDMA",
             "pool": "pool over RDMA: half the node RAM, %d servers" % SERVERS}
     for kind in kinds[1:]:
-        theirs = today(c, kind, skip=(key,))
+        theirs = today(c, kind, skip=(key,), cores=cores)
         # only what differs; an ssd baseline keeps the [set] machine's
         # transport and strategy (no effect with network RAM off: warned)
         diff = [(k, v) for k, v in theirs if own.get(k) != v]
@@ -359,6 +377,27 @@ def main(argv):
                       "2 to 600 times as often as the report's R model, so at a\n"
                       "reduced scale: C = 64 only, windows of %d jobs, %d windows."
                       % (CURVE_JOBS, CURVE_WINDOWS))}
+    seth = dict(c=SETH_C, cores=SETH_CORES, weak=1, windows=WINDOWS,
+                levels=LEVELS)
+    files["then-and-now-curve-c8.ini"] = sens_study(
+        "then-and-now-curve-c8", "process.fault_curve",
+        ["../../traces/curves/%s.curve" % c for c in CURVES],
+        ("rdma", "ssd", "msg"),
+        extra_set=[("process.fault_model", "CURVE"),
+                   ("process.paging", "BATCHED")],
+        note="Faults from the measured LRU miss curves, one program for every\n"
+             "job, on a machine of Seth's size (the log as recorded on %d\n"
+             "cores, C = %d), where the SSD's faults run batched; L0 (nothing\n"
+             "pages) beside L2 for what paging costs. The report's model on\n"
+             "the same machine: then-and-now-r-c8.ini." % (SETH_CORES, SETH_C),
+        **seth)
+    files["then-and-now-r-c8.ini"] = sens_study(
+        "then-and-now-r-c8", "process.mem_access_rate",
+        (R_REPORT, R_10X), ("rdma", "ssd", "msg"),
+        extra_set=[("process.paging", "BATCHED")],
+        note="The report's model (R: the report's 2.4e-7 s and 10 x) on the\n"
+             "machine of then-and-now-curve-c8.ini, to set the curves beside.",
+        **seth)
     if phase2:
         now = dict(NOW)
         now.update(MSG)

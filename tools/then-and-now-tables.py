@@ -216,6 +216,48 @@ def l0_rows(srows, main_rows, key, study):
     return out
 
 
+def own_l0_rows(srows, key, study):
+    """For a sensitivity file that varies the level too (the *-c8 files):
+    per value of KEY and configuration, the paired difference of each
+    finding metric between L2 and the same configuration at L0 in the same
+    window (nothing pages at L0): what paging costs under that parameter
+    (F2), on that file's own machine."""
+    lv0 = min({r[LEVEL] for r in srows}, key=numeric_first)
+    out = []
+    for g in sorted({r["_param"] for r in srows}, key=numeric_first):
+        for c in sorted({r[CONF] for r in srows}):
+            base = {r.get("window", ""): r for r in srows
+                    if r["_param"] == g and r[CONF] == c and r[LEVEL] == lv0}
+            cells = []
+            n = 0
+            for m, dg, _ in FIND_METRICS:
+                pairs = [(float(r[m]), float(base[r.get("window", "")][m]))
+                         for r in srows
+                         if r["_param"] == g and r[CONF] == c
+                         and r[LEVEL] == SENS_LEVEL and r[m] != ""
+                         and r.get("window", "") in base
+                         and base[r.get("window", "")][m] != ""]
+                if len(pairs) < 2:
+                    cells.append("-")
+                    continue
+                d = [a - b for a, b in pairs]
+                mu, h = stats(d)
+                bm = sum(b for _, b in pairs) / len(pairs)
+                star = " *" if h is not None and abs(mu) > h else ""
+                rel = " (%+.2f%%)" % (100 * mu / bm) if bm else ""
+                cells.append(pm(mu, h, dg, True) + star + rel)
+                n = len(d)
+                CSV["sensitivity"].append((study, key, g, c, c + "@L0", m,
+                                           len(d), len(d), "%.6g" % mu,
+                                           "" if h is None else "%.6g" % h,
+                                           "%.6g" % bm,
+                                           "yes" if star else "no"))
+            if n:
+                out.append("| %s | %s | %d | %s |" % (g, c, n,
+                                                      " | ".join(cells)))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -327,7 +369,7 @@ def main(argv):
             print("\n### What paging costs: each level against %s\n"
                   % LEVEL_NAME.get(levels[0], levels[0]))
             print("\n".join(level_rows(rows, levels[0])))
-    sens_all, l0_all = [], []
+    sens_all, l0_all, c8_sens, c8_l0 = [], [], [], []
     main_rows = rows if argv[1] != "-" else None
     for sdir in argv[2:]:
         try:
@@ -337,8 +379,10 @@ def main(argv):
             return 2
         cols = list(srows[0].keys()) if srows else []
         varied = [c for c in cols[:cols.index("seed")]
-                  if c not in (CONF, "window", "seed", "status", "point")
+                  if c not in (CONF, "window", "seed", "status", "point",
+                               LEVEL)
                   and "." in c]
+        own_levels = LEVEL in cols[:cols.index("seed")]
         if not varied:
             sys.stderr.write("then-and-now-tables: %s: no varied key\n" % sdir)
             return 2
@@ -346,9 +390,16 @@ def main(argv):
         for r in srows:     # one column for every file: "key = value"
             r["_param"] = "%s = %s" % (key.split(".", 1)[1],
                                        os.path.basename(r[key]))
+        study = os.path.basename(os.path.normpath(sdir))
+        if own_levels:      # a *-c8 file: findings at L2, paging against L0
+            l2 = [r for r in srows if r[LEVEL] == SENS_LEVEL]
+            lines = finding_rows(l2, SENS_FINDINGS, "_param", "parameter",
+                                 CSV["sensitivity"], (study, key))
+            c8_sens.extend(lines if not c8_sens else lines[2:])
+            c8_l0.extend(own_l0_rows(srows, key, study))
+            continue
         lines = finding_rows(srows, SENS_FINDINGS, "_param", "parameter",
-                             CSV["sensitivity"],
-                             (os.path.basename(os.path.normpath(sdir)), key))
+                             CSV["sensitivity"], (study, key))
         sens_all.extend(lines if not sens_all else lines[2:])
         if main_rows and key in ("process.mem_access_rate",
                                  "process.fault_curve"):
@@ -364,6 +415,18 @@ def main(argv):
         print("| parameter | configuration | n | response − L0 (s) (% of L0) |")
         print("|---|---|---|---|")
         print("\n".join(l0_all))
+    if c8_sens:
+        print("\n### Sensitivity on a machine of Seth's size (256 cores, "
+              "C = 8, L2; paired over the windows of each file)\n")
+        print("\n".join(c8_sens))
+    if c8_l0:
+        print("\n### What paging costs on that machine: L2 − L0, the same "
+              "configuration and window\n")
+        print("| parameter | configuration | n | " +
+              " | ".join("%s (%% of L0)" % t for _, _, t in FIND_METRICS) +
+              " |")
+        print("|---|---|---|" + "---|" * len(FIND_METRICS))
+        print("\n".join(c8_l0))
     if csvdir:
         write_csv(csvdir)
     return 0
