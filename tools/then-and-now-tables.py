@@ -42,6 +42,7 @@ T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
 LEVEL = "workload.memory_scale"
 CONF = "simulation.system"
 LEVEL_NAME = {"0.03733333333": "L0", "1": "L2", "8": "L3"}
+SENS_LEVEL = "1"        # L2, the level of every sensitivity finding
 
 # (metric, decimals or None, column title)
 MAIN_METRICS = [("response_time_mean", 0, "response (s)"),
@@ -53,6 +54,12 @@ MAIN_METRICS = [("response_time_mean", 0, "response (s)"),
 FIND_METRICS = [("response_time_mean", 0, "response (s)"),
                 ("bounded_slowdown_mean", 2, "bounded slowdown"),
                 ("page_fault_time_per_pe", 1, "paging per node (s)")]
+# The *-c8 files: a small machine's differences are seconds, so one more
+# decimal, and the faults per node beside (0 at L0: L2 - L0 is L2's count).
+C8_METRICS = [("response_time_mean", 1, "response (s)"),
+              ("bounded_slowdown_mean", 3, "bounded slowdown"),
+              ("page_fault_time_per_pe", 2, "paging per node (s)"),
+              ("page_faults_per_pe", 0, "faults per node")]
 
 # The comparisons the findings rest on: (A, B) in the main study, C in
 # {1, 8, 64}; names missing from a results.csv are skipped.
@@ -230,7 +237,7 @@ def own_l0_rows(srows, key, study):
                     if r["_param"] == g and r[CONF] == c and r[LEVEL] == lv0}
             cells = []
             n = 0
-            for m, dg, _ in FIND_METRICS:
+            for m, dg, _ in C8_METRICS:
                 pairs = [(float(r[m]), float(base[r.get("window", "")][m]))
                          for r in srows
                          if r["_param"] == g and r[CONF] == c
@@ -287,20 +294,20 @@ def main_table(rows):
 
 
 def finding_rows(rows, pairs, group_key, group_name, sink=None,
-                 tag=()):
+                 tag=(), metrics=FIND_METRICS):
     groups = sorted({r[group_key].lstrip("@") for r in rows},
                     key=numeric_first)
     names = {r[CONF] for r in rows}
     out = ["| %s | A − B | n | " % group_name +
-           " | ".join("%s (%% of B)" % t for _, _, t in FIND_METRICS) + " |",
-           "|---|---|---|" + "---|" * len(FIND_METRICS)]
+           " | ".join("%s (%% of B)" % t for _, _, t in metrics) + " |",
+           "|---|---|---|" + "---|" * len(metrics)]
     for g in groups:
         sub = [r for r in rows if r[group_key].lstrip("@") == g]
         for a, b in pairs:
             if a not in names or b not in names:
                 continue
             cells, n, note = [], 0, ""
-            for m, dg, _ in FIND_METRICS:
+            for m, dg, _ in metrics:
                 d, indep = paired(sub, a, b, m, ())
                 if len(d) < 2:
                     cells.append("-")
@@ -394,7 +401,8 @@ def main(argv):
         if own_levels:      # a *-c8 file: findings at L2, paging against L0
             l2 = [r for r in srows if r[LEVEL] == SENS_LEVEL]
             lines = finding_rows(l2, SENS_FINDINGS, "_param", "parameter",
-                                 CSV["sensitivity"], (study, key))
+                                 CSV["sensitivity"], (study, key),
+                                 C8_METRICS)
             c8_sens.extend(lines if not c8_sens else lines[2:])
             c8_l0.extend(own_l0_rows(srows, key, study))
             continue
@@ -423,9 +431,9 @@ def main(argv):
         print("\n### What paging costs on that machine: L2 − L0, the same "
               "configuration and window\n")
         print("| parameter | configuration | n | " +
-              " | ".join("%s (%% of L0)" % t for _, _, t in FIND_METRICS) +
+              " | ".join("%s (%% of L0)" % t for _, _, t in C8_METRICS) +
               " |")
-        print("|---|---|---|" + "---|" * len(FIND_METRICS))
+        print("|---|---|---|" + "---|" * len(C8_METRICS))
         print("\n".join(c8_l0))
     if csvdir:
         write_csv(csvdir)
