@@ -265,6 +265,36 @@ def own_l0_rows(srows, key, study):
     return out
 
 
+def ratio_rows(srows, key, study,
+               pairs=(("msg", "ssd"), ("rdma", "ssd"), ("rdma", "msg"))):
+    """For a *-c8 file at L2: per value of KEY, network RAM's paging time
+    as a share of the SSD's in the same window, over the windows where the
+    SSD pages (B > 0; and RDMA as a share of messages where messages
+    page): mean ± 95% half-width, min and max. The windows
+    differ by orders of magnitude in how much they page, so the paired
+    differences' intervals are wide; the share is what F4 states."""
+    m = "page_fault_time_per_pe"
+    l2 = [r for r in srows if r[LEVEL] == SENS_LEVEL]
+    out = []
+    for g in sorted({r["_param"] for r in l2}, key=numeric_first):
+        by = {(r[CONF], r.get("window", "")): r for r in l2
+              if r["_param"] == g and r[m] != ""}
+        for a, b in pairs:
+            q = [float(by[(a, w)][m]) / float(by[(b, w)][m])
+                 for (c, w) in sorted(by) if c == b
+                 and (a, w) in by and float(by[(b, w)][m]) > 0]
+            if len(q) < 2:
+                continue
+            mu, h = stats(q)
+            out.append("| %s | %s / %s | %d | %.4f ± %.4f | %.4f | %.4f |"
+                       % (g, a, b, len(q), mu, h, min(q), max(q)))
+            CSV["sensitivity"].append((study, key, g, a, b,
+                                       m + "_share", len(q), len(q),
+                                       "%.6g" % mu, "%.6g" % h, "",
+                                       "yes" if abs(mu - 1) > h else "no"))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -376,7 +406,7 @@ def main(argv):
             print("\n### What paging costs: each level against %s\n"
                   % LEVEL_NAME.get(levels[0], levels[0]))
             print("\n".join(level_rows(rows, levels[0])))
-    sens_all, l0_all, c8_sens, c8_l0 = [], [], [], []
+    sens_all, l0_all, c8_sens, c8_l0, c8_ratio = [], [], [], [], []
     main_rows = rows if argv[1] != "-" else None
     for sdir in argv[2:]:
         try:
@@ -405,6 +435,7 @@ def main(argv):
                                  C8_METRICS)
             c8_sens.extend(lines if not c8_sens else lines[2:])
             c8_l0.extend(own_l0_rows(srows, key, study))
+            c8_ratio.extend(ratio_rows(srows, key, study))
             continue
         lines = finding_rows(srows, SENS_FINDINGS, "_param", "parameter",
                              CSV["sensitivity"], (study, key))
@@ -435,6 +466,12 @@ def main(argv):
               " |")
         print("|---|---|---|" + "---|" * len(C8_METRICS))
         print("\n".join(c8_l0))
+    if c8_ratio:
+        print("\n### Network RAM's paging as a share of the SSD's, in the "
+              "windows where the SSD pages (same machine, L2)\n")
+        print("| parameter | A / B | windows | mean ± 95% | min | max |")
+        print("|---|---|---|---|---|---|")
+        print("\n".join(c8_ratio))
     if csvdir:
         write_csv(csvdir)
     return 0
