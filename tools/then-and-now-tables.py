@@ -188,7 +188,7 @@ def level_rows(rows, ref_level):
     return out
 
 
-CSV = {"main": [], "findings": [], "sensitivity": []}
+CSV = {"main": [], "findings": [], "sensitivity": [], "c8runs": []}
 
 
 def l0_rows(srows, main_rows, key, study):
@@ -295,6 +295,39 @@ def ratio_rows(srows, key, study,
     return out
 
 
+def c8_run_rows(srows, key):
+    """The *-c8 files' L2 runs one per line (the per-window values behind
+    the intervals): the parameter, window, configuration, the faults to
+    the SSD and to network RAM, paging per node, the response and the same
+    configuration's L0 response in that window. CSV rows; the Markdown
+    lists the windows where any configuration pages."""
+    m = "response_time_mean"
+    l0 = {(r["_param"], r[CONF], r.get("window", "")): r[m] for r in srows
+          if r[LEVEL] != SENS_LEVEL}
+    rows = []
+    for r in sorted((r for r in srows if r[LEVEL] == SENS_LEVEL),
+                    key=lambda r: (numeric_first(r["_param"]),
+                                   int(r.get("window", "0") or 0), r[CONF])):
+        w = r.get("window", "")
+        rows.append((r["_param"].split(" = ", 1)[1], w, r[CONF],
+                     r["page_faults_disk"], r["page_faults_remote"],
+                     r["page_fault_time_per_pe"], r[m],
+                     l0.get((r["_param"], r[CONF], w), "")))
+    CSV["c8runs"].extend(rows)
+    paging = {(x[0], x[1]) for x in rows
+              if float(x[3] or 0) + float(x[4] or 0) > 0}
+    out = []
+    for x in rows:
+        if (x[0], x[1]) not in paging:
+            continue
+        d = (float(x[6]) - float(x[7])) if x[7] != "" else None
+        out.append("| %s | %s | %s | %s | %s | %.2f | %s |" % (
+            x[0], x[1], x[2], "{:,}".format(int(float(x[3] or 0))),
+            "{:,}".format(int(float(x[4] or 0))), float(x[5] or 0),
+            "-" if d is None else "%+.2f" % d))
+    return out
+
+
 def main_table(rows):
     levels = sorted({r[LEVEL] for r in rows}, key=numeric_first)
     confs = []
@@ -370,7 +403,11 @@ def write_csv(d):
                           "excludes_0"),
              "sensitivity": ("study", "key", "parameter", "A", "B", "metric",
                              "n", "independent", "mean_A_minus_B",
-                             "half_width_95", "mean_B", "excludes_0")}
+                             "half_width_95", "mean_B", "excludes_0"),
+             "c8runs": ("parameter", "window", "configuration",
+                        "page_faults_disk", "page_faults_remote",
+                        "page_fault_time_per_pe", "response_time_mean",
+                        "response_L0_same_configuration")}
     os.makedirs(d, exist_ok=True)
     for name, rows in CSV.items():
         if not rows:
@@ -406,7 +443,7 @@ def main(argv):
             print("\n### What paging costs: each level against %s\n"
                   % LEVEL_NAME.get(levels[0], levels[0]))
             print("\n".join(level_rows(rows, levels[0])))
-    sens_all, l0_all, c8_sens, c8_l0, c8_ratio = [], [], [], [], []
+    sens_all, l0_all, c8_sens, c8_l0, c8_ratio, c8_runs = [], [], [], [], [], []
     main_rows = rows if argv[1] != "-" else None
     for sdir in argv[2:]:
         try:
@@ -436,6 +473,7 @@ def main(argv):
             c8_sens.extend(lines if not c8_sens else lines[2:])
             c8_l0.extend(own_l0_rows(srows, key, study))
             c8_ratio.extend(ratio_rows(srows, key, study))
+            c8_runs.extend(c8_run_rows(srows, key))
             continue
         lines = finding_rows(srows, SENS_FINDINGS, "_param", "parameter",
                              CSV["sensitivity"], (study, key))
@@ -472,6 +510,13 @@ def main(argv):
         print("| parameter | A / B | windows | mean ± 95% | min | max |")
         print("|---|---|---|---|---|---|")
         print("\n".join(c8_ratio))
+    if c8_runs:
+        print("\n### The windows that page on that machine, run by run (L2; "
+              "docs/then-and-now/c8runs.csv has every run)\n")
+        print("| parameter | window | configuration | faults to the SSD | "
+              "remote faults | paging per node (s) | response − L0 (s) |")
+        print("|---|---|---|---|---|---|---|")
+        print("\n".join(c8_runs))
     if csvdir:
         write_csv(csvdir)
     return 0
