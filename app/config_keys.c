@@ -567,8 +567,8 @@ int cfg_dirty_next(const char **p, long *app, double *f, char *why, size_t wn)
         return -1;
     }
     if (!(x >= 0 && x <= 1) || (x > 0 && x < DBL_MIN)) {
-        snprintf(why, wn, "item \"%.*s\": fraction out of range: expected a number >= 0 "
-                 "and <= 1 (not subnormal)", len, s);
+        snprintf(why, wn, "item \"%.*s\": fraction %s: expected a number >= 0 and <= 1",
+                 len, s, x > 0 && x < DBL_MIN ? "subnormal" : "out of range");
         return -1;
     }
     *app = v;
