@@ -34,9 +34,9 @@
  * takes over; cut in a remote fault, the thread waits for that fault's
  * planned end as for its page. A step's fault begins with
  * computer.fault_cpu on the thread's core, and a dirty eviction's write
- * (the node's or thread's deterministic rule, hw/swap.h) comes before its read on one
- * server or beside it on a second (docs/BATCHING.md "The new costs in
- * batches").
+ * (the node's deterministic rule, or the thread's with per-job fractions,
+ * hw/swap.h) comes before its read on one server or beside it on a second
+ * (docs/BATCHING.md "The new costs in batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
@@ -204,7 +204,7 @@ static bool cut_in_device(sim_t *sim, thread_t *th, const fault_batch *bt, int i
     pe->disk_faults++;
     if (thread_dirty(th) > 0) {
         pe->swap_evictions++;
-        th->evictions += th->job->cl->dirty_per_thread;
+        th->evictions += th->job->cl->dirty_per_thread ? 1 : 0;
     }
     if (bt->wr[i] && t < fs + bt->ws) {
         pe_swap_write_since(sim, pe, fs); /* counts it in swap_writes */
@@ -375,13 +375,14 @@ static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
      * is the curve's (job_curve_next), as the exact fault_redraw's. */
     if (cl->path_costs)
         return false;
-    /* Dirty writes on an SSD of several servers: planned when each write
+    /* Dirty writes on an SSD of several servers (any job's fraction > 0:
+     * the largest, as config.c's note): planned when each write
      * ends within its fault's read (the next fault then finds every
      * server idle); a longer write would still hold a server at the next
      * fault, which is not planned. */
     const pe_t *pe = th->pe;
-    if ((cl->dirty_fraction > 0 || cl->dirty_max > 0) && pe->swap == PE_SWAP_SSD && pe->ssd.c > 1 &&
-        pe->write_service > pe->disk_service)
+    if ((cl->dirty_fraction > 0 || cl->dirty_max > 0) && pe->swap == PE_SWAP_SSD &&
+        pe->ssd.c > 1 && pe->write_service > pe->disk_service)
         return false;
     return true;
 }
