@@ -594,6 +594,7 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     config_defaults(&def);
     size_t n = 0;
     char why[256];
+    const double dmax = cfg_dirty_max(c->process.dirty_fractions, c->process.dirty_fraction);
     static const char *const tree_keys[] = {"rack_size", "memory_server_placement",
                                             "uplink_bandwidth", "uplink_latency"};
     if (c->network.topology != TOPO_KIND_TREE) {
@@ -646,7 +647,7 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with the messages' CPU costs ([netram] message_cpu or server_cpu > 0) "
              "every fault runs exactly: batched paging has no model of them "
              "(docs/MODEL.md, costs on a fault's path)");
-    else if (c->process.paging == PAGING_BATCHED && c->process.dirty_fraction > 0 &&
+    else if (c->process.paging == PAGING_BATCHED && dmax > 0 &&
              c->computer.swap == SWAP_SSD && c->computer.ssd_parallelism > 1 &&
              pe_ssd_write_time(c->computer.ssd_latency, c->computer.ssd_bandwidth,
                                c->computer.ssd_write_latency, c->computer.ssd_write_bandwidth,
@@ -654,7 +655,8 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
                  pe_ssd_access_time(c->computer.ssd_latency, c->computer.ssd_bandwidth,
                                     (double)c->process.page_size))
         note(c, "process", "paging", notes, max, &n,
-             "with dirty write-backs ([process] dirty_fraction > 0) on an SSD of several "
+             "with dirty write-backs ([process] dirty_fraction, or a fraction of "
+             "dirty_fractions, > 0) on an SSD of several "
              "servers whose page write takes longer than its read every fault runs "
              "exactly: a batch has no model of a write still under way at the next "
              "fault (docs/BATCHING.md)");
@@ -705,10 +707,13 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
         note(c, "workload", profile_keys[i], notes, max, &n, why);
     }
     static const char *const write_keys[] = {"ssd_write_latency", "ssd_write_bandwidth"};
-    for (size_t i = 0; ssd && c->process.dirty_fraction == 0 && i < 2; i++)
+    for (size_t i = 0; ssd && dmax == 0 && i < 2; i++)
         if (changed(c, &def, "computer", write_keys[i]))
             note(c, "computer", write_keys[i], notes, max, &n,
-                 "no evicted page is written back ([process] dirty_fraction = 0)");
+                 "no evicted page is written back ([process] dirty_fraction(s) = 0)");
+    if (dmax == 0 && changed(c, &def, "process", "dirty_fractions"))
+        note(c, "process", "dirty_fractions", notes, max, &n, "every fraction in it is 0, "
+             "as [process] dirty_fraction: no evicted page is written back");
     if (!c->netram.enabled && changed(c, &def, "netram", "transport"))
         note(c, "netram", "transport", notes, max, &n,
              "network RAM is off ([netram] enabled = no)");

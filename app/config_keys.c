@@ -19,8 +19,10 @@
  */
 #include "app/config_keys.h"
 
+#include <float.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -215,8 +217,14 @@ const key_def cfg_keys[] = {
     K_DBL("process", "dirty_fraction", process.dirty_fraction, 0, false, 1, "0", "", NULL,
           "Fraction of the pages evicted at faults served by the swap device that are "
           "dirty and written back first (the n-th fault of a node writes when floor(n f) "
-          "> floor((n-1) f)), FIFO on the device before the read, nobody waiting for it "
-          "as such; 0 = none (the report)."),
+          "> floor((n-1) f); of a thread, with dirty_fractions), FIFO on the device before "
+          "the read, nobody waiting for it as such; 0 = none (the report)."),
+    K_STRX("process", "dirty_fractions", process.dirty_fractions, 0, "", "APP:F, ...",
+           cfg_check_dirty, "empty, or APP:F items separated by commas",
+           "Dirty fractions by application number (SWF field 14), APP:F separated by commas "
+           "(e.g. 1:0.5, 7:0.25), F in [0, 1]; jobs not mapped take dirty_fraction. When set, "
+           "each thread counts its own evictions (its n-th is dirty when floor(n F) > "
+           "floor((n-1) F)); empty = none (the node's count)."),
 
     K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
@@ -453,25 +461,56 @@ int cfg_check_paje(const char *text, char *why, size_t n)
     return -1;
 }
 
-int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, size_t wn)
+/* The item of an APP:... list at s (blanks before it skipped, *s not NUL)
+ * up to the next comma (*end): its application number *app (a whole
+ * number 0..1e15) and its ':' (*colon, blanks allowed before it); 0, or
+ * -1 when it does not start so. */
+static int app_item(const char *s, const char **end, const char **colon, long *app)
 {
-    const char *s = *p;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (!*s)
-        return 0;
-    const char *end = strchr(s, ',');
-    if (!end)
-        end = s + strlen(s);
-    const char *colon = memchr(s, ':', (size_t)(end - s));
+    *end = strchr(s, ',');
+    if (!*end)
+        *end = s + strlen(s);
+    *colon = memchr(s, ':', (size_t)(*end - s));
     const char *d = s;
     long v = 0;
-    while (d < end && *d >= '0' && *d <= '9' && v <= 1000000000000000L)
+    while (d < *end && *d >= '0' && *d <= '9' && v <= 1000000000000000L)
         v = v * 10 + (*d++ - '0');
     const char *q = d;
-    while (q < end && (*q == ' ' || *q == '\t'))
+    while (q < *end && (*q == ' ' || *q == '\t'))
         q++;
-    if (d == s || !colon || q != colon || v > 1000000000000000L) {
+    if (d == s || !*colon || q != *colon || v > 1000000000000000L)
+        return -1;
+    *app = v;
+    return 0;
+}
+
+/* Past an item ending at end: *p moved after its comma; -1 (why) when
+ * only blanks follow that comma (what: the item's form). */
+static int past_item(const char **p, const char *end, const char *what, char *why, size_t wn)
+{
+    *p = *end ? end + 1 : end;
+    if (*end && !end[1 + strspn(end + 1, " \t")]) {
+        snprintf(why, wn, "a comma with no item after it: expected %s after each comma", what);
+        return -1;
+    }
+    return 1;
+}
+
+/* Blanks skipped at *p: the item's start, or NULL at the end. */
+static const char *item_start(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p ? p : NULL;
+}
+
+int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, size_t wn)
+{
+    const char *s = item_start(*p), *end, *colon;
+    if (!s)
+        return 0;
+    long v;
+    if (app_item(s, &end, &colon, &v) != 0) {
         snprintf(why, wn, "item \"%.*s\": expected APP:FILE, APP an application number "
                  "(SWF field 14: a whole number 0..1e15)", (int)(end - s > 60 ? 60 : end - s), s);
         return -1;
@@ -489,12 +528,52 @@ int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, 
     memcpy(file, f, (size_t)(fe - f));
     file[fe - f] = '\0';
     *app = v;
-    *p = *end ? end + 1 : end;
-    if (*end && !end[1 + strspn(end + 1, " \t")]) {
-        snprintf(why, wn, "a comma with no item after it: expected APP:FILE after each comma");
+    return past_item(p, end, "APP:FILE", why, wn);
+}
+
+int cfg_dirty_next(const char **p, long *app, double *f, char *why, size_t wn)
+{
+    const char *s = item_start(*p), *end, *colon;
+    if (!s)
+        return 0;
+    long v;
+    size_t il = strcspn(s, ",");
+    int len = (int)(il > 60 ? 60 : il);
+    if (app_item(s, &end, &colon, &v) != 0) {
+        snprintf(why, wn, "item \"%.*s\": expected APP:F, APP an application number (SWF "
+                 "field 14: a whole number 0..1e15), F a fraction in [0, 1]", len, s);
         return -1;
     }
-    return 1;
+    /* F: a plain decimal number (strtod's hex, inf and nan refused), in
+     * [0, 1], blanks around it. */
+    char num[64];
+    const char *a = colon + 1, *b = end;
+    while (a < b && (*a == ' ' || *a == '\t'))
+        a++;
+    while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+        b--;
+    size_t nl = (size_t)(b - a);
+    char *stop = num;
+    double x = -1;
+    if (nl > 0 && nl < sizeof num && strspn(a, "0123456789.eE+-") >= nl) {
+        memcpy(num, a, nl);
+        num[nl] = '\0';
+        x = strtod(num, &stop);
+    }
+    if (nl == 0 || stop != num + nl) {
+        snprintf(why, wn, "item \"%.*s\": %s", len, s,
+                 nl == 0 ? "no fraction after ':': expected APP:F, F a number in [0, 1]"
+                         : "malformed fraction: expected APP:F, F a number in [0, 1]");
+        return -1;
+    }
+    if (!(x >= 0 && x <= 1) || (x > 0 && x < DBL_MIN)) {
+        snprintf(why, wn, "item \"%.*s\": fraction %s: expected a number >= 0 and <= 1",
+                 len, s, x > 0 && x < DBL_MIN ? "subnormal" : "out of range");
+        return -1;
+    }
+    *app = v;
+    *f = x;
+    return past_item(p, end, "APP:F", why, wn);
 }
 
 int cfg_check_curves(const char *text, char *why, size_t n)
@@ -517,6 +596,39 @@ int cfg_check_curves(const char *text, char *why, size_t n)
         apps[napps++] = a;
     }
     return r;
+}
+
+int cfg_check_dirty(const char *text, char *why, size_t n)
+{
+    long apps[CFG_DIRTY_MAX], a;
+    double f;
+    int napps = 0, r;
+    const char *p = text;
+    while ((r = cfg_dirty_next(&p, &a, &f, why, n)) == 1) {
+        for (int i = 0; i < napps; i++)
+            if (apps[i] == a) {
+                snprintf(why, n, "application %ld mapped twice: expected one fraction per "
+                         "application number", a);
+                return -1;
+            }
+        if (napps == CFG_DIRTY_MAX) {
+            snprintf(why, n, "more than %d items", CFG_DIRTY_MAX);
+            return -1;
+        }
+        apps[napps++] = a;
+    }
+    return r;
+}
+
+double cfg_dirty_max(const char *text, double dflt)
+{
+    double m = dflt, f;
+    long a;
+    char why[CFG_ERR_MAX];
+    for (const char *p = text; cfg_dirty_next(&p, &a, &f, why, sizeof why) == 1;)
+        if (f > m)
+            m = f;
+    return m;
 }
 
 /* The key named key in section (case-insensitive), or NULL. */

@@ -72,6 +72,15 @@ int cfg_curves_next(const char **p, long *app, char *file, size_t n, char *why, 
 /* process.fault_curves' check: every item APP:FILE, no application twice,
  * at most CFG_CURVES_MAX items; empty is allowed. */
 int cfg_check_curves(const char *text, char *why, size_t n);
+/* process.dirty_fractions (issue 33): the next item APP:F of the list at
+ * *p (as cfg_curves_next): 1 with *app and *f (in [0, 1]) set and *p
+ * moved past it; 0 at the end; -1 with the problem in why (wn bytes). */
+int cfg_dirty_next(const char **p, long *app, double *f, char *why, size_t wn);
+/* process.dirty_fractions' check: every item APP:F, no application twice,
+ * at most CFG_DIRTY_MAX items; empty is allowed. */
+int cfg_check_dirty(const char *text, char *why, size_t n);
+/* The largest fraction of the list text (valid) and dflt. */
+double cfg_dirty_max(const char *text, double dflt);
 
 /* The key named key in section (case-insensitive), or NULL. */
 const key_def *cfg_find_key(const char *section, const char *key);

@@ -31,6 +31,8 @@
 #define CFG_MAX_RAM_GROUPS 64
 /* Most items of process.fault_curves (APP:FILE). */
 #define CFG_CURVES_MAX 256
+/* Most items of process.dirty_fractions (APP:F). */
+#define CFG_DIRTY_MAX 256
 /* At least the number of keys (arrays indexed by key). */
 #define CFG_MAX_KEYS 128
 /* Room for where a key was set ("FILE:LINE", "--set ARG", "-t TRACE"). */
@@ -123,6 +125,8 @@ typedef struct config {
         char fault_curve[CFG_PATH_MAX];  /* CURVE: the curve of jobs not mapped ("" = none) */
         char fault_curves[CFG_PATH_MAX]; /* CURVE: "APP:FILE, ..." by SWF field 14 */
         double dirty_fraction;       /* evicted pages written back, [0, 1] */
+        char dirty_fractions[CFG_PATH_MAX]; /* "APP:F, ..." by SWF field 14 ("" = none:
+                                             * dirty_fraction, counted per node) */
     } process;
     struct {
         cfg_sched_type type;

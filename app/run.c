@@ -177,6 +177,8 @@ static void arrival(sim_t *sim, void *arg)
         j->estimate = w->estimate;
         j->requested = isnan(w->requested) ? -1 : w->requested;
         j->curve = r->next_curve; /* NULL under REPORT */
+        if (r->dirty.on)
+            j->dirty_fraction = dirty_set_find(&r->dirty, w->app);
         r->submitted++;
         gang_submit(sim, r->g, j);
         fetch_next(r);
@@ -374,6 +376,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     const int nodes = c->computer.number / c->computer.cores_per_node;
     int n = nodes + c->computer.memory_servers;
     r->wl = workload_open(c->workload.trace, c, c->computer.number, err);
+    dirty_set_load(&r->dirty, c);
     if (!r->wl || curve_set_load(&r->curves, c, err) != 0) {
         workload_close(r->wl);
         ev_destroy(&r->sim);
@@ -427,6 +430,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .ssd_write_latency = c->computer.ssd_write_latency,
         .ssd_write_bandwidth = c->computer.ssd_write_bandwidth,
         .dirty_fraction = c->process.dirty_fraction,
+        .dirty_per_thread = r->dirty.on,
+        .dirty_max = r->dirty.max,
         .page_bytes = (double)c->process.page_size,
         .topology = c->network.topology,
         .tree = &tree,

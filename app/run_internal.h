@@ -8,6 +8,7 @@
 
 #include "app/config.h"
 #include "app/curve.h"
+#include "app/dirty.h"
 #include "app/jobs_csv.h"
 #include "app/run.h"
 #include "app/schedule.h"
@@ -35,6 +36,7 @@ struct run {
     wl_job next;
     const fault_curve *next_curve; /* next's curve (fault_model = CURVE) */
     curve_set curves;       /* CURVE: every curve of the run, read at its start */
+    dirty_set dirty;        /* process.dirty_fractions, by application number */
     bool have_next;
     bool wl_failed;
     char wl_err[CFG_ERR_MAX];

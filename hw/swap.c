@@ -110,12 +110,26 @@ void pe_swap_write_since(sim_t *sim, pe_t *pe, double since)
     proc_wake(sim, &w->p); /* holds what is left of its write */
 }
 
-void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction)
+void pe_swap_fault_own(sim_t *sim, pe_t *pe, double dirty_fraction, uint64_t *own)
 {
     pe->disk_faults++;
     pe_batch_end(sim, pe);
-    if (dirty_fraction > 0 && pe_evict_dirty(pe, dirty_fraction))
+    if (!(dirty_fraction > 0))
+        return;
+    bool dirty;
+    if (own) {
+        pe->swap_evictions++;
+        dirty = swap_eviction_dirty(++*own, dirty_fraction);
+    } else {
+        dirty = pe_evict_dirty(pe, dirty_fraction);
+    }
+    if (dirty)
         pe_swap_write(sim, pe);
+}
+
+void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction)
+{
+    pe_swap_fault_own(sim, pe, dirty_fraction, NULL);
 }
 
 void pe_swap_free(sim_t *sim, pe_t *pe)

@@ -16,6 +16,10 @@
  *   existing streams are untouched), and a hand-worked test can name
  *   which faults write. The fault instants are random already, so the
  *   regular spacing cannot beat against anything in the model.
+ *   With process.dirty_fractions (a fraction per job, by application
+ *   number) the same rule runs per thread instead (pe_swap_fault_own):
+ *   n counts the thread's own evictions and f is its job's, so each job
+ *   writes its own fraction whatever the others on the node do.
  * - The write is asynchronous, as Linux's pageout() of an anonymous page
  *   is (kswapd and direct reclaim alike submit the swap write and go on;
  *   reclaim does not wait for it): the thread does not wait for its own
@@ -51,6 +55,11 @@ void pe_set_write(pe_t *pe, double write_service);
  * for its read. f = 0: only the count and the batch's end, as before (no
  * eviction is counted in swap_evictions). */
 void pe_swap_fault(sim_t *sim, pe_t *pe, double dirty_fraction);
+/* pe_swap_fault with the rule's n counted in *own (a thread's evictions,
+ * process.dirty_fractions) instead of the node's; the node's
+ * swap_evictions still counts every eviction (f > 0). own NULL: exactly
+ * pe_swap_fault. */
+void pe_swap_fault_own(sim_t *sim, pe_t *pe, double dirty_fraction, uint64_t *own);
 /* True when the next eviction of pe (its swap_evictions + 1-th) is dirty
  * under fraction f; counts the eviction. */
 bool pe_evict_dirty(pe_t *pe, double f);

@@ -34,9 +34,9 @@
  * takes over; cut in a remote fault, the thread waits for that fault's
  * planned end as for its page. A step's fault begins with
  * computer.fault_cpu on the thread's core, and a dirty eviction's write
- * (the node's deterministic rule, hw/swap.h) comes before its read on one
- * server or beside it on a second (docs/BATCHING.md "The new costs in
- * batches").
+ * (the node's deterministic rule, or the thread's with per-job fractions,
+ * hw/swap.h) comes before its read on one server or beside it on a second
+ * (docs/BATCHING.md "The new costs in batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
@@ -95,8 +95,10 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         j->cl->batch_faults += n;
         if (nd) {
             pe->disk_faults += nd;
-            if (j->cl->dirty_fraction > 0)
+            if (thread_dirty(th) > 0) {
                 pe->swap_evictions += nd;
+                th->evictions += j->cl->dirty_per_thread ? nd : 0;
+            }
             pe->swap_writes += nw;
             /* One server, nobody else: each write before its read on it
              * (serial), or beside the read on a second server. */
@@ -200,8 +202,10 @@ static bool cut_in_device(sim_t *sim, thread_t *th, const fault_batch *bt, int i
     pe_t *pe = th->pe;
     bool ssd = pe->swap == PE_SWAP_SSD;
     pe->disk_faults++;
-    if (th->job->cl->dirty_fraction > 0)
+    if (thread_dirty(th) > 0) {
         pe->swap_evictions++;
+        th->evictions += th->job->cl->dirty_per_thread ? 1 : 0;
+    }
     if (bt->wr[i] && t < fs + bt->ws) {
         pe_swap_write_since(sim, pe, fs); /* counts it in swap_writes */
         if (bt->serial) {
@@ -371,13 +375,14 @@ static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
      * is the curve's (job_curve_next), as the exact fault_redraw's. */
     if (cl->path_costs)
         return false;
-    /* Dirty writes on an SSD of several servers: planned when each write
+    /* Dirty writes on an SSD of several servers (any job's fraction > 0:
+     * the largest, as config.c's note): planned when each write
      * ends within its fault's read (the next fault then finds every
      * server idle); a longer write would still hold a server at the next
      * fault, which is not planned. */
     const pe_t *pe = th->pe;
-    if (cl->dirty_fraction > 0 && pe->swap == PE_SWAP_SSD && pe->ssd.c > 1 &&
-        pe->write_service > pe->disk_service)
+    if ((cl->dirty_fraction > 0 || cl->dirty_max > 0) && pe->swap == PE_SWAP_SSD &&
+        pe->ssd.c > 1 && pe->write_service > pe->disk_service)
         return false;
     return true;
 }
@@ -439,10 +444,11 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     bt->fc = cl->fault_cpu;
     bt->ws = pe->write_service;
     bt->serial = pe->swap != PE_SWAP_SSD || pe->ssd.c == 1;
-    /* The node's evictions so far: the rule marks the batch's dirty ones
-     * (nobody else evicts on the node while it lasts: pe_swap_fault cuts). */
-    const double dirty = cl->dirty_fraction;
-    uint64_t ev = pe->swap_evictions;
+    /* The node's evictions so far (or the thread's own, per-job fractions):
+     * the rule marks the batch's dirty ones (nobody else evicts on the node
+     * while it lasts: pe_swap_fault cuts). */
+    const double dirty = thread_dirty(th);
+    uint64_t ev = cl->dirty_per_thread ? th->evictions : pe->swap_evictions;
     /* Nothing else changes while the batch lasts: L (the PE's memory), the
      * other clocks and the streams; each step is the fault's destination
      * (plan) and fault_redraw's arithmetic with them hoisted (the same

@@ -62,6 +62,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     net_set_route_mode(cl->net, p->route);
     cl->mem_access_rate = p->mem_access_rate;
     cl->dirty_fraction = p->dirty_fraction;
+    cl->dirty_per_thread = p->dirty_per_thread;
+    cl->dirty_max = p->dirty_max;
     cl->comm_rate = p->comm_rate;
     cl->sync_rate = p->sync_rate;
     cl->neighbour_bytes = p->neighbour_bytes;

@@ -43,6 +43,9 @@ typedef struct cluster_params {
     double ssd_write_latency;  /* SSD: s per page write; 0 = ssd_latency */
     double ssd_write_bandwidth; /* SSD: MB/s of writes; 0 = ssd_bandwidth */
     double dirty_fraction;     /* hw/swap.h: evicted pages written, [0, 1] */
+    bool dirty_per_thread;     /* per-job fractions (process.dirty_fractions):
+                                * the rule counts per thread (cluster_t) */
+    double dirty_max;          /* the largest of them (0 without) */
     double page_bytes;         /* P (§4.1.5); 0 = PE_PAGE_BYTES */
     /* the network (§4.2) */
     net_topology topology;

@@ -367,12 +367,14 @@ static void thread_body(sim_t *sim, proc_t *p)
                 } else if (th->pe->swap == PE_SWAP_SSD) {
                     /* One of the SSD's c servers, FIFO (MODEL.md "PE");
                      * pe_swap_fault ends a batch under way on the PE. */
-                    pe_swap_fault(sim, th->pe, cl->dirty_fraction); /* hw/swap.h */
+                    pe_swap_fault_own(sim, th->pe, thread_dirty(th), /* hw/swap.h */
+                                      cl->dirty_per_thread ? &th->evictions : NULL);
                     PROC_MREQUEST(sim, p, &th->pe->ssd);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     mres_release(sim, &th->pe->ssd);
                 } else {
-                    pe_swap_fault(sim, th->pe, cl->dirty_fraction);
+                    pe_swap_fault_own(sim, th->pe, thread_dirty(th),
+                                      cl->dirty_per_thread ? &th->evictions : NULL);
                     PROC_REQUEST(sim, p, &th->pe->disk);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     res_release(sim, &th->pe->disk, p);
@@ -622,6 +624,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->th = NULL;
     j->slot = j->home_slot = j->row = j->last_slot = -1;
     j->requested = -1;
+    j->dirty_fraction = cl->dirty_fraction;
     list_init(&j->qlink);
     list_init(&j->blink);
     barrier_init(&j->sync, (uint32_t)threads);

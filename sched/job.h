@@ -156,7 +156,16 @@ struct cluster {
     net_pool *msg_pool;       /* job messages' pool (job.c, at the first) */
     double mem_access_rate;   /* R, seconds */
     double dirty_fraction;    /* evicted pages written back to the swap
-                               * device, [0, 1] (hw/swap.h); 0 = none */
+                               * device, [0, 1] (hw/swap.h); 0 = none;
+                               * each job's (job_t.dirty_fraction) starts
+                               * as this */
+    bool dirty_per_thread;    /* process.dirty_fractions set: the rule
+                               * counts each thread's evictions
+                               * (thread_t.evictions), with its job's
+                               * fraction, not the node's */
+    double dirty_max;         /* with dirty_per_thread: the largest of the
+                               * jobs' fractions (batch.c's refusal reads
+                               * it beside dirty_fraction, as config.c) */
     double comm_rate, sync_rate;
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release; /* threads free memory at their end or their job's */
@@ -258,6 +267,8 @@ struct thread {
                                * size_bytes is the same in bytes */
     uint64_t faults;
     double fault_time;
+    uint64_t evictions;       /* cl->dirty_per_thread: its evictions at swap
+                               * faults (the dirty rule's n, hw/swap.h) */
     double remote_share;      /* share of overallocation in network RAM */
     void *pnr;                /* PNR client state, owned by pnr/ */
     struct fault_batch *batch;/* batched paging: the batch under way, or NULL */
@@ -311,6 +322,10 @@ struct job {
     const fault_curve *curve; /* fault_model = CURVE: its measured curve
                                * (job_curve.h; set by its creator, owned by
                                * app/curve.c); NULL = the report model */
+    double dirty_fraction;    /* its evicted pages' dirty fraction under
+                               * cl->dirty_per_thread (job_create:
+                               * cl->dirty_fraction; its creator sets its
+                               * application's, process.dirty_fractions) */
     /* scheduler bookkeeping, owned by sched/gang.c */
     int slot, home_slot;
     int last_slot;            /* index of the slot it ended in (gang.c, at
@@ -420,6 +435,13 @@ void thread_burst_credit(sim_t *sim, thread_t *th);
 /* The thread whose process p is (a thread_body), or NULL (another
  * process: a job's, a work's of job_cost.c). */
 thread_t *job_thread_of(proc_t *p);
+/* The dirty fraction of th's evictions (hw/swap.h): its job's when
+ * cl->dirty_per_thread, else the cluster's. */
+static inline double thread_dirty(const thread_t *th)
+{
+    const job_t *j = th->job;
+    return j->cl->dirty_per_thread ? j->dirty_fraction : j->cl->dirty_fraction;
+}
 /* The page size P of cl in bytes (cl->page_bytes, or PE_PAGE_BYTES when 0). */
 static inline double job_page_bytes(const cluster_t *cl)
 {

@@ -118,6 +118,8 @@ static inline void weird(config *c)
     c->network.neighbour_msg = 0;
     c->network.sync_msg = 1e9;
     c->network.control_msg = 3;
+    c->process.dirty_fraction = 0.75;
+    snprintf(c->process.dirty_fractions, CFG_PATH_MAX, "3:0.5, 1:1, 0:0");
 }
 
 /* Write c with config_write_ini and read it back onto base. */

@@ -240,7 +240,7 @@ END_TEST
 /* The state of the thread, its core and its device at an instant. */
 typedef struct snap {
     double cpu_done, D, fault_time, dev_busy, dev_server, cpu_busy;
-    uint64_t faults, dev_req, dev_done, writes, evictions, core_req;
+    uint64_t faults, dev_req, dev_done, writes, evictions, own_ev, core_req;
     int nbusy, queued;
     bool computing, core_held, batch;
 } snap;
@@ -270,6 +270,7 @@ static void probe_cb(sim_t *sim, void *arg)
                 .faults = th->faults,
                 .writes = pe->swap_writes,
                 .evictions = pe->swap_evictions,
+                .own_ev = th->evictions,
                 .core_req = th->core_cpu->requests,
                 .computing = th->computing,
                 .core_held = th->core_cpu->holder == &th->p,
@@ -295,7 +296,8 @@ static void probe_cb(sim_t *sim, void *arg)
  * seen in the exact run: in a fault's software path (core held, not
  * computing), behind its own write (queued, serial devices), in a read
  * with a write beside (2 servers busy). */
-static void check_cuts(int c, double w_s, double fc, double dirty, double R, double step)
+static void check_cuts(int c, double w_s, double fc, double dirty, double R, double step,
+                       bool own)
 {
     int in_fcpu = 0, behind = 0, beside = 0, cut = 0;
     for (int k = 0; k < 400; k++) {
@@ -303,9 +305,12 @@ static void check_cuts(int c, double w_s, double fc, double dirty, double R, dou
         snap s[2];
             for (int b = 0; b < 2; b++) {
             world w;
-            node(&w, c, w_s, fc, dirty, b, 91);
+            node(&w, c, w_s, fc, own ? 0 : dirty, b, 91);
             w.cl.mem_access_rate = R;
+            w.cl.dirty_per_thread = own; /* the job's fraction, its own count */
+            w.cl.dirty_max = own ? dirty : 0;
             job_t *j = make_job(&w, 1, 1, NULL, 2, 40);
+            j->dirty_fraction = dirty;
             job_run(&w.sim, j, 0);
             probe p = {.j = j, .c = c};
             ev_once(&w.sim, t, probe_cb, &p);
@@ -328,6 +333,8 @@ static void check_cuts(int c, double w_s, double fc, double dirty, double R, dou
         ck_assert_uint_eq(s[1].faults, s[0].faults);
         ck_assert_uint_eq(s[1].writes, s[0].writes);
         ck_assert_uint_eq(s[1].evictions, s[0].evictions);
+        ck_assert_uint_eq(s[1].own_ev, s[0].own_ev);
+        ck_assert_uint_eq(s[0].own_ev, own ? s[0].evictions : 0);
         ck_assert_int_eq(s[1].nbusy, s[0].nbusy);
         ck_assert_int_eq(s[1].queued, s[0].queued);
         ck_assert_int_eq(s[1].computing, s[0].computing);
@@ -355,14 +362,22 @@ START_TEST(test_cut_ssd_serial)
 {
     /* SSD of 1 server, F = 20 us, W = 120 us, half the evictions dirty,
      * R = 3e-8 (bursts of 0.12 ms / U against faults of 100-220 us). */
-    check_cuts(1, W_LONG, F_CPU, 0.5, 3e-8, 0.00461);
+    check_cuts(1, W_LONG, F_CPU, 0.5, 3e-8, 0.00461, false);
+}
+END_TEST
+
+START_TEST(test_cut_ssd_serial_per_job)
+{
+    /* The same with the fraction the job's (process.dirty_fractions: the
+     * thread's own count, which a cut leaves as the exact run's). */
+    check_cuts(1, W_LONG, F_CPU, 0.5, 3e-8, 0.00461, true);
 }
 END_TEST
 
 START_TEST(test_cut_ssd_beside)
 {
     /* SSD of 2 servers, every eviction dirty, the write beside the read. */
-    check_cuts(2, W_SHORT, F_CPU, 1, 3e-8, 0.00461);
+    check_cuts(2, W_SHORT, F_CPU, 1, 3e-8, 0.00461, false);
 }
 END_TEST
 
@@ -370,7 +385,109 @@ START_TEST(test_cut_disk)
 {
     /* The disk (services of ms), F = 2 ms so that instants fall in it,
      * half the evictions dirty, R = 1e-6 (bursts of 4 ms / U). */
-    check_cuts(0, 0, 2e-3, 0.5, 1e-6, 0.0461);
+    check_cuts(0, 0, 2e-3, 0.5, 1e-6, 0.0461, false);
+}
+END_TEST
+
+START_TEST(test_cut_disk_per_job)
+{
+    check_cuts(0, 0, 2e-3, 0.5, 1e-6, 0.0461, true);
+}
+END_TEST
+
+/* ---- a fraction per job (process.dirty_fractions) ------------------------- */
+
+/* Job 1 (f = 0.5) alone on the node from 0, then job 2 (f = 0.25) from
+ * t = 20, after job 1's end, each 10 CPU s of 40 MB on 32, the rule's count
+ * per thread (cl.dirty_per_thread; process.dirty_fraction 0). Serial device
+ * c <= 1 (write then read). Each thread draws its faults alone in either
+ * mode, so both give the same n1, n2; job k's writes are floor(n_k f_k),
+ * counted from its own first eviction: floor(n1 / 2) + floor(n2 / 4) on
+ * the node (the node's count would give job 2 floor((n1 + n2) / 4) -
+ * floor(n1 / 4), one more whenever n1 mod 4 + n2 mod 4 >= 4), device
+ * server-seconds (n1 + n2) S + writes W; job k's fault time n_k (F + S) +
+ * floor(n_k f_k) W (alone on its device). Batched: most faults in
+ * batches. Fails if batch.c plans job 2 with the node's count (seeds 1..16
+ * include such n1, n2: on the disk seed 12 gives 251, 241 and seed 13 229,
+ * 203) or with the node's fraction (0: no writes). */
+static void check_two_in_turn(int c, double w_s)
+{
+    static const double f[2] = {0.5, 0.25};
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        uint64_t nk[2][2];
+        for (int b = 0; b < 2; b++) {
+            world w;
+            node(&w, c, w_s, F_CPU, 0, b, seed);
+            w.cl.dirty_per_thread = true;
+            w.cl.dirty_max = 0.5;
+            job_t *jb[2];
+            for (int k = 0; k < 2; k++) {
+                jb[k] = make_job(&w, k + 1, 1, NULL, 10, 40);
+                jb[k]->dirty_fraction = f[k];
+                at(&w, 20 * k, jb[k], ACT_RUN, 0);
+            }
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 2);
+            ck_assert_double_lt(jb[0]->end, 20);
+            pe_t *pe = &w.cl.pes[0];
+            double S = c > 0 ? S_SSD : S_DISK, W = w_s > 0 ? w_s : S, nw = 0;
+            for (int k = 0; k < 2; k++) {
+                nk[b][k] = jb[k]->faults;
+                double n = (double)jb[k]->faults, wk = floor(n * f[k]);
+                ck_assert_uint_gt(jb[k]->faults, 100);
+                ck_assert_uint_eq(jb[k]->th[0].evictions, jb[k]->faults);
+                ck_assert_near(jb[k]->fault_time, n * (F_CPU + S) + wk * W, 1e-6);
+                nw += wk;
+            }
+            double n = (double)(nk[b][0] + nk[b][1]);
+            ck_assert_uint_eq(pe->swap_writes, (uint64_t)nw);
+            ck_assert_uint_eq(pe->swap_evictions, nk[b][0] + nk[b][1]);
+            double dev = c > 0 ? mres_server_time(&w.sim, &pe->ssd) : res_busy_time(&w.sim, &pe->disk);
+            ck_assert_near(dev, n * S + nw * W, 1e-6);
+            if (b)
+                ck_assert_uint_gt(w.cl.batch_faults, (nk[b][0] + nk[b][1]) / 2);
+            else
+                ck_assert_uint_eq(w.cl.batch_faults, 0);
+            world_free(&w);
+        }
+        ck_assert_uint_eq(nk[1][0], nk[0][0]);
+        ck_assert_uint_eq(nk[1][1], nk[0][1]);
+    }
+}
+
+START_TEST(test_per_job_disk)
+{
+    check_two_in_turn(0, 0);
+}
+END_TEST
+
+START_TEST(test_per_job_ssd_one_server)
+{
+    check_two_in_turn(1, W_SHORT);
+}
+END_TEST
+
+START_TEST(test_per_job_long_write_refused)
+{
+    /* SSD of 2 servers, W = 120 us > S, dirty_fraction 0 but a job's
+     * fraction 1 (cl.dirty_max = 1): refused as with dirty_fraction = 1
+     * (batch_faults 0); the exact outcome: n writes, server-seconds
+     * n (S + W). Fails if the refusal reads dirty_fraction only. */
+    world w;
+    node(&w, 2, W_LONG, F_CPU, 0, true, 5);
+    w.cl.dirty_per_thread = true;
+    w.cl.dirty_max = 1;
+    job_t *j = make_job(&w, 1, 1, NULL, 10, 40);
+    j->dirty_fraction = 1;
+    job_run(&w.sim, j, 0);
+    ev_run(&w.sim, INFINITY);
+    pe_t *pe = &w.cl.pes[0];
+    double n = (double)j->faults;
+    ck_assert_uint_gt(j->faults, 100);
+    ck_assert_uint_eq(w.cl.batch_faults, 0);
+    ck_assert_uint_eq(pe->swap_writes, j->faults);
+    ck_assert_near(mres_server_time(&w.sim, &pe->ssd), n * (S_SSD + W_LONG), 1e-6);
+    world_free(&w);
 }
 END_TEST
 
@@ -389,6 +506,11 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_cut_ssd_serial);
     tcase_add_test(tc, test_cut_ssd_beside);
     tcase_add_test(tc, test_cut_disk);
+    tcase_add_test(tc, test_cut_ssd_serial_per_job);
+    tcase_add_test(tc, test_cut_disk_per_job);
+    tcase_add_test(tc, test_per_job_disk);
+    tcase_add_test(tc, test_per_job_ssd_one_server);
+    tcase_add_test(tc, test_per_job_long_write_refused);
     suite_add_tcase(s, tc);
     return s;
 }

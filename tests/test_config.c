@@ -14,6 +14,7 @@
  * tests/test_config_set.c; helpers in tests/fixture_config.h.
  */
 #include "app/config.h"
+#include "app/dirty.h"
 #include "tests/testutil.h"
 
 #include <float.h>
@@ -100,6 +101,37 @@ START_TEST(test_reference_ini_is_defaults)
     weird(&c);
     ck_assert_msg(config_load(&c, "configs/reference.ini", err) == 0, "%s", err);
     ck_assert(config_equal(&c, &d));
+}
+END_TEST
+
+/* process.dirty_fractions read (app/dirty.c): items out of order and with
+ * blanks, 7 -> 0.25, 2 -> 1, 0 -> 0; every other number (3, -1: unknown)
+ * takes dirty_fraction (0.5); the largest 1; the items' own count. Empty:
+ * off, every job dirty_fraction, the largest dirty_fraction. */
+START_TEST(test_dirty_by_application)
+{
+    config c;
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "process.dirty_fraction=0.5", err), 0);
+    ck_assert_msg(config_set(&c, "process.dirty_fractions= 7 : 0.25 ,2:1, 0:0 ", err) == 0,
+                  "%s", err);
+    dirty_set d;
+    dirty_set_load(&d, &c);
+    ck_assert(d.on);
+    ck_assert_uint_eq(d.n, 3);
+    ck_assert_double_eq(d.max, 1);
+    ck_assert_double_eq(dirty_set_find(&d, 7), 0.25);
+    ck_assert_double_eq(dirty_set_find(&d, 2), 1);
+    ck_assert_double_eq(dirty_set_find(&d, 0), 0);
+    ck_assert_double_eq(dirty_set_find(&d, 3), 0.5);
+    ck_assert_double_eq(dirty_set_find(&d, -1), 0.5);
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "process.dirty_fraction=0.125", err), 0);
+    dirty_set_load(&d, &c);
+    ck_assert(!d.on);
+    ck_assert_double_eq(d.max, 0.125);
+    ck_assert_double_eq(dirty_set_find(&d, 7), 0.125);
 }
 END_TEST
 
@@ -413,6 +445,26 @@ static const err_case ini_errors[] = {
      2, "too long: at most 63 characters"},
     {"[computer]\nname =\n", 2, "empty: expected a non-empty name"},
     {"[computer]\nname = a;b\n", 2, "must not contain ';'"},
+    /* issue 33: process.dirty_fractions, APP:F items */
+    {"[process]\ndirty_fractions = 1:0.5, 1:0.25\n", 2, "[process] dirty_fractions = "
+     "\"1:0.5, 1:0.25\": application 1 mapped twice: expected one fraction per application "
+     "number"},
+    {"[process]\ndirty_fractions = 1:1.5\n", 2, "[process] dirty_fractions = \"1:1.5\": item "
+     "\"1:1.5\": fraction out of range: expected a number >= 0 and <= 1"},
+    {"[process]\ndirty_fractions = 2:0.5, 3:-0.25\n", 2, "item \"3:-0.25\": fraction out of "
+     "range"},
+    {"[process]\ndirty_fractions = 1:1e-320\n", 2, "fraction subnormal"},
+    {"[process]\ndirty_fractions = 1:half\n", 2, "item \"1:half\": malformed fraction: "
+     "expected APP:F, F a number in [0, 1]"},
+    {"[process]\ndirty_fractions = 1:0.5x\n", 2, "malformed fraction"},
+    {"[process]\ndirty_fractions = x:0.5\n", 2, "item \"x:0.5\": expected APP:F, APP an "
+     "application number (SWF field 14: a whole number 0..1e15), F a fraction in [0, 1]"},
+    {"[process]\ndirty_fractions = -1:0.5\n", 2, "expected APP:F"},
+    {"[process]\ndirty_fractions = 0.5\n", 2, "expected APP:F"},
+    {"[process]\ndirty_fractions = 2:\n", 2, "item \"2:\": no fraction after ':'"},
+    {"[process]\ndirty_fractions = 1:0.5,\n", 2, "a comma with no item after it: expected "
+     "APP:F after each comma"},
+    {"[process]\ndirty_fractions = 1:0.5,,2:1\n", 2, "expected APP:F"},
     /* structure */
     {"ram = 3\n", 1, "key \"ram\" before any [section] header"},
     {"[computer]\nram 32\n", 2, "malformed line: expected [SECTION], KEY = VALUE or a comment"},
@@ -548,6 +600,7 @@ static Suite *make_suite(void)
     tcase_add_test(t, test_ini_exact_messages);
     tcase_add_test(t, test_ini_long_lines);
     tcase_add_test(t, test_missing_file);
+    tcase_add_test(t, test_dirty_by_application);
     suite_add_tcase(s, t);
     return s;
 }

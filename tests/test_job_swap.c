@@ -14,6 +14,7 @@
  * instant, before the fault's read, FIFO; nobody waits for it as such.
  */
 #include "hw/swap.h"
+#include "sched/batch.h"
 #include "tests/fixture_job.h"
 
 #define S_R (80e-6 + 4096.0 / 3000e6)
@@ -264,6 +265,144 @@ START_TEST(test_thread_disk)
 }
 END_TEST
 
+/* ---- a fraction per job (process.dirty_fractions) ------------------------- */
+
+START_TEST(test_dirty_per_thread_rule)
+{
+    /* Two threads A (f = 0.5) and B (f = 0.25) fault in turn on one disk,
+     * A B A B ..., 8 faults each. Per thread (pe_swap_fault_own, each its
+     * own count): A's k-th eviction is dirty at k = 2, 4, 6, 8 (4 writes),
+     * B's at k = 4, 8 (2 writes): 6 writes, each its job's fraction. The
+     * writes alone run back to back on the disk: busy 6 S_D = 0.07949152 s,
+     * 6 completions; 16 evictions on the node. With the node's count
+     * instead (pe_swap_fault, the same fractions) A's faults are the
+     * node's 1st, 3rd, ... 15th: odd n, never dirty at 0.5 (floor(n/2) >
+     * floor((n-1)/2) only at even n); B's are the 2nd ... 16th, dirty at
+     * n = 4, 8, 12, 16: A writes none of 8 and B half: why the count is
+     * per thread when the fractions differ. */
+    static const int wa[8] = {0, 1, 0, 1, 0, 1, 0, 1}, wb[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+    for (int own = 1; own >= 0; own--) {
+        world w;
+        world_init(&w, 1, 32, TOPO_KIND_STAR, BW, 1);
+        pe_t *pe = &w.cl.pes[0];
+        uint64_t na = 0, nb = 0, ka = 0, kb = 0;
+        for (int k = 0; k < 8; k++) {
+            uint64_t before = pe->swap_writes;
+            pe_swap_fault_own(&w.sim, pe, 0.5, own ? &ka : NULL);
+            na += pe->swap_writes - before;
+            if (own)
+                ck_assert_uint_eq(pe->swap_writes - before, (uint64_t)wa[k]);
+            before = pe->swap_writes;
+            pe_swap_fault_own(&w.sim, pe, 0.25, own ? &kb : NULL);
+            nb += pe->swap_writes - before;
+            if (own)
+                ck_assert_uint_eq(pe->swap_writes - before, (uint64_t)wb[k]);
+        }
+        ck_assert_uint_eq(na, own ? 4 : 0);
+        ck_assert_uint_eq(nb, own ? 2 : 4);
+        ck_assert_uint_eq(ka, own ? 8 : 0);
+        ck_assert_uint_eq(kb, own ? 8 : 0);
+        ck_assert_uint_eq(pe->swap_evictions, 16);
+        ck_assert_uint_eq(pe->disk_faults, 16);
+        ev_run(&w.sim, INFINITY);
+        double busy = (double)(na + nb) * S_DISK;
+        ck_assert_double_eq_tol(res_busy_time(&w.sim, &pe->disk), busy, 1e-12);
+        if (own)
+            ck_assert_double_eq_tol(res_busy_time(&w.sim, &pe->disk), 0.07949152, 1e-6);
+        ck_assert_uint_eq(pe->disk.completions, na + nb);
+        world_free(&w);
+    }
+}
+END_TEST
+
+static int to_disk(thread_t *th, void *ctx, double *svc)
+{
+    (void)th;
+    (void)ctx;
+    (void)svc; /* batched paging: the swap device serves it (batch.c) */
+    return -1;
+}
+
+/* Jobs 1 (f = 0.5) and 2 (f = 0.25), one thread each on the two cores of
+ * one node of 64 MB, 48 MB and 8 CPU s each (they page), R = 1e-5, the
+ * counts per thread (cl.dirty_per_thread, as process.dirty_fractions sets
+ * it). swap: the disk (c = 0) or an SSD of c servers. */
+static void two_jobs(world *w, int c, bool batched, uint64_t seed, job_t *jb[2])
+{
+    cluster_params p = world_params(1, 64, TOPO_KIND_STAR, BW, seed);
+    if (c > 0) {
+        p.swap = PE_SWAP_SSD;
+        p.ssd_latency = 80e-6;
+        p.ssd_bandwidth = 3000;
+        p.ssd_parallelism = c;
+        p.ssd_write_latency = 20e-6;
+        p.ssd_write_bandwidth = 2000;
+    }
+    p.cores_per_node = 2;
+    p.paging = batched ? PAGING_BATCHED : PAGING_EXACT;
+    p.dirty_per_thread = true;
+    p.dirty_max = 0.5;
+    world_init_p(w, &p);
+    w->cl.mem_access_rate = 1e-5;
+    w->cl.hooks.fault_plan = to_disk;
+    static const double f[2] = {0.5, 0.25};
+    for (int k = 0; k < 2; k++) {
+        jb[k] = make_job(w, k + 1, 1, &k, 8, 48);
+        jb[k]->row = 0;
+        jb[k]->dirty_fraction = f[k];
+        at(w, 0, jb[k], ACT_RUN, 0);
+    }
+}
+
+START_TEST(test_two_jobs_own_fractions)
+{
+    /* test_two_jobs' node: each thread's n-th eviction is dirty when
+     * floor(n f_job) > floor((n-1) f_job), so with n1, n2 faults (every
+     * one on the swap device) the node writes floor(n1 / 2) + floor(n2 /
+     * 4) pages, each thread having counted its own faults; every access
+     * costs its service whatever the queue: the disk is busy (n1 + n2 +
+     * writes) S_D, an SSD's server-seconds are (n1 + n2) S_R + writes S_W,
+     * with n1 + n2 + writes completions. Exact on the disk and on an SSD
+     * of 1 and 2 servers, batched on the SSD of 1 (batches plan the
+     * writes with the same per-thread count; cut by the other core's
+     * faults, a few batches only: tests/test_batch_costs.c has a thread
+     * mostly batched). Fails with the node's count (the writes are then
+     * floor over the node's interleaved faults, not each job's). */
+    static const struct { int c; bool batched; } cases[] = {{0, false}, {1, false}, {2, false},
+                                                            {1, true}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            world w;
+            job_t *jb[2];
+            two_jobs(&w, cases[i].c, cases[i].batched, seed, jb);
+            ev_run(&w.sim, INFINITY);
+            ck_assert_int_eq(w.jobs_ended, 2);
+            pe_t *pe = &w.cl.pes[0];
+            uint64_t n1 = jb[0]->faults, n2 = jb[1]->faults;
+            uint64_t writes = n1 / 2 + n2 / 4;
+            ck_assert_uint_gt(n1, 50);
+            ck_assert_uint_gt(n2, 50);
+            ck_assert_uint_eq(jb[0]->th[0].evictions, n1);
+            ck_assert_uint_eq(jb[1]->th[0].evictions, n2);
+            ck_assert_uint_eq(pe->swap_evictions, n1 + n2);
+            ck_assert_uint_eq(pe->swap_writes, writes);
+            double n = (double)(n1 + n2), nw = (double)writes;
+            if (cases[i].c == 0) {
+                ck_assert_uint_eq(pe->disk.completions, n1 + n2 + writes);
+                ck_assert_near(res_busy_time(&w.sim, &pe->disk), (n + nw) * S_DISK, 1e-6);
+            } else {
+                ck_assert_uint_eq(pe->ssd.completions, n1 + n2 + writes);
+                ck_assert_near(mres_server_time(&w.sim, &pe->ssd), n * S_R + nw * S_W, 1e-6);
+            }
+            if (cases[i].batched)
+                ck_assert_uint_gt(w.cl.batch_faults, 0);
+            else
+                ck_assert_uint_eq(w.cl.batch_faults, 0);
+            world_free(&w);
+        }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("job_swap");
@@ -275,6 +414,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_thread_ssd_c1);
     tcase_add_test(tc, test_thread_ssd_c2_same_run);
     tcase_add_test(tc, test_thread_disk);
+    tcase_add_test(tc, test_dirty_per_thread_rule);
+    tcase_add_test(tc, test_two_jobs_own_fractions);
     suite_add_tcase(s, tc);
     return s;
 }
