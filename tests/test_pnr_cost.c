@@ -28,10 +28,8 @@ static void cost_world(world *w, bool v)
 {
     const char *on[] = {"netram.message_cpu=3e-6", "netram.server_cpu=7e-6", NULL};
     world_init(w, 2, RAM100, 2e-5, "CENTRAL", v ? on : NULL, 3);
-    if (v) {
+    if (v)
         w->cl.fault_cpu = FC;
-        w->cl.path_costs = true;
-    }
 }
 
 START_TEST(test_remote_fault_alone)
@@ -128,7 +126,7 @@ START_TEST(test_rdma_pays_no_message_cpu)
         if (!v)
             sets[1] = NULL;
         world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
-        ck_assert(!w.cl.path_costs);
+        ck_assert(w.cl.msg_cpu == 0 && w.cl.serve_cpu == 0);
         job_t *donor = make_job(&w, 2, 1, (int[]){0}, 100, 20);
         start_at(&w, 0, donor);
         job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
