@@ -36,7 +36,12 @@
  * computer.fault_cpu on the thread's core, and a dirty eviction's write
  * (the node's deterministic rule, hw/swap.h) comes before its read on one
  * server or beside it on a second (docs/BATCHING.md "The new costs in
- * batches").
+ * batches"). Under MESSAGES a remote step also sends and receives on the
+ * thread's core (netram.message_cpu each) and waits for its server's
+ * node's work (2 message_cpu + netram.server_cpu) between its page out
+ * and page in; the batch's k faults to one server run there as one work
+ * of k times that (sched/job_cost.c cost_on_node) when the batch is
+ * counted (docs/BATCHING.md "The messages' CPU costs in batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
