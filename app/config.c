@@ -640,13 +640,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with network RAM on a BUS network ([network] topology = BUS) every "
              "fault runs exactly: batched paging's model of the network is biased "
              "where everything shares one link (docs/BATCHING.md)");
-    else if (c->process.paging == PAGING_BATCHED && c->netram.enabled &&
-             c->netram.transport == PNR_TRANSPORT_MESSAGES &&
-             (c->netram.message_cpu > 0 || c->netram.server_cpu > 0))
-        note(c, "process", "paging", notes, max, &n,
-             "with the messages' CPU costs ([netram] message_cpu or server_cpu > 0) "
-             "every fault runs exactly: batched paging has no model of them "
-             "(docs/MODEL.md, costs on a fault's path)");
     else if (c->process.paging == PAGING_BATCHED && dmax > 0 &&
              c->computer.swap == SWAP_SSD && c->computer.ssd_parallelism > 1 &&
              pe_ssd_write_time(c->computer.ssd_latency, c->computer.ssd_bandwidth,

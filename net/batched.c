@@ -286,11 +286,13 @@ static void trip_leg(net_t *net, int a, int b, double bytes, bool rdma, net_elem
     }
 }
 
-int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max)
+int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max,
+              int *nout)
 {
     int nh = 0;
-    trip_leg(net, c, s, bytes, false, e, d, &nh, max);
-    trip_leg(net, s, c, bytes, false, e, d, &nh, max);
+    trip_leg(net, c, s, bytes, false, e, d, &nh, max); /* the page out */
+    *nout = nh;
+    trip_leg(net, s, c, bytes, false, e, d, &nh, max); /* then the page in */
     return nh;
 }
 

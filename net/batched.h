@@ -126,8 +126,9 @@ double net_rdma_idle_time(const net_t *net, int src, int dst, double bytes);
  *
  * The elements from c to s and back, in order, and each one's crossing
  * time for `bytes` (net_elem_time), into e and d; returns their number,
- * at most max. */
-int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max);
+ * at most max, of which the first *nout are the page out's (c to s). */
+int net_vtrip(net_t *net, int c, int s, double bytes, net_elem **e, double *d, int max,
+              int *nout);
 /* The same for one-sided RDMA (netram.transport = RDMA): the READ's
  * elements from s to c first (*nread of them), then the WRITE's from c to
  * s, each held as an RDMA transfer holds it (net_msg_time). */

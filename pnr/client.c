@@ -364,7 +364,9 @@ bool pnr_fault(sim_t *sim, thread_t *th, void *ctx)
         pnr_rdma_post(p, PNR_RDMA_READ, server, pe->id, th);
         pnr_rdma_post(p, PNR_RDMA_WRITE, pe->id, server, NULL);
     } else if (p->message_cpu > 0) {
-        /* Issue 33: the faulting core sends the PAGE_OUT first. */
+        /* Issue 33: the faulting core sends the PAGE_OUT first (a batch
+         * of another thread on that core ends first: batched paging). */
+        job_batch_cpu_end(sim, th);
         cost_work *w = cost_on_core(sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
                                     page_out_sent);
         w->ctx = p;
@@ -464,11 +466,13 @@ static void page_in_received(sim_t *sim, cost_work *w)
  * thread after a job switch), then the thread goes on. */
 static void page_back(pnr_t *p, thread_t *th)
 {
-    if (p->transport == PNR_TRANSPORT_MESSAGES && p->message_cpu > 0)
+    if (p->transport == PNR_TRANSPORT_MESSAGES && p->message_cpu > 0) {
+        job_batch_cpu_end(p->sim, th); /* a batch on that core ends first */
         cost_interrupt(p->sim, p->cl, th->core_cpu, p->message_cpu, COST_MESSAGE,
                        page_in_received)->arg = th;
-    else
+    } else {
         thread_fault_done(p->sim, th);
+    }
 }
 
 /* The remote page access of thread arg is over (netram.access_latency). */

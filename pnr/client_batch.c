@@ -53,11 +53,11 @@ static const struct plan_entry *plan_of(pnr_t *p, int c, int s)
  * beside it: sched/batch_link.c). Nothing is batched while the network is
  * observed (the observer must see every crossing). */
 /* Whether every cost of a remote fault is one a batch plans (the page's
- * crossings, the access latency). The PNR layer's part of sched/batch.c's
+ * crossings, the access latency, and under MESSAGES netram.message_cpu
+ * and netram.server_cpu: cl->msg_cpu and cl->serve_cpu, which
+ * sched/batch.c plans). The PNR layer's part of sched/batch.c's
  * batch_costs_ok: a cost the planning leaves out makes this false so that
- * the fault goes the exact way (issue 33: netram.message_cpu,
- * netram.server_cpu, RDMA's per-operation latencies and its READ as a
- * round trip go here). What it reads must not change during a batch.
+ * the fault goes the exact way. What it reads must not change during a batch.
  *
  * One-sided RDMA is planned (plan_of, sched/batch_link.c: the READ and the
  * WRITE beside it) but not batched: 20 seed pairs in the light CENTRAL
@@ -120,5 +120,8 @@ void pnr_fault_count(thread_t *th, int server, uint64_t n, double last_at, void 
     net_count_idle(net, c, server, page, n, false);
     net_count_idle(net, server, c, page, n, false);
     pnr_hear(p, server, c, pe_free_mb(th->pe), last_at);
-    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]), last_at + plan_of(p, c, server)->out);
+    /* The page in leaves after the server's node's work (2 message_cpu +
+     * server_cpu under MESSAGES; 0 without the costs). */
+    pnr_hear(p, c, server, pe_free_mb(&p->cl->pes[server]),
+             last_at + plan_of(p, c, server)->out + p->cl->serve_cpu);
 }

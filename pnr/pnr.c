@@ -58,8 +58,10 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->access_latency = c->access_latency;
     p->message_cpu = c->message_cpu;
     p->server_cpu = c->server_cpu;
-    if (c->transport == PNR_TRANSPORT_MESSAGES && (c->message_cpu > 0 || c->server_cpu > 0))
-        cl->path_costs = true; /* batched paging off (sched/batch.c) */
+    if (c->transport == PNR_TRANSPORT_MESSAGES) { /* batches plan them (sched/batch.c) */
+        cl->msg_cpu = c->message_cpu;
+        cl->serve_cpu = 2 * c->message_cpu + c->server_cpu;
+    }
     p->locality = c->locality;
     p->transport = c->transport;
     p->rdma_latency = c->rdma_latency;

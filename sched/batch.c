@@ -36,13 +36,19 @@
  * computer.fault_cpu on the thread's core, and a dirty eviction's write
  * (the node's deterministic rule, or the thread's with per-job fractions,
  * hw/swap.h) comes before its read on one server or beside it on a second
- * (docs/BATCHING.md "The new costs in batches").
+ * (docs/BATCHING.md "The new costs in batches"). Under MESSAGES a remote step also sends and receives on the
+ * thread's core (netram.message_cpu each) and waits for its server's
+ * node's work (2 message_cpu + netram.server_cpu) between its page out
+ * and page in; the batch's k faults to one server run there as one work
+ * of k times that (sched/job_cost.c cost_on_node) when the batch is
+ * counted (docs/BATCHING.md "The messages' CPU costs in batches").
  */
 #include "sched/batch.h"
 #include "sched/batch_link.h"
 
 #include "core/mem.h"
 #include "hw/swap.h"
+#include "sched/job_cost.h"
 #include "sched/job_curve.h"
 
 #include <assert.h>
@@ -53,11 +59,45 @@
 /* How a batch ended (thread_t.batch_how), read when its hold returns. */
 enum { BCUT_NONE, BCUT_DISK, BCUT_REMOTE, BCUT_CPU, BCUT_DONE, BCUT_FCPU, BCUT_WRITE };
 
+/* The serving nodes' CPU work for counted remote faults (MESSAGES with
+ * netram.message_cpu or server_cpu): per server, bt->sw per fault, run as
+ * one work per batch and server (serve_flush) once the batch's thread is
+ * left where the exact machinery would have it: the work may cut a batch
+ * on the serving node, whose own count may send works on. */
+typedef struct serve_list {
+    int n;
+    int srv[BATCH_SERVERS];
+    double secs[BATCH_SERVERS];
+} serve_list;
+
+static void serve_done(sim_t *sim, cost_work *w)
+{
+    (void)sim;
+    (void)w;
+}
+
+/* One work of secs on server PE s's node, as the exact page_out_arrived
+ * runs one per request (pnr/server.c): an interrupt on its lowest idle
+ * core, else preempting its lowest busy one (sched/job_cost.c). */
+static void serve_run(sim_t *sim, cluster_t *cl, int s, double secs)
+{
+    if (secs > 0)
+        cost_on_node(sim, cl, &cl->pes[s], secs, COST_SERVER, serve_done);
+}
+
+static void serve_flush(sim_t *sim, cluster_t *cl, const serve_list *sv)
+{
+    for (int x = 0; x < sv->n; x++)
+        serve_run(sim, cl, sv->srv[x], sv->secs[x]);
+}
+
 /* Count the faults of steps [a, b) as done and the bursts of steps [a, c)
  * as computed (c <= b): thread, job, PE and resource counters (a fault's
- * software path on its core, a dirty page's write on the device), and the
- * remote faults' messages by server (fault_count). */
-static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c)
+ * software path and a remote fault's two message ends on its core, a
+ * dirty page's write on the device), the remote faults' messages by
+ * server (fault_count), and their servers' work into sv (serve_flush). */
+static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c,
+                        serve_list *sv)
 {
     job_t *j = th->job;
     pe_t *pe = th->pe;
@@ -85,7 +125,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
                 cnt[x] = 0;
             }
             cnt[x]++;
-            last[x] = bt->f[k] + bt->fc; /* its PAGE_OUT leaves */
+            last[x] = bt->f[k] + bt->fc + bt->mc; /* its PAGE_OUT leaves */
         }
         th->faults += n;
         j->faults += n;
@@ -112,14 +152,28 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
             }
         }
         pe->remote_faults += n - nd;
-        for (int x = 0; x < ns; x++)
+        for (int x = 0; x < ns; x++) {
             j->cl->hooks.fault_count(th, srv[x], cnt[x], last[x], j->cl->hooks.pnr_ctx);
+            if (bt->sw > 0) {
+                assert(sv->n < BATCH_SERVERS);
+                sv->srv[sv->n] = srv[x];
+                sv->secs[sv->n++] = (double)cnt[x] * bt->sw;
+            }
+        }
     }
     uint64_t bursts = 0;
     double busy = 0;
     if (bt->fc > 0 && b > a) { /* the faults' software paths on the core */
         bursts += (uint64_t)(b - a);
         busy += (double)(b - a) * bt->fc;
+    }
+    uint64_t nr = 0; /* remote faults: each sends and receives on the core */
+    for (int k = a; k < b && bt->mc > 0; k++)
+        nr += bt->srv[k] >= 0;
+    if (nr) {
+        bursts += 2 * nr;
+        busy += (double)(2 * nr) * bt->mc;
+        j->cl->cost_cpu[COST_MESSAGE] += (double)(2 * nr) * bt->mc;
     }
     for (int k = a; k < c; k++) {
         double from = k ? bt->tgt[k - 1] : bt->cpu0;
@@ -237,8 +291,9 @@ static bool cut_in_device(sim_t *sim, thread_t *th, const fault_batch *bt, int i
 }
 
 /* End th's batch now: count the steps done and leave th where the exact
- * machinery would have it (see the top of the file). */
-static void batch_cut(sim_t *sim, thread_t *th)
+ * machinery would have it (see the top of the file); the servers' work of
+ * the faults counted into sv. */
+static void batch_cut_steps(sim_t *sim, thread_t *th, serve_list *sv)
 {
     fault_batch *bt = th->batch;
     cluster_t *cl = th->job->cl;
@@ -257,7 +312,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
     double c_i = i + 1 < bt->n ? bt->f[i + 1] : bt->end;
     if (t < e) {
         /* In fault i's service: faults before it done, it has begun. */
-        batch_count(th, bt, 0, i, i);
+        batch_count(th, bt, 0, i, i, sv);
         th->D = i ? bt->D[i - 1] : bt->D0;
         th->fault_at = i ? bt->fa[i - 1] : bt->fa0;
         th->cpu_done = th->target = cpu_i;
@@ -277,6 +332,13 @@ static void batch_cut(sim_t *sim, thread_t *th)
         }
         if (bt->fc > 0)
             res_account(th->core_cpu, 1, bt->fc);
+        if (bt->srv[i] >= 0 && bt->mc > 0) {
+            /* Its two message ends on the core, counted now (the page in's
+             * receive, at the fault's end, is under a microsecond ahead):
+             * the core is not held in them (docs/BATCHING.md). */
+            res_account(th->core_cpu, 2, 2 * bt->mc);
+            cl->cost_cpu[COST_MESSAGE] += 2 * bt->mc;
+        }
         if (bt->srv[i] < 0) {
             if (cut_in_device(sim, th, bt, i, t, fs)) {
                 batch_release(cl, th); /* waiting behind its write */
@@ -302,7 +364,7 @@ static void batch_cut(sim_t *sim, thread_t *th)
         }
     } else if (bt->tgt[i] > cpu_i && t < c_i) {
         /* In step i's burst. */
-        batch_count(th, bt, 0, i + 1, i);
+        batch_count(th, bt, 0, i + 1, i, sv);
         th->D = bt->D[i];
         th->fault_at = bt->fa[i];
         th->cpu_done = cpu_i;
@@ -315,13 +377,21 @@ static void batch_cut(sim_t *sim, thread_t *th)
     } else {
         /* The batch ends now (its wake-up is due at this instant). */
         assert(i == bt->n - 1);
-        batch_count(th, bt, 0, bt->n, bt->n);
+        batch_count(th, bt, 0, bt->n, bt->n, sv);
         th->D = bt->D[i];
         th->fault_at = bt->fa[i];
         th->cpu_done = th->target = bt->tgt[i];
         th->batch_how = BCUT_DONE;
     }
     batch_release(cl, th);
+}
+
+static void batch_cut(sim_t *sim, thread_t *th)
+{
+    serve_list sv;
+    sv.n = 0;
+    batch_cut_steps(sim, th, &sv);
+    serve_flush(sim, th->job->cl, &sv);
 }
 
 static void batch_cut_cb(sim_t *sim, pe_t *pe)
@@ -370,11 +440,11 @@ static bool swap_idle(const pe_t *pe)
 static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
 {
     /* The PNR layer's CPU costs under MESSAGES (netram.message_cpu,
-     * server_cpu: cl->path_costs) are not planned: every fault runs
-     * exactly (config.c says so). Under fault model CURVE each step's gap
+     * server_cpu: cl->msg_cpu, cl->serve_cpu) are planned: a remote step
+     * sends and receives on the thread's core and waits for its server's
+     * work, which runs on the server's node as one work per batch and
+     * server (serve_flush). Under fault model CURVE each step's gap
      * is the curve's (job_curve_next), as the exact fault_redraw's. */
-    if (cl->path_costs)
-        return false;
     /* Dirty writes on an SSD of several servers (any job's fraction > 0:
      * the largest, as config.c's note): planned when each write
      * ends within its fault's read (the next fault then finds every
@@ -442,6 +512,8 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     bt->D0 = th->D;
     bt->fa0 = th->fault_at;
     bt->fc = cl->fault_cpu;
+    bt->mc = cl->msg_cpu;
+    bt->sw = cl->serve_cpu;
     bt->ws = pe->write_service;
     bt->serial = pe->swap != PE_SWAP_SSD || pe->ssd.c == 1;
     /* The node's evictions so far (or the thread's own, per-job fractions):
@@ -560,10 +632,13 @@ static double batch_resume(sim_t *sim, thread_t *th, int sig)
     case BCUT_NONE: {
         fault_batch *bt = th->batch;
         assert(bt && sig == PROC_OK);
+        serve_list sv;
+        sv.n = 0;
         batch_learn(th->job->cl, th->pe, bt->n);
-        batch_count(th, bt, 0, bt->n, bt->n);
+        batch_count(th, bt, 0, bt->n, bt->n, &sv);
         th->cpu_done = th->target = bt->tgt[bt->n - 1];
         batch_release(th->job->cl, th);
+        serve_flush(sim, th->job->cl, &sv);
         return BATCH_GO_ON;
     }
     case BCUT_FCPU:
@@ -585,9 +660,11 @@ static double batch_resume(sim_t *sim, thread_t *th, int sig)
         cluster_t *cl = th->job->cl;
         fault_batch *bt = th->batch_tail;
         assert(sig == PROC_OK && bt && !th->batch);
-        cl->hooks.fault_count(th, bt->srv[bt->n - 1], 1, bt->f[bt->n - 1] + bt->fc,
-                              cl->hooks.pnr_ctx);
+        int s = bt->srv[bt->n - 1];
+        double sw = bt->sw;
+        cl->hooks.fault_count(th, s, 1, bt->f[bt->n - 1] + bt->fc + bt->mc, cl->hooks.pnr_ctx);
         batch_release(cl, th);
+        serve_run(sim, cl, s, sw); /* its server's work */
         return BATCH_FAULT_ENDS;
     }
     case BCUT_CPU:
@@ -642,7 +719,8 @@ void batch_settle_end(sim_t *sim, cluster_t *cl)
     for (list_t *n = cl->batch_tails.next; n != &cl->batch_tails; n = n->next) {
         fault_batch *bt = container_of(n, fault_batch, link);
         int i = bt->n - 1;
-        cl->hooks.fault_count(bt->th, bt->srv[i], 1, bt->f[i] + bt->fc, cl->hooks.pnr_ctx);
+        cl->hooks.fault_count(bt->th, bt->srv[i], 1, bt->f[i] + bt->fc + bt->mc,
+                              cl->hooks.pnr_ctx);
     }
 }
 

@@ -84,8 +84,9 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
     r->s = s;
     if (rdma) {
         r->nh = net_vtrip_rdma(net, c, s, page, r->e, r->d, BATCH_HOPS, &r->nread);
+        r->nout = r->nread;
     } else {
-        r->nh = net_vtrip(net, c, s, page, r->e, r->d, BATCH_HOPS);
+        r->nh = net_vtrip(net, c, s, page, r->e, r->d, BATCH_HOPS, &r->nout);
         r->nread = r->nh;
     }
     double sum = 0;
@@ -125,11 +126,20 @@ double batch_plan_crossings(fault_batch *bt, int n, const batch_route *r, double
 {
     if (r->congested)
         return -1;
-    double end = net_vtrip_plan(r->nread, r->w, r->d, t, bt->hs[n]);
-    if (r->nread < r->nh) /* RDMA: the WRITE leaves at t too */
+    if (r->nread < r->nh) { /* RDMA: the READ, and the WRITE leaving at t too */
+        double end = net_vtrip_plan(r->nread, r->w, r->d, t, bt->hs[n]);
         net_vtrip_plan(r->nh - r->nread, r->w + r->nread, r->d + r->nread, t,
                        bt->hs[n] + r->nread);
-    return end - t + r->lat;
+        return end - t + r->lat;
+    }
+    /* Page messages: the core sends the page out (mc), the server's node
+     * works on it (sw, docs/MODEL.md "Costs on a fault's path"), the page
+     * comes back, is accessed (lat) and received (mc). With mc = sw = 0 the
+     * same sums as one plan of the nh hops. */
+    double out = net_vtrip_plan(r->nout, r->w, r->d, t + bt->mc, bt->hs[n]);
+    double end = net_vtrip_plan(r->nh - r->nout, r->w + r->nout, r->d + r->nout, out + bt->sw,
+                                bt->hs[n] + r->nout);
+    return end - t + r->lat + bt->mc;
 }
 
 void batch_vrate_add(fault_batch *bt, double now)

@@ -30,10 +30,11 @@
  * fault_rdma) the first nread elements are the READ's (server to client,
  * which the fault waits for) and the others the WRITE's (client to
  * server, leaving at the same instant; nobody waits for it); with page
- * messages nread = nh (the page out, then the page in). */
+ * messages nread = nh: the page out (its first nout elements), then
+ * the page in. */
 typedef struct batch_route {
     int s;
-    int nh, nread;
+    int nh, nread, nout;
     net_elem *e[BATCH_HOPS];
     double d[BATCH_HOPS];
     double lat;
@@ -74,6 +75,11 @@ typedef struct fault_batch {
      * c = 1), else on a second server beside it (ws <= the read). */
     double fc, ws;
     bool serial;
+    /* A remote step's CPU under MESSAGES (netram.message_cpu: mc at each
+     * end on the thread's core, the send after fc and the receive after
+     * the access; sw = 2 message_cpu + server_cpu on the server's node
+     * between the page out and the page in; 0 otherwise: sched/batch.c). */
+    double mc, sw;
     unsigned char wr[BATCH_MAX];
     double f[BATCH_MAX], svc[BATCH_MAX], D[BATCH_MAX], fa[BATCH_MAX], tgt[BATCH_MAX];
     int srv[BATCH_MAX];
@@ -101,7 +107,9 @@ int batch_route_of(net_t *net, double page, fault_batch *bt, int c, int s, doubl
 /* Plan step n's remote fault from t over routes r, each
  * crossing after the mean wait behind other batches' and the messages'
  * (bt->hs[n]; with RDMA the READ's and the WRITE's crossings both from t,
- * the service the READ's end plus the access time); returns the fault's
+ * the service the READ's end plus the access time; with page messages the
+ * page out from t + bt->mc, the page in bt->sw after it, the service its
+ * end plus the access time plus bt->mc); returns the fault's
  * service, or -1 when an element on the
  * way is loaded beyond BATCH_LOAD_MAX by other batches and messages (at
  * the batch's start). */

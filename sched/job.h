@@ -204,13 +204,16 @@ struct cluster {
     double cpu_demand_done;   /* CPU seconds of finished threads */
     /* Costs on a fault's path (issue 33, sched/job_cost.c): the software
      * path of every fault, s of its core's CPU (computer.fault_cpu; 0 =
-     * none; batches plan it); path_costs: a cost batches do not plan is
-     * on (the PNR layer's netram.message_cpu or server_cpu: batched paging
-     * is then off, every fault exact); cost_cpu[k], CPU seconds spent on each kind
+     * none; batches plan it); msg_cpu and serve_cpu, the PNR layer's
+     * under MESSAGES (set by pnr_create, 0 otherwise; batches plan them,
+     * sched/batch.c): a remote fault's CPU at each end of each page
+     * message on the faulting core (netram.message_cpu) and the serving
+     * node's work per page request (2 message_cpu + netram.server_cpu);
+     * cost_cpu[k], CPU seconds spent on each kind
      * of work (COST_FAULT, COST_MESSAGE, COST_SERVER of job_cost.h) so
      * far; the works' records, idle (cost_free) and in use (cost_busy). */
     double fault_cpu;
-    bool path_costs;
+    double msg_cpu, serve_cpu;
     double cost_cpu[3];
     list_t cost_free, cost_busy;
     long threads_running;     /* started, not finished */

@@ -151,8 +151,8 @@ cost_work *cost_interrupt(sim_t *sim, cluster_t *cl, res_t *core, double secs, i
     return w;
 }
 
-cost_work *cost_on_node(sim_t *sim, cluster_t *cl, pe_t *pe, double secs, int kind,
-                        cost_done_fn done)
+/* The core of pe a work takes (cost_on_node). */
+static int node_core(pe_t *pe)
 {
     int C = pe->ncores > 1 ? pe->ncores : 1;
     int idle = -1, busy = -1;
@@ -163,7 +163,23 @@ cost_work *cost_on_node(sim_t *sim, cluster_t *cl, pe_t *pe, double secs, int ki
         else if (busy < 0 && r->holder->state == PROC_HOLDING)
             busy = c;
     }
-    int c = idle >= 0 ? idle : busy >= 0 ? busy : 0;
+    return idle >= 0 ? idle : busy >= 0 ? busy : 0;
+}
+
+cost_work *cost_on_node(sim_t *sim, cluster_t *cl, pe_t *pe, double secs, int kind,
+                        cost_done_fn done)
+{
+    int c = node_core(pe);
+    /* Batched paging: a batch's core has no holder while the batch runs
+     * (its thread computes or pages in it), so a work that would take it
+     * first ends the batch (as a request of that core does,
+     * job_batch_cpu_end), which leaves the thread holding it or not as
+     * the exact mode would; then the core is chosen again. */
+    const thread_t *b = pe->batch;
+    if (b && b->core_cpu == pe_cpu(pe, c)) {
+        pe_batch_end(sim, pe);
+        c = node_core(pe);
+    }
     return cost_interrupt(sim, cl, pe_cpu(pe, c), secs, kind, done);
 }
 

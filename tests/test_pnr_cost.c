@@ -10,7 +10,14 @@
  *   - a donor's thread computing on the serving node is slowed by exactly
  *     the server CPU its node spent: its job ends that much later;
  *   - CPU time is conserved: the cores' busy time is the threads' demand +
- *     faults x fault_cpu + the message ends + the servers' work. */
+ *     faults x fault_cpu + the message ends + the servers' work;
+ *   - under process.paging = BATCHED (sched/batch.c) the same by hand: a
+ *     batch's remote faults cost what they cost exactly, to the
+ *     microsecond (the send and receive on the faulting core, the server's
+ *     work between page out and page in), and the server's node runs
+ *     k (2 message_cpu + server_cpu) for the batch's k faults to it as one
+ *     work, which preempts the donor's burst: the donor ends exactly
+ *     faults x 13 us late, as in the exact mode. */
 #include "sched/job_cost.h"
 #include "tests/fixture_pnr.h"
 
@@ -28,10 +35,8 @@ static void cost_world(world *w, bool v)
 {
     const char *on[] = {"netram.message_cpu=3e-6", "netram.server_cpu=7e-6", NULL};
     world_init(w, 2, RAM100, 2e-5, "CENTRAL", v ? on : NULL, 3);
-    if (v) {
+    if (v)
         w->cl.fault_cpu = FC;
-        w->cl.path_costs = true;
-    }
 }
 
 START_TEST(test_remote_fault_alone)
@@ -115,6 +120,103 @@ START_TEST(test_donor_slowed)
 }
 END_TEST
 
+/* The world of cost_world under BATCHED (v) or EXACT, costs on. */
+static void batched_world(world *w, bool batched)
+{
+    cost_world(w, true);
+    w->cl.paging = batched ? PAGING_BATCHED : PAGING_EXACT;
+}
+
+START_TEST(test_batched_fault_alone)
+{
+    /* test_remote_fault_alone batched: the thread alone on PE 1 gets the
+     * exact run's draws in the same order (docs/BATCHING.md, item 1), so
+     * the same faults n; nearly all of them run in batches, each
+     *   5 + 3 + 735.46 + (2 x 3 + 7) + 735.46 + 3 = 1494.92 us,
+     * the job ends at 1 + (REQUEST, REPLY) + 50 + n x 1494.92 us in both
+     * modes; PE 1's core is busy 50 s + n x 11 us (fault_cpu and the two
+     * message ends), PE 0's n x 13 us: the batches' works, one per batch,
+     * on its idle core. Without the batched costs (every fault exact
+     * under the costs) batch_faults is 0. */
+    uint64_t n[2];
+    double end[2];
+    for (int b = 0; b < 2; b++) {
+        world w;
+        batched_world(&w, b);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1];
+        double f = (double)r->faults, wait = T_MSG(CTRL) + T_MSG(CTRL + 12);
+        ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+        ck_assert_near(r->fault_time / f, 1494.92e-6, 1e-12);
+        ck_assert_near(r->end, 1 + wait + 50 + f * 1494.92e-6, 1e-9);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[1].cpu), 50 + f * 11e-6, 1e-9);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[0].cpu), f * 13e-6, 1e-12);
+        ck_assert_near(w.cl.cost_cpu[COST_SERVER], f * 13e-6, 1e-12);
+        ck_assert_near(w.cl.cost_cpu[COST_MESSAGE], f * 6e-6, 1e-12);
+        if (b) {
+            ck_assert_uint_gt(w.cl.batch_faults, r->faults * 9 / 10);
+            /* One work per batch: far fewer holds of PE 0's core. */
+            ck_assert_uint_lt(w.cl.pes[0].cpu.completions * 10, r->faults);
+        }
+        n[b] = r->faults;
+        end[b] = r->end;
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+    ck_assert_uint_gt(n[0], 300);
+    ck_assert_uint_eq(n[0], n[1]);
+    ck_assert_near(end[1], end[0], 1e-9);
+}
+END_TEST
+
+START_TEST(test_batched_donor_slowed)
+{
+    /* test_donor_slowed batched: the donor's one core on PE 0 computes
+     * from t = 0 to the end; each batch's work of k x 13 us (k of its
+     * faults) preempts it there, so the donor is slowed by the sum,
+     * n x 13 us: it ends at 100 + n x 13 us, as in the exact mode, with
+     * one preemption per work (fewer than faults), and job 1's faults
+     * still cost 1494.92 us each (the batch waited for the server's work
+     * in its plan; the work itself runs at the batch's count). Busy =
+     * demand + n fault_cpu + message ends + server work. */
+    double dend[2];
+    for (int b = 0; b < 2; b++) {
+        world w;
+        batched_world(&w, b);
+        job_t *donor = make_job(&w, 2, 1, (int[]){0}, 100, 20);
+        start_at(&w, 0, donor);
+        job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
+        start_at(&w, 1, j);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1], *d = &w.rec[2];
+        double f = (double)r->faults;
+        ck_assert_uint_gt(r->faults, 300);
+        ck_assert_uint_eq(d->faults, 0);
+        ck_assert(r->end < 60);
+        ck_assert_near(r->fault_time / f, 1494.92e-6, 1e-12);
+        ck_assert_near(d->end, 100 + f * 13e-6, 1e-9);
+        ck_assert_near(w.cl.cost_cpu[COST_SERVER], f * 13e-6, 1e-12);
+        uint64_t pre = w.cl.pes[0].cpu.preemptions;
+        if (b) {
+            ck_assert_uint_gt(w.cl.batch_faults, r->faults * 9 / 10);
+            ck_assert_uint_gt(pre, 0);
+            ck_assert_uint_lt(pre * 10, r->faults);
+        } else {
+            ck_assert_uint_eq(pre, r->faults);
+        }
+        double busy = res_busy_time(&w.sim, &w.cl.pes[0].cpu) +
+                      res_busy_time(&w.sim, &w.cl.pes[1].cpu);
+        ck_assert_near(busy, 150 + f * 24e-6, 1e-9);
+        dend[b] = d->end;
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+    (void)dend;
+}
+END_TEST
+
 START_TEST(test_rdma_pays_no_message_cpu)
 {
     /* transport = RDMA: no agent runs at the server and no message ends
@@ -128,7 +230,7 @@ START_TEST(test_rdma_pays_no_message_cpu)
         if (!v)
             sets[1] = NULL;
         world_init(&w, 2, RAM100, 2e-5, "CENTRAL", sets, 3);
-        ck_assert(!w.cl.path_costs);
+        ck_assert(w.cl.msg_cpu == 0 && w.cl.serve_cpu == 0);
         job_t *donor = make_job(&w, 2, 1, (int[]){0}, 100, 20);
         start_at(&w, 0, donor);
         job_t *j = make_job(&w, 1, 1, (int[]){1}, 50, 110);
@@ -151,6 +253,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_remote_fault_alone);
     tcase_add_test(tc, test_donor_slowed);
     tcase_add_test(tc, test_rdma_pays_no_message_cpu);
+    tcase_add_test(tc, test_batched_fault_alone);
+    tcase_add_test(tc, test_batched_donor_slowed);
     suite_add_tcase(s, tc);
     return s;
 }
