@@ -86,8 +86,8 @@ CURVE_WINDOWS = 3
 # the HPC2N log as recorded (1-128 processors) on 256 cores in 32 nodes of
 # C = 8 (Seth: 240 processors; 224 MB per core as everywhere), 10 windows,
 # L0 and L2, process.paging = BATCHED (the SSD's faults batched, one batch
-# per node: docs/BATCHING.md's C8-ssd evidence; RDMA runs exactly, MESSAGES
-# with their CPU costs as docs/BATCHING.md says), the report's R beside.
+# per node: docs/BATCHING.md's C8-ssd evidence; RDMA runs exactly; MESSAGES
+# batched with their CPU costs, docs/BATCHING.md), the report's R beside.
 SETH_CORES = 256
 SETH_C = 8
 WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
@@ -382,14 +382,17 @@ def main(argv):
     files["then-and-now-curve-c8.ini"] = sens_study(
         "then-and-now-curve-c8", "process.fault_curve",
         ["../../traces/curves/%s.curve" % c for c in CURVES],
-        ("rdma", "ssd", "msg"),
+        ("rdma", "ssd"),
         extra_set=[("process.fault_model", "CURVE"),
                    ("process.paging", "BATCHED")],
         note="Faults from the measured LRU miss curves, one program for every\n"
              "job, on a machine of Seth's size (the log as recorded on %d\n"
              "cores, C = %d), where the SSD's faults run batched; L0 (nothing\n"
-             "pages) beside L2 for what paging costs. The report's model on\n"
-             "the same machine: then-and-now-r-c8.ini." % (SETH_CORES, SETH_C),
+             "pages) beside L2 for what paging costs. No msg: under a curve\n"
+             "one window over messages ran over 35 CPU minutes (session 13),\n"
+             "batched or not at C = 8 (docs/BATCHING.md: no events saved).\n"
+             "The report's model on the same machine, msg included:\n"
+             "then-and-now-r-c8.ini." % (SETH_CORES, SETH_C),
         **seth)
     files["then-and-now-r-c8.ini"] = sens_study(
         "then-and-now-r-c8", "process.mem_access_rate",
