@@ -512,7 +512,7 @@ def main(argv):
         print("\n".join(c8_ratio))
     if c8_runs:
         print("\n### The windows that page on that machine, run by run (L2; "
-              "docs/then-and-now/c8runs.csv has every run)\n")
+              "every run in c8runs.csv, --csv)\n")
         print("| parameter | window | configuration | faults to the SSD | "
               "remote faults | paging per node (s) | response − L0 (s) |")
         print("|---|---|---|---|---|---|---|")
