@@ -622,6 +622,12 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "with [computer] cores_per_node > 1 and swap = DISK every fault runs "
              "exactly: the node's cores share one disk, and batches measured more disk "
              "faults and saved no events there (docs/BATCHING.md; SSD swap is batched)");
+    else if (c->process.paging == PAGING_BATCHED && c->computer.cores_per_node > 1 &&
+             c->netram.enabled && c->netram.transport == PNR_TRANSPORT_MESSAGES &&
+             (c->netram.message_cpu > 0 || c->netram.server_cpu > 0))
+        note(c, "process", "paging", notes, max, &n, "with the messages' CPU costs on nodes of "
+             "several cores every fault runs exactly: batches measured no fewer events and "
+             "more CPU time there (docs/BATCHING.md; one-core nodes are batched)");
     else if (c->process.paging == PAGING_BATCHED &&
              (c->output.schedule || config_paje_name(c)))
         note(c, "process", "paging", notes, max, &n,

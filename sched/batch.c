@@ -481,6 +481,12 @@ static bool batch_begin(sim_t *sim, thread_t *th)
      * 5.6% (paired 95%) and no fewer events (docs/BATCHING.md). */
     if (cl->cores_per_node > 1 && pe->swap == PE_SWAP_DISK)
         return false;
+    /* The messages' CPU costs on nodes of several cores: no batches either.
+     * Batches there are equivalent (docs/BATCHING.md msg8, msg8x) but save
+     * no events and cost more CPU (msg8: 3.16 -> 3.31 s a run; config.c
+     * says so); on one-core nodes they save 3.9x. */
+    if (cl->cores_per_node > 1 && (cl->msg_cpu > 0 || cl->serve_cpu > 0))
+        return false;
     if (pe->batch_skip > 0) {
         pe->batch_skip--; /* backing off (batch_learn; nodes of several cores) */
         return false;

@@ -103,6 +103,21 @@ warns --set computer.fault_cpu=1e-6 --set process.paging=BATCHED
 check "BATCHED + fault_cpu: no warning (batches plan it)" test ! -s w.txt
 warns --set netram.enabled=yes --set netram.message_cpu=1e-6 --set process.paging=BATCHED
 check "BATCHED + message_cpu: no warning (batches plan it)" test ! -s w.txt
+# ... but not on nodes of several cores, where batches save no events and
+# cost more CPU (docs/BATCHING.md msg8): warned, and every fault runs
+# exactly, so the run equals the EXACT one byte for byte.
+C8MSG="--set computer.number=64 --set computer.cores_per_node=8 --set computer.ram=1024
+       --set computer.swap=SSD --set netram.enabled=yes --set netram.message_cpu=1e-6
+       --set netram.server_cpu=1e-6 --set workload.max_jobs=10 --set workload.default_memory=96
+       --set process.mem_access_rate=0.0001"
+"$P" -q -c "$DEFAULT" $C8MSG --set process.paging=BATCHED -o c8b > /dev/null 2> w.txt
+check "BATCHED + message_cpu at C = 8: warned (every fault exact)" \
+    grep -q "paging = BATCHED has no effect: with the messages' CPU costs on nodes of several cores" w.txt
+"$P" -q -c "$DEFAULT" $C8MSG -o c8e > /dev/null 2>&1
+check "... and its jobs.csv is the EXACT run's" cmp -s c8b/jobs.csv c8e/jobs.csv
+"$P" -q -c "$DEFAULT" $C8MSG > c8e.txt 2>&1 -o c8e2
+check "... which pages over the network (the check can fail)" \
+    grep -q 'page faults: [0-9]* from disk, [1-9][0-9]* from network RAM' c8e.txt
 warns --set computer.fault_cpu=1e-6
 check "fault_cpu alone: no warning" test ! -s w.txt
 
