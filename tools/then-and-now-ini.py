@@ -86,8 +86,8 @@ CURVE_WINDOWS = 3
 # the HPC2N log as recorded (1-128 processors) on 256 cores in 32 nodes of
 # C = 8 (Seth: 240 processors; 224 MB per core as everywhere), 10 windows,
 # L0 and L2, process.paging = BATCHED (the SSD's faults batched, one batch
-# per node: docs/BATCHING.md's C8-ssd evidence; RDMA runs exactly; MESSAGES
-# batched with their CPU costs, docs/BATCHING.md), the report's R beside.
+# per node: docs/BATCHING.md's C8-ssd evidence; RDMA and, at C = 8, the
+# messages' CPU costs run exactly, docs/BATCHING.md), the report's R beside.
 SETH_CORES = 256
 SETH_C = 8
 WINDOWS = 10            # the 1,000 jobs from 3,900,000 s: 10 windows of 100
