@@ -563,7 +563,9 @@ int cfg_dirty_next(const char **p, long *app, double *f, char *why, size_t wn)
     if (nl == 0 || stop != num + nl) {
         snprintf(why, wn, "item \"%.*s\": %s", len, s,
                  nl == 0 ? "no fraction after ':': expected APP:F, F a number in [0, 1]"
-                         : "malformed fraction: expected APP:F, F a number in [0, 1]");
+                 : nl >= sizeof num ? "fraction too long: expected a number in [0, 1] of "
+                                      "at most 63 characters"
+                                    : "malformed fraction: expected APP:F, F a number in [0, 1]");
         return -1;
     }
     if (!(x >= 0 && x <= 1) || (x > 0 && x < DBL_MIN)) {
@@ -612,7 +614,8 @@ int cfg_check_dirty(const char *text, char *why, size_t n)
                 return -1;
             }
         if (napps == CFG_DIRTY_MAX) {
-            snprintf(why, n, "more than %d items", CFG_DIRTY_MAX);
+            snprintf(why, n, "more than %d items: expected at most %d APP:F items "
+                     "(one per application number)", CFG_DIRTY_MAX, CFG_DIRTY_MAX);
             return -1;
         }
         apps[napps++] = a;

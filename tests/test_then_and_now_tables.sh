@@ -57,6 +57,49 @@ mkdir -p s
 check "seed 2 equal to seed 1: 6 pairs at L0, said to be 3 independent" \
     grep -q '^| L0 | now-c64-ssd − now-c64-shared-ssd | 6 (3 indep) |' s.md
 
+# A *-c8 file (then-and-now-curve-c8.ini's columns: the level varied beside
+# the key). One curve, rdma and ssd, windows 0-2, seed 1:
+#   L0: response 100, paging 0, faults 0 everywhere;
+#   L2 ssd: response 110, 120, 130; paging 10, 20, 0; faults 100, 200, 0 (disk)
+#   L2 rdma: response 101 each; paging 0.5, 1.5, 0; faults 10, 20, 0 (remote)
+# By hand (t(0.975, 2) = 4.303, t(0.975, 1) = 12.706):
+#   ssd L2 - L0 response: d = 10, 20, 30 -> "+20.0 ± 24.8", 20/100 = +20.00%;
+#   rdma L2 - L0: d = 1, 1, 1 -> "+1.0 ± 0.0 *" (h = 0 < 1);
+#   rdma - ssd at L2: d = -9, -19, -29 -> "-19.0 ± 24.8", -19/120 = -15.8%;
+#   share rdma / ssd over the windows where ssd pages (0, 1): 0.05, 0.075 ->
+#     mean 0.0625, sd 0.017678, h = 12.706 x 0.017678 / sqrt 2 = 0.1588,
+#     min 0.0500, max 0.0750;
+#   run by run: windows 0 and 1 listed (window 2 pages nothing), e.g.
+#     "| x.curve | 1 | ssd | 200 | 0 | 20.00 | +20.00 |".
+mkdir -p c8
+{
+    echo "simulation.system,process.fault_curve,workload.memory_scale,window,seed,status,response_time_mean,bounded_slowdown_mean,page_fault_time_per_pe,page_faults_per_pe,page_faults_disk,page_faults_remote"
+    for w in 0 1 2; do
+        for c in rdma @ssd; do
+            echo "$c,../../traces/curves/x.curve,0.03733333333,$w,1,ok,100,1,0,0,0,0"
+        done
+        pg=$(echo "10 20 0" | cut -d' ' -f$((w + 1))); f=$(echo "100 200 0" | cut -d' ' -f$((w + 1)))
+        pr=$(echo "0.5 1.5 0" | cut -d' ' -f$((w + 1))); fr=$(echo "10 20 0" | cut -d' ' -f$((w + 1)))
+        echo "@ssd,../../traces/curves/x.curve,1,$w,1,ok,$((110 + 10 * w)),1,$pg,$f,$f,0"
+        echo "rdma,../../traces/curves/x.curve,1,$w,1,ok,101,1,$pr,$fr,0,$fr"
+    done
+} > c8/results.csv
+"$PY" "$TOOL" --csv c8csv - c8 > c8.md 2> c8err.txt
+check "c8: runs on a *-c8 style results.csv" test $? -eq 0 -a ! -s c8err.txt
+check "c8: ssd L2 - L0 response +20.0 ± 24.8 (+20.00%)" \
+    grep -q '^| fault_curve = x.curve | ssd | 3 | +20.0 ± 24.8 (+20.00%) |' c8.md
+check "c8: rdma L2 - L0 response +1.0 ± 0.0, starred (h = 0 < 1)" \
+    grep -q '^| fault_curve = x.curve | rdma | 3 | +1.0 ± 0.0 \* (+1.00%) |' c8.md
+check "c8: rdma - ssd at L2 only: -19.0 ± 24.8 (-15.8%)" \
+    grep -q '^| fault_curve = x.curve | rdma − ssd | 3 | -19.0 ± 24.8 (-15.8%) |' c8.md
+check "c8: the share rdma / ssd over the 2 windows that page: 0.0625 ± 0.1588, 0.0500, 0.0750" \
+    grep -q '^| fault_curve = x.curve | rdma / ssd | 2 | 0.0625 ± 0.1588 | 0.0500 | 0.0750 |' c8.md
+check "c8: run by run, window 1's ssd run" \
+    grep -q '^| x.curve | 1 | ssd | 200 | 0 | 20.00 | +20.00 |' c8.md
+check "c8: ... and no row for window 2 (nothing pages)" \
+    sh -c "! grep -q '^| x.curve | 2 |' c8.md"
+check "c8: c8runs.csv has all 6 L2 runs" test "$(($(wc -l < c8csv/c8runs.csv) - 1))" -eq 6
+
 # A sensitivity study (then-and-now-r.ini's columns): rdma - ssd at each R.
 # R = 2.4e-07: rdma 90, 95, 100 against ssd 100: d = -10, -5, 0: -5, sd 5,
 # h = 4.303 * 5 / 1.7321 = 12.42 -> "-5 ± 12 (-5.0%)"; R = 2.4e-06: rdma =
