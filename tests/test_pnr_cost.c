@@ -23,7 +23,9 @@
  *     is busy exactly faults x 13 us;
  *   - a server's work arriving at a one-core node whose thread runs a
  *     batch ends the batch first (job_cost.c cost_on_node) and preempts
- *     the thread's burst: the job ends exactly the work's 100 us later. */
+ *     the thread's burst: the job ends exactly the work's 100 us later;
+ *     so with a node that pages while it serves another's faults, whose
+ *     thread is slowed by exactly the server work it saw. */
 #include "sched/job_cost.h"
 #include "tests/fixture_pnr.h"
 
@@ -384,6 +386,63 @@ START_TEST(test_rdma_pays_no_message_cpu)
 }
 END_TEST
 
+START_TEST(test_batched_server_node_pages)
+{
+    /* Three PEs of 100 MB, one core each. Job 2 (one thread of 110 MB,
+     * 50 s) starts on PE 0 at t = 0 and gets its 10 MB of network RAM on
+     * PE 1; job 1 (95 MB, 50 s) starts on PE 1 at t = 1, where 95 + 10
+     * lent overallocates 5 MB, which it gets on PE 2. So PE 1's thread
+     * pages to PE 2 while PE 1 serves job 2's faults, each 2 x 3 + 7 =
+     * 13 us of work on PE 1's one core, which preempts job 1's burst when
+     * it computes (and its software path): job 1 ends
+     *   1 + waited_alloc + 50 + its fault time + P,  0 <= P <= W,
+     * W = job 2's faults x 13 us, the work on PE 1. Under BATCHED a work
+     * that arrives while job 1's batch runs must end it first (job_cost.c
+     * cost_on_node): each of job 2's batch works (k x 13 us) then finds
+     * job 1 computing and slows it by its length, P = W exactly (a few
+     * works, all in job 1's bursts); the exact run has P = 0.968 W (some
+     * works came in job 1's faults, core idle). CPU time is conserved on
+     * each node: PE 1's core is busy 50 s + job 1's faults x (5 + 6) us
+     * + W, PE 2's job 1's faults x 13 us, PE 0's 50 s + job 2's faults x
+     * 11 us. A work run beside the batch instead (the batch's core has no
+     * holder) would slow job 1 by nothing (P = 0) and count PE 1's core
+     * busy twice over (50.126 s here). */
+    static const double ram[NPE_MAX] = {100, 100, 100};
+    const char *on[] = {"netram.message_cpu=3e-6", "netram.server_cpu=7e-6", NULL};
+    for (int b = 0; b < 2; b++) {
+        world w;
+        world_init(&w, 3, ram, 2e-5, "CENTRAL", on, 3);
+        w.cl.fault_cpu = FC;
+        w.cl.paging = b ? PAGING_BATCHED : PAGING_EXACT;
+        job_t *y = make_job(&w, 2, 1, (int[]){0}, 50, 110);
+        start_at(&w, 0, y);
+        job_t *x = make_job(&w, 1, 1, (int[]){1}, 50, 95);
+        start_at(&w, 1, x);
+        ev_run(&w.sim, INFINITY);
+        struct jrec *r = &w.rec[1], *q = &w.rec[2];
+        double nx = (double)r->faults, ny = (double)q->faults, W = ny * 13e-6;
+        ck_assert_uint_gt(r->faults, 300);
+        ck_assert_uint_gt(q->faults, 300);
+        ck_assert_uint_eq(w.cl.pes[1].remote_faults, r->faults);
+        ck_assert_uint_eq(w.cl.pes[0].remote_faults, q->faults);
+        ck_assert_near(w.cl.cost_cpu[COST_SERVER], (nx + ny) * 13e-6, 1e-12);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[2].cpu), nx * 13e-6, 1e-12);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[1].cpu), 50 + nx * 11e-6 + W, 1e-9);
+        ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[0].cpu), 50 + ny * 11e-6, 1e-9);
+        double P = r->end - (1 + r->waited_alloc + 50 + r->fault_time);
+        ck_assert(P > -1e-9 && P < W + 1e-9);
+        if (b) {
+            ck_assert_uint_gt(w.cl.batch_faults, (r->faults + q->faults) / 2);
+            ck_assert_near(P, W, 1e-9);
+        } else {
+            ck_assert(P > 0.9 * W);
+        }
+        assert_settled(w.pnr);
+        world_free(&w);
+    }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("pnr_cost");
@@ -395,6 +454,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_batched_donor_slowed);
     tcase_add_test(tc, test_batched_cut_in_remote_step);
     tcase_add_test(tc, test_batched_server_work_cuts_batch);
+    tcase_add_test(tc, test_batched_server_node_pages);
     suite_add_tcase(s, tc);
     return s;
 }
