@@ -398,10 +398,10 @@ START_TEST(test_batched_server_node_pages)
      *   1 + waited_alloc + 50 + its fault time + P,  0 <= P <= W,
      * W = job 2's faults x 13 us, the work on PE 1. Under BATCHED a work
      * that arrives while job 1's batch runs must end it first (job_cost.c
-     * cost_on_node): each of job 2's batch works (k x 13 us) then finds
-     * job 1 computing and slows it by its length, P = W exactly (a few
-     * works, all in job 1's bursts); the exact run has P = 0.968 W (some
-     * works came in job 1's faults, core idle). CPU time is conserved on
+     * cost_on_node): each of job 2's batch works (k x 13 us) that finds
+     * job 1 computing slows it by its length (with seed 3 all 9 did: P = W;
+     * the exact run has P = 0.968 W, some works coming in job 1's faults,
+     * core idle). CPU time is conserved on
      * each node: PE 1's core is busy 50 s + job 1's faults x (5 + 6) us
      * + W, PE 2's job 1's faults x 13 us, PE 0's 50 s + job 2's faults x
      * 11 us. A work run beside the batch instead (the batch's core has no
@@ -431,12 +431,13 @@ START_TEST(test_batched_server_node_pages)
         ck_assert_near(res_busy_time(&w.sim, &w.cl.pes[0].cpu), 50 + ny * 11e-6, 1e-9);
         double P = r->end - (1 + r->waited_alloc + 50 + r->fault_time);
         ck_assert(P > -1e-9 && P < W + 1e-9);
-        if (b) {
+        /* Job 1 computes 50 s of its ~50.5 s (its faults take n1 x
+         * 1.49 ms), so a work finds it computing far more often than not:
+         * P > W / 2 in both modes (seed 3 gives P = W batched and 0.968 W
+         * exact; those values are observed, not asserted). */
+        ck_assert(P > 0.5 * W);
+        if (b)
             ck_assert_uint_gt(w.cl.batch_faults, (r->faults + q->faults) / 2);
-            ck_assert_near(P, W, 1e-9);
-        } else {
-            ck_assert(P > 0.9 * W);
-        }
         assert_settled(w.pnr);
         world_free(&w);
     }
