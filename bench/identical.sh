@@ -48,6 +48,15 @@
 #   whole-central, whole-backbone   two of them with network.route = WHOLE
 #   whole-batched-central   CENTRAL with both approximations
 #
+# and the machines of later issues, exact (session 13, for issue 34's
+# "exact, batched, WHOLE, nodes, RDMA, reclaim"; keys that exist at
+# e150d94 and later):
+#   nodes     CENTRAL on 30 nodes of 8 cores (240 PEs), 512 MB a node, SSD swap,
+#             whole-node allocation (5.7 M SSD and 1.6 M remote faults)
+#   rdma      CENTRAL with pages moved by one-sided RDMA
+#   reclaim   CENTRAL at 96 MB a PE with lenders taking memory back
+#             (netram.reclaim = SWAP: 19 reclaims)
+#
 # Environment: IDENT_MAX_TIME (default 386000) moves the cut-off of the
 # paging runs (later = more faults, much longer runs: at 400000 s a run is
 # ~26 M events); IDENT_REMOTE_TIME (default 3900000) that of the remote
@@ -199,6 +208,11 @@ for s in central backbone; do
     run "whole-$s" $PAGING $NET --set netram.strategy=$s $W
 done
 run whole-batched-central $PAGING $NET --set netram.strategy=central $W $B
+LATER="--set workload.max_jobs=600 --set simulation.max_time=$T $NET --set netram.strategy=central"
+run nodes $LATER --set computer.ram=512 --set computer.cores_per_node=8 --set computer.swap=SSD \
+    --set scheduler.node_sharing=EXCLUSIVE
+run rdma $PAGING $NET --set netram.strategy=central --set netram.transport=RDMA
+run reclaim $LATER --set computer.ram=96 --set netram.reclaim=SWAP
 if [ $status = 0 ]; then
     echo "identical: all scenarios byte-identical (the event count aside)"
 else
