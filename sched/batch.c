@@ -101,6 +101,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
 {
     job_t *j = th->job;
     pe_t *pe = th->pe;
+    uint64_t nr = 0; /* remote faults: each sends and receives on the core */
     if (b > a) {
         uint64_t n = (uint64_t)(b - a), nd = 0, nw = 0;
         double t = 0, td = 0;
@@ -151,7 +152,8 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
                 res_account(&pe->disk, ns1, td);
             }
         }
-        pe->remote_faults += n - nd;
+        nr = n - nd;
+        pe->remote_faults += nr;
         for (int x = 0; x < ns; x++) {
             j->cl->hooks.fault_count(th, srv[x], cnt[x], last[x], j->cl->hooks.pnr_ctx);
             if (bt->sw > 0) {
@@ -167,10 +169,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         bursts += (uint64_t)(b - a);
         busy += (double)(b - a) * bt->fc;
     }
-    uint64_t nr = 0; /* remote faults: each sends and receives on the core */
-    for (int k = a; k < b && bt->mc > 0; k++)
-        nr += bt->srv[k] >= 0;
-    if (nr) {
+    if (nr && bt->mc > 0) {
         bursts += 2 * nr;
         busy += (double)(2 * nr) * bt->mc;
         j->cl->cost_cpu[COST_MESSAGE] += (double)(2 * nr) * bt->mc;
