@@ -21,6 +21,7 @@
  * Not thread-safe (inih's settings are globals).
  */
 #include "app/config.h"
+#include "app/components.h"
 #include "app/config_error.h"
 #include "app/config_ini.h"
 #include "app/config_keys.h"
@@ -41,10 +42,9 @@
 #include <strings.h>
 
 /* "LOC: WHAT" into buf (n bytes). When it does not fit, loc is cut in its
- * middle ("head...tail"), so that the explanation is not cut before it
- * starts (issue 32 item 8: a long -c path filled the whole message); only
- * a location of 16 characters is kept at least, and only a WHAT longer
- * than the rest of buf is cut at its end. */
+ * middle ("head...tail") so the explanation is not cut (issue 32 item 8);
+ * at least 16 characters of loc are kept, and only a WHAT longer than the
+ * rest of buf is cut at its end. */
 static void loc_what(char *buf, size_t n, const char *loc, const char *what)
 {
     size_t ll = strlen(loc), lw = strlen(what);
@@ -149,6 +149,7 @@ const char *config_key_unit(const char *key)
 /* Fill c with the defaults: the table's default texts, parsed. */
 void config_defaults(config *c)
 {
+    components_init(); /* the registry's names, before the defaults name them */
     memset(c, 0, sizeof *c);
     for (size_t i = 0; i < cfg_nkeys; i++) {
         char why[256];

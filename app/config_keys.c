@@ -34,39 +34,50 @@
 
 #define K_STR(sec, k, f, minlen, def, unit, pnr, text)                         \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, pnr, false, NULL, NULL}
+     false, NULL, def, unit, text, pnr, false, NULL, NULL, 0}
 /* Numbers: every one has a finite range [lo, hi] ((lo, hi] when open), so
  * that nonsense (denormals, 1e300) is refused; reference.ini gives each
  * range's rationale. K_DBL0 also accepts exactly 0, meaning "off". */
 #define K_DBL(sec, k, f, lo, open, hi, def, unit, pnr, text)                   \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, open, NULL, def,       \
-     unit, text, pnr, false, NULL, NULL}
+     unit, text, pnr, false, NULL, NULL, 0}
 #define K_DBL0(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def,      \
-     unit, text, pnr, true, NULL, NULL}
+     unit, text, pnr, true, NULL, NULL, 0}
 /* A string with its own check (key_def.validate) and description. */
 #define K_STRX(sec, k, f, minlen, def, unit, validate, allowed, text)             \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, NULL, false, validate, allowed}
+     false, NULL, def, unit, text, NULL, false, validate, allowed, 0}
 /* A time (KT_TIME): seconds, or a number with a unit s, m, h, d. */
 #define K_TIME(sec, k, f, lo, hi, def, text)                                   \
     {sec, k, KT_TIME, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def, "s",   \
-     text, NULL, false, NULL, NULL}
+     text, NULL, false, NULL, NULL, 0}
 #define K_INT(sec, k, f, lo, hi, def, unit, pnr, text)                         \
     {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, hi, false, NULL, def, unit,      \
-     text, pnr, false, NULL, NULL}
+     text, pnr, false, NULL, NULL, 0}
 #define K_LONG(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, hi, false, NULL, def, unit,    \
-     text, pnr, false, NULL, NULL}
+     text, pnr, false, NULL, NULL, 0}
 #define K_U64(sec, k, f, def, unit, pnr, text)                                 \
     {sec, k, KT_U64, OFF_T(f, uint64_t), 0, 0, 0, NOMAX, false, NULL, def,     \
-     unit, text, pnr, false, NULL, NULL}
+     unit, text, pnr, false, NULL, NULL, 0}
 #define K_BOOL(sec, k, f, def, pnr, text)                                      \
     {sec, k, KT_BOOL, OFF_T(f, bool), 0, 0, 0, 1, false, NULL, def, "",        \
-     text, pnr, false, NULL, NULL}
+     text, pnr, false, NULL, NULL, 0}
 #define K_ENUM(sec, k, f, names, def, pnr, text)                               \
     {sec, k, KT_ENUM, OFF_ENUM(f), 0, 0, 0, NOMAX, false, names, def, "",      \
-     text, pnr, false, NULL, NULL}
+     text, pnr, false, NULL, NULL, 0}
+/* A component of the registry (core/registry.h): stored as its index in
+ * its kind (an int), read and written by name; the names are the
+ * registry's, built-in and plugins' alike. */
+#define K_COMP(sec, k, f, kind, def, pnr, text)                                \
+    {sec, k, KT_ENUM, OFF_T(f, int), 0, 0, 0, NOMAX, false, NULL, def, "",      \
+     text, pnr, false, NULL, NULL, 1 + (kind)}
+
+const char *const *key_names(const key_def *kd)
+{
+    return kd->component ? pnrsim_names((pnrsim_kind)(kd->component - 1)) : kd->names;
+}
 
 const cfg_section cfg_sections[] = {
     {"simulation", "Run control: length, sampling, randomness."},
@@ -142,7 +153,7 @@ const key_def cfg_keys[] = {
          0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),
      CFG_MAX_STATUS, OFF_T(workload.n_exclude_status, int), -1, 5, false, NULL,
      "", "SWF status codes", "Drop jobs with these statuses (field 11), "
-     "comma-separated; empty = keep all.", NULL, false, NULL, NULL},
+     "comma-separated; empty = keep all.", NULL, false, NULL, NULL, 0},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
     K_ENUM("workload", "estimate", workload.estimate, cfg_estimate_names, "REQUESTED", NULL,
@@ -228,13 +239,13 @@ const key_def cfg_keys[] = {
 
     K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),
-    K_ENUM("scheduler", "priority", scheduler.priority, cfg_priority_names, "FCFS",
+    K_COMP("scheduler", "priority", scheduler.priority, PNRSIM_KIND_PRIORITY, "FCFS",
            "Priority",
            "Queue order: FCFS = arrival, BESTFIT = widest job first, "
            "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
            "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
            "(docs/SCHEDULING.md); ties by trace order."),
-    K_ENUM("scheduler", "packing", scheduler.packing, cfg_packing_names, "FIRSTFIT",
+    K_COMP("scheduler", "packing", scheduler.packing, PNRSIM_KIND_PACKING, "FIRSTFIT",
            "Packing",
            "Slot for a new job: FIRSTFIT = first that fits, BESTFIT = fewest "
            "free PEs, WORSTFIT = most free PEs."),
@@ -258,7 +269,7 @@ const key_def cfg_keys[] = {
            "in the current slot run there, move back, and emptied slots unify. no: jobs "
            "stay in their slot (the condition of the backfilling guarantees at MPL > 1, "
            "docs/SCHEDULING.md)."),
-    K_ENUM("scheduler", "backfill", scheduler.backfill, cfg_backfill_names, "NONE", NULL,
+    K_COMP("scheduler", "backfill", scheduler.backfill, PNRSIM_KIND_BACKFILL, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
     K_ENUM("scheduler", "node_sharing", scheduler.node_sharing, cfg_node_sharing_names,
@@ -286,7 +297,7 @@ const key_def cfg_keys[] = {
      NULL, "32", "MB", "Physical RAM of each node (per node, shared by its cores_per_node "
      "cores; a PE with 1 core per node); or groups in node order, COUNTxMB separated by "
      "commas (e.g. 200x1024, 40x4096), whose counts (nodes) add up to number / cores_per_node.",
-     "RAM", false, NULL, NULL},
+     "RAM", false, NULL, NULL, 0},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed (one swap disk per node)."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
@@ -320,7 +331,7 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "no
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",
            "Use parallel network RAM."),
-    K_ENUM("netram", "strategy", netram.strategy, cfg_strategy_names, "CENTRAL",
+    K_COMP("netram", "strategy", netram.strategy, PNRSIM_KIND_STRATEGY, "CENTRAL",
            "PNRStrategy",
            "CENTRAL = one manager, CLIENT = no manager, MANAGER = elected local "
            "managers, BACKBONE = a fixed set of managers."),

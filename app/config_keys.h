@@ -6,6 +6,7 @@
 
 #include "app/config_names.h"
 #include "app/config_types.h"
+#include "core/registry.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -47,7 +48,13 @@ typedef struct key_def {
      * comments; NULL = none. */
     int (*validate)(const char *text, char *why, size_t n);
     const char *allowed;
+    /* 1 + the registry's kind (core/registry.h) when the key names a
+     * component (KT_ENUM with names NULL: the registry's names), else 0. */
+    int component;
 } key_def;
+
+/* The names a KT_ENUM key accepts: its list, or the registry's. */
+const char *const *key_names(const key_def *kd);
 
 typedef struct cfg_section {
     const char *name;

@@ -130,8 +130,8 @@ typedef struct config {
     } process;
     struct {
         cfg_sched_type type;
-        cfg_priority priority;
-        cfg_packing packing;
+        int priority;                /* a component: its index in the registry (core/registry.h) */
+        int packing;                 /* a component: its index in the registry */
         int mpl;                     /* max slots; 0 = unlimited */
         double pcs;                  /* s per parallel context switch */
         double quantum;              /* s per time slice, > 0 */
@@ -139,7 +139,7 @@ typedef struct config {
         bool strict_order;           /* a job that cannot start blocks later ones */
         bool pcs_first_start;        /* a job's first start costs a PCS */
         bool alternative;            /* alternative scheduling, §4.4.2 */
-        cfg_backfill backfill;       /* none, EASY, conservative */
+        int backfill;                /* a component (NONE, EASY, CONSERVATIVE, ...): its index */
         cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
     } scheduler;
     struct {
@@ -166,7 +166,7 @@ typedef struct config {
     } computer;
     struct {
         bool enabled;
-        cfg_strategy strategy;
+        int strategy;                /* a component: its index in the registry */
         bool global_knowledge;
         int managers;                /* BACKBONE: 1..number */
         double server_threshold;     /* MB of free RAM a server keeps */

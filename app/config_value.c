@@ -107,8 +107,8 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         break;
     case KT_ENUM:
         snprintf(buf, n, "one of ");
-        for (size_t i = 0; kd->names[i]; i++)
-            util_appendf(buf, n, "%s%s", i ? ", " : "", kd->names[i]);
+        for (size_t i = 0; key_names(kd)[i]; i++)
+            util_appendf(buf, n, "%s%s", i ? ", " : "", key_names(kd)[i]);
         if (kd->names == cfg_mem_aware_names)
             util_appendf(buf, n, ", or a boolean (yes = LOCAL, no = NO)");
         if (kd->names == cfg_schedule_names)
@@ -294,7 +294,7 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
         return 0;
     case KT_ENUM: {
         int v = cfg_get_enum(c, kd);
-        if (v < 0 || (size_t)v >= cfg_n_names(kd->names)) {
+        if (v < 0 || (size_t)v >= cfg_n_names(key_names(kd))) {
             char allowed[160];
             describe_allowed(kd, allowed, sizeof allowed);
             snprintf(why, n, "expected %s", allowed);
@@ -524,8 +524,8 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_ENUM: {
         int v = -1;
-        for (int i = 0; kd->names[i]; i++)
-            if (!strcasecmp(text, kd->names[i]))
+        for (int i = 0; key_names(kd)[i]; i++)
+            if (!strcasecmp(text, key_names(kd)[i]))
                 v = i;
         bool b;
         if (v < 0 && kd->names == cfg_mem_aware_names && parse_bool(text, &b) == 0)
@@ -610,7 +610,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
     case KT_ENUM: {
         int v = cfg_get_enum(c, kd);
         snprintf(buf, n, "%s",
-                 v >= 0 && (size_t)v < cfg_n_names(kd->names) ? kd->names[v] : "?");
+                 v >= 0 && (size_t)v < cfg_n_names(key_names(kd)) ? key_names(kd)[v] : "?");
         break;
     }
     case KT_STATUS: {
@@ -713,8 +713,8 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         break;
     case KT_ENUM:
         buf[0] = '\0';
-        for (size_t i = 0; kd->names[i]; i++)
-            util_appendf(buf, n, "%s%s", i ? " | " : "", kd->names[i]);
+        for (size_t i = 0; key_names(kd)[i]; i++)
+            util_appendf(buf, n, "%s%s", i ? " | " : "", key_names(kd)[i]);
         break;
     case KT_STATUS:
         snprintf(buf, n, "%.0f..%.0f, at most %zu", kd->min, kd->max, kd->size);

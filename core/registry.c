@@ -1,0 +1,205 @@
+/* core/registry.c: the registry of named components (see registry.h).
+ *
+ * Fixed arrays, one per kind, filled in registration order and never
+ * reordered: a component's index is its position, so the configuration
+ * can store an index and print the name back, and --list-components is
+ * the same on every run. Nothing is allocated; the registry lives as long
+ * as the process. Lookup is a scan of at most PNRSIM_MAX_COMPONENTS names,
+ * done only while reading configuration, never during a run.
+ */
+#include "core/registry.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+struct pnrsim_registry {
+    pnrsim_component comp[PNRSIM_NKINDS][PNRSIM_MAX_COMPONENTS];
+    int n[PNRSIM_NKINDS];
+    const char *names[PNRSIM_NKINDS][PNRSIM_MAX_COMPONENTS + 1];
+    pnrsim_key keys[PNRSIM_MAX_KEYS];
+    int nkeys;
+    const char *origin;
+};
+
+static pnrsim_registry reg;
+
+static const char *const kind_key[PNRSIM_NKINDS] = {
+    "netram.strategy", "scheduler.priority", "scheduler.backfill",
+    "scheduler.packing", "scheduler.allocation",
+};
+static const char *const kind_name[PNRSIM_NKINDS] = {
+    "strategy", "priority", "backfill", "packing", "allocation",
+};
+
+pnrsim_registry *pnrsim_registry_get(void)
+{
+    return &reg;
+}
+
+/* 1 when s is a valid name: 1 .. PNRSIM_NAME_MAX - 1 of [A-Za-z0-9_-]. */
+static int name_ok(const char *s)
+{
+    if (!s)
+        return 0;
+    size_t n = strlen(s);
+    if (n == 0 || n >= PNRSIM_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
+                    const char *description, const void *ops)
+{
+    if (!r || (int)kind < 0 || kind >= PNRSIM_NKINDS || !name_ok(name) || !ops || !description)
+        return PNRSIM_EINVAL;
+    if (pnrsim_find(kind, name))
+        return PNRSIM_EDUP;
+    if (r->n[kind] >= PNRSIM_MAX_COMPONENTS)
+        return PNRSIM_EFULL;
+    int i = r->n[kind]++;
+    pnrsim_component *c = &r->comp[kind][i];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->index = i;
+    strcpy(c->name, name);
+    c->description = description;
+    c->ops = ops;
+    c->origin = r->origin ? r->origin : "built in";
+    r->names[kind][i] = c->name;
+    r->names[kind][i + 1] = NULL;
+    return PNRSIM_OK;
+}
+
+int pnrsim_register_key(pnrsim_registry *r, const char *section, const char *key,
+                        pnrsim_key_type type, double min, double max, double def,
+                        const char *unit, const char *comment)
+{
+    if (!r || !name_ok(section) || !name_ok(key) || !comment ||
+        (type != PNRSIM_KEY_DOUBLE && type != PNRSIM_KEY_INT))
+        return PNRSIM_EINVAL;
+    if (!isfinite(min) || !isfinite(max) || !isfinite(def) || min > max || def < min || def > max)
+        return PNRSIM_EINVAL;
+    if (type == PNRSIM_KEY_INT &&
+        (min != floor(min) || max != floor(max) || def != floor(def) || fabs(min) > 1e9 ||
+         fabs(max) > 1e9))
+        return PNRSIM_EINVAL;
+    char full[sizeof r->keys[0].section];
+    snprintf(full, sizeof full, "plugin.%s", section);
+    for (int i = 0; i < r->nkeys; i++)
+        if (!strcasecmp(r->keys[i].section, full) && !strcasecmp(r->keys[i].key, key))
+            return PNRSIM_EDUP;
+    if (r->nkeys >= PNRSIM_MAX_KEYS)
+        return PNRSIM_EFULL;
+    pnrsim_key *k = &r->keys[r->nkeys];
+    memset(k, 0, sizeof *k);
+    strcpy(k->section, full);
+    strcpy(k->key, key);
+    k->type = type;
+    k->min = min;
+    k->max = max;
+    k->def = def;
+    k->unit = unit ? unit : "";
+    k->comment = comment;
+    k->origin = r->origin ? r->origin : "built in";
+    return r->nkeys++;
+}
+
+double pnrsim_ctx_value(const pnrsim_ctx *c, int handle)
+{
+    if (!c || !c->values || handle < 0 || handle >= reg.nkeys)
+        return NAN;
+    return c->values[handle];
+}
+
+rng_t *pnrsim_ctx_stream(const pnrsim_ctx *c, const char *name, uint64_t index)
+{
+    char full[PNRSIM_NAME_MAX + 16];
+    /* A prefix of its own, so that no component's stream is one of the
+     * simulator's ("fault", "pnr-choice", ...). */
+    snprintf(full, sizeof full, "component:%s", name ? name : "");
+    return rng_stream_gen(c->generator, c->seed, full, index);
+}
+
+const pnrsim_component *pnrsim_find(pnrsim_kind kind, const char *name)
+{
+    if ((int)kind < 0 || kind >= PNRSIM_NKINDS || !name)
+        return NULL;
+    for (int i = 0; i < reg.n[kind]; i++)
+        if (!strcasecmp(reg.comp[kind][i].name, name))
+            return &reg.comp[kind][i];
+    return NULL;
+}
+
+const pnrsim_component *pnrsim_at(pnrsim_kind kind, int index)
+{
+    if ((int)kind < 0 || kind >= PNRSIM_NKINDS || index < 0 || index >= reg.n[kind])
+        return NULL;
+    return &reg.comp[kind][index];
+}
+
+int pnrsim_count(pnrsim_kind kind)
+{
+    return ((int)kind < 0 || kind >= PNRSIM_NKINDS) ? 0 : reg.n[kind];
+}
+
+const char *const *pnrsim_names(pnrsim_kind kind)
+{
+    static const char *const none[] = {NULL};
+    if ((int)kind < 0 || kind >= PNRSIM_NKINDS || reg.n[kind] == 0)
+        return none;
+    return reg.names[kind];
+}
+
+const char *pnrsim_kind_key(pnrsim_kind kind)
+{
+    return ((int)kind < 0 || kind >= PNRSIM_NKINDS) ? "?" : kind_key[kind];
+}
+
+const char *pnrsim_kind_name(pnrsim_kind kind)
+{
+    return ((int)kind < 0 || kind >= PNRSIM_NKINDS) ? "?" : kind_name[kind];
+}
+
+int pnrsim_nkeys(void)
+{
+    return reg.nkeys;
+}
+
+const pnrsim_key *pnrsim_key_at(int handle)
+{
+    return handle < 0 || handle >= reg.nkeys ? NULL : &reg.keys[handle];
+}
+
+void pnrsim_set_origin(const char *origin)
+{
+    reg.origin = origin;
+}
+
+pnrsim_mark pnrsim_mark_get(void)
+{
+    pnrsim_mark m;
+    for (int k = 0; k < PNRSIM_NKINDS; k++)
+        m.n[k] = reg.n[k];
+    m.nkeys = reg.nkeys;
+    return m;
+}
+
+void pnrsim_rollback(pnrsim_mark m)
+{
+    for (int k = 0; k < PNRSIM_NKINDS; k++) {
+        if (m.n[k] < reg.n[k]) {
+            reg.n[k] = m.n[k];
+            reg.names[k][m.n[k]] = NULL;
+        }
+    }
+    if (m.nkeys < reg.nkeys)
+        reg.nkeys = m.nkeys;
+}
