@@ -210,6 +210,8 @@ typedef struct config {
      * the key table ("" = its default), as config_origin returns it, for
      * messages about several keys. config_equal ignores it. */
     char origin[CFG_MAX_KEYS][CFG_ORIGIN_MAX];
+    /* The plugins' keys (core/registry.h pnrsim_register_key), by handle. */
+    double plugin_values[PNRSIM_MAX_KEYS];
 } config;
 
 /* Which input a configuration problem comes from. */

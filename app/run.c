@@ -355,6 +355,9 @@ void run_pnr_params(const config *c, pnr_params *p)
     p->rdma_latency = c->netram.rdma_latency;
     p->rdma_read = c->netram.rdma_read;
     p->reclaim = c->netram.reclaim;
+    p->ctx = (pnrsim_ctx){.values = c->plugin_values,
+                          .seed = c->simulation.seed, /* run_create: the resolved one */
+                          .generator = c->simulation.generator};
 }
 
 run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[CFG_ERR_MAX])
@@ -399,6 +402,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .no_alternative = !c->scheduler.alternative,
         .backfill = c->scheduler.backfill,
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
+        .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
@@ -472,6 +476,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     if (c->netram.enabled) {
         pnr_params pp;
         run_pnr_params(c, &pp);
+        pp.ctx.seed = r->seed;
         r->pnr = pnr_create(&r->sim, cl, &pp, r->seed);
     }
     r->samples_out = samples_out;

@@ -4,6 +4,8 @@
 #ifndef PNRSIM_PNR_STRATEGY_H
 #define PNRSIM_PNR_STRATEGY_H
 
+#include "core/registry.h"
+
 #include <stdbool.h>
 
 typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy;
@@ -58,6 +60,7 @@ typedef struct pnr_params {
     double rdma_latency;       /* s, RDMA: NIC-to-NIC latency per operation */
     pnr_rdma_read_mode rdma_read; /* RDMA: a READ one way or a round trip */
     pnr_reclaim reclaim;       /* donors take memory back */
+    pnrsim_ctx ctx;            /* what the strategy is created with (core/registry.h) */
 } pnr_params;
 
 #endif

@@ -69,6 +69,7 @@
 #define PNRSIM_SCHED_GANG_H
 
 #include "sched/policy.h"
+#include "core/registry.h"
 #include "core/stats.h"
 #include "sched/job.h"
 
@@ -93,6 +94,8 @@ typedef struct gang_params {
     sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
     bool exclusive;         /* whole nodes per job and slot (node_sharing
                              * EXCLUSIVE; issue 25) */
+    pnrsim_ctx ctx;         /* what the scheduler's components are created
+                             * with (core/registry.h) */
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */
