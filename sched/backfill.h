@@ -83,7 +83,7 @@
 
 #include "sched/gang.h"
 
-typedef struct bf bf_t;
+typedef struct sched_host bf_t; /* reserve.h's host */
 
 /* When g's parameters call for it (one of the keyed orders of
  * sched/priority.h, or backfilling), create the module and install it as

@@ -70,14 +70,17 @@
 
 #include "sched/policy.h"
 #include "core/registry.h"
+#include "sched/order.h"
+#include "sched/packing.h"
+#include "sched/reserve.h"
 #include "core/stats.h"
 #include "sched/job.h"
 
 typedef struct gang gang_t;
 
 typedef struct gang_params {
-    sched_priority priority;
-    sched_packing packing;
+    const sched_order_ops *priority;     /* the queue order (sched/order.h) */
+    const sched_packing_ops *packing;    /* the slot packing (sched/packing.h) */
     int mpl;
     double pcs;
     double quantum;
@@ -91,7 +94,7 @@ typedef struct gang_params {
     bool pcs_first_start;   /* a job's first start costs pcs too */
     bool no_alternative;    /* no alternative scheduling, hence no moves back and
                              * no slot unification (scheduler.alternative = no) */
-    sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
+    const sched_reserve_ops *backfill; /* NONE, EASY, CONSERVATIVE, ... (sched/reserve.h) */
     bool exclusive;         /* whole nodes per job and slot (node_sharing
                              * EXCLUSIVE; issue 25) */
     pnrsim_ctx ctx;         /* what the scheduler's components are created
