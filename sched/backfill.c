@@ -53,7 +53,7 @@ static const gang_policy bf_policy;
 bf_t *bf_attach(gang_t *g)
 {
     const gang_params *p = gang_get_params(g);
-    if (p->priority->bucket != SCHED_BUCKET_NONE && !p->backfill->pass)
+    if (p->priority->bucket != SCHED_BUCKET_NONE && !p->backfill->on_pass)
         return NULL;
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
@@ -727,8 +727,8 @@ static void bf_pass(void *ctx, gang_t *g, double now)
     if ((long)n > b->st.queued_max)
         b->st.queued_max = (long)n;
     prio_sort(b->q, n, gp->priority, b->ostate, now);
-    if (gp->backfill->pass) /* EASY, CONSERVATIVE, a plugin's */
-        gp->backfill->pass(b->rstate, b, (sched_job *const *)(void *)b->q, n, now);
+    if (gp->backfill->on_pass) /* EASY, CONSERVATIVE, a plugin's */
+        gp->backfill->on_pass(b->rstate, b, (sched_job *const *)(void *)b->q, n, now);
     else /* NONE: in order (strict_order: up to the first that does not fit) */
         for (size_t i = 0; i < n; i++)
             if (!gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)

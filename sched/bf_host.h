@@ -1,5 +1,5 @@
 /* sched/bf_host.h: the state of the backfilling host (sched/backfill.c),
- * shared with sched/reserve.c, which gives a reservation policy its view
+ * shared with sched/backfills.c, which gives a reservation policy its view
  * (sched/reserve.h) and holds the built-in EASY and CONSERVATIVE
  * components. Internal.
  *

@@ -236,7 +236,7 @@ const char *gang_check_placement(const gang_t *g)
         }
         if (h && fits_now(g, h))
             bad = h;
-        if (!bad && !g->p.strict_order && !g->p.backfill->pass)
+        if (!bad && !g->p.strict_order && !g->p.backfill->on_pass)
             for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
                 if (fits_now(g, j))
                     bad = j;

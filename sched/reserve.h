@@ -12,7 +12,7 @@
  * MPL > 1 a bound on their wall time, docs/SCHEDULING.md). It never sees
  * a job's actual run time.
  *
- * Built-ins: NONE (pass NULL: the scheduler's own pass, which places jobs
+ * Built-ins: NONE (on_pass NULL: the scheduler's own pass, which places jobs
  * in order, stopping at the first that does not fit under strict_order),
  * EASY and CONSERVATIVE (sched/backfill.c, sched/backfill.h for their
  * rules). The rule every policy must keep: a pass that leaves the first
@@ -41,7 +41,7 @@ typedef struct sched_reserve_ops {
      * over the waiting jobs q[0..n) in queue order (the array is the
      * host's, valid during the call; a job placed leaves the queue but
      * stays in q). */
-    void (*pass)(void *state, sched_host *h, sched_job *const *q, size_t n, double now);
+    void (*on_pass)(void *state, sched_host *h, sched_job *const *q, size_t n, double now);
     /* Optional. Job j was placed now (by this policy or by the host). */
     void (*on_placed)(void *state, const sched_job *j, double now);
     /* Optional. A placed job ended now (before it leaves its slot). */
@@ -49,7 +49,7 @@ typedef struct sched_reserve_ops {
     unsigned flags;   /* none defined yet: 0 */
 } sched_reserve_ops;
 
-/* ---- what a policy may see and do (during pass) ---- */
+/* ---- what a policy may see and do (during on_pass) ---- */
 
 /* The public fields of j. */
 void sched_job_get(const sched_job *j, sched_job_info *out);

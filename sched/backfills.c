@@ -1,4 +1,4 @@
-/* sched/reserve.c: what a reservation policy sees (sched/reserve.h), on
+/* sched/backfills.c: what a reservation policy sees (sched/reserve.h), on
  * the backfilling host of sched/backfill.c; the built-in backfilling
  * policies NONE, EASY and CONSERVATIVE as components; and the
  * registration of the scheduler's built-ins (sched/components.h). */
@@ -39,9 +39,9 @@ static void cons_pass(void *st, sched_host *h, sched_job *const *q, size_t n, do
     bf_conservative(h, h->g, n, now);
 }
 
-static const sched_reserve_ops none_ops = {.pass = NULL};
-static const sched_reserve_ops easy_ops = {.pass = easy_pass};
-static const sched_reserve_ops cons_ops = {.pass = cons_pass};
+static const sched_reserve_ops none_ops = {.on_pass = NULL};
+static const sched_reserve_ops easy_ops = {.on_pass = easy_pass};
+static const sched_reserve_ops cons_ops = {.on_pass = cons_pass};
 
 int sched_backfills_register(pnrsim_registry *r)
 {
