@@ -10,11 +10,13 @@
  * whose thread is larger than a PE's RAM, is set aside at arrival as
  * impossible (gang_impossible) and blocks no one.
  *
- * Waiting jobs are ordered by `priority`: FCFS (arrival order), BESTFIT
- * (most PEs first), WORSTFIT (fewest first); ties by trace order. With
+ * Waiting jobs are ordered by `priority` (a queue order component,
+ * sched/order.h); the scheduler's own pass serves the bucketed ones: FCFS
+ * (arrival order), BESTFIT (most PEs first), WORSTFIT (fewest first);
+ * ties by trace order. With
  * strict_order a job that cannot be placed blocks the ones behind it;
- * otherwise later jobs that fit are placed. `packing` picks among slots
- * with enough free PEs: FIRSTFIT the first (slots in creation order),
+ * otherwise later jobs that fit are placed. `packing` (sched/packing.h)
+ * picks among slots with enough free PEs: FIRSTFIT the first (slots in creation order),
  * BESTFIT the one with the fewest free PEs, WORSTFIT the most (ties: the
  * first). When no slot fits and fewer than mpl slots exist, a new slot is
  * opened at the end.
@@ -53,9 +55,10 @@
  * strict_order allow fits anywhere (gang_check_placement, in the test
  * hooks of sched/gang_check.h).
  *
- * Priority functions and backfilling (issue 14): with one of the keyed
- * orders of sched/priority.h (SJF ... F1) or scheduler.backfill EASY or
- * CONSERVATIVE, the placement pass is sched/backfill.c's (see
+ * Priority functions and backfilling (issue 14): with a keyed order
+ * (bucket SCHED_BUCKET_NONE: SJF ... F1, a plugin's) or a backfilling
+ * component with a pass (EASY, CONSERVATIVE, a plugin's: sched/reserve.h),
+ * the placement pass is sched/backfill.c's (see
  * backfill.h), a placement policy above the scheduler (gang_policy below,
  * installed by bf_attach from cluster_init); it places jobs through
  * gang_place_where, which applies the packing rule above within the slots
