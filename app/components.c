@@ -11,6 +11,7 @@
 #include "app/components.h"
 
 #include "core/registry.h"
+#include "sched/components.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +36,10 @@ void components_init(void)
         return;
     done = 1;
     static const char *const strategy[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE", NULL};
-    static const char *const priority[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
-                                           "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
-    static const char *const backfill[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
-    static const char *const packing[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
     reg_names(PNRSIM_KIND_STRATEGY, strategy);
-    reg_names(PNRSIM_KIND_PRIORITY, priority);
-    reg_names(PNRSIM_KIND_BACKFILL, backfill);
-    reg_names(PNRSIM_KIND_PACKING, packing);
+    /* sched/: the queue orders, backfilling policies and packings */
+    if (sched_components_register(pnrsim_registry_get()) != PNRSIM_OK) {
+        fprintf(stderr, "components: cannot register the scheduler's built-ins\n");
+        abort();
+    }
 }

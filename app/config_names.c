@@ -5,10 +5,10 @@
  * key table (app/config_keys.c) points its enum keys at these lists. */
 #include "app/config_names.h"
 
+#include "core/registry.h"
+
 #include <stddef.h>
 
-const char *const cfg_priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
-                                          "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
 const char *const cfg_packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
 const char *const cfg_sched_names[] = {"GANG", NULL};
 const char *const cfg_strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
@@ -34,15 +34,13 @@ const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
 const char *const cfg_fault_model_names[] = {"REPORT", "CURVE", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_mem_profile_names[] = {"CONSTANT", "RAMP", "PHASES", NULL};
-const char *const cfg_backfill_names[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
 const char *const cfg_schedule_names[] = {"no", "yes", "gz", NULL};
 
 /* The name arrays are indexed by the enum values. */
 _Static_assert(SCHEDULE_NO == 0 && SCHEDULE_YES == 1 && SCHEDULE_GZ == 2, "");
-_Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
-_Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, "");
+_Static_assert(CFG_PACK_FIRSTFIT == 0 && CFG_PACK_BESTFIT == 1 && CFG_PACK_WORSTFIT == 2, "");
 _Static_assert(SCHED_GANG == 0, "");
 _Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
                PNR_BACKBONE == 3, "");
@@ -76,14 +74,11 @@ _Static_assert(PAGING_EXACT == 0 && PAGING_BATCHED == 1 && sizeof(cfg_paging) ==
                "");
 _Static_assert(FAULT_MODEL_REPORT == 0 && FAULT_MODEL_CURVE == 1 &&
                sizeof(cfg_fault_model) == sizeof(int), "");
-_Static_assert(PRIO_SJF == 3 && PRIO_LJF == 4 && PRIO_SAF == 5 && PRIO_LAF == 6 &&
-               PRIO_WFP3 == 7 && PRIO_UNICEP == 8 && PRIO_F1 == 9, "");
 _Static_assert(ESTIMATE_REQUESTED == 0 && ESTIMATE_RUNTIME == 1, "");
 _Static_assert(MEM_PROFILE_CONSTANT == 0 && MEM_PROFILE_RAMP == 1 && MEM_PROFILE_PHASES == 2 &&
                sizeof(mem_profile_kind) == sizeof(int), "");
 _Static_assert(RNG_XOSHIRO256SS == 0 && RNG_MT19937 == 1 && sizeof(rng_gen) == sizeof(int),
                "");
-_Static_assert(BF_NONE == 0 && BF_EASY == 1 && BF_CONSERVATIVE == 2, "");
 _Static_assert(NODE_SHARED == 0 && NODE_EXCLUSIVE == 1 &&
                sizeof(cfg_node_sharing) == sizeof(int), "enums must be int-sized");
 _Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
@@ -112,8 +107,17 @@ static const char *name_of(const char *const *names, int v)
     return v >= 0 && (size_t)v < cfg_n_names(names) ? names[v] : "?";
 }
 
-const char *config_priority_name(cfg_priority v) { return name_of(cfg_priority_names, (int)v); }
-const char *config_packing_name(cfg_packing v) { return name_of(cfg_packing_names, (int)v); }
+/* scheduler.priority / scheduler.packing: the registry's names. */
+const char *config_priority_name(cfg_priority v)
+{
+    const pnrsim_component *c = pnrsim_at(PNRSIM_KIND_PRIORITY, v);
+    return c ? c->name : "?";
+}
+const char *config_packing_name(int v)
+{
+    const pnrsim_component *c = pnrsim_at(PNRSIM_KIND_PACKING, v);
+    return c ? c->name : "?";
+}
 const char *config_strategy_name(cfg_strategy v) { return name_of(cfg_strategy_names, (int)v); }
 const char *config_reclaim_name(cfg_reclaim v) { return name_of(cfg_reclaim_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(cfg_topology_names, (int)v); }

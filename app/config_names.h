@@ -11,7 +11,6 @@
 
 /* The names of each enum, by value, NULL-terminated. scheduler.mem_aware's
  * (cfg_mem_aware_names) accept yes/no for LOCAL/NO too (config_value.c). */
-extern const char *const cfg_priority_names[];
 extern const char *const cfg_packing_names[];
 extern const char *const cfg_sched_names[];
 extern const char *const cfg_strategy_names[];
@@ -34,7 +33,6 @@ extern const char *const cfg_paging_names[];
 extern const char *const cfg_fault_model_names[];
 extern const char *const cfg_estimate_names[];
 extern const char *const cfg_mem_profile_names[];
-extern const char *const cfg_backfill_names[];
 extern const char *const cfg_node_sharing_names[];
 extern const char *const cfg_generator_names[];
 /* output.schedule: lower case (no, yes, gz), and booleans accepted too
@@ -47,7 +45,7 @@ size_t cfg_n_names(const char *const *names);
 /* Names of enum values, as written in files (upper case); "?" for a value
  * out of range. */
 const char *config_priority_name(cfg_priority v);
-const char *config_packing_name(cfg_packing v);
+const char *config_packing_name(int v); /* scheduler.packing's index */
 const char *config_strategy_name(cfg_strategy v);
 const char *config_reclaim_name(cfg_reclaim v);
 const char *config_topology_name(cfg_topology v);

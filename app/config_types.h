@@ -46,8 +46,10 @@ typedef struct cfg_ram_group {
 
 /* Policy enums live with the layers that use them (sched/, pnr/, net/); the
  * configuration names them. */
-typedef sched_priority cfg_priority;
-typedef sched_packing cfg_packing;
+/* scheduler.priority/packing/backfill are registry components (an index,
+ * core/registry.h); netram.packing (unused) keeps the packing names. */
+typedef int cfg_priority;
+typedef enum { CFG_PACK_FIRSTFIT, CFG_PACK_BESTFIT, CFG_PACK_WORSTFIT } cfg_packing;
 typedef enum { SCHED_GANG } cfg_sched_type;
 typedef pnr_strategy cfg_strategy;
 typedef pnr_release cfg_release;
@@ -74,7 +76,7 @@ typedef sched_mem_aware cfg_mem_aware;
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
 /* [output] schedule: the schedule CSV files not at all, plain, or gzipped. */
 typedef enum { SCHEDULE_NO, SCHEDULE_YES, SCHEDULE_GZ } cfg_schedule;
-typedef sched_backfill cfg_backfill;
+typedef int cfg_backfill;
 typedef sched_node_sharing cfg_node_sharing;
 
 typedef struct config {

@@ -388,8 +388,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     }
     r->last_busy = xcalloc((size_t)n, sizeof *r->last_busy);
     gang_params gp = {
-        .priority = c->scheduler.priority,
-        .packing = c->scheduler.packing,
+        .priority = pnrsim_at(PNRSIM_KIND_PRIORITY, c->scheduler.priority)->ops,
+        .packing = pnrsim_at(PNRSIM_KIND_PACKING, c->scheduler.packing)->ops,
         .mpl = c->scheduler.mpl,
         .pcs = c->scheduler.pcs,
         .quantum = c->scheduler.quantum,
@@ -400,7 +400,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .strict_order = c->scheduler.strict_order,
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
-        .backfill = c->scheduler.backfill,
+        .backfill = pnrsim_at(PNRSIM_KIND_BACKFILL, c->scheduler.backfill)->ops,
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
         .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
     };

@@ -23,6 +23,7 @@
  */
 #include "sched/backfill.h"
 #include "sched/backfill_check.h"
+#include "sched/bf_host.h"
 
 #include "core/mem.h"
 #include "sched/bf_bound.h"
@@ -34,46 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct bf {
-    gang_t *g;
-    int npes;
-    job_t **q;
-    size_t qcap;
-    job_t **run;            /* MPL 1: placed jobs by expected end */
-    size_t nrun, runcap;
-    job_t **tmp;            /* MPL > 1: one slot's placed jobs */
-    size_t tmpcap;
-    int *sufmin;            /* narrowest job in q[i..] */
-    size_t sufcap;
-    bfs_t stop;             /* MPL 1: the stop test by width classes */
-    prof_t *pr;
-    int npr, prcap;
-    /* Conservative at MPL 1 with a static order: the reservations of the
-     * last pass, kept for the next (see keep_valid and incremental). */
-    bool kept;              /* pr[0] and resv are what a rebuild would give */
-    bool dirty;             /* a job ended off its expected end since */
-    bool rebuild_always;    /* test and bench hook */
-    bool plain_search;      /* test and bench hook: no dominance bound, no
-                             * stop by width classes */
-    bool check_bound;       /* test hook: re-search every reservation from
-                             * now and assert the same start (debug builds;
-                             * O(s) per reservation, so off by default) */
-    bfb_t bound;            /* lower bounds on reservations (bf_bound.h) */
-    bool head_seen;         /* this pass has met its head (bf_head_res) */
-    bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
-    bool stale;             /* MPL > 1: slots were opened without a rebuild
-                             * (reserve_from, lazy_open): the profiles' free
-                             * PEs now are exact, their later steps are not */
-    int *mx;                /* while stale: a max tree of the profiles' free
-                             * PEs now, leaves mx[mxn + k] = pr[k].f[0] */
-    int mxn, mxcap;
-    long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
-    int seen_slots;
-    job_t **resv;           /* reserved queued jobs, in queue order */
-    double *resv_t;         /* their reserved starts */
-    size_t nresv, resvcap, resvtcap;
-    bf_stats st;
-};
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
@@ -92,10 +53,12 @@ static const gang_policy bf_policy;
 bf_t *bf_attach(gang_t *g)
 {
     const gang_params *p = gang_get_params(g);
-    if (prio_is_bucketed(p->priority) && p->backfill == BF_NONE)
+    if (p->priority->bucket != SCHED_BUCKET_NONE && !p->backfill->on_pass)
         return NULL;
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
+    b->ostate = p->priority->create ? p->priority->create(&p->ctx) : NULL;
+    b->rstate = p->backfill->create ? p->backfill->create(&p->ctx) : NULL;
     b->npes = gang_npes(g);
     b->epoch = 1;
     bfb_init(&b->bound, b->npes);
@@ -110,6 +73,11 @@ bf_t *bf_of(const gang_t *g) { return gang_policy_ctx(g, &bf_policy); }
 static void bf_destroy(void *ctx)
 {
     bf_t *b = ctx;
+    const gang_params *p = gang_get_params(b->g);
+    if (p->priority->destroy)
+        p->priority->destroy(b->ostate);
+    if (p->backfill->destroy)
+        p->backfill->destroy(b->rstate);
     for (int i = 0; i < b->prcap; i++) {
         free(b->pr[i].t);
         free(b->pr[i].f);
@@ -171,6 +139,9 @@ static void slot_epoch(bf_t *b)
 static void bf_placed(void *ctx, job_t *j, double now)
 {
     bf_t *b = ctx;
+    const sched_reserve_ops *r = gang_get_params(b->g)->backfill;
+    if (r->on_placed)
+        r->on_placed(b->rstate, (const sched_job *)(void *)j, now);
     if (!mpl1(b)) {
         /* The bound of build_profiles, from the placement on. */
         slot_epoch(b);
@@ -190,6 +161,9 @@ static void bf_placed(void *ctx, job_t *j, double now)
 static void bf_ended(void *ctx, job_t *j)
 {
     bf_t *b = ctx;
+    const sched_reserve_ops *r = gang_get_params(b->g)->backfill;
+    if (r->on_ended)
+        r->on_ended(b->rstate, (const sched_job *)(void *)j);
     if (!mpl1(b))
         return;
     /* A kept profile released j's PEs at its expected end (a zero-length
@@ -313,7 +287,7 @@ static int virtual_slots(const gang_t *g)
 
 /* ---- the modes -------------------------------------------------------------------- */
 
-static void easy(bf_t *b, gang_t *g, size_t n, double now)
+void bf_easy(bf_t *b, gang_t *g, size_t n, double now)
 {
     size_t i = 0;
     while (i < n && gang_place_where(g, b->q[i], -1, -1, true))
@@ -633,8 +607,8 @@ static bool reserve_from(bf_t *b, gang_t *g, size_t from, size_t n, bool keep)
  * 1, an order whose keys do not change with time (not WFP3, UNICEP). */
 static bool keepable(const bf_t *b, const gang_t *g)
 {
-    sched_priority pr = gang_get_params(g)->priority;
-    return mpl1(b) && pr != PRIO_WFP3 && pr != PRIO_UNICEP && !b->rebuild_always;
+    unsigned fl = gang_get_params(g)->priority->flags;
+    return mpl1(b) && !(fl & SCHED_ORDER_TIME_DEPENDENT) && !b->rebuild_always;
 }
 
 /* The incremental pass: when nothing happened since the last pass but
@@ -701,7 +675,7 @@ static bool incremental(bf_t *b, gang_t *g, size_t n, double now)
     return true;
 }
 
-static void conservative(bf_t *b, gang_t *g, size_t n, double now)
+void bf_conservative(bf_t *b, gang_t *g, size_t n, double now)
 {
     bool keep = keepable(b, g);
     b->head_seen = false;
@@ -752,20 +726,18 @@ static void bf_pass(void *ctx, gang_t *g, double now)
     b->st.queued_sum += (long long)n;
     if ((long)n > b->st.queued_max)
         b->st.queued_max = (long)n;
-    prio_sort(b->q, n, gp->priority, now);
-    switch (gp->backfill) {
-    case BF_NONE:
+    prio_sort(b->q, n, gp->priority, b->ostate, now);
+    if (gp->backfill->on_pass) /* EASY, CONSERVATIVE, a plugin's */
+        gp->backfill->on_pass(b->rstate, b, (sched_job *const *)(void *)b->q, n, now);
+    else /* NONE: in order (strict_order: up to the first that does not fit) */
         for (size_t i = 0; i < n; i++)
             if (!gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)
                 break;
-        break;
-    case BF_EASY:
-        easy(b, g, n, now);
-        break;
-    case BF_CONSERVATIVE:
-        conservative(b, g, n, now);
-        break;
-    }
+}
+
+int bf_profiles(bf_t *b, double now)
+{
+    return build_profiles(b, b->g, now, virtual_slots(b->g) > 0 ? 1 : 0, 0);
 }
 
 static const gang_policy bf_policy = {

@@ -2,7 +2,10 @@
  * backfilling (scheduler.backfill = none|easy|conservative, issue 14).
  *
  * The gang scheduler (gang.c) hands its pass to this module when the queue
- * order is one of the keyed orders of sched/priority.h or backfilling is on.
+ * order is keyed (sched/order.h: not bucketed) or the backfilling
+ * component has a pass (sched/reserve.h); the module is that interface's
+ * host, and EASY and CONSERVATIVE below are its built-in components
+ * (sched/backfills.c).
  * A pass sorts the queue by the order's key at this instant (ties by trace
  * order), then:
  *   NONE          places jobs in that order; under strict_order it stops at
@@ -83,10 +86,10 @@
 
 #include "sched/gang.h"
 
-typedef struct bf bf_t;
+typedef struct sched_host bf_t; /* reserve.h's host */
 
-/* When g's parameters call for it (one of the keyed orders of
- * sched/priority.h, or backfilling), create the module and install it as
+/* When g's parameters call for it (a keyed order, or a backfilling
+ * component with a pass), create the module and install it as
  * g's placement policy (gang_set_policy; gang_destroy frees it); returns
  * it, or NULL when g keeps its own pass. cluster_init calls it. */
 bf_t *bf_attach(gang_t *g);

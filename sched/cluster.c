@@ -80,6 +80,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->profile = p->profile;
     job_resize_attach(cl);
     if (p->gang) {
+        /* the scheduler's components (sched/order.h, packing.h, reserve.h) */
+        assert(p->gang->priority && p->gang->packing && p->gang->backfill);
         cl->gang = gang_create(sim, cl, p->gang, p->on_end, p->end_ctx);
         bf_attach(cl->gang); /* the priority functions and backfilling, when set */
     }

@@ -15,7 +15,6 @@
 #include "sched/gang_internal.h"
 
 #include "core/mem.h"
-#include "sched/priority.h"
 #include "sched/queue.h"
 
 #include <assert.h>
@@ -436,20 +435,18 @@ static void keep_out(gang_t *g, slot_t *s, const job_t *j)
 static bool place(gang_t *g, job_t *j, bool *charged)
 {
     slot_t *best = NULL;
-    for (int i = gang_fidx_next(&g->fidx, 0, j->width); i >= 0;
+    for (int i = gang_fidx_next(&g->fidx, 0, j->width), bi = -1; i >= 0;
          i = gang_fidx_next(&g->fidx, i + 1, j->width)) {
         slot_t *s = g->slots[i];
         if (i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
         if (g->p.mem_aware && !choose_pes(g, s, j))
             continue;
-        if (!best) {
+        if (!best || gang_pack_better(g, i, bi, j)) { /* the packing's choice */
             best = s;
-            if (g->p.packing == PACK_FIRSTFIT)
+            bi = i;
+            if (g->p.packing->flags & SCHED_PACK_FIRST)
                 break;
-        } else if ((g->p.packing == PACK_BESTFIT && s->nfree < best->nfree) ||
-                   (g->p.packing == PACK_WORSTFIT && s->nfree > best->nfree)) {
-            best = s;
         }
     }
     bool fresh = false;
@@ -558,11 +555,11 @@ static void pass(sim_t *sim, void *arg)
         int maxw = max_fit(g);
         job_t *j;
         if (g->p.strict_order) {
-            j = jobq_head(&g->queue, g->p.priority);
+            j = jobq_head(&g->queue, g->p.priority->bucket);
             if (!j || j->width > maxw || j->tried_pass == g->pass_no)
                 break;
         } else {
-            j = jobq_first_fitting(&g->queue, g->p.priority, maxw, g->pass_no);
+            j = jobq_first_fitting(&g->queue, g->p.priority->bucket, maxw, g->pass_no);
             if (!j)
                 break;
         }
@@ -663,6 +660,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
     g->ctx = ctx;
     g->pf_only = g->pf_not = -1;
     g->pf_new = true;
+    g->pack_state = p->packing->create ? p->packing->create(&p->ctx) : NULL;
     cl->hooks.on_job_ended = job_ended;
     cl->hooks.on_mem_freed = mem_freed;
     cl->hooks.sched_ctx = g;
@@ -718,6 +716,8 @@ void gang_destroy(sim_t *sim, gang_t *g)
     ev_free(sim, g->quantum_ev);
     if (g->policy)
         g->policy->on_destroy(g->policy_ctx);
+    if (g->p.packing->destroy)
+        g->p.packing->destroy(g->pack_state);
     free(g);
 }
 

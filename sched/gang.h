@@ -10,11 +10,13 @@
  * whose thread is larger than a PE's RAM, is set aside at arrival as
  * impossible (gang_impossible) and blocks no one.
  *
- * Waiting jobs are ordered by `priority`: FCFS (arrival order), BESTFIT
- * (most PEs first), WORSTFIT (fewest first); ties by trace order. With
+ * Waiting jobs are ordered by `priority` (a queue order component,
+ * sched/order.h); the scheduler's own pass serves the bucketed ones: FCFS
+ * (arrival order), BESTFIT (most PEs first), WORSTFIT (fewest first);
+ * ties by trace order. With
  * strict_order a job that cannot be placed blocks the ones behind it;
- * otherwise later jobs that fit are placed. `packing` picks among slots
- * with enough free PEs: FIRSTFIT the first (slots in creation order),
+ * otherwise later jobs that fit are placed. `packing` (sched/packing.h)
+ * picks among slots with enough free PEs: FIRSTFIT the first (slots in creation order),
  * BESTFIT the one with the fewest free PEs, WORSTFIT the most (ties: the
  * first). When no slot fits and fewer than mpl slots exist, a new slot is
  * opened at the end.
@@ -53,9 +55,10 @@
  * strict_order allow fits anywhere (gang_check_placement, in the test
  * hooks of sched/gang_check.h).
  *
- * Priority functions and backfilling (issue 14): with one of the keyed
- * orders of sched/priority.h (SJF ... F1) or scheduler.backfill EASY or
- * CONSERVATIVE, the placement pass is sched/backfill.c's (see
+ * Priority functions and backfilling (issue 14): with a keyed order
+ * (bucket SCHED_BUCKET_NONE: SJF ... F1, a plugin's) or a backfilling
+ * component with a pass (EASY, CONSERVATIVE, a plugin's: sched/reserve.h),
+ * the placement pass is sched/backfill.c's (see
  * backfill.h), a placement policy above the scheduler (gang_policy below,
  * installed by bf_attach from cluster_init); it places jobs through
  * gang_place_where, which applies the packing rule above within the slots
@@ -70,14 +73,17 @@
 
 #include "sched/policy.h"
 #include "core/registry.h"
+#include "sched/order.h"
+#include "sched/packing.h"
+#include "sched/reserve.h"
 #include "core/stats.h"
 #include "sched/job.h"
 
 typedef struct gang gang_t;
 
 typedef struct gang_params {
-    sched_priority priority;
-    sched_packing packing;
+    const sched_order_ops *priority;     /* the queue order (sched/order.h) */
+    const sched_packing_ops *packing;    /* the slot packing (sched/packing.h) */
     int mpl;
     double pcs;
     double quantum;
@@ -91,7 +97,7 @@ typedef struct gang_params {
     bool pcs_first_start;   /* a job's first start costs pcs too */
     bool no_alternative;    /* no alternative scheduling, hence no moves back and
                              * no slot unification (scheduler.alternative = no) */
-    sched_backfill backfill; /* none, EASY, conservative (sched/backfill.h) */
+    const sched_reserve_ops *backfill; /* NONE, EASY, CONSERVATIVE, ... (sched/reserve.h) */
     bool exclusive;         /* whole nodes per job and slot (node_sharing
                              * EXCLUSIVE; issue 25) */
     pnrsim_ctx ctx;         /* what the scheduler's components are created

@@ -236,13 +236,13 @@ const char *gang_check_placement(const gang_t *g)
         }
         if (h && fits_now(g, h))
             bad = h;
-        if (!bad && !g->p.strict_order && g->p.backfill == BF_NONE)
+        if (!bad && !g->p.strict_order && !g->p.backfill->on_pass)
             for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
                 if (fits_now(g, j))
                     bad = j;
     } else if (g->p.strict_order) {
         /* Only the head in priority order may start. */
-        const job_t *h = jobq_head(&g->queue, g->p.priority);
+        const job_t *h = jobq_head(&g->queue, g->p.priority->bucket);
         if (h && fits_now(g, h))
             bad = h;
     } else {

@@ -24,6 +24,7 @@
 #include "sched/gang.h"
 #include "sched/gang_home.h"
 #include "sched/gang_nodes.h"
+#include "sched/priority.h"
 #include "sched/queue.h"
 
 #include <stdbool.h>
@@ -79,6 +80,7 @@ struct gang {
      * delegated to it when set; pf_* filter the slots place() may use */
     const gang_policy *policy;
     void *policy_ctx;
+    void *pack_state;       /* the packing's state (p.packing->create) */
     int pf_only, pf_not;    /* slot index only / never (-1 none; nslots = a new slot) */
     bool pf_new;            /* place() may open a new slot */
     bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
@@ -159,5 +161,17 @@ static inline int gang_core_first(const gang_t *g, const job_t *j, core_iter *it
 #define GANG_NODES(g)                                                          \
     (&(nodes_view){(g)->cl, (g)->cpn, (g)->nnodes, (g)->npes, (g)->reserved,  \
                    (g)->p.mem_aware})
+
+/* The packing's choice (gang.c place): whether slot index ci should
+ * replace slot index bi, both fitting j. One indirect call per candidate
+ * after the first (none for a SCHED_PACK_FIRST packing). */
+static inline bool gang_pack_better(const gang_t *g, int ci, int bi, const job_t *j)
+{
+    sched_slot_info c = {ci, g->slots[ci]->nfree, g->npes};
+    sched_slot_info b = {bi, g->slots[bi]->nfree, g->npes};
+    sched_job_info info;
+    job_public(j, &info);
+    return g->p.packing->better(g->pack_state, &c, &b, &info);
+}
 
 #endif

@@ -3,20 +3,12 @@
 #ifndef PNRSIM_SCHED_POLICY_H
 #define PNRSIM_SCHED_POLICY_H
 
-/* Queue order: FCFS; BESTFIT = most PEs first; WORSTFIT = fewest first;
- * the rest are the priority functions of sched/priority.h (issue 14). */
-typedef enum {
-    PRIO_FCFS, PRIO_BESTFIT, PRIO_WORSTFIT,
-    PRIO_SJF, PRIO_LJF, PRIO_SAF, PRIO_LAF, PRIO_WFP3, PRIO_UNICEP, PRIO_F1
-} sched_priority;
-/* Backfilling (sched/backfill.h): none, EASY, conservative. */
-typedef enum { BF_NONE, BF_EASY, BF_CONSERVATIVE } sched_backfill;
+/* The queue order, backfilling and packing are registry components
+ * (issue 34): sched/order.h, sched/reserve.h, sched/packing.h. */
 /* Node allocation (issue 25, scheduler.node_sharing): SHARED = a job gets
  * cores, other jobs may use the rest of its nodes; EXCLUSIVE = whole
  * nodes in its slot, the unused cores idle. */
 typedef enum { NODE_SHARED, NODE_EXCLUSIVE } sched_node_sharing;
-/* Slot choice: the first, the fullest or the emptiest slot that fits. */
-typedef enum { PACK_FIRSTFIT, PACK_BESTFIT, PACK_WORSTFIT } sched_packing;
 /* When a thread's memory is freed (§4.3.1 "at process termination"): when
  * the thread ends, or when its whole job ends. */
 typedef enum { MEM_RELEASE_THREAD, MEM_RELEASE_JOB } sched_mem_release;

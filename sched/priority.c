@@ -1,46 +1,37 @@
-/* sched/priority.c: the queue orders as sort keys (see priority.h).
+/* sched/priority.c: a run's queue order applied to the jobs (see
+ * priority.h).
  *
  * The sort is a plain qsort on (key, trace order): trace order is unique, so
  * the comparison is a total order and the result does not depend on the
  * library's sort (PReMAS's lesson, peers.md). Cost O(q log q) per pass for
- * a queue of q jobs. */
+ * a queue of q jobs, and one call of the order's key per job. */
 #include "sched/priority.h"
+#include "sched/reserve.h"
 
-#include <math.h>
 #include <stdlib.h>
 
-bool prio_is_bucketed(sched_priority p)
+void job_public(const job_t *j, sched_job_info *out)
 {
-    return p == PRIO_FCFS || p == PRIO_BESTFIT || p == PRIO_WORSTFIT;
+    *out = (sched_job_info){
+        .id = j->id, .order = j->order, .threads = j->threads, .width = j->width,
+        .submit = j->submit, .estimate = j->estimate, .requested = j->requested,
+        .mem_mb = j->mem_mb,
+    };
 }
 
-double prio_key(sched_priority p, const job_t *j, double now)
+/* reserve.h's view of a job: a sched_job is a job_t. */
+void sched_job_get(const sched_job *j, sched_job_info *out)
 {
-    double n = j->threads, e = j->estimate;
-    double e1 = e < 1 ? 1 : e;
-    double w = now - j->submit;
-    switch (p) {
-    case PRIO_FCFS: return 0;
-    case PRIO_BESTFIT: return -n;
-    case PRIO_WORSTFIT: return n;
-    case PRIO_SJF: return e;
-    case PRIO_LJF: return -e;
-    case PRIO_SAF: return n * e;
-    case PRIO_LAF: return -n * e;
-    case PRIO_WFP3: {
-        double r = w / e1;
-        return -(r * r * r) * n;
-    }
-    case PRIO_UNICEP: {
-        double l = j->threads == 1 ? 1 : log2(n);
-        return -w / (l * e1);
-    }
-    case PRIO_F1: {
-        double s = j->submit > 0 ? j->submit : 1;
-        return log10(e1) * n + 870 * log10(s);
-    }
-    }
-    return 0;
+    job_public((const job_t *)(const void *)j, out);
+}
+
+bool sched_job_waiting(const sched_job *j) { return ((const job_t *)(const void *)j)->queued; }
+
+double prio_key(const sched_order_ops *o, void *state, const job_t *j, double now)
+{
+    sched_job_info info;
+    job_public(j, &info);
+    return o->key(state, &info, now);
 }
 
 static int cmp(const void *a, const void *b)
@@ -53,9 +44,9 @@ static int cmp(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-void prio_sort(job_t **v, size_t n, sched_priority p, double now)
+void prio_sort(job_t **v, size_t n, const sched_order_ops *o, void *state, double now)
 {
     for (size_t i = 0; i < n; i++)
-        v[i]->prio_key = prio_key(p, v[i], now);
+        v[i]->prio_key = prio_key(o, state, v[i], now);
     qsort(v, n, sizeof *v, cmp);
 }

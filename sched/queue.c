@@ -80,31 +80,32 @@ static job_t *bucket_untried(const jobq_t *q, int w, long pass_no)
     return NULL;
 }
 
-job_t *jobq_head(const jobq_t *q, sched_priority prio)
+job_t *jobq_head(const jobq_t *q, sched_order_bucket b)
 {
-    switch (prio) {
-    case PRIO_FCFS:
+    switch (b) {
+    case SCHED_BUCKET_ARRIVAL:
         return jobq_first(q);
-    case PRIO_BESTFIT:
+    case SCHED_BUCKET_WIDEST:
         for (int w = q->npes; w >= 1; w--)
             if (q->bcount[w])
                 return bucket_head(q, w);
         return NULL;
-    case PRIO_WORSTFIT:
+    case SCHED_BUCKET_NARROWEST:
         for (int w = 1; w <= q->npes; w++)
             if (q->bcount[w])
                 return bucket_head(q, w);
         return NULL;
-    default: /* keyed orders go through sched/backfill.c */
+    case SCHED_BUCKET_NONE: /* keyed orders go through sched/backfill.c */
         return NULL;
     }
+    return NULL;
 }
 
-job_t *jobq_first_fitting(const jobq_t *q, sched_priority prio, int maxw, long pass_no)
+job_t *jobq_first_fitting(const jobq_t *q, sched_order_bucket b, int maxw, long pass_no)
 {
     job_t *best = NULL;
-    switch (prio) {
-    case PRIO_FCFS:
+    switch (b) {
+    case SCHED_BUCKET_ARRIVAL:
         /* The earliest arrival among the buckets' first untried jobs. */
         for (int w = 1; w <= maxw; w++) {
             job_t *j = bucket_untried(q, w, pass_no);
@@ -112,19 +113,20 @@ job_t *jobq_first_fitting(const jobq_t *q, sched_priority prio, int maxw, long p
                 best = j;
         }
         return best;
-    case PRIO_BESTFIT:
+    case SCHED_BUCKET_WIDEST:
         for (int w = maxw; w >= 1; w--)
             if ((best = bucket_untried(q, w, pass_no)))
                 return best;
         return NULL;
-    case PRIO_WORSTFIT:
+    case SCHED_BUCKET_NARROWEST:
         for (int w = 1; w <= maxw; w++)
             if ((best = bucket_untried(q, w, pass_no)))
                 return best;
         return NULL;
-    default:
+    case SCHED_BUCKET_NONE:
         return NULL;
     }
+    return NULL;
 }
 
 const char *jobq_check(const jobq_t *q)

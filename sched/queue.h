@@ -15,7 +15,7 @@
 
 #include "core/list.h"
 #include "sched/job.h"
-#include "sched/policy.h"
+#include "sched/order.h"
 
 typedef struct jobq {
     int npes;           /* widths 1..npes */
@@ -37,14 +37,15 @@ void jobq_remove(jobq_t *q, job_t *j);
  * the end. */
 job_t *jobq_first(const jobq_t *q);
 job_t *jobq_next(const jobq_t *q, const job_t *j);
-/* The head in priority order (FCFS, BESTFIT, WORSTFIT; ties by arrival),
- * ignoring fit; NULL when empty or for the keyed orders (sched/backfill.c
- * orders those itself). */
-job_t *jobq_head(const jobq_t *q, sched_priority prio);
-/* The first job in priority order with at most maxw threads whose
+/* The head in the order of bucket b (ARRIVAL, WIDEST, NARROWEST: the
+ * orders of sched/order.h that say so; ties by arrival), ignoring fit;
+ * NULL when empty or for SCHED_BUCKET_NONE (sched/backfill.c sorts those
+ * by key). */
+job_t *jobq_head(const jobq_t *q, sched_order_bucket b);
+/* The first job in bucket b's order with at most maxw threads whose
  * tried_pass is not pass_no (not yet tried in this pass); NULL if none.
  * Costs at most maxw bucket heads plus the tried jobs skipped. */
-job_t *jobq_first_fitting(const jobq_t *q, sched_priority prio, int maxw, long pass_no);
+job_t *jobq_first_fitting(const jobq_t *q, sched_order_bucket b, int maxw, long pass_no);
 /* Test hook: NULL, or what is wrong (a job in the wrong bucket or not
  * marked queued, counts that disagree). */
 const char *jobq_check(const jobq_t *q);

@@ -5,6 +5,7 @@
 #ifndef PNRSIM_TESTS_FIXTURE_BACKFILL_H
 #define PNRSIM_TESTS_FIXTURE_BACKFILL_H
 
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"

@@ -6,6 +6,7 @@
 #ifndef PNRSIM_TESTS_FIXTURE_CONFIG_H
 #define PNRSIM_TESTS_FIXTURE_CONFIG_H
 
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "tests/testutil.h"
 
@@ -77,8 +78,8 @@ static inline void weird(config *c)
     c->simulation.max_samples = 0;
     c->simulation.max_event_rate = 0;
     c->process.mem_release = MEM_RELEASE_THREAD;
-    c->scheduler.priority = PRIO_WORSTFIT;
-    c->scheduler.packing = PACK_WORSTFIT;
+    c->scheduler.priority = t_index(PNRSIM_KIND_PRIORITY, "WORSTFIT");
+    c->scheduler.packing = t_index(PNRSIM_KIND_PACKING, "WORSTFIT");
     c->scheduler.mpl = 0;
     c->scheduler.pcs = 0;
     c->scheduler.quantum = 1e-3;
@@ -104,7 +105,7 @@ static inline void weird(config *c)
     c->netram.global_knowledge = true;
     c->netram.managers = 7;
     c->netram.server_threshold = 0;
-    c->netram.packing = PACK_BESTFIT;
+    c->netram.packing = CFG_PACK_BESTFIT;
     c->netram.access_latency = 0.5;
     c->network.topology = TOPO_KIND_CONNECTED;
     c->network.rack_size = 5;

@@ -33,6 +33,7 @@
 #ifndef PNRSIM_TESTS_FIXTURE_GANG_H
 #define PNRSIM_TESTS_FIXTURE_GANG_H
 
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"
@@ -154,10 +155,10 @@ static inline void probe_cb(sim_t *sim, void *arg)
     note_check(t);
 }
 
-static inline gang_params params(cfg_priority prio, cfg_packing pack, int mpl, double quantum,
+static inline gang_params params(sched_priority prio, sched_packing pack, int mpl, double quantum,
                                  double pcs, bool strict)
 {
-    gang_params p = {.priority = prio, .packing = pack, .mpl = mpl, .pcs = pcs,
+    gang_params p = {.priority = prio, .packing = pack, .backfill = BF_NONE, .mpl = mpl, .pcs = pcs,
                      .quantum = quantum, .mem_aware = false, .strict_order = strict};
     return p;
 }

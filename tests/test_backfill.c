@@ -18,6 +18,7 @@
  * became the head, and conservative starts every job no later than its first
  * reservation (job->bf_first_res, recorded by the pass).
  */
+#include "tests/fixture_components.h"
 #include "tests/fixture_backfill.h"
 
 /* ---- EASY: the classic example --------------------------------------------- */
@@ -366,17 +367,17 @@ START_TEST(test_prio_keys)
     cluster_params cp = test_cluster_params(1, 1024, 0);
     cluster_init(&sim, &cl, &cp);
     job_t *j = job_create(&cl, 1, 1, 0, 1, 10, 1);
-    ck_assert_double_eq(prio_key(PRIO_SJF, j, 50), 10);
-    ck_assert_double_eq(prio_key(PRIO_LAF, j, 50), -10);
+    ck_assert_double_eq(prio_key(PRIO_SJF, NULL, j, 50), 10);
+    ck_assert_double_eq(prio_key(PRIO_LAF, NULL, j, 50), -10);
     /* UNICEP: w = 50, n = 1 -> 50 / (1 * 10) = 5. */
-    ck_assert_near(prio_key(PRIO_UNICEP, j, 50), -5, 1e-12);
+    ck_assert_near(prio_key(PRIO_UNICEP, NULL, j, 50), -5, 1e-12);
     /* F1: log10(10) * 1 + 870 log10(1) = 1. */
-    ck_assert_near(prio_key(PRIO_F1, j, 50), 1, 1e-12);
+    ck_assert_near(prio_key(PRIO_F1, NULL, j, 50), 1, 1e-12);
     /* WFP3: (50/10)^3 * 1 = 125. */
-    ck_assert_near(prio_key(PRIO_WFP3, j, 50), -125, 1e-9);
+    ck_assert_near(prio_key(PRIO_WFP3, NULL, j, 50), -125, 1e-9);
     j->estimate = 0;
-    ck_assert_near(prio_key(PRIO_WFP3, j, 2), -8, 1e-12);   /* (2/1)^3 */
-    ck_assert_near(prio_key(PRIO_F1, j, 2), 0, 1e-12);      /* log10(1) */
+    ck_assert_near(prio_key(PRIO_WFP3, NULL, j, 2), -8, 1e-12);   /* (2/1)^3 */
+    ck_assert_near(prio_key(PRIO_F1, NULL, j, 2), 0, 1e-12);      /* log10(1) */
     job_destroy(&sim, j);
     test_cluster_free(&sim, &cl);
 }
@@ -457,13 +458,13 @@ START_TEST(test_estimate_config)
     config_defaults(&c);
     ck_assert_int_eq(c.workload.estimate, ESTIMATE_REQUESTED);
     ck_assert_double_eq(c.workload.estimate_scale, 1);
-    ck_assert_int_eq(c.scheduler.backfill, BF_NONE);
+    ck_assert_int_eq(c.scheduler.backfill, t_index(PNRSIM_KIND_BACKFILL, "NONE"));
     ck_assert_int_eq(config_set(&c, "workload.estimate=runtime", err), 0);
     ck_assert_int_eq(c.workload.estimate, ESTIMATE_RUNTIME);
     ck_assert_int_eq(config_set(&c, "scheduler.backfill=conservative", err), 0);
-    ck_assert_int_eq(c.scheduler.backfill, BF_CONSERVATIVE);
+    ck_assert_int_eq(c.scheduler.backfill, t_index(PNRSIM_KIND_BACKFILL, "CONSERVATIVE"));
     ck_assert_int_eq(config_set(&c, "scheduler.priority=unicep", err), 0);
-    ck_assert_int_eq(c.scheduler.priority, PRIO_UNICEP);
+    ck_assert_int_eq(c.scheduler.priority, t_index(PNRSIM_KIND_PRIORITY, "UNICEP"));
     ck_assert_int_eq(config_set(&c, "scheduler.backfill=aggressive", err), -1);
     ck_assert_ptr_nonnull(strstr(err, "backfill"));
     ck_assert_int_eq(config_set(&c, "workload.estimate_scale=0", err), -1);

@@ -5,6 +5,7 @@
  * estimates, the matrix invariants after every action, the gang-aware
  * guarantee at MPL 2 and 3, kept profiles equal to rebuilt ones, and
  * searches cut short by the dominance bound equal to plain ones. */
+#include "tests/fixture_components.h"
 #include "tests/fixture_backfill.h"
 
 /* ---- property runs on random tie-heavy workloads ---------------------------------- */
@@ -99,12 +100,12 @@ START_TEST(test_random_invariants)
 {
     /* Every order x mode x MPL 1-3 with inexact estimates: the invariants
      * after every action, every job runs, CPU time conserved. */
-    static const sched_priority prios[] = {PRIO_FCFS, PRIO_BESTFIT, PRIO_SJF, PRIO_LJF,
+    const sched_priority prios[] = {PRIO_FCFS, PRIO_BESTFIT, PRIO_SJF, PRIO_LJF,
                                            PRIO_SAF, PRIO_LAF, PRIO_WFP3, PRIO_UNICEP,
                                            PRIO_F1};
     int i = _i;
     sched_priority prio = prios[i % 9];
-    sched_backfill bf = (sched_backfill)(i % 3);
+    sched_backfill bf = t_ops_at(PNRSIM_KIND_BACKFILL, i % 3);
     int mpl = 1 + (i / 9) % 3;
     tc_t t;
     gang_params gp = params(prio, bf, mpl, i % 2);
@@ -145,7 +146,7 @@ static int gang_guarantee(sched_backfill bf, int mpl, double pcs, uint64_t seed,
         if (t.placed[id] > t.head_res[id]) {
             (*late)++;
             fprintf(stderr, "bf %d mpl %d pcs %g seed %d: head J%d placed at %.17g after its first reservation as the head %.17g\n",
-                    (int)bf, mpl, pcs, (int)seed, id, t.placed[id], t.head_res[id]);
+                    t_ops_index(PNRSIM_KIND_BACKFILL, bf), mpl, pcs, (int)seed, id, t.placed[id], t.head_res[id]);
         }
         if (bf == BF_EASY)
             ck_assert_double_eq(t.head_res[id], t.first_res[id]);
@@ -156,13 +157,13 @@ static int gang_guarantee(sched_backfill bf, int mpl, double pcs, uint64_t seed,
 
 START_TEST(test_gang_guarantee)
 {
-    static const sched_backfill bfs[] = {BF_EASY, BF_CONSERVATIVE};
+    const sched_backfill bfs[] = {BF_EASY, BF_CONSERVATIVE};
     for (int b = 0; b < 2; b++) {
         for (int mpl = 2; mpl <= 3; mpl++) {
             int checked = 0, late = 0;
             for (uint64_t seed = 1; seed <= 10; seed++)
                 checked += gang_guarantee(bfs[b], mpl, seed % 2 ? 0 : 1, seed, &late);
-            fprintf(stderr, "bf %d mpl %d: %d checked %d late\n", (int)bfs[b], mpl, checked, late);
+            fprintf(stderr, "bf %d mpl %d: %d checked %d late\n", t_ops_index(PNRSIM_KIND_BACKFILL, bfs[b]), mpl, checked, late);
             ck_assert_int_eq(late, 0);
             ck_assert_int_gt(checked, 50);
         }
@@ -194,7 +195,7 @@ static void cons_run(tc_t *t, sched_priority prio, bool exact, uint64_t seed, bo
 
 START_TEST(test_conservative_kept_equals_rebuilt)
 {
-    static const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_SAF, PRIO_F1};
+    const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_SAF, PRIO_F1};
     long kept_total = 0;
     for (int exact = 0; exact <= 1; exact++) {
         for (int pi = 0; pi < 4; pi++) {
@@ -207,7 +208,7 @@ START_TEST(test_conservative_kept_equals_rebuilt)
                 for (int id = 1; id <= a.njobs; id++)
                     ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
                                   "order %d exact %d seed %d: J%d kept [%.17g, %.17g), "
-                                  "rebuilt [%.17g, %.17g)", (int)prios[pi], exact, (int)seed,
+                                  "rebuilt [%.17g, %.17g)", t_ops_index(PNRSIM_KIND_PRIORITY, prios[pi]), exact, (int)seed,
                                   id, a.start[id], a.end[id], r.start[id], r.end[id]);
                 kept_total += kept;
                 tc_free(&a);
@@ -247,7 +248,7 @@ static void bound_run(tc_t *t, sched_priority prio, int mpl, bool oracle, uint64
 
 START_TEST(test_conservative_bound_equals_oracle)
 {
-    static const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_LAF, PRIO_WFP3,
+    const sched_priority prios[] = {PRIO_FCFS, PRIO_SJF, PRIO_LAF, PRIO_WFP3,
                                            PRIO_UNICEP};
     int i = _i;
     sched_priority prio = prios[i % 5];
@@ -261,7 +262,7 @@ START_TEST(test_conservative_bound_equals_oracle)
         for (int id = 1; id <= a.njobs; id++)
             ck_assert_msg(a.start[id] == r.start[id] && a.end[id] == r.end[id],
                           "order %d mpl %d seed %d: J%d fast [%.17g, %.17g), oracle "
-                          "[%.17g, %.17g)", (int)prio, mpl, (int)seed, id, a.start[id],
+                          "[%.17g, %.17g)", t_ops_index(PNRSIM_KIND_PRIORITY, prio), mpl, (int)seed, id, a.start[id],
                           a.end[id], r.start[id], r.end[id]);
         ck_assert_int_eq(sr.kept_passes, 0);
         ck_assert_int_eq(sr.lazy_opens, 0);

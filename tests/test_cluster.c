@@ -11,6 +11,7 @@
  *   - cluster_observe installs the scheduler's, the PEs' and the network's
  *     observers together and removes them, and they are told what happens.
  */
+#include "tests/fixture_components.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
 #include "tests/testcluster.h"
@@ -157,7 +158,7 @@ static void submit_cb(sim_t *sim, void *arg)
  * of MPL 1 whose on_end records into e. */
 static void gang_world(sim_t *sim, cluster_t *cl, gang_params *gp, ended *e)
 {
-    *gp = (gang_params){.priority = PRIO_FCFS, .packing = PACK_FIRSTFIT, .mpl = 1,
+    *gp = (gang_params){.priority = PRIO_FCFS, .packing = PACK_FIRSTFIT, .backfill = BF_NONE, .mpl = 1,
                         .quantum = 10, .strict_order = true};
     cluster_params p = test_cluster_params(2, 64, 1);
     p.gang = gp;

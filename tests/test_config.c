@@ -13,6 +13,7 @@
  * PNRSim files, format detection, --set and validation are in
  * tests/test_config_set.c; helpers in tests/fixture_config.h.
  */
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/dirty.h"
 #include "tests/testutil.h"
@@ -46,8 +47,8 @@ START_TEST(test_defaults)
     ck_assert_str_eq(c.process.name, "Process");
     ck_assert_double_eq(c.process.mem_access_rate, 0.00000024);
     ck_assert_int_eq(c.scheduler.type, SCHED_GANG);
-    ck_assert_int_eq(c.scheduler.priority, PRIO_FCFS);
-    ck_assert_int_eq(c.scheduler.packing, PACK_FIRSTFIT);
+    ck_assert_int_eq(c.scheduler.priority, t_index(PNRSIM_KIND_PRIORITY, "FCFS"));
+    ck_assert_int_eq(c.scheduler.packing, t_index(PNRSIM_KIND_PACKING, "FIRSTFIT"));
     ck_assert_int_eq(c.scheduler.mpl, 1);
     ck_assert_double_eq(c.scheduler.pcs, 0.004);
     ck_assert_double_eq(c.scheduler.quantum, 60);
@@ -149,7 +150,7 @@ START_TEST(test_appendix_cfg_values)
     ck_assert_double_eq(c.simulation.metrics_period, 50000);
     ck_assert_double_eq(c.process.comm_rate, 10);
     ck_assert_double_eq(c.process.sync_rate, 1); /* "synchrates" */
-    ck_assert_int_eq(c.scheduler.packing, PACK_BESTFIT);
+    ck_assert_int_eq(c.scheduler.packing, t_index(PNRSIM_KIND_PACKING, "BESTFIT"));
     ck_assert_int_eq(c.scheduler.mpl, 2);
     ck_assert(c.netram.enabled);
     ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
@@ -268,7 +269,7 @@ START_TEST(test_ini_case_comments_indent)
                        "name: big node\n",
                        path, err);
     ck_assert_msg(rc == 0, "%s", err);
-    ck_assert_int_eq(c.scheduler.priority, PRIO_BESTFIT);
+    ck_assert_int_eq(c.scheduler.priority, t_index(PNRSIM_KIND_PRIORITY, "BESTFIT"));
     ck_assert(c.scheduler.mem_aware);
     ck_assert_int_eq(c.scheduler.mpl, 0);
     ck_assert_double_eq(c.computer.ram, 48);

@@ -6,6 +6,7 @@
  * file, writing and INI reading are in tests/test_config.c; helpers in
  * tests/fixture_config.h. Runs from the repository root.
  */
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "tests/testutil.h"
 
@@ -675,8 +676,8 @@ END_TEST
 
 START_TEST(test_enum_names)
 {
-    ck_assert_str_eq(config_priority_name(PRIO_BESTFIT), "BESTFIT");
-    ck_assert_str_eq(config_packing_name(PACK_WORSTFIT), "WORSTFIT");
+    ck_assert_str_eq(config_priority_name(t_index(PNRSIM_KIND_PRIORITY, "BESTFIT")), "BESTFIT");
+    ck_assert_str_eq(config_packing_name(t_index(PNRSIM_KIND_PACKING, "WORSTFIT")), "WORSTFIT");
     ck_assert_str_eq(config_strategy_name(PNR_BACKBONE), "BACKBONE");
     ck_assert_str_eq(config_topology_name(TOPO_KIND_CONNECTED), "CONNECTED");
     ck_assert_str_eq(config_cpu_demand_name(CPU_DEMAND_AUTO), "AUTO");

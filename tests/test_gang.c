@@ -7,6 +7,7 @@
  * tests/test_gang_pass.c. The harness, the layout strings and the rules
  * the expectations rely on are described in tests/fixture_gang.h.
  */
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"
@@ -30,7 +31,7 @@
  * 10; meanwhile J2 (1 PE, 5 s) arrives at 1, J3 (3 PEs, 4 s) at 2, J4 (2
  * PEs, 6 s) at 3 and J5 (2 PEs, 3 s) at 4. At 10 the queue is J2 J3 J4 J5;
  * the priority decides who goes first. */
-static void priority_case(tc_t *t, cfg_priority prio)
+static void priority_case(tc_t *t, sched_priority prio)
 {
     gang_params gp = params(prio, PACK_FIRSTFIT, 1, 5, 0.5, true);
     tc_init(t, 4, 1024, &gp);
@@ -132,7 +133,7 @@ END_TEST
  * Every job is shorter than the quantum, and the quantum restarts at each
  * switch, so no job is ever preempted; alternative scheduling moves jobs
  * into the current slot when their PEs fall idle there. */
-static void packing_case(tc_t *t, cfg_packing pack)
+static void packing_case(tc_t *t, sched_packing pack)
 {
     gang_params gp = params(PRIO_FCFS, pack, 3, 10, 0, true);
     tc_init(t, 8, 1024, &gp);

@@ -4,6 +4,7 @@
  * (every scheduler action checked, gang_check included: a moved job's PEs
  * are free in its home slot). No messages, no paging: a job computes its
  * CPU demand while scheduled. */
+#include "tests/fixture_components.h"
 #include "tests/fixture_gang.h"
 
 /* 4 PEs, MPL 3, quantum 10, PCS 1, FCFS, FIRSTFIT, alternative on.

@@ -7,6 +7,7 @@
  * rules the expectations rely on: tests/fixture_gang.h; the other hand
  * cases: tests/test_gang.c.
  */
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"
@@ -380,7 +381,8 @@ START_TEST(test_place_at_switch_issue10)
     ck_assert_double_eq(c.scheduler.quantum, 60);
     ck_assert_double_eq(c.scheduler.pcs, 0.004);
     tc_t t;
-    gang_params gp = params(c.scheduler.priority, c.scheduler.packing, 2, c.scheduler.quantum,
+    gang_params gp = params(t_ops_at(PNRSIM_KIND_PRIORITY, c.scheduler.priority),
+                            t_ops_at(PNRSIM_KIND_PACKING, c.scheduler.packing), 2, c.scheduler.quantum,
                             c.scheduler.pcs, c.scheduler.strict_order);
     gp.mem_aware = c.scheduler.mem_aware;
     gp.pcs_first_start = c.scheduler.pcs_first_start;

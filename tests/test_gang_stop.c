@@ -17,6 +17,7 @@
  * on: the pending pass places J3..J10 at t = 0 (10 slots at t = 0.5), and the ten
  * jobs share the machine in turn: J10's 20 s end at 10 x 20 = 200 s, the
  * last of them (round robin of quanta, no PCS). */
+#include "tests/fixture_components.h"
 #include "tests/fixture_gang.h"
 
 static int polls;

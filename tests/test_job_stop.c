@@ -6,6 +6,7 @@
  * and under gang time slicing, in exact and batched paging mode. The page-fault model is tests/test_job.c's;
  * whole runs are tests/test_job_run.c's.
  */
+#include "tests/fixture_components.h"
 #include "app/config.h"
 #include "app/run.h"
 #include "app/run_check.h"
@@ -405,6 +406,7 @@ static gang_t *world_init_gang(world *w, int npes, double ram_mb, uint64_t seed,
                                double quantum, double pcs)
 {
     gang_params gp = {.priority = PRIO_FCFS,
+                      .backfill = BF_NONE,
                       .packing = PACK_FIRSTFIT,
                       .mpl = mpl,
                       .pcs = pcs,

@@ -64,36 +64,36 @@ START_TEST(heads_by_priority)
     fill(&q);
     /* FCFS: job 0. BESTFIT: the widest, 1 (4 PEs). WORSTFIT: the first of
      * the narrowest, 2 (1 PE, before 5). */
-    ck_assert_int_eq(id_of(jobq_head(&q, PRIO_FCFS)), 0);
-    ck_assert_int_eq(id_of(jobq_head(&q, PRIO_BESTFIT)), 1);
-    ck_assert_int_eq(id_of(jobq_head(&q, PRIO_WORSTFIT)), 2);
+    ck_assert_int_eq(id_of(jobq_head(&q, SCHED_BUCKET_ARRIVAL)), 0);
+    ck_assert_int_eq(id_of(jobq_head(&q, SCHED_BUCKET_WIDEST)), 1);
+    ck_assert_int_eq(id_of(jobq_head(&q, SCHED_BUCKET_NARROWEST)), 2);
     /* At most 3 PEs free. FCFS: the earliest of width <= 3, job 0.
      * BESTFIT: the widest that fits, 4 (3 PEs). WORSTFIT: 2. */
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_FCFS, 3, 1)), 0);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_BESTFIT, 3, 1)), 4);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_WORSTFIT, 3, 1)), 2);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_ARRIVAL, 3, 1)), 0);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_WIDEST, 3, 1)), 4);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_NARROWEST, 3, 1)), 2);
     /* At most 1 PE: only 2 and 5 fit; every order takes 2 first. */
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_FCFS, 1, 1)), 2);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_BESTFIT, 1, 1)), 2);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_ARRIVAL, 1, 1)), 2);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_WIDEST, 1, 1)), 2);
     /* Jobs 0, 2 and 4 tried (and failed) in pass 1: FCFS with 3 PEs next
      * takes 3 (width 2, after 0), BESTFIT 3 too (no other 3-wide job),
      * WORSTFIT 5 (the other 1-wide). In pass 2 nothing is tried yet. */
     jobs[0].tried_pass = jobs[2].tried_pass = jobs[4].tried_pass = 1;
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_FCFS, 3, 1)), 3);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_BESTFIT, 3, 1)), 3);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_WORSTFIT, 3, 1)), 5);
-    ck_assert_int_eq(id_of(jobq_first_fitting(&q, PRIO_FCFS, 3, 2)), 0);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_ARRIVAL, 3, 1)), 3);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_WIDEST, 3, 1)), 3);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_NARROWEST, 3, 1)), 5);
+    ck_assert_int_eq(id_of(jobq_first_fitting(&q, SCHED_BUCKET_ARRIVAL, 3, 2)), 0);
     /* Everything of width <= 1 tried: nothing fits in 1 PE. */
     jobs[5].tried_pass = 1;
-    ck_assert_ptr_null(jobq_first_fitting(&q, PRIO_FCFS, 1, 1));
-    ck_assert_ptr_null(jobq_first_fitting(&q, PRIO_WORSTFIT, 1, 1));
+    ck_assert_ptr_null(jobq_first_fitting(&q, SCHED_BUCKET_ARRIVAL, 1, 1));
+    ck_assert_ptr_null(jobq_first_fitting(&q, SCHED_BUCKET_NARROWEST, 1, 1));
     /* Keyed orders are sched/backfill.c's. */
-    ck_assert_ptr_null(jobq_head(&q, PRIO_SJF));
+    ck_assert_ptr_null(jobq_head(&q, SCHED_BUCKET_NONE));
     /* Emptied: no heads. */
     for (int i = 0; i < 6; i++)
         jobq_remove(&q, &jobs[i]);
     ck_assert_ptr_null(jobq_first(&q));
-    ck_assert_ptr_null(jobq_head(&q, PRIO_BESTFIT));
+    ck_assert_ptr_null(jobq_head(&q, SCHED_BUCKET_WIDEST));
     ck_assert_ptr_null(jobq_check(&q));
     jobq_destroy(&q);
 }
