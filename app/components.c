@@ -11,6 +11,7 @@
 #include "app/components.h"
 
 #include "core/registry.h"
+#include "pnr/strategy_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +35,14 @@ void components_init(void)
     if (done)
         return;
     done = 1;
-    static const char *const strategy[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE", NULL};
     static const char *const priority[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
                                            "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
     static const char *const backfill[] = {"NONE", "EASY", "CONSERVATIVE", NULL};
     static const char *const packing[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
-    reg_names(PNRSIM_KIND_STRATEGY, strategy);
+    if (pnr_strategy_register(pnrsim_registry_get()) != PNRSIM_OK) {
+        fprintf(stderr, "components: cannot register the network RAM strategies\n");
+        abort();
+    }
     reg_names(PNRSIM_KIND_PRIORITY, priority);
     reg_names(PNRSIM_KIND_BACKFILL, backfill);
     reg_names(PNRSIM_KIND_PACKING, packing);

@@ -5,14 +5,14 @@
  * key table (app/config_keys.c) points its enum keys at these lists. */
 #include "app/config_names.h"
 
+#include "core/registry.h"
+
 #include <stddef.h>
 
 const char *const cfg_priority_names[] = {"FCFS", "BESTFIT", "WORSTFIT", "SJF", "LJF",
                                           "SAF", "LAF", "WFP3", "UNICEP", "F1", NULL};
 const char *const cfg_packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
 const char *const cfg_sched_names[] = {"GANG", NULL};
-const char *const cfg_strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
-                                          "BACKBONE", NULL};
 const char *const cfg_release_names[] = {"EXCESS", "ALL", NULL};
 const char *const cfg_selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                            "RANDOM", NULL};
@@ -44,8 +44,6 @@ _Static_assert(SCHEDULE_NO == 0 && SCHEDULE_YES == 1 && SCHEDULE_GZ == 2, "");
 _Static_assert(PRIO_FCFS == 0 && PRIO_BESTFIT == 1 && PRIO_WORSTFIT == 2, "");
 _Static_assert(PACK_FIRSTFIT == 0 && PACK_BESTFIT == 1 && PACK_WORSTFIT == 2, "");
 _Static_assert(SCHED_GANG == 0, "");
-_Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
-               PNR_BACKBONE == 3, "");
 _Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
 _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
@@ -114,7 +112,11 @@ static const char *name_of(const char *const *names, int v)
 
 const char *config_priority_name(cfg_priority v) { return name_of(cfg_priority_names, (int)v); }
 const char *config_packing_name(cfg_packing v) { return name_of(cfg_packing_names, (int)v); }
-const char *config_strategy_name(cfg_strategy v) { return name_of(cfg_strategy_names, (int)v); }
+const char *config_strategy_name(cfg_strategy v)
+{
+    const pnrsim_component *s = pnrsim_at(PNRSIM_KIND_STRATEGY, v);
+    return s ? s->name : "?";
+}
 const char *config_reclaim_name(cfg_reclaim v) { return name_of(cfg_reclaim_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(cfg_topology_names, (int)v); }
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cfg_cpu_demand_names, (int)v); }

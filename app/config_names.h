@@ -14,7 +14,6 @@
 extern const char *const cfg_priority_names[];
 extern const char *const cfg_packing_names[];
 extern const char *const cfg_sched_names[];
-extern const char *const cfg_strategy_names[];
 extern const char *const cfg_release_names[];
 extern const char *const cfg_selection_names[];
 extern const char *const cfg_mem_aware_names[];

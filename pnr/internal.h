@@ -53,6 +53,7 @@
 #define PNRSIM_PNR_INTERNAL_H
 
 #include "pnr/strategy.h"
+#include "pnr/strategy_api.h"
 #include "pnr/types.h"
 #include "sched/job.h"
 
@@ -300,12 +301,16 @@ struct pnr {
     net_pool *pool;      /* slots of pnr_msg_u */
     cluster_t *cl;
     pnr_handlers handlers; /* by kind: the agent that receives it */
-    pnr_strategy strategy;
+    const pnr_strategy_ops *strat; /* the strategy (pnr/strategy_api.h) ... */
+    void *strat_state;   /* ... its state for this run ... */
+    pnr_strategy_env strat_env; /* ... and what it was created with */
+    pnrsim_ctx strat_ctx; /* (its ctx, a copy that lives with the layer) */
     bool global;
     double threshold;
     int npes;
-    int nmanagers;
-    int *managers;       /* BACKBONE: manager PEs */
+    int nmanagers;       /* the strategy's set of managers (its ops'
+                          * managers(); 0 when it has none) ... */
+    int *managers;       /* ... their PEs, in order (BACKBONE's broadcasts) */
     double control_bytes;
     pnr_release release;
     pnr_selection selection;
