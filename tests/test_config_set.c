@@ -6,6 +6,7 @@
  * file, writing and INI reading are in tests/test_config.c; helpers in
  * tests/fixture_config.h. Runs from the repository root.
  */
+#include "app/components.h"
 #include "app/config.h"
 #include "tests/testutil.h"
 
@@ -675,6 +676,7 @@ END_TEST
 
 START_TEST(test_enum_names)
 {
+    components_init(); /* the strategies' names are the registry's */
     ck_assert_str_eq(config_priority_name(PRIO_BESTFIT), "BESTFIT");
     ck_assert_str_eq(config_packing_name(PACK_WORSTFIT), "WORSTFIT");
     ck_assert_str_eq(config_strategy_name(pnrsim_find(PNRSIM_KIND_STRATEGY, "BACKBONE")->index),
