@@ -9,6 +9,15 @@
  *   check.c         the conservation checker (pnr/check.h), a test hook.
  *   table.c         the availability tables (§5.2, §5.2.6): what a servent
  *                   heard, snapshots, the merge of a broadcast.
+ *   objects.c       protocol-object tracking and piece lists.
+ *   check.c         the conservation checker (pnr/check.h), a test hook.
+ *   table.c         the availability tables (§5.2, §5.2.6): what a servent
+ *                   heard, snapshots, the merge of a broadcast.
+ *   strategy_host.c the strategy interface's queries (pnr_host, pnr_job,
+ *                   pnr_view) read from the layer.
+ *   strategies.c    the report's four strategies (§5.5) as registry
+ *                   components, on pnr/strategy_api.h alone (no internal
+ *                   header: the layer calls them through p->strat).
  *   frame.c         THE FRAME: builds and posts every message, and on
  *                   arrival lets the receiver hear the load it carries
  *                   (table.c), counts it and hands it to the handler of its
