@@ -9,10 +9,6 @@
  *   check.c         the conservation checker (pnr/check.h), a test hook.
  *   table.c         the availability tables (§5.2, §5.2.6): what a servent
  *                   heard, snapshots, the merge of a broadcast.
- *   objects.c       protocol-object tracking and piece lists.
- *   check.c         the conservation checker (pnr/check.h), a test hook.
- *   table.c         the availability tables (§5.2, §5.2.6): what a servent
- *                   heard, snapshots, the merge of a broadcast.
  *   strategy_host.c the strategy interface's queries (pnr_host, pnr_job,
  *                   pnr_view) read from the layer.
  *   strategies.c    the report's four strategies (§5.5) as registry
