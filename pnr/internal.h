@@ -264,6 +264,12 @@ typedef struct pnr_page_msg {
     thread_t *th;       /* the faulting thread */
 } pnr_page_msg;
 
+typedef struct pnr_strategy_msg { /* PNR_STRATEGY_MSG */
+    pnr_msg h;
+    pnr_arrival_fn fn;  /* the strategy's callback on arrival ... */
+    void *arg;          /* ... and its argument */
+} pnr_strategy_msg;
+
 typedef union pnr_msg_u {
     pnr_msg h;
     pnr_request_msg request;
@@ -275,6 +281,7 @@ typedef union pnr_msg_u {
     pnr_reply_msg reply;
     pnr_broadcast_msg broadcast;
     pnr_page_msg page;
+    pnr_strategy_msg strategy;
 } pnr_msg_u;
 
 /* The frame's handler table (frame.c): one handler per message kind,

@@ -32,8 +32,9 @@
  * What the host does itself, for every strategy: the rounds, the fair
  * share (§5.2.3), the servers' grants (up to free RAM above
  * netram.server_threshold), the clients' release (netram.release), the
- * paging (§5.4), reclaims (netram.reclaim). A strategy cannot yet send
- * messages of its own nor grant, deny, release or reclaim by itself (see
+ * paging (§5.4), reclaims (netram.reclaim). A strategy can send control
+ * messages of its own through the network model (pnr_host_send), but it
+ * cannot yet grant, deny, release or reclaim by itself (see
  * docs/PLUGINS.md "What is missing").
  *
  * The calls come once per decision (a round's manager, a server to ask, a
@@ -159,6 +160,17 @@ double pnr_host_threshold(const pnr_host *h);   /* netram.server_threshold, MB *
  * was true (-1: never heard: installed RAM). */
 double pnr_host_believed_free_mb(const pnr_host *h, int manager, int node);
 double pnr_host_heard_at(const pnr_host *h, int manager, int node);
+
+/* Send a control message of `bytes` from node src to node dst now,
+ * through the network model (it queues on links and switches like the
+ * protocol's messages, carries src's free RAM into dst's table, §5.2.6,
+ * and is counted apart, in the layer's strategy_msgs / strategy_bytes);
+ * on its arrival fn(arg, host, src, dst) runs (fn may send again). A
+ * message to src itself arrives at once. The size of the protocol's own
+ * messages is network.control_msg: pnr_host_control_bytes. */
+typedef void (*pnr_arrival_fn)(void *arg, pnr_host *h, int src, int dst);
+void pnr_host_send(pnr_host *h, int src, int dst, double bytes, pnr_arrival_fn fn, void *arg);
+double pnr_host_control_bytes(const pnr_host *h);
 
 /* ---- a job ---- */
 long pnr_job_id(const pnr_job *j);              /* the SWF job number */
