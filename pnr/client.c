@@ -14,10 +14,11 @@
  * deallocation round (every thread sends one under the coordinated
  * strategies, maybe empty; under per-thread coordination, CLIENT's, only a
  * thread with something to free). The strategy (p->strat) names the
- * managers and hears of threads starting and ending. Faults: a uniform draw against (network RAM the node holds) /
- * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
- * round trip to a server drawn in proportion to what it holds for the node
- * (the draw is paging.c's). Under netram.transport = RDMA the round trip
+ * managers and hears of threads starting and ending. Faults: a uniform
+ * draw against (network RAM the node holds) / (its overallocation) sends
+ * a fault to the network as a PAGE_OUT / PAGE_IN round trip to a server
+ * drawn in proportion to what it holds for the node (the draw is
+ * paging.c's). Under netram.transport = RDMA the round trip
  * is an RDMA READ the thread waits for and an RDMA WRITE of the evicted
  * page at the same instant (frame.c's pnr_rdma_post), no server agent;
  * with netram.rdma_read = ROUND_TRIP the READ is its request to the

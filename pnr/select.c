@@ -3,9 +3,10 @@
  * how a grant that covers less than the round asked is shared between its
  * clients. A strategy may choose the servers itself (its ops'
  * select_server, through a view: strategy_host.c); else
- * netram.server_selection's rule below. Both are pure functions of the manager's view (its table, or the
- * truth under global knowledge) and of its random stream; the rounds that
- * use them are in manager.c. Above table.c and strategy_host.c, below the agents.
+ * netram.server_selection's rule below. Both are pure functions of the
+ * manager's view (its table, or the truth under global knowledge) and of
+ * its random stream; the rounds that use them are in manager.c. Above
+ * table.c and strategy_host.c, below the agents.
  */
 #include "pnr/select.h"
 

@@ -46,7 +46,10 @@ pnr_host *pnr_view_host(const pnr_view *v) { return pnr_host_of(v->p); }
 int pnr_view_nodes(const pnr_view *v) { return v->p->npes; }
 int pnr_view_manager(const pnr_view *v) { return v->r->manager; }
 double pnr_view_remaining(const pnr_view *v) { return v->remaining; }
-double pnr_view_free_mb(const pnr_view *v, int s) { return pnr_believed_free(v->p, v->r->manager, s); }
+double pnr_view_free_mb(const pnr_view *v, int s)
+{
+    return pnr_believed_free(v->p, v->r->manager, s);
+}
 double pnr_view_lent_mb(const pnr_view *v, int s) { return v->p->cl->pes[s].lent_mb; }
 
 bool pnr_view_open(const pnr_view *v, int s)
