@@ -11,23 +11,11 @@
 #include "app/components.h"
 
 #include "core/registry.h"
+#include "pnr/strategy_api.h"
 #include "sched/components.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-/* TRANSITIONAL (issue 34, first step): the names only, with a placeholder
- * table; the layers' registration functions replace these lines. */
-static const int placeholder;
-
-static void reg_names(pnrsim_kind k, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (pnrsim_register(pnrsim_registry_get(), k, names[i], "built in", &placeholder)) {
-            fprintf(stderr, "components: cannot register %s\n", names[i]);
-            abort();
-        }
-}
 
 void components_init(void)
 {
@@ -35,8 +23,11 @@ void components_init(void)
     if (done)
         return;
     done = 1;
-    static const char *const strategy[] = {"CENTRAL", "CLIENT", "MANAGER", "BACKBONE", NULL};
-    reg_names(PNRSIM_KIND_STRATEGY, strategy);
+    /* pnr/: the network RAM strategies */
+    if (pnr_strategy_register(pnrsim_registry_get()) != PNRSIM_OK) {
+        fprintf(stderr, "components: cannot register the network RAM strategies\n");
+        abort();
+    }
     /* sched/: the queue orders, backfilling policies and packings */
     if (sched_components_register(pnrsim_registry_get()) != PNRSIM_OK) {
         fprintf(stderr, "components: cannot register the scheduler's built-ins\n");

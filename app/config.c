@@ -30,6 +30,7 @@
 #include "app/util.h"
 #include "core/mem.h"
 #include "hw/pe.h"
+#include "pnr/strategy_api.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -457,17 +458,22 @@ int config_validate_e(const config *c, cfg_error *err)
                           "be a multiple of cores_per_node (whole nodes)", c->computer.number);
     }
     const int nodes = c->computer.number / C;
-    if (C > 1 && c->netram.strategy == PNR_BACKBONE && c->netram.managers > nodes) {
+    /* A strategy that reads netram.managers (BACKBONE) needs 1 <= managers
+     * <= nodes (its flag, pnr/strategy_api.h). */
+    const pnrsim_component *strat = pnrsim_at(PNRSIM_KIND_STRATEGY, c->netram.strategy);
+    const pnr_strategy_ops *sops = strat ? strat->ops : NULL;
+    const bool uses_managers = sops && (sops->flags & PNR_STRATEGY_USES_MANAGERS);
+    if (C > 1 && uses_managers && c->netram.managers > nodes) {
         snprintf(v, sizeof v, "%d", c->netram.managers);
         return fail_cross(err, c, "netram", "managers", v, "", "computer.cores_per_node",
                           "exceeds the %d nodes ([computer] number / cores_per_node): the "
-                          "BACKBONE strategy needs 1 <= managers <= nodes", nodes);
+                          "%s strategy needs 1 <= managers <= nodes", nodes, strat->name);
     }
-    if (c->netram.strategy == PNR_BACKBONE && c->netram.managers > c->computer.number) {
+    if (uses_managers && c->netram.managers > c->computer.number) {
         snprintf(v, sizeof v, "%d", c->netram.managers);
         return fail_cross(err, c, "netram", "managers", v, "", "computer.number",
-                          "exceeds [computer] number = %d: the BACKBONE strategy "
-                          "needs 1 <= managers <= number", c->computer.number);
+                          "exceeds [computer] number = %d: the %s strategy "
+                          "needs 1 <= managers <= number", c->computer.number, strat->name);
     }
     if (c->workload.submit_max > 0 && c->workload.submit_max < c->workload.submit_min) {
         snprintf(v, sizeof v, "%g", c->workload.submit_max);

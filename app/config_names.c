@@ -11,8 +11,6 @@
 
 const char *const cfg_packing_names[] = {"FIRSTFIT", "BESTFIT", "WORSTFIT", NULL};
 const char *const cfg_sched_names[] = {"GANG", NULL};
-const char *const cfg_strategy_names[] = {"CENTRAL", "CLIENT", "MANAGER",
-                                          "BACKBONE", NULL};
 const char *const cfg_release_names[] = {"EXCESS", "ALL", NULL};
 const char *const cfg_selection_names[] = {"RANDOM_WORSTFIT", "WORSTFIT", "BESTFIT",
                                            "RANDOM", NULL};
@@ -42,8 +40,6 @@ const char *const cfg_schedule_names[] = {"no", "yes", "gz", NULL};
 _Static_assert(SCHEDULE_NO == 0 && SCHEDULE_YES == 1 && SCHEDULE_GZ == 2, "");
 _Static_assert(CFG_PACK_FIRSTFIT == 0 && CFG_PACK_BESTFIT == 1 && CFG_PACK_WORSTFIT == 2, "");
 _Static_assert(SCHED_GANG == 0, "");
-_Static_assert(PNR_CENTRAL == 0 && PNR_CLIENT == 1 && PNR_MANAGER == 2 &&
-               PNR_BACKBONE == 3, "");
 _Static_assert(PNR_RELEASE_EXCESS == 0 && PNR_RELEASE_ALL == 1, "");
 _Static_assert(PNR_SELECT_RANDOM_WORSTFIT == 0 && PNR_SELECT_WORSTFIT == 1 &&
                PNR_SELECT_BESTFIT == 2 && PNR_SELECT_RANDOM == 3, "");
@@ -118,7 +114,11 @@ const char *config_packing_name(int v)
     const pnrsim_component *c = pnrsim_at(PNRSIM_KIND_PACKING, v);
     return c ? c->name : "?";
 }
-const char *config_strategy_name(cfg_strategy v) { return name_of(cfg_strategy_names, (int)v); }
+const char *config_strategy_name(cfg_strategy v)
+{
+    const pnrsim_component *s = pnrsim_at(PNRSIM_KIND_STRATEGY, v);
+    return s ? s->name : "?";
+}
 const char *config_reclaim_name(cfg_reclaim v) { return name_of(cfg_reclaim_names, (int)v); }
 const char *config_topology_name(cfg_topology v) { return name_of(cfg_topology_names, (int)v); }
 const char *config_cpu_demand_name(cfg_cpu_demand v) { return name_of(cfg_cpu_demand_names, (int)v); }

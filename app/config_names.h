@@ -13,7 +13,6 @@
  * (cfg_mem_aware_names) accept yes/no for LOCAL/NO too (config_value.c). */
 extern const char *const cfg_packing_names[];
 extern const char *const cfg_sched_names[];
-extern const char *const cfg_strategy_names[];
 extern const char *const cfg_release_names[];
 extern const char *const cfg_selection_names[];
 extern const char *const cfg_mem_aware_names[];

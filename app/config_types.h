@@ -51,7 +51,7 @@ typedef struct cfg_ram_group {
 typedef int cfg_priority;
 typedef enum { CFG_PACK_FIRSTFIT, CFG_PACK_BESTFIT, CFG_PACK_WORSTFIT } cfg_packing;
 typedef enum { SCHED_GANG } cfg_sched_type;
-typedef pnr_strategy cfg_strategy;
+typedef int cfg_strategy; /* netram.strategy: a registry index (K_COMP) */
 typedef pnr_release cfg_release;
 typedef pnr_selection cfg_selection;
 typedef pnr_locality cfg_locality;

@@ -340,7 +340,7 @@ static void sample(sim_t *sim, void *arg)
 
 void run_pnr_params(const config *c, pnr_params *p)
 {
-    p->strategy = c->netram.strategy;
+    p->strategy = pnrsim_at(PNRSIM_KIND_STRATEGY, c->netram.strategy);
     p->global_knowledge = c->netram.global_knowledge;
     p->managers = c->netram.managers;
     p->server_threshold = c->netram.server_threshold;

@@ -19,24 +19,32 @@ static void send_snapshot(pnr_t *p, int manager, int dst, double bytes, snapshot
     pnr_post(p, &b->h);
 }
 
-/* MANAGER and BACKBONE: after a round that allocated or deallocated
- * network RAM (§5.2.6 "broadcasts are only executed after network RAM has
- * been allocated or deallocated"; `changed` says whether this round did)
- * the manager sends its table to every other servent (MANAGER) or to the
- * other managers (BACKBONE; the broadcaster is always one of them). The
+/* By the strategy's broadcast scope (MANAGER: ALL, BACKBONE: MANAGERS):
+ * after a round that allocated or deallocated network RAM (§5.2.6
+ * "broadcasts are only executed after network RAM has been allocated or
+ * deallocated"; `changed` says whether this round did) the manager sends
+ * its table to every other servent (ALL) or to the other managers of the
+ * strategy's set (MANAGERS; the broadcaster is one of them when the
+ * strategy's manager() keeps to its set). The
  * message is control_msg + 16 bytes per PE (value and time stamp). */
 void pnr_broadcast(pnr_t *p, int manager, bool changed)
 {
-    if (p->strategy != PNR_MANAGER && p->strategy != PNR_BACKBONE)
+    pnr_broadcast_scope scope = p->strat->broadcast;
+    if (scope == PNR_BROADCAST_NONE)
         return;
     if (!changed)
         return;
-    int targets = p->strategy == PNR_MANAGER ? p->npes - 1 : p->nmanagers - 1;
+    int targets = p->npes - 1;
+    if (scope == PNR_BROADCAST_MANAGERS) {
+        targets = 0;
+        for (int k = 0; k < p->nmanagers; k++)
+            targets += p->managers[k] != manager;
+    }
     if (targets <= 0)
         return;
     snapshot_t *s = pnr_table_snapshot(p, manager, targets);
     double bytes = p->control_bytes + 16.0 * p->npes;
-    if (p->strategy == PNR_MANAGER) {
+    if (scope == PNR_BROADCAST_ALL) {
         for (int pe = 0; pe < p->npes; pe++)
             if (pe != manager)
                 send_snapshot(p, manager, pe, bytes, s);

@@ -12,11 +12,13 @@
  * overallocation (EXCESS, most loaded servers first by its own table) or
  * the thread's whole grant (ALL), in a DEALLOC notice to the job's
  * deallocation round (every thread sends one under the coordinated
- * strategies, maybe empty; under CLIENT only a thread with something to
- * free). Faults: a uniform draw against (network RAM the node holds) /
- * (its overallocation) sends a fault to the network as a PAGE_OUT / PAGE_IN
- * round trip to a server drawn in proportion to what it holds for the node
- * (the draw is paging.c's). Under netram.transport = RDMA the round trip
+ * strategies, maybe empty; under per-thread coordination, CLIENT's, only a
+ * thread with something to free). The strategy (p->strat) names the
+ * managers and hears of threads starting and ending. Faults: a uniform
+ * draw against (network RAM the node holds) / (its overallocation) sends
+ * a fault to the network as a PAGE_OUT / PAGE_IN round trip to a server
+ * drawn in proportion to what it holds for the node (the draw is
+ * paging.c's). Under netram.transport = RDMA the round trip
  * is an RDMA READ the thread waits for and an RDMA WRITE of the evicted
  * page at the same instant (frame.c's pnr_rdma_post), no server agent;
  * with netram.rdma_read = ROUND_TRIP the READ is its request to the
@@ -37,6 +39,7 @@
 #include "pnr/paging.h"
 #include "pnr/reclaim.h"
 #include "pnr/rounds.h"
+#include "pnr/strategy_host.h"
 #include "pnr/table.h"
 
 #include "sched/job_cost.h"
@@ -85,29 +88,12 @@ static void send_page_out(pnr_t *p, thread_t *th, int server)
 
 /* ---- thread start and end ---------------------------------------------------- */
 
-/* The manager for a job's allocation or deallocation (§5.5). MANAGER: a
- * random PE of the job; BACKBONE: a random backbone manager. No draw when
- * there is only one choice, so BACKBONE with one manager draws exactly
- * what CENTRAL draws. */
+/* The manager for a job's allocation or deallocation, or (per-thread
+ * coordination) a thread's: the strategy's choice (§5.5; the report's in
+ * strategies.c), once per round. */
 static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
 {
-    switch (p->strategy) {
-    case PNR_CENTRAL:
-        return 0;
-    case PNR_CLIENT:
-        return th->pe->id;
-    case PNR_MANAGER:
-        /* The node of a random thread's core (issue 25; C = 1: its PE). */
-        if (j->threads == 1)
-            return cluster_node_id(p->cl, j->pe_ids[0]);
-        return cluster_node_id(p->cl,
-                               j->pe_ids[rng_index(p->choice_rng, (unsigned long)j->threads)]);
-    case PNR_BACKBONE:
-        if (p->nmanagers == 1)
-            return p->managers[0];
-        return p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
-    }
-    return 0;
+    return p->strat->manager(p->strat_state, pnr_host_of(p), pnr_job_of(j), th->pe->id);
 }
 
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
@@ -138,11 +124,17 @@ bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)
         p->asking[id] += c->ask;
     }
     c->t_asked = sim->now;
+    if (p->strat->thread_started)
+        p->strat->thread_started(p->strat_state, pnr_host_of(p), pnr_job_of(j), th->idx,
+                                 th->pe->id, c->ask);
+    if (p->strat->overallocated && pe_overalloc_mb(th->pe) > EPS_MB)
+        p->strat->overallocated(p->strat_state, pnr_host_of(p), th->pe->id,
+                                pe_overalloc_mb(th->pe));
     round_t *r;
-    if (p->strategy == PNR_CLIENT) {
+    if (p->strat->coordination == PNR_COORD_THREAD) {
         if (c->ask <= EPS_MB)
             return false; /* nothing to ask, nobody to tell */
-        r = pnr_round_new(p, false, NULL, th->pe->id, 1);
+        r = pnr_round_new(p, false, NULL, choose_manager(p, j, th), 1);
     } else {
         if (!js->alloc) {
             js->alloc_manager = choose_manager(p, j, th);
@@ -231,6 +223,8 @@ static void give_back_excess(sim_t *sim, pnr_t *p, pe_t *pe, int manager)
     pieces_t out = {0};
     double mb = release_excess(p, pe, &out);
     if (mb > EPS_MB) {
+        if (p->strat->underallocated)
+            p->strat->underallocated(p->strat_state, pnr_host_of(p), pe->id, mb);
         pe_remote(sim, pe, -mb);
         round_t *r = pnr_round_new(p, true, NULL, manager, 1);
         r->incoming[0] = out;
@@ -275,9 +269,15 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     }
     if (mb > EPS_MB)
         pe_remote(sim, th->pe, -mb);
-    if (p->strategy == PNR_CLIENT) {
+    if (p->strat->thread_ended)
+        p->strat->thread_ended(p->strat_state, pnr_host_of(p), pnr_job_of(j), th->idx,
+                               th->pe->id, mb > EPS_MB ? mb : 0);
+    if (p->strat->underallocated && mb > EPS_MB)
+        p->strat->underallocated(p->strat_state, pnr_host_of(p), th->pe->id, mb);
+    bool alone = p->strat->coordination == PNR_COORD_THREAD;
+    if (alone) {
         if (out.n > 0)
-            r = pnr_round_new(p, true, NULL, th->pe->id, 1);
+            r = pnr_round_new(p, true, NULL, choose_manager(p, j, th), 1);
     } else if (js) {
         if (!js->dealloc)
             js->dealloc = pnr_round_new(p, true, js, choose_manager(p, j, th), j->threads);
@@ -285,7 +285,7 @@ void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)
     }
     if (r) {
         /* The notice carries the client's pieces, most loaded first. */
-        int slot = p->strategy == PNR_CLIENT ? 0 : th->idx;
+        int slot = alone ? 0 : th->idx;
         if (p->release == PNR_RELEASE_ALL)
             sort_pieces(p, th->pe->id, &out);
         r->incoming[slot] = out;
@@ -329,6 +329,8 @@ void pnr_thread_resized(sim_t *sim, thread_t *th, double mb, void *ctx)
          * network RAM nor its requests in progress cover (§5.1.1). The
          * thread does not wait: it pages to disk until the REPLY. */
         pnr_take_back(p, pe);
+        if (p->strat->overallocated && pe_overalloc_mb(pe) > EPS_MB)
+            p->strat->overallocated(p->strat_state, pnr_host_of(p), id, pe_overalloc_mb(pe));
         double diff = pe_overalloc_mb(pe) - pe->remote_mb - p->asking[id];
         if (diff * MB_BYTES >= job_page_bytes(p->cl))
             pnr_reask(p, id, diff, true);

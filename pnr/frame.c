@@ -10,7 +10,9 @@
  * message back to the pool. The handlers are p->handlers, filled by the
  * agents (server.c, broadcast.c, manager.c, client.c) when pnr_create
  * creates them: the frame calls them through the table and names none of
- * them, so it sits below them all.
+ * them, so it sits below them all. A strategy's own control messages
+ * (pnr_host_send, pnr/strategy_api.h) go through it too, to the
+ * strategy's callback.
  */
 #include "pnr/frame.h"
 
@@ -20,6 +22,7 @@
 
 static void on_arrival(sim_t *sim, msg_t *m);
 static void on_rdma_arrival(sim_t *sim, msg_t *m);
+static void on_strategy_arrival(sim_t *sim, msg_t *m);
 
 void pnr_frame_init(pnr_t *p)
 {
@@ -91,6 +94,41 @@ void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
     u->h.m.rdma = p->transport == PNR_TRANSPORT_RDMA;
     u->h.kind = PNR_RECLAIM_MOVE;
     net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+void pnr_host_send(pnr_host *h, int src, int dst, double bytes, pnr_arrival_fn fn, void *arg)
+{
+    pnr_t *p = (pnr_t *)h;
+    assert(src >= 0 && src < p->npes && dst >= 0 && dst < p->npes && bytes >= 0 && fn);
+    pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
+    u->h.m.src = src;
+    u->h.m.dst = dst;
+    u->h.m.bytes = bytes;
+    u->h.m.done = on_strategy_arrival;
+    u->h.kind = PNR_STRATEGY_MSG;
+    u->h.load = pe_free_mb(&p->cl->pes[src]);
+    u->strategy.fn = fn;
+    u->strategy.arg = arg;
+    p->st.strategy_msgs++;
+    p->st.strategy_bytes += bytes;
+    net_send(p->sim, p->cl->net, &u->h.m);
+}
+
+double pnr_host_control_bytes(const pnr_host *h) { return ((const pnr_t *)h)->control_bytes; }
+
+/* A strategy's message arrived: the receiver hears the sender's load, the
+ * slot goes back to the pool, then the strategy's callback runs. */
+static void on_strategy_arrival(sim_t *sim, msg_t *m)
+{
+    (void)sim;
+    pnr_msg_u *u = container_of(m, pnr_msg_u, h.m);
+    pnr_t *p = net_msg_owner(m);
+    int src = m->src, dst = m->dst;
+    pnr_arrival_fn fn = u->strategy.fn;
+    void *arg = u->strategy.arg;
+    pnr_hear(p, dst, src, u->h.load, m->sent_at);
+    net_msg_free(p->cl->net, m);
+    fn(arg, (pnr_host *)p, src, dst);
 }
 
 /* A one-sided RDMA operation or a reclaim's bulk transfer has crossed its

@@ -9,6 +9,11 @@
  *   check.c         the conservation checker (pnr/check.h), a test hook.
  *   table.c         the availability tables (§5.2, §5.2.6): what a servent
  *                   heard, snapshots, the merge of a broadcast.
+ *   strategy_host.c the strategy interface's queries (pnr_host, pnr_job,
+ *                   pnr_view) read from the layer.
+ *   strategies.c    the report's four strategies (§5.5) as registry
+ *                   components, on pnr/strategy_api.h alone (no internal
+ *                   header: the layer calls them through p->strat).
  *   frame.c         THE FRAME: builds and posts every message, and on
  *                   arrival lets the receiver hear the load it carries
  *                   (table.c), counts it and hands it to the handler of its
@@ -53,6 +58,7 @@
 #define PNRSIM_PNR_INTERNAL_H
 
 #include "pnr/strategy.h"
+#include "pnr/strategy_api.h"
 #include "pnr/types.h"
 #include "sched/job.h"
 
@@ -258,6 +264,12 @@ typedef struct pnr_page_msg {
     thread_t *th;       /* the faulting thread */
 } pnr_page_msg;
 
+typedef struct pnr_strategy_msg { /* PNR_STRATEGY_MSG */
+    pnr_msg h;
+    pnr_arrival_fn fn;  /* the strategy's callback on arrival ... */
+    void *arg;          /* ... and its argument */
+} pnr_strategy_msg;
+
 typedef union pnr_msg_u {
     pnr_msg h;
     pnr_request_msg request;
@@ -269,6 +281,7 @@ typedef union pnr_msg_u {
     pnr_reply_msg reply;
     pnr_broadcast_msg broadcast;
     pnr_page_msg page;
+    pnr_strategy_msg strategy;
 } pnr_msg_u;
 
 /* The frame's handler table (frame.c): one handler per message kind,
@@ -300,12 +313,16 @@ struct pnr {
     net_pool *pool;      /* slots of pnr_msg_u */
     cluster_t *cl;
     pnr_handlers handlers; /* by kind: the agent that receives it */
-    pnr_strategy strategy;
+    const pnr_strategy_ops *strat; /* the strategy (pnr/strategy_api.h) ... */
+    void *strat_state;   /* ... its state for this run ... */
+    pnr_strategy_env strat_env; /* ... and what it was created with */
+    pnrsim_ctx strat_ctx; /* (its ctx, a copy that lives with the layer) */
     bool global;
     double threshold;
     int npes;
-    int nmanagers;
-    int *managers;       /* BACKBONE: manager PEs */
+    int nmanagers;       /* the strategy's set of managers (its ops'
+                          * managers(); 0 when it has none) ... */
+    int *managers;       /* ... their PEs, in order (BACKBONE's broadcasts) */
     double control_bytes;
     pnr_release release;
     pnr_selection selection;

@@ -16,6 +16,7 @@
 #include "pnr/objects.h"
 #include "pnr/pnr_check.h"
 #include "pnr/server.h"
+#include "pnr/strategy_host.h"
 
 #include "core/mem.h"
 
@@ -30,6 +31,28 @@ const char *pnr_kind_name(int kind)
                                             "free", "ack", "broadcast", "page_out", "page_in"};
     int k = kind - PNR_MSG_REQUEST;
     return k >= 0 && k < PNR_NKINDS ? names[k] : "?";
+}
+
+/* The strategy (pnr/strategy_api.h) for this run: its state, then its set
+ * of managers. */
+static void strategy_create(pnr_t *p, const pnr_params *c)
+{
+    assert(c->strategy && c->strategy->kind == PNRSIM_KIND_STRATEGY);
+    p->strat = c->strategy->ops;
+    assert(p->strat->manager);
+    p->strat_env = (pnr_strategy_env){.nodes = p->npes,
+                                      .managers = c->managers,
+                                      .global_knowledge = c->global_knowledge,
+                                      .ctx = &c->ctx,
+                                      .choice = p->choice_rng,
+                                      .host = pnr_host_of(p)};
+    p->strat_ctx = c->ctx;
+    p->strat_env.ctx = &p->strat_ctx;
+    p->strat_state = p->strat->create ? p->strat->create(&p->strat_env) : NULL;
+    p->managers = xcalloc((size_t)p->npes, sizeof *p->managers);
+    p->nmanagers = p->strat->managers ? p->strat->managers(p->strat_state, p->managers) : 0;
+    assert(p->nmanagers >= 0 && p->nmanagers <= p->npes);
+    assert(p->strat->broadcast != PNR_BROADCAST_MANAGERS || p->nmanagers >= 1);
 }
 
 /* ---- creation ---------------------------------------------------------------------- */
@@ -48,7 +71,6 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     pnr_t *p = xcalloc(1, sizeof *p);
     p->sim = sim;
     p->cl = cl;
-    p->strategy = c->strategy;
     p->global = c->global_knowledge;
     p->threshold = c->server_threshold;
     p->npes = cl->npes;
@@ -69,12 +91,6 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->reclaim = c->reclaim;
     p->node = xcalloc((size_t)cl->npes, sizeof *p->node);
     p->asking = xcalloc((size_t)cl->npes, sizeof *p->asking);
-    p->nmanagers = p->strategy == PNR_BACKBONE ? c->managers : 1;
-    if (p->nmanagers > p->npes)
-        p->nmanagers = p->npes;
-    p->managers = xcalloc((size_t)p->nmanagers, sizeof *p->managers);
-    for (int k = 0; k < p->nmanagers; k++)
-        p->managers[k] = (int)((long)k * p->npes / p->nmanagers);
     p->tables = xcalloc((size_t)p->npes, sizeof *p->tables);
     rng_set_init(&p->mgr_rng, cl->rng_gen, seed, "pnr-manager", (size_t)p->npes);
     rng_set_init(&p->fault_rng, cl->rng_gen, seed, "pnr-fault", (size_t)p->npes);
@@ -82,6 +98,7 @@ pnr_t *pnr_create(sim_t *sim, cluster_t *cl, const pnr_params *c, uint64_t seed)
     p->received = xcalloc((size_t)p->npes * PNR_NKINDS, sizeof *p->received);
     p->claimed = xcalloc((size_t)p->npes, sizeof *p->claimed);
     p->choice_rng = rng_stream_gen(cl->rng_gen, seed, "pnr-choice", 0);
+    strategy_create(p, c);
     list_init(&p->objs);
     pnr_frame_init(p);
     pnr_server_init(p);
@@ -133,6 +150,8 @@ void pnr_destroy(sim_t *sim, pnr_t *p)
     }
     rng_set_free(&p->mgr_rng);
     rng_set_free(&p->fault_rng);
+    if (p->strat && p->strat->destroy)
+        p->strat->destroy(p->strat_state);
     rng_free(p->choice_rng);
     free(p->tables);
     free(p->scratch);

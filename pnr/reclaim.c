@@ -34,6 +34,7 @@
 #include "pnr/frame.h"
 #include "pnr/objects.h"
 #include "pnr/rounds.h"
+#include "pnr/strategy_host.h"
 
 #include "core/mem.h"
 
@@ -135,13 +136,7 @@ void pnr_reask_free(reask_t *ra)
 
 int pnr_node_manager(pnr_t *p, int b)
 {
-    if (p->strategy == PNR_CENTRAL)
-        return 0;
-    if (p->strategy == PNR_BACKBONE)
-        return p->nmanagers == 1
-                   ? p->managers[0]
-                   : p->managers[rng_index(p->choice_rng, (unsigned long)p->nmanagers)];
-    return b;
+    return p->strat->manager(p->strat_state, pnr_host_of(p), NULL, b);
 }
 
 /* REPLACE (and a thread's growth, client.c): node b asks for mb MB again,

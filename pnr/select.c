@@ -1,18 +1,24 @@
 /* pnr/select.c: the manager's two policies (techreport §5.2.2, §5.2.3):
  * which server to ask next for the rest of an allocation round's need, and
  * how a grant that covers less than the round asked is shared between its
- * clients. Both are pure functions of the manager's view (its table, or the
- * truth under global knowledge) and of its random stream; the rounds that
- * use them are in manager.c. Above table.c, below the agents.
+ * clients. A strategy may choose the servers itself (its ops'
+ * select_server, through a view: strategy_host.c); else
+ * netram.server_selection's rule below. Both are pure functions of the
+ * manager's view (its table, or the truth under global knowledge) and of
+ * its random stream; the rounds that use them are in manager.c. Above
+ * table.c and strategy_host.c, below the agents.
  */
 #include "pnr/select.h"
 
+#include "pnr/strategy_host.h"
 #include "pnr/table.h"
 
 #include "core/mem.h"
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* Water-filling: every asker gets min(ask, level), where the level is
  * raised until the grant is used up. */
@@ -89,9 +95,20 @@ static int worst_fit(pnr_t *p, const round_t *r)
  *   RANDOM           a candidate drawn uniformly.
  * Ties are within EPS_MB. The random choices draw from the manager's
  * stream, and only when there is more than one choice. */
-static int select_rule(pnr_t *p, const round_t *r, double remaining)
+static int select_rule(pnr_t *p, round_t *r, double remaining)
 {
     double f;
+    if (p->strat->select_server) {
+        /* The strategy's own choice (pnr/strategy_api.h), once per ASK. */
+        pnr_view v = {p, r, remaining};
+        int s = p->strat->select_server(p->strat_state, &v);
+        if (s >= 0 && !pnr_view_open(&v, s)) {
+            fprintf(stderr, "pnrsim: strategy's select_server chose node %d, which may not be "
+                            "asked now (asked already, outside the pass or not a node)\n", s);
+            abort();
+        }
+        return s < 0 ? -1 : s;
+    }
     switch (p->selection) {
     case PNR_SELECT_RANDOM_WORSTFIT: {
         double best = p->threshold + EPS_MB;

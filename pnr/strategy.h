@@ -1,14 +1,12 @@
-/* pnr/strategy.h: the parallel network RAM strategies (techreport §5.5)
- * and the parameters of the PNR layer, shared by pnr/ and the
- * configuration. */
+/* pnr/strategy.h: the parameters of the PNR layer, shared by pnr/ and the
+ * configuration. The strategy (techreport §5.5) is a registry component
+ * (pnr/strategy_api.h; the report's four are in pnr/strategies.c). */
 #ifndef PNRSIM_PNR_STRATEGY_H
 #define PNRSIM_PNR_STRATEGY_H
 
 #include "core/registry.h"
 
 #include <stdbool.h>
-
-typedef enum { PNR_CENTRAL, PNR_CLIENT, PNR_MANAGER, PNR_BACKBONE } pnr_strategy;
 
 /* What a node gives back when one of its threads ends (§5.1.3): EXCESS =
  * only what exceeds its remaining overallocation (the report); ALL = the
@@ -45,7 +43,8 @@ typedef enum { PNR_RDMA_READ_ONE_WAY, PNR_RDMA_READ_ROUND_TRIP } pnr_rdma_read_m
 typedef enum { PNR_RECLAIM_NONE, PNR_RECLAIM_SWAP, PNR_RECLAIM_REPLACE } pnr_reclaim;
 
 typedef struct pnr_params {
-    pnr_strategy strategy;
+    const pnrsim_component *strategy; /* of kind PNRSIM_KIND_STRATEGY: its ops
+                                       * are a pnr_strategy_ops */
     bool global_knowledge;     /* managers see true free memory */
     int managers;              /* BACKBONE: number of managers */
     double server_threshold;   /* MB of free RAM a server keeps */

@@ -40,9 +40,13 @@ enum {
                             * pages back in bulk (a message or an RDMA
                             * transfer per netram.transport), counted in
                             * pnr_stats.reclaim_* */
-    PNR_RDMA_READ_REQ      /* netram.rdma_read = ROUND_TRIP: a READ's
+    PNR_RDMA_READ_REQ,     /* netram.rdma_read = ROUND_TRIP: a READ's
                             * request, client -> server's NIC (control_msg
                             * bytes); its arrival sends the page back */
+    PNR_STRATEGY_MSG       /* a strategy's own control message
+                            * (pnr_host_send, pnr/strategy_api.h): carries
+                            * its sender's load like the protocol's,
+                            * counted in pnr_stats.strategy_* */
 };
 
 typedef struct pnr_stats {
@@ -64,6 +68,9 @@ typedef struct pnr_stats {
     double reclaim_mb;          /* MB taken back */
     double reclaim_pages;       /* pages sent back: MB * 2^20 / page size */
     double reclaim_replaced_mb; /* REPLACE: MB granted again to borrowers */
+    /* a strategy's own messages (pnr_host_send) and their bytes */
+    uint64_t strategy_msgs;
+    double strategy_bytes;
 } pnr_stats;
 
 #endif

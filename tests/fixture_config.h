@@ -101,7 +101,7 @@ static inline void weird(config *c)
     c->computer.memory_servers = 3;
     c->computer.memory_server_ram = 7.5;
     c->netram.enabled = true;
-    c->netram.strategy = PNR_CLIENT;
+    c->netram.strategy = pnrsim_find(PNRSIM_KIND_STRATEGY, "CLIENT")->index;
     c->netram.global_knowledge = true;
     c->netram.managers = 7;
     c->netram.server_threshold = 0;

@@ -61,7 +61,7 @@ START_TEST(test_defaults)
     ck_assert_double_eq(c.computer.ram, 32);
     ck_assert_double_eq(c.computer.seek, 0.009);
     ck_assert(!c.netram.enabled);
-    ck_assert_int_eq(c.netram.strategy, PNR_CENTRAL);
+    ck_assert_int_eq(c.netram.strategy, pnrsim_find(PNRSIM_KIND_STRATEGY, "CENTRAL")->index);
     ck_assert_int_eq(c.netram.managers, 1);
     ck_assert_double_eq(c.netram.server_threshold, 0.1);
     ck_assert_int_eq(c.network.topology, TOPO_KIND_STAR);
@@ -153,7 +153,7 @@ START_TEST(test_appendix_cfg_values)
     ck_assert_int_eq(c.scheduler.packing, t_index(PNRSIM_KIND_PACKING, "BESTFIT"));
     ck_assert_int_eq(c.scheduler.mpl, 2);
     ck_assert(c.netram.enabled);
-    ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
+    ck_assert_int_eq(c.netram.strategy, pnrsim_find(PNRSIM_KIND_STRATEGY, "BACKBONE")->index);
     ck_assert_int_eq(c.netram.managers, 4);
     ck_assert_int_eq(c.network.topology, TOPO_KIND_STAR); /* "star" */
     ck_assert_double_eq(c.network.latency, 0.00000005);

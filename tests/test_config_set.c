@@ -41,7 +41,7 @@ START_TEST(test_pnrsim_syntax)
     ck_assert_double_eq(c.computer.ram, 64);
     ck_assert_int_eq(c.computer.number, 8);
     ck_assert(c.netram.enabled);
-    ck_assert_int_eq(c.netram.strategy, PNR_BACKBONE);
+    ck_assert_int_eq(c.netram.strategy, pnrsim_find(PNRSIM_KIND_STRATEGY, "BACKBONE")->index);
     ck_assert_int_eq(c.netram.managers, 2);
     ck_assert_double_eq(c.process.sync_rate, 3);
     ck_assert(c.scheduler.mem_aware);
@@ -222,7 +222,7 @@ START_TEST(test_validate_cross_keys)
     c.computer.number = 64;
     c.netram.managers = 65;
     ck_assert_int_eq(config_validate(&c, err), 0); /* CENTRAL: managers unused */
-    c.netram.strategy = PNR_BACKBONE;
+    c.netram.strategy = pnrsim_find(PNRSIM_KIND_STRATEGY, "BACKBONE")->index;
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "[netram] managers = 65 exceeds [computer] number = 64"));
     c.netram.managers = 64;
@@ -678,7 +678,8 @@ START_TEST(test_enum_names)
 {
     ck_assert_str_eq(config_priority_name(t_index(PNRSIM_KIND_PRIORITY, "BESTFIT")), "BESTFIT");
     ck_assert_str_eq(config_packing_name(t_index(PNRSIM_KIND_PACKING, "WORSTFIT")), "WORSTFIT");
-    ck_assert_str_eq(config_strategy_name(PNR_BACKBONE), "BACKBONE");
+    ck_assert_str_eq(config_strategy_name(pnrsim_find(PNRSIM_KIND_STRATEGY, "BACKBONE")->index),
+                     "BACKBONE");
     ck_assert_str_eq(config_topology_name(TOPO_KIND_CONNECTED), "CONNECTED");
     ck_assert_str_eq(config_cpu_demand_name(CPU_DEMAND_AUTO), "AUTO");
     ck_assert_str_eq(config_sched_type_name(SCHED_GANG), "GANG");
