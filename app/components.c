@@ -11,6 +11,7 @@
 #include "app/components.h"
 
 #include "core/registry.h"
+#include "sched/alloc_builtin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,4 +44,9 @@ void components_init(void)
     reg_names(PNRSIM_KIND_PRIORITY, priority);
     reg_names(PNRSIM_KIND_BACKFILL, backfill);
     reg_names(PNRSIM_KIND_PACKING, packing);
+    /* sched/: the allocation policies (FIRSTFREE) */
+    if (sched_allocations_register(pnrsim_registry_get()) != PNRSIM_OK) {
+        fprintf(stderr, "components: cannot register the scheduler's allocations\n");
+        abort();
+    }
 }

@@ -72,6 +72,7 @@
 #include "core/registry.h"
 #include "core/stats.h"
 #include "sched/job.h"
+#include "sched/allocation.h"
 
 typedef struct gang gang_t;
 
@@ -96,6 +97,8 @@ typedef struct gang_params {
                              * EXCLUSIVE; issue 25) */
     pnrsim_ctx ctx;         /* what the scheduler's components are created
                              * with (core/registry.h) */
+    const sched_alloc_ops *allocation; /* the cores a job gets in a slot
+                             * (sched/allocation.h); NULL: FIRSTFREE */
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */
