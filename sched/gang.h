@@ -133,6 +133,10 @@ double gang_idle_core_seconds(const gang_t *g, double now);
  * thread larger than a PE's RAM. They are kept out of the queue (they
  * block no one and never reach on_end) and stay on the cluster's list. */
 long gang_impossible(const gang_t *g);
+/* network.topology = TREE: the racks spanned by the cores of the jobs
+ * placed so far (each placement counted once), mean and largest; 0 and 0
+ * before any placement or without racks (sched/gang_alloc.c). */
+void gang_racks_spanned(const gang_t *g, double *mean, int *max);
 /* The 0-based index (creation order) of the slot j is placed in now, or
  * for an ended job of the slot it ended in; -1 when it was never placed. */
 int gang_job_slot(const gang_t *g, const job_t *j);

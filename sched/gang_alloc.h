@@ -41,9 +41,6 @@ bool gang_alloc_fits(const gang_t *g, job_t *const *pe_job, const job_t *j, int 
                      double avail);
 /* True when g's policy is the built-in FIRSTFREE. */
 bool gang_alloc_builtin(const gang_t *g);
-/* TREE: the racks spanned by the jobs placed so far, mean and largest (0
- * and 0 before any placement or without racks). */
-void gang_racks_spanned(const gang_t *g, double *mean, int *max);
 /* TREE: the racks j's cores span (0 without racks). O(threads). */
 int gang_job_racks(const gang_t *g, const job_t *j);
 
