@@ -12,6 +12,7 @@
 
 #include "core/registry.h"
 #include "pnr/strategy_api.h"
+#include "sched/alloc_builtin.h"
 #include "sched/components.h"
 
 #include <stdio.h>
@@ -31,6 +32,11 @@ void components_init(void)
     /* sched/: the queue orders, backfilling policies and packings */
     if (sched_components_register(pnrsim_registry_get()) != PNRSIM_OK) {
         fprintf(stderr, "components: cannot register the scheduler's built-ins\n");
+        abort();
+    }
+    /* sched/: the allocation policies (FIRSTFREE) */
+    if (sched_allocations_register(pnrsim_registry_get()) != PNRSIM_OK) {
+        fprintf(stderr, "components: cannot register the scheduler's allocations\n");
         abort();
     }
 }

@@ -277,6 +277,11 @@ const key_def cfg_keys[] = {
            "Node allocation (issue 25): SHARED = a job gets cores, other jobs may use the "
            "other cores of its nodes; EXCLUSIVE = a job gets whole nodes in its slot, "
            "ceil(threads / cores_per_node) of them, the unused cores idle (counted)."),
+    K_COMP("scheduler", "allocation", scheduler.allocation, PNRSIM_KIND_ALLOCATION,
+           "FIRSTFREE", NULL,
+           "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE = the "
+           "lowest-numbered free cores (whole nodes under EXCLUSIVE) that mem_aware allows; "
+           "plugins add others (docs/PLUGINS.md)."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),

@@ -143,6 +143,7 @@ typedef struct config {
         bool alternative;            /* alternative scheduling, §4.4.2 */
         int backfill;                /* a component (NONE, EASY, CONSERVATIVE, ...): its index */
         cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
+        int allocation;              /* a component (FIRSTFREE, ...): its index */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];

@@ -45,6 +45,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RDMA}
 #define RECLAIM(key, field)                                                   \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RECLAIM}
+#define ALLOC(key, field)                                                     \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_ALLOC}
 #define EXCL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
@@ -143,6 +145,9 @@ const out_field out_fields[] = {
     TREE("net_busy_uplinks", net_busy_uplinks),
     TREE("net_busy_tor_switches", net_busy_tor_switches),
     TREE("net_busy_core_switch", net_busy_core_switch),
+    ALLOC("alloc_racks_spanned_mean", alloc_racks_spanned_mean),
+    ALLOC("alloc_racks_spanned_max", alloc_racks_spanned_max),
+    ALLOC("net_uplink_bytes", net_uplink_bytes),
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXCL("idle_core_seconds", idle_core_seconds),
     EXTRA("cpu_demand_done", cpu_demand_done),
@@ -473,6 +478,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_RECLAIM) && !m->reclaim)
             continue;
         if ((d->flags & OUT_EXCL) && !m->exclusive)
+            continue;
+        if ((d->flags & OUT_ALLOC) && !m->alloc_racks)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

@@ -44,6 +44,8 @@ enum {
     OUT_RECLAIM = 32,  /* in metrics.json only with netram.reclaim != NONE */
     OUT_EXCL = 64,     /* in metrics.json only with node_sharing EXCLUSIVE
                         * on nodes of several cores (issue 25) */
+    OUT_ALLOC = 128,   /* in metrics.json only on a tree network with a
+                        * scheduler.allocation other than FIRSTFREE (issue 34) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -403,6 +403,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .backfill = pnrsim_at(PNRSIM_KIND_BACKFILL, c->scheduler.backfill)->ops,
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
         .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
+        .allocation = pnrsim_at(PNRSIM_KIND_ALLOCATION, c->scheduler.allocation)->ops,
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)

@@ -15,6 +15,7 @@
 #include "pnr/pnr.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
+#include "sched/gang_alloc.h"
 #include "sched/job.h"
 
 #include <math.h>
@@ -70,6 +71,15 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_busy_uplinks = tb.uplinks;
     m->net_busy_tor_switches = tb.tor_switches;
     m->net_busy_core_switch = tb.core_switch;
+    /* An allocation policy other than the default (index 0, FIRSTFREE) on
+     * racks: what it did with them (issue 34). */
+    m->alloc_racks = m->tree && r->c.scheduler.allocation != 0;
+    if (m->alloc_racks) {
+        gang_racks_spanned(r->cl.gang, &m->alloc_racks_spanned_mean, &m->alloc_racks_spanned_max);
+        m->net_uplink_bytes = 0;
+        for (int k = 0; k < net_rack_count(r->net); k++)
+            m->net_uplink_bytes += net_elem_at(r->net, net_uplink_index(r->net, k))->bytes;
+    }
     pe_spread(r, n, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
     pe_spread(r, n, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);
     /* A mean over no jobs is undefined, not 0: NAN, written as "n/a" (text,

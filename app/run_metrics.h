@@ -54,6 +54,14 @@ typedef struct run_metrics {
      * to core) and the switches; they sum to comm_busy_time */
     bool tree;
     double net_busy_rack_links, net_busy_uplinks, net_busy_tor_switches, net_busy_core_switch;
+    /* tree with a scheduler.allocation other than FIRSTFREE only (issue
+     * 34): racks spanned by the placed jobs' cores, mean and largest, and
+     * the bytes that crossed uplinks (summed over uplinks: a message
+     * between racks counts twice, once per uplink) */
+    bool alloc_racks;
+    double alloc_racks_spanned_mean;
+    int alloc_racks_spanned_max;
+    double net_uplink_bytes;
     double cpu_busy_total, cpu_demand_done;
     /* scheduler.node_sharing = EXCLUSIVE with cores_per_node > 1 only
      * (issue 25): core-seconds of cores held by running jobs without a

@@ -127,7 +127,7 @@ static bool choose_nodes(const admit_view *v, job_t *const *taken, const job_t *
     return k == j->threads;
 }
 
-static bool choose(const admit_view *v, job_t *const *taken, const job_t *j, int *pe_ids,
+static bool choose_rule(const admit_view *v, job_t *const *taken, const job_t *j, int *pe_ids,
                    bool empty)
 {
     if (v->cpn > 1)
@@ -147,7 +147,7 @@ static bool choose(const admit_view *v, job_t *const *taken, const job_t *j, int
 
 bool admit_choose(const admit_view *v, job_t *const *taken, const job_t *j, int *pe_ids)
 {
-    return choose(v, taken, j, pe_ids, false);
+    return choose_rule(v, taken, j, pe_ids, false);
 }
 
 /* admit_cost's figure, on the machine as it is or empty. Thread by thread:
@@ -204,7 +204,7 @@ bool admit_impossible(const admit_view *v, const job_t *j, const double *ram_des
     if (v->cpn > 1) {
         /* The rule's own placement on an empty machine (pe_ids is the
          * job's, set again at its placement). */
-        if (!choose(v, NULL, j, j->pe_ids, true))
+        if (!choose_rule(v, NULL, j, j->pe_ids, true))
             return true;
         cost = cost_of(v, j, j->pe_ids, &need, true);
         return need > ADMIT_EPS && cost > total + ADMIT_EPS;

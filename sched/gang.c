@@ -12,6 +12,7 @@
  */
 #include "sched/gang.h"
 #include "sched/admit.h"
+#include "sched/gang_alloc.h"
 #include "sched/gang_internal.h"
 
 #include "core/mem.h"
@@ -162,82 +163,18 @@ static bool pes_free_in(const gang_t *g, const slot_t *s, const job_t *j)
     return true;
 }
 
-/* mem_global: see gang_internal.h. */
-bool gang_global_fit(const gang_t *g, job_t *const *pe_job, const job_t *j, int *pe_ids,
-                     double avail, double *cost)
-{
-    admit_view v = gang_admit_of(g);
-    double need;
-    if (!admit_choose(&v, pe_job, j, pe_ids))
-        return false;
-    *cost = admit_cost(&v, j, pe_ids, &need);
-    return need <= 1e-9 || *cost <= avail + 1e-9;
-}
-
-/* mem_global: the network RAM available in this pass (computed at its
- * first use, then kept up to date by place). */
-static double pass_avail(gang_t *g)
-{
-    if (g->avail_pass != g->pass_no) {
-        admit_view v = gang_admit_of(g);
-        g->avail = admit_available(&v);
-        g->avail_pass = g->pass_no;
-    }
-    return g->avail;
-}
-
-/* Choose PEs for j in slot s: the lowest-numbered free PEs (with
- * mem_aware: that have room; mem_global: see global_fit). Fills pe_ids;
- * returns false if impossible. */
+/* Choose cores for j in slot s: the allocation policy's answer
+ * (scheduler.allocation, sched/gang_alloc.h) into pe_ids; false when it
+ * does not fit. */
 static bool choose_pes(gang_t *g, const slot_t *s, job_t *j)
 {
-    if (g->p.mem_global) {
-        double cost;
-        return gang_global_fit(g, s->pe_job, j, j->pe_ids, pass_avail(g), &cost);
-    }
-    if (g->p.exclusive)
-        return gang_choose_nodes(GANG_NODES(g), s->pe_job, j, j->pe_ids);
-    int k = 0;
-    if (!g->p.mem_aware) {
-        /* The lowest-numbered free PEs (the loop below without its test). */
-        for (int pe = 0; pe < g->npes && k < j->threads; pe++)
-            if (!s->pe_job[pe])
-                j->pe_ids[k++] = pe;
-        return k == j->threads;
-    }
-    if (g->cpn > 1)
-        return gang_choose_cores(GANG_NODES(g), s->pe_job, j, j->pe_ids);
-    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
-        if (s->pe_job[pe])
-            continue;
-        if (g->p.mem_aware) {
-            double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
-            if (room + 1e-9 < j->mem_mb)
-                continue;
-        }
-        j->pe_ids[k++] = pe;
-    }
-    return k == j->threads;
+    return gang_alloc_choose(g, s->pe_job, j);
 }
 
-/* True when j would fit in an empty slot under mem_aware. */
-static bool fits_empty(gang_t *g, const job_t *j)
+/* True when j would fit in an empty slot (pe_ids: scratch). */
+static bool fits_empty(gang_t *g, job_t *j)
 {
-    if (g->p.mem_global) {
-        double cost;
-        return gang_global_fit(g, NULL, j, j->pe_ids, pass_avail(g), &cost);
-    }
-    if (g->p.exclusive)
-        return gang_choose_nodes(GANG_NODES(g), NULL, j, j->pe_ids); /* choose_pes sets them again */
-    if (g->cpn > 1)
-        return gang_choose_cores(GANG_NODES(g), NULL, j, j->pe_ids); /* choose_pes sets them again */
-    int k = 0;
-    for (int pe = 0; pe < g->npes && k < j->threads; pe++) {
-        double room = g->cl->pes[pe].ram_mb - g->reserved[pe] - g->cl->pes[pe].lent_mb;
-        if (room + 1e-9 >= j->mem_mb)
-            k++;
-    }
-    return k == j->threads;
+    return gang_alloc_choose(g, NULL, j);
 }
 
 /* ---- running and stopping ------------------------------------------------------------- */
@@ -440,7 +377,7 @@ static bool place(gang_t *g, job_t *j, bool *charged)
         slot_t *s = g->slots[i];
         if (i == g->pf_not || (g->pf_only >= 0 && i != g->pf_only))
             continue;
-        if (g->p.mem_aware && !choose_pes(g, s, j))
+        if (g->alloc_test && !choose_pes(g, s, j))
             continue;
         if (!best || gang_pack_better(g, i, bi, j)) { /* the packing's choice */
             best = s;
@@ -455,13 +392,13 @@ static bool place(gang_t *g, job_t *j, bool *charged)
             return false;
         if (!g->pf_new || g->pf_not == g->nslots || (g->pf_only >= 0 && g->pf_only != g->nslots))
             return false;
-        if (j->width > g->npes || (g->p.mem_aware && !fits_empty(g, j)))
+        if (j->width > g->npes || (g->alloc_test && !fits_empty(g, j)))
             return false;
         best = slot_new(g);
         fresh = true;
     }
     jobq_remove(&g->queue, j);
-    choose_pes(g, best, j);
+    gang_alloc_apply(g, best->pe_job, j); /* decided above, applied here */
     if (g->p.mem_global) {
         admit_view v = gang_admit_of(g);
         double need;
@@ -684,6 +621,7 @@ gang_t *gang_create(sim_t *sim, cluster_t *cl, const gang_params *p, gang_end_fn
             cl->pes[i].on_unlend = unlent;
             cl->pes[i].unlend_ctx = g;
         }
+    gang_alloc_init(g); /* scheduler.allocation's state */
     return g;
 }
 
@@ -701,6 +639,7 @@ void gang_destroy(sim_t *sim, gang_t *g)
     free(g->admit_used);
     free(g->admit_next);
     free(g->admit_mark);
+    gang_alloc_fini(g);
     if (g->cl->hooks.sched_ctx == g) {
         g->cl->hooks.on_job_ended = NULL;
         g->cl->hooks.on_mem_freed = NULL;

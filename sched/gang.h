@@ -71,41 +71,7 @@
 #ifndef PNRSIM_SCHED_GANG_H
 #define PNRSIM_SCHED_GANG_H
 
-#include "sched/policy.h"
-#include "core/registry.h"
-#include "sched/order.h"
-#include "sched/packing.h"
-#include "sched/reserve.h"
-#include "core/stats.h"
-#include "sched/job.h"
-
-typedef struct gang gang_t;
-
-typedef struct gang_params {
-    const sched_order_ops *priority;     /* the queue order (sched/order.h) */
-    const sched_packing_ops *packing;    /* the slot packing (sched/packing.h) */
-    int mpl;
-    double pcs;
-    double quantum;
-    bool mem_aware;          /* LOCAL: a thread must fit its PE's free RAM */
-    bool mem_global;         /* GLOBAL (sets mem_aware too): or the job's
-                              * overallocation fits the network RAM still
-                              * available (sched/admit.h) */
-    bool netram;             /* GLOBAL: network RAM exists */
-    double netram_threshold; /* GLOBAL: MB of free RAM a server keeps */
-    bool strict_order;
-    bool pcs_first_start;   /* a job's first start costs pcs too */
-    bool no_alternative;    /* no alternative scheduling, hence no moves back and
-                             * no slot unification (scheduler.alternative = no) */
-    const sched_reserve_ops *backfill; /* NONE, EASY, CONSERVATIVE, ... (sched/reserve.h) */
-    bool exclusive;         /* whole nodes per job and slot (node_sharing
-                             * EXCLUSIVE; issue 25) */
-    pnrsim_ctx ctx;         /* what the scheduler's components are created
-                             * with (core/registry.h) */
-} gang_params;
-
-/* Called when a job has ended (its end time is set); the callee owns it. */
-typedef void (*gang_end_fn)(sim_t *sim, job_t *j, void *ctx);
+#include "sched/gang_types.h"
 
 /* Create the scheduler of cluster cl and install its hooks in cl (job
  * ended, memory freed: cl->hooks' scheduler half), as pnr_create installs
@@ -142,39 +108,12 @@ int gang_job_slot(const gang_t *g, const job_t *j);
 /* The job on PE pe in slot s (creation order), or NULL. */
 job_t *gang_slot_job(const gang_t *g, int s, int pe);
 
-/* Observer (schedule output, tracing): told when a job starts or stops
- * running and when a slot becomes current, at the simulated instant it
- * happens. The observer must not call back into the scheduler. Any member
- * may be NULL. */
-typedef struct gang_observer {
-    /* j runs from now in slot index `slot` (0-based, creation order); its
-     * threads compute from `from` (now, or now + pcs when a parallel
-     * context switch was charged). */
-    void (*on_job_run)(sim_t *sim, const job_t *j, int slot, double from, void *ctx);
-    /* j stops running now: descheduled, or ended (j->ended set). */
-    void (*on_job_stop)(sim_t *sim, const job_t *j, void *ctx);
-    /* Slot index `slot` of `nslots` became current now (a switch). */
-    void (*slot_switch)(sim_t *sim, int slot, int nslots, void *ctx);
-    void *ctx;
-} gang_observer;
-/* Install o (copied; NULL removes the observer). */
+/* Install o (copied; NULL removes the observer; gang_observer is in
+ * sched/gang_types.h). */
 void gang_set_observer(gang_t *g, const gang_observer *o);
 
 /* ---- a placement policy (sched/backfill.c) ---- */
 
-/* A policy that takes over the placement pass, with its own state `ctx`
- * (sched/backfill.c: the priority functions and backfilling). The
- * scheduler calls it at these points and never names it. */
-typedef struct gang_policy {
-    /* One placement pass at now (instead of the scheduler's own). */
-    void (*on_pass)(void *ctx, gang_t *g, double now);
-    /* Job j was placed now. */
-    void (*on_placed)(void *ctx, job_t *j, double now);
-    /* A placed job ended (before it leaves its slot). */
-    void (*on_ended)(void *ctx, job_t *j);
-    /* The scheduler is destroyed (gang_destroy): free ctx. */
-    void (*on_destroy)(void *ctx);
-} gang_policy;
 /* Install ops with ctx as g's placement policy (once, before the first
  * job arrives). */
 void gang_set_policy(gang_t *g, const gang_policy *ops, void *ctx);

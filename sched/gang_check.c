@@ -7,6 +7,7 @@
  * scheduler's structures (sched/gang_internal.h) and change nothing.
  */
 #include "sched/gang_check.h"
+#include "sched/gang_alloc.h"
 #include "sched/gang_internal.h"
 
 #include "core/mem.h"
@@ -178,6 +179,23 @@ static int pes_with_room(const gang_t *g, const slot_t *s, double mem)
 /* True when j could be placed now: in an existing slot, or in a new one. */
 static bool fits_now(const gang_t *g, const job_t *j)
 {
+    if (!gang_alloc_builtin(g)) {
+        /* A plugin's allocation policy: its own answer, slot by slot. */
+        double avail = 0;
+        if (g->p.mem_global) {
+            admit_view v = gang_admit_of(g);
+            avail = admit_available(&v);
+        }
+        int *ids = xcalloc((size_t)j->threads, sizeof *ids);
+        bool fits = false;
+        for (int i = 0; i < g->nslots && !fits; i++)
+            fits = g->slots[i]->nfree >= j->width &&
+                   gang_alloc_fits(g, g->slots[i]->pe_job, j, ids, avail);
+        if (!fits && (g->p.mpl == 0 || g->nslots < g->p.mpl))
+            fits = gang_alloc_fits(g, NULL, j, ids, avail);
+        free(ids);
+        return fits;
+    }
     if (g->p.mem_global) {
         /* The admission rule with the network RAM available now. */
         admit_view v = gang_admit_of(g);

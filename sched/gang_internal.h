@@ -21,7 +21,8 @@
 #define PNRSIM_SCHED_GANG_INTERNAL_H
 
 #include "sched/admit.h"
-#include "sched/gang.h"
+#include "sched/allocation.h"
+#include "sched/gang_types.h"
 #include "sched/gang_home.h"
 #include "sched/gang_nodes.h"
 #include "sched/priority.h"
@@ -85,6 +86,15 @@ struct gang {
     bool pf_new;            /* place() may open a new slot */
     bool pf_charged;        /* a start placed through gang_place_where was charged a PCS */
     bool mirror_back;       /* test hook: moves back visit slots last to first */
+    /* the allocation policy (scheduler.allocation, sched/gang_alloc.h) */
+    const sched_alloc_ops *alloc;
+    void *alloc_state;
+    bool alloc_test;        /* ask it for every slot considered (mem_aware, or
+                             * not the built-in FIRSTFREE) */
+    unsigned char *alloc_mark; /* its answers' check: a byte per core, zero */
+    int *rack_seen;         /* TREE: a mark per rack (racks spanned), zero */
+    long racks_sum, racks_jobs; /* TREE: racks spanned by placed jobs */
+    int racks_max;
 };
 
 /* The index (slot order) of the slot with id `id`, -1 when it is gone.
