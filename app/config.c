@@ -96,10 +96,20 @@ static int cfg_to_text(const cfg_error *e, char err[CFG_ERR_MAX])
     return -1;
 }
 
+/* The last '.' in [s, end), or NULL: a section may hold one
+ * ("plugin.NAME"), a key none. */
+static const char *last_dot(const char *s, const char *end)
+{
+    while (end > s)
+        if (*--end == '.')
+            return end;
+    return NULL;
+}
+
 /* The key named "section.key", or NULL. */
 static const key_def *find_dotted(const char *key)
 {
-    const char *dot = strchr(key, '.');
+    const char *dot = last_dot(key, key + strlen(key));
     char sec[64];
     if (!dot || (size_t)(dot - key) >= sizeof sec)
         return NULL;
@@ -305,7 +315,7 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
 {
     where w = {.arg = assignment};
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], key[128], value[CFG_PATH_MAX + 1];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
@@ -359,7 +369,7 @@ int config_value_text(const char *assignment, char *buf, size_t n)
     assert(n > 0);
     buf[0] = '\0';
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], key[128];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)))
@@ -383,7 +393,7 @@ int config_value_text(const char *assignment, char *buf, size_t n)
 int config_assignment_key(const char *assignment, char *key, size_t n)
 {
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], name[128];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(name, sizeof name, dot + 1, (size_t)(eq - dot - 1)))

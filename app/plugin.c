@@ -146,7 +146,7 @@ int plugin_load(const char *path, const char *from, const char *file, long line,
     void *entry = dlsym(h, PNRSIM_PLUGIN_ENTRY);
     if (!api) {
         fail(e, from, file, line, "plugin %s: no symbol %s: not a pnrsim plugin, or built "
-             "without PNRSIM_PLUGIN_DECLARE; (core/registry.h)", real, PNRSIM_PLUGIN_API_SYMBOL);
+             "without PNRSIM_PLUGIN_DECLARE (see core/registry.h)", real, PNRSIM_PLUGIN_API_SYMBOL);
     } else if (*api != PNRSIM_API_VERSION) {
         fail(e, from, file, line, "plugin %s: built for pnrsim API version %d, but this pnrsim "
              "has API version %d: rebuild it against this pnrsim's headers", real, *api,
