@@ -328,13 +328,20 @@ install: all
 	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
 	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
+	@$(MAKE) --no-print-directory install-dev
+	$(if $(wildcard examples/plugins/*.c),install -d $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins && install -m 644 examples/plugins/*.c $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins/)
+
+# install-dev: what a plugin builds against, alone (no program): the public
+# headers and pnrsim.pc (tests/test_plugins.sh installs it so, with the
+# build's own pnrsim, plain or sanitized).
+.PHONY: install-dev
+install-dev:
 	for h in $(PUBLIC_HEADERS); do \
 	    install -d $(DESTDIR)$(PREFIX)/include/pnrsim/$$(dirname $$h) && \
 	    install -m 644 $$h $(DESTDIR)$(PREFIX)/include/pnrsim/$$h || exit 1; done
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION_STR)|' tools/pnrsim.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pnrsim.pc
-	$(if $(wildcard examples/plugins/*.c),install -m 644 examples/plugins/*.c $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins/)
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz build-identical out
