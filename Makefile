@@ -30,7 +30,14 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
-LDLIBS_ALL = $(PKG_LIBS) -lm $(LDSAN)
+LDLIBS_ALL = $(PKG_LIBS) -lm -ldl $(LDSAN)
+# A program that loads plugins (issue 34: pnrsim, pnrsim-sweep) exports its
+# symbols to them (-rdynamic) and links the whole library, so that every
+# public function a plugin may call is in it, called by pnrsim or not.
+HOST_LIB = -rdynamic -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
+# The public headers (issue 34), installed under PREFIX/include/pnrsim/
+# with their folder; a plugin includes only these (tools/check-public.sh).
+PUBLIC_HEADERS := core/registry.h core/rng.h
 
 LIB_SRC   := $(filter-out app/main.c,$(wildcard core/*.c hw/*.c net/*.c sched/*.c pnr/*.c app/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -91,7 +98,7 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(PROG): $(BUILD)/app/main.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/app/main.o $(HOST_LIB) $(LDLIBS_ALL)
 
 # pnrsim-plot: a sh wrapper running the Python companion (python/pnrsim)
 # from this tree with /usr/bin/python3 (tools/plot-wrapper.sh).
@@ -112,7 +119,7 @@ $(FCURVE): tools/fault_curve.c
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -o $@ $< $(LDSAN)
 
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS_ALL)
+	$(CC) $(CFLAGS) -o $@ $(SWEEP_OBJ) $(HOST_LIB) $(LDLIBS_ALL)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
@@ -289,6 +296,12 @@ study: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP)
 	./$(SWEEP) configs/studies/memory-pressure.ini
 
+# install also puts the public headers (PUBLIC_HEADERS) under
+# PREFIX/include/pnrsim/ with their folders, and PREFIX/lib/pkgconfig/
+# pnrsim.pc (Cflags -I${includedir}/pnrsim, no Libs: pnrsim provides the
+# symbols), so that a plugin builds out of tree with
+#   cc -shared -fPIC $(pkg-config --cflags pnrsim) my.c -o my.so
+# (docs/PLUGINS.md), and the example plugins' sources beside the docs.
 # install: the programs, man pages, configurations and traces, the bundled
 # studies (share/pnrsim/configs/studies: their base = ../default.ini and
 # trace = ../../traces/... resolve there as in the source tree) and the
@@ -315,6 +328,20 @@ install: all
 	install -m 644 configs/studies/*.ini $(DESTDIR)$(PREFIX)/share/pnrsim/configs/studies/
 	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/pnrsim/
+	@$(MAKE) --no-print-directory install-dev
+	$(if $(wildcard examples/plugins/*.c),install -d $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins && install -m 644 examples/plugins/*.c $(DESTDIR)$(PREFIX)/share/doc/pnrsim/examples/plugins/)
+
+# install-dev: what a plugin builds against, alone (no program): the public
+# headers and pnrsim.pc (tests/test_plugins.sh installs it so, with the
+# build's own pnrsim, plain or sanitized).
+.PHONY: install-dev
+install-dev:
+	for h in $(PUBLIC_HEADERS); do \
+	    install -d $(DESTDIR)$(PREFIX)/include/pnrsim/$$(dirname $$h) && \
+	    install -m 644 $$h $(DESTDIR)$(PREFIX)/include/pnrsim/$$h || exit 1; done
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION_STR)|' tools/pnrsim.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pnrsim.pc
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz build-identical out
@@ -330,3 +357,4 @@ clean:
 .PHONY: check-layers
 check-layers:
 	@/usr/bin/python3 tools/check-layers.py --refs --macros --map docs/ARCHITECTURE.md
+	@sh tools/check-public.sh $(PUBLIC_HEADERS)

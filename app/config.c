@@ -1,8 +1,8 @@
 /* app/config.c: the scenario's parameters as app/config.h offers them:
  * defaults, loading a file (INI or PNRSim's format, told apart here),
  * --set, validation (each key's limits, then the cross-key rules), the
- * keys without effect, writing the whole configuration, and the messages
- * of cfg_error.
+ * keys without effect, and the messages of cfg_error (writing the whole
+ * configuration: app/config_write.c).
  *
  * Everything is driven by the key table (app/config_keys.c, which says
  * how); values by type are app/config_value.c's, INI files
@@ -27,6 +27,7 @@
 #include "app/config_keys.h"
 #include "app/config_pnrsim.h"
 #include "app/config_value.h"
+#include "app/plugin.h"
 #include "app/util.h"
 #include "core/mem.h"
 #include "hw/pe.h"
@@ -96,10 +97,20 @@ static int cfg_to_text(const cfg_error *e, char err[CFG_ERR_MAX])
     return -1;
 }
 
+/* The last '.' in [s, end), or NULL: a section may hold one
+ * ("plugin.NAME"), a key none. */
+static const char *last_dot(const char *s, const char *end)
+{
+    while (end > s)
+        if (*--end == '.')
+            return end;
+    return NULL;
+}
+
 /* The key named "section.key", or NULL. */
 static const key_def *find_dotted(const char *key)
 {
-    const char *dot = strchr(key, '.');
+    const char *dot = last_dot(key, key + strlen(key));
     char sec[64];
     if (!dot || (size_t)(dot - key) >= sizeof sec)
         return NULL;
@@ -255,7 +266,23 @@ static int load_file(config *c, const char *path, file_format fmt, cfg_error *er
         ini = p < stop && *p == '[';
         break;
     }
-    int rc = ini ? cfg_parse_ini_text(c, path, text, len, err)
+    int rc = 0;
+    if (ini) {
+        /* The file's [plugins] first (app/plugin.h), then the defaults of
+         * the keys they declared, then the file. */
+        size_t before = cfg_nkeys;
+        rc = plugin_load_ini_text(path, text, len, err);
+        for (size_t i = before; rc == 0 && i < cfg_nkeys; i++) {
+            char why[256];
+            if (cfg_parse_value(&cfg_keys[i], cfg_keys[i].def, c, why, sizeof why)) {
+                cfg_fail_file(err, path, "bad default of [%s] %s: %s", cfg_keys[i].section,
+                              cfg_keys[i].key, why);
+                rc = -1;
+            }
+        }
+    }
+    if (rc == 0)
+        rc = ini ? cfg_parse_ini_text(c, path, text, len, err)
                  : cfg_parse_pnrsim_text(c, path, text, len, err);
     free(text);
     return rc;
@@ -289,7 +316,7 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
 {
     where w = {.arg = assignment};
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], key[128], value[CFG_PATH_MAX + 1];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
@@ -300,6 +327,11 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
     const char *canon = cfg_find_section(sec);
     if (!canon) {
         cfg_fail_unknown_section(err, &w, sec);
+        return -1;
+    }
+    if (!strcmp(canon, CFG_PLUGINS_SECTION)) {
+        cfg_fail(err, &w, "--set cannot load a plugin: give --plugin FILE.so, or [plugins] "
+                 "load = FILE.so in a configuration file");
         return -1;
     }
     const key_def *kd = cfg_find_key(canon, key);
@@ -338,7 +370,7 @@ int config_value_text(const char *assignment, char *buf, size_t n)
     assert(n > 0);
     buf[0] = '\0';
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], key[128];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)))
@@ -362,7 +394,7 @@ int config_value_text(const char *assignment, char *buf, size_t n)
 int config_assignment_key(const char *assignment, char *key, size_t n)
 {
     const char *eq = strchr(assignment, '=');
-    const char *dot = eq ? memchr(assignment, '.', (size_t)(eq - assignment)) : NULL;
+    const char *dot = eq ? last_dot(assignment, eq) : NULL;
     char sec[128], name[128];
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(name, sizeof name, dot + 1, (size_t)(eq - dot - 1)))
@@ -746,38 +778,6 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
              "on is needed)");
     return n;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Writing                                                                 */
-/* ---------------------------------------------------------------------- */
-
-/* Every key, by section, each under a comment with its unit and limits
- * and, when it was set (config_origin), a line saying where. */
-void config_write_ini(const config *c, FILE *out)
-{
-    fprintf(out, "; pnrsim configuration: every key, with its unit and allowed values.\n"
-                 "; Units: s = simulated seconds, MB = 2^20 bytes of memory, MB/s =\n"
-                 "; 10^6 bytes/s. Section, key and enum names are case-insensitive;\n"
-                 "; ';' starts a comment. Above a key set by a file (-c FILE..., later\n"
-                 "; files over earlier ones), -t, -s or --set, '; from' says where\n"
-                 "; (FILE:LINE, the option); the other keys hold their defaults.\n");
-    for (size_t s = 0; s < cfg_nsections; s++) {
-        fprintf(out, "\n; %s\n[%s]\n", cfg_sections[s].comment, cfg_sections[s].name);
-        for (size_t i = 0; i < cfg_nkeys; i++) {
-            const key_def *kd = &cfg_keys[i];
-            if (strcmp(kd->section, cfg_sections[s].name))
-                continue;
-            char allowed[160], value[CFG_PATH_MAX + 64];
-            cfg_describe_terse(kd, allowed, sizeof allowed);
-            cfg_format_value(kd, c, value, sizeof value);
-            fprintf(out, "; %s [%s%s%s]\n", kd->comment, kd->unit,
-                    kd->unit[0] ? "; " : "", allowed);
-            if (c->origin[i][0])
-                fprintf(out, "; from %s\n", c->origin[i]);
-            fprintf(out, "%s =%s%s\n", kd->key, value[0] ? " " : "", value);
-        }
-    }
 }
 
 double config_pe_ram(const config *c, int i)

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* A value as quoted in a message: control characters become '?' and a value
  * longer than 80 characters is cut, with "..." appended. */
@@ -101,7 +102,16 @@ void cfg_fail_unknown_section(cfg_error *e, const where *w, const char *section)
     cfg_quote_value(q, sizeof q, section);
     for (size_t i = 0; i < cfg_nsections; i++)
         util_appendf(list, sizeof list, "%s%s", i ? ", " : "", cfg_sections[i].name);
-    cfg_fail(e, w, "unknown section [%s]; known sections: %s", q, list);
+    util_appendf(list, sizeof list, ", %s", CFG_PLUGINS_SECTION);
+    for (size_t i = cfg_nbuiltin; i < cfg_nkeys; i++)
+        if (i == cfg_nbuiltin || strcmp(cfg_keys[i].section, cfg_keys[i - 1].section))
+            util_appendf(list, sizeof list, ", %s", cfg_keys[i].section);
+    if (!strncasecmp(section, "plugin.", 7))
+        cfg_fail(e, w, "unknown section [%s]: no plugin loaded declares keys in it (load "
+                 "it first: --plugin FILE.so, or [plugins] load = FILE.so); known sections: %s",
+                 q, list);
+    else
+        cfg_fail(e, w, "unknown section [%s]; known sections: %s", q, list);
 }
 
 /* "<where>: unknown key "x" in [s]; known keys: ..." */

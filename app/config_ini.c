@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Longest line accepted in an INI file: room for a full trace path
  * ("trace = " and CFG_PATH_MAX - 1 characters). A longer comment line
@@ -151,6 +152,18 @@ static int cfg_ini_handler(void *user, const char *section, const char *name,
     if (!canon) {
         cfg_fail_unknown_section(st->err, &st->w, sec);
         return 0;
+    }
+    if (!strcmp(canon, CFG_PLUGINS_SECTION)) {
+        /* Loaded before the file was read (app/plugin.c). */
+        if (strcasecmp(key, "load")) {
+            char q[96];
+            cfg_quote_value(q, sizeof q, key);
+            cfg_fail(st->err, &st->w, "unknown key \"%s\" in [%s]; known keys: load", q,
+                     CFG_PLUGINS_SECTION);
+            return 0;
+        }
+        st->failed = false;
+        return 1;
     }
     const key_def *kd = cfg_find_key(canon, key);
     if (!kd) {

@@ -34,45 +34,45 @@
 
 #define K_STR(sec, k, f, minlen, def, unit, pnr, text)                         \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, pnr, false, NULL, NULL, 0}
+     false, NULL, def, unit, text, pnr, false, NULL, NULL, 0, false}
 /* Numbers: every one has a finite range [lo, hi] ((lo, hi] when open), so
  * that nonsense (denormals, 1e300) is refused; reference.ini gives each
  * range's rationale. K_DBL0 also accepts exactly 0, meaning "off". */
 #define K_DBL(sec, k, f, lo, open, hi, def, unit, pnr, text)                   \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, open, NULL, def,       \
-     unit, text, pnr, false, NULL, NULL, 0}
+     unit, text, pnr, false, NULL, NULL, 0, false}
 #define K_DBL0(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_DOUBLE, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def,      \
-     unit, text, pnr, true, NULL, NULL, 0}
+     unit, text, pnr, true, NULL, NULL, 0, false}
 /* A string with its own check (key_def.validate) and description. */
 #define K_STRX(sec, k, f, minlen, def, unit, validate, allowed, text)             \
     {sec, k, KT_STRING, OFF_T(f, char *), sizeof(FIELD(f)), 0, minlen, NOMAX,   \
-     false, NULL, def, unit, text, NULL, false, validate, allowed, 0}
+     false, NULL, def, unit, text, NULL, false, validate, allowed, 0, false}
 /* A time (KT_TIME): seconds, or a number with a unit s, m, h, d. */
 #define K_TIME(sec, k, f, lo, hi, def, text)                                   \
     {sec, k, KT_TIME, OFF_T(f, double), 0, 0, lo, hi, false, NULL, def, "s",   \
-     text, NULL, false, NULL, NULL, 0}
+     text, NULL, false, NULL, NULL, 0, false}
 #define K_INT(sec, k, f, lo, hi, def, unit, pnr, text)                         \
     {sec, k, KT_INT, OFF_T(f, int), 0, 0, lo, hi, false, NULL, def, unit,      \
-     text, pnr, false, NULL, NULL, 0}
+     text, pnr, false, NULL, NULL, 0, false}
 #define K_LONG(sec, k, f, lo, hi, def, unit, pnr, text)                        \
     {sec, k, KT_LONG, OFF_T(f, long), 0, 0, lo, hi, false, NULL, def, unit,    \
-     text, pnr, false, NULL, NULL, 0}
+     text, pnr, false, NULL, NULL, 0, false}
 #define K_U64(sec, k, f, def, unit, pnr, text)                                 \
     {sec, k, KT_U64, OFF_T(f, uint64_t), 0, 0, 0, NOMAX, false, NULL, def,     \
-     unit, text, pnr, false, NULL, NULL, 0}
+     unit, text, pnr, false, NULL, NULL, 0, false}
 #define K_BOOL(sec, k, f, def, pnr, text)                                      \
     {sec, k, KT_BOOL, OFF_T(f, bool), 0, 0, 0, 1, false, NULL, def, "",        \
-     text, pnr, false, NULL, NULL, 0}
+     text, pnr, false, NULL, NULL, 0, false}
 #define K_ENUM(sec, k, f, names, def, pnr, text)                               \
     {sec, k, KT_ENUM, OFF_ENUM(f), 0, 0, 0, NOMAX, false, names, def, "",      \
-     text, pnr, false, NULL, NULL, 0}
+     text, pnr, false, NULL, NULL, 0, false}
 /* A component of the registry (core/registry.h): stored as its index in
  * its kind (an int), read and written by name; the names are the
  * registry's, built-in and plugins' alike. */
 #define K_COMP(sec, k, f, kind, def, pnr, text)                                \
     {sec, k, KT_ENUM, OFF_T(f, int), 0, 0, 0, NOMAX, false, NULL, def, "",      \
-     text, pnr, false, NULL, NULL, 1 + (kind)}
+     text, pnr, false, NULL, NULL, 1 + (kind), false}
 
 const char *const *key_names(const key_def *kd)
 {
@@ -91,7 +91,7 @@ const cfg_section cfg_sections[] = {
 };
 const size_t cfg_nsections = sizeof cfg_sections / sizeof cfg_sections[0];
 
-const key_def cfg_keys[] = {
+static const key_def builtin_keys[] = {
     K_STR("simulation", "system", simulation.system, 1, "pnrsim", "text",
           "System", "Name of the simulated system, used in output only."),
     K_DBL("simulation", "max_time", simulation.max_time, 0, false, 1e12, "0", "s",
@@ -153,7 +153,7 @@ const key_def cfg_keys[] = {
          0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),
      CFG_MAX_STATUS, OFF_T(workload.n_exclude_status, int), -1, 5, false, NULL,
      "", "SWF status codes", "Drop jobs with these statuses (field 11), "
-     "comma-separated; empty = keep all.", NULL, false, NULL, NULL, 0},
+     "comma-separated; empty = keep all.", NULL, false, NULL, NULL, 0, false},
     K_BOOL("workload", "lenient", workload.lenient, "no", NULL,
            "Skip (and count) malformed trace lines instead of stopping."),
     K_ENUM("workload", "estimate", workload.estimate, cfg_estimate_names, "REQUESTED", NULL,
@@ -302,7 +302,7 @@ const key_def cfg_keys[] = {
      NULL, "32", "MB", "Physical RAM of each node (per node, shared by its cores_per_node "
      "cores; a PE with 1 core per node); or groups in node order, COUNTxMB separated by "
      "commas (e.g. 200x1024, 40x4096), whose counts (nodes) add up to number / cores_per_node.",
-     "RAM", false, NULL, NULL, 0},
+     "RAM", false, NULL, NULL, 0, false},
     K_DBL("computer", "rpm", computer.rpm, 100, false, 1e5, "7200", "rev/min", "RPM",
           "Disk rotation speed (one swap disk per node)."),
     K_DBL("computer", "seek", computer.seek, 0, false, 1, "0.009", "s", "Seek",
@@ -450,8 +450,57 @@ K_DBL("netram", "access_latency", netram.access_latency, 0, false, 1, "0", "s", 
            "left); 0 = none. On a terminal one line is rewritten in place instead; -q: "
            "nothing."),
 };
-const size_t cfg_nkeys = sizeof cfg_keys / sizeof cfg_keys[0];
-_Static_assert(sizeof cfg_keys / sizeof cfg_keys[0] <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
+#define NBUILTIN (sizeof builtin_keys / sizeof builtin_keys[0])
+_Static_assert(NBUILTIN + PNRSIM_MAX_KEYS <= CFG_MAX_KEYS, "raise CFG_MAX_KEYS");
+
+/* The table in use: the built-in keys alone, or (once a plugin declared
+ * keys) plugin_table, the built-in keys followed by the plugins' in
+ * registration order. A key's index (kd - cfg_keys, the index of
+ * struct config's origin arrays) is the same in both. */
+const key_def *cfg_keys = builtin_keys;
+size_t cfg_nkeys = NBUILTIN;
+size_t cfg_nbuiltin = NBUILTIN;
+static key_def plugin_table[NBUILTIN + PNRSIM_MAX_KEYS];
+static char plugin_defaults[PNRSIM_MAX_KEYS][32];
+
+/* v as the shortest %g text that reads back as v, into buf (n bytes). */
+static void shortest_g(char *buf, size_t n, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void cfg_keys_sync(void)
+{
+    int nk = pnrsim_nkeys();
+    if (nk == 0) {
+        cfg_keys = builtin_keys;
+        cfg_nkeys = NBUILTIN;
+        return;
+    }
+    memcpy(plugin_table, builtin_keys, sizeof builtin_keys);
+    for (int h = 0; h < nk; h++) {
+        const pnrsim_key *k = pnrsim_key_at(h);
+        key_def *kd = &plugin_table[NBUILTIN + (size_t)h];
+        memset(kd, 0, sizeof *kd);
+        shortest_g(plugin_defaults[h], sizeof plugin_defaults[h], k->def);
+        kd->section = k->section;
+        kd->key = k->key;
+        kd->type = KT_DOUBLE;
+        kd->offset = offsetof(config, plugin_values) + (size_t)h * sizeof(double);
+        kd->min = k->min;
+        kd->max = k->max;
+        kd->def = plugin_defaults[h];
+        kd->unit = k->unit;
+        kd->comment = k->comment;
+        kd->whole = k->type == PNRSIM_KEY_INT;
+    }
+    cfg_keys = plugin_table;
+    cfg_nkeys = NBUILTIN + (size_t)nk;
+}
 
 int cfg_check_paje(const char *text, char *why, size_t n)
 {
@@ -665,5 +714,10 @@ const char *cfg_find_section(const char *section)
     for (size_t i = 0; i < cfg_nsections; i++)
         if (!strcasecmp(cfg_sections[i].name, section))
             return cfg_sections[i].name;
+    if (!strcasecmp(section, CFG_PLUGINS_SECTION))
+        return CFG_PLUGINS_SECTION;
+    for (size_t i = NBUILTIN; i < cfg_nkeys; i++)
+        if (!strcasecmp(cfg_keys[i].section, section))
+            return cfg_keys[i].section;
     return NULL;
 }

@@ -51,6 +51,9 @@ typedef struct key_def {
     /* 1 + the registry's kind (core/registry.h) when the key names a
      * component (KT_ENUM with names NULL: the registry's names), else 0. */
     int component;
+    /* KT_DOUBLE: the value must be a whole number (a plugin's
+     * PNRSIM_KEY_INT key, stored as a double). */
+    bool whole;
 } key_def;
 
 /* The names a KT_ENUM key accepts: its list, or the registry's. */
@@ -61,9 +64,22 @@ typedef struct cfg_section {
     const char *comment;
 } cfg_section;
 
-/* The table (config_keys.c): every key, and the sections in file order. */
-extern const key_def cfg_keys[];
-extern const size_t cfg_nkeys;
+/* The table (config_keys.c): every key, and the sections in file order.
+ * The first cfg_nbuiltin keys are pnrsim's own; after them come the keys
+ * the loaded plugins declared (core/registry.h pnrsim_register_key), in
+ * sections "plugin.NAME", stored in struct config's plugin_values by
+ * handle (cfg_keys_sync adds them; a key's index never changes). */
+extern const key_def *cfg_keys;
+extern size_t cfg_nkeys;
+extern size_t cfg_nbuiltin;
+/* Rebuild the table from the registry's plugin keys: after a plugin is
+ * loaded or rolled back (app/plugin.c). Pointers into the table taken
+ * before may be stale; indices stay valid. */
+void cfg_keys_sync(void);
+/* The section listing the plugins to load ([plugins] load = a.so, b.so):
+ * known to cfg_find_section, read by app/plugin.c before the rest of the
+ * file (its only key, load, is skipped by the readers). */
+#define CFG_PLUGINS_SECTION "plugins"
 extern const cfg_section cfg_sections[];
 extern const size_t cfg_nsections;
 
@@ -91,7 +107,9 @@ double cfg_dirty_max(const char *text, double dflt);
 
 /* The key named key in section (case-insensitive), or NULL. */
 const key_def *cfg_find_key(const char *section, const char *key);
-/* The canonical (lower-case) spelling of a section name, or NULL. */
+/* The canonical (lower-case) spelling of a section name, or NULL: a
+ * built-in section, "plugins", or the "plugin.NAME" of a loaded plugin's
+ * keys. */
 const char *cfg_find_section(const char *section);
 
 #endif

@@ -34,7 +34,7 @@
 /* Most items of process.dirty_fractions (APP:F). */
 #define CFG_DIRTY_MAX 256
 /* At least the number of keys (arrays indexed by key). */
-#define CFG_MAX_KEYS 128
+#define CFG_MAX_KEYS 192
 /* Room for where a key was set ("FILE:LINE", "--set ARG", "-t TRACE"). */
 #define CFG_ORIGIN_MAX 96
 

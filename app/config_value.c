@@ -89,7 +89,9 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
                  "h or d (384300, 384300s, 100h, 2d)", kd->min, kd->max);
         break;
     case KT_DOUBLE:
-        if (kd->max == NOMAX)
+        if (kd->whole)
+            snprintf(buf, n, "an integer between %.0f and %.0f", kd->min, kd->max);
+        else if (kd->max == NOMAX)
             snprintf(buf, n, "a number %s %g", kd->min_open ? ">" : ">=", kd->min);
         else
             snprintf(buf, n, "%sa number %s %g and <= %g", kd->zero_off ? "0 or " : "",
@@ -259,6 +261,11 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
         if (!isfinite(v) || (kd->min_open ? v <= kd->min : v < kd->min) ||
             v > kd->max) {
             why_range(kd, why, n);
+            return -1;
+        }
+        if (kd->whole && v != floor(v)) {
+            snprintf(why, n, "not a whole number: expected an integer between %.0f and %.0f",
+                     kd->min, kd->max);
             return -1;
         }
         if (v != 0 && fabs(v) < DBL_MIN) {
@@ -683,7 +690,9 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
 {
     switch (kd->type) {
     case KT_DOUBLE:
-        if (kd->max == NOMAX)
+        if (kd->whole)
+            snprintf(buf, n, "integer %.0f..%.0f", kd->min, kd->max);
+        else if (kd->max == NOMAX)
             snprintf(buf, n, "%s %g", kd->min_open ? ">" : ">=", kd->min);
         else
             snprintf(buf, n, "%s%g %s x <= %g", kd->zero_off ? "0 or " : "", kd->min,

@@ -16,9 +16,11 @@
  * means over jobs n/a), 130/143 interrupted by SIGINT/SIGTERM (results so
  * far are written and marked partial). Result files: app/resultset.h.
  */
+#include "app/components.h"
 #include "app/config.h"
 #include "app/util.h"
 #include "app/output.h"
+#include "app/plugin.h"
 #include "app/plot.h"
 #include "app/progress.h"
 #include "app/resultset.h"
@@ -132,6 +134,10 @@ static void usage(FILE *f)
             "      --plot               --schedule, then pnrsim-plot DIR after the run (DIR/plots/;\n"
             "                           needs Python pandas, matplotlib: checked before the run)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
+            "      --plugin FILE.so     load a plugin (repeatable; before the -c files, which\n"
+            "                           may load more: [plugins] load = a.so, b.so)\n"
+            "      --list-components    list every component (built in and plugins'), its\n"
+            "                           kind, origin and description, and the plugins' keys\n"
             "      --hardware-report    print PEs, links, switches and routes (stderr)\n"
             "      --kernel-report      print event-kernel statistics (stderr)\n"
             "                           (alias --simpack-report)\n"
@@ -150,7 +156,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT,
-       OPT_PAJE };
+       OPT_PAJE, OPT_PLUGIN, OPT_LIST };
 
 typedef struct opts {
     const char **configs; /* -c FILE, in order */
@@ -165,6 +171,9 @@ typedef struct opts {
     const char *schedule; /* --schedule[=VALUE]: NULL, "yes" or VALUE */
     const char *paje;     /* --paje[=NAME]: NULL, "yes" or NAME */
     bool plot;            /* --plot (implies --schedule, not --paje) */
+    const char **plugins; /* --plugin FILE, in order */
+    int nplugins;
+    bool list_components; /* --list-components */
 } opts;
 
 /* s in double quotes on f, control characters shown as '?'. */
@@ -212,6 +221,8 @@ static int parse_args(int argc, char **argv, opts *o)
         {"schedule", optional_argument, 0, OPT_SCHEDULE},
         {"paje", optional_argument, 0, OPT_PAJE},
         {"plot", no_argument, 0, OPT_PLOT},
+        {"plugin", required_argument, 0, OPT_PLUGIN},
+        {"list-components", no_argument, 0, OPT_LIST},
         {"simpack-report", no_argument, 0, OPT_KERNEL},
         {"quiet", no_argument, 0, 'q'},           {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},            {"version", no_argument, 0, 'V'},
@@ -220,7 +231,8 @@ static int parse_args(int argc, char **argv, opts *o)
     o->outdir = ".";
     o->sets = calloc((size_t)argc, sizeof *o->sets);
     o->configs = calloc((size_t)argc, sizeof *o->configs);
-    if (!o->sets || !o->configs)
+    o->plugins = calloc((size_t)argc, sizeof *o->plugins);
+    if (!o->sets || !o->configs || !o->plugins)
         abort();
     /* "+": no argument permutation (the first operand ends the options and
      * is reported); ":": missing values reported as ':'. word is the
@@ -268,6 +280,8 @@ static int parse_args(int argc, char **argv, opts *o)
         case OPT_SCHEDULE: o->schedule = optarg ? optarg : "yes"; break;
         case OPT_PAJE: o->paje = optarg ? optarg : "yes"; break;
         case OPT_PLOT: o->plot = true; break;
+        case OPT_PLUGIN: o->plugins[o->nplugins++] = optarg; break;
+        case OPT_LIST: o->list_components = true; break;
         case 'q': o->quiet = true; break;
         case 'v': o->verbose = true; break;
         case 'h': usage(stdout); return 0;
@@ -385,6 +399,7 @@ int main(int argc, char **argv)
     if (rc >= 0) {
         free(o.sets);
         free(o.configs);
+        free(o.plugins);
         /* --help and --version succeed only when their text got out. */
         if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
             fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
@@ -392,12 +407,35 @@ int main(int argc, char **argv)
         }
         return rc;
     }
+    /* The plugins first (app/plugin.h: the order of reading). */
+    for (int i = 0; i < o.nplugins && rc < 0; i++) {
+        cfg_error pe;
+        char from[CFG_ORIGIN_MAX];
+        snprintf(from, sizeof from, "--plugin %s", o.plugins[i]);
+        if (plugin_load(o.plugins[i], from, NULL, 0, &pe) != 0) {
+            static char msg[CFG_MESSAGE_MAX];
+            config_error_message(&pe, msg, sizeof msg);
+            fprintf(stderr, "pnrsim: %s\n", msg);
+            rc = 2;
+        }
+    }
     config c;
-    rc = build_config(&o, &c);
+    if (rc < 0 && (!o.list_components || o.nconfigs > 0))
+        rc = build_config(&o, &c); /* with -c, --list-components sees their [plugins] */
     free(o.sets);
     free(o.configs);
-    if (rc != 0)
+    free(o.plugins);
+    if (rc > 0)
         return rc;
+    if (o.list_components) {
+        components_init();
+        plugin_list_components(stdout);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
+            return 1;
+        }
+        return 0;
+    }
     if (o.print_config) {
         config_write_ini(&c, stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {

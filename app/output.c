@@ -17,6 +17,7 @@
  * and app/schedule.c (which uses the CSV macros of output.h) are above it.
  */
 #include "app/output.h"
+#include "app/plugin.h"
 #include "app/version.h"
 
 #include "pnr/pnr.h"
@@ -461,14 +462,41 @@ int out_truncations(FILE *f, const run_metrics *m, const config *c, bool json)
     return n;
 }
 
+/* metrics.json's "plugins": each plugin loaded (app/plugin.h), in order,
+ * with its path, SHA-256 and what it registered; a comma after it when
+ * comma. Absent without plugins, so that those runs' files are as before. */
+static void json_plugins(FILE *f, bool comma)
+{
+    fprintf(f, "  \"plugins\": [");
+    for (size_t i = 0; i < plugin_count(); i++) {
+        const plugin_info *p = plugin_at(i);
+        fprintf(f, "%s\n    {\"path\": ", i ? "," : "");
+        json_str(f, p->path);
+        fprintf(f, ", \"sha256\": \"%s\", \"registered\": [", p->sha256);
+        const char *s = p->names;
+        for (int n = 0; *s; n++) {
+            const char *e = strstr(s, ", ");
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            char item[sizeof p->names];
+            snprintf(item, sizeof item, "%.*s", (int)len, s);
+            fprintf(f, "%s", n ? ", " : "");
+            json_str(f, item);
+            s += len + (e ? 2 : 0);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ]%s\n", comma ? "," : "");
+}
+
 void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char *trace)
 {
     out_cut cut[3];
     bool cuts = out_cuts(m, c, cut) > 0; /* "truncated" follows the table */
+    bool plugins = plugin_count() > 0;   /* and "plugins" before it */
     fprintf(f, "{\n");
     for (size_t i = 0; i < out_nfields; i++) {
         const out_field *d = &out_fields[i];
-        bool comma = i + 1 < out_nfields || cuts;
+        bool comma = i + 1 < out_nfields || cuts || plugins;
         if ((d->flags & OUT_NETRAM) && !m->netram)
             continue;
         if ((d->flags & OUT_TREE) && !m->tree)
@@ -498,6 +526,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
             }
         i = end - 1;
     }
+    if (plugins)
+        json_plugins(f, cuts);
     out_truncations(f, m, c, true);
     fprintf(f, "}\n");
 }

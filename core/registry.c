@@ -10,6 +10,7 @@
 #include "core/registry.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -21,6 +22,8 @@ struct pnrsim_registry {
     pnrsim_key keys[PNRSIM_MAX_KEYS];
     int nkeys;
     const char *origin;
+    int err;            /* the first refusal since the mark (PNRSIM_OK: none) */
+    char err_what[160];
 };
 
 static pnrsim_registry reg;
@@ -55,15 +58,38 @@ static int name_ok(const char *s)
     return 1;
 }
 
+/* Record the first refusal since the mark: code rc, what described by fmt
+ * (a component or key and why). Returns rc. */
+static int refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(int rc, const char *fmt, ...)
+{
+    if (reg.err == PNRSIM_OK) {
+        reg.err = rc;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(reg.err_what, sizeof reg.err_what, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
 int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
                     const char *description, const void *ops)
 {
-    if (!r || (int)kind < 0 || kind >= PNRSIM_NKINDS || !name_ok(name) || !ops || !description)
-        return PNRSIM_EINVAL;
-    if (pnrsim_find(kind, name))
-        return PNRSIM_EDUP;
+    const char *kn = pnrsim_kind_name(kind);
+    if (!r || (int)kind < 0 || kind >= PNRSIM_NKINDS)
+        return refuse(PNRSIM_EINVAL, "a component of kind %d: no such kind", (int)kind);
+    if (!name_ok(name))
+        return refuse(PNRSIM_EINVAL, "%s \"%.40s\": a name is 1 to %d characters of "
+                      "A-Z a-z 0-9 _ -", kn, name ? name : "(null)", PNRSIM_NAME_MAX - 1);
+    if (!ops || !description)
+        return refuse(PNRSIM_EINVAL, "%s %s: no %s", kn, name, ops ? "description" : "ops table");
+    const pnrsim_component *old = pnrsim_find(kind, name);
+    if (old)
+        return refuse(PNRSIM_EDUP, "%s %s: already registered (%s)", kn, name, old->origin);
     if (r->n[kind] >= PNRSIM_MAX_COMPONENTS)
-        return PNRSIM_EFULL;
+        return refuse(PNRSIM_EFULL, "%s %s: the kind has %d components already, the most",
+                      kn, name, PNRSIM_MAX_COMPONENTS);
     int i = r->n[kind]++;
     pnrsim_component *c = &r->comp[kind][i];
     memset(c, 0, sizeof *c);
@@ -82,22 +108,32 @@ int pnrsim_register_key(pnrsim_registry *r, const char *section, const char *key
                         pnrsim_key_type type, double min, double max, double def,
                         const char *unit, const char *comment)
 {
-    if (!r || !name_ok(section) || !name_ok(key) || !comment ||
-        (type != PNRSIM_KEY_DOUBLE && type != PNRSIM_KEY_INT))
-        return PNRSIM_EINVAL;
+    const char *sn = section ? section : "(null)", *kn = key ? key : "(null)";
+    if (!r || !name_ok(section) || !name_ok(key))
+        return refuse(PNRSIM_EINVAL, "key [plugin.%.40s] %.40s: a section or key name is 1 to "
+                      "%d characters of A-Z a-z 0-9 _ -", sn, kn, PNRSIM_NAME_MAX - 1);
+    if (!comment || (type != PNRSIM_KEY_DOUBLE && type != PNRSIM_KEY_INT))
+        return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: %s", sn, kn,
+                      comment ? "a type other than PNRSIM_KEY_DOUBLE or PNRSIM_KEY_INT"
+                              : "no comment");
     if (!isfinite(min) || !isfinite(max) || !isfinite(def) || min > max || def < min || def > max)
-        return PNRSIM_EINVAL;
+        return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: min %g, max %g, default %g: expected "
+                      "finite bounds, min <= max and the default between them", sn, kn, min,
+                      max, def);
     if (type == PNRSIM_KEY_INT &&
         (min != floor(min) || max != floor(max) || def != floor(def) || fabs(min) > 1e9 ||
          fabs(max) > 1e9))
-        return PNRSIM_EINVAL;
+        return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: an integer key needs whole bounds "
+                      "and default, bounds within +-1e9", sn, kn);
     char full[sizeof r->keys[0].section];
     snprintf(full, sizeof full, "plugin.%s", section);
     for (int i = 0; i < r->nkeys; i++)
         if (!strcasecmp(r->keys[i].section, full) && !strcasecmp(r->keys[i].key, key))
-            return PNRSIM_EDUP;
+            return refuse(PNRSIM_EDUP, "key [%s] %s: already declared (%s)", full, kn,
+                          r->keys[i].origin);
     if (r->nkeys >= PNRSIM_MAX_KEYS)
-        return PNRSIM_EFULL;
+        return refuse(PNRSIM_EFULL, "key [%s] %s: %d plugin keys declared already, the most",
+                      full, kn, PNRSIM_MAX_KEYS);
     pnrsim_key *k = &r->keys[r->nkeys];
     memset(k, 0, sizeof *k);
     strcpy(k->section, full);
@@ -189,7 +225,16 @@ pnrsim_mark pnrsim_mark_get(void)
     for (int k = 0; k < PNRSIM_NKINDS; k++)
         m.n[k] = reg.n[k];
     m.nkeys = reg.nkeys;
+    reg.err = PNRSIM_OK;
+    reg.err_what[0] = '\0';
     return m;
+}
+
+int pnrsim_first_error(const char **what)
+{
+    if (what)
+        *what = reg.err_what;
+    return reg.err;
 }
 
 void pnrsim_rollback(pnrsim_mark m)

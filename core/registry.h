@@ -46,6 +46,20 @@
 typedef struct pnrsim_registry pnrsim_registry;
 typedef int (*pnrsim_plugin_init_fn)(pnrsim_registry *r, int api_version);
 
+/* Every plugin also says, once in one of its files at file scope, which
+ * API version it was built against:
+ *
+ *     PNRSIM_PLUGIN_DECLARE;
+ *
+ * which defines the exported `const int pnrsim_plugin_api` (named by
+ * PNRSIM_PLUGIN_API_SYMBOL). The loader reads it before calling the entry
+ * point and refuses a plugin without it or with another version, so a
+ * mismatch is caught even when init does not check api_version. */
+#define PNRSIM_PLUGIN_API_SYMBOL "pnrsim_plugin_api"
+#define PNRSIM_PLUGIN_DECLARE                                                            \
+    extern const int pnrsim_plugin_api;                                                  \
+    const int pnrsim_plugin_api = PNRSIM_API_VERSION
+
 typedef enum pnrsim_kind {
     PNRSIM_KIND_STRATEGY,
     PNRSIM_KIND_PRIORITY,
@@ -156,5 +170,12 @@ typedef struct pnrsim_mark {
 } pnrsim_mark;
 pnrsim_mark pnrsim_mark_get(void);
 void pnrsim_rollback(pnrsim_mark m);
+/* The first registration refused since the last pnrsim_mark_get (or the
+ * start): its code (PNRSIM_EDUP, PNRSIM_EINVAL, PNRSIM_EFULL; PNRSIM_OK
+ * for none) and, when what is not NULL, *what = what was refused
+ * ("priority FCFS: already registered (built in)"), valid until the next
+ * refusal. The loader refuses a plugin whose init refused nothing to it
+ * but had a registration refused. */
+int pnrsim_first_error(const char **what);
 
 #endif

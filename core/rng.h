@@ -1,4 +1,4 @@
-/* core/rng.h: random-number streams and distributions.
+/* core/rng.h: random-number streams and distributions; public (issue 34).
  *
  * One master seed; any number of independent named streams derived from it
  * ("fault", 3) -> its own generator seeded from a hash of the master seed,

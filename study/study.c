@@ -75,6 +75,8 @@
  * text.c, parse.c, points.c, values.c, resolve.c, sections.c, study.c.
  */
 #include "study/study.h"
+#include "app/config.h"
+#include "app/plugin.h"
 #include "study/parse.h"
 #include "study/resolve.h"
 #include "study/sections.h"
@@ -153,6 +155,14 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
         if (why)
             rc = study_fail(&c, k.base.line, "base", "'%s' (%s): %s%s", k.base.value,
                       s->base, why, path_hint(k.base.value));
+    }
+    /* The base's plugins (its [plugins] load), so that their names and
+     * [plugin.NAME] keys are known to [vary] and [set] (issue 34). */
+    cfg_error pe;
+    if (!rc && plugin_load_ini_file(s->base, &pe) != 0) {
+        char msg[CFG_MESSAGE_MAX];
+        config_error_message(&pe, msg, sizeof msg);
+        rc = study_fail(&c, k.base.line, "base", "%s", msg);
     }
     if (!rc && k.trace.value) {
         s->trace = sweep_abspath(k.trace.value, s->dir);

@@ -29,15 +29,19 @@ void study_lower(char *p)
         *p = (char)tolower((unsigned char)*p);
 }
 
-/* A pnrsim key: section.key with [a-z0-9_] on both sides. */
+/* A pnrsim key: section.key with [a-z0-9_] on both sides, or a plugin's
+ * plugin.NAME.key (issue 34; NAME may hold '-' too). */
 bool study_is_param_key(const char *k)
 {
-    const char *dot = strchr(k, '.');
-    if (!dot || dot == k || !dot[1] || strchr(dot + 1, '.'))
+    bool plugin = !strncmp(k, "plugin.", 7);
+    const char *s = plugin ? k + 7 : k;
+    const char *dot = strchr(s, '.');
+    if (!dot || dot == s || !dot[1] || strchr(dot + 1, '.'))
         return false;
     for (const char *p = k; *p; p++)
-        if (p != dot && !(islower((unsigned char)*p) ||
-                          isdigit((unsigned char)*p) || *p == '_'))
+        if (p != dot && !(plugin && p == k + 6) &&
+            !(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_' ||
+              (plugin && p < dot && *p == '-')))
             return false;
     return true;
 }

@@ -1,0 +1,27 @@
+#!/bin/sh
+# tools/check-public.sh HEADER... : every public header (the Makefile's
+# PUBLIC_HEADERS, issue 34) says so in its first comment ("public (issue
+# 34)" or ", public."), and includes only other public headers (by the
+# same "folder/name.h" spelling) and the C library (<...> headers of the
+# C standard: no <gsl/...>, <ini.h>, <zlib.h>). Exit 1 with a line per
+# problem.
+status=0
+std=" assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h wctype.h "
+for h in "$@"; do
+    [ -f "$h" ] || { echo "check-public: $h: no such file"; status=1; continue; }
+    head -3 "$h" | grep -qi 'public' || { echo "check-public: $h: its first comment does not say it is public"; status=1; }
+    for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$h"); do
+        case " $* " in
+            *" $inc "*) ;;
+            *) echo "check-public: $h includes \"$inc\", which is not a public header (PUBLIC_HEADERS: $*)"; status=1 ;;
+        esac
+    done
+    for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$h"); do
+        case "$std" in
+            *" $inc "*) ;;
+            *) echo "check-public: $h includes <$inc>, which is not a C standard header"; status=1 ;;
+        esac
+    done
+done
+[ $status -eq 0 ] && echo "check-public: $# public headers include only public headers and the C library"
+exit $status
