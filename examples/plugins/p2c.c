@@ -134,6 +134,9 @@ static const pnr_strategy_ops p2c_ops = {
     .select_server = p2c_select,
 };
 
+/* The API version this plugin is built against, read by the loader. */
+PNRSIM_PLUGIN_DECLARE;
+
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
 {

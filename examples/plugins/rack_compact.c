@@ -156,6 +156,9 @@ static int rc_choose(void *state, const sched_alloc_job *j, const sched_alloc_vi
 
 static const sched_alloc_ops rack_compact = {rc_create, rc_destroy, rc_choose};
 
+/* The API version this plugin is built against, read by the loader. */
+PNRSIM_PLUGIN_DECLARE;
+
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)

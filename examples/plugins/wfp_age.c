@@ -59,6 +59,9 @@ static const sched_order_ops wfp_age_ops = {
     .bucket = SCHED_BUCKET_NONE,
 };
 
+/* The API version this plugin is built against, read by the loader. */
+PNRSIM_PLUGIN_DECLARE;
+
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
