@@ -74,7 +74,18 @@ FUZZ_SMOKE_TIME ?= 4
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 .PHONY: check-slurm check-valgrind
 all: deps
-	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(MANS)
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(MANS) examples
+
+# examples: the example plugins of examples/plugins/ (issue 34) as shared
+# objects under BUILD/examples/plugins/, built as a user builds them (the
+# public headers only; here from the tree: -I.), for the bundled study
+# configs/studies/p2c.ini. tests/test_plugins.sh builds them out of tree.
+EXAMPLE_SO := $(patsubst examples/plugins/%.c,$(BUILD)/examples/plugins/%.so,$(wildcard examples/plugins/*.c))
+.PHONY: examples
+examples: $(EXAMPLE_SO)
+$(BUILD)/examples/plugins/%.so: examples/plugins/%.c $(PUBLIC_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS) -shared -fPIC $< -o $@ -lm
 
 deps:
 	@sh tools/deps.sh

@@ -1,0 +1,52 @@
+#!/bin/sh
+# examples/plugins/rack_compact.check.sh PNRSIM RACK_COMPACT.so: the
+# rack_compact example loaded out of tree ([plugins] load), by hand.
+#
+# A TREE of 4 racks x 4 nodes (16 PEs, one core each), MPL 1, neighbour
+# messages every second of CPU. Job 1: 2 threads, 100 s; job 2: 4 threads,
+# 10 s; both at t = 0, FCFS. Job 1 takes PEs 0-1 either way. Job 2:
+#   FIRSTFREE:    PEs 2-5, racks 0 and 1: its messages cross uplinks;
+#   RACK_COMPACT: free capacities 2, 4, 4, 4; the least rack that holds 4
+#                 is rack 1 (ties lowest): PEs 4-7, one rack, no uplink.
+# Racks spanned (metrics.json, RACK_COMPACT only): mean over the two jobs
+# (1 + 1) / 2 = 1, max 1; uplink bytes 0. The uplinks' busy time (reported
+# for every TREE run) is 0 under RACK_COMPACT and > 0 under FIRSTFREE.
+set -u
+P=$1 SO=$2
+cat > t.swf <<'SWF'
+1 0 0 100 2 100 -1 2 -1 -1 1 1 1 1 1 1 -1 -1
+2 0 0 10 4 10 -1 4 -1 -1 1 1 1 1 1 1 -1 -1
+SWF
+fail=0
+for a in FIRSTFREE RACK_COMPACT; do
+    cat > $a.ini <<INI
+[plugins]
+load = $SO
+[workload]
+trace = t.swf
+[computer]
+number = 16
+[process]
+comm_rate = 1
+[network]
+topology = TREE
+rack_size = 4
+[scheduler]
+allocation = $a
+INI
+    "$P" -c $a.ini -o out-$a > run-$a.log 2>&1 || { echo "$a: pnrsim failed"; cat run-$a.log; fail=1; continue; }
+    pes=$(awk -F, '$1 == 2 { print $NF }' out-$a/jobs.csv)
+    up=$(sed -n 's/.*"net_busy_uplinks": *\([0-9.e+-]*\).*/\1/p' out-$a/metrics.json)
+    if [ $a = FIRSTFREE ]; then
+        [ "$pes" = 2-5 ] && echo "ok   $a: job 2 on PEs $pes" || { echo "FAIL $a: job 2 on PEs $pes, want 2-5"; fail=1; }
+        awk -v u="$up" 'BEGIN { exit !(u > 0) }' && echo "ok   $a: uplinks busy $up s > 0" || { echo "FAIL $a: uplinks busy '$up'"; fail=1; }
+        grep -q alloc_racks_spanned out-$a/metrics.json && { echo "FAIL $a: metrics.json has the racks members"; fail=1; }
+    else
+        [ "$pes" = 4-7 ] && echo "ok   $a: job 2 on PEs $pes" || { echo "FAIL $a: job 2 on PEs $pes, want 4-7"; fail=1; }
+        awk -v u="$up" 'BEGIN { exit !(u == 0) }' && echo "ok   $a: uplinks busy $up s" || { echo "FAIL $a: uplinks busy '$up', want 0"; fail=1; }
+        grep -q '"alloc_racks_spanned_mean": 1,' out-$a/metrics.json && grep -q '"alloc_racks_spanned_max": 1,' out-$a/metrics.json &&
+            grep -q '"net_uplink_bytes": 0,' out-$a/metrics.json && echo "ok   $a: racks spanned mean 1, max 1, uplink bytes 0" ||
+            { echo "FAIL $a: racks/uplink members"; grep -E 'alloc_racks|uplink' out-$a/metrics.json; fail=1; }
+    fi
+done
+exit $fail
