@@ -133,7 +133,7 @@ observe() {
     fi
     [ "$ob_rc" = 3 ] && none_finished=$((none_finished + 1))
     # Every key drawn means something: no "has no effect" warning, but
-XX
+    # paging's (BATCHED made exact by nodes of several cores, SSD, RDMA...).
     if grep 'has no effect' base.err | grep -v '\[process\] paging = BATCHED' | grep -q .; then
         bad "$ob_n: a key without effect ($(grep 'has no effect' base.err | head -1))"
     fi
