@@ -37,7 +37,7 @@ LDLIBS_ALL = $(PKG_LIBS) -lm -ldl $(LDSAN)
 HOST_LIB = -rdynamic -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 # The public headers (issue 34), installed under PREFIX/include/pnrsim/
 # with their folder; a plugin includes only these (tools/check-public.sh).
-PUBLIC_HEADERS := core/registry.h core/rng.h sched/order.h sched/packing.h sched/reserve.h sched/allocation.h pnr/strategy_api.h
+PUBLIC_HEADERS := core/registry.h core/rng.h sched/order.h sched/packing.h sched/profile.h sched/reserve.h sched/reserve_bound.h sched/allocation.h pnr/strategy_api.h
 
 LIB_SRC   := $(filter-out app/main.c,$(wildcard core/*.c hw/*.c net/*.c sched/*.c pnr/*.c app/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -12,7 +12,7 @@
  * conservative the jobs reserved per pass (mean and most: "k" of
  * sched/backfill.h; a rebuilt pass costs O(k (r + k))), the mean profile
  * length, the profile steps examined per reservation (visited: from the
- * dominance bound of sched/bf_bound.h to the job's start and through its
+ * dominance bound of sched/reserve_bound.h to the job's start and through its
  * window) and the passes that kept the last pass's reservations. Lublin is
  * also run at twice its load (load_scale 2, FCFS only), where queues are
  * much longer, to show how the cost per pass grows with the queue; and

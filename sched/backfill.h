@@ -24,7 +24,7 @@
  *                 estimate, reserving that space; jobs whose start is now
  *                 start. The pass stops early once no remaining job could
  *                 start now (free PEs now < the narrowest remaining job;
- *                 at MPL 1 also by width classes, bf_bound.h): the
+ *                 at MPL 1 also by width classes, reserve_bound.h): the
  *                 remaining reservations could only affect jobs that
  *                 cannot start now either.
  * strict_order is ignored when backfilling.
@@ -53,7 +53,7 @@
  * starts when that is now, in that slot; a job that opens a slot makes the
  * pass build the profiles again (deferred while every job reserved since
  * the last build was placed now, when the rebuild cannot change a start:
- * backfill.c, lazy_open; a pass of n jobs at one instant at MPL 0 then
+ * conservative.c, lazy_open; a pass of n jobs at one instant at MPL 0 then
  * builds them a bounded number of times, not n). Guarantee (FCFS, exact estimates,
  * scheduler.alternative = no, m constant): the head is placed by its first
  * reservation as the head (job->bf_head_res); docs/SCHEDULING.md.
@@ -70,13 +70,13 @@
  * CONSERVATIVE rebuilding: k reservations for the k jobs reserved before
  * the pass stops early, each a search and a split of a profile of at most
  * r + 2k steps. The search starts at the latest reservation of an earlier
- * job of the pass no wider and no longer (a lower bound, sched/bf_bound.h:
+ * job of the pass no wider and no longer (a lower bound, sched/reserve_bound.h:
  * O(log N log k) to find, O(log s) to locate) instead of at now, so it
  * examines only the steps from there to the job's start and window; the
  * split moves the steps after the window. Worst case still O(k (r + k)),
  * measured far less (docs/SCHEDULING.md, "Cost per pass"). CONSERVATIVE at MPL 1 with a static order (all but WFP3
  * and UNICEP) keeps the last pass's profile and reservations when it can
- * prove a rebuild would give the same (backfill.c, incremental): then
+ * prove a rebuild would give the same (conservative.c, incremental): then
  * O(k + s + a s) for the k kept reservations, a profile of s steps and the
  * a jobs newly reserved (arrivals reached by the pass), not quadratic in
  * the queue. See docs/SCHEDULING.md for the figures.
@@ -85,6 +85,7 @@
 #define PNRSIM_SCHED_BACKFILL_H
 
 #include "sched/gang.h"
+#include "sched/reserve.h"
 
 typedef struct sched_host bf_t; /* reserve.h's host */
 
@@ -96,20 +97,8 @@ bf_t *bf_attach(gang_t *g);
 /* g's backfill module, or NULL when the pass is gang.c's own (PNRSim's
  * orders without backfilling). */
 bf_t *bf_of(const gang_t *g);
-/* Work done by the passes, for benchmarks: passes, queued jobs seen
- * (sum, most in one pass), jobs reserved by conservative passes (sum, most
- * in one pass) and profile steps scanned or moved while reserving. */
-typedef struct bf_stats {
-    long passes, kept_passes; /* kept: conservative passes that kept the
-                               * last pass's reservations */
-    long long queued_sum, reserved_sum, steps_sum;
-    long long visited_sum;    /* profile steps examined by the searches */
-    long queued_max, reserved_max;
-    long builds_max;          /* conservative: profile builds in one pass,
-                               * most (MPL > 1: a slot opened may ask for
-                               * one more, reserve_from) */
-    long lazy_opens;          /* slots opened without a rebuild (lazy_open) */
-} bf_stats;
+/* Work done by the passes, for benchmarks (sched/reserve.h). */
+typedef sched_pass_stats bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
 
 #endif

@@ -11,7 +11,7 @@
  * reservations; the results must not change). */
 void bf_set_rebuild_always(bf_t *b, bool on);
 /* Search every conservative reservation from now (no dominance bound,
- * bf_bound.h) and stop a pass only when the PEs free now are fewer than
+ * reserve_bound.h) and stop a pass only when the PEs free now are fewer than
  * the narrowest remaining job's (no stop by width classes); the results
  * must not change. With bf_set_rebuild_always: the plain rebuild
  * algorithm, the oracle of the tests. */

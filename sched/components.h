@@ -1,6 +1,6 @@
 /* sched/components.h: the scheduler's built-in components (issue 34): the
  * queue orders (sched/orders.c), packings (sched/packings.c) and
- * backfilling policies (sched/backfill.c), registered in the registry as a
+ * backfilling policies (sched/easy.c, sched/conservative.c), registered in the registry as a
  * plugin's are. Includes only public headers, so the built-ins' files can
  * include it. */
 #ifndef PNRSIM_SCHED_COMPONENTS_H

@@ -68,6 +68,7 @@ bool sched_alloc_admits(const sched_alloc_view *v, const sched_alloc_job *j, con
 bool sched_alloc_admit_choose(const sched_alloc_view *v, const sched_alloc_job *j, int *pe_out)
 {
     assert(v->g->p.mem_global && j->threads == v->job->threads);
+    (void)j;
     double cost;
     return gang_global_fit(v->g, v->pe_job, v->job, pe_out, v->avail, &cost);
 }

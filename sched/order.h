@@ -15,7 +15,7 @@
  * (SCHED_ORDER_TIME_DEPENDENT) says its keys change with `now` alone; an
  * order without the flag promises that a job's key does not change while
  * it waits, which lets conservative backfilling keep the last pass's
- * reservations (sched/backfill.c). An order may keep its own state
+ * reservations (sched/conservative.c). An order may keep its own state
  * (create), but a key must not depend on the order in which keys are
  * asked for.
  */

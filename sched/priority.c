@@ -25,7 +25,14 @@ void sched_job_get(const sched_job *j, sched_job_info *out)
     job_public((const job_t *)(const void *)j, out);
 }
 
-bool sched_job_waiting(const sched_job *j) { return ((const job_t *)(const void *)j)->queued; }
+static const job_t *JC(const sched_job *j) { return (const job_t *)(const void *)j; }
+
+bool sched_job_waiting(const sched_job *j) { return JC(j)->queued; }
+int sched_job_width(const sched_job *j) { return JC(j)->width; }
+double sched_job_estimate(const sched_job *j) { return JC(j)->estimate; }
+double sched_job_start(const sched_job *j) { return JC(j)->start; }
+double sched_job_end(const sched_job *j) { return JC(j)->end; }
+double sched_job_expected_end(const sched_job *j) { return JC(j)->bf_end; }
 
 double prio_key(const sched_order_ops *o, void *state, const job_t *j, double now)
 {

@@ -222,7 +222,7 @@ START_TEST(test_conservative_kept_equals_rebuilt)
 }
 END_TEST
 
-/* The dominance bound (sched/bf_bound.h) only lets a conservative search
+/* The dominance bound (sched/reserve_bound.h) only lets a conservative search
  * skip steps that cannot hold the job's start: every job must start and
  * end exactly as under the plain rebuild algorithm (every pass rebuilt,
  * every search from now: the oracle), with inexact estimates (early and

@@ -1,48 +1,49 @@
 /* tests/test_bf_bound.c: the dominance bound of conservative reservations
- * (sched/bf_bound.h): the latest start recorded for a job no wider and no
+ * (sched/reserve_bound.h): the latest start recorded for a job no wider and no
  * longer, checked on a hand-worked set of records and against a direct
  * scan of every record on random ones (many equal widths, durations and
  * starts; a staircase's pairs replaced, dropped and kept); and the stop
  * test by width classes on a hand-worked profile and queue. */
-#include "sched/bf_bound.h"
+#include "sched/reserve_bound.h"
+#include "sched/job.h"
 #include "tests/testutil.h"
 
 #include <math.h>
 
 START_TEST(test_hand)
 {
-    bfb_t b;
-    bfb_init(&b, 16);
-    ck_assert(bfb_bound(&b, 16, 1e9) == -INFINITY); /* nothing recorded */
-    bfb_record(&b, 4, 100, 50);  /* A */
-    bfb_record(&b, 2, 300, 70);  /* B */
-    bfb_record(&b, 8, 50, 90);   /* C */
-    bfb_record(&b, 4, 100, 40);  /* D: dominated by A */
-    bfb_record(&b, 17, 1, 999);  /* wider than the machine: not recorded */
-    bfb_record(&b, 0, 1, 999);   /* no threads: not recorded */
+    sched_bound b;
+    sched_bound_init(&b, 16);
+    ck_assert(sched_bound_bound(&b, 16, 1e9) == -INFINITY); /* nothing recorded */
+    sched_bound_record(&b, 4, 100, 50);  /* A */
+    sched_bound_record(&b, 2, 300, 70);  /* B */
+    sched_bound_record(&b, 8, 50, 90);   /* C */
+    sched_bound_record(&b, 4, 100, 40);  /* D: dominated by A */
+    sched_bound_record(&b, 17, 1, 999);  /* wider than the machine: not recorded */
+    sched_bound_record(&b, 0, 1, 999);   /* no threads: not recorded */
     /* Query (n, d): the latest start among the records with n' <= n, d' <= d. */
-    ck_assert(bfb_bound(&b, 1, 1e9) == -INFINITY);  /* none that narrow */
-    ck_assert(bfb_bound(&b, 2, 299) == -INFINITY);  /* B is longer */
-    ck_assert(bfb_bound(&b, 2, 300) == 70);         /* B */
-    ck_assert(bfb_bound(&b, 4, 100) == 50);         /* A (D is earlier) */
-    ck_assert(bfb_bound(&b, 4, 300) == 70);         /* A, B: B */
-    ck_assert(bfb_bound(&b, 7, 99) == -INFINITY);   /* A too long, C too wide */
-    ck_assert(bfb_bound(&b, 8, 50) == 90);          /* C */
-    ck_assert(bfb_bound(&b, 16, 49) == -INFINITY);
-    ck_assert(bfb_bound(&b, 99, 1e9) == 90);        /* counts as 16: all */
-    bfb_record(&b, 1, 1000, 95); /* E: narrowest, longest, latest */
-    ck_assert(bfb_bound(&b, 1, 1000) == 95);
-    ck_assert(bfb_bound(&b, 16, 999) == 90);
-    bfb_record(&b, 3, 100, 95); /* F: replaces A's pair in the nodes it shares */
-    ck_assert(bfb_bound(&b, 4, 100) == 95);
-    ck_assert(bfb_bound(&b, 2, 1e9) == 95);         /* E */
-    ck_assert(bfb_bound(&b, 2, 999) == 70);         /* B */
-    bfb_clear(&b);
-    ck_assert(bfb_bound(&b, 16, 1e9) == -INFINITY);
-    bfb_record(&b, 16, 10, 5);
-    ck_assert(bfb_bound(&b, 16, 10) == 5);
-    ck_assert(bfb_bound(&b, 15, 10) == -INFINITY);
-    bfb_free(&b);
+    ck_assert(sched_bound_bound(&b, 1, 1e9) == -INFINITY);  /* none that narrow */
+    ck_assert(sched_bound_bound(&b, 2, 299) == -INFINITY);  /* B is longer */
+    ck_assert(sched_bound_bound(&b, 2, 300) == 70);         /* B */
+    ck_assert(sched_bound_bound(&b, 4, 100) == 50);         /* A (D is earlier) */
+    ck_assert(sched_bound_bound(&b, 4, 300) == 70);         /* A, B: B */
+    ck_assert(sched_bound_bound(&b, 7, 99) == -INFINITY);   /* A too long, C too wide */
+    ck_assert(sched_bound_bound(&b, 8, 50) == 90);          /* C */
+    ck_assert(sched_bound_bound(&b, 16, 49) == -INFINITY);
+    ck_assert(sched_bound_bound(&b, 99, 1e9) == 90);        /* counts as 16: all */
+    sched_bound_record(&b, 1, 1000, 95); /* E: narrowest, longest, latest */
+    ck_assert(sched_bound_bound(&b, 1, 1000) == 95);
+    ck_assert(sched_bound_bound(&b, 16, 999) == 90);
+    sched_bound_record(&b, 3, 100, 95); /* F: replaces A's pair in the nodes it shares */
+    ck_assert(sched_bound_bound(&b, 4, 100) == 95);
+    ck_assert(sched_bound_bound(&b, 2, 1e9) == 95);         /* E */
+    ck_assert(sched_bound_bound(&b, 2, 999) == 70);         /* B */
+    sched_bound_clear(&b);
+    ck_assert(sched_bound_bound(&b, 16, 1e9) == -INFINITY);
+    sched_bound_record(&b, 16, 10, 5);
+    ck_assert(sched_bound_bound(&b, 16, 10) == 5);
+    ck_assert(sched_bound_bound(&b, 15, 10) == -INFINITY);
+    sched_bound_free(&b);
 }
 END_TEST
 
@@ -60,19 +61,19 @@ START_TEST(test_random_vs_scan)
     enum { NPES = 37, MAXR = 400 };
     static int w[MAXR];
     static double d[MAXR], s[MAXR];
-    bfb_t b;
-    bfb_init(&b, NPES);
+    sched_bound b;
+    sched_bound_init(&b, NPES);
     rs = 12345;
     long nonempty = 0;
     for (int run = 0; run < 30; run++) {
-        bfb_clear(&b);
+        sched_bound_clear(&b);
         int n = 1 + (int)(rnd() % MAXR);
         for (int k = 0; k < n; k++) {
             w[k] = 1 + (int)(rnd() % NPES);
             d[k] = (double)(rnd() % 20) * (rnd() % 4 ? 1 : 0.5);
             /* starts mostly growing, as in a pass, with ties and setbacks */
             s[k] = (double)(k / 3 + (int)(rnd() % 40)) - (rnd() % 5 ? 0 : 30);
-            bfb_record(&b, w[k], d[k], s[k]);
+            sched_bound_record(&b, w[k], d[k], s[k]);
             for (int qi = 0; qi < 8; qi++) {
                 int qn = 1 + (int)(rnd() % (NPES + 3));
                 double qd = (double)(rnd() % 22) * 0.5;
@@ -80,7 +81,7 @@ START_TEST(test_random_vs_scan)
                 for (int z = 0; z <= k; z++)
                     if (w[z] <= qn && d[z] <= qd && s[z] > want)
                         want = s[z];
-                double got = bfb_bound(&b, qn, qd);
+                double got = sched_bound_bound(&b, qn, qd);
                 ck_assert_msg(got == want, "run %d after %d records: (%d, %g) gave %g, scan %g",
                               run, k + 1, qn, qd, got, want);
                 nonempty += want > -INFINITY;
@@ -88,7 +89,7 @@ START_TEST(test_random_vs_scan)
         }
     }
     ck_assert_int_gt(nonempty, 1000);
-    bfb_free(&b);
+    sched_bound_free(&b);
 }
 END_TEST
 
@@ -100,51 +101,51 @@ START_TEST(test_stop_classes)
      * (< 16): 100. */
     static const double t[] = {100, 110, 120, 130};
     static const int f[] = {8, 3, 0, 16};
-    bfs_t s;
-    bfs_init(&s, 16);
+    sched_stop s;
+    sched_stop_init(&s, 16);
     ck_assert_int_eq(s.ncls, 5);
-    bfs_profile(&s, t, f, 4);
+    sched_stop_profile(&s, t, f, 4);
     ck_assert(s.blk[0] == 120 && s.blk[1] == 120 && s.blk[2] == 110 && s.blk[3] == 110 &&
               s.blk[4] == 100);
-    /* 10 queued jobs (BFS_STRIDE 8: rows for jobs 0.. and 8..). */
+    /* 10 queued jobs (SCHED_STOP_STRIDE 8: rows for jobs 0.. and 8..). */
     static job_t jobs[10];
-    job_t *q[10];
+    sched_job *q[10]; /* a sched_job is a job_t (sched/priority.c) */
     static const int w[] = {16, 4, 5, 8, 1, 2, 3, 9, 4, 1};
     static const double e[] = {5, 30, 9, 5, 40, 25, 20.5, 1, 10, 21};
     for (int i = 0; i < 10; i++) {
         jobs[i].threads = jobs[i].width = w[i];
         jobs[i].estimate = e[i];
         jobs[i].queued = true;
-        q[i] = &jobs[i];
+        q[i] = (sched_job *)(void *)&jobs[i];
     }
-    bfs_jobs(&s, q, 10);
+    sched_stop_jobs(&s, q, 10);
     /* From job 8: J8 (4 threads, class 2) needs 100 + 10 <= 110: may start
      * (and does: 4 <= 8 free until 110, 3 < 4 after). */
-    ck_assert(bfs_may_start(&s, 100, 1));
+    ck_assert(sched_stop_may_start(&s, 100, 1));
     jobs[8].queued = false; /* J8 gone: J9 (1 thread) needs 121 <= 120 */
-    bfs_jobs(&s, q, 10);
-    ck_assert(!bfs_may_start(&s, 100, 1));
+    sched_stop_jobs(&s, q, 10);
+    ck_assert(!sched_stop_may_start(&s, 100, 1));
     /* From job 0: J2 (5 threads, class 2, 9 s): 109 <= 110. */
-    ck_assert(bfs_may_start(&s, 100, 0));
+    ck_assert(sched_stop_may_start(&s, 100, 0));
     /* A reservation of 5 PEs over [100, 110) leaves 3: classes 2 and 3
      * blocked from 100; J2 can no longer start, nor any other: J0, J3
      * (classes 4, 3), J7 (class 3: 101 > 100), J1 (class 2: 130 > 100),
      * J4, J5, J6 (3 threads: class 1; 140, 125, 120.5 > 120). With J6
      * 0.5 s shorter it would fit (3 PEs free until 120). */
     static const int f2[] = {3, 3, 0, 16};
-    bfs_lower(&s, t, f2, 0, 0);
+    sched_stop_lower(&s, t, f2, 0, 0);
     ck_assert(s.blk[2] == 100 && s.blk[3] == 100 && s.blk[1] == 120);
-    ck_assert(!bfs_may_start(&s, 100, 0));
+    ck_assert(!sched_stop_may_start(&s, 100, 0));
     jobs[6].estimate = 20;
-    bfs_jobs(&s, q, 10);
-    ck_assert(bfs_may_start(&s, 100, 0));
+    sched_stop_jobs(&s, q, 10);
+    ck_assert(sched_stop_may_start(&s, 100, 0));
     jobs[6].estimate = 20.5;
     /* A zero-length job holds its PEs for the instant only: it may start
      * whatever blk says. */
     jobs[4].estimate = 0;
-    bfs_jobs(&s, q, 10);
-    ck_assert(bfs_may_start(&s, 100, 0));
-    bfs_free(&s);
+    sched_stop_jobs(&s, q, 10);
+    ck_assert(sched_stop_may_start(&s, 100, 0));
+    sched_stop_free(&s);
 }
 END_TEST
 

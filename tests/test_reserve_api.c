@@ -14,6 +14,9 @@ typedef struct seen {
     double t10[4];   /* the profile at now = 10 */
     int f10[4], n10, np10, slots10, free10, cores, mpl;
     long order10[4];  /* the queue's ids at 10 */
+    double next10, wall10;   /* the next expected end, wall(20) at 10 */
+    int unopened10;
+    double exp_end[4], end[4], start[4];   /* by job id, at on_placed / on_ended */
     size_t q10;
 } seen;
 static seen S;
@@ -35,6 +38,9 @@ static void st_pass(void *state, sched_host *h, sched_job *const *q, size_t n, d
         s->slots10 = sched_host_slots(h);
         s->free10 = sched_host_slot_free(h, 0);
         s->np10 = sched_host_profiles(h, now);
+        s->next10 = sched_host_next_end(h);
+        s->wall10 = sched_host_wall(h, 20);
+        s->unopened10 = sched_host_unopened(h);
         const double *t;
         const int *f;
         s->n10 = sched_host_profile(h, 0, &t, &f);
@@ -54,16 +60,28 @@ static void st_pass(void *state, sched_host *h, sched_job *const *q, size_t n, d
             break;
 }
 
-static void st_placed(void *state, const sched_job *j, double now)
+static long id_of(const sched_job *j)
 {
-    (void)j, (void)now;
-    ((seen *)state)->placed++;
+    sched_job_info info;
+    sched_job_get(j, &info);
+    return info.id;
 }
 
-static void st_ended(void *state, const sched_job *j)
+static void st_placed(void *state, sched_host *h, const sched_job *j, double now)
 {
-    (void)j;
-    ((seen *)state)->ended++;
+    (void)h, (void)now;
+    seen *s = state;
+    s->placed++;
+    s->exp_end[id_of(j)] = sched_job_expected_end(j);
+}
+
+static void st_ended(void *state, sched_host *h, const sched_job *j)
+{
+    (void)h;
+    seen *s = state;
+    s->ended++;
+    s->start[id_of(j)] = sched_job_start(j);
+    s->end[id_of(j)] = sched_job_end(j);
 }
 
 static void st_destroy(void *state) { (void)state; }
@@ -92,7 +110,11 @@ static const sched_reserve_ops *strict_policy(void)
  *   30: J3 ends; J2 (6) still does not fit (4 free).
  *   100: J1 ends: J2 [100, 150).
  * Passes: at 0, 10, 30, 100 (one per instant with an arrival or an end)
- * and 150 (J2's end, empty queue): 5. Placed 3, ended 3. */
+ * and 150 (J2's end, empty queue): 5. Placed 3, ended 3.
+ * At 10, before J3 is placed: the next expected end is J1's, 100; 20 s of
+ * work take 20 s at MPL 1; no slot may still be opened (MPL 1, one open).
+ * Expected ends when placed (start + estimate, estimates exact): J1 100,
+ * J3 30, J2 150; the ends are those, the starts 0, 10, 100. */
 START_TEST(test_policy_sees_and_places)
 {
     tc_t t;
@@ -121,6 +143,15 @@ START_TEST(test_policy_sees_and_places)
     ck_assert_int_eq(S.passes, 5);
     ck_assert_int_eq(S.placed, 3);
     ck_assert_int_eq(S.ended, 3);
+    ck_assert_double_eq(S.next10, 100);
+    ck_assert_double_eq(S.wall10, 20);
+    ck_assert_int_eq(S.unopened10, 0);
+    static const double st[] = {0, 0, 100, 10}, en[] = {0, 100, 150, 30};
+    for (int id = 1; id <= 3; id++) {
+        ck_assert_double_eq(S.exp_end[id], en[id]);
+        ck_assert_double_eq(S.end[id], en[id]);
+        ck_assert_double_eq(S.start[id], st[id]);
+    }
     tc_free(&t);
 }
 END_TEST

@@ -1,7 +1,7 @@
-/* sched/bf_bound.h: lower bounds on conservative reservations, and the
+/* sched/reserve_bound.h: public (issue 34): lower bounds on conservative reservations, and the
  * test that stops a conservative pass early (issue 14).
  *
- * Within one run of conservative reservations (sched/backfill.c,
+ * Within one run of conservative reservations (sched/conservative.c,
  * reserve_from) the profile of free PEs only loses PEs: each reservation
  * takes some, none gives any back. So if job A (n threads, d seconds) fits
  * from time t in the profile as it is when job B is reserved later, then
@@ -19,43 +19,43 @@
  * ascending, starts strictly ascending: a pair with a longer duration and
  * no later start is useless and dropped). Query O(log N log k), record
  * O(log N (log k + a staircase's length)) in the worst case, for N PEs and
- * k records; bfb_clear is O(1) (a generation stamp). Arrays are kept from
+ * k records; sched_bound_clear is O(1) (a generation stamp). Arrays are kept from
  * run to run: no allocation once they have grown to the largest pass. */
-#ifndef PNRSIM_SCHED_BF_BOUND_H
-#define PNRSIM_SCHED_BF_BOUND_H
+#ifndef PNRSIM_SCHED_RESERVE_BOUND_H
+#define PNRSIM_SCHED_RESERVE_BOUND_H
 
-#include "sched/job.h"
+#include "sched/reserve.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct bfb_pair {
+typedef struct sched_bound_pair {
     double d, s;        /* duration, start */
-} bfb_pair;
+} sched_bound_pair;
 
-typedef struct bfb_stair {
-    bfb_pair *p;        /* durations ascending, starts strictly ascending */
+typedef struct sched_bound_stair {
+    sched_bound_pair *p;        /* durations ascending, starts strictly ascending */
     int n, cap;
     long gen;           /* n counts only when gen is the structure's */
-} bfb_stair;
+} sched_bound_stair;
 
-typedef struct bfb {
-    bfb_stair *node;    /* Fenwick nodes 1..npes (index 0 unused) */
+typedef struct sched_bound {
+    sched_bound_stair *node;    /* Fenwick nodes 1..npes (index 0 unused) */
     int npes;
     long gen;
-} bfb_t;
+} sched_bound;
 
 /* An empty structure for jobs of 1..npes threads (nothing allocated yet). */
-void bfb_init(bfb_t *b, int npes);
-void bfb_free(bfb_t *b);
+void sched_bound_init(sched_bound *b, int npes);
+void sched_bound_free(sched_bound *b);
 /* Forget every record (O(1)). */
-void bfb_clear(bfb_t *b);
+void sched_bound_clear(sched_bound *b);
 /* Record a job of n threads and duration d reserved at s (a job wider
  * than npes, or narrower than 1, is not recorded: no bound from it). */
-void bfb_record(bfb_t *b, int n, double d, double s);
+void sched_bound_record(sched_bound *b, int n, double d, double s);
 /* The latest start recorded for a job of <= n threads and <= d seconds,
  * or -INFINITY if none (n above npes counts as npes). */
-double bfb_bound(const bfb_t *b, int n, double d);
+double sched_bound_bound(const sched_bound *b, int n, double d);
 
 /* ---- the stop test by width classes ----------------------------------
  *
@@ -70,29 +70,29 @@ double bfb_bound(const bfb_t *b, int n, double d);
  * profile only loses PEs during a pass, so blk only moves earlier. MPL 1
  * only (durations are the estimates). */
 
-/* The test is made every BFS_STRIDE jobs (rows of the table). */
-#define BFS_STRIDE 8
+/* The test is made every SCHED_STOP_STRIDE jobs (rows of the table). */
+#define SCHED_STOP_STRIDE 8
 
-typedef struct bfs {
+typedef struct sched_stop {
     int npes, ncls;     /* classes 0..ncls-1: 2^c <= npes */
     double *row;        /* row r: each class's shortest estimate among the
-                         * jobs from r BFS_STRIDE on (INFINITY: none) */
+                         * jobs from r SCHED_STOP_STRIDE on (INFINITY: none) */
     size_t cap;
     double blk[32];
-} bfs_t;
+} sched_stop;
 
-void bfs_init(bfs_t *s, int npes);
-void bfs_free(bfs_t *s);
+void sched_stop_init(sched_stop *s, int npes);
+void sched_stop_free(sched_stop *s);
 /* The table for the jobs q[0..n) (queued ones only; O(n + ncls n /
- * BFS_STRIDE)). */
-void bfs_jobs(bfs_t *s, job_t *const *q, size_t n);
+ * SCHED_STOP_STRIDE)). */
+void sched_stop_jobs(sched_stop *s, sched_job *const *q, size_t n);
 /* blk from a profile of n steps (t[i], f[i]) (a scan up to its first step
  * with no PE free). */
-void bfs_profile(bfs_t *s, const double *t, const int *f, int n);
+void sched_stop_profile(sched_stop *s, const double *t, const int *f, int n);
 /* Steps from..to of the profile have lost PEs: lower blk. */
-void bfs_lower(bfs_t *s, const double *t, const int *f, int from, int to);
-/* False only when no job from r BFS_STRIDE on (of bfs_jobs' q) can start
+void sched_stop_lower(sched_stop *s, const double *t, const int *f, int from, int to);
+/* False only when no job from r SCHED_STOP_STRIDE on (of sched_stop_jobs' q) can start
  * at now. */
-bool bfs_may_start(const bfs_t *s, double now, size_t r);
+bool sched_stop_may_start(const sched_stop *s, double now, size_t r);
 
 #endif

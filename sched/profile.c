@@ -1,18 +1,19 @@
 /* sched/bf_profile.c: the profiles of free PEs over time of the
- * backfilling passes (see bf_profile.h): growing one, releasing placed
+ * backfilling passes (see profile.h): growing one, releasing placed
  * jobs' PEs at their expected ends, finding the earliest step where a job
  * fits for its estimate, and reserving it there. Below sched/backfill.c,
  * split out of it along its dependencies (it uses only job.h's fields).
  */
-#include "sched/bf_profile.h"
+#include "sched/profile.h"
 
 #include "core/mem.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Append step (t, f) with its moment and lateness to p (growing it). */
-void prof_push(prof_t *p, double t, int f, double moment, bool late)
+void sched_prof_push(sched_prof *p, double t, int f, double moment, bool late)
 {
     if (p->n == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 16;
@@ -29,10 +30,10 @@ void prof_push(prof_t *p, double t, int f, double moment, bool late)
 }
 
 /* Release a placed job's PEs at its expected end (ends come in order;
- * moment and late: see just_after). An end not after the last step (only
+ * moment and late: see sched_just_after). An end not after the last step (only
  * where ends one unit in the last place apart meet the steps just after
  * now) joins that step, which then keeps the later moment. */
-void prof_release(prof_t *p, double end, int threads, double moment, bool late)
+void sched_prof_release(sched_prof *p, double end, int threads, double moment, bool late)
 {
     assert(end > p->t[0]);
     int l = p->n - 1;
@@ -42,52 +43,14 @@ void prof_release(prof_t *p, double end, int threads, double moment, bool late)
             p->m[l] = moment;
         p->late[l] |= late;
     } else {
-        prof_push(p, end, p->f[l] + threads, moment, late);
+        sched_prof_push(p, end, p->f[l] + threads, moment, late);
     }
-}
-
-/* Release the placed jobs js[0..k) of profile p, sorted by expected end;
- * those with an expected end <= lim (>= now) are not expected later than
- * now. Jobs due now free their PEs just after now with the moment now;
- * jobs that outlived their estimate free theirs at a late step after
- * every step that may keep the moment now (docs/SCHEDULING.md, "Moments"):
- * after the due-now step (now+) and after the chain of at most `chain`
- * steps that the reservations of this pass may add just after those
- * (a zero-length job reserved at a step that keeps the moment now ends
- * just after it, keeping the moment: one step per reservation). */
-void release_placed(prof_t *p, job_t *const *js, size_t k, double now, double lim,
-                           size_t chain)
-{
-    double after = just_after(now), late_t = after;
-    size_t r = 0;
-    while (r < k && !(js[r]->bf_end > lim))
-        r++;
-    bool due = false, late = false;
-    for (size_t i = 0; i < r; i++) {
-        if (due_now(js[i], now)) {
-            prof_release(p, after, js[i]->width, now, false);
-            due = true;
-        } else {
-            late = true;
-        }
-    }
-    if (late) {
-        /* The steps that keep the moment now lie in (now, now + c ulps],
-         * c = chain (+ 1 with a due-now step): the late step comes after. */
-        for (size_t c = chain + due; c-- > 0;)
-            late_t = just_after(late_t);
-        for (size_t i = 0; i < r; i++)
-            if (!due_now(js[i], now))
-                prof_release(p, late_t, js[i]->width, late_t, true);
-    }
-    for (size_t i = r; i < k; i++)
-        prof_release(p, js[i]->bf_end, js[i]->width, js[i]->bf_end, false);
 }
 
 /* The first step at or after step `from` at which n PEs are free for d
  * seconds (the earliest in the profile when no earlier step can be: see
- * bf_bound.h). Adds the steps examined to *visited. */
-int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited)
+ * reserve_bound.h). Adds the steps examined to *visited. */
+int sched_prof_earliest(const sched_prof *p, int from, int n, double d, long long *visited)
 {
     int i = from;
     while (i < p->n) {
@@ -96,7 +59,7 @@ int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited
             continue;
         }
         bool point;
-        double end = end_of(p, i, d, &point);
+        double end = sched_prof_end_of(p, i, d, &point);
         int k = i;
         bool ok = true;
         while (k + 1 < p->n && p->t[k + 1] < end) {
@@ -117,15 +80,15 @@ int prof_earliest(const prof_t *p, int from, int n, double d, long long *visited
 }
 
 /* Take n PEs from step i for d seconds; returns the last step taken from. */
-int prof_reserve(prof_t *p, int i, int n, double d)
+int sched_prof_reserve(sched_prof *p, int i, int n, double d)
 {
     bool point;
-    double end = end_of(p, i, d, &point);
+    double end = sched_prof_end_of(p, i, d, &point);
     int k = i;
     while (k + 1 < p->n && p->t[k + 1] < end)
         k++;
     if (k + 1 == p->n || p->t[k + 1] > end) {
-        prof_push(p, 0, 0, 0, false); /* room for one more step */
+        sched_prof_push(p, 0, 0, 0, false); /* room for one more step */
         size_t m = (size_t)(p->n - k - 2);
         memmove(p->t + k + 2, p->t + k + 1, m * sizeof *p->t);
         memmove(p->f + k + 2, p->f + k + 1, m * sizeof *p->f);
@@ -141,4 +104,34 @@ int prof_reserve(prof_t *p, int i, int n, double d)
         assert(p->f[s] >= 0);
     }
     return k;
+}
+
+sched_prof *sched_profiles_reset(sched_profiles *ps, int k, double now, int nfree, int real)
+{
+    if (k >= ps->cap) {
+        int c = ps->cap ? 2 * ps->cap : 4;
+        while (c <= k)
+            c *= 2;
+        ps->pr = xrealloc(ps->pr, (size_t)c * sizeof *ps->pr);
+        memset(ps->pr + ps->cap, 0, (size_t)(c - ps->cap) * sizeof *ps->pr);
+        ps->cap = c;
+    }
+    sched_prof *p = &ps->pr[k];
+    p->n = 0;
+    p->real = real;
+    sched_prof_push(p, now, nfree, now, false);
+    return p;
+}
+
+void sched_profiles_free(sched_profiles *ps)
+{
+    for (int i = 0; i < ps->cap; i++) {
+        free(ps->pr[i].t);
+        free(ps->pr[i].f);
+        free(ps->pr[i].m);
+        free(ps->pr[i].late);
+    }
+    free(ps->pr);
+    ps->pr = NULL;
+    ps->n = ps->cap = 0;
 }

@@ -1,10 +1,10 @@
-/* sched/bf_bound.c: the dominance bound of conservative reservations (see
- * bf_bound.h for why it holds): a Fenwick tree over thread counts whose
+/* sched/reserve_bound.c: the dominance bound of conservative reservations (see
+ * reserve_bound.h for why it holds): a Fenwick tree over thread counts whose
  * nodes are staircases over durations. Node i covers thread counts
  * (i - lowbit(i), i]; a query for n visits the nodes of the prefix 1..n, a
  * record for n the nodes that cover n. Then the stop test by width
- * classes (bfs_). */
-#include "sched/bf_bound.h"
+ * classes (sched_stop_). */
+#include "sched/reserve_bound.h"
 
 #include "core/mem.h"
 
@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bfb_init(bfb_t *b, int npes)
+void sched_bound_init(sched_bound *b, int npes)
 {
     memset(b, 0, sizeof *b);
     b->npes = npes;
     b->gen = 1;
 }
 
-void bfb_free(bfb_t *b)
+void sched_bound_free(sched_bound *b)
 {
     if (b->node) {
         for (int i = 1; i <= b->npes; i++) {
@@ -32,10 +32,10 @@ void bfb_free(bfb_t *b)
     b->node = NULL;
 }
 
-void bfb_clear(bfb_t *b) { b->gen++; }
+void sched_bound_clear(sched_bound *b) { b->gen++; }
 
 /* The number of pairs of staircase x with duration <= d. */
-static int stair_upper(const bfb_stair *x, double d)
+static int stair_upper(const sched_bound_stair *x, double d)
 {
     int lo = 0, hi = x->n;
     while (lo < hi) {
@@ -51,7 +51,7 @@ static int stair_upper(const bfb_stair *x, double d)
 /* Add (d, s) to staircase x, keeping only the pairs no other pair
  * dominates (shorter or equal duration and later or equal start). False
  * when (d, s) itself is dominated (nothing changed). */
-static bool stair_add(bfb_stair *x, long gen, double d, double s)
+static bool stair_add(sched_bound_stair *x, long gen, double d, double s)
 {
     if (x->gen != gen) {
         x->gen = gen;
@@ -75,11 +75,11 @@ static bool stair_add(bfb_stair *x, long gen, double d, double s)
         memmove(x->p + from + 1, x->p + to, (size_t)(x->n - to) * sizeof *x->p);
         x->n -= to - from - 1;
     }
-    x->p[from] = (bfb_pair){d, s};
+    x->p[from] = (sched_bound_pair){d, s};
     return true;
 }
 
-void bfb_record(bfb_t *b, int n, double d, double s)
+void sched_bound_record(sched_bound *b, int n, double d, double s)
 {
     if (n < 1 || n > b->npes)
         return;
@@ -92,7 +92,7 @@ void bfb_record(bfb_t *b, int n, double d, double s)
             break;
 }
 
-double bfb_bound(const bfb_t *b, int n, double d)
+double sched_bound_bound(const sched_bound *b, int n, double d)
 {
     double best = -INFINITY;
     if (!b->node)
@@ -100,7 +100,7 @@ double bfb_bound(const bfb_t *b, int n, double d)
     if (n > b->npes)
         n = b->npes;
     for (int i = n; i > 0; i -= i & -i) {
-        const bfb_stair *x = &b->node[i];
+        const sched_bound_stair *x = &b->node[i];
         if (x->gen != b->gen || x->n == 0)
             continue;
         int pos = stair_upper(x, d);
@@ -112,7 +112,7 @@ double bfb_bound(const bfb_t *b, int n, double d)
 
 /* ---- the stop test by width classes ---------------------------------------- */
 
-void bfs_init(bfs_t *s, int npes)
+void sched_stop_init(sched_stop *s, int npes)
 {
     memset(s, 0, sizeof *s);
     s->npes = npes;
@@ -120,7 +120,7 @@ void bfs_init(bfs_t *s, int npes)
         s->ncls++;
 }
 
-void bfs_free(bfs_t *s)
+void sched_stop_free(sched_stop *s)
 {
     free(s->row);
     s->row = NULL;
@@ -135,9 +135,9 @@ static int width_class(int n)
     return c;
 }
 
-void bfs_jobs(bfs_t *s, job_t *const *q, size_t n)
+void sched_stop_jobs(sched_stop *s, sched_job *const *q, size_t n)
 {
-    size_t nc = (size_t)s->ncls, rows = n / BFS_STRIDE + 1;
+    size_t nc = (size_t)s->ncls, rows = n / SCHED_STOP_STRIDE + 1;
     if (rows * nc > s->cap) {
         s->cap = 2 * rows * nc;
         s->row = xrealloc(s->row, s->cap * sizeof *s->row);
@@ -146,19 +146,21 @@ void bfs_jobs(bfs_t *s, job_t *const *q, size_t n)
     for (size_t c = 0; c < nc; c++)
         cur[c] = INFINITY;
     for (size_t i = n; i-- > 0;) {
-        const job_t *j = q[i];
-        if (j->queued && j->width >= 1 && j->width <= s->npes) {
-            int c = width_class(j->width);
-            double d = j->estimate > 0 ? j->estimate : 0; /* the duration at MPL 1 */
+        const sched_job *j = q[i];
+        int w = sched_job_width(j);
+        if (sched_job_waiting(j) && w >= 1 && w <= s->npes) {
+            int c = width_class(w);
+            double e = sched_job_estimate(j);
+            double d = e > 0 ? e : 0; /* the duration at MPL 1 */
             if (d < cur[c])
                 cur[c] = d;
         }
-        if (i % BFS_STRIDE == 0)
-            memcpy(s->row + i / BFS_STRIDE * nc, cur, nc * sizeof *cur);
+        if (i % SCHED_STOP_STRIDE == 0)
+            memcpy(s->row + i / SCHED_STOP_STRIDE * nc, cur, nc * sizeof *cur);
     }
 }
 
-void bfs_lower(bfs_t *s, const double *t, const int *f, int from, int to)
+void sched_stop_lower(sched_stop *s, const double *t, const int *f, int from, int to)
 {
     /* blk[0] is the latest (blk never grows with c): steps from it on
      * lower nothing. */
@@ -168,20 +170,20 @@ void bfs_lower(bfs_t *s, const double *t, const int *f, int from, int to)
                 s->blk[c] = t[k];
 }
 
-void bfs_profile(bfs_t *s, const double *t, const int *f, int n)
+void sched_stop_profile(sched_stop *s, const double *t, const int *f, int n)
 {
     for (int c = 0; c < s->ncls; c++)
         s->blk[c] = INFINITY;
     int minf = s->npes + 1;
     for (int k = 0; k < n && minf > 0; k++) {
         if (f[k] < minf) {
-            bfs_lower(s, t, f, k, k);
+            sched_stop_lower(s, t, f, k, k);
             minf = f[k];
         }
     }
 }
 
-bool bfs_may_start(const bfs_t *s, double now, size_t r)
+bool sched_stop_may_start(const sched_stop *s, double now, size_t r)
 {
     const double *sd = s->row + r * (size_t)s->ncls;
     for (int c = 0; c < s->ncls; c++) {
