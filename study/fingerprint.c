@@ -9,8 +9,9 @@
  * (study_fingerprint) records in OUT/fingerprint what every run of the
  * directory shares: the base configuration's content (hashed without its
  * comments and blank lines, so editing a comment keeps it), the trace's
- * name, the [set] overrides, the names of the varied keys and one line per
- * baseline. A sweep into a directory whose fingerprint differs refuses to
+ * name, each plugin's file name and SHA-256 (the study file's and the
+ * base's: a rebuilt .so changes it), the [set] overrides, the names of the
+ * varied keys and one line per baseline. A sweep into a directory whose fingerprint differs refuses to
  * mix its runs with the old ones; study_fingerprint_merge lets baselines
  * be added, as values can be, and remembers removed ones.
  */
@@ -108,6 +109,9 @@ char *study_fingerprint(const study *s)
         const char *t = strrchr(s->trace, '/');
         sweep_buf_printf(&b, "trace = %s\n", t ? t + 1 : s->trace);
     }
+    /* Each plugin's contents: a rebuilt .so makes other runs. */
+    for (size_t i = 0; i < s->nplugin_sums; i++)
+        sweep_buf_printf(&b, "plugin %s\n", s->plugin_sums[i]);
     for (size_t i = 0; i < s->nset; i++)
         sweep_buf_printf(&b, "set %s = %s\n", s->set[i].key, s->set[i].value);
     for (size_t i = 0; i < s->nvary; i++)

@@ -20,7 +20,8 @@ char *study_point_dirname(const study *s, size_t point);
 /* A text that changes whenever anything that affects the outcome of a run
  * changes, except the values of the varied parameters, the seeds and the
  * number of replications (which name the run directories): the base
- * configuration's content, the trace, the [set] overrides and the names of
+ * configuration's content, the trace, the plugins loaded (file name and
+ * SHA-256 of each), the [set] overrides and the names of
  * the varied keys, then one line per baseline, "baseline NAME: KEY; k = v;
  * ..." (study_fingerprint_merge compares those by name, so that baselines
  * can be added to a study like values). Newly allocated; NULL when the base

@@ -268,9 +268,14 @@ char **sweep_run_argv(const study *s, size_t run, const char *pnrsim,
     size_t point = study_run_point(s, run);
     sweep_assign *as;
     size_t nas = sweep_point_assigns(s, point, &as);
-    size_t cap = 14 + 2 * nas, n = 0;
+    size_t cap = 14 + 2 * nas + 2 * s->nplugins, n = 0;
     char **argv = xmalloc(cap * sizeof *argv);
     argv[n++] = xstrdup(pnrsim);
+    /* The study file's [plugins] (the base's are loaded by the base). */
+    for (size_t i = 0; i < s->nplugins; i++) {
+        argv[n++] = xstrdup("--plugin");
+        argv[n++] = xstrdup(s->plugins[i]);
+    }
     argv[n++] = xstrdup("-c");
     argv[n++] = xstrdup(s->base);
     if (s->trace) {
@@ -339,7 +344,8 @@ int sweep_prepare_out(const sweep_layout *L, bool force, bool record,
         else
             snprintf(err, errlen,
                      "%s holds runs made with other settings (base "
-                     "configuration, trace, [set] or [vary] keys differ; see "
+                     "configuration, trace, plugins (a rebuilt .so has "
+                     "another SHA-256), [set] or [vary] keys differ; see "
                      "%s): use another output directory (-o DIR), delete it, "
                      "or accept the old runs with --force", L->out, fpath);
         rc = -1;

@@ -4,8 +4,8 @@
  * there and in docs/STUDIES.md): the file becomes logical lines (comments
  * cut, blank lines dropped, indented continuation lines joined, a NUL byte
  * refused), then sections ([study], [vary], [set], [baseline NAME],
- * [plot [NAME]], [slurm]) and their key = value lines. [study] keys are
- * checked and stored here, [vary] values are expanded by study/values.c,
+ * [plot [NAME]], [slurm], [plugins]) and their key = value lines. [study]
+ * keys are checked and stored here, [plugins] load's items kept as given, [vary] values are expanded by study/values.c,
  * [set] and [slurm] lines are kept in file order, and [plot] and
  * [baseline] sections stay raw for study/resolve.c. In study/'s layers it
  * sits above study/values.c, study/parse.c and study/text.c, below
@@ -166,8 +166,34 @@ static int slurm_key_problem(study_parse_ctx *c, const char *key, long line)
 }
 
 typedef enum {
-    SEC_NONE, SEC_STUDY, SEC_VARY, SEC_SET, SEC_PLOT, SEC_BASELINE, SEC_SLURM
+    SEC_NONE, SEC_STUDY, SEC_VARY, SEC_SET, SEC_PLOT, SEC_BASELINE, SEC_SLURM,
+    SEC_PLUGINS
 } section;
+
+/* Why [set], [vary] and [baseline] may not name a [plugins] key: pnrsim
+ * refuses --set plugins.load, and the study has a section for it. */
+#define PLUGINS_OWN_SECTION                                                    \
+    "a study loads plugins in its own [plugins] section: load = FILE.so, "    \
+    "FILE.so (paths relative to the study file), and every run gets them"
+
+/* The [plugins] load = a.so, b.so line: the items into s->plugins, as
+ * given (study_load resolves and loads them). 0, or -1 (reported). */
+static int parse_plugins_key(study_parse_ctx *c, const char *key, const char *value,
+                             long line)
+{
+    study *s = c->s;
+    if (strcmp(key, "load") != 0)
+        return study_fail(c, line, key, "unknown key in [plugins] (load = FILE.so, "
+                          "FILE.so)");
+    if (s->plugins_line)
+        return study_fail(c, line, key, "given twice (first on line %ld)",
+                          s->plugins_line);
+    s->plugins_line = line;
+    char *v = xstrdup(value);
+    int r = study_parse_list(c, key, v, line, &s->plugins, &s->nplugins);
+    free(v);
+    return r;
+}
 
 /* A logical line: a physical line without its comment, with the indented
  * continuation lines that follow it appended; lineno is its first line. */
@@ -241,7 +267,7 @@ int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
     if (nlines < 0)
         return -1;
     int rc = 0;
-    bool seen[SEC_SLURM + 1] = {false};
+    bool seen[SEC_PLUGINS + 1] = {false};
     for (long li = 0; li < nlines; li++) {
         char *p = lines[li].text;
         long lineno = lines[li].lineno;
@@ -271,10 +297,12 @@ int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
                 sec = SEC_BASELINE;
             else if (!strcmp(name, "slurm"))
                 sec = SEC_SLURM;
+            else if (!strcmp(name, "plugins"))
+                sec = SEC_PLUGINS;
             else {
                 rc = study_fail(c, lineno, name,
                           "unknown section (study, vary, set, baseline, "
-                          "plot, slurm)");
+                          "plot, slurm, plugins)");
                 break;
             }
             if (*arg && sec != SEC_PLOT && sec != SEC_BASELINE) {
@@ -342,6 +370,11 @@ int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
             rc = study_fail(c, lineno, key, "control character in the value");
             break;
         }
+        if ((sec == SEC_SET || sec == SEC_VARY || sec == SEC_BASELINE) &&
+            !strncmp(key, "plugins.", 8)) {
+            rc = study_fail(c, lineno, key, PLUGINS_OWN_SECTION);
+            break;
+        }
         switch (sec) {
         case SEC_NONE:
             rc = study_fail(c, lineno, key, "outside any section (start with "
@@ -349,6 +382,9 @@ int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
             break;
         case SEC_STUDY:
             rc = parse_study_key(c, k, key, value, lineno);
+            break;
+        case SEC_PLUGINS:
+            rc = parse_plugins_key(c, key, value, lineno);
             break;
         case SEC_VARY:
             rc = study_parse_vary(c, key, value, lineno);

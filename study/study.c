@@ -28,11 +28,16 @@
  *   scheduler.mpl = 2                     ; pins any other [vary] key
  *   [slurm]                               ; "#SBATCH --KEY=VALUE" lines
  *   time = 00:10:00                       ; array_max = K gives --array=1-N%K
+ *   [plugins]                             ; plugins (issue 34), loaded
+ *   load = ../../build/examples/plugins/p2c.so ; before [set] and [vary]
+ *                                         ; are checked; each run gets
+ *                                         ; --plugin PATH for each
  *
  * Comments start with ';' or '#' at the start of a line or after white
  * space. An indented line without '=' continues the value of the line
  * above (joined with a space), for long lists. Section and key names are case-insensitive (stored in lower case);
- * values keep their case. Relative paths (base, trace, and workload.trace,
+ * values keep their case. Relative paths (base, trace, [plugins] load's
+ * files, and workload.trace,
  * process.fault_curve and fault_curves' files in [set] or [vary]) are taken from the directory of the study file, so a
  * study runs the same from any directory and under any runner. Other values
  * given to pnrsim through [set] and [vary] are passed verbatim.
@@ -117,6 +122,29 @@ static char *file_stem(const char *path)
     return xstrndup(b, n);
 }
 
+/* Load the study file's [plugins] load items (s->plugins, made absolute
+ * from the study file's directory in place). 0, or -1 (reported against
+ * the load line, with pnrsim's reason: a missing file, not a plugin, a
+ * wrong API version, a refused registration). */
+static int load_study_plugins(study_parse_ctx *c)
+{
+    study *s = c->s;
+    char from[64 + CFG_PATH_MAX];
+    snprintf(from, sizeof from, "%s:%ld", s->path, s->plugins_line);
+    for (size_t i = 0; i < s->nplugins; i++) {
+        char *abs = sweep_abspath(s->plugins[i], s->dir);
+        cfg_error pe;
+        int r = plugin_load(abs, from, NULL, 0, &pe);
+        const char *hint = path_hint(s->plugins[i]);
+        free(s->plugins[i]);
+        s->plugins[i] = abs;
+        if (r != 0)
+            return study_fail(c, s->plugins_line, "load", "[plugins] %s%s", pe.what,
+                              hint);
+    }
+    return 0;
+}
+
 int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
 {
     memset(s, 0, sizeof *s);
@@ -156,13 +184,26 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
             rc = study_fail(&c, k.base.line, "base", "'%s' (%s): %s%s", k.base.value,
                       s->base, why, path_hint(k.base.value));
     }
-    /* The base's plugins (its [plugins] load), so that their names and
-     * [plugin.NAME] keys are known to [vary] and [set] (issue 34). */
+    /* The study file's plugins ([plugins] load), then the base's (its
+     * [plugins] load), in the order pnrsim loads them in each run (--plugin
+     * first, then the -c file's), so that their names and [plugin.NAME]
+     * keys are known to [vary], [set] and the checks (issue 34). */
+    if (!rc)
+        rc = load_study_plugins(&c);
     cfg_error pe;
     if (!rc && plugin_load_ini_file(s->base, &pe) != 0) {
         char msg[CFG_MESSAGE_MAX];
         config_error_message(&pe, msg, sizeof msg);
         rc = study_fail(&c, k.base.line, "base", "%s", msg);
+    }
+    /* What the fingerprint records of them: file name and SHA-256. */
+    for (size_t i = 0; !rc && i < plugin_count(); i++) {
+        const plugin_info *pi = plugin_at(i);
+        const char *b = strrchr(pi->path, '/');
+        s->plugin_sums = xrealloc(s->plugin_sums,
+                                  (s->nplugin_sums + 1) * sizeof *s->plugin_sums);
+        s->plugin_sums[s->nplugin_sums++] =
+            xasprintf("%s %s", b ? b + 1 : pi->path, pi->sha256);
     }
     if (!rc && k.trace.value) {
         s->trace = sweep_abspath(k.trace.value, s->dir);
@@ -307,5 +348,11 @@ void study_free(study *s)
         free(s->slurm[i].value);
     }
     free(s->slurm);
+    for (size_t i = 0; i < s->nplugins; i++)
+        free(s->plugins[i]);
+    free(s->plugins);
+    for (size_t i = 0; i < s->nplugin_sums; i++)
+        free(s->plugin_sums[i]);
+    free(s->plugin_sums);
     memset(s, 0, sizeof *s);
 }

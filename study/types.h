@@ -90,6 +90,16 @@ typedef struct study {
     size_t nplots;
     study_kv *slurm;     /* [slurm] options, in file order */
     size_t nslurm;
+    char **plugins;      /* the study file's [plugins] load: absolute paths
+                            (relative ones taken from the study file's
+                            directory), in order; every run gets
+                            --plugin PATH for each (issue 34) */
+    size_t nplugins;
+    long plugins_line;   /* of [plugins] load (0 when not given) */
+    char **plugin_sums;  /* "FILE.so SHA256" of every plugin loaded (the
+                            study file's and the base's), in load order,
+                            for the fingerprint */
+    size_t nplugin_sums;
     size_t npoints;      /* product of the value counts (1 with no [vary]) */
     size_t nruns;        /* npoints * nrep */
 } study;
