@@ -71,9 +71,12 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_busy_uplinks = tb.uplinks;
     m->net_busy_tor_switches = tb.tor_switches;
     m->net_busy_core_switch = tb.core_switch;
-    /* An allocation policy other than the default (index 0, FIRSTFREE) on
-     * racks: what it did with them (issue 34). */
-    m->alloc_racks = m->tree && r->c.scheduler.allocation != 0;
+    /* On racks, with an allocation policy other than the default (index 0,
+     * FIRSTFREE) or one set explicitly (FIRSTFREE as a study's baseline):
+     * what it did with them (issue 34). Unset, nothing is added (the
+     * outputs stay those of before the issue). */
+    m->alloc_racks = m->tree && (r->c.scheduler.allocation != 0 ||
+                                 config_origin(&r->c, "scheduler.allocation")[0] != '\0');
     if (m->alloc_racks) {
         gang_racks_spanned(r->cl.gang, &m->alloc_racks_spanned_mean, &m->alloc_racks_spanned_max);
         m->net_uplink_bytes = 0;
