@@ -316,6 +316,9 @@ struct pnr {
     const pnr_strategy_ops *strat; /* the strategy (pnr/strategy_api.h) ... */
     void *strat_state;   /* ... its state for this run ... */
     pnr_strategy_env strat_env; /* ... and what it was created with */
+    const char *strat_name; /* its component name (for the errors) */
+    int strat_busy;      /* > 0 inside fault_server, select_server or
+                          * grant: no pnr_host_release / reclaim then */
     pnrsim_ctx strat_ctx; /* (its ctx, a copy that lives with the layer) */
     bool global;
     double threshold;
