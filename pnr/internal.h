@@ -318,7 +318,7 @@ struct pnr {
     pnr_strategy_env strat_env; /* ... and what it was created with */
     const char *strat_name; /* its component name (for the errors) */
     int strat_busy;      /* > 0 inside fault_server, select_server or
-                          * grant: no pnr_host_release / reclaim then */
+                          * server_grant: no pnr_host_release / reclaim then */
     pnrsim_ctx strat_ctx; /* (its ctx, a copy that lives with the layer) */
     bool global;
     double threshold;

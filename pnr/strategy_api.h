@@ -26,7 +26,7 @@
  *                 truth under netram.global_knowledge); NULL keeps
  *                 netram.server_selection (the report's randomised worst
  *                 fit by default);
- *   grant         how much a server lends of an ASK: at most the host's
+ *   server_grant  how much a server lends of an ASK: at most the host's
  *                 default (free RAM above netram.server_threshold), 0 to
  *                 deny; NULL keeps the default;
  *   fault_server  which server holding a node's pages a remote fault goes
@@ -38,8 +38,8 @@
  *
  * What the host does itself, for every strategy: the rounds, the fair
  * share (§5.2.3), the servers' grants (up to free RAM above
- * netram.server_threshold, or less by ops->grant), the clients' release
- * (netram.release), the paging (§5.4), reclaims (netram.reclaim). A
+ * netram.server_threshold, or less by server_grant), the clients'
+ * release (netram.release), the paging (§5.4), reclaims (netram.reclaim). A
  * strategy can besides send control messages of its own through the
  * network model (pnr_host_send), have a node release network RAM
  * (pnr_host_release) and a donor reclaim what it lent (pnr_host_reclaim),
@@ -53,10 +53,10 @@
  * the strategy draws only from the streams it is given (env->choice,
  * pnrsim_ctx_stream).
  *
- * A strategy's answer that breaks its contract (a grant out of range, a
- * fault_server that holds nothing of the node, a host call where it is
- * not allowed) is a programming error of the strategy: the run stops
- * with a message naming the strategy on stderr and exit status 2.
+ * A strategy's answer that breaks its contract (a server_grant out of
+ * range, a fault_server that holds nothing of the node, a host call where
+ * it is not allowed) is a programming error of the strategy: the run
+ * stops with a message naming the strategy on stderr and exit status 2.
  *
  * Nodes are numbered 0 .. nodes-1 (a node is what the report calls a PE:
  * a servent; with computer.cores_per_node > 1, the node of the cores).
@@ -203,7 +203,7 @@ typedef struct pnr_strategy_ops {
      * to the next server); anything else (NaN, < 0, > dflt) stops the run
      * (exit 2), no silent clamping. No pnr_host_release or
      * pnr_host_reclaim from here. NULL: dflt. */
-    double (*grant)(void *state, pnr_host *h, int server, int manager, double need,
+    double (*server_grant)(void *state, pnr_host *h, int server, int manager, double need,
                     double dflt);
 } pnr_strategy_ops;
 
@@ -248,7 +248,7 @@ double pnr_host_control_bytes(const pnr_host *h);
  * not ask again by itself (its next thread start or growth asks for what
  * is uncovered). No underallocated notice. Returns the MB given back (0:
  * it held nothing, or mb <= 0). Not from fault_server, select_server or
- * grant (exit 2). */
+ * server_grant (exit 2). */
 double pnr_host_release(pnr_host *h, int node, double mb);
 /* Donor `server` takes back up to `mb` MB of what it lent, now, by the
  * netram.reclaim machinery (docs/MODEL.md "Donors take memory back"): from
@@ -260,7 +260,7 @@ double pnr_host_release(pnr_host *h, int node, double mb);
  * strategy decides the reclaim, not the configuration), they page to
  * their swap devices from now on. Counted in the layer's reclaim_*
  * statistics. Returns the MB taken back. Not from fault_server,
- * select_server or grant (exit 2). */
+ * select_server or server_grant (exit 2). */
 double pnr_host_reclaim(pnr_host *h, int server, double mb);
 
 /* ---- a job ---- */

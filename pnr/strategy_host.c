@@ -79,7 +79,7 @@ void pnr_strategy_broken(const pnr_t *p, const char *fmt, ...)
 void pnr_strategy_may_act(const pnr_t *p, const char *what)
 {
     if (p->strat_busy > 0)
-        pnr_strategy_broken(p, "%s called inside fault_server, select_server or grant", what);
+        pnr_strategy_broken(p, "%s called inside fault_server, select_server or server_grant", what);
 }
 
 const pnr_job *pnr_job_of(const job_t *j) { return (const pnr_job *)j; }

@@ -23,7 +23,7 @@ bool pnr_view_open(const pnr_view *v, int s);
 void pnr_strategy_broken(const pnr_t *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 /* pnr_host_release and pnr_host_reclaim (`what`) may not run inside
- * fault_server, select_server or grant: stop the run if they do. */
+ * fault_server, select_server or server_grant: stop the run if they do. */
 void pnr_strategy_may_act(const pnr_t *p, const char *what);
 
 #endif
