@@ -14,7 +14,9 @@
  * deallocation round (every thread sends one under the coordinated
  * strategies, maybe empty; under per-thread coordination, CLIENT's, only a
  * thread with something to free). The strategy (p->strat) names the
- * managers and hears of threads starting and ending. Faults: a uniform
+ * managers and hears of threads starting and ending; it may have a node
+ * give back network RAM (pnr_host_release: a DEALLOC round of the node's
+ * own, as after a thread's shrinking). Faults: a uniform
  * draw against (network RAM the node holds) / (its overallocation) sends
  * a fault to the network as a PAGE_OUT / PAGE_IN round trip to a server
  * drawn in proportion to what it holds for the node (the draw is

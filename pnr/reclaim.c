@@ -1,6 +1,9 @@
 /* pnr/reclaim.c: donors taking their memory back (netram.reclaim = SWAP or
  * REPLACE, issue 25; docs/MODEL.md "Donors take memory back"). PNRSim's
- * servers never do (NONE, the default: nothing here runs).
+ * servers never do (NONE, the default: nothing here runs, unless a
+ * strategy reclaims itself: pnr_host_reclaim, pnr/strategy_api.h, which
+ * takes back up to the MB it names by the same steps, under NONE by
+ * SWAP's rule).
  *
  * When a thread starts on a node s that has lent network RAM and the
  * node's own threads now overallocate it, s takes back
