@@ -14,7 +14,9 @@
  * deallocation round (every thread sends one under the coordinated
  * strategies, maybe empty; under per-thread coordination, CLIENT's, only a
  * thread with something to free). The strategy (p->strat) names the
- * managers and hears of threads starting and ending. Faults: a uniform
+ * managers and hears of threads starting and ending; it may have a node
+ * give back network RAM (pnr_host_release: a DEALLOC round of the node's
+ * own, as after a thread's shrinking). Faults: a uniform
  * draw against (network RAM the node holds) / (its overallocation) sends
  * a fault to the network as a PAGE_OUT / PAGE_IN round trip to a server
  * drawn in proportion to what it holds for the node (the draw is
@@ -234,6 +236,74 @@ static void give_back_excess(sim_t *sim, pnr_t *p, pe_t *pe, int manager)
         send_dealloc(p, pe->id, r, 0, mb);
     }
     free(out.v);
+}
+
+/* pnr_host_release: take up to `want` MB from the pieces ps of node id,
+ * the servers its table shows most loaded first (sort_pieces), splitting
+ * a piece where `want` ends; the pieces taken join *out. Returns the MB
+ * taken. */
+static double take_pieces(pnr_t *p, int id, pieces_t *ps, double want, pieces_t *out)
+{
+    if (want <= EPS_MB || ps->n == 0)
+        return 0;
+    sort_pieces(p, id, ps);
+    double took = 0;
+    int k = 0;
+    while (k < ps->n && want - took > EPS_MB) {
+        piece_t *x = &ps->v[k];
+        if (x->mb <= want - took + EPS_MB) { /* the whole piece */
+            pnr_add_piece(out, x->server, x->mb);
+            took += x->mb;
+            k++;
+        } else { /* part of it */
+            pnr_add_piece(out, x->server, want - took);
+            x->mb -= want - took;
+            took = want;
+        }
+    }
+    memmove(ps->v, ps->v + k, (size_t)(ps->n - k) * sizeof *ps->v);
+    ps->n -= k;
+    return took;
+}
+
+double pnr_host_release(pnr_host *h, int node, double mb)
+{
+    pnr_t *p = (pnr_t *)h;
+    pnr_strategy_may_act(p, "pnr_host_release");
+    if (node < 0 || node >= p->npes)
+        pnr_strategy_broken(p, "pnr_host_release of node %d, not a node", node);
+    pe_t *pe = &p->cl->pes[node];
+    if (!(mb > EPS_MB) || pe->remote_mb <= EPS_MB)
+        return 0;
+    pnr_batch_pieces_changed(p->sim, pe); /* the node's pieces change */
+    pieces_t out = {0};
+    /* The node's pieces, then (release ALL) its threads' in start order. */
+    double took = take_pieces(p, node, &p->node[node], mb, &out);
+    if (p->release == PNR_RELEASE_ALL) {
+        for (pe_user *x = pe_user_first(pe); x && mb - took > EPS_MB; x = pe_user_next(pe, x)) {
+            creq_t *c = container_of(x, thread_t, mem_user)->pnr;
+            if (c && c->granted > EPS_MB) {
+                double t = take_pieces(p, node, &c->pieces, mb - took, &out);
+                c->granted -= t;
+                took += t;
+            }
+        }
+    }
+    if (took <= EPS_MB) {
+        free(out.v);
+        return 0;
+    }
+    /* As a node's notice of its own (give_back_excess): a DEALLOC in a
+     * round of its own, its pieces most loaded first. */
+    sort_pieces(p, node, &out);
+    pe_remote(p->sim, pe, -took);
+    round_t *r = pnr_round_new(p, true, NULL, pnr_node_manager(p, node), 1);
+    r->incoming[0] = out;
+    p->held -= took;
+    p->transit += took;
+    send_dealloc(p, node, r, 0, took);
+    pnr_check(p);
+    return took;
 }
 
 void pnr_thread_ended(sim_t *sim, thread_t *th, void *ctx)

@@ -147,9 +147,37 @@ static void on_rdma_arrival(sim_t *sim, msg_t *m)
     net_msg_free(p->cl->net, m);
 }
 
+/* The public kinds of the control messages are the first of the layer's,
+ * in the same order (pnr/strategy_api.h pnr_ctrl_kind). */
+_Static_assert(PNR_MSG_ASK - PNR_MSG_REQUEST == PNR_CTRL_ASK &&
+                   PNR_MSG_GRANT - PNR_MSG_REQUEST == PNR_CTRL_GRANT &&
+                   PNR_MSG_REPLY - PNR_MSG_REQUEST == PNR_CTRL_REPLY &&
+                   PNR_MSG_DEALLOC - PNR_MSG_REQUEST == PNR_CTRL_DEALLOC &&
+                   PNR_MSG_FREE - PNR_MSG_REQUEST == PNR_CTRL_FREE &&
+                   PNR_MSG_ACK - PNR_MSG_REQUEST == PNR_CTRL_ACK &&
+                   PNR_MSG_BROADCAST - PNR_MSG_REQUEST == PNR_CTRL_BROADCAST &&
+                   PNR_MSG_PAGE_OUT == PNR_MSG_BROADCAST + 1,
+               "pnr_ctrl_kind follows PNR_MSG_*");
+
+/* The MB a control message carries (pnr_ctrl_kind's). */
+static double ctrl_mb(const pnr_msg_u *u)
+{
+    switch (u->h.kind) {
+    case PNR_MSG_REQUEST: return u->request.mb;
+    case PNR_MSG_ASK: return u->ask.need;
+    case PNR_MSG_GRANT: return u->grant.lent;
+    case PNR_MSG_REPLY: return u->reply.mb;
+    case PNR_MSG_DEALLOC: return u->dealloc.mb;
+    case PNR_MSG_FREE: return u->free.mb;
+    case PNR_MSG_ACK: return u->ack.freed;
+    default: return 0;
+    }
+}
+
 /* Every PNR message arrives here: the receiver hears the sender's load,
- * the handler of its kind runs, and the message goes back to the pool
- * (a handler that answers takes a new one). */
+ * the handler of its kind runs, a strategy's message_arrived hears of a
+ * control message, and the message goes back to the pool (a handler that
+ * answers takes a new one). */
 static void on_arrival(sim_t *sim, msg_t *m)
 {
     (void)sim;
@@ -172,5 +200,9 @@ static void on_arrival(sim_t *sim, msg_t *m)
     case PNR_MSG_PAGE_IN: on->on_page_in(p, &u->page); break;
     default: assert(0 && "unknown PNR message");
     }
+    if (p->strat->message_arrived && u->h.kind < PNR_MSG_PAGE_OUT)
+        p->strat->message_arrived(p->strat_state, (pnr_host *)p,
+                                  (pnr_ctrl_kind)(u->h.kind - PNR_MSG_REQUEST), m->src, m->dst,
+                                  m->bytes, ctrl_mb(u));
     net_msg_free(p->cl->net, m);
 }

@@ -10,7 +10,8 @@
  *   table.c         the availability tables (§5.2, §5.2.6): what a servent
  *                   heard, snapshots, the merge of a broadcast.
  *   strategy_host.c the strategy interface's queries (pnr_host, pnr_job,
- *                   pnr_view) read from the layer.
+ *                   pnr_view) read from the layer; the stop of a run on a
+ *                   strategy's broken contract (exit 2).
  *   strategies.c    the report's four strategies (§5.5) as registry
  *                   components, on pnr/strategy_api.h alone (no internal
  *                   header: the layer calls them through p->strat).
@@ -29,16 +30,18 @@
  *   manager.c       THE MANAGER AGENT (§5.2): receives REQUEST, GRANT,
  *                   DEALLOC, ACK.
  *   paging.c        which server a fault goes to (§5.4), the draw the
- *                   exact and the batched paging share.
+ *                   exact and the batched paging share (or the
+ *                   strategy's fault_server).
  *   client_batch.c  batched paging (process.paging = BATCHED) only: the
  *                   job_hooks fault_plan and fault_count, and the point the
  *                   client calls when a node's pieces change.
  *   reclaim.c       donors taking memory back (netram.reclaim, issue 25):
  *                   the borrowers' pieces cut, their pages sent back, a
  *                   REPLACE request opened; called by the client at a
- *                   thread's start.
+ *                   thread's start, or by a strategy (pnr_host_reclaim).
  *   client.c        THE CLIENT AGENT (§5.1, §5.4): thread start and end,
- *                   faults; receives REPLY and PAGE_IN.
+ *                   faults, a strategy's release (pnr_host_release);
+ *                   receives REPLY and PAGE_IN.
  *   pnr.c           the top (pnr/pnr.h): creates the frame and the agents,
  *                   installs the hooks in the cluster, frees it all.
  *
@@ -316,6 +319,9 @@ struct pnr {
     const pnr_strategy_ops *strat; /* the strategy (pnr/strategy_api.h) ... */
     void *strat_state;   /* ... its state for this run ... */
     pnr_strategy_env strat_env; /* ... and what it was created with */
+    const char *strat_name; /* its component name (for the errors) */
+    int strat_busy;      /* > 0 inside fault_server, select_server or
+                          * server_grant: no pnr_host_release / reclaim then */
     pnrsim_ctx strat_ctx; /* (its ctx, a copy that lives with the layer) */
     bool global;
     double threshold;

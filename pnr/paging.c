@@ -3,9 +3,12 @@
  * node's network RAM. The exact client (client.c: pnr_fault) and the
  * batched paging (client_batch.c: pnr_fault_plan) both draw with it, the
  * same draws in the same order, so it sits below both; it reads the
- * protocol's data and calls no other file of pnr/.
+ * protocol's data and calls only strategy_host.c (a strategy's
+ * fault_server: its answer checked against what the node holds).
  */
 #include "pnr/paging.h"
+
+#include "pnr/strategy_host.h"
 
 /* The thread a PE user record belongs to. */
 static thread_t *user_thread(pe_user *u)
@@ -22,6 +25,21 @@ int pnr_fault_server(pnr_t *p, pe_t *pe)
     rng_t *rg = rng_set_get(&p->fault_rng, (size_t)pe->id);
     if (rng_uniform01(rg) >= share)
         return -1;
+    if (p->strat->fault_server) {
+        /* The strategy's choice (pnr/strategy_api.h); -1: the draw below. */
+        p->strat_busy++;
+        int s = p->strat->fault_server(p->strat_state, pnr_host_of(p), pe->id);
+        p->strat_busy--;
+        if (s >= 0) {
+            if (s >= p->npes || !(pnr_host_held_mb(pnr_host_of(p), pe->id, s) > EPS_MB))
+                pnr_strategy_broken(p, "fault_server sent a fault of node %d to node %d, "
+                                       "which holds none of its network RAM", pe->id, s);
+            return s;
+        }
+        if (s != -1)
+            pnr_strategy_broken(p, "fault_server returned %d for node %d (a node or -1)", s,
+                                pe->id);
+    }
     double u = rng_uniform01(rg) * pe->remote_mb;
     int server = -1;
     /* The node's pieces (release EXCESS), then its threads' (ALL). */

@@ -39,6 +39,7 @@ static void strategy_create(pnr_t *p, const pnr_params *c)
 {
     assert(c->strategy && c->strategy->kind == PNRSIM_KIND_STRATEGY);
     p->strat = c->strategy->ops;
+    p->strat_name = c->strategy->name;
     assert(p->strat->manager);
     p->strat_env = (pnr_strategy_env){.nodes = p->npes,
                                       .managers = c->managers,

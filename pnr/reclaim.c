@@ -1,6 +1,9 @@
 /* pnr/reclaim.c: donors taking their memory back (netram.reclaim = SWAP or
  * REPLACE, issue 25; docs/MODEL.md "Donors take memory back"). PNRSim's
- * servers never do (NONE, the default: nothing here runs).
+ * servers never do (NONE, the default: nothing here runs, unless a
+ * strategy reclaims itself: pnr_host_reclaim, pnr/strategy_api.h, which
+ * takes back up to the MB it names by the same steps, under NONE by
+ * SWAP's rule).
  *
  * When a thread starts on a node s that has lent network RAM and the
  * node's own threads now overallocate it, s takes back
@@ -167,13 +170,11 @@ void pnr_reask(pnr_t *p, int b, double mb, bool grow)
     pnr_post(p, &q->h);
 }
 
-void pnr_take_back(pnr_t *p, pe_t *s)
+/* Server s takes back min(cap, what borrowers hold at s) (the borrowers,
+ * their pieces and pages, by the rule at the top); under REPLACE they ask
+ * again. Returns the MB taken back. */
+static double take_back(pnr_t *p, pe_t *s, double cap)
 {
-    if (p->reclaim == PNR_RECLAIM_NONE || s->lent_mb <= EPS_MB)
-        return;
-    double over = pe_overalloc_mb(s);
-    if (over <= EPS_MB)
-        return;
     /* The borrowers of s and what they hold there. */
     if (p->rc_cap < p->npes) {
         p->rc_cap = p->npes;
@@ -188,9 +189,9 @@ void pnr_take_back(pnr_t *p, pe_t *s)
             held += mb;
         }
     }
-    double want = over < held ? over : held;
+    double want = cap < held ? cap : held;
     if (want <= EPS_MB)
-        return;
+        return 0;
     qsort(p->rc_b, (size_t)nb, sizeof *p->rc_b, by_held);
     double page = job_page_bytes(p->cl), x = 0;
     double lent_before = s->lent_mb;
@@ -211,9 +212,38 @@ void pnr_take_back(pnr_t *p, pe_t *s)
     pe_lend(p->sim, s, -x);
     p->st.reclaim_events++;
     p->st.reclaim_mb += x;
-    if (p->checking && (s->lent_mb < -1e-9 || s->lent_mb > lent_before - x + 1e-9 ||
-                        pe_overalloc_mb(s) > over - x + 1e-9))
+    if (p->checking && (s->lent_mb < -1e-9 || s->lent_mb > lent_before - x + 1e-9))
         pnr_check_fail(p, "reclaim on PE %d: lent %.9g -> %.9g, took %.9g", s->id, lent_before,
                        s->lent_mb, x);
+    return x;
+}
+
+void pnr_take_back(pnr_t *p, pe_t *s)
+{
+    if (p->reclaim == PNR_RECLAIM_NONE || s->lent_mb <= EPS_MB)
+        return;
+    double over = pe_overalloc_mb(s);
+    if (over <= EPS_MB)
+        return;
+    double x = take_back(p, s, over);
+    if (x <= 0)
+        return;
+    if (p->checking && pe_overalloc_mb(s) > over - x + 1e-9)
+        pnr_check_fail(p, "reclaim on PE %d: overallocated %.9g -> %.9g, took %.9g", s->id,
+                       over, pe_overalloc_mb(s), x);
     pnr_check(p);
+}
+
+double pnr_host_reclaim(pnr_host *h, int server, double mb)
+{
+    pnr_t *p = (pnr_t *)h;
+    pnr_strategy_may_act(p, "pnr_host_reclaim");
+    if (server < 0 || server >= p->npes)
+        pnr_strategy_broken(p, "pnr_host_reclaim at node %d, not a node", server);
+    pe_t *s = &p->cl->pes[server];
+    if (!(mb > EPS_MB) || s->lent_mb <= EPS_MB)
+        return 0;
+    double x = take_back(p, s, mb);
+    pnr_check(p);
+    return x;
 }

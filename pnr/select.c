@@ -101,7 +101,9 @@ static int select_rule(pnr_t *p, round_t *r, double remaining)
     if (p->strat->select_server) {
         /* The strategy's own choice (pnr/strategy_api.h), once per ASK. */
         pnr_view v = {p, r, remaining};
+        p->strat_busy++;
         int s = p->strat->select_server(p->strat_state, &v);
+        p->strat_busy--;
         if (s >= 0 && !pnr_view_open(&v, s)) {
             fprintf(stderr, "pnrsim: strategy's select_server chose node %d, which may not be "
                             "asked now (asked already, outside the pass or not a node)\n", s);

@@ -3,7 +3,8 @@
  *
  * A server grants what it can of an ASK: up to its free RAM above
  * server_threshold, maybe less than asked, maybe nothing (a GRANT of 0
- * still answers). What it lends counts against its own RAM (pe_lend), so
+ * still answers); a strategy's server_grant (pnr/strategy_api.h) may lend less
+ * or deny. What it lends counts against its own RAM (pe_lend), so
  * its own threads may later page because of it. It frees on request and
  * acknowledges. A page request is answered at once with the page.
  *
@@ -15,6 +16,7 @@
 
 #include "pnr/check.h"
 #include "pnr/frame.h"
+#include "pnr/strategy_host.h"
 
 #include "sched/job_cost.h"
 
@@ -45,6 +47,18 @@ static void ask_arrived(pnr_t *p, const pnr_ask_msg *m)
     pe_t *pe = &p->cl->pes[dst];
     double can = pe_free_mb(pe) - p->threshold;
     double grant = can > 0 ? (amount < can ? amount : can) : 0;
+    if (p->strat->server_grant) {
+        /* The strategy's answer (pnr/strategy_api.h): 0 .. the default. */
+        p->strat_busy++;
+        double g = p->strat->server_grant(p->strat_state, pnr_host_of(p), dst, m->h.m.src,
+                                          amount, grant);
+        p->strat_busy--;
+        if (!(g >= 0 && g <= grant))
+            pnr_strategy_broken(p, "server_grant answered %.17g MB to node %d's ASK of %.17g MB at "
+                                   "node %d, outside [0, %.17g]", g, m->h.m.src, amount, dst,
+                                grant);
+        grant = g;
+    }
     if (grant > EPS_MB) {
         pe_lend(p->sim, pe, grant);
         p->transit += grant;

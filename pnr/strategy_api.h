@@ -26,21 +26,37 @@
  *                 truth under netram.global_knowledge); NULL keeps
  *                 netram.server_selection (the report's randomised worst
  *                 fit by default);
+ *   server_grant  how much a server lends of an ASK: at most the host's
+ *                 default (free RAM above netram.server_threshold), 0 to
+ *                 deny; NULL keeps the default;
+ *   fault_server  which server holding a node's pages a remote fault goes
+ *                 to (§5.4); NULL keeps the host's draw in proportion to
+ *                 what each holds;
  *   callbacks     a thread's start and end, a node's overallocation and
- *                 underallocation (optional: NULL = nothing).
+ *                 underallocation, each control message's arrival
+ *                 (optional: NULL = nothing).
  *
  * What the host does itself, for every strategy: the rounds, the fair
  * share (§5.2.3), the servers' grants (up to free RAM above
- * netram.server_threshold), the clients' release (netram.release), the
- * paging (§5.4), reclaims (netram.reclaim). A strategy can send control
- * messages of its own through the network model (pnr_host_send), but it
- * cannot yet grant, deny, release or reclaim by itself (see
- * docs/PLUGINS.md "What is missing").
+ * netram.server_threshold, or less by server_grant), the clients'
+ * release (netram.release), the paging (§5.4), reclaims (netram.reclaim). A
+ * strategy can besides send control messages of its own through the
+ * network model (pnr_host_send), have a node release network RAM
+ * (pnr_host_release) and a donor reclaim what it lent (pnr_host_reclaim),
+ * both through the protocol's own code paths (see docs/PLUGINS.md).
  *
- * The calls come once per decision (a round's manager, a server to ask, a
- * thread's start or end), never per page fault. Everything here is
- * deterministic given the run's seed when the strategy draws only from
- * the streams it is given (env->choice, pnrsim_ctx_stream).
+ * The calls come once per decision (a round's manager, a server to ask or
+ * its grant, a thread's start or end) or per control message; on the
+ * page-fault path only fault_server, when set (once per remote fault; a
+ * strategy that sets it turns batched paging off, every fault going the
+ * exact way). Everything here is deterministic given the run's seed when
+ * the strategy draws only from the streams it is given (env->choice,
+ * pnrsim_ctx_stream).
+ *
+ * A strategy's answer that breaks its contract (a server_grant out of
+ * range, a fault_server that holds nothing of the node, a host call where
+ * it is not allowed) is a programming error of the strategy: the run
+ * stops with a message naming the strategy on stderr and exit status 2.
  *
  * Nodes are numbered 0 .. nodes-1 (a node is what the report calls a PE:
  * a servent; with computer.cores_per_node > 1, the node of the cores).
@@ -79,6 +95,24 @@ typedef enum {
     PNR_BROADCAST_ALL,       /* every other node */
     PNR_BROADCAST_MANAGERS   /* the other nodes of managers() */
 } pnr_broadcast_scope;
+
+/* The protocol's control messages (§5.2, §5.3), as ops->message_arrived
+ * names them, with the MB each carries. Page transfers (PAGE_OUT,
+ * PAGE_IN, RDMA operations, a reclaim's pages going back) and a
+ * strategy's own messages (pnr_host_send: their own callback) are not
+ * among them. */
+typedef enum {
+    PNR_CTRL_REQUEST,   /* client -> manager: MB asked (0: a thread that
+                         * needs nothing, under PNR_COORD_JOB) */
+    PNR_CTRL_ASK,       /* manager -> server: MB the round still needs */
+    PNR_CTRL_GRANT,     /* server -> manager: its answer, MB lent (0:
+                         * denied) */
+    PNR_CTRL_REPLY,     /* manager -> client: its share, MB granted */
+    PNR_CTRL_DEALLOC,   /* client -> manager: release notice, MB given back */
+    PNR_CTRL_FREE,      /* manager -> server: MB to free */
+    PNR_CTRL_ACK,       /* server -> manager: MB freed */
+    PNR_CTRL_BROADCAST  /* manager -> node: its table (0 MB) */
+} pnr_ctrl_kind;
 
 /* ops->flags */
 #define PNR_STRATEGY_USES_MANAGERS 1u /* reads netram.managers (env->managers):
@@ -145,6 +179,32 @@ typedef struct pnr_strategy_ops {
      * gives back (a thread ended or shrank). */
     void (*overallocated)(void *state, pnr_host *h, int node, double mb);
     void (*underallocated)(void *state, pnr_host *h, int node, double mb);
+    /* Optional: a remote fault of a thread on `node` needs the server its
+     * page is at. Called after the host's first draw sent the fault to
+     * network RAM (u < held / overallocation, §5.4), once per remote fault;
+     * return a server for which pnr_host_held_mb(h, node, server) > 0, or
+     * -1 for the host's draw in proportion to what each server holds (the
+     * second draw is made only then). Any other answer stops the run (exit
+     * 2). No pnr_host_release or pnr_host_reclaim from here. NULL: no call,
+     * the host's draws exactly as without the interface. */
+    int (*fault_server)(void *state, pnr_host *h, int node);
+    /* Optional: a control message of `kind` from src to dst, of `bytes`,
+     * carrying `mb` MB (see pnr_ctrl_kind), has arrived and the receiver
+     * has acted on it (the layer's state shows its effect: after a GRANT,
+     * the manager has asked the next server or answered its clients).
+     * A message to the sender's own node arrives at once and is reported
+     * too. The strategy may call any host function from here. */
+    void (*message_arrived)(void *state, pnr_host *h, pnr_ctrl_kind kind, int src, int dst,
+                            double bytes, double mb);
+    /* Optional: server `server` answers the ASK of `manager`'s round,
+     * which still needs `need` MB; the host would lend `dflt` = min(need,
+     * its free MB - netram.server_threshold), or 0 when that is <= 0.
+     * Return the MB to lend, in [0, dflt] (0: deny; the manager goes on
+     * to the next server); anything else (NaN, < 0, > dflt) stops the run
+     * (exit 2), no silent clamping. No pnr_host_release or
+     * pnr_host_reclaim from here. NULL: dflt. */
+    double (*server_grant)(void *state, pnr_host *h, int server, int manager, double need,
+                    double dflt);
 } pnr_strategy_ops;
 
 /* ---- the layer (any time during the run) ---- */
@@ -160,6 +220,10 @@ double pnr_host_threshold(const pnr_host *h);   /* netram.server_threshold, MB *
  * was true (-1: never heard: installed RAM). */
 double pnr_host_believed_free_mb(const pnr_host *h, int manager, int node);
 double pnr_host_heard_at(const pnr_host *h, int manager, int node);
+/* MB of network RAM `node` holds at `server` now: what its faults may be
+ * sent there for (its pieces, and under netram.release = ALL its threads'
+ * grants whose REPLY has arrived; not what is still on its way). */
+double pnr_host_held_mb(const pnr_host *h, int node, int server);
 
 /* Send a control message of `bytes` from node src to node dst now,
  * through the network model (it queues on links and switches like the
@@ -171,6 +235,33 @@ double pnr_host_heard_at(const pnr_host *h, int manager, int node);
 typedef void (*pnr_arrival_fn)(void *arg, pnr_host *h, int src, int dst);
 void pnr_host_send(pnr_host *h, int src, int dst, double bytes, pnr_arrival_fn fn, void *arg);
 double pnr_host_control_bytes(const pnr_host *h);
+
+/* `node` gives back up to `mb` MB of the network RAM it holds, now,
+ * through the deallocation protocol (§5.2.4): a DEALLOC notice in a round
+ * of its own to manager(j NULL, node), which sends each server concerned
+ * a FREE and ends with their ACKs (the servers' lent MB drop as the FREEs
+ * arrive). The pieces go in the order of the report's release (§5.1.3):
+ * the servers the node's own table shows most loaded first, a piece split
+ * where `mb` ends; under netram.release = ALL the node's own pieces first,
+ * then its threads' (those whose REPLY arrived) in the order they started.
+ * Its faults draw against the smaller network RAM at once; the node does
+ * not ask again by itself (its next thread start or growth asks for what
+ * is uncovered). No underallocated notice. Returns the MB given back (0:
+ * it held nothing, or mb <= 0). Not from fault_server, select_server or
+ * server_grant (exit 2). */
+double pnr_host_release(pnr_host *h, int node, double mb);
+/* Donor `server` takes back up to `mb` MB of what it lent, now, by the
+ * netram.reclaim machinery (docs/MODEL.md "Donors take memory back"): from
+ * what borrowers hold there (not what is in transit or pending), most held
+ * first, ties to the lowest node; each borrower's pieces there are cut,
+ * its pages there go back to it in one transfer, and the server's lent MB
+ * drop at once. Then by netram.reclaim: REPLACE, each borrower asks again
+ * for what it lost (a REQUEST in a round of its own); SWAP and NONE (the
+ * strategy decides the reclaim, not the configuration), they page to
+ * their swap devices from now on. Counted in the layer's reclaim_*
+ * statistics. Returns the MB taken back. Not from fault_server,
+ * select_server or server_grant (exit 2). */
+double pnr_host_reclaim(pnr_host *h, int server, double mb);
 
 /* ---- a job ---- */
 long pnr_job_id(const pnr_job *j);              /* the SWF job number */

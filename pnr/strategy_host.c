@@ -9,6 +9,10 @@
 
 #include "pnr/table.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 pnr_host *pnr_host_of(pnr_t *p) { return (pnr_host *)p; }
 static const pnr_t *P(const pnr_host *h) { return (const pnr_t *)h; }
 
@@ -30,6 +34,52 @@ double pnr_host_heard_at(const pnr_host *h, int manager, int node)
     if (p->global || node == manager)
         return p->sim->now;
     return pnr_table_get(p, &p->tables[manager], node).stamp;
+}
+
+/* The thread a PE user record belongs to. */
+static const thread_t *user_thread(const pe_user *u)
+{
+    return container_of(u, thread_t, mem_user);
+}
+
+static double held_at(const pieces_t *ps, int s)
+{
+    for (int k = 0; k < ps->n; k++)
+        if (ps->v[k].server == s)
+            return ps->v[k].mb;
+    return 0;
+}
+
+double pnr_host_held_mb(const pnr_host *h, int node, int server)
+{
+    const pnr_t *p = P(h);
+    double mb = held_at(&p->node[node], server);
+    if (p->release == PNR_RELEASE_ALL) {
+        const pe_t *pe = &p->cl->pes[node];
+        for (pe_user *x = pe_user_first(pe); x; x = pe_user_next(pe, x)) {
+            const creq_t *c = user_thread(x)->pnr;
+            if (c && c->granted > EPS_MB)
+                mb += held_at(&c->pieces, server);
+        }
+    }
+    return mb;
+}
+
+void pnr_strategy_broken(const pnr_t *p, const char *fmt, ...)
+{
+    fprintf(stderr, "pnrsim: netram.strategy %s: ", p->strat_name ? p->strat_name : "?");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (pnr/strategy_api.h)\n", stderr);
+    exit(2);
+}
+
+void pnr_strategy_may_act(const pnr_t *p, const char *what)
+{
+    if (p->strat_busy > 0)
+        pnr_strategy_broken(p, "%s called inside fault_server, select_server or server_grant", what);
 }
 
 const pnr_job *pnr_job_of(const job_t *j) { return (const pnr_job *)j; }
