@@ -50,6 +50,25 @@
 #define SIGNAL_GRACE 3.0
 
 static volatile sig_atomic_t got_signal = 0;
+
+/* The result set of the run while it is open (from rset_begin to its
+ * commit or abort): a component that breaks its contract mid-run stops
+ * the program with exit(2) (e.g. pnr_strategy_broken, sched/gang_alloc.c),
+ * and this atexit handler then removes the staging directory and the
+ * lock, so nothing is left behind as if complete. */
+static rset_t *rs_live;
+static rset_file **rs_files;
+static int rs_nfiles;
+
+static void rs_cleanup(void)
+{
+    if (!rs_live)
+        return;
+    for (int i = 0; i < rs_nfiles; i++)
+        rset_file_abort(rs_files[i]);
+    rset_abort(rs_live);
+    rs_live = NULL;
+}
 static struct timespec first_signal;
 
 static void on_signal(int sig)
@@ -472,13 +491,13 @@ int main(int argc, char **argv)
      * left behind on bad input: the staging directory and directories
      * created here are removed again on every failure below. */
     char err[CFG_ERR_MAX];
-    rset_t set;
+    static rset_t set; /* static: rs_cleanup may run after main returns */
     if (rset_begin(&set, o.outdir, err, sizeof err) != 0) {
         fprintf(stderr, "pnrsim: %s\n", err);
         return 2;
     }
     /* All zeroed: rset_file_abort must be safe on files never opened. */
-    rset_file jobs, samples, metrics_json, metrics_dat, cfg_out;
+    static rset_file jobs, samples, metrics_json, metrics_dat, cfg_out;
     memset(&jobs, 0, sizeof jobs);
     memset(&samples, 0, sizeof samples);
     memset(&metrics_json, 0, sizeof metrics_json);
@@ -487,18 +506,23 @@ int main(int argc, char **argv)
     /* --schedule: schedule.csv, pes.csv, memory.csv, paging.csv (.gz with
      * gz); --paje: the Paje trace (committed with the rest). */
     enum { NSCHED = 5 };
-    rset_file sched[NSCHED];
+    static rset_file sched[NSCHED];
     memset(sched, 0, sizeof sched);
-    rset_file *all[] = {&cfg_out, &jobs,     &samples,  &metrics_dat,
+    static rset_file *all[] = {&cfg_out, &jobs,     &samples,  &metrics_dat,
                         &sched[0], &sched[1], &sched[2], &sched[3],
                         &sched[4], &metrics_json};
     enum { NALL = sizeof all / sizeof all[0] };
+    rs_live = &set;
+    rs_files = all;
+    rs_nfiles = NALL;
+    atexit(rs_cleanup);
     if (rset_open(&set, &jobs, "jobs.csv") != 0 ||
         rset_open(&set, &samples, "samples.csv") != 0) {
         fprintf(stderr, "pnrsim: %s: cannot write: %s\n", o.outdir, strerror(errno));
         for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
+        rs_live = NULL;
         return 2;
     }
     run_t *r = run_create(&c, jobs.f, samples.f, err);
@@ -537,6 +561,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
+        rs_live = NULL;
         if (r)
             run_destroy(r);
         return r ? 128 + got_signal : 2;
@@ -605,6 +630,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
+        rs_live = NULL;
         run_destroy(r);
         return 2;
     }
@@ -632,6 +658,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < NALL; i++)
             rset_file_abort(all[i]);
         rset_abort(&set);
+        rs_live = NULL;
         status = 1;
     } else {
         provenance_lines(cfg_out.f, &m, &c);
@@ -652,7 +679,9 @@ int main(int argc, char **argv)
         config_write_ini(&c, cfg_out.f);
         bool replacing = m.partial && rset_has_complete(o.outdir);
         /* Files never opened (no --schedule) are not part of the set. */
-        if (rset_commit(&set, all, NALL, err, sizeof err) != 0) {
+        int crc = rset_commit(&set, all, NALL, err, sizeof err);
+        rs_live = NULL;
+        if (crc != 0) {
             fprintf(stderr, "pnrsim: %s\n", err);
             status = 1;
         } else if (replacing) {

@@ -95,7 +95,11 @@ static void send_page_out(pnr_t *p, thread_t *th, int server)
  * strategies.c), once per round. */
 static int choose_manager(pnr_t *p, const job_t *j, const thread_t *th)
 {
-    return p->strat->manager(p->strat_state, pnr_host_of(p), pnr_job_of(j), th->pe->id);
+    int m = p->strat->manager(p->strat_state, pnr_host_of(p), pnr_job_of(j), th->pe->id);
+    if (m < 0 || m >= p->npes)
+        pnr_strategy_broken(p, "manager() returned %d for job %ld (a node 0 .. %d)", m, j->id,
+                            p->npes - 1);
+    return m;
 }
 
 bool pnr_thread_starting(sim_t *sim, thread_t *th, void *ctx)

@@ -52,8 +52,17 @@ static void strategy_create(pnr_t *p, const pnr_params *c)
     p->strat_state = p->strat->create ? p->strat->create(&p->strat_env) : NULL;
     p->managers = xcalloc((size_t)p->npes, sizeof *p->managers);
     p->nmanagers = p->strat->managers ? p->strat->managers(p->strat_state, p->managers) : 0;
-    assert(p->nmanagers >= 0 && p->nmanagers <= p->npes);
-    assert(p->strat->broadcast != PNR_BROADCAST_MANAGERS || p->nmanagers >= 1);
+    /* A plugin's answers are checked (the built-ins' too): a broken one
+     * stops the run before its first event. */
+    if (p->nmanagers < 0 || p->nmanagers > p->npes)
+        pnr_strategy_broken(p, "managers() returned %d (0 .. %d nodes)", p->nmanagers, p->npes);
+    for (int k = 0; k < p->nmanagers; k++)
+        if (p->managers[k] < 0 || p->managers[k] >= p->npes)
+            pnr_strategy_broken(p, "managers() gave node %d (a node 0 .. %d)", p->managers[k],
+                                p->npes - 1);
+    if (p->strat->broadcast == PNR_BROADCAST_MANAGERS && p->nmanagers < 1)
+        pnr_strategy_broken(p, "broadcast PNR_BROADCAST_MANAGERS needs managers() of at least "
+                               "one node");
 }
 
 /* ---- creation ---------------------------------------------------------------------- */

@@ -139,7 +139,11 @@ void pnr_reask_free(reask_t *ra)
 
 int pnr_node_manager(pnr_t *p, int b)
 {
-    return p->strat->manager(p->strat_state, pnr_host_of(p), NULL, b);
+    int m = p->strat->manager(p->strat_state, pnr_host_of(p), NULL, b);
+    if (m < 0 || m >= p->npes)
+        pnr_strategy_broken(p, "manager() returned %d for node %d's own request (a node 0 .. %d)",
+                            m, b, p->npes - 1);
+    return m;
 }
 
 /* REPLACE (and a thread's growth, client.c): node b asks for mb MB again,

@@ -104,11 +104,9 @@ static int select_rule(pnr_t *p, round_t *r, double remaining)
         p->strat_busy++;
         int s = p->strat->select_server(p->strat_state, &v);
         p->strat_busy--;
-        if (s >= 0 && !pnr_view_open(&v, s)) {
-            fprintf(stderr, "pnrsim: strategy's select_server chose node %d, which may not be "
-                            "asked now (asked already, outside the pass or not a node)\n", s);
-            abort();
-        }
+        if (s >= 0 && !pnr_view_open(&v, s))
+            pnr_strategy_broken(p, "select_server chose node %d, which may not be asked now "
+                                   "(asked already, outside the pass or not a node)", s);
         return s < 0 ? -1 : s;
     }
     switch (p->selection) {

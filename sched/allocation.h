@@ -16,8 +16,9 @@
  * the order in which the MANAGER strategy draws its threads' managers, so
  * the order matters, not only the set). The cores must be distinct,
  * in range and free in the slot (sched_alloc_pe_free); under node_sharing
- * EXCLUSIVE (sched_alloc_exclusive) every node used must be wholly free
- * and the threads of one node must be consecutive in pe_out. The scheduler
+ * EXCLUSIVE (sched_alloc_exclusive) the job takes exactly ceil(threads /
+ * C) nodes, every one wholly free, and the threads of one node must be
+ * consecutive in pe_out. The scheduler
  * checks these rules of every component but the built-in one and stops
  * the run with a message naming the component when one is broken.
  *

@@ -152,10 +152,13 @@ bool gang_alloc_choose(gang_t *g, job_t *const *pe_job, job_t *j)
 /* A component's answer broke sched/allocation.h's rules: stop the run. */
 static void broken(const gang_t *g, const job_t *j, const char *why)
 {
-    fprintf(stderr, "pnrsim: scheduler.allocation: the policy's answer for job %ld (%d "
+    const pnrsim_component *c = NULL;
+    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_ALLOCATION) && !c; i++)
+        if (pnrsim_at(PNRSIM_KIND_ALLOCATION, i)->ops == g->alloc)
+            c = pnrsim_at(PNRSIM_KIND_ALLOCATION, i);
+    fprintf(stderr, "pnrsim: scheduler.allocation %s (%s): the answer for job %ld (%d "
                     "threads) %s (sched/allocation.h)\n",
-            j->id, j->threads, why);
-    (void)g;
+            c ? c->name : "?", c ? c->origin : "?", j->id, j->threads, why);
     exit(2);
 }
 
@@ -190,11 +193,19 @@ static void check_answer(gang_t *g, job_t *const *pe_job, const job_t *j)
             if (pe_job && pe_job[node * C + c])
                 why = "names a node that is not wholly free (node_sharing EXCLUSIVE)";
     }
+    int nodes = 0; /* EXCLUSIVE: the nodes used, each counted at its first core */
+    for (int k = 0; k < n; k++) {
+        int pe = j->pe_ids[k];
+        nodes += (g->alloc_mark[pe / C * C] & 2) != 0;
+        g->alloc_mark[pe / C * C] &= ~2;
+    }
     for (int k = 0; k < n; k++) {
         int pe = j->pe_ids[k];
         g->alloc_mark[pe] = 0;
         g->alloc_mark[pe / C * C] = 0;
     }
+    if (!why && g->p.exclusive && nodes != (j->threads + C - 1) / C)
+        why = "does not use ceil(threads / cores_per_node) whole nodes (node_sharing EXCLUSIVE)";
     if (why)
         broken(g, j, why);
 }

@@ -8,6 +8,8 @@
 #include "sched/priority.h"
 #include "sched/reserve.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void job_public(const job_t *j, sched_job_info *out)
@@ -34,11 +36,28 @@ double sched_job_start(const sched_job *j) { return JC(j)->start; }
 double sched_job_end(const sched_job *j) { return JC(j)->end; }
 double sched_job_expected_end(const sched_job *j) { return JC(j)->bf_end; }
 
+/* The registered name of the order whose table is o ("?" if none). */
+static const char *order_name(const sched_order_ops *o)
+{
+    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_PRIORITY); i++)
+        if (pnrsim_at(PNRSIM_KIND_PRIORITY, i)->ops == o)
+            return pnrsim_at(PNRSIM_KIND_PRIORITY, i)->name;
+    return "?";
+}
+
 double prio_key(const sched_order_ops *o, void *state, const job_t *j, double now)
 {
     sched_job_info info;
     job_public(j, &info);
-    return o->key(state, &info, now);
+    double k = o->key(state, &info, now);
+    if (isnan(k)) {
+        /* sched/order.h: a key is a number; NaN would leave the sort's
+         * order undefined. A plugin's broken answer stops the run. */
+        fprintf(stderr, "pnrsim: scheduler.priority %s: key of job %ld at t = %.17g is NaN "
+                        "(sched/order.h)\n", order_name(o), j->id, now);
+        exit(2);
+    }
+    return k;
 }
 
 static int cmp(const void *a, const void *b)
