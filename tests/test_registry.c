@@ -2,10 +2,17 @@
  * issue 34 review): registrations only while the host has it open, one-
  * line descriptions and comments, and a component's random stream derived
  * from its whole name (two long names that share their first 48
- * characters get different streams).
+ * characters get different streams); and the check of a component's ops
+ * table against its kind's required members (app/components.c), on every
+ * built-in and on tables missing each member.
  */
+#include "app/components.h"
 #include "core/registry.h"
 #include "core/registry_host.h"
+#include "pnr/strategy_api.h"
+#include "sched/allocation.h"
+#include "sched/order.h"
+#include "sched/packing.h"
 #include "core/rng.h"
 #include "tests/testutil.h"
 
@@ -85,6 +92,78 @@ START_TEST(test_stream_whole_name)
 }
 END_TEST
 
+static double t_key(void *state, const sched_job_info *j, double now)
+{
+    (void)state;
+    (void)j;
+    return now;
+}
+static bool t_better(void *state, const sched_slot_info *a, const sched_slot_info *b,
+                     const sched_job_info *j)
+{
+    (void)state;
+    (void)b;
+    (void)j;
+    return a->nfree > 0;
+}
+static int t_manager(void *state, pnr_host *h, const pnr_job *j, int node)
+{
+    (void)state;
+    (void)h;
+    (void)j;
+    return node;
+}
+static int t_managers(void *state, int *out)
+{
+    (void)state;
+    out[0] = 0;
+    return 1;
+}
+
+/* components_missing on a table of kind k. */
+static const char *missing(pnrsim_kind k, const void *table)
+{
+    pnrsim_component c = {.kind = k, .ops = table};
+    return components_missing(&c);
+}
+
+START_TEST(test_required_members)
+{
+    /* Every built-in keeps its kind's contract. */
+    components_init();
+    for (int k = 0; k < PNRSIM_NKINDS; k++)
+        for (int i = 0; i < pnrsim_count((pnrsim_kind)k); i++)
+            ck_assert_ptr_null(components_missing(pnrsim_at((pnrsim_kind)k, i)));
+    sched_order_ops o = {.key = NULL};
+    ck_assert_str_eq(missing(PNRSIM_KIND_PRIORITY, &o), "its sched_order_ops has no .key (required)");
+    o.key = t_key;
+    ck_assert_ptr_null(missing(PNRSIM_KIND_PRIORITY, &o));
+    o.bucket = (sched_order_bucket)7;
+    ck_assert_ptr_nonnull(missing(PNRSIM_KIND_PRIORITY, &o));
+    sched_packing_ops p = {.flags = 0};
+    ck_assert_ptr_nonnull(strstr(missing(PNRSIM_KIND_PACKING, &p), "no .better"));
+    p.flags = SCHED_PACK_FIRST;
+    ck_assert_ptr_null(missing(PNRSIM_KIND_PACKING, &p));
+    p.flags = 0;
+    p.better = t_better;
+    ck_assert_ptr_null(missing(PNRSIM_KIND_PACKING, &p));
+    sched_alloc_ops a = {.choose = NULL};
+    ck_assert_ptr_nonnull(strstr(missing(PNRSIM_KIND_ALLOCATION, &a), "no .choose"));
+    pnr_strategy_ops s = {.broadcast = PNR_BROADCAST_NONE};
+    ck_assert_ptr_nonnull(strstr(missing(PNRSIM_KIND_STRATEGY, &s), "no .manager"));
+    s.manager = t_manager;
+    ck_assert_ptr_null(missing(PNRSIM_KIND_STRATEGY, &s));
+    s.broadcast = PNR_BROADCAST_MANAGERS;
+    ck_assert_ptr_nonnull(strstr(missing(PNRSIM_KIND_STRATEGY, &s), "no .managers"));
+    s.managers = t_managers;
+    ck_assert_ptr_null(missing(PNRSIM_KIND_STRATEGY, &s));
+    s.coordination = (pnr_coordination)5;
+    ck_assert_ptr_nonnull(missing(PNRSIM_KIND_STRATEGY, &s));
+    /* a backfilling policy has no required member */
+    ck_assert_ptr_null(missing(PNRSIM_KIND_BACKFILL, &ops));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("registry");
@@ -92,6 +171,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_closed_refuses);
     tcase_add_test(tc, test_one_line);
     tcase_add_test(tc, test_stream_whole_name);
+    tcase_add_test(tc, test_required_members);
     suite_add_tcase(s, tc);
     return s;
 }
