@@ -31,10 +31,14 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) -lm -ldl $(LDSAN)
-# A program that loads plugins (issue 34: pnrsim, pnrsim-sweep) exports its
-# symbols to them (-rdynamic) and links the whole library, so that every
-# public function a plugin may call is in it, called by pnrsim or not.
-HOST_LIB = -rdynamic -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
+# A program that loads plugins (issue 34: pnrsim, pnrsim-sweep) links the
+# whole library, so that every public function a plugin may call is in it,
+# called by pnrsim or not, and exports to plugins exactly the functions and
+# data of the public headers (DYNLIST, generated from PUBLIC_HEADERS by
+# tools/dynamic-list.sh): not its internals, which a plugin can then
+# neither call nor have its own functions of the same name interposed by.
+DYNLIST  = $(BUILD)/pnrsim.dynlist
+HOST_LIB = -Wl,--dynamic-list=$(DYNLIST) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 # The public headers (issue 34), installed under PREFIX/include/pnrsim/
 # with their folder; a plugin includes only these (tools/check-public.sh).
 PUBLIC_HEADERS := core/registry.h core/rng.h sched/order.h sched/packing.h sched/profile.h sched/reserve.h sched/reserve_bound.h sched/allocation.h pnr/strategy_api.h
@@ -108,7 +112,11 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROG): $(BUILD)/app/main.o $(LIB)
+$(DYNLIST): $(PUBLIC_HEADERS) tools/dynamic-list.sh
+	@mkdir -p $(dir $@)
+	sh tools/dynamic-list.sh '$(CC)' $(PUBLIC_HEADERS) > $@.tmp && mv $@.tmp $@
+
+$(PROG): $(BUILD)/app/main.o $(LIB) $(DYNLIST)
 	$(CC) $(CFLAGS) -o $@ $(BUILD)/app/main.o $(HOST_LIB) $(LDLIBS_ALL)
 
 # pnrsim-plot: a sh wrapper running the Python companion (python/pnrsim)
@@ -129,7 +137,7 @@ $(FCURVE): tools/fault_curve.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -o $@ $< $(LDSAN)
 
-$(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB)
+$(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB) $(DYNLIST)
 	$(CC) $(CFLAGS) -o $@ $(SWEEP_OBJ) $(HOST_LIB) $(LDLIBS_ALL)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h

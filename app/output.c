@@ -477,7 +477,7 @@ static void json_plugins(FILE *f, bool comma)
         for (int n = 0; *s; n++) {
             const char *e = strstr(s, ", ");
             size_t len = e ? (size_t)(e - s) : strlen(s);
-            char item[sizeof p->names];
+            char item[128]; /* a kind and a name, or a section and a key */
             snprintf(item, sizeof item, "%.*s", (int)len, s);
             fprintf(f, "%s", n ? ", " : "");
             json_str(f, item);

@@ -1,15 +1,22 @@
 /* app/plugin.c: loading plugins (see app/plugin.h).
  *
  * A plugin is opened with dlopen(RTLD_NOW | RTLD_LOCAL): every symbol it
- * needs from pnrsim is resolved at once (pnrsim is linked with -rdynamic,
- * so its functions are there to be found; a missing one fails the load,
- * not the run), and its own symbols stay out of the global namespace, so
- * two plugins may both define helpers of the same name. Before its entry
+ * needs from pnrsim is resolved at once (pnrsim exports exactly the
+ * functions and data of its public headers, -Wl,--dynamic-list of
+ * BUILD/pnrsim.dynlist, tools/dynamic-list.sh; a missing one, or an
+ * internal function, fails the load, not the run; a plugin's own function
+ * named like one of pnrsim's internals stays its own), and its own symbols
+ * stay out of the global namespace, so two plugins may both define
+ * helpers of the same name. Before its entry
  * point is called, its PNRSIM_PLUGIN_API_SYMBOL is read and compared with
  * PNRSIM_API_VERSION (Redis modules do the same): a plugin built against
  * other headers is refused even when its init does not check. Its init
- * runs between a registry mark and the check of the registry's first
- * refusal, with the registry's origin set to its path; any failure rolls
+ * runs between a registry mark (taken before dlopen, so that a
+ * registration from an ELF constructor, which the registry refuses as
+ * outside any init, is seen) and the check of the registry's first
+ * refusal, with the registry open and its origin set to its path; then
+ * every component it registered is checked against its kind's contract
+ * (components_missing: the required ops members); any failure rolls
  * the registry back to the mark and closes the object, so a refused plugin
  * leaves nothing behind (and pnrsim stops with exit 2 anyway).
  *
@@ -29,6 +36,7 @@
 #include "app/sha256.h"
 #include "app/util.h"
 #include "core/registry.h"
+#include "core/registry_host.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -103,17 +111,81 @@ static int file_sha256(const char *path, char hex[65])
     return 0;
 }
 
-/* What was registered since m, into p->names. */
-static void list_new(const pnrsim_mark *m, plugin_info *p)
+/* Append ", " (unless *len is 0) and item to the growing string *s of
+ * length *len. -1 when out of memory. */
+static int append_name(char **s, size_t *len, const char *item)
 {
-    p->names[0] = '\0';
+    size_t add = (*len ? 2 : 0) + strlen(item);
+    char *n = realloc(*s, *len + add + 1);
+    if (!n)
+        return -1;
+    sprintf(n + *len, "%s%s", *len ? ", " : "", item);
+    *s = n;
+    *len += add;
+    return 0;
+}
+
+/* What was registered since m, into p->names (allocated, never cut; an
+ * item is at most a kind and a name, or a section and a key). */
+static int list_new(const pnrsim_mark *m, plugin_info *p)
+{
+    size_t len = 0;
+    char item[3 * PNRSIM_NAME_MAX + 32];
+    p->names = calloc(1, 1);
+    if (!p->names)
+        return -1;
     for (int k = 0; k < PNRSIM_NKINDS; k++)
-        for (int i = m->n[k]; i < pnrsim_count((pnrsim_kind)k); i++)
-            util_appendf(p->names, sizeof p->names, "%s%s %s", p->names[0] ? ", " : "",
-                         pnrsim_kind_name((pnrsim_kind)k), pnrsim_at((pnrsim_kind)k, i)->name);
-    for (int h = m->nkeys; h < pnrsim_nkeys(); h++)
-        util_appendf(p->names, sizeof p->names, "%skey %s.%s", p->names[0] ? ", " : "",
-                     pnrsim_key_at(h)->section, pnrsim_key_at(h)->key);
+        for (int i = m->n[k]; i < pnrsim_count((pnrsim_kind)k); i++) {
+            snprintf(item, sizeof item, "%s %s", pnrsim_kind_name((pnrsim_kind)k),
+                     pnrsim_at((pnrsim_kind)k, i)->name);
+            if (append_name(&p->names, &len, item))
+                return -1;
+        }
+    for (int h = m->nkeys; h < pnrsim_nkeys(); h++) {
+        snprintf(item, sizeof item, "key %s.%s", pnrsim_key_at(h)->section,
+                 pnrsim_key_at(h)->key);
+        if (append_name(&p->names, &len, item))
+            return -1;
+    }
+    return 0;
+}
+
+/* The first character of path that config.ini's "[plugins] load = a, b"
+ * could not carry back (the reader splits at ',', cuts an inline comment
+ * at ';' and trims blanks), or NULL: a ',' or ';', a control character, or
+ * a blank at either end. */
+static const char *path_unwritable(const char *path)
+{
+    size_t n = strlen(path);
+    if (n && (path[0] == ' ' || path[0] == '\t'))
+        return "a blank at its start";
+    if (n && (path[n - 1] == ' ' || path[n - 1] == '\t'))
+        return "a blank at its end";
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        if (*c == ',')
+            return "a ','";
+        if (*c == ';')
+            return "a ';'";
+        if (*c < 0x20 || *c == 0x7f)
+            return "a control character";
+    }
+    return NULL;
+}
+
+/* Every component registered since m against its kind's contract: 0, or
+ * -1 with e naming the file, the kind, the component and what is missing. */
+static int check_new(const pnrsim_mark *m, const char *real, const char *from,
+                     const char *file, long line, cfg_error *e)
+{
+    for (int k = 0; k < PNRSIM_NKINDS; k++)
+        for (int i = m->n[k]; i < pnrsim_count((pnrsim_kind)k); i++) {
+            const pnrsim_component *c = pnrsim_at((pnrsim_kind)k, i);
+            const char *why = components_missing(c);
+            if (why)
+                return fail(e, from, file, line, "plugin %s: %s %s: %s", real,
+                            pnrsim_kind_name((pnrsim_kind)k), c->name, why);
+        }
+    return 0;
 }
 
 int plugin_load(const char *path, const char *from, const char *file, long line, cfg_error *e)
@@ -127,24 +199,34 @@ int plugin_load(const char *path, const char *from, const char *file, long line,
             return 0;
     if (nplugins >= PLUGIN_MAX)
         return fail(e, from, file, line, "plugin %s: more than %d plugins", real, PLUGIN_MAX);
+    const char *bad = path_unwritable(real);
+    if (bad)
+        return fail(e, from, file, line, "plugin %s: its path has %s, which config.ini's "
+                    "[plugins] load = a.so, b.so cannot record for a replay: rename or move "
+                    "the file", real, bad);
     plugin_info *p = &plugins[nplugins];
     memset(p, 0, sizeof *p);
     snprintf(p->path, sizeof p->path, "%s", real);
     snprintf(p->from, sizeof p->from, "%s", from);
     if (file_sha256(real, p->sha256))
         return fail(e, from, file, line, "plugin %s: cannot read: %s", real, strerror(errno));
+    pnrsim_mark m = pnrsim_mark_get(); /* before dlopen: a constructor's registration */
     dlerror();
     void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
+        pnrsim_rollback(m);
         return fail(e, from, file, line, "plugin %s: cannot load: %s", real,
                     why ? why : "dlopen failed");
     }
-    pnrsim_mark m = pnrsim_mark_get();
     int rc = -1;
+    const char *what;
     const int *api = dlsym(h, PNRSIM_PLUGIN_API_SYMBOL);
     void *entry = dlsym(h, PNRSIM_PLUGIN_ENTRY);
-    if (!api) {
+    if (pnrsim_first_error(&what) != PNRSIM_OK) {
+        fail(e, from, file, line, "plugin %s: registration refused while it was opened: %s",
+             real, what);
+    } else if (!api) {
         fail(e, from, file, line, "plugin %s: no symbol %s: not a pnrsim plugin, or built "
              "without PNRSIM_PLUGIN_DECLARE (see core/registry.h)", real, PNRSIM_PLUGIN_API_SYMBOL);
     } else if (*api != PNRSIM_API_VERSION) {
@@ -158,9 +240,10 @@ int plugin_load(const char *path, const char *from, const char *file, long line,
         pnrsim_plugin_init_fn init;
         memcpy(&init, &entry, sizeof init); /* POSIX: a function's address */
         pnrsim_set_origin(p->path);
+        pnrsim_registry_open();
         int r = init(pnrsim_registry_get(), PNRSIM_API_VERSION);
+        pnrsim_registry_close();
         pnrsim_set_origin(NULL);
-        const char *what;
         int refused = pnrsim_first_error(&what);
         if (r != 0)
             fail(e, from, file, line, "plugin %s: its %s returned %d (refused)%s%s", real,
@@ -169,7 +252,7 @@ int plugin_load(const char *path, const char *from, const char *file, long line,
         else if (refused)
             fail(e, from, file, line, "plugin %s: registration refused: %s", real, what);
         else
-            rc = 0;
+            rc = check_new(&m, real, from, file, line, e);
     }
     if (rc != 0) {
         pnrsim_rollback(m);
@@ -177,7 +260,13 @@ int plugin_load(const char *path, const char *from, const char *file, long line,
         dlclose(h);
         return -1;
     }
-    list_new(&m, p);
+    if (list_new(&m, p)) {
+        free(p->names);
+        p->names = NULL;
+        pnrsim_rollback(m);
+        cfg_keys_sync();
+        return fail(e, from, file, line, "plugin %s: out of memory", real);
+    }
     nplugins++;
     cfg_keys_sync();
     return 0;
@@ -290,14 +379,40 @@ int plugin_load_ini_file(const char *path, cfg_error *e)
     return rc;
 }
 
+/* The widest of w and strlen(s). */
+static int wider(int w, const char *s)
+{
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
 void plugin_list_components(FILE *f)
 {
-    fprintf(f, "%-10s  %-16s  %-9s  %s\n", "KIND", "NAME", "ORIGIN", "DESCRIPTION");
+    /* The columns' widths: at least the built-ins' listing's (10, 16, 9),
+     * else the widest kind, name (or plugin.S.K) and origin, so that long
+     * ones keep the table aligned. */
+    int wk = 10, wn = 16, wo = 9;
+    char name[PNRSIM_NAME_MAX * 2 + 8];
     for (int k = 0; k < PNRSIM_NKINDS; k++)
         for (int i = 0; i < pnrsim_count((pnrsim_kind)k); i++) {
             const pnrsim_component *c = pnrsim_at((pnrsim_kind)k, i);
-            fprintf(f, "%-10s  %-16s  %-9s  %s\n", pnrsim_kind_name((pnrsim_kind)k), c->name,
-                    c->origin, c->description);
+            wk = wider(wk, pnrsim_kind_name((pnrsim_kind)k));
+            wn = wider(wn, c->name);
+            wo = wider(wo, c->origin);
+        }
+    for (int h = 0; h < pnrsim_nkeys(); h++) {
+        const pnrsim_key *k = pnrsim_key_at(h);
+        snprintf(name, sizeof name, "%s.%s", k->section, k->key);
+        wk = wider(wk, "key");
+        wn = wider(wn, name);
+        wo = wider(wo, k->origin);
+    }
+    fprintf(f, "%-*s  %-*s  %-*s  %s\n", wk, "KIND", wn, "NAME", wo, "ORIGIN", "DESCRIPTION");
+    for (int k = 0; k < PNRSIM_NKINDS; k++)
+        for (int i = 0; i < pnrsim_count((pnrsim_kind)k); i++) {
+            const pnrsim_component *c = pnrsim_at((pnrsim_kind)k, i);
+            fprintf(f, "%-*s  %-*s  %-*s  %s\n", wk, pnrsim_kind_name((pnrsim_kind)k), wn,
+                    c->name, wo, c->origin, c->description);
         }
     for (int h = 0; h < pnrsim_nkeys(); h++) {
         const pnrsim_key *k = pnrsim_key_at(h);
@@ -305,9 +420,8 @@ void plugin_list_components(FILE *f)
         char allowed[160] = "";
         if (kd)
             cfg_describe_terse(kd, allowed, sizeof allowed);
-        char name[PNRSIM_NAME_MAX * 2 + 8];
         snprintf(name, sizeof name, "%s.%s", k->section, k->key);
-        fprintf(f, "%-10s  %-16s  %-9s  %s [%s%s%s; default %g]\n", "key", name, k->origin,
-                k->comment, k->unit, k->unit[0] ? "; " : "", allowed, k->def);
+        fprintf(f, "%-*s  %-*s  %-*s  %s [%s%s%s; default %g]\n", wk, "key", wn, name, wo,
+                k->origin, k->comment, k->unit, k->unit[0] ? "; " : "", allowed, k->def);
     }
 }

@@ -25,8 +25,9 @@ typedef struct plugin_info {
     char path[CFG_PATH_MAX];   /* absolute, symbolic links resolved */
     char from[CFG_ORIGIN_MAX]; /* "--plugin ARG" or "FILE:LINE" */
     char sha256[65];           /* of the file */
-    char names[512];           /* what it registered: "priority WFP_AGE, key
-                                * plugin.wfp_age.exponent" ("" for nothing) */
+    char *names;               /* what it registered: "priority WFP_AGE, key
+                                * plugin.wfp_age.exponent" ("" for nothing),
+                                * whole (allocated, never truncated) */
 } plugin_info;
 
 /* Load the plugin at path (a path without '/' is taken from the working
@@ -37,10 +38,14 @@ typedef struct plugin_info {
  * registry rolled back) and exit 2's message in e naming the file (e's
  * source is CFG_SRC_OPTION with arg = from, or CFG_SRC_FILE with the
  * INI's file and line when file is not NULL): the file cannot be opened
- * (dlerror), it lacks PNRSIM_PLUGIN_API_SYMBOL or PNRSIM_PLUGIN_ENTRY, its
- * API version is not PNRSIM_API_VERSION, its init returned non-zero, or a
- * registration of it was refused (a duplicate name or key, a bad key
- * declaration). 0 or -1. */
+ * (dlerror), its resolved path has a ',', ';', control character or
+ * blank at an end (config.ini could not record it), it lacks
+ * PNRSIM_PLUGIN_API_SYMBOL or PNRSIM_PLUGIN_ENTRY, its API version is not
+ * PNRSIM_API_VERSION, it registered while being opened (an ELF
+ * constructor), its init returned non-zero, a registration of it was
+ * refused (a duplicate name or key, a bad key declaration, a description
+ * with a control character), or a component of it lacks a required ops
+ * member (components_missing). 0 or -1. */
 int plugin_load(const char *path, const char *from, const char *file, long line,
                 cfg_error *e);
 
@@ -58,8 +63,9 @@ size_t plugin_count(void);
 const plugin_info *plugin_at(size_t i);
 
 /* --list-components: every registered component, kind by kind in
- * registration order ("KIND NAME ORIGIN DESCRIPTION", tab-separated), then
- * every plugin key ("key plugin.S.K ORIGIN [allowed] default D: comment"). */
+ * registration order ("KIND NAME ORIGIN DESCRIPTION"), then every plugin
+ * key ("key plugin.S.K ORIGIN comment [unit; allowed; default D]"), in
+ * columns as wide as their widest entry (two blanks between). */
 void plugin_list_components(FILE *f);
 
 #endif

@@ -8,10 +8,12 @@
  * done only while reading configuration, never during a run.
  */
 #include "core/registry.h"
+#include "core/registry_host.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -22,6 +24,7 @@ struct pnrsim_registry {
     pnrsim_key keys[PNRSIM_MAX_KEYS];
     int nkeys;
     const char *origin;
+    int open;           /* registrations accepted (pnrsim_registry_open) */
     int err;            /* the first refusal since the mark (PNRSIM_OK: none) */
     char err_what[160];
 };
@@ -58,6 +61,16 @@ static int name_ok(const char *s)
     return 1;
 }
 
+/* 1 when s has no control character (a newline would break a listing's
+ * line or a configuration file's comment). */
+static int text_ok(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return 0;
+    return 1;
+}
+
 /* Record the first refusal since the mark: code rc, what described by fmt
  * (a component or key and why). Returns rc. */
 static int refuse(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -77,6 +90,10 @@ int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
                     const char *description, const void *ops)
 {
     const char *kn = pnrsim_kind_name(kind);
+    if (!reg.open)
+        return refuse(PNRSIM_EINVAL, "%s %.40s: registered outside the plugin's init (while "
+                      "it was being opened, e.g. from a constructor, or later)", kn,
+                      name ? name : "(null)");
     if (!r || (int)kind < 0 || kind >= PNRSIM_NKINDS)
         return refuse(PNRSIM_EINVAL, "a component of kind %d: no such kind", (int)kind);
     if (!name_ok(name))
@@ -84,6 +101,9 @@ int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
                       "A-Z a-z 0-9 _ -", kn, name ? name : "(null)", PNRSIM_NAME_MAX - 1);
     if (!ops || !description)
         return refuse(PNRSIM_EINVAL, "%s %s: no %s", kn, name, ops ? "description" : "ops table");
+    if (!text_ok(description))
+        return refuse(PNRSIM_EINVAL, "%s %s: its description has a control character (a "
+                      "newline, a tab, ...): expected one line", kn, name);
     const pnrsim_component *old = pnrsim_find(kind, name);
     if (old)
         return refuse(PNRSIM_EDUP, "%s %s: already registered (%s)", kn, name, old->origin);
@@ -109,6 +129,10 @@ int pnrsim_register_key(pnrsim_registry *r, const char *section, const char *key
                         const char *unit, const char *comment)
 {
     const char *sn = section ? section : "(null)", *kn = key ? key : "(null)";
+    if (!reg.open)
+        return refuse(PNRSIM_EINVAL, "key [plugin.%.40s] %.40s: declared outside the plugin's "
+                      "init (while it was being opened, e.g. from a constructor, or later)",
+                      sn, kn);
     if (!r || !name_ok(section) || !name_ok(key))
         return refuse(PNRSIM_EINVAL, "key [plugin.%.40s] %.40s: a section or key name is 1 to "
                       "%d characters of A-Z a-z 0-9 _ -", sn, kn, PNRSIM_NAME_MAX - 1);
@@ -116,6 +140,10 @@ int pnrsim_register_key(pnrsim_registry *r, const char *section, const char *key
         return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: %s", sn, kn,
                       comment ? "a type other than PNRSIM_KEY_DOUBLE or PNRSIM_KEY_INT"
                               : "no comment");
+    if (!text_ok(comment) || (unit && !text_ok(unit)))
+        return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: its %s has a control character (a "
+                      "newline, a tab, ...): expected one line", sn, kn,
+                      text_ok(comment) ? "unit" : "comment");
     if (!isfinite(min) || !isfinite(max) || !isfinite(def) || min > max || def < min || def > max)
         return refuse(PNRSIM_EINVAL, "key [plugin.%s] %s: min %g, max %g, default %g: expected "
                       "finite bounds, min <= max and the default between them", sn, kn, min,
@@ -157,11 +185,22 @@ double pnrsim_ctx_value(const pnrsim_ctx *c, int handle)
 
 rng_t *pnrsim_ctx_stream(const pnrsim_ctx *c, const char *name, uint64_t index)
 {
-    char full[PNRSIM_NAME_MAX + 16];
     /* A prefix of its own, so that no component's stream is one of the
-     * simulator's ("fault", "pnr-choice", ...). */
-    snprintf(full, sizeof full, "component:%s", name ? name : "");
-    return rng_stream_gen(c->generator, c->seed, full, index);
+     * simulator's ("fault", "pnr-choice", ...); the whole name after it,
+     * so that two long names never share a stream. */
+    static const char prefix[] = "component:";
+    const char *n = name ? name : "";
+    size_t len = sizeof prefix + strlen(n);
+    char small[64], *full = len <= sizeof small ? small : malloc(len);
+    if (!full) {
+        fprintf(stderr, "pnrsim_ctx_stream: out of memory\n");
+        abort();
+    }
+    snprintf(full, len, "%s%s", prefix, n);
+    rng_t *g = rng_stream_gen(c->generator, c->seed, full, index);
+    if (full != small)
+        free(full);
+    return g;
 }
 
 const pnrsim_component *pnrsim_find(pnrsim_kind kind, const char *name)
@@ -212,6 +251,16 @@ int pnrsim_nkeys(void)
 const pnrsim_key *pnrsim_key_at(int handle)
 {
     return handle < 0 || handle >= reg.nkeys ? NULL : &reg.keys[handle];
+}
+
+void pnrsim_registry_open(void)
+{
+    reg.open = 1;
+}
+
+void pnrsim_registry_close(void)
+{
+    reg.open = 0;
 }
 
 void pnrsim_set_origin(const char *origin)

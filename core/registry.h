@@ -34,6 +34,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The version of the public interface (this header and the kinds'). */
 #define PNRSIM_API_VERSION 1
 
@@ -45,6 +49,9 @@
 #define PNRSIM_PLUGIN_ENTRY "pnrsim_plugin_init"
 typedef struct pnrsim_registry pnrsim_registry;
 typedef int (*pnrsim_plugin_init_fn)(pnrsim_registry *r, int api_version);
+/* The entry point a plugin defines (declared here with C linkage, so that
+ * a C++ plugin's definition has the name the loader looks for). */
+int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 
 /* Every plugin also says, once in one of its files at file scope, which
  * API version it was built against:
@@ -94,7 +101,12 @@ typedef struct pnrsim_component {
  * must outlive the process, as a plugin's static table does) and a
  * one-line description (not copied either). Returns PNRSIM_OK,
  * PNRSIM_EDUP, PNRSIM_EINVAL (kind out of range, name empty, too long or
- * not [A-Za-z0-9_-], ops or description NULL) or PNRSIM_EFULL. */
+ * not [A-Za-z0-9_-], ops or description NULL, a control character such as
+ * a newline in the description, or called outside a plugin's init) or
+ * PNRSIM_EFULL. Registrations are accepted only during the plugin's init
+ * call (not from an ELF constructor, not later); the ops table's required
+ * members (the kind header's "Required" comments) are checked when init
+ * returns, and a plugin missing one is refused. */
 int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
                     const char *description, const void *ops);
 
@@ -103,10 +115,12 @@ int pnrsim_register(pnrsim_registry *r, pnrsim_kind kind, const char *name,
  * and a one-line comment; validated, printed and recorded like every
  * built-in key, and usable in a sweep's [vary]. */
 typedef enum pnrsim_key_type { PNRSIM_KEY_DOUBLE, PNRSIM_KEY_INT } pnrsim_key_type;
-/* Declare a key. Returns its handle (>= 0), which the plugin keeps to read
- * the value (pnrsim_ctx_value), or PNRSIM_EDUP (section.key exists),
- * PNRSIM_EINVAL (bad name, min > max, a non-finite bound, the default out
- * of range, or not whole for an int) or PNRSIM_EFULL. */
+/* Declare a key (during the plugin's init only, as pnrsim_register).
+ * Returns its handle (>= 0), which the plugin keeps to read the value
+ * (pnrsim_ctx_value), or PNRSIM_EDUP (section.key exists), PNRSIM_EINVAL
+ * (bad name, min > max, a non-finite bound, the default out of range, not
+ * whole for an int, a control character in the unit or comment, or
+ * outside init) or PNRSIM_EFULL. */
 int pnrsim_register_key(pnrsim_registry *r, const char *section, const char *key,
                         pnrsim_key_type type, double min, double max, double def,
                         const char *unit, const char *comment);
@@ -121,14 +135,16 @@ typedef struct pnrsim_ctx {
 /* The value of key `handle` in this run. */
 double pnrsim_ctx_value(const pnrsim_ctx *c, int handle);
 /* A new random stream of the component's own, named `name` (say the
- * component's name): independent of every other stream of the run and
- * reproducible from the seed. The caller frees it with rng_free. */
+ * component's name; the whole name counts, however long): independent of
+ * every other stream of the run and reproducible from the seed. The
+ * caller frees it with rng_free. */
 rng_t *pnrsim_ctx_stream(const pnrsim_ctx *c, const char *name, uint64_t index);
 
-/* ---- for the host (app/): lookup, listing, loading ---- */
+/* ---- lookup and listing (read-only; for plugins too) ----
+ * The host-only functions (the registry pointer, the registration
+ * windows, marks and rollback, the first error) are in
+ * core/registry_host.h, which is not public. */
 
-/* The process's registry. */
-pnrsim_registry *pnrsim_registry_get(void);
 /* The component of kind with that name (exact, case-insensitive as
  * configuration names are), or NULL. */
 const pnrsim_component *pnrsim_find(pnrsim_kind kind, const char *name);
@@ -153,29 +169,16 @@ typedef struct pnrsim_key {
     const char *unit, *comment;
     const char *origin;
 } pnrsim_key;
+/* The number of plugin keys declared so far, every plugin's together; the
+ * handles are 0 .. pnrsim_nkeys() - 1, in declaration order. */
 int pnrsim_nkeys(void);
+/* The key of that handle (as pnrsim_register_key returned it), or NULL
+ * when out of range; valid for the process (keys are never removed once
+ * their plugin is loaded). */
 const pnrsim_key *pnrsim_key_at(int handle);
 
-/* What the loader sets around a plugin's init: the origin recorded with
- * every component and key registered until the next call (the registry
- * keeps the pointer: pass a string that outlives the process). NULL means
- * "built in". */
-void pnrsim_set_origin(const char *origin);
-/* A mark of the registry's contents, and a rollback to it (everything
- * registered since is forgotten): the loader undoes a plugin whose init
- * failed. */
-typedef struct pnrsim_mark {
-    int n[PNRSIM_NKINDS];
-    int nkeys;
-} pnrsim_mark;
-pnrsim_mark pnrsim_mark_get(void);
-void pnrsim_rollback(pnrsim_mark m);
-/* The first registration refused since the last pnrsim_mark_get (or the
- * start): its code (PNRSIM_EDUP, PNRSIM_EINVAL, PNRSIM_EFULL; PNRSIM_OK
- * for none) and, when what is not NULL, *what = what was refused
- * ("priority FCFS: already registered (built in)"), valid until the next
- * refusal. The loader refuses a plugin whose init refused nothing to it
- * but had a registration refused. */
-int pnrsim_first_error(const char **what);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

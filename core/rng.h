@@ -33,6 +33,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The generators; 0 is the default. */
 typedef enum rng_gen {
     RNG_XOSHIRO256SS = 0,
@@ -63,6 +67,9 @@ rng_t *rng_stream(uint64_t master, const char *name, uint64_t index);
 /* A stream of xoshiro256** with the given state words (not all zero), for
  * known-answer tests against the authors' reference code. */
 rng_t *rng_xoshiro_from_state(const uint64_t s[4]);
+/* Free a stream made by rng_stream_gen, rng_stream, rng_xoshiro_from_state
+ * or pnrsim_ctx_stream (core/registry.h), once; NULL does nothing. r is
+ * not to be used afterwards. */
 void rng_free(rng_t *r);
 /* The generator's name as written in configuration ("XOSHIRO256SS",
  * "MT19937"). */
@@ -143,5 +150,9 @@ static inline double rng_exp(rng_t *r, double mean)
 double rng_triangular(rng_t *r, double a, double b, double c);
 /* The inverse CDF used by rng_triangular, for u in [0, 1]. */
 double rng_triangular_icdf(double u, double a, double b, double c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -38,6 +38,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What an allocation policy sees of the job (the workload's public fields
  * that matter for a placement). */
 typedef struct sched_alloc_job {
@@ -117,5 +121,9 @@ typedef struct sched_alloc_ops {
     int (*choose)(void *state, const sched_alloc_job *j, const sched_alloc_view *v,
                   int *pe_out);
 } sched_alloc_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The public fields of a job (SWF: docs/MODEL.md "Workload"). */
 typedef struct sched_job_info {
     long id;            /* SWF job number */
@@ -69,5 +73,9 @@ typedef struct sched_order_ops {
     unsigned flags;              /* SCHED_ORDER_* */
     sched_order_bucket bucket;   /* SCHED_BUCKET_NONE for every new order */
 } sched_order_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

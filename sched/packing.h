@@ -19,6 +19,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A slot that fits the job. */
 typedef struct sched_slot_info {
     int index;      /* 0-based, creation order */
@@ -42,5 +46,9 @@ typedef struct sched_packing_ops {
                    const sched_job_info *j);
     unsigned flags;   /* SCHED_PACK_* */
 } sched_packing_ops;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

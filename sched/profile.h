@@ -15,6 +15,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A profile: steps (t[i], f[i]) meaning f[i] PEs are free from t[i] to
  * t[i+1] (the last step to infinity; it always has every PE free); t[0]
  * is now. */
@@ -112,5 +116,9 @@ typedef struct sched_profiles {
 sched_prof *sched_profiles_reset(sched_profiles *ps, int k, double now, int nfree, int real);
 /* Free what ps holds (it may be used again, empty). */
 void sched_profiles_free(sched_profiles *ps);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The placement pass's host (opaque) and a waiting or placed job (opaque). */
 typedef struct sched_host sched_host;
 typedef struct sched_job sched_job;
@@ -152,5 +156,9 @@ unsigned sched_host_hooks(const sched_host *h);
  * Return PNRSIM_OK or pnrsim_register's error. */
 int sched_easy_register(pnrsim_registry *r);
 int sched_conservative_register(pnrsim_registry *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

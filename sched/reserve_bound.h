@@ -29,6 +29,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct sched_bound_pair {
     double d, s;        /* duration, start */
 } sched_bound_pair;
@@ -94,5 +98,9 @@ void sched_stop_lower(sched_stop *s, const double *t, const int *f, int from, in
 /* False only when no job from r SCHED_STOP_STRIDE on (of sched_stop_jobs' q) can start
  * at now. */
 bool sched_stop_may_start(const sched_stop *s, double now, size_t r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,7 @@
  * on PE 0 asks for `need` MB; PE 0 itself has nothing free, so the
  * candidates are PEs 1, 2, 3.
  */
+#include "core/registry_host.h"
 #include "app/components.h"
 #include "tests/fixture_pnr.h"
 
@@ -24,6 +25,7 @@ static int p2c_key(void)
 {
     static int h = -1;
     components_init();
+    pnrsim_registry_open(); /* as the loader does around an init */
     if (h < 0) {
         ck_assert_int_eq(pnrsim_plugin_init(pnrsim_registry_get(), PNRSIM_API_VERSION), 0);
         const pnrsim_component *c = pnrsim_find(PNRSIM_KIND_STRATEGY, "P2C");

@@ -11,6 +11,7 @@
  * PEs 4-7, one rack; mean 1, max 1. Neighbour messages (comm_rate 1 s)
  * stay inside racks: 0 uplink bytes.
  */
+#include "core/registry_host.h"
 #include "app/components.h"
 #include "app/config.h"
 #include "app/run.h"
@@ -63,6 +64,7 @@ START_TEST(test_rack_compact_one_rack)
     fprintf(f, "2 0 0 10 4 10 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n");
     fclose(f);
     components_init();
+    pnrsim_registry_open(); /* as the loader does around an init */
     ck_assert_int_eq(pnrsim_plugin_init(pnrsim_registry_get(), PNRSIM_API_VERSION), 0);
     ck_assert_int_ne(pnrsim_plugin_init(pnrsim_registry_get(), PNRSIM_API_VERSION + 1), 0);
     run_metrics m;

@@ -4,6 +4,7 @@
  * built-ins: its keys against hand arithmetic, its order against WFP3 at
  * exponent 3 and against a hand-worked order at exponent 1, and a
  * scenario through the scheduler where the exponent decides who starts. */
+#include "core/registry_host.h"
 #include "tests/fixture_components.h"
 #include "tests/fixture_backfill.h"
 
@@ -13,6 +14,7 @@
 static const sched_order_ops *plugin_order(void)
 {
     components_init();
+    pnrsim_registry_open(); /* as the loader does around an init */
     const pnrsim_component *c = pnrsim_find(PNRSIM_KIND_PRIORITY, "WFP_AGE");
     if (!c) {
         ck_assert_int_eq(pnrsim_plugin_init(pnrsim_registry_get(), PNRSIM_API_VERSION), 0);

@@ -19,6 +19,12 @@
 #     symbol, no entry point, a duplicate name, a failing init, a bad key
 #     declaration), a missing file, a bad key value and [plugin.X] of no
 #     plugin: exit 2 before the run, with a message naming the file;
+#   - the review's rules: an ops table without a required member, a
+#     description with a newline, a registration from an ELF constructor,
+#     a call of an internal function, a path with ',' or ';' refused (exit
+#     2, the file named); a plugin's own util_now its own; pnrsim exports
+#     the public API only; long names aligned and recorded whole; a C++
+#     plugin (g++) builds against the installed headers and loads;
 #   - pnrsim-sweep: a study whose base loads the plugin varies one of its
 #     keys (--list shows the runs);
 #   - every examples/plugins/NAME.c builds out of tree and loads
@@ -63,7 +69,7 @@ check "the listing names TESTORDER as a priority from $T/so/order_key.so" \
 check "the listing has the built-ins, kind by kind (FCFS built in)" grep -q "^priority  *FCFS  *built in" list.txt
 check "the listing has the plugin's keys, range and default" \
     grep -q "^key  *plugin.testorder.depth .*integer 1..8; default 2" list.txt
-check "a host function called by a plugin (rng_stream_gen, -rdynamic): uses_host.so loads" \
+check "a host function called by a plugin (rng_stream_gen, exported by the dynamic list): uses_host.so loads" \
     sh -c "'$P' --plugin so/uses_host.so --list-components | grep -q '^backfill  *USESHOST'"
 
 # [plugins] load, relative to the INI's directory, read before the file's
@@ -134,6 +140,64 @@ refused "a bad key declaration" "$T/so/bad_key.so" "key \[plugin.badkey\] alpha:
 refused "a missing file" "$T/so/nothing.so" "cannot open: No such file"
 echo "not an ELF file" > so/text.so
 refused "not a shared object" "$T/so/text.so" "cannot load:"
+# Issue 34 review: the ops tables' required members, one-line
+# descriptions, registrations outside init, the exported symbols.
+refused "an order without .key" "$T/so/miss_order.so" "priority NOKEY: its sched_order_ops has no .key (required)"
+refused "an allocation without .choose" "$T/so/miss_alloc.so" "allocation NOCHOOSE: its sched_alloc_ops has no .choose (required)"
+refused "a packing without .better or SCHED_PACK_FIRST" "$T/so/miss_pack.so" "packing NOBETTER: its sched_packing_ops has no .better (required unless SCHED_PACK_FIRST)"
+refused "a strategy without .manager" "$T/so/miss_strat.so" "strategy NOMANAGER: its pnr_strategy_ops has no .manager (required)"
+cc -std=c11 -Wall -Wextra -Werror -shared -fPIC $san $cflags -DMISS_MANAGERS src/miss_strat.c -o so/miss_managers.so 2>> build.log
+refused "a strategy broadcasting to its managers without .managers" "$T/so/miss_managers.so" "strategy NOSET: its pnr_strategy_ops has .broadcast PNR_BROADCAST_MANAGERS but no .managers"
+refused "a description with a newline" "$T/so/bad_desc.so" "priority TWOLINES: its description has a control character"
+refused "a registration from an ELF constructor" "$T/so/ctor.so" "registration refused while it was opened: priority CTORORDER: registered outside the plugin's init"
+refused "a call of an internal function (not exported)" "$T/so/calls_internal.so" "cannot load: .*undefined symbol: components_init"
+"$P" --plugin so/own_util.so --list-components > list.txt 2> r.err
+check "a plugin's own util_now (the name of an internal) is its own, not pnrsim's: own_util.so loads ($(head -c 300 r.err))" \
+    grep -q "^priority  *OWNUTIL " list.txt
+nm -D --defined-only "$P" 2>/dev/null | awk '{print $NF}' | grep -E '^(util_|cfg_|components_|plugin_|gang_|pnr_strategy_host|run_)' > internal.txt
+check "pnrsim exports no internal function (util_, cfg_, components_, plugin_, gang_, run_: $(head -3 internal.txt | tr '\n' ' '))" \
+    test ! -s internal.txt
+check "pnrsim exports the public API (pnrsim_register, rng_free, sched_alloc_npes, pnr_host_now)" \
+    sh -c "nm -D --defined-only '$P' | awk '{print \$NF}' | grep -qx pnrsim_register && nm -D --defined-only '$P' | grep -q ' rng_free\$' && nm -D --defined-only '$P' | grep -q ' sched_alloc_npes\$' && nm -D --defined-only '$P' | grep -q ' pnr_host_now\$'"
+check "the host-only registry functions are not installed (core/registry_host.h)" \
+    sh -c "test ! -e '$R/usr/include/pnrsim/core/registry_host.h' && ! grep -q 'pnrsim_rollback\|pnrsim_set_origin\|pnrsim_first_error\|pnrsim_mark_get\|pnrsim_registry_get' '$R/usr/include/pnrsim/core/registry.h'"
+
+# Plugin paths config.ini's [plugins] load could not record: refused.
+cp so/order_key.so "so/a,b.so" && cp so/order_key.so "so/c ;d.so"
+"$P" --plugin "so/a,b.so" --list-components > /dev/null 2> r.err
+rc=$?
+check "a plugin path with ',': exit 2, said why ($(head -c 300 r.err))" \
+    sh -c "test $rc -eq 2 && grep -q \"plugin $T/so/a,b.so: its path has a ','\" r.err"
+"$P" --plugin "so/c ;d.so" --list-components > /dev/null 2> r.err
+rc=$?
+check "a plugin path with ' ;': exit 2, said why ($(head -c 300 r.err))" \
+    sh -c "test $rc -eq 2 && grep -q \"its path has a ';'\" r.err"
+
+# Long names: the listing's columns are aligned, nothing recorded is cut.
+"$P" --plugin so/long_names.so --plugin so/order_key.so --list-components > list.txt 2> r.err
+p=$(head -1 list.txt | awk '{print index($0, "DESCRIPTION")}')
+check "--list-components with 31-character names and a long key: every row's description in one column ($(head -c 300 r.err))" \
+    awk -v p="$p" 'substr($0, p - 2, 2) != "  " || substr($0, p, 1) == " " { bad = 1 } END { exit bad || NR < 30 }' list.txt
+"$P" --plugin so/long_names.so -c "$DEFAULT" $SLICE -q -o long > /dev/null 2> r.err
+check "13 long names and a long key: config.ini records all 14 ($(head -c 300 r.err))" \
+    sh -c "grep '^; .*long_names.so' long/config.ini | grep -q 'LONG_ORDER_NAME_OF_31_CHARS_012, key plugin.a_section_name_of_31_characters.a_key_name_of_31_characters_xyz\$'"
+check "13 long names and a long key: metrics.json records all 14" \
+    "$PY" -c "
+import json,sys
+p=json.load(open('long/metrics.json'))['plugins']
+sys.exit(not (len(p[0]['registered'])==14 and p[0]['registered'][12]=='priority LONG_ORDER_NAME_OF_31_CHARS_012'))"
+
+# A C++ plugin against the installed headers (extern "C").
+if command -v g++ > /dev/null; then
+    cp "$top/tests/plugins/cxx_order.cpp" src/
+    g++ -std=c++11 -Wall -Wextra -Werror -shared -fPIC $san $cflags src/cxx_order.cpp -o so/cxx_order.so 2> cxx.log
+    check "a C++ plugin builds with g++ against the installed headers ($(head -c 300 cxx.log))" test -s so/cxx_order.so
+    "$P" --plugin so/cxx_order.so --list-components > list.txt 2> r.err
+    check "the C++ plugin loads: CXXORDER listed ($(head -c 300 r.err))" grep -q "^priority  *CXXORDER " list.txt
+else
+    skip "g++ is not installed: no C++ plugin test"
+fi
+
 "$P" --plugin so/init_fails.so --plugin so/order_key.so --list-components > /dev/null 2>&1
 check "a refused plugin stops pnrsim before the next one (exit 2)" test $? -eq 2
 printf '[plugin.testorder]\nweight = 11\n' > cfg/bad.ini

@@ -5,6 +5,7 @@
  * on the small world of tests/fixture_pnr.h (an idle star: a message of b
  * bytes takes T(b) = 2 (LAT + b / BW) + DELAY between two PEs).
  */
+#include "core/registry_host.h"
 #include "app/components.h"
 #include "pnr/strategy_api.h"
 #include "tests/fixture_pnr.h"
@@ -89,6 +90,7 @@ static const pnr_strategy_ops test_ops = {
 static void register_test_strategy(void)
 {
     components_init();
+    pnrsim_registry_open(); /* as the loader does around an init */
     if (!pnrsim_find(PNRSIM_KIND_STRATEGY, "TESTSTRAT"))
         ck_assert_int_eq(pnrsim_register(pnrsim_registry_get(), PNRSIM_KIND_STRATEGY,
                                          "TESTSTRAT", "test", &test_ops), PNRSIM_OK);

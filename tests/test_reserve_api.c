@@ -3,6 +3,7 @@
  * be: what it sees (the queue in order, the slots, the profile of future
  * free PEs) and what it does (sched_host_place), against hand-worked
  * numbers. */
+#include "core/registry_host.h"
 #include "tests/fixture_components.h"
 #include "tests/fixture_backfill.h"
 
@@ -94,6 +95,7 @@ static const sched_reserve_ops strict_ops = {
 static const sched_reserve_ops *strict_policy(void)
 {
     components_init();
+    pnrsim_registry_open(); /* as the loader does around an init */
     if (!pnrsim_find(PNRSIM_KIND_BACKFILL, "TEST_STRICT"))
         ck_assert_int_eq(pnrsim_register(pnrsim_registry_get(), PNRSIM_KIND_BACKFILL,
                                          "TEST_STRICT", "test", &strict_ops), PNRSIM_OK);

@@ -3,12 +3,21 @@
 # PUBLIC_HEADERS, issue 34) says so in its first comment ("public (issue
 # 34)" or ", public."), and includes only other public headers (by the
 # same "folder/name.h" spelling) and the C library (<...> headers of the
-# C standard: no <gsl/...>, <ini.h>, <zlib.h>). Exit 1 with a line per
-# problem.
+# C standard: no <gsl/...>, <ini.h>, <zlib.h>), and has the extern "C"
+# guards a C++ plugin needs (#ifdef __cplusplus ... extern "C" {; the
+# headers named in CXX_PENDING are let off with a note, until their
+# owners add them). Exit 1 with a line per problem.
 status=0
 std=" assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h iso646.h limits.h locale.h math.h setjmp.h signal.h stdalign.h stdarg.h stdatomic.h stdbool.h stddef.h stdint.h stdio.h stdlib.h stdnoreturn.h string.h tgmath.h threads.h time.h uchar.h wchar.h wctype.h "
+CXX_PENDING=" pnr/strategy_api.h "
 for h in "$@"; do
     [ -f "$h" ] || { echo "check-public: $h: no such file"; status=1; continue; }
+    if ! grep -q '^[[:space:]]*extern "C" {' "$h"; then
+        case "$CXX_PENDING" in
+            *" $h "*) echo "check-public: note: $h has no extern \"C\" guards yet (CXX_PENDING)" ;;
+            *) echo "check-public: $h has no extern \"C\" guards (#ifdef __cplusplus extern \"C\" { #endif)"; status=1 ;;
+        esac
+    fi
     head -3 "$h" | grep -qi 'public' || { echo "check-public: $h: its first comment does not say it is public"; status=1; }
     for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$h"); do
         case " $* " in

@@ -138,6 +138,25 @@ def param_names(toks, lo, hi):
     return names
 
 
+def drop_cplusplus(text):
+    """text with the lines of every #ifdef __cplusplus ... #endif block
+    blanked (the public headers' extern "C" { and }, which a C compiler
+    never sees), line numbers kept."""
+    out, skip = [], False
+    for line in text.split("\n"):
+        d = line.strip()
+        if not skip and re.match(r"#\s*ifdef\s+__cplusplus\b", d):
+            skip = True
+            out.append("")
+        elif skip:
+            if re.match(r"#\s*endif\b", d):
+                skip = False
+            out.append("")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 class Source:
     """One file: its includes, definitions, calls and macros."""
 
@@ -150,6 +169,7 @@ class Source:
         self.macros = {}          # function-like macro -> names called in it
         self.fnptrs = []          # names declared as (*NAME)(...): members, typedefs, variables
         self.objmacros = set()
+        text = drop_cplusplus(text)
         _, directives = split_directives(strip_comments(text, True))
         code, _ = split_directives(strip_comments(text, False))
         for line, d in directives:

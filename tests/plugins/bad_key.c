@@ -4,7 +4,6 @@
 
 PNRSIM_PLUGIN_DECLARE;
 
-int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
 {
     (void)api_version;

@@ -1,11 +1,17 @@
 /* tests/plugins/dup_name.c: registers the built-in name FCFS again and
  * ignores the refusal (the loader must see it: exit 2). */
 #include "core/registry.h"
+#include "sched/order.h"
 
 PNRSIM_PLUGIN_DECLARE;
-static const int ops;
+static double key(void *state, const sched_job_info *j, double now)
+{
+    (void)state;
+    (void)now;
+    return (double)j->order;
+}
+static const sched_order_ops ops = {.key = key};
 
-int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
 {
     (void)api_version;

@@ -1,15 +1,22 @@
 /* tests/plugins/order_key.c: a well-behaved test plugin (tests/test_plugins.sh):
- * a queue order TESTORDER (a placeholder ops table until sched/order.h
- * exists) and two keys, [plugin.testorder] weight (a number in [0, 10],
- * default 1.5) and depth (an integer in [1, 8], default 2). Includes only
- * the installed public headers. */
+ * a queue order TESTORDER (first come, first served by submit time, on the
+ * public sched/order.h) and two keys, [plugin.testorder] weight (a number
+ * in [0, 10], default 1.5) and depth (an integer in [1, 8], default 2).
+ * Includes only the installed public headers. */
 #include "core/registry.h"
+#include "sched/order.h"
 
 PNRSIM_PLUGIN_DECLARE;
 
-static const struct { int placeholder; } ops = {0};
+static double key(void *state, const sched_job_info *j, double now)
+{
+    (void)state;
+    (void)now;
+    return j->submit;
+}
 
-int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
+static const sched_order_ops ops = {.key = key, .bucket = SCHED_BUCKET_NONE};
+
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
 {
     if (api_version != PNRSIM_API_VERSION)

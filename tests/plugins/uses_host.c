@@ -2,12 +2,12 @@
  * core/rng.h), which the program must export (-rdynamic); registers a
  * backfill USESHOST. */
 #include "core/registry.h"
+#include "sched/reserve.h"
 #include "core/rng.h"
 
 PNRSIM_PLUGIN_DECLARE;
-static const int ops;
+static const sched_reserve_ops ops = {.flags = 0};
 
-int pnrsim_plugin_init(pnrsim_registry *r, int api_version);
 int pnrsim_plugin_init(pnrsim_registry *r, int api_version)
 {
     if (api_version != PNRSIM_API_VERSION)
