@@ -69,6 +69,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The running PNR layer, a job and a manager's view: opaque, read through
  * the functions below, valid for the duration of the call they are given
  * to (the host: for the run). */
@@ -289,5 +293,9 @@ double pnr_view_lent_mb(const pnr_view *v, int s);
  * BACKBONE, in that order (pnr/strategies.c). Returns PNRSIM_OK or the
  * first pnrsim_register error. */
 int pnr_strategy_register(pnrsim_registry *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

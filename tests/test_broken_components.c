@@ -15,6 +15,7 @@
  */
 #include "app/components.h"
 #include "app/config.h"
+#include "core/registry_host.h"
 #include "app/run.h"
 #include "pnr/strategy_api.h"
 #include "sched/allocation.h"
@@ -75,6 +76,7 @@ static void register_all(void)
     pnrsim_registry *r = pnrsim_registry_get();
     if (pnrsim_find(PNRSIM_KIND_PRIORITY, "NAN_ORDER"))
         return;
+    pnrsim_registry_open(); /* as the loader does around a plugin's init */
     ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_PRIORITY, "NAN_ORDER", "t", &nan_order), 0);
     ck_assert_int_eq(
         pnrsim_register(r, PNRSIM_KIND_STRATEGY, "BAD_MANAGER", "t", &bad_manager_ops), 0);
@@ -82,6 +84,7 @@ static void register_all(void)
         pnrsim_register(r, PNRSIM_KIND_STRATEGY, "BAD_MANAGERS", "t", &bad_managers_ops), 0);
     ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "EVEN_CORES", "t", &even_ops),
                      0);
+    pnrsim_registry_close();
 }
 
 static void set(config *c, const char *kv)

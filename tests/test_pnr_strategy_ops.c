@@ -15,6 +15,7 @@
  * same strategy without the three new ops.
  */
 #include "app/components.h"
+#include "core/registry_host.h"
 #include "pnr/strategy_api.h"
 #include "tests/fixture_pnr.h"
 
@@ -146,10 +147,12 @@ static void setup(void)
 {
     components_init();
     if (!pnrsim_find(PNRSIM_KIND_STRATEGY, "OPSTEST")) {
+        pnrsim_registry_open(); /* as the loader does around a plugin's init */
         ck_assert_int_eq(pnrsim_register(pnrsim_registry_get(), PNRSIM_KIND_STRATEGY,
                                          "OPSTEST", "test", &opstest_ops), PNRSIM_OK);
         ck_assert_int_eq(pnrsim_register(pnrsim_registry_get(), PNRSIM_KIND_STRATEGY,
                                          "OPSNULL", "test", &opsnull_ops), PNRSIM_OK);
+        pnrsim_registry_close();
     }
     memset(&seen, 0, sizeof seen);
     want = (struct want){.deny = -1, .fault_to = -1};
