@@ -48,6 +48,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RECLAIM}
 #define ALLOC(key, field)                                                     \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_ALLOC}
+#define STRAT(key, field)                                                     \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_STRAT}
 #define EXCL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
@@ -168,6 +170,8 @@ const out_field out_fields[] = {
     NETRAM("pnr_dealloc_rounds_changed", pnr_dealloc_rounds_changed),
     PER_KIND("pnr_msgs", pnr_msgs),
     PER_KIND("pnr_bytes", pnr_bytes),
+    STRAT("pnr_strategy_msgs", pnr_strategy_msgs),
+    STRAT("pnr_strategy_bytes", pnr_strategy_bytes),
     RDMA("pnr_rdma_reads", pnr_rdma_reads),
     RDMA("pnr_rdma_read_bytes", pnr_rdma_read_bytes),
     RDMA("pnr_rdma_writes", pnr_rdma_writes),
@@ -508,6 +512,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_EXCL) && !m->exclusive)
             continue;
         if ((d->flags & OUT_ALLOC) && !m->alloc_racks)
+            continue;
+        if ((d->flags & OUT_STRAT) && !m->pnr_strategy_msgs)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

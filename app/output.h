@@ -46,6 +46,8 @@ enum {
                         * on nodes of several cores (issue 25) */
     OUT_ALLOC = 128,   /* in metrics.json only on a tree network with a
                         * scheduler.allocation other than FIRSTFREE (issue 34) */
+    OUT_STRAT = 256,   /* in metrics.json only when the strategy sent
+                        * messages of its own (pnr_host_send, issue 34) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

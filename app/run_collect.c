@@ -160,6 +160,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
             m->pnr_msgs[k] = ps->msgs[k];
             m->pnr_bytes[k] = ps->bytes[k];
         }
+        m->pnr_strategy_msgs = ps->strategy_msgs;
+        m->pnr_strategy_bytes = ps->strategy_bytes;
         m->rdma = r->c.netram.transport == PNR_TRANSPORT_RDMA;
         m->pnr_rdma_reads = ps->rdma_reads;
         m->pnr_rdma_writes = ps->rdma_writes;

@@ -82,6 +82,8 @@ typedef struct run_metrics {
     /* netram.transport = RDMA only (issue 25): one-sided operations, apart
      * from the message kinds */
     bool rdma;
+    uint64_t pnr_strategy_msgs;  /* the strategy's own messages (pnr_host_send) */
+    double pnr_strategy_bytes;
     uint64_t pnr_rdma_reads, pnr_rdma_writes;
     double pnr_rdma_read_bytes, pnr_rdma_write_bytes;
     /* netram.reclaim != NONE only (issue 25): donors taking memory back */

@@ -16,6 +16,7 @@
  */
 #include "pnr/frame.h"
 
+#include "pnr/strategy_host.h"
 #include "pnr/table.h"
 
 #include <assert.h>
@@ -99,7 +100,9 @@ void pnr_bulk_post(pnr_t *p, int src, int dst, double bytes)
 void pnr_host_send(pnr_host *h, int src, int dst, double bytes, pnr_arrival_fn fn, void *arg)
 {
     pnr_t *p = (pnr_t *)h;
-    assert(src >= 0 && src < p->npes && dst >= 0 && dst < p->npes && bytes >= 0 && fn);
+    if (src < 0 || src >= p->npes || dst < 0 || dst >= p->npes || !(bytes >= 0 && bytes <= 1e12))
+        pnr_strategy_broken(p, "pnr_host_send from node %d to node %d of %.17g bytes (nodes 0 .. "
+                               "%d, 0 to 1e12 bytes)", src, dst, bytes, p->npes - 1);
     pnr_msg_u *u = container_of(net_pool_alloc(p->sim, p->pool), pnr_msg_u, h.m);
     u->h.m.src = src;
     u->h.m.dst = dst;
@@ -128,7 +131,8 @@ static void on_strategy_arrival(sim_t *sim, msg_t *m)
     void *arg = u->strategy.arg;
     pnr_hear(p, dst, src, u->h.load, m->sent_at);
     net_msg_free(p->cl->net, m);
-    fn(arg, (pnr_host *)p, src, dst);
+    if (fn)
+        fn(arg, (pnr_host *)p, src, dst);
 }
 
 /* A one-sided RDMA operation or a reclaim's bulk transfer has crossed its

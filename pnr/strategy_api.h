@@ -233,7 +233,9 @@ double pnr_host_held_mb(const pnr_host *h, int node, int server);
  * through the network model (it queues on links and switches like the
  * protocol's messages, carries src's free RAM into dst's table, §5.2.6,
  * and is counted apart, in the layer's strategy_msgs / strategy_bytes);
- * on its arrival fn(arg, host, src, dst) runs (fn may send again). A
+ * on its arrival fn(arg, host, src, dst) runs (fn may send again; NULL:
+ * nothing runs). A node out of range or bytes outside [0, 1e12] stop the
+ * run (exit 2, the strategy named). A
  * message to src itself arrives at once. The size of the protocol's own
  * messages is network.control_msg: pnr_host_control_bytes. */
 typedef void (*pnr_arrival_fn)(void *arg, pnr_host *h, int src, int dst);

@@ -11,12 +11,17 @@
  *                  cores per node, puts a 2-thread job on the first core of
  *                  two nodes (2 nodes where ceil(2 / 2) = 1 is the rule)
  * and, as the control, the same scenario with the built-ins exits 0 (run in
- * the test process: no exit at all).
+ * the test process: no exit at all). Beside them, a strategy that keeps the
+ * rules and sends a message of its own (pnr_host_send, 100 bytes to node
+ * 0) at each thread's start: 3 threads start (job 1's 2, job 2's 1), so the
+ * run's pnr_strategy_msgs is 3 and pnr_strategy_bytes 300 (metrics.json
+ * then has them).
  */
 #include "app/components.h"
 #include "app/config.h"
 #include "core/registry_host.h"
 #include "app/run.h"
+#include "app/run_metrics.h"
 #include "pnr/strategy_api.h"
 #include "sched/allocation.h"
 #include "sched/order.h"
@@ -25,7 +30,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static char trace_path[] = "/tmp/pnrsim-test-broken-XXXXXX";
+static char trace_path[64];
 
 /* ---- the broken components ---- */
 
@@ -70,6 +75,17 @@ static int even_cores(void *s, const sched_alloc_job *j, const sched_alloc_view 
 }
 static const sched_alloc_ops even_ops = {.choose = even_cores};
 
+static void chatty_started(void *s, pnr_host *h, const pnr_job *j, int thread, int node,
+                           double ask_mb)
+{
+    (void)s, (void)j, (void)thread, (void)ask_mb;
+    pnr_host_send(h, node, 0, 100, NULL, NULL);
+}
+static const pnr_strategy_ops chatty_ops = {.coordination = PNR_COORD_JOB,
+                                            .broadcast = PNR_BROADCAST_NONE,
+                                            .manager = zero_manager,
+                                            .thread_started = chatty_started};
+
 static void register_all(void)
 {
     components_init();
@@ -84,6 +100,7 @@ static void register_all(void)
         pnrsim_register(r, PNRSIM_KIND_STRATEGY, "BAD_MANAGERS", "t", &bad_managers_ops), 0);
     ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "EVEN_CORES", "t", &even_ops),
                      0);
+    ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_STRATEGY, "CHATTY", "t", &chatty_ops), 0);
     pnrsim_registry_close();
 }
 
@@ -97,8 +114,11 @@ static void set(config *c, const char *kv)
  * MB overallocated per node under SHARED) at 0, job 2 (1 thread) at 1;
  * network RAM on; then the settings kv[0..n). Returns run_execute's
  * status (a broken component exits before). */
+static run_metrics last;
+
 static int run_with(const char *const *kv, int n)
 {
+    strcpy(trace_path, "/tmp/pnrsim-test-broken-XXXXXX");
     int fd = mkstemp(trace_path);
     ck_assert_int_ge(fd, 0);
     FILE *f = fdopen(fd, "w");
@@ -121,6 +141,7 @@ static int run_with(const char *const *kv, int n)
     run_t *r = run_create(&c, NULL, NULL, err);
     ck_assert_msg(r != NULL, "%s", err);
     int rc = run_execute(r, err);
+    run_metrics_get(r, &last);
     run_destroy(r);
     unlink(trace_path);
     return rc;
@@ -130,6 +151,15 @@ START_TEST(test_control)
 {
     static const char *const kv[] = {"scheduler.backfill=EASY"};
     ck_assert_int_eq(run_with(kv, 1), 0);
+}
+END_TEST
+
+START_TEST(test_chatty_counted)
+{
+    static const char *const kv[] = {"netram.strategy=CHATTY"};
+    ck_assert_int_eq(run_with(kv, 1), 0);
+    ck_assert_uint_eq(last.pnr_strategy_msgs, 3);
+    ck_assert_double_eq(last.pnr_strategy_bytes, 300);
 }
 END_TEST
 
@@ -167,6 +197,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("broken_components");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_control);
+    tcase_add_test(tc, test_chatty_counted);
     tcase_add_exit_test(tc, test_nan_key, 2);
     tcase_add_exit_test(tc, test_bad_manager, 2);
     tcase_add_exit_test(tc, test_bad_managers, 2);
