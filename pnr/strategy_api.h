@@ -212,7 +212,7 @@ typedef struct pnr_strategy_ops {
 } pnr_strategy_ops;
 
 /* ---- the layer (any time during the run) ---- */
-int pnr_host_nodes(const pnr_host *h);
+int pnr_host_nodes(const pnr_host *h);          /* nodes, numbered 0 .. nodes-1 */
 double pnr_host_now(const pnr_host *h);         /* simulated s */
 double pnr_host_ram_mb(const pnr_host *h, int node);    /* installed (§5.2) */
 double pnr_host_free_mb(const pnr_host *h, int node);   /* the truth, now */
@@ -271,13 +271,13 @@ double pnr_host_reclaim(pnr_host *h, int server, double mb);
 
 /* ---- a job ---- */
 long pnr_job_id(const pnr_job *j);              /* the SWF job number */
-int pnr_job_threads(const pnr_job *j);
+int pnr_job_threads(const pnr_job *j);          /* its threads (>= 1) */
 int pnr_job_thread_node(const pnr_job *j, int thread);   /* 0 .. threads-1 */
 
 /* ---- a manager's view while it chooses a server (select_server) ---- */
-pnr_host *pnr_view_host(const pnr_view *v);
-int pnr_view_nodes(const pnr_view *v);
-int pnr_view_manager(const pnr_view *v);
+pnr_host *pnr_view_host(const pnr_view *v);     /* the layer, for the queries above */
+int pnr_view_nodes(const pnr_view *v);          /* = pnr_host_nodes */
+int pnr_view_manager(const pnr_view *v);        /* the node whose round this is */
 double pnr_view_remaining(const pnr_view *v);   /* MB the round still needs */
 /* Whether node s may be asked now: not asked yet in this round, inside
  * the racks of the pass (netram.locality = RACK), and believed to have
