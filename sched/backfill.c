@@ -26,6 +26,8 @@
 #include "sched/priority.h"
 
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,7 +329,31 @@ static job_t *JB(sched_job *j) { return (job_t *)(void *)j; }
 int sched_host_cores(const sched_host *h) { return h->npes; }
 int sched_host_slots(const sched_host *h) { return gang_slots(h->g); }
 int sched_host_mpl(const sched_host *h) { return gang_get_params(h->g)->mpl; }
-int sched_host_slot_free(const sched_host *h, int s) { return gang_slot_nfree(h->g, s); }
+/* A reservation policy broke sched/reserve.h's rules: stop the run. */
+static void policy_broken(const sched_host *h, const char *fmt, ...)
+{
+    const void *ops = gang_get_params(h->g)->backfill;
+    const pnrsim_component *c = NULL;
+    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_BACKFILL) && !c; i++)
+        if (pnrsim_at(PNRSIM_KIND_BACKFILL, i)->ops == ops)
+            c = pnrsim_at(PNRSIM_KIND_BACKFILL, i);
+    fprintf(stderr, "pnrsim: scheduler.backfill %s (%s): ", c ? c->name : "?",
+            c ? c->origin : "?");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (sched/reserve.h)\n", stderr);
+    exit(2);
+}
+
+int sched_host_slot_free(const sched_host *h, int s)
+{
+    if (s < 0 || s >= gang_slots(h->g))
+        policy_broken(h, "sched_host_slot_free of slot %d (open: 0 .. %d)", s,
+                      gang_slots(h->g) - 1);
+    return gang_slot_nfree(h->g, s);
+}
 int sched_host_unopened(const sched_host *h) { return virtual_slots(h->g); }
 bool sched_host_mem_aware(const sched_host *h) { return gang_get_params(h->g)->mem_aware; }
 unsigned sched_host_order_flags(const sched_host *h)
@@ -345,9 +371,15 @@ bool sched_host_interrupted(const sched_host *h)
     return ev_stop_flag != 0;
 }
 
-bool sched_host_place(sched_host *h, sched_job *j, int only, int not, bool allow_new)
+bool sched_host_place(sched_host *h, sched_job *j, int only, int exclude, bool allow_new)
 {
-    return gang_place_where(h->g, JB(j), only, not, allow_new);
+    int ns = gang_slots(h->g);
+    if (!JB(j)->queued)
+        policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
+    if (only < -1 || only > ns || exclude < -1 || exclude > ns)
+        policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
+                      JB(j)->id, only, exclude, ns);
+    return gang_place_where(h->g, JB(j), only, exclude, allow_new);
 }
 
 void sched_host_note_reserved(sched_host *h, sched_job *j, double t)

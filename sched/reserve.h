@@ -79,7 +79,7 @@ double sched_job_expected_end(const sched_job *j);
 int sched_host_cores(const sched_host *h);
 int sched_host_slots(const sched_host *h);
 int sched_host_mpl(const sched_host *h);
-int sched_host_slot_free(const sched_host *h, int s);
+int sched_host_slot_free(const sched_host *h, int s);   /* s out of range: exit 2 */
 /* Slots that may still be opened now: MPL - open slots, or 1 (standing
  * for any number) when the MPL is unlimited. */
 int sched_host_unopened(const sched_host *h);
@@ -99,9 +99,11 @@ double sched_host_next_end(const sched_host *h);
 bool sched_host_interrupted(const sched_host *h);
 
 /* Place waiting job j now if it fits: only in slot `only` (-1: any), never
- * in slot `not` (-1: none); index sched_host_slots(h) means a new slot,
- * opened only if allow_new and the MPL allows. True when placed. */
-bool sched_host_place(sched_host *h, sched_job *j, int only, int not, bool allow_new);
+ * in slot `exclude` (-1: none); index sched_host_slots(h) means a new slot,
+ * opened only if allow_new and the MPL allows. True when placed. A job not
+ * waiting, or a slot index outside -1 .. sched_host_slots(h), stops the
+ * run (exit 2, the policy named). */
+bool sched_host_place(sched_host *h, sched_job *j, int only, int exclude, bool allow_new);
 /* Record for jobs.csv that waiting job j got a reservation at t (the
  * first one counts: first_reservation), or got one as the head, the first
  * job in queue order that a pass did not start (the first one counts). */

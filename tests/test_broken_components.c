@@ -7,6 +7,9 @@
  *   BAD_MANAGER    a strategy whose manager() answers node 99 of 4
  *   BAD_MANAGERS   a strategy broadcasting to its managers, with managers()
  *                  giving node -1
+ *   PLACE_TWICE    a backfilling policy that places the first queued job and
+ *                  then asks to place it again (sched/reserve.h: a waiting job)
+ *   BAD_SLOT       a backfilling policy asking the free cores of slot 99
  *   EVEN_CORES     an allocation that, under node_sharing EXCLUSIVE with 2
  *                  cores per node, puts a 2-thread job on the first core of
  *                  two nodes (2 nodes where ceil(2 / 2) = 1 is the rule)
@@ -25,6 +28,7 @@
 #include "pnr/strategy_api.h"
 #include "sched/allocation.h"
 #include "sched/order.h"
+#include "sched/reserve.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -86,6 +90,21 @@ static const pnr_strategy_ops chatty_ops = {.coordination = PNR_COORD_JOB,
                                             .manager = zero_manager,
                                             .thread_started = chatty_started};
 
+static void twice_pass(void *s, sched_host *h, sched_job *const *q, size_t n, double now)
+{
+    (void)s, (void)now;
+    if (n > 0 && sched_host_place(h, q[0], -1, -1, true))
+        sched_host_place(h, q[0], -1, -1, true);
+}
+static const sched_reserve_ops twice_ops = {.on_pass = twice_pass};
+
+static void bad_slot_pass(void *s, sched_host *h, sched_job *const *q, size_t n, double now)
+{
+    (void)s, (void)q, (void)n, (void)now;
+    (void)sched_host_slot_free(h, 99);
+}
+static const sched_reserve_ops bad_slot_ops = {.on_pass = bad_slot_pass};
+
 static void register_all(void)
 {
     components_init();
@@ -101,6 +120,8 @@ static void register_all(void)
     ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "EVEN_CORES", "t", &even_ops),
                      0);
     ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_STRATEGY, "CHATTY", "t", &chatty_ops), 0);
+    ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_BACKFILL, "PLACE_TWICE", "t", &twice_ops), 0);
+    ck_assert_int_eq(pnrsim_register(r, PNRSIM_KIND_BACKFILL, "BAD_SLOT", "t", &bad_slot_ops), 0);
     pnrsim_registry_close();
 }
 
@@ -184,6 +205,20 @@ START_TEST(test_bad_managers)
 }
 END_TEST
 
+START_TEST(test_place_twice)
+{
+    static const char *const kv[] = {"scheduler.backfill=PLACE_TWICE"};
+    run_with(kv, 1);
+}
+END_TEST
+
+START_TEST(test_bad_slot)
+{
+    static const char *const kv[] = {"scheduler.backfill=BAD_SLOT"};
+    run_with(kv, 1);
+}
+END_TEST
+
 START_TEST(test_even_cores)
 {
     static const char *const kv[] = {"scheduler.node_sharing=EXCLUSIVE",
@@ -201,6 +236,8 @@ static Suite *make_suite(void)
     tcase_add_exit_test(tc, test_nan_key, 2);
     tcase_add_exit_test(tc, test_bad_manager, 2);
     tcase_add_exit_test(tc, test_bad_managers, 2);
+    tcase_add_exit_test(tc, test_place_twice, 2);
+    tcase_add_exit_test(tc, test_bad_slot, 2);
     tcase_add_exit_test(tc, test_even_cores, 2);
     suite_add_tcase(s, tc);
     return s;

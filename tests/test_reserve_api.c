@@ -17,6 +17,7 @@ typedef struct seen {
     long order10[4];  /* the queue's ids at 10 */
     double next10, wall10;   /* the next expected end, wall(20) at 10 */
     int unopened10;
+    double waiting_exp10;    /* sched_job_expected_end of J2, waiting at 10 */
     double exp_end[4], end[4], start[4];   /* by job id, at on_placed / on_ended */
     size_t q10;
 } seen;
@@ -42,6 +43,7 @@ static void st_pass(void *state, sched_host *h, sched_job *const *q, size_t n, d
         s->next10 = sched_host_next_end(h);
         s->wall10 = sched_host_wall(h, 20);
         s->unopened10 = sched_host_unopened(h);
+        s->waiting_exp10 = n > 1 ? sched_job_expected_end(q[1]) : 0;
         const double *t;
         const int *f;
         s->n10 = sched_host_profile(h, 0, &t, &f);
@@ -148,6 +150,7 @@ START_TEST(test_policy_sees_and_places)
     ck_assert_double_eq(S.next10, 100);
     ck_assert_double_eq(S.wall10, 20);
     ck_assert_int_eq(S.unopened10, 0);
+    ck_assert_double_eq(S.waiting_exp10, -1); /* J2 waits: no expected end yet */
     static const double st[] = {0, 0, 100, 10}, en[] = {0, 100, 150, 30};
     for (int id = 1; id <= 3; id++) {
         ck_assert_double_eq(S.exp_end[id], en[id]);

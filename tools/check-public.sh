@@ -32,5 +32,26 @@ for h in "$@"; do
         esac
     done
 done
-[ $status -eq 0 ] && echo "check-public: $# public headers include only public headers and the C library"
+# Each header alone, compiled as C (-std=c99 -pedantic, with <iso646.h>
+# first, whose macros `not`, `and`, ... a parameter name must not be) and,
+# where a C++ compiler is installed, as C++ (a C++ plugin includes them).
+tmpd=$(mktemp -d)
+trap 'rm -rf "$tmpd"' EXIT
+for h in "$@"; do
+    [ -f "$h" ] || continue
+    printf '#include <iso646.h>\n#include "%s"\n' "$h" > "$tmpd/one.c"
+    if ! cc -std=c99 -pedantic -Werror -fsyntax-only -I. "$tmpd/one.c" 2> "$tmpd/err"; then
+        echo "check-public: $h does not compile alone as C99 with <iso646.h>: $(head -2 "$tmpd/err" | tr '\n' ' ')"
+        status=1
+    fi
+    if command -v g++ >/dev/null 2>&1; then
+        printf '#include "%s"\n' "$h" > "$tmpd/one.cpp"
+        if ! g++ -std=c++11 -fsyntax-only -I. "$tmpd/one.cpp" 2> "$tmpd/err"; then
+            echo "check-public: $h does not compile as C++11: $(head -2 "$tmpd/err" | tr '\n' ' ')"
+            status=1
+        fi
+    fi
+done
+command -v g++ >/dev/null 2>&1 || echo "check-public: note: g++ not installed: the headers were not compiled as C++"
+[ $status -eq 0 ] && echo "check-public: $# public headers include only public headers and the C library, and compile alone as C99 and C++"
 exit $status

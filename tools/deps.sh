@@ -49,12 +49,14 @@ if [ "$1" = plot ] || [ "$1" = schedule ]; then
         missing=1
     fi
 fi
-# schedule (make check): pj_dump (pajeng) validates the Paje traces;
-# installed when this runs as root or with sudo, otherwise the tests say
-# they skip.
+# schedule (make check): pj_dump (pajeng) validates the Paje traces, g++
+# builds the C++ plugin and compiles the public headers as C++
+# (tests/test_plugins.sh, tools/check-public.sh); installed when this runs
+# as root or with sudo, otherwise the tests say they skip.
 if [ "$1" = schedule ]; then
     opt=""
     command -v pj_dump >/dev/null 2>&1 || opt="$opt pajeng"
+    command -v g++ >/dev/null 2>&1 || opt="$opt g++"
     if [ -n "$opt" ]; then
         if [ "$(id -u)" -eq 0 ]; then OSUDO=""
         elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then OSUDO="sudo"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # examples/plugins/p2c.check.sh PNRSIM P2C.so: the p2c example loaded out
 # of tree ([plugins] load), against numbers worked by hand.
+# Run it in an empty directory of its own: it writes its files there.
 #
 # 3 PEs of 100 MB, network RAM with P2C, one manager (node 0), global
 # knowledge (the manager's view is the truth), servers keep 10 MB. At t = 0

@@ -1,6 +1,7 @@
 #!/bin/sh
 # examples/plugins/rack_compact.check.sh PNRSIM RACK_COMPACT.so: the
 # rack_compact example loaded out of tree ([plugins] load), by hand.
+# Run it in an empty directory of its own: it writes its files there.
 #
 # A TREE of 4 racks x 4 nodes (16 PEs, one core each), MPL 1, neighbour
 # messages every second of CPU. Job 1: 2 threads, 100 s; job 2: 4 threads,

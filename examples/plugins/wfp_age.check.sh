@@ -1,6 +1,7 @@
 #!/bin/sh
 # examples/plugins/wfp_age.check.sh PNRSIM WFP_AGE.so: the wfp_age example
 # loaded out of tree ([plugins] load) decides who starts, by hand.
+# Run it in an empty directory of its own: it writes its files there.
 #
 # 8 PEs, MPL 1, strict order, no paging or messages. Job 1 (8 PEs, 100 s)
 # runs [0, 100). At t = 100 three wait, key = -(w/e)^a x n:
