@@ -176,7 +176,7 @@ benches: $(PROG) $(BENCH_BIN)
 # README.md, "Tests".
 LONG_TESTS      :=
 LONG_ASAN_TESTS := test_sweep test_schedule test_pnr_trace test_rng test_presets \
-                   test_cli test_plots test_study_plots
+                   test_cli test_plots test_study_plots test_sweep_plugins
 TEST_ALL   := $(TEST_BIN) $(TEST_SH)
 TEST_NAMES := $(basename $(notdir $(TEST_ALL)))
 $(foreach n,$(LONG_TESTS) $(LONG_ASAN_TESTS),$(if $(filter $(n),$(TEST_NAMES)),,$(error LONG_TESTS or LONG_ASAN_TESTS names $(n), which is no tests/test_*.c or tests/test_*.sh)))
