@@ -651,6 +651,10 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (c->computer.memory_servers == 0 && changed(c, &def, "computer", "memory_server_ram"))
         note(c, "computer", "memory_server_ram", notes, max, &n,
              "there are no memory servers ([computer] memory_servers = 0)");
+    const char *bf = pnrsim_at(PNRSIM_KIND_BACKFILL, c->scheduler.backfill)->name;
+    if ((!strcmp(bf, "NONE") || !strcmp(bf, "EASY")) && changed(c, &def, "scheduler", "reservations"))
+        note(c, "scheduler", "reservations", notes, max, &n, "it is conservative backfilling's depth "
+             "([scheduler] backfill = CONSERVATIVE, or a plugin's policy that reads it)");
     if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "

@@ -19,6 +19,8 @@
  */
 #include "app/config_keys.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <float.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -272,6 +274,13 @@ static const key_def builtin_keys[] = {
     K_COMP("scheduler", "backfill", scheduler.backfill, PNRSIM_KIND_BACKFILL, "NONE", NULL,
            "Backfilling: NONE, EASY (reservation for the first job that does not fit), "
            "CONSERVATIVE (a reservation for every job); docs/SCHEDULING.md."),
+    K_STRX("scheduler", "reservations", scheduler.reservations, 1, "all", "jobs",
+           cfg_check_reservations, "all, or a whole number from 1 to 1000000",
+           "backfill = CONSERVATIVE: how many of the queued jobs that cannot start get a "
+           "reservation at each pass, the first N in queue order (Maui's RESERVATIONDEPTH, "
+           "JuFo's top dogs); later jobs start only where they fit for their whole "
+           "estimate beside those; all = every one (conservative backfilling), 1 = EASY's "
+           "rule; docs/SCHEDULING.md."),
     K_ENUM("scheduler", "node_sharing", scheduler.node_sharing, cfg_node_sharing_names,
            "SHARED", NULL,
            "Node allocation (issue 25): SHARED = a job gets cores, other jobs may use the "
@@ -663,6 +672,26 @@ int cfg_check_curves(const char *text, char *why, size_t n)
         apps[napps++] = a;
     }
     return r;
+}
+
+int cfg_reservations(const char *text)
+{
+    if (!strcasecmp(text, "all"))
+        return 0;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > 1000000 || !isdigit((unsigned char)text[0]))
+        return -1;
+    return (int)v;
+}
+
+int cfg_check_reservations(const char *text, char *why, size_t n)
+{
+    if (cfg_reservations(text) >= 0)
+        return 0;
+    snprintf(why, n, "expected all, or a whole number from 1 to 1000000");
+    return -1;
 }
 
 int cfg_check_dirty(const char *text, char *why, size_t n)

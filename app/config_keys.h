@@ -102,6 +102,9 @@ int cfg_dirty_next(const char **p, long *app, double *f, char *why, size_t wn);
 /* process.dirty_fractions' check: every item APP:F, no application twice,
  * at most CFG_DIRTY_MAX items; empty is allowed. */
 int cfg_check_dirty(const char *text, char *why, size_t n);
+/* scheduler.reservations: "all" -> 0, "N" -> N (1 .. 1e6), else -1. */
+int cfg_reservations(const char *text);
+int cfg_check_reservations(const char *text, char *why, size_t n);
 /* The largest fraction of the list text (valid) and dflt. */
 double cfg_dirty_max(const char *text, double dflt);
 

@@ -142,6 +142,7 @@ typedef struct config {
         bool pcs_first_start;        /* a job's first start costs a PCS */
         bool alternative;            /* alternative scheduling, §4.4.2 */
         int backfill;                /* a component (NONE, EASY, CONSERVATIVE, ...): its index */
+        char reservations[16];       /* CONSERVATIVE's depth: "all" or N >= 1 (issue 35) */
         cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
         int allocation;              /* a component (FIRSTFREE, ...): its index */
     } scheduler;

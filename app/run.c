@@ -29,6 +29,7 @@
 #include "app/run_check.h"
 #include "app/run_internal.h"
 
+#include "app/config_keys.h"
 #include "app/jobs_csv.h"
 #include "app/output.h"
 #include "app/schedule.h"
@@ -401,6 +402,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .pcs_first_start = c->scheduler.pcs_first_start,
         .no_alternative = !c->scheduler.alternative,
         .backfill = pnrsim_at(PNRSIM_KIND_BACKFILL, c->scheduler.backfill)->ops,
+        .reservations = cfg_reservations(c->scheduler.reservations),
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
         .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
         .allocation = pnrsim_at(PNRSIM_KIND_ALLOCATION, c->scheduler.allocation)->ops,

@@ -361,6 +361,7 @@ unsigned sched_host_order_flags(const sched_host *h)
     return gang_get_params(h->g)->priority->flags;
 }
 double sched_host_wall(const sched_host *h, double work) { return wall(h->g, work); }
+int sched_host_reservations(const sched_host *h) { return gang_get_params(h->g)->reservations; }
 double sched_host_next_end(const sched_host *h)
 {
     return h->nrun > 0 ? h->run[0]->bf_end : INFINITY;

@@ -265,6 +265,11 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
         c->resv_t = xgrow(c->resv_t, &c->resvtcap, c->nresv + (n - from), sizeof *c->resv_t);
     }
     long reserved = 0;
+    /* scheduler.reservations: at most `depth` jobs that cannot start now
+     * hold a reservation (0: all); once that many do, a later job is
+     * placed only where it starts now for its whole estimate beside them,
+     * and gets no reservation otherwise (Maui's RESERVATIONDEPTH). */
+    int depth = sched_host_reservations(h), held = 0;
     bool all_placed = true;
     bool clean = true; /* every job reserved so far was placed now */
     sched_bound_clear(&c->bound); /* the bounds hold within one run of reservations */
@@ -336,6 +341,9 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
                 bs = s;
             }
         }
+        bool full = depth > 0 && held >= depth;
+        if (full && bs != 0)
+            continue; /* no reservation left for a job that cannot start now */
         /* Reserved now: placed now, in the slot of its profile or, when
          * memory refuses it there, in another that fits it now. */
         bool placed = false, opened = false;
@@ -348,6 +356,9 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             c->restart = true;
             break;
         }
+        if (full && !placed)
+            continue; /* fits now by cores, memory refused it: no reservation */
+        held += !placed;
         clean &= bs == 0 && placed;
         sched_prof *p = &c->ps.pr[best];
         int last = sched_prof_reserve(p, bs, w, d);
@@ -399,7 +410,7 @@ static bool keepable(const sched_host *h)
 {
     unsigned fl = sched_host_order_flags(h);
     return sched_host_mpl(h) == 1 && !(fl & SCHED_ORDER_TIME_DEPENDENT) &&
-           !(sched_host_hooks(h) & SCHED_HOOK_REBUILD_ALWAYS);
+           sched_host_reservations(h) == 0 && !(sched_host_hooks(h) & SCHED_HOOK_REBUILD_ALWAYS);
 }
 
 /* The incremental pass: when nothing happened since the last pass but

@@ -30,6 +30,7 @@ typedef struct gang_params {
     bool netram;             /* GLOBAL: network RAM exists */
     double netram_threshold; /* GLOBAL: MB of free RAM a server keeps */
     bool strict_order;
+    int reservations;         /* CONSERVATIVE's depth, 0 = all (scheduler.reservations) */
     bool pcs_first_start;   /* a job's first start costs pcs too */
     bool no_alternative;    /* no alternative scheduling, hence no moves back and
                              * no slot unification (scheduler.alternative = no) */

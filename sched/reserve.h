@@ -92,6 +92,9 @@ unsigned sched_host_order_flags(const sched_host *h);
  * with the slots open now: work itself at MPL 1 (0 if negative); at MPL >
  * 1 the bound of backfill.h (m q ceil(work / (q - pcs)) + q). */
 double sched_host_wall(const sched_host *h, double work);
+/* scheduler.reservations: how many queued jobs that cannot start a
+ * conservative pass reserves for, the first in queue order (0 = all). */
+int sched_host_reservations(const sched_host *h);
 /* MPL 1: the earliest expected end of a running job (INFINITY: none). */
 double sched_host_next_end(const sched_host *h);
 /* True when the run was interrupted (a signal): a long pass should stop;
