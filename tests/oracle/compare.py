@@ -98,6 +98,15 @@ SETTINGS.append((
     {"scheduler.mpl": "2", "scheduler.quantum": "10", "scheduler.pcs": "1",
      "scheduler.strict_order": "no"}))
 
+for n in (1, 2, 3):
+    SETTINGS.append(("cons-fcfs-depth%d" % n, "space",
+                     dict(backfill="CONSERVATIVE", depth=n),
+                     {"scheduler.backfill": "CONSERVATIVE",
+                      "scheduler.reservations": str(n)}))
+SETTINGS.append(("cons-sjf-depth2", "space",
+                 dict(policy="SJF", backfill="CONSERVATIVE", depth=2),
+                 {"scheduler.backfill": "CONSERVATIVE", "scheduler.priority": "SJF",
+                  "scheduler.reservations": "2"}))
 SETTINGS.append(("cons-fcfs-long", "space", dict(backfill="CONSERVATIVE"),
                  {"scheduler.backfill": "CONSERVATIVE"}))
 for mpl in (2, 3):
@@ -117,6 +126,8 @@ GEN = {
     "cons-fcfs": dict(under=0.5), "cons-sjf": dict(under=0.5),
     "easy-fcfs": dict(under=0.5), "easy-sjf": dict(under=0.5),
     "cons-fcfs-long": dict(under=0.6, njobs=120, pes=8),
+    "cons-fcfs-depth1": dict(under=0.5), "cons-fcfs-depth2": dict(under=0.5),
+    "cons-fcfs-depth3": dict(under=0.5), "cons-sjf-depth2": dict(under=0.5),
     "gang-mpl2-pcsfirst-nozero": dict(zero=False),
     "gang-mpl3-pcsfirst-nozero": dict(zero=False),
 }

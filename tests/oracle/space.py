@@ -102,19 +102,20 @@ def lowest_free(free, n):
 
 
 def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
-             keep_moment=False, merge_zero=False):
+             keep_moment=False, merge_zero=False, depth=0):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
-    keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO."""
+    keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO. depth: conservative's
+    reservations (scheduler.reservations), 0 = all."""
     KEEP_MOMENT[0] = keep_moment
     MERGE_ZERO[0] = merge_zero
     try:
-        return _simulate(npes, jobs, policy, backfill, strict)
+        return _simulate(npes, jobs, policy, backfill, strict, depth)
     finally:
         KEEP_MOMENT[0] = False
         MERGE_ZERO[0] = False
 
 
-def _simulate(npes, jobs, policy, backfill, strict):
+def _simulate(npes, jobs, policy, backfill, strict, depth=0):
     key = order_key(policy)
     free = [True] * npes
     running = []
@@ -209,9 +210,19 @@ def _simulate(npes, jobs, policy, backfill, strict):
             return sum(free) + sum(d for (x, d) in deltas if x <= m)
 
         starters = []
+        # SCHEDULING.md, Reservation depth: "reservations = N gives
+        # reservations to the first N queued jobs, in queue order, that
+        # cannot start at a pass ... A later job starts only where it fits
+        # for its whole estimate in the profile that holds those N
+        # reservations (and the jobs started by the pass); otherwise it
+        # gets no reservation"; "N counts the jobs that hold reservations".
+        held = 0
         for job in sorted(queue, key=key):
             e = job.estimate()
+            full = depth > 0 and held >= depth
             cands = sorted(set([nowm] + [x for (x, _) in deltas if x > nowm]))
+            if full:
+                cands = [nowm]
             for c in cands:
                 end = c.plus(e)
                 if MERGE_ZERO[0] and e == 0 and c == nowm:
@@ -221,7 +232,11 @@ def _simulate(npes, jobs, policy, backfill, strict):
                 if all(free_at(x) >= job.threads for x in pts):
                     break
             else:
+                if full:
+                    continue   # no reservation left, and it cannot start now
                 raise AssertionError("no start found")
+            if c != nowm:
+                held += 1
             deltas.append((c, -job.threads))
             deltas.append((end, job.threads))
             if c == nowm:
