@@ -220,6 +220,14 @@ const pnrsim_component *pnrsim_at(pnrsim_kind kind, int index)
     return &reg.comp[kind][index];
 }
 
+const pnrsim_component *pnrsim_component_of(pnrsim_kind kind, const void *ops)
+{
+    for (int i = 0; i < pnrsim_count(kind); i++)
+        if (reg.comp[kind][i].ops == ops)
+            return &reg.comp[kind][i];
+    return NULL;
+}
+
 int pnrsim_count(pnrsim_kind kind)
 {
     return ((int)kind < 0 || kind >= PNRSIM_NKINDS) ? 0 : reg.n[kind];

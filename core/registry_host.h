@@ -21,6 +21,11 @@
  * functions). */
 pnrsim_registry *pnrsim_registry_get(void);
 
+/* The component of kind whose ops table is ops, or NULL: how the host
+ * names a component whose answer broke its interface's rules (it holds
+ * the table, not the name). O(components of the kind). */
+const pnrsim_component *pnrsim_component_of(pnrsim_kind kind, const void *ops);
+
 /* Open the registry to registrations (until pnrsim_registry_close).
  * Nesting is not counted: close closes. */
 void pnrsim_registry_open(void);

@@ -23,6 +23,7 @@
 
 #include "core/ev.h"
 #include "core/mem.h"
+#include "core/registry_host.h"
 #include "sched/priority.h"
 
 #include <assert.h>
@@ -332,11 +333,8 @@ int sched_host_mpl(const sched_host *h) { return gang_get_params(h->g)->mpl; }
 /* A reservation policy broke sched/reserve.h's rules: stop the run. */
 static void policy_broken(const sched_host *h, const char *fmt, ...)
 {
-    const void *ops = gang_get_params(h->g)->backfill;
-    const pnrsim_component *c = NULL;
-    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_BACKFILL) && !c; i++)
-        if (pnrsim_at(PNRSIM_KIND_BACKFILL, i)->ops == ops)
-            c = pnrsim_at(PNRSIM_KIND_BACKFILL, i);
+    const pnrsim_component *c =
+        pnrsim_component_of(PNRSIM_KIND_BACKFILL, gang_get_params(h->g)->backfill);
     fprintf(stderr, "pnrsim: scheduler.backfill %s (%s): ", c ? c->name : "?",
             c ? c->origin : "?");
     va_list ap;

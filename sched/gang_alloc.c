@@ -7,6 +7,7 @@
 #include "sched/gang_alloc.h"
 
 #include "core/mem.h"
+#include "core/registry_host.h"
 #include "sched/admit.h"
 #include "sched/alloc_builtin.h"
 #include "sched/gang_nodes.h"
@@ -152,10 +153,7 @@ bool gang_alloc_choose(gang_t *g, job_t *const *pe_job, job_t *j)
 /* A component's answer broke sched/allocation.h's rules: stop the run. */
 static void broken(const gang_t *g, const job_t *j, const char *why)
 {
-    const pnrsim_component *c = NULL;
-    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_ALLOCATION) && !c; i++)
-        if (pnrsim_at(PNRSIM_KIND_ALLOCATION, i)->ops == g->alloc)
-            c = pnrsim_at(PNRSIM_KIND_ALLOCATION, i);
+    const pnrsim_component *c = pnrsim_component_of(PNRSIM_KIND_ALLOCATION, g->alloc);
     fprintf(stderr, "pnrsim: scheduler.allocation %s (%s): the answer for job %ld (%d "
                     "threads) %s (sched/allocation.h)\n",
             c ? c->name : "?", c ? c->origin : "?", j->id, j->threads, why);

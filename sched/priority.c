@@ -6,6 +6,8 @@
  * library's sort (PReMAS's lesson, peers.md). Cost O(q log q) per pass for
  * a queue of q jobs, and one call of the order's key per job. */
 #include "sched/priority.h"
+
+#include "core/registry_host.h"
 #include "sched/reserve.h"
 
 #include <math.h>
@@ -36,15 +38,6 @@ double sched_job_start(const sched_job *j) { return JC(j)->start; }
 double sched_job_end(const sched_job *j) { return JC(j)->end; }
 double sched_job_expected_end(const sched_job *j) { return JC(j)->bf_end; }
 
-/* The registered name of the order whose table is o ("?" if none). */
-static const char *order_name(const sched_order_ops *o)
-{
-    for (int i = 0; i < pnrsim_count(PNRSIM_KIND_PRIORITY); i++)
-        if (pnrsim_at(PNRSIM_KIND_PRIORITY, i)->ops == o)
-            return pnrsim_at(PNRSIM_KIND_PRIORITY, i)->name;
-    return "?";
-}
-
 double prio_key(const sched_order_ops *o, void *state, const job_t *j, double now)
 {
     sched_job_info info;
@@ -53,8 +46,9 @@ double prio_key(const sched_order_ops *o, void *state, const job_t *j, double no
     if (isnan(k)) {
         /* sched/order.h: a key is a number; NaN would leave the sort's
          * order undefined. A plugin's broken answer stops the run. */
+        const pnrsim_component *c = pnrsim_component_of(PNRSIM_KIND_PRIORITY, o);
         fprintf(stderr, "pnrsim: scheduler.priority %s: key of job %ld at t = %.17g is NaN "
-                        "(sched/order.h)\n", order_name(o), j->id, now);
+                        "(sched/order.h)\n", c ? c->name : "?", j->id, now);
         exit(2);
     }
     return k;
