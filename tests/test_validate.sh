@@ -86,6 +86,19 @@ ok("median of 5 3 1 is 3, of 4 1 3 2 is 2.5",
 st2, rows2 = v.compare(v.read_swf("hand.swf"), v.read_jobs("hand")[0], "submit")
 ok("start = submit: errors are the simulated waits 20 700 0 0 1300 (job 4 now compared)",
    [r[4] for r in rows2] == [20.0, 700.0, 0.0, 0.0, 1300.0] and st2["logged_wait_unknown"] == 0)
+# The log's own schedule (log_facts), on 2 PEs: A submit 0, wait 0, 2 PEs
+# for 1000 s; B submit 10, wait 990 (starts 1000 as A ends), 1 PE, 10 s;
+# C submit 1500, wait 700, 1 PE, 5 s. Peak 2 (A's end at 1000 counts
+# before B's start); area 2 x 1000 + 10 + 5 = 2015 over 0 .. 2205; two
+# waits > 600 s, and at B's submit no PE is free (A holds both), at C's
+# two are: 1 of 2 with room.
+f = v.log_facts([(1, 0, 0, 1, 1000, 2), (2, 10, 990, 2, 10, 1), (3, 1500, 700, 3, 5, 1)], 2)
+ok("log_facts: peak 2, mean busy 2015/2205, 2 waited, 1 with room (got %r)" % f,
+   f["peak_procs"] == 2 and abs(f["mean_busy_procs"] - 2015 / 2205) < 1e-12 and f["jobs"] == 3
+   and f["waited"] == 2 and f["waited_room"] == 1)
+f = v.log_facts([(1, 0, 0, 1, 1000, 2), (2, 10, 990, 2, 10, 1)], 2, "submit")
+ok("log_facts, start = submit: both start at submit, peak 3, no wait figures",
+   f["peak_procs"] == 3 and f["waited"] is None)
 EOT
 rc=$?
 while IFS= read -r l; do
@@ -132,6 +145,8 @@ check "smoke run: compared + not compared = 300 records in each row" sh -c '
 check "smoke run: the two rows differ (FCFS is not EASY on this slice)" \
     sh -c 'test "$(sed -n 2p val/validation.csv | cut -d, -f5-10)" != "$(sed -n 3p val/validation.csv | cut -d, -f5-10)"'
 check "smoke run: commands.sh sets the trace's own option" grep -q 'computer.number=240' val/commands.sh
+check "smoke run: logs.csv, one row for the trace, 240 PEs" \
+    sh -c 'test "$(wc -l < val/logs.csv)" -eq 2 && sed -n 2p val/logs.csv | grep -q "^slice,240,240,wait,"' 
 for c in fcfs easy; do
     # The trace's field 3 and the run's start - submit, joined by job number.
     awk 'NR == FNR { if ($1 !~ /^;/) w[$1] = $3; next }

@@ -127,10 +127,12 @@ def error_stats(errors):
 
 # ---------------------------------------------------------------- inputs
 
-def read_swf(path):
+def read_swf(path, header=None):
     """The records of an SWF file (.swf or .swf.gz) as a list of
-    (job, submit, wait, line): fields 1, 2 and 3. Header and comment
-    lines (;) are skipped; a data line must have 18 numbers."""
+    (job, submit, wait, line, runtime, procs): fields 1, 2, 3, the line
+    number, fields 4 and 5. Comment lines (;) are skipped; the leading
+    ones "; Key: value" go into the dict header when one is given; a data
+    line must have 18 numbers."""
     try:
         with open(path, "rb") as f:
             gz = f.read(2) == b"\x1f\x8b"
@@ -141,6 +143,9 @@ def read_swf(path):
     recs, seen = [], set()
     with f:
         for i, line in enumerate(f, 1):
+            if header is not None and not recs and line.startswith(";") and ":" in line:
+                k, val = line[1:].split(":", 1)
+                header.setdefault(k.strip().lower(), val.strip())
             line = line.split(";", 1)[0].strip()
             if not line:
                 continue
@@ -149,12 +154,13 @@ def read_swf(path):
                 raise ValidateError("%s:%d: %d fields (an SWF record has 18)" % (path, i, len(fs)))
             try:
                 job, submit, wait = int(round(float(fs[0]))), float(fs[1]), float(fs[2])
+                runtime, procs = float(fs[3]), float(fs[4])
             except ValueError:
                 raise ValidateError("%s:%d: fields 1-3 are not numbers" % (path, i))
             if job in seen:
                 raise ValidateError("%s:%d: job %d appears twice" % (path, i, job))
             seen.add(job)
-            recs.append((job, submit, wait, i))
+            recs.append((job, submit, wait, i, runtime, procs))
     return recs
 
 
@@ -187,7 +193,7 @@ def compare(recs, jobs, logged_start="wait"):
         by_id[int(r.job)] = r
     rows, dropped, never, absent, unknown = [], {}, {}, 0, 0
     offsets = []
-    for job, submit, wait, line in recs:
+    for job, submit, wait, line in (rec[:4] for rec in recs):
         known = wait >= 0 if logged_start == "wait" else True
         r = by_id.get(job)
         if not known:
@@ -235,6 +241,57 @@ def compare(recs, jobs, logged_start="wait"):
         "sim_wait_mean_s": sum(row[3] for row in rows) / n if n else float("nan"),
     })
     return st, rows
+
+
+def log_facts(recs, pes, logged_start="wait"):
+    """What the log's own schedule says (no simulation): its jobs start at
+    the logged start (submit + wait, or submit) and hold their processors
+    (field 5) for their run time (field 4); records with either unknown
+    are left out. Returns a dict: jobs (in that schedule), peak_procs (the
+    most processors in use at once: above pes, the logged schedule does
+    not fit the simulated machine), mean_busy_procs (time average from the
+    first start to the last end), waited (jobs whose logged wait exceeds
+    10 minutes) and waited_room (those of them that had their width free
+    at their submit time in the log's schedule, with pes processors:
+    waits that the logged jobs' occupancy does not explain). For a log
+    without waits (logged_start submit) waited and waited_room are None."""
+    ev, jobs = [], []
+    for job, submit, wait, line, runtime, procs in recs:
+        if runtime < 0 or procs < 0.5 or (logged_start == "wait" and wait < 0):
+            continue
+        start = submit + (wait if logged_start == "wait" else 0.0)
+        p = int(round(procs))
+        ev.append((start, p))
+        ev.append((start + runtime, -p))
+        jobs.append((submit, wait, p))
+    ev.sort()                       # at one instant, ends (negative) first
+    times, use, u = [], [], 0
+    peak, area = 0, 0.0
+    for i, (t, d) in enumerate(ev):
+        if i and t > ev[i - 1][0]:
+            area += u * (t - ev[i - 1][0])
+        u += d
+        peak = max(peak, u)
+        if times and times[-1] == t:
+            use[-1] = u
+        else:
+            times.append(t)
+            use.append(u)
+    span = ev[-1][0] - ev[0][0] if ev else 0.0
+    out = {"jobs": len(jobs), "peak_procs": peak,
+           "mean_busy_procs": area / span if span > 0 else float("nan"),
+           "waited": None, "waited_room": None}
+    if logged_start == "wait":
+        import bisect
+        waited = room = 0
+        for submit, wait, p in jobs:
+            if wait > WITHIN:
+                waited += 1
+                i = bisect.bisect_right(times, submit) - 1
+                if pes - (use[i] if i >= 0 else 0) >= p:
+                    room += 1
+        out.update({"waited": waited, "waited_room": room})
+    return out
 
 
 # ---------------------------------------------------------------- SPEC
@@ -357,6 +414,25 @@ def markdown(rows):
     return out
 
 
+LOG_FIELDS = ["trace", "pes", "header_maxprocs", "logged_start", "jobs", "peak_procs",
+              "mean_busy_procs", "waited", "waited_room"]
+
+
+def markdown_logs(logs):
+    """The logs' own schedules (log_facts) as Markdown lines."""
+    out = ["| trace | PEs | jobs in the logged schedule | peak PEs in use | mean PEs in use | "
+           "waited > 10 min | of which their width was free at submit |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for f in logs:
+        w = f["waited"]
+        out.append("| %s | %d | %d | %d | %s | %s | %s |" % (
+            f["trace"], f["pes"], f["jobs"], f["peak_procs"], _num(f["mean_busy_procs"], "%.1f"),
+            "no waits logged" if w is None else str(w),
+            "" if w is None else "%d (%.1f %%)" % (f["waited_room"],
+                                                  100.0 * f["waited_room"] / w if w else 0)))
+    return out
+
+
 def write_csv(path, fields, rows):
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
@@ -425,6 +501,32 @@ def main(argv):
     except ValidateError as e:
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
+    logs, seen_traces = [], set()
+    for run in runs:
+        if run["trace"] in seen_traces:
+            continue
+        seen_traces.add(run["trace"])
+        hdr = {}
+        try:
+            recs = read_swf(run["file"], hdr)
+        except ValidateError as e:
+            sys.stderr.write("%s: %s\n" % (PROG, e))
+            return 2
+        maxprocs = hdr.get("maxprocs") or hdr.get("maxnodes")
+        pes = run["options"].get("computer.number", maxprocs)
+        try:
+            pes = int(pes)
+        except (TypeError, ValueError):
+            sys.stderr.write("%s: %s: no computer.number in SPEC and no MaxProcs in the trace's "
+                             "header: the machine's size is unknown\n" % (PROG, run["trace"]))
+            return 2
+        if maxprocs is not None and str(pes) != maxprocs.split()[0]:
+            sys.stderr.write("%s: %s: warning: computer.number = %d, the trace's header says "
+                             "MaxProcs %s\n" % (PROG, run["trace"], pes, maxprocs))
+        f = log_facts(recs, pes, run["logged_start"])
+        f.update({"trace": run["trace"], "pes": pes, "header_maxprocs": maxprocs or "",
+                  "logged_start": run["logged_start"]})
+        logs.append(f)
     table, cmds, failed = [], ["#!/bin/sh", "# written by pnrsim-plot validate %s" % a.spec,
                                "set -e"], 0
     recs_of = {}
@@ -462,13 +564,16 @@ def main(argv):
         table.append(row_of(run["trace"], run["config"], st, run["logged_start"], partial))
     try:
         write_csv(os.path.join(a.output, "validation.csv"), FIELDS, table)
+        write_csv(os.path.join(a.output, "logs.csv"), LOG_FIELDS, logs)
         with open(os.path.join(a.output, "commands.sh"), "w") as f:
             f.write("\n".join(cmds) + "\n")
     except OSError as e:
         sys.stderr.write("%s: cannot write in %s: %s\n" % (PROG, a.output, e.strerror or e))
         return 1
     print("\n".join(markdown(table)))
-    print("\n%s: %d runs, table in %s, commands in %s" % (
+    print("")
+    print("\n".join(markdown_logs(logs)))
+    print("\n%s: %d runs, tables in %s and logs.csv, commands in %s" % (
         PROG, len(table), os.path.join(a.output, "validation.csv"),
         os.path.join(a.output, "commands.sh")))
     return 1 if failed else 0
