@@ -15,7 +15,8 @@
 #     compared + not compared = the records, and in every errors.csv row
 #     error = sim_wait - logged_wait with logged_wait the trace's field 3
 #     and sim_wait jobs.csv's start - submit (read here with awk, not with
-#     the tool's code); a configuration pnrsim refuses makes the tool exit 1.
+#     the tool's code); a configuration pnrsim refuses makes the tool exit 1;
+#   - without pandas: --help works, a comparison exits 3 naming it.
 # Skips (saying why) when /usr/bin/python3 cannot import pandas. Fast
 # (about 2 s). Prints "N passed, N failed" last.
 TEST_NAME=test_validate
@@ -166,4 +167,14 @@ configs = fcfs bad
 EOT
 "$PLOT" validate --pnrsim "$P" -o val2 spec.ini > bad.out 2> bad.err
 check "a run pnrsim refuses: exit 1, naming the run" sh -c "test $? -eq 1 && grep -q 'slice bad: pnrsim exited 2' bad.err"
+# Without pandas (a fake package first on PYTHONPATH): --help still works,
+# a comparison exits 3 with one line naming pandas, no traceback.
+mkdir -p nopd/pandas
+echo 'raise ImportError("pandas blocked by test_validate.sh")' > nopd/pandas/__init__.py
+PYTHONPATH="$PWD/nopd" "$PLOT" validate --help > nopd-help.out 2> nopd-help.err
+check "pandas blocked: validate --help exit 0, stderr empty" \
+    sh -c "test $? -eq 0 && grep -q 'usage: pnrsim-plot validate' nopd-help.out && test ! -s nopd-help.err"
+PYTHONPATH="$PWD/nopd" "$PLOT" validate --compare hand.swf hand > /dev/null 2> nopd.err
+check "pandas blocked: validate exit 3, one line naming pandas, no traceback" \
+    sh -c "test $? -eq 3 && test \$(wc -l < nopd.err) -eq 1 && grep -q pandas nopd.err && ! grep -q Traceback nopd.err"
 finish
