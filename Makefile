@@ -309,6 +309,17 @@ identical: deps
 	@$(MAKE) --no-print-directory BUILD=build-bench CFLAGS="-O2 -g -DNDEBUG" build-bench/pnrsim
 	sh bench/identical.sh build-identical/src/build/pnrsim build-bench/pnrsim
 
+# validate: the replays of docs/VALIDATION.md (configs/validation.ini):
+# simulated against logged start times per bundled trace that records
+# them, for the machine's documented scheduler, FCFS and EASY
+# (pnrsim-plot validate; about 2 s), into out/validation/: the table
+# validation.csv, the commands (commands.sh), a run and its errors.csv
+# per row. Not in make check (tests/test_validate.sh is, on a slice).
+.PHONY: validate
+validate: all
+	@sh tools/deps.sh plot
+	./$(PLOT) validate --pnrsim ./$(PROG) -o out/validation configs/validation.ini
+
 # study: the bundled memory-pressure study, with its plots.
 study: deps
 	@sh tools/deps.sh study

@@ -8,11 +8,12 @@ Importable with PYTHONPATH=<pnrsim>/python under the system interpreter
     ax = plots.gantt(run, t0="100h", t1="110h")
     to_evalys(run).to_csv("jobs-evalys.csv", index=False)
 
-Command line: ``/usr/bin/python3 -m pnrsim plot|study|evalys|--version``
+Command line: ``/usr/bin/python3 -m pnrsim plot|study|evalys|validate|--version``
 (build/pnrsim-plot is a wrapper around it). Modules: run (loading, time
 and PE-range texts), raster (event-exact pixel arrays), plots (the
 pictures), export (Batsim/evalys jobs CSV), cli (the subcommands); study
-(a study's tables and plots).
+(a study's tables and plots); validate (simulated against logged start
+times, docs/VALIDATION.md).
 """
 import os
 

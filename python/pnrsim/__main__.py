@@ -1,4 +1,4 @@
-"""``python3 -m pnrsim SUBCOMMAND ...``: plot (the default), study, evalys, --version."""
+"""``python3 -m pnrsim SUBCOMMAND ...``: plot (the default), study, evalys, validate, --version."""
 import sys
 
 
@@ -16,6 +16,9 @@ def main(argv=None):
             sys.stderr.write("pnrsim-plot study: cannot load pnrsim.study (%s)\n" % e)
             return 2
         return study.main(argv[1:])
+    if argv and argv[0] == "validate":
+        from . import validate  # simulated against logged starts (needs pandas when it runs)
+        return validate.main(argv[1:])
     # What each subcommand needs is checked when it runs (cli.need), after
     # its options are parsed: --help needs nothing, evalys numpy and
     # pandas, not matplotlib.
