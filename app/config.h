@@ -164,5 +164,9 @@ int config_value_text(const char *assignment, char *buf, size_t n);
 double config_pe_ram(const config *c, int i);
 /* Smallest RAM of any compute PE, MB. */
 double config_ram_min(const config *c);
+/* The CPU speed of node i (0 .. nodes-1: computer.speed, its groups in
+ * node order), relative to the trace's machine; 1 for a memory server
+ * (nodes .. nodes + memory_servers - 1, which run no threads). */
+double config_pe_speed(const config *c, int i);
 
 #endif
