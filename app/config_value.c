@@ -136,81 +136,6 @@ static void why_range(const key_def *kd, char *why, size_t n)
     snprintf(why, n, "out of range: expected %s", allowed);
 }
 
-/* Parse a decimal integer (optional sign, digits, nothing else). Returns 0,
- * -1 when malformed, -2 when it does not fit a long long. */
-static int parse_ll(const char *s, long long *v)
-{
-    const char *p = s + (*s == '+' || *s == '-');
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    for (const char *q = p; *q; q++)
-        if (!isdigit((unsigned char)*q))
-            return -1;
-    errno = 0;
-    *v = strtoll(s, NULL, 10);
-    return errno == ERANGE ? -2 : 0;
-}
-
-/* Parse a decimal number: [+-] digits [. digits] [e [+-] digits], at least
- * one digit in the mantissa; no hex, nan or inf. Returns 0, -1 when
- * malformed, -2 when its magnitude exceeds a double's. */
-static int parse_number(const char *s, double *v)
-{
-    const char *p = s + (*s == '+' || *s == '-');
-    int digits = 0;
-    while (isdigit((unsigned char)*p)) {
-        p++;
-        digits++;
-    }
-    if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++)
-            digits++;
-    if (!digits)
-        return -1;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        p += (*p == '+' || *p == '-');
-        if (!isdigit((unsigned char)*p))
-            return -1;
-        while (isdigit((unsigned char)*p))
-            p++;
-    }
-    if (*p)
-        return -1;
-    errno = 0;
-    *v = strtod(s, NULL);
-    if (errno == ERANGE && fabs(*v) > 1.0)
-        return -2;
-    if (*v == 0)
-        *v = 0.0; /* no -0 */
-    return 0;
-}
-
-int cfg_parse_time(const char *s, double *v)
-{
-    char buf[64];
-    size_t len = strlen(s);
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    double unit = 1;
-    switch (s[len - 1]) {
-    case 's': case 'S': unit = 1; len--; break;
-    case 'm': case 'M': unit = 60; len--; break;
-    case 'h': case 'H': unit = 3600; len--; break;
-    case 'd': case 'D': unit = 86400; len--; break;
-    default: break;
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    int r = parse_number(buf, v);
-    if (r == 0) {
-        *v *= unit;
-        if (!isfinite(*v))
-            return -2;
-    }
-    return r;
-}
-
 /* Parse a boolean word. Returns 0 and sets *v, or -1. */
 static int parse_bool(const char *s, bool *v)
 {
@@ -376,7 +301,7 @@ static int parse_groups(const key_def *kd, const char *text, config *c, char *wh
     const char *unit = kd->type == KT_RAM ? " MB" : "";
     if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
         double v;
-        int r = parse_number(text, &v);
+        int r = cfg_parse_number(text, &v);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected a decimal number such as %s, "
                              "or groups %s such as %s", kd->def, g.form, g.eg);
@@ -404,8 +329,8 @@ static int parse_groups(const key_def *kd, const char *text, config *c, char *wh
         *x = '\0';
         char cs[64], ms[64];
         if (!util_trim_copy(cs, sizeof cs, item, strlen(item)) ||
-            !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
-            parse_number(ms, &v) == -1) {
+            !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || cfg_parse_ll(cs, &count) ||
+            cfg_parse_number(ms, &v) == -1) {
             snprintf(why, n, "malformed group %d: expected %s such as %.*s", k + 1, g.form,
                      (int)strcspn(g.eg, ","), g.eg);
             return -1;
@@ -471,7 +396,7 @@ static int parse_status_list(const key_def *kd, const char *text, config *c,
         size_t len = strcspn(p, ",");
         char item[32];
         long long x = 0;
-        int r = util_trim_copy(item, sizeof item, p, len) ? parse_ll(item, &x) : -1;
+        int r = util_trim_copy(item, sizeof item, p, len) ? cfg_parse_ll(item, &x) : -1;
         if (r == -1) {
             snprintf(why, n, "malformed number: expected comma-separated integers");
             return -1;
@@ -512,7 +437,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_DOUBLE: {
         double v;
-        int r = parse_number(text, &v);
+        int r = cfg_parse_number(text, &v);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected a decimal number "
                              "such as 12.5 or 2.4e-07");
@@ -528,7 +453,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     case KT_INT:
     case KT_LONG: {
         long long v;
-        int r = parse_ll(text, &v);
+        int r = cfg_parse_ll(text, &v);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected an integer");
             return -1;
@@ -545,7 +470,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_U64: {
         long long dummy;
-        int r = parse_ll(text, &dummy);
+        int r = cfg_parse_ll(text, &dummy);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected an integer");
             return -1;
@@ -620,21 +545,6 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     return cfg_check_stored(kd, c, why, n);
 }
 
-/* Shortest text that reads back as exactly v: integral values of moderate
- * size without exponent, others with the fewest %g digits that round-trip. */
-static void format_double(char *buf, size_t n, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, n, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 /* The stored value of kd in c as written in an INI file. */
 void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
 {
@@ -645,7 +555,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
         break;
     case KT_DOUBLE:
     case KT_TIME:
-        format_double(buf, n, *(const double *)cfg_cfield(c, kd));
+        cfg_format_double(buf, n, *(const double *)cfg_cfield(c, kd));
         break;
     case KT_INT:
         snprintf(buf, n, "%d", *(const int *)cfg_cfield(c, kd));
@@ -677,13 +587,13 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
     case KT_SPEED: {
         grp_view g = groups_of(kd, c);
         if (*g.n == 0) {
-            format_double(buf, n, *g.one);
+            cfg_format_double(buf, n, *g.one);
             break;
         }
         buf[0] = '\0';
         for (int i = 0; i < *g.n && i < CFG_MAX_RAM_GROUPS; i++) {
             char v[40];
-            format_double(v, sizeof v, *g.val[i]);
+            cfg_format_double(v, sizeof v, *g.val[i]);
             util_appendf(buf, n, "%s%dx%s", i ? ", " : "", *g.count[i], v);
         }
         break;

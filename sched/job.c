@@ -3,18 +3,13 @@
  * Each thread is a stackless process. Its body is a loop of CPU bursts: a
  * burst runs until the earliest of the thread's clocks (end of work, next
  * fault, next neighbour message, next synchronisation), all kept in CPU
- * seconds done (cpu_done), so the burst length is target - cpu_done and
+ * seconds done (cpu_done), so a burst's work is target - cpu_done and
  * nothing but computing moves them. Burst ends are assigned exactly
  * (cpu_done = target), which keeps counts such as floor(demand / rate)
  * exact when the numbers are.
- *
- * The clocks count work, CPU seconds at the trace's speed (issue 35): on a
- * node of speed s (th->speed) a burst of w of them holds w / s seconds and
- * a burst cut after d seconds did d * s (burst_wall, thread_burst_credit).
- * At s = 1 both are exact in IEEE arithmetic (x / 1 = x * 1 = x), so a run
- * without computer.speed is bit for bit what it was. Faults, neighbour
- * messages and synchronisations stay at their points of work, so a fast
- * node meets them sooner in time, as the same program would.
+ * The clocks count work at the trace's speed (issue 35): on a node of
+ * speed s a burst of w holds w / s s, one cut after d s did d * s (exact
+ * at s = 1: defaults unchanged bit for bit; docs/MODEL.md).
  *
  * Interruptions from outside the thread:
  *   job_stop        credits a computing burst's CPU time done, releases
@@ -94,10 +89,7 @@ static void fault_redraw(thread_t *th)
 }
 
 /* Seconds th's node takes for w CPU seconds of work (its speed). */
-static double burst_wall(const thread_t *th, double w)
-{
-    return w / th->speed;
-}
+static double burst_wall(const thread_t *th, double w) { return w / th->speed; }
 
 static double next_target(const thread_t *th)
 {
@@ -447,13 +439,10 @@ static bool solo_eligible(const job_t *j)
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended || cl->resize)
         return false;
-    if (cl->speeds_differ) {
-        /* Threads on nodes of different speeds end at different times. */
-        double s0 = cl->pes[cluster_node_id(cl, j->pe_ids[0])].speed;
-        for (int i = 1; i < j->threads; i++)
-            if (cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed != s0)
-                return false;
-    }
+    for (int i = 1; cl->speeds_differ && i < j->threads; i++) /* one end for all */
+        if (cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed !=
+            cl->pes[cluster_node_id(cl, j->pe_ids[0])].speed)
+            return false;
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
     if (cluster_cpn(cl) > 1) /* others' memory could make it page, unseen (MODEL.md) */
