@@ -111,6 +111,7 @@ done
 printf '1 0 -1 100 1 100 66560 1 -1 -1 1 1 1 1 1 1 -1 -1\n' > pg.swf
 PG="-q -t pg.swf --set computer.number=1 --set computer.ram=64 --set process.comm_rate=0
     --set process.sync_rate=0"
+plus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.12g", a + b }'; }
 for mode in EXACT BATCHED; do
     # shellcheck disable=SC2086 # $PG: options split on blanks
     "$P" $PG --set process.paging=$mode -o p1 > /dev/null 2>&1
@@ -122,8 +123,8 @@ for mode in EXACT BATCHED; do
     check "$mode: the job pages ($f1 faults)" test "${f1:-0}" -gt 100
     check "$mode: speed 2, the same faults ($f2) and fault time ($t2 s)" \
         test "$f2" = "$f1" -a "$t2" = "$t1"
-    check "$mode: speed 1 ends at 100 + fault time ($e1 s)" near "$e1" "$(awk "BEGIN { printf \"%.12g\", 100 + $t1 }")"
-    check "$mode: speed 2 ends at 50 + fault time ($e2 s)" near "$e2" "$(awk "BEGIN { printf \"%.12g\", 50 + $t2 }")"
+    check "$mode: speed 1 ends at 100 + fault time ($e1 s)" near "$e1" "$(plus 100 "$t1")"
+    check "$mode: speed 2 ends at 50 + fault time ($e2 s)" near "$e2" "$(plus 50 "$t2")"
 done
 
 # Errors: exit 2, naming the key and what is expected.
