@@ -69,9 +69,12 @@ check "speed 0.5 everywhere: 200, 200, 200..400, 400..520" \
 
 # The defaults: speed 1 written out, or as groups of 1, changes nothing,
 # on the paging slice (gang scheduling at MPL 2, disk paging, messages).
+# shellcheck disable=SC2086 # $SLICE: options split on blanks, here and below
 "$P" -c "$DEFAULT" $SLICE -q -o d0 > /dev/null 2>&1
+# shellcheck disable=SC2086
 "$P" -c "$DEFAULT" $SLICE -q -o d1 --set computer.speed=1 > /dev/null 2>&1
 n=$(sed -n 's/^number = //p' d0/config.ini)
+# shellcheck disable=SC2086
 "$P" -c "$DEFAULT" $SLICE -q -o d3 --set "computer.speed=1x1.0, $((n - 1))x1" > /dev/null 2>&1
 check "speed = 1 written out: byte-identical" rsame d0 d1 jobs.csv samples.csv metrics.json
 check "speed = 1x1.0, $((n - 1))x1 (groups of 1): byte-identical" \
@@ -93,6 +96,7 @@ held() { # the sum of demand / speed over the finished rows of jobs.csv $1
         END { printf "%.12g", t }' "$1"
 }
 for mode in EXACT BATCHED; do
+    # shellcheck disable=SC2086
     "$P" -c "$DEFAULT" $SLICE -q -o c$mode --set process.paging=$mode \
         --set "computer.speed=120x1.0, 120x2.0" > /dev/null 2>&1
     check "$mode slice: all 100 jobs finish" test "$(jval c$mode/metrics.json jobs_finished)" = 100
