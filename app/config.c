@@ -549,27 +549,33 @@ int config_validate_e(const config *c, cfg_error *err)
         return fail_cross(err, c, "netram", "locality", "RACK", "", "network.topology",
                           "needs racks: set [network] topology = TREE (it is %s)",
                           config_topology_name(c->network.topology));
-    if (c->computer.n_ram_groups > 0) {
+    /* Groups of computer.ram and computer.speed (issue 35): their counts
+     * are nodes, adding up to the nodes. */
+    for (int k = 0; k < 2; k++) {
+        int ng = k ? c->computer.n_speed_groups : c->computer.n_ram_groups;
+        const char *key = k ? "speed" : "ram", *form = k ? "COUNTxSPEED" : "COUNTxMB";
+        if (ng == 0)
+            continue;
         long sum = 0;
-        for (int i = 0; i < c->computer.n_ram_groups; i++)
-            sum += c->computer.ram_groups[i].count;
+        for (int i = 0; i < ng; i++)
+            sum += k ? c->computer.speed_groups[i].count : c->computer.ram_groups[i].count;
         if (C > 1 && sum != nodes) {
             char rv[1024];
-            cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
-            return fail_cross(err, c, "computer", "ram", rv, "", "computer.cores_per_node",
+            cfg_format_value(cfg_find_key("computer", key), c, rv, sizeof rv);
+            return fail_cross(err, c, "computer", key, rv, "", "computer.cores_per_node",
                               "has group counts that add up to %ld nodes, but there are %d "
                               "nodes ([computer] number = %d cores / cores_per_node = %d): "
-                              "expected groups COUNTxMB whose counts (nodes) add up to "
+                              "expected groups %s whose counts (nodes) add up to "
                               "number / cores_per_node",
-                              sum, nodes, c->computer.number, C);
+                              sum, nodes, c->computer.number, C, form);
         }
         if (C == 1 && sum != c->computer.number) {
             char rv[1024];
-            cfg_format_value(cfg_find_key("computer", "ram"), c, rv, sizeof rv);
-            return fail_cross(err, c, "computer", "ram", rv, "", "computer.number",
+            cfg_format_value(cfg_find_key("computer", key), c, rv, sizeof rv);
+            return fail_cross(err, c, "computer", key, rv, "", "computer.number",
                               "has group counts that add up to %ld PEs, but [computer] number "
-                              "= %d: expected groups COUNTxMB whose counts add up to number",
-                              sum, c->computer.number);
+                              "= %d: expected groups %s whose counts add up to number",
+                              sum, c->computer.number, form);
         }
     }
     /* The smallest RAM of any server, named by the key that sets it. */
@@ -782,29 +788,4 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "pages do not move by RDMA ([netram] transport = RDMA with network RAM "
              "on is needed)");
     return n;
-}
-
-double config_pe_ram(const config *c, int i)
-{
-    int nodes = c->computer.number / c->computer.cores_per_node;
-    assert(i >= 0 && i < nodes + c->computer.memory_servers);
-    if (i >= nodes)
-        return c->computer.memory_server_ram;
-    if (c->computer.n_ram_groups == 0)
-        return c->computer.ram;
-    for (int g = 0; g < c->computer.n_ram_groups; g++) {
-        if (i < c->computer.ram_groups[g].count)
-            return c->computer.ram_groups[g].mb;
-        i -= c->computer.ram_groups[g].count;
-    }
-    return c->computer.ram_groups[c->computer.n_ram_groups - 1].mb; /* not validated */
-}
-
-double config_ram_min(const config *c)
-{
-    double m = c->computer.ram;
-    for (int g = 0; g < c->computer.n_ram_groups; g++)
-        if (c->computer.ram_groups[g].mb < m)
-            m = c->computer.ram_groups[g].mb;
-    return m;
 }

@@ -10,10 +10,13 @@
  *   config_names.c   the names of enum values, as written in files
  *   config_keys.c    the table of every key (key_def), and lookup in it
  *   config_error.c   where a problem is (where) and how it is worded
+ *   config_number.c  numbers and times as files write them: strict
+ *                    parsing, the shortest text that reads back the same
  *   config_value.c   values by type: parse, check, format, compare,
  *                    describe; storing a value read at a place (cfg_apply)
  *   config_ini.c     INI files, through inih
  *   config_pnrsim.c  PNRSim's "Name value" files
+ *   config_nodes.c   what each node gets: its RAM and CPU speed (groups)
  *   config.c         defaults, loading a file (format detection), --set,
  *                    validation, keys without effect, writing (this header)
  *   config_build.c   a run's configuration from its inputs (this header)
@@ -22,6 +25,7 @@
 #define PNRSIM_APP_CONFIG_H
 
 #include "app/config_names.h"
+#include "app/config_nodes.h"
 #include "app/config_types.h"
 
 #include <stdbool.h>
@@ -158,11 +162,5 @@ bool config_equal(const config *a, const config *b);
  * text, as do "128" and "128.0". 0, or -1 when pnrsim refuses the
  * assignment (buf is then ""). */
 int config_value_text(const char *assignment, char *buf, size_t n);
-
-/* RAM in MB of node i (0 .. number / cores_per_node + memory_servers - 1):
- * its group's, or memory_server_ram for a memory server. */
-double config_pe_ram(const config *c, int i);
-/* Smallest RAM of any compute PE, MB. */
-double config_ram_min(const config *c);
 
 #endif

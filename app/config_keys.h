@@ -26,6 +26,7 @@ typedef enum {
     KT_RAM,     /* computer.ram: one MB value in [min, max], or COUNTxMB groups */
     KT_TIME,    /* double in [min, max], seconds, written with an optional
                  * unit s, m, h or d (100h, 2d); stored in seconds */
+    KT_SPEED,   /* computer.speed: one factor in (min, max], or COUNTxSPEED groups */
 } key_type;
 
 typedef struct key_def {

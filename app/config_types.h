@@ -44,6 +44,13 @@ typedef struct cfg_ram_group {
     double mb;
 } cfg_ram_group;
 
+/* One group of computer.speed (issue 35): `count` consecutive nodes whose
+ * cores run CPU demand at `speed` times the reference (the trace's). */
+typedef struct cfg_speed_group {
+    int count;
+    double speed;
+} cfg_speed_group;
+
 /* Policy enums live with the layers that use them (sched/, pnr/, net/); the
  * configuration names them. */
 /* scheduler.priority/packing/backfill are registry components (an index,
@@ -155,6 +162,9 @@ typedef struct config {
         double ram;                  /* MB per node, > 0 (with groups: the first group's) */
         int n_ram_groups;            /* 0 = every node has `ram` MB; else groups in node order */
         cfg_ram_group ram_groups[CFG_MAX_RAM_GROUPS];
+        double speed;                /* CPU speed of each node, > 0 (groups: the first's) */
+        int n_speed_groups;          /* 0 = every node runs at `speed`; else groups in node order */
+        cfg_speed_group speed_groups[CFG_MAX_RAM_GROUPS];
         int memory_servers;          /* memory-only PEs after the compute PEs; 0 = none */
         double memory_server_ram;    /* MB per memory server, > 0 */
         double rpm;                  /* disk revolutions per minute, > 0 */

@@ -120,8 +120,10 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "at most %zu comma-separated integers between %.0f and %.0f",
                  kd->size, kd->min, kd->max);
         break;
-    case KT_RAM: /* groups have messages of their own (parse_ram) */
-        snprintf(buf, n, "a number >= %g and <= %g", kd->min, kd->max);
+    case KT_RAM: /* groups have messages of their own (parse_groups) */
+    case KT_SPEED:
+        snprintf(buf, n, "a number %s %g and <= %g%s", kd->min_open ? ">" : ">=", kd->min,
+                 kd->max, kd->type == KT_SPEED ? ", or groups COUNTxSPEED" : "");
         break;
     }
 }
@@ -132,81 +134,6 @@ static void why_range(const key_def *kd, char *why, size_t n)
     char allowed[160];
     describe_allowed(kd, allowed, sizeof allowed);
     snprintf(why, n, "out of range: expected %s", allowed);
-}
-
-/* Parse a decimal integer (optional sign, digits, nothing else). Returns 0,
- * -1 when malformed, -2 when it does not fit a long long. */
-static int parse_ll(const char *s, long long *v)
-{
-    const char *p = s + (*s == '+' || *s == '-');
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    for (const char *q = p; *q; q++)
-        if (!isdigit((unsigned char)*q))
-            return -1;
-    errno = 0;
-    *v = strtoll(s, NULL, 10);
-    return errno == ERANGE ? -2 : 0;
-}
-
-/* Parse a decimal number: [+-] digits [. digits] [e [+-] digits], at least
- * one digit in the mantissa; no hex, nan or inf. Returns 0, -1 when
- * malformed, -2 when its magnitude exceeds a double's. */
-static int parse_number(const char *s, double *v)
-{
-    const char *p = s + (*s == '+' || *s == '-');
-    int digits = 0;
-    while (isdigit((unsigned char)*p)) {
-        p++;
-        digits++;
-    }
-    if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++)
-            digits++;
-    if (!digits)
-        return -1;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        p += (*p == '+' || *p == '-');
-        if (!isdigit((unsigned char)*p))
-            return -1;
-        while (isdigit((unsigned char)*p))
-            p++;
-    }
-    if (*p)
-        return -1;
-    errno = 0;
-    *v = strtod(s, NULL);
-    if (errno == ERANGE && fabs(*v) > 1.0)
-        return -2;
-    if (*v == 0)
-        *v = 0.0; /* no -0 */
-    return 0;
-}
-
-int cfg_parse_time(const char *s, double *v)
-{
-    char buf[64];
-    size_t len = strlen(s);
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    double unit = 1;
-    switch (s[len - 1]) {
-    case 's': case 'S': unit = 1; len--; break;
-    case 'm': case 'M': unit = 60; len--; break;
-    case 'h': case 'H': unit = 3600; len--; break;
-    case 'd': case 'D': unit = 86400; len--; break;
-    default: break;
-    }
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    int r = parse_number(buf, v);
-    if (r == 0) {
-        *v *= unit;
-        if (!isfinite(*v))
-            return -2;
-    }
-    return r;
 }
 
 /* Parse a boolean word. Returns 0 and sets *v, or -1. */
@@ -229,7 +156,7 @@ static int parse_bool(const char *s, bool *v)
 
 /* Check the value of kd stored in c against the table. Returns 0, or -1 with
  * the problem in why ("out of range: expected ..."). */
-static int check_ram(const key_def *kd, const config *c, char *why, size_t n);
+static int check_groups(const key_def *kd, const config *c, char *why, size_t n);
 
 int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
 {
@@ -324,31 +251,68 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
         return 0;
     }
     case KT_RAM:
-        return check_ram(kd, c, why, n);
+    case KT_SPEED:
+        return check_groups(kd, c, why, n);
     }
     return 0;
 }
 
-/* Parse computer.ram: one number (every PE), or comma-separated groups
- * COUNTxMB in PE order (n_ram_groups, ram_groups; ram = the first group's
- * MB). Whether the counts add up to computer.number is a cross-key rule
- * (config_validate). Returns 0, or -1 with the problem in why. */
-static int parse_ram(const key_def *kd, const char *text, config *c, char *why, size_t n)
+/* Group keys (KT_RAM, KT_SPEED): one value for every node, or groups
+ * COUNTxVALUE in node order. The view of kd's fields in c: the single
+ * value, the number of groups, and group i's count and value. */
+typedef struct grp_view {
+    double *one;
+    int *n;
+    int *count[CFG_MAX_RAM_GROUPS];
+    double *val[CFG_MAX_RAM_GROUPS];
+    const char *form, *eg; /* "COUNTxMB", "200x1024, 40x4096" */
+} grp_view;
+
+static grp_view groups_of(const key_def *kd, const config *cc)
 {
+    config *c = (config *)cc; /* the view of a const config is only read */
+    grp_view g;
+    bool ram = kd->type == KT_RAM;
+    g.one = ram ? &c->computer.ram : &c->computer.speed;
+    g.n = ram ? &c->computer.n_ram_groups : &c->computer.n_speed_groups;
+    for (int i = 0; i < CFG_MAX_RAM_GROUPS; i++) {
+        g.count[i] = ram ? &c->computer.ram_groups[i].count : &c->computer.speed_groups[i].count;
+        g.val[i] = ram ? &c->computer.ram_groups[i].mb : &c->computer.speed_groups[i].speed;
+    }
+    g.form = ram ? "COUNTxMB" : "COUNTxSPEED";
+    g.eg = ram ? "200x1024, 40x4096" : "120x1.0, 120x2.0";
+    return g;
+}
+
+/* Whether v is in kd's range (KT_SPEED: min is open). */
+static bool group_value_ok(const key_def *kd, double v)
+{
+    return isfinite(v) && (kd->min_open ? v > kd->min : v >= kd->min) && v <= kd->max;
+}
+
+/* Parse computer.ram or computer.speed: one number (every node), or
+ * comma-separated groups COUNTxVALUE in node order (the view's n and
+ * groups; its single value = the first group's). Whether the counts add
+ * up to the nodes is a cross-key rule (config_validate). Returns 0, or -1
+ * with the problem in why. */
+static int parse_groups(const key_def *kd, const char *text, config *c, char *why, size_t n)
+{
+    grp_view g = groups_of(kd, c);
+    const char *unit = kd->type == KT_RAM ? " MB" : "";
     if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
         double v;
-        int r = parse_number(text, &v);
+        int r = cfg_parse_number(text, &v);
         if (r == -1) {
-            snprintf(why, n, "malformed number: expected a decimal number such as 32, "
-                             "or groups COUNTxMB such as 200x1024, 40x4096");
+            snprintf(why, n, "malformed number: expected a decimal number such as %s, "
+                             "or groups %s such as %s", kd->def, g.form, g.eg);
             return -1;
         }
-        if (r == -2) {
+        if (r == -2 || !group_value_ok(kd, v)) {
             why_range(kd, why, n);
             return -1;
         }
-        c->computer.ram = v;
-        c->computer.n_ram_groups = 0;
+        *g.one = v;
+        *g.n = 0;
         return 0;
     }
     int k = 0;
@@ -356,17 +320,19 @@ static int parse_ram(const key_def *kd, const char *text, config *c, char *why, 
         size_t len = strcspn(p, ",");
         char item[64], *x;
         long long count = 0;
-        double mb = 0;
+        double v = 0;
         if (!util_trim_copy(item, sizeof item, p, len) || !(x = strpbrk(item, "xX"))) {
-            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            snprintf(why, n, "malformed group %d: expected %s such as %.*s", k + 1, g.form,
+                     (int)strcspn(g.eg, ","), g.eg);
             return -1;
         }
         *x = '\0';
         char cs[64], ms[64];
         if (!util_trim_copy(cs, sizeof cs, item, strlen(item)) ||
-            !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || parse_ll(cs, &count) ||
-            parse_number(ms, &mb) == -1) {
-            snprintf(why, n, "malformed group %d: expected COUNTxMB such as 200x1024", k + 1);
+            !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || cfg_parse_ll(cs, &count) ||
+            cfg_parse_number(ms, &v) == -1) {
+            snprintf(why, n, "malformed group %d: expected %s such as %.*s", k + 1, g.form,
+                     (int)strcspn(g.eg, ","), g.eg);
             return -1;
         }
         if (count < 1) {
@@ -379,36 +345,39 @@ static int parse_ram(const key_def *kd, const char *text, config *c, char *why, 
                      "allows (%g)", k + 1, cs, most);
             return -1;
         }
-        if (!(mb >= kd->min && mb <= kd->max)) {
-            snprintf(why, n, "group %d: %s MB out of range: expected >= %g and <= %g",
-                     k + 1, ms, kd->min, kd->max);
+        if (!group_value_ok(kd, v)) {
+            snprintf(why, n, "group %d: %s%s out of range: expected %s %g and <= %g",
+                     k + 1, ms, unit, kd->min_open ? ">" : ">=", kd->min, kd->max);
             return -1;
         }
         if (k >= CFG_MAX_RAM_GROUPS) {
             snprintf(why, n, "more than %d groups", CFG_MAX_RAM_GROUPS);
             return -1;
         }
-        c->computer.ram_groups[k++] = (cfg_ram_group){(int)count, mb};
+        *g.count[k] = (int)count;
+        *g.val[k++] = v;
         if (!p[len])
             break;
         p += len + 1;
     }
-    c->computer.n_ram_groups = k;
-    c->computer.ram = c->computer.ram_groups[0].mb;
+    *g.n = k;
+    *g.one = *g.val[0];
     return 0;
 }
 
-/* Check a stored computer.ram. 0, or -1 with the problem in why. */
-static int check_ram(const key_def *kd, const config *c, char *why, size_t n)
+/* Check a stored computer.ram or computer.speed. 0, or -1 with the problem
+ * in why. */
+static int check_groups(const key_def *kd, const config *c, char *why, size_t n)
 {
-    int k = c->computer.n_ram_groups;
+    grp_view g = groups_of(kd, c);
+    int k = *g.n;
     if (k < 0 || k > CFG_MAX_RAM_GROUPS) {
         why_range(kd, why, n);
         return -1;
     }
     for (int i = 0; i <= k; i++) {
-        double v = i < k ? c->computer.ram_groups[i].mb : c->computer.ram;
-        if (!isfinite(v) || v < kd->min || v > kd->max || (i < k && c->computer.ram_groups[i].count < 1)) {
+        double v = i < k ? *g.val[i] : *g.one;
+        if (!group_value_ok(kd, v) || (i < k && *g.count[i] < 1)) {
             why_range(kd, why, n);
             return -1;
         }
@@ -427,7 +396,7 @@ static int parse_status_list(const key_def *kd, const char *text, config *c,
         size_t len = strcspn(p, ",");
         char item[32];
         long long x = 0;
-        int r = util_trim_copy(item, sizeof item, p, len) ? parse_ll(item, &x) : -1;
+        int r = util_trim_copy(item, sizeof item, p, len) ? cfg_parse_ll(item, &x) : -1;
         if (r == -1) {
             snprintf(why, n, "malformed number: expected comma-separated integers");
             return -1;
@@ -468,7 +437,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_DOUBLE: {
         double v;
-        int r = parse_number(text, &v);
+        int r = cfg_parse_number(text, &v);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected a decimal number "
                              "such as 12.5 or 2.4e-07");
@@ -484,7 +453,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     case KT_INT:
     case KT_LONG: {
         long long v;
-        int r = parse_ll(text, &v);
+        int r = cfg_parse_ll(text, &v);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected an integer");
             return -1;
@@ -501,7 +470,7 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     }
     case KT_U64: {
         long long dummy;
-        int r = parse_ll(text, &dummy);
+        int r = cfg_parse_ll(text, &dummy);
         if (r == -1) {
             snprintf(why, n, "malformed number: expected an integer");
             return -1;
@@ -553,7 +522,8 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
             return -1;
         break;
     case KT_RAM:
-        if (parse_ram(kd, text, c, why, n))
+    case KT_SPEED:
+        if (parse_groups(kd, text, c, why, n))
             return -1;
         break;
     case KT_TIME: {
@@ -575,21 +545,6 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
     return cfg_check_stored(kd, c, why, n);
 }
 
-/* Shortest text that reads back as exactly v: integral values of moderate
- * size without exponent, others with the fewest %g digits that round-trip. */
-static void format_double(char *buf, size_t n, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, n, "%.0f", v);
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
 /* The stored value of kd in c as written in an INI file. */
 void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
 {
@@ -600,7 +555,7 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
         break;
     case KT_DOUBLE:
     case KT_TIME:
-        format_double(buf, n, *(const double *)cfg_cfield(c, kd));
+        cfg_format_double(buf, n, *(const double *)cfg_cfield(c, kd));
         break;
     case KT_INT:
         snprintf(buf, n, "%d", *(const int *)cfg_cfield(c, kd));
@@ -629,17 +584,20 @@ void cfg_format_value(const key_def *kd, const config *c, char *buf, size_t n)
         break;
     }
     case KT_RAM:
-        if (c->computer.n_ram_groups == 0) {
-            format_double(buf, n, c->computer.ram);
+    case KT_SPEED: {
+        grp_view g = groups_of(kd, c);
+        if (*g.n == 0) {
+            cfg_format_double(buf, n, *g.one);
             break;
         }
         buf[0] = '\0';
-        for (int i = 0; i < c->computer.n_ram_groups && i < CFG_MAX_RAM_GROUPS; i++) {
-            char mb[40];
-            format_double(mb, sizeof mb, c->computer.ram_groups[i].mb);
-            util_appendf(buf, n, "%s%dx%s", i ? ", " : "", c->computer.ram_groups[i].count, mb);
+        for (int i = 0; i < *g.n && i < CFG_MAX_RAM_GROUPS; i++) {
+            char v[40];
+            cfg_format_double(v, sizeof v, *g.val[i]);
+            util_appendf(buf, n, "%s%dx%s", i ? ", " : "", *g.count[i], v);
         }
         break;
+    }
     }
 }
 
@@ -670,13 +628,14 @@ bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
             return true; /* equally broken */
         return !memcmp(cfg_cfield(a, kd), cfg_cfield(b, kd), (size_t)na * sizeof(int));
     }
-    case KT_RAM: {
-        int na = a->computer.n_ram_groups;
-        if (na != b->computer.n_ram_groups || a->computer.ram != b->computer.ram)
+    case KT_RAM:
+    case KT_SPEED: {
+        grp_view ga = groups_of(kd, a), gb = groups_of(kd, b);
+        int na = *ga.n;
+        if (na != *gb.n || *ga.one != *gb.one)
             return false;
         for (int i = 0; i < na && i < CFG_MAX_RAM_GROUPS; i++)
-            if (a->computer.ram_groups[i].count != b->computer.ram_groups[i].count ||
-                a->computer.ram_groups[i].mb != b->computer.ram_groups[i].mb)
+            if (*ga.count[i] != *gb.count[i] || *ga.val[i] != *gb.val[i])
                 return false;
         return true;
     }
@@ -730,6 +689,9 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         break;
     case KT_RAM:
         snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
+        break;
+    case KT_SPEED:
+        snprintf(buf, n, "%g < x <= %g, or groups COUNTxSPEED, ...", kd->min, kd->max);
         break;
     }
 }

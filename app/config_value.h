@@ -7,6 +7,7 @@
 
 #include "app/config_error.h"
 #include "app/config_keys.h"
+#include "app/config_number.h"
 #include "app/config_types.h"
 
 #include <stdbool.h>
@@ -20,10 +21,6 @@ int cfg_get_enum(const config *c, const key_def *kd);
 int cfg_get_count(const config *c, const key_def *kd);
 /* Parse text (trimmed) as kd's value into c: 0, or -1 with why. */
 int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why, size_t n);
-/* Parse a time: a decimal number with an optional unit s, m, h or d
- * (case-insensitive) into seconds. 0, -1 when malformed, -2 when too
- * large for a double. */
-int cfg_parse_time(const char *s, double *v);
 /* Check kd's value stored in c against the table: 0, or -1 with why. */
 int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n);
 /* kd's value in c as written in an INI file. */

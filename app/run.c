@@ -410,6 +410,13 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
         ram[i] = config_pe_ram(c, i); /* groups, then memory servers */
+    /* CPU speeds (issue 35): none at the default (every node 1). */
+    double *speed = NULL;
+    if (c->computer.n_speed_groups > 0 || c->computer.speed != 1) {
+        speed = xcalloc((size_t)n, sizeof *speed);
+        for (int i = 0; i < n; i++)
+            speed[i] = config_pe_speed(c, i);
+    }
     net_tree tree = {
         .ncompute = nodes,
         .rack_size = c->network.rack_size,
@@ -426,6 +433,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .pe_name = c->computer.name,
         .ram_mb = c->computer.ram,
         .pe_ram_mb = ram,
+        .pe_speed = speed,
         .seek = c->computer.seek,
         .rpm = c->computer.rpm,
         .transfer = c->computer.transfer,
@@ -471,6 +479,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     cluster_t *cl = &r->cl;
     cluster_init(&r->sim, cl, &cp);
     free(ram);
+    free(speed);
     r->net = cl->net;
     r->g = cl->gang;
     r->touched = xcalloc((size_t)(n + 63) / 64, sizeof *r->touched);

@@ -72,6 +72,8 @@ void run_hardware_report(run_t *r, FILE *out)
         if (c->computer.n_ram_groups > 0 || c->computer.memory_servers > 0)
             fprintf(out, "  RAM %g MB%s", pe->ram_mb,
                     i >= nodes ? "  memory server" : "");
+        if ((c->computer.n_speed_groups > 0 || c->computer.speed != 1) && i < nodes)
+            fprintf(out, "  speed %g", pe->speed); /* computer.speed (issue 35) */
         fputc('\n', out);
     }
     net_report(sim, cl->net, out);

@@ -67,6 +67,7 @@ void pe_init(sim_t *sim, pe_t *pe, int id, const char *base_name, double ram_mb,
     res_init(sim, &pe->cpu, "cpu");
     res_init(sim, &pe->disk, "disk");
     pe->ram_mb = ram_mb;
+    pe->speed = 1;
     pe->alloc_mb = pe->lent_mb = pe->remote_mb = 0;
     pe->disk_service = pe_disk_service_time(seek, rpm, transfer);
     pe->write_service = pe->disk_service;

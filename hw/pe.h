@@ -134,6 +134,10 @@ struct pe {
     double write_service;
     uint64_t swap_evictions, swap_writes;
     struct pe_writers *wb;
+    /* CPU speed of the node's cores relative to the trace's machine
+     * (computer.speed, issue 35; pe_init: 1): a thread here needs
+     * demand / speed s of CPU (sched/job.c). */
+    double speed;
 };
 
 /* The users of one key on a PE of several cores: n of them, nonint of whose

@@ -178,7 +178,7 @@ static void batch_count(thread_t *th, const fault_batch *bt, int a, int b, int c
         double from = k ? bt->tgt[k - 1] : bt->cpu0;
         if (bt->tgt[k] > from) {
             bursts++;
-            busy += bt->tgt[k] - from;
+            busy += (bt->tgt[k] - from) / th->speed; /* its seconds held */
         }
     }
     if (bursts)
@@ -600,7 +600,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->tgt[n] = tgt;
         t = t + svc;                  /* as proc_hold(svc) then proc_hold(burst) */
         if (tgt > cpu)
-            t = t + (tgt - cpu);
+            t = t + (tgt - cpu) / th->speed; /* job.c's burst_wall */
         cpu = tgt;
         n++;
         /* Go on only to a fault that comes before every other clock. */

@@ -44,6 +44,12 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
          * cores serve page requests under MESSAGES, sched/job_cost.c). */
         if (cl->cores_per_node > 1)
             pe_set_cores(sim, pe, cl->cores_per_node);
+        if (p->pe_speed) {
+            assert(p->pe_speed[i] > 0);
+            pe->speed = p->pe_speed[i];
+            if (pe->speed != p->pe_speed[0])
+                cl->speeds_differ = true;
+        }
     }
     cl->page_bytes = p->page_bytes;
     /* Exponential intervals draw from streams of their own, created only

@@ -34,6 +34,7 @@ typedef struct cluster_params {
     const char *pe_name;       /* PE i is named pe_name + i; NULL: "pe" */
     double ram_mb;             /* RAM of every PE, MB */
     const double *pe_ram_mb;   /* NULL, or npes entries that replace ram_mb */
+    const double *pe_speed;    /* NULL (every node 1), or npes CPU speeds > 0 (issue 35) */
     double seek, rpm, transfer; /* disk: s, revolutions per minute, MB/s */
     bool full_rotation;        /* a disk access waits a full revolution, not half */
     pe_swap_kind swap;         /* DISK (0: the fields above) or SSD (those below) */

@@ -3,10 +3,13 @@
  * Each thread is a stackless process. Its body is a loop of CPU bursts: a
  * burst runs until the earliest of the thread's clocks (end of work, next
  * fault, next neighbour message, next synchronisation), all kept in CPU
- * seconds done (cpu_done), so the burst length is target - cpu_done and
+ * seconds done (cpu_done), so a burst's work is target - cpu_done and
  * nothing but computing moves them. Burst ends are assigned exactly
  * (cpu_done = target), which keeps counts such as floor(demand / rate)
  * exact when the numbers are.
+ * The clocks count work at the trace's speed (issue 35): on a node of
+ * speed s a burst of w holds w / s s, one cut after d s did d * s (exact
+ * at s = 1: defaults unchanged bit for bit; docs/MODEL.md).
  *
  * Interruptions from outside the thread:
  *   job_stop        credits a computing burst's CPU time done, releases
@@ -85,6 +88,9 @@ static void fault_redraw(thread_t *th)
     th->fault_at = th->cpu_done + rng_exp(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), mean);
 }
 
+/* Seconds th's node takes for w CPU seconds of work (its speed). */
+static double burst_wall(const thread_t *th, double w) { return w / th->speed; }
+
 static double next_target(const thread_t *th)
 {
     double t = th->job->cpu;
@@ -103,7 +109,7 @@ void thread_burst_credit(sim_t *sim, thread_t *th)
 {
     if (th->preempted_by)
         return; /* credited when preempted (job_cost.c) */
-    th->cpu_done += sim->now - th->burst_start;
+    th->cpu_done += (sim->now - th->burst_start) * th->speed;
     if (th->cpu_done > th->target)
         th->cpu_done = th->target;
     th->burst_start = sim->now;
@@ -119,7 +125,7 @@ void thread_mem_changed(sim_t *sim, thread_t *th)
         thread_burst_credit(sim, th);
         fault_redraw(th);
         th->target = next_target(th);
-        proc_rehold(sim, &th->p, th->target - th->cpu_done); /* suspended: job_cost.c */
+        proc_rehold(sim, &th->p, burst_wall(th, th->target - th->cpu_done)); /* suspended: job_cost.c */
     } else {
         /* Waiting for the CPU, parked, in a context switch, paging or at a
          * barrier: the burst it is about to compute must end at the new
@@ -327,7 +333,7 @@ static void thread_body(sim_t *sim, proc_t *p)
             }
             th->computing = true;
             th->burst_start = sim->now;
-            PROC_HOLD(sim, p, th->target - th->cpu_done);
+            PROC_HOLD(sim, p, burst_wall(th, th->target - th->cpu_done));
             if (p->sig == PROC_STOPPED)
                 continue; /* job_stop credited the CPU time and took the CPU */
             assert(p->sig == PROC_OK);
@@ -433,6 +439,10 @@ static bool solo_eligible(const job_t *j)
     if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended || cl->resize)
         return false;
+    for (int i = 1; cl->speeds_differ && i < j->threads; i++) /* one end for all */
+        if (cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed !=
+            cl->pes[cluster_node_id(cl, j->pe_ids[0])].speed)
+            return false;
     const double P = job_page_bytes(cl);
     const double size = j->mem_mb * MB_BYTES;
     if (cluster_cpn(cl) > 1) /* others' memory could make it page, unseen (MODEL.md) */
@@ -466,8 +476,9 @@ static void job_thread_ended(sim_t *sim, job_t *j, int i);
  * CPU): returns the length
  * of the hold, or -1 when the thread ended. The thread's state is the
  * job's: j->solo_done CPU seconds done (its cpu_done), j->cpu its only
- * clock (target), j->solo_computing while it holds its PE's CPU. */
-static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu)
+ * clock (target), j->solo_computing while it holds its PE's CPU; speed,
+ * its node's (every thread's: solo_eligible). */
+static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu, double speed)
 {
     assert(j->running);
     if (j->cpu <= 0 && j->resume_at > sim->now)
@@ -479,7 +490,7 @@ static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu)
         assert(got); /* its PE is its own */
         (void)got;
         j->solo_computing = true;
-        return j->cpu - j->solo_done;
+        return (j->cpu - j->solo_done) / speed; /* burst_wall */
     }
     /* No clock but the end of work (solo_eligible): the thread ends. */
     job_thread_ended(sim, j, i);
@@ -504,7 +515,7 @@ static void job_body(sim_t *sim, proc_t *p)
         pe_t *pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
         cl->threads_running++;
         pe_alloc(sim, pe, j->mem_mb);
-        double d = solo_step(sim, j, i, cluster_core_cpu(cl, j->pe_ids[i]));
+        double d = solo_step(sim, j, i, cluster_core_cpu(cl, j->pe_ids[i]), pe->speed);
         assert(i == 0 || d == j->solo_hold);
         j->solo_hold = d;
     }
@@ -524,7 +535,8 @@ static void job_body(sim_t *sim, proc_t *p)
                 res_t *cpu = cluster_core_cpu(cl, j->pe_ids[i]);
                 if (computed)
                     res_release(sim, cpu, &j->proc);
-                double d = solo_step(sim, j, i, cpu);
+                double d = solo_step(sim, j, i, cpu,
+                                     cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed);
                 assert(i == 0 || d == j->solo_hold);
                 j->solo_hold = d;
             }
@@ -739,6 +751,7 @@ void job_run(sim_t *sim, job_t *j, double delay)
             th->idx = i;
             th->pe = &cl->pes[cluster_node_id(cl, j->pe_ids[i])];
             th->core_cpu = cluster_core_cpu(cl, j->pe_ids[i]);
+            th->speed = th->pe->speed;
             th->size_bytes = j->mem_mb * MB_BYTES;
             th->mem_mb = j->mem_mb;
             th->fault_at = th->comm_at = th->sync_at = th->mem_at = INFINITY;

@@ -197,6 +197,8 @@ struct cluster {
                                * by gang_create), so a job whose threads
                                * nothing distinguishes may run as one process
                                * (job_run, job.c) */
+    bool speeds_differ;       /* nodes of different CPU speeds (issue 35):
+                               * a solo job's threads need one speed */
     /* statistics */
     uint64_t neighbour_msgs, neighbour_replies, sync_msgs;
     uint64_t messages_killed;
@@ -245,7 +247,10 @@ struct thread {
     pe_t *pe;                 /* its node (the PE of its core) */
     res_t *core_cpu;          /* its core's CPU on that node */
     pe_user mem_user;         /* overallocation-change callback */
-    /* CPU-time coordinates: everything below is in CPU seconds done. */
+    /* CPU-time coordinates: everything below is in CPU seconds done, at
+     * the reference speed 1 (the trace's; work, not wall time: speed s
+     * does w of them in w / s s, docs/MODEL.md "Nodes of different
+     * speeds"). */
     double cpu_done;
     double target;            /* cpu_done at the end of the current burst */
     double fault_at, comm_at, sync_at;
@@ -256,6 +261,8 @@ struct thread {
      * waits at the head of the core's queue (its hold suspended, its CPU
      * time credited up to the preemption); NULL otherwise. */
     void *preempted_by;
+    double speed;             /* its node's CPU speed (pe->speed): a burst of
+                               * w CPU seconds done takes w / speed s */
     bool finished;
     bool started;
     bool mem_freed;           /* its memory was given back to the PE */

@@ -90,6 +90,10 @@ static inline void weird(config *c)
     c->computer.number = 9;
     c->computer.cpu = 0;
     c->computer.ram = 1e8; /* the largest allowed */
+    c->computer.speed = 0.5; /* groups 3x0.5, 6x1.75 (issue 35): the first's */
+    c->computer.n_speed_groups = 2;
+    c->computer.speed_groups[0] = (cfg_speed_group){3, 0.5};
+    c->computer.speed_groups[1] = (cfg_speed_group){6, 1.75};
     c->computer.rpm = 15000;
     c->computer.seek = 0;
     c->computer.transfer = 1.5;

@@ -509,7 +509,7 @@ START_TEST(test_ini_exact_messages)
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
              "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer, rotation, swap, "
              "ssd_latency, ssd_bandwidth, ssd_parallelism, ssd_write_latency, ssd_write_bandwidth, "
-             "memory_servers, memory_server_ram", path);
+             "memory_servers, memory_server_ram, speed", path);
     ck_assert_str_eq(err, want);
 }
 END_TEST
