@@ -70,6 +70,7 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
     cl->fault_cpu = p->fault_cpu;
+    cl->time_kill = p->time_kill;
     cl->msg_cpu = cl->serve_cpu = 0; /* pnr_create sets them (MESSAGES) */
     cl->paging = p->paging;
     if (cl->paging == PAGING_BATCHED) {
