@@ -36,7 +36,6 @@
  * threads change the same state in the same order.
  */
 #include "sched/job.h"
-#include "sched/job_limit.h"
 #include "sched/job_pool.h"
 
 #include "core/mem.h"
@@ -297,7 +296,7 @@ static void thread_body(sim_t *sim, proc_t *p)
     double hold; /* a batch's, each value used before the next yield */
     PROC_BEGIN(p);
     thread_begin(sim, th);
-    /* th->at: where it waits (TH_AT_*): what a kill undoes (job_limit.c);
+    /* th->at: where it waits (TH_AT_*): what a kill undoes (sched/job_limit.c);
      * at TH_AT_DRAIN a kill waits for it to come back (j->killing). */
     th->at = TH_AT_DRAIN;
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
@@ -434,7 +433,9 @@ static void thread_body(sim_t *sim, proc_t *p)
     thread_end(sim, th);
     if (0) {
     killed:
-        job_thread_killed(sim, th);
+        th->at = TH_AT_NONE; /* killed: its job's limit (sched/job_limit.c) */
+        th->finished = true;
+        job_thread_ended(sim, j, th->idx);
     }
     PROC_END(sim, p);
 }
@@ -482,7 +483,6 @@ static bool solo_eligible(const job_t *j)
     return true;
 }
 
-static void job_thread_ended(sim_t *sim, job_t *j, int i);
 
 /* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
  * its next hold or its end, as thread_body would run it (cpu: its core's
@@ -595,8 +595,9 @@ static void thread_end(sim_t *sim, thread_t *th)
     job_thread_ended(sim, th->job, th->idx);
 }
 
-/* Thread i of j has done its work (thread_end, or a solo job's step). */
-static void job_thread_ended(sim_t *sim, job_t *j, int i)
+/* Thread i of j has done its work (thread_end, or a solo job's step), or
+ * was killed (j->killing, sched/job_limit.c). */
+void job_thread_ended(sim_t *sim, job_t *j, int i)
 {
     cluster_t *cl = j->cl;
     cl->threads_running--;
@@ -614,7 +615,7 @@ static void job_thread_ended(sim_t *sim, job_t *j, int i)
         j->end = sim->now;
         j->ended = true;
         if (j->kill_armed)
-            job_limit_stop(sim, j); /* it ended before its limit */
+            j->cl->limiting->clock_stop(sim, j); /* it ended before its limit */
         /* A stop at the very instant the last barrier opened (before the
          * threads woke) leaves killed messages that no job_run will send
          * again: send them now, so every message sent is delivered. */
@@ -699,7 +700,7 @@ void job_release(sim_t *sim, job_t *j)
 void job_destroy(sim_t *sim, job_t *j)
 {
     if (j->kill_armed)
-        job_limit_stop(sim, j);
+        j->cl->limiting->clock_stop(sim, j);
     for (job_msg *m; (m = job_msg_first(&j->msgs));) {
         job_msg_unlink(m);
         net_kill(sim, j->cl->net, &m->m);
@@ -782,12 +783,12 @@ void job_run(sim_t *sim, job_t *j, double delay)
             proc_start(sim, &th->p, 0);
         }
         if (cl->time_kill)
-            job_limit_run(sim, j); /* its run clock runs */
+            cl->limiting->clock_run(sim, j); /* its run clock runs */
         return;
     }
     j->resume_at = sim->now + delay;
     if (cl->time_kill)
-        job_limit_run(sim, j);
+        cl->limiting->clock_run(sim, j);
     waitq_broadcast(sim, &j->resume_q);
     /* Killed messages start again from the beginning (§4.4.2). */
     resend_killed(sim, j);
@@ -798,7 +799,7 @@ void job_stop(sim_t *sim, job_t *j)
     cluster_t *cl = j->cl;
     j->running = false;
     if (j->kill_armed)
-        job_limit_stop(sim, j); /* its run clock stops (job_limit.h) */
+        j->cl->limiting->clock_stop(sim, j); /* its run clock stops (job_limit.h) */
     assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     if (!j->th)
         return;
@@ -826,29 +827,6 @@ void job_stop(sim_t *sim, job_t *j)
         net_kill(sim, cl->net, &m->m);
         cl->messages_killed++;
         list_add_head(&j->killed, &m->m.link);
-    }
-}
-
-void job_thread_killed(sim_t *sim, thread_t *th)
-{
-    assert(th->job->killing && !th->finished);
-    th->at = TH_AT_NONE;
-    th->finished = true;
-    job_thread_ended(sim, th->job, th->idx);
-}
-
-void job_msgs_drop(sim_t *sim, job_t *j)
-{
-    cluster_t *cl = j->cl;
-    for (job_msg *m; (m = job_msg_first(&j->msgs));) {
-        job_msg_unlink(m);
-        net_kill(sim, cl->net, &m->m);
-        cl->messages_killed++;
-        net_msg_free(cl->net, &m->m);
-    }
-    for (job_msg *m; (m = job_msg_first(&j->killed));) {
-        job_msg_unlink(m);
-        net_msg_free(cl->net, &m->m);
     }
 }
 

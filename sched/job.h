@@ -143,6 +143,29 @@ typedef struct job_batching {
     void (*on_destroy)(cluster_t *cl, thread_t *th);
 } job_batching;
 
+/* Time limits (scheduler.time_limit = KILL, sched/job_limit.h) as the job
+ * layer sees them: installed in cl->limiting by job_limit_attach
+ * (cluster_init, with cl->time_kill); job_run calls clock_run, and job_stop,
+ * a job's end and job_destroy call clock_stop while its kill is armed. */
+typedef struct job_limiting {
+    void (*clock_run)(sim_t *sim, job_t *j);  /* its run clock runs, kill armed */
+    void (*clock_stop)(sim_t *sim, job_t *j); /* its run clock stops, kill disarmed */
+} job_limiting;
+
+/* Where a thread waits or holds (thread_t.at): what a kill undoes
+ * (sched/job_limit.c). */
+enum {
+    TH_AT_NONE,
+    TH_AT_PARKED,  /* on j->resume_q (its job stopped) */
+    TH_AT_HOLD,    /* a context switch's hold (nothing held) */
+    TH_AT_CPU,     /* asking for, holding or computing on its core */
+    TH_AT_FCPU,    /* a fault's software path on its core */
+    TH_AT_DISK,    /* a fault on the disk: queued or in service */
+    TH_AT_SSD,     /* a fault on the SSD: queued or in service */
+    TH_AT_BARRIER, /* waiting at its job's barrier */
+    TH_AT_DRAIN    /* in a network-RAM exchange or a batch: ends when back */
+};
+
 /* The model's shared parameters and hardware. */
 struct cluster {
     int npes;                 /* every PE (node): compute nodes, then memory servers */
@@ -225,6 +248,7 @@ struct cluster {
      * short (cpu_cut: cpu_demand_done + cpu_cut is every thread's CPU
      * once every job has ended). */
     bool time_kill;
+    const job_limiting *limiting; /* time_kill: job_limit.c's entry points */
     long jobs_killed;
     double killed_core_seconds, killed_cpu, cpu_cut;
     long threads_running;     /* started, not finished */
@@ -449,13 +473,12 @@ bool job_thread_mem_freed(const job_t *j, int i);
 void job_run(sim_t *sim, job_t *j, double delay);
 /* Deschedule the job (see above). */
 void job_stop(sim_t *sim, job_t *j);
-/* Time limits (sched/job_limit.c): the thread th, killed where it waits or
- * holds (nothing of its is queued or pending any more), ends now: its
- * memory is freed as at a normal end and its CPU time counted as cut. */
-void job_thread_killed(sim_t *sim, thread_t *th);
-/* Kill j's in-flight messages (net_kill, counted in messages_killed) and
- * drop those killed before: a killed job sends nothing again. */
-void job_msgs_drop(sim_t *sim, job_t *j);
+/* Thread i of j has done its work, or was killed (j->killing; its
+ * thread finished: sched/job_limit.c): the end of a thread (its memory
+ * freed under mem_release THREAD, its CPU counted: its demand, or what it
+ * had done when killed), and with the last one the job's end (memory
+ * freed under JOB, on_job_ended). */
+void job_thread_ended(sim_t *sim, job_t *j, int i);
 /* The PNR layer's answer arrived: the thread may compute. */
 static inline void thread_proceed(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* A fault served elsewhere (hook) is complete: the thread continues. */

@@ -1,9 +1,9 @@
 /* sched/job_limit.c: time limits (see job_limit.h): a job's run clock, the
  * event of its limit, and the kill.
  *
- * In sched/: beside job.c, whose thread loop marks where each thread waits
- * (thread_t.at) and whose job_thread_killed and job_msgs_drop end a thread
- * and a job's messages; above core/ and hw/ only.
+ * In sched/: a layer above job.c (reached through cl->limiting, installed
+ * by job_limit_attach), whose thread loop marks where each thread waits
+ * (thread_t.at) and whose job_thread_ended ends a thread.
  */
 #include "sched/job_limit.h"
 
@@ -20,7 +20,7 @@ static void limit_reached(sim_t *sim, void *arg)
     job_limit_kill(sim, j);
 }
 
-void job_limit_run(sim_t *sim, job_t *j)
+static void limit_run(sim_t *sim, job_t *j)
 {
     if (!(j->limit > 0) || j->killing || j->ended)
         return;
@@ -33,13 +33,32 @@ void job_limit_run(sim_t *sim, job_t *j)
     j->kill_armed = true;
 }
 
-void job_limit_stop(sim_t *sim, job_t *j)
+static void limit_stop(sim_t *sim, job_t *j)
 {
     assert(j->kill_armed);
     j->run_used += sim->now - j->run_since;
     j->run_since = sim->now;
     ev_cancel(sim, j->kill_ev); /* a one-shot: freed */
     j->kill_armed = false;
+}
+
+/* Kill j's in-flight messages (net_kill, counted in messages_killed, as a
+ * descheduling counts them) and drop those killed before: a killed job
+ * sends nothing again. */
+static void msgs_drop(sim_t *sim, job_t *j)
+{
+    cluster_t *cl = j->cl;
+    for (list_t *n; (n = list_first(&j->msgs));) {
+        job_msg *m = container_of(n, job_msg, m.link);
+        list_del(n);
+        net_kill(sim, cl->net, &m->m);
+        cl->messages_killed++;
+        net_msg_free(cl->net, &m->m);
+    }
+    for (list_t *n; (n = list_first(&j->killed));) {
+        list_del(n);
+        net_msg_free(cl->net, &container_of(n, job_msg, m.link)->m);
+    }
 }
 
 /* Take th off whatever it waits for or holds (th->at), as it stands at the
@@ -90,6 +109,13 @@ static void thread_undo(sim_t *sim, thread_t *th)
     proc_cancel(sim, p);
 }
 
+void job_limit_attach(cluster_t *cl)
+{
+    static const job_limiting ops = {.clock_run = limit_run, .clock_stop = limit_stop};
+    cl->time_kill = true;
+    cl->limiting = &ops;
+}
+
 void job_limit_kill(sim_t *sim, job_t *j)
 {
     cluster_t *cl = j->cl;
@@ -119,13 +145,15 @@ void job_limit_kill(sim_t *sim, job_t *j)
     j->lost_cpu = cpu;
     cl->killed_cpu += cpu;
     cl->killed_core_seconds += j->lost_core_s;
-    job_msgs_drop(sim, j);
+    msgs_drop(sim, j);
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];
         if (th->finished || th->at == TH_AT_DRAIN)
             continue;
         assert(th->started);
         thread_undo(sim, th);
-        job_thread_killed(sim, th); /* the last one ends the job */
+        th->at = TH_AT_NONE;
+        th->finished = true;
+        job_thread_ended(sim, j, i); /* the last one ends the job */
     }
 }

@@ -42,25 +42,13 @@
 
 #include "sched/job.h"
 
-/* Where a thread waits or holds (thread_t.at), what a kill undoes. */
-enum {
-    TH_AT_NONE,
-    TH_AT_PARKED,  /* on j->resume_q (its job stopped) */
-    TH_AT_HOLD,    /* a context switch's hold (nothing held) */
-    TH_AT_CPU,     /* asking for, holding or computing on its core */
-    TH_AT_FCPU,    /* a fault's software path on its core */
-    TH_AT_DISK,    /* a fault on the disk: queued or in service */
-    TH_AT_SSD,     /* a fault on the SSD: queued or in service */
-    TH_AT_BARRIER, /* waiting at its job's barrier */
-    TH_AT_DRAIN    /* in a network-RAM exchange or a batch: ends when back */
-};
-
-/* j was just switched in (job_run; cl->time_kill): with a limit, its run
- * clock runs from now and its kill is armed for what is left of it. */
-void job_limit_run(sim_t *sim, job_t *j);
-/* j's run clock stops (job_stop, its end, job_destroy): the time since
- * job_limit_run counts, the kill is disarmed. Only when j->kill_armed. */
-void job_limit_stop(sim_t *sim, job_t *j);
+/* Install the time limits on cl (cluster_init, scheduler.time_limit =
+ * KILL): cl->time_kill, and cl->limiting's clock_run (j was just switched in:
+ * with a limit, its run clock runs from now and its kill is armed for what
+ * is left of it) and clock_stop (its run clock stops: the time since on_run
+ * counts, the kill is disarmed; only when j->kill_armed). A layer above
+ * sched/job.c, which reaches it only through cl->limiting. */
+void job_limit_attach(cluster_t *cl);
 /* Kill j now (its limit's event; a test may call it): see above. j must
  * be running, not ended. */
 void job_limit_kill(sim_t *sim, job_t *j);
