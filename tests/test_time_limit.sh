@@ -79,6 +79,15 @@ check "IGNORE's run fits limit_factor 2's 20 s (end $e < 20)" awk -v e="$e" 'BEG
 check "limit_factor 2: job 1 survives, finished at IGNORE's end ($(end_of k2 1) = $e)" \
     eval "[ '$(state_of k2 1)' = finished ] && [ '$(end_of k2 1)' = '$e' ] && [ '$(jval k2/metrics.json jobs_killed)' = 0 ]"
 
+# Network RAM: the same job on 2 PEs of 32 MB, the second lending (every
+# fault remote), requested 3 s: killed at its limit, its thread ending when
+# the remote fault in flight at 3 s is over, one page's round trip later
+# (under 10 ms: a page of 4096 B at 12.5 MB/s is 0.33 ms each way).
+"$P" -q -t pg.swf -s 7 --set computer.number=2 --set computer.ram=32 --set netram.enabled=yes \
+    --set scheduler.time_limit=KILL --set workload.limit_factor=0.3 -o nr > /dev/null 2>&1
+check "network RAM: killed at 0.3 x 10 = 3 s, ending within a fault's round trip ($(end_of nr 1))" \
+    eval "[ '$(state_of nr 1)' = killed ] && awk -v e='$(end_of nr 1)' 'BEGIN { exit !(e >= 3 && e < 3.01) }'"
+
 # ---- 2. compute only ------------------------------------------------------------
 printf '3 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n4 50 0 1 1 1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n' > cpu.swf
 C="-q -t cpu.swf --set computer.number=1 --set scheduler.time_limit=KILL"
