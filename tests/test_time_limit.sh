@@ -25,6 +25,10 @@
 #    requested 3 s, submitted at 0 on one PE. KILL: killed at 0 + 3 = 3
 #    having done 3 s of CPU (killed_cpu_seconds 3, lost_core_seconds 3);
 #    limit_factor 2: limit 6 > 4, it finishes at 4.
+#    Job 5 (3 s of CPU, requested 3 s, at t = 60) ends exactly at its
+#    limit: the kill comes after the instant's model events, so it
+#    finishes at 63. Job 6 (20 s of CPU at 70, no requested time) has no
+#    limit: finished at 90, and jobs_without_limit = 1.
 # 3. Gang slicing is not counted. One PE, MPL 2, quantum 1 s, pcs 0.
 #    Job A (4 s CPU, requested 3 s) and job B (10 s CPU, requested 100 s)
 #    both at t = 0, one slot each: A runs [0,1], B [1,2], A [2,3], B [3,4],
@@ -89,7 +93,7 @@ check "network RAM: killed at 0.3 x 10 = 3 s, ending within a fault's round trip
     eval "[ '$(state_of nr 1)' = killed ] && awk -v e='$(end_of nr 1)' 'BEGIN { exit !(e >= 3 && e < 3.01) }'"
 
 # ---- 2. compute only ------------------------------------------------------------
-printf '3 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n4 50 0 1 1 1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n' > cpu.swf
+printf '3 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n4 50 0 1 1 1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n5 60 0 3 1 3 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n6 70 0 20 1 20 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n' > cpu.swf
 C="-q -t cpu.swf --set computer.number=1 --set scheduler.time_limit=KILL"
 "$P" $C -o c1 > /dev/null 2>&1
 "$P" $C --set workload.limit_factor=2 -o c2 > /dev/null 2>&1
@@ -97,6 +101,10 @@ check "compute only: killed at 3 with 3 s of CPU done and 3 core-seconds lost" \
     eval "near '$(end_of c1 3)' 3 && [ '$(state_of c1 3)' = killed ] && near '$(jval c1/metrics.json killed_cpu_seconds)' 3 && near '$(jobf c1/jobs.csv 3 lost_core_seconds)' 3"
 check "compute only, limit_factor 2 (6 s > 4 s): finished at 4" \
     eval "near '$(end_of c2 3)' 4 && [ '$(state_of c2 3)' = finished ]"
+check "a job ending exactly at its limit (3 s of CPU, requested 3 s, at 60) finishes at 63" \
+    eval "near '$(end_of c1 5)' 63 && [ '$(state_of c1 5)' = finished ]"
+check "no requested time: never killed (20 s from 70: finished at 90), counted in jobs_without_limit = 1" \
+    eval "near '$(end_of c1 6)' 90 && [ '$(state_of c1 6)' = finished ] && [ '$(jval c1/metrics.json jobs_without_limit)' = 1 ]"
 
 # ---- 3. descheduled time is not counted -----------------------------------------------
 printf '10 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n11 0 0 10 1 10 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n' > gang.swf
