@@ -4,8 +4,9 @@
  * The run clock of a job runs while the job is scheduled (from each
  * job_run to the next job_stop: its slot is current, the context switch
  * and its own paging included) and stands still while gang slicing has it
- * descheduled, as Slurm does not count a suspended job's time against its
- * limit. Its limit (job_t.limit, set by its creator: limit_factor x SWF
+ * descheduled (the reading of docs/SCHEDULING.md "Time limits": the time
+ * of the other slots is not the job's, as a suspended job's is not in
+ * Slurm). Its limit (job_t.limit, set by its creator: limit_factor x SWF
  * field 9; <= 0 none) arms one event at the instant the clock would reach
  * it; job_stop disarms it, the next job_run arms it again for what is left.
  * The event runs in the arrival class (EV_PRIO_ARRIVAL), after the
@@ -45,7 +46,7 @@
 /* Install the time limits on cl (cluster_init, scheduler.time_limit =
  * KILL): cl->time_kill, and cl->limiting's clock_run (j was just switched in:
  * with a limit, its run clock runs from now and its kill is armed for what
- * is left of it) and clock_stop (its run clock stops: the time since on_run
+ * is left of it) and clock_stop (its run clock stops: the time since clock_run
  * counts, the kill is disarmed; only when j->kill_armed). A layer above
  * sched/job.c, which reaches it only through cl->limiting. */
 void job_limit_attach(cluster_t *cl);
