@@ -661,6 +661,9 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if ((!strcmp(bf, "NONE") || !strcmp(bf, "EASY")) && changed(c, &def, "scheduler", "reservations"))
         note(c, "scheduler", "reservations", notes, max, &n, "it is conservative backfilling's depth "
              "([scheduler] backfill = CONSERVATIVE, or a plugin's policy that reads it)");
+    if (c->scheduler.time_limit == TIME_LIMIT_IGNORE && changed(c, &def, "workload", "limit_factor"))
+        note(c, "workload", "limit_factor", notes, max, &n,
+             "jobs are not killed at their requested time ([scheduler] time_limit = IGNORE)");
     if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "

@@ -163,6 +163,9 @@ static const key_def builtin_keys[] = {
            "> 0, else the job's CPU demand; RUNTIME = its CPU demand (exact estimates)."),
     K_DBL("workload", "estimate_scale", workload.estimate_scale, 0, true, 1e6, "1", "factor", NULL,
           "Multiplies every estimate (never how long a job runs)."),
+    K_DBL("workload", "limit_factor", workload.limit_factor, 0, true, 1e6, "1", "factor", NULL,
+          "scheduler.time_limit = KILL: a job is killed when its run clock reaches this "
+          "times its requested time (SWF field 9; grace as a factor, 1 = none)."),
     K_ENUM("workload", "memory_profile", workload.memory_profile, cfg_mem_profile_names,
            "CONSTANT", NULL,
            "How a thread's memory changes while it runs: CONSTANT = its whole size from its "
@@ -291,6 +294,12 @@ static const key_def builtin_keys[] = {
            "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE = the "
            "lowest-numbered free cores (whole nodes under EXCLUSIVE) that mem_aware allows; "
            "plugins add others (docs/PLUGINS.md)."),
+    K_ENUM("scheduler", "time_limit", scheduler.time_limit, cfg_time_limit_names, "IGNORE", NULL,
+           "A job that reaches its requested time (SWF field 9) x workload.limit_factor: "
+           "IGNORE = runs on (the report); KILL = is killed then, its cores, RAM and "
+           "network RAM freed (jobs.csv state killed; its run clock leaves out the time "
+           "gang slicing had it descheduled; jobs without field 9 are never killed; "
+           "docs/SCHEDULING.md)."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),

@@ -31,6 +31,7 @@ const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
 const char *const cfg_fault_model_names[] = {"REPORT", "CURVE", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
+const char *const cfg_time_limit_names[] = {"IGNORE", "KILL", NULL};
 const char *const cfg_mem_profile_names[] = {"CONSTANT", "RAMP", "PHASES", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};

@@ -31,6 +31,7 @@ extern const char *const cfg_mem_release_names[];
 extern const char *const cfg_paging_names[];
 extern const char *const cfg_fault_model_names[];
 extern const char *const cfg_estimate_names[];
+extern const char *const cfg_time_limit_names[];
 extern const char *const cfg_mem_profile_names[];
 extern const char *const cfg_node_sharing_names[];
 extern const char *const cfg_generator_names[];

@@ -81,6 +81,9 @@ typedef enum { FAULT_MODEL_REPORT, FAULT_MODEL_CURVE } cfg_fault_model;
 typedef sched_mem_aware cfg_mem_aware;
 /* A job's estimate: SWF field 9 (requested time), or its run time. */
 typedef enum { ESTIMATE_REQUESTED, ESTIMATE_RUNTIME } cfg_estimate;
+/* scheduler.time_limit (issue 35): a job runs on past its requested time
+ * (IGNORE, the report) or is killed at limit_factor x it (KILL). */
+typedef enum { TIME_LIMIT_IGNORE, TIME_LIMIT_KILL } cfg_time_limit;
 /* [output] schedule: the schedule CSV files not at all, plain, or gzipped. */
 typedef enum { SCHEDULE_NO, SCHEDULE_YES, SCHEDULE_GZ } cfg_schedule;
 typedef int cfg_backfill;
@@ -113,6 +116,7 @@ typedef struct config {
         bool lenient;                /* skip (and count) malformed lines */
         cfg_estimate estimate;       /* field 9 when > 0, else run time; or run time */
         double estimate_scale;       /* multiplies every estimate, > 0 */
+        double limit_factor;         /* time_limit = KILL: the limit is this x field 9 */
         mem_profile_kind memory_profile; /* CONSTANT, RAMP or PHASES (job_profile.h) */
         double memory_start;         /* RAMP: fraction of the peak at the start */
         int memory_steps;            /* RAMP: equal steps to the peak */
@@ -152,6 +156,7 @@ typedef struct config {
         char reservations[16];       /* CONSERVATIVE's depth: "all" or N >= 1 (issue 35) */
         cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
         int allocation;              /* a component (FIRSTFREE, ...): its index */
+        cfg_time_limit time_limit;   /* IGNORE, KILL (issue 35, sched/job_limit.h) */
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];

@@ -11,6 +11,12 @@
  * most one per job, most of them at the end) and take the same path with
  * empty fields for what does not apply. The row buffer grows with the
  * widest job seen, so a row never allocates after that.
+ *
+ * With scheduler.time_limit = KILL (cl->time_kill; issue 35) a job killed
+ * at its limit has state `killed`, reason `time_limit`, its wait, response
+ * and execution as run (to the kill) and no slowdowns, and every row has
+ * one more column at its end, lost_core_seconds: the cores it held x its
+ * run clock at the kill (sched/job_limit.h), empty for the others.
  */
 #include "app/jobs_csv.h"
 
@@ -28,6 +34,7 @@ struct jobs_csv {
     const cluster_t *cl;
     const gang_t *g;
     bool exclusive;
+    bool kill;            /* time_kill: the column lost_core_seconds */
     int cpn;              /* cores per node (pes under exclusive) */
     char *buf;            /* one row */
     size_t cap;
@@ -63,12 +70,14 @@ jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool excl
     w->cl = cl;
     w->g = g;
     w->exclusive = exclusive;
+    w->kill = cl->time_kill;
     w->cpn = cluster_cpn(cl);
     w->cap = 1024;
     w->buf = xrealloc(NULL, w->cap);
-    fputs(exclusive ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores," JOBS_CSV_TAIL "\n"
-                    : JOBS_CSV(CSV_NAME1, CSV_NAME) "," JOBS_CSV_TAIL "\n",
+    fputs(exclusive ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores," JOBS_CSV_TAIL
+                    : JOBS_CSV(CSV_NAME1, CSV_NAME) "," JOBS_CSV_TAIL,
           f);
+    fputs(w->kill ? ",lost_core_seconds\n" : "\n", f);
     return w;
 }
 
@@ -184,6 +193,8 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     *p++ = ',';
     if (j->impossible)
         p = put_str(p, "impossible");
+    else if (j->killing)
+        p = put_str(p, "time_limit");
     else if (!j->started && strcmp(state, "queued") == 0)
         p = put_str(p, slot >= 0 ? "slot_not_reached" : "waiting");
     *p++ = ',';
@@ -192,6 +203,11 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     *p++ = ',';
     if (slot >= 0)
         p = put_pes(w, p, j);
+    if (w->kill) {
+        *p++ = ',';
+        if (j->killing)
+            p = num_put_g12(p, j->lost_core_s);
+    }
     return p;
 }
 
@@ -205,6 +221,42 @@ void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response
         p = num_put_i64(p, j->width); /* cores: whole nodes */
     }
     p = put_tail(w, p, j, "finished");
+    row_end(w, p);
+}
+
+void jobs_csv_killed(jobs_csv *w, const job_t *j)
+{
+    double wait = j->start - j->submit, response = j->end - j->submit;
+    double exec = j->end - j->start;
+    char *p = row_start(w, j->threads);
+    p = num_put_i64(p, j->id);
+    *p++ = ',';
+    p = num_put_g12(p, j->submit);
+    *p++ = ',';
+    p = num_put_g12(p, j->start);
+    *p++ = ',';
+    p = num_put_g12(p, j->end);
+    *p++ = ',';
+    p = num_put_i64(p, j->threads);
+    *p++ = ',';
+    p = num_put_g12(p, wait);
+    *p++ = ',';
+    p = num_put_g12(p, response);
+    *p++ = ',';
+    p = num_put_g12(p, exec);
+    p = put_str(p, ",,,"); /* slowdown, bounded_slowdown: not for a killed job */
+    p = num_put_g12(p, j->cpu);
+    *p++ = ',';
+    p = num_put_g12(p, j->mem_mb);
+    *p++ = ',';
+    p = num_put_u64(p, (unsigned long long)j->faults);
+    *p++ = ',';
+    p = num_put_g12(p, j->fault_time);
+    if (w->exclusive) {
+        *p++ = ',';
+        p = num_put_i64(p, j->width);
+    }
+    p = put_tail(w, p, j, "killed");
     row_end(w, p);
 }
 
@@ -260,6 +312,8 @@ static void record_row(jobs_csv *w, const wl_job *job, wl_drop_reason why)
         p = put_str(p, workload_drop_name(why));
     }
     p = put_str(p, ",,"); /* slot, pes */
+    if (w->kill)
+        *p++ = ','; /* lost_core_seconds */
     row_end(w, p);
 }
 

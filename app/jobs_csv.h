@@ -30,6 +30,8 @@ typedef struct jobs_csv jobs_csv;
 jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive);
 /* The row of finished job j, with its wait, response, execution, slowdown
  * and bounded slowdown (as on_job_end computed them). */
+/* The row of a job killed at its time limit (sched/job_limit.h), at its end. */
+void jobs_csv_killed(jobs_csv *w, const job_t *j);
 void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response, double exec,
                        double sld, double bsld);
 /* The row of a record dropped for reason why (a wl_drop_fn). */

@@ -50,6 +50,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_ALLOC}
 #define STRAT(key, field)                                                     \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_STRAT}
+#define KILL(key, field)                                                      \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_KILL}
 #define EXCL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
@@ -154,6 +156,12 @@ const out_field out_fields[] = {
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXCL("idle_core_seconds", idle_core_seconds),
     EXTRA("cpu_demand_done", cpu_demand_done),
+    KILL("jobs_killed", jobs_killed),
+    KILL("killed_core_seconds", killed_core_seconds),
+    KILL("killed_cpu_seconds", killed_cpu_seconds),
+    KILL("cpu_lost_share", cpu_lost_share),
+    KILL("cpu_cut_seconds", cpu_cut_seconds),
+    KILL("jobs_without_limit", jobs_without_limit),
     EXTRA("events", events),
     EXTRA("time_limited", time_limited),
     EXTRA("netram", netram),
@@ -273,6 +281,12 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
                    "%.6g s, core switch %.6g s\n",
                 m->net_busy_rack_links, m->net_busy_uplinks, m->net_busy_tor_switches,
                 m->net_busy_core_switch);
+    if (m->time_kill)
+        fprintf(f, "time limits (KILL): %ld jobs killed, %.6g core-seconds held and %.6g CPU "
+                   "seconds done by them lost (%.3g%% of the CPU busy time); %ld jobs without "
+                   "a requested time, never killed\n",
+                m->jobs_killed, m->killed_core_seconds, m->killed_cpu_seconds,
+                100 * m->cpu_lost_share, m->jobs_without_limit);
     if (m->exclusive)
         fprintf(f, "whole nodes (node_sharing EXCLUSIVE): %.6g idle core-seconds on cores "
                    "held without a thread\n",
@@ -512,6 +526,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_EXCL) && !m->exclusive)
             continue;
         if ((d->flags & OUT_ALLOC) && !m->alloc_racks)
+            continue;
+        if ((d->flags & OUT_KILL) && !m->time_kill)
             continue;
         if ((d->flags & OUT_STRAT) && !m->pnr_strategy_msgs)
             continue;

@@ -177,6 +177,14 @@ static void arrival(sim_t *sim, void *arg)
         job_t *j = job_create(&r->cl, w->id, r->order++, sim->now, w->threads, w->cpu, w->mem_mb);
         j->estimate = w->estimate;
         j->requested = isnan(w->requested) ? -1 : w->requested;
+        if (r->cl.time_kill) {
+            /* Its limit on the run clock (sched/job_limit.h); none without
+             * a requested time (field 9 unknown or 0). */
+            if (j->requested > 0)
+                j->limit = r->c.workload.limit_factor * j->requested;
+            else
+                r->no_limit++;
+        }
         j->curve = r->next_curve; /* NULL under REPORT */
         if (r->dirty.on)
             j->dirty_fraction = dirty_set_find(&r->dirty, w->app);
@@ -195,6 +203,15 @@ static void arrival(sim_t *sim, void *arg)
 static void on_job_end(sim_t *sim, job_t *j, void *ctx)
 {
     run_t *r = ctx;
+    if (j->killing) {
+        /* Killed at its limit (sched/job_limit.h): not finished; its row
+         * says so, the metrics count it (cl->jobs_killed). */
+        if (r->jobs)
+            jobs_csv_killed(r->jobs, j);
+        job_release(sim, j);
+        check(r);
+        return;
+    }
     r->finished++;
     double wait = j->start - j->submit;
     double response = j->end - j->submit;
@@ -470,6 +487,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
                     .peak_share = c->workload.peak_share,
                     .period = c->workload.memory_period},
         .fault_cpu = c->computer.fault_cpu,
+        .time_kill = c->scheduler.time_limit == TIME_LIMIT_KILL,
         .seed = r->seed,
         .gen = c->simulation.generator,
         .gang = &gp,

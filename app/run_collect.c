@@ -101,7 +101,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->pcs_count = (long)gang_pcs_count(r->g);
     m->seed = r->seed;
     m->jobs_submitted = r->submitted;
-    m->jobs_unfinished = r->submitted - r->finished - gang_impossible(r->g);
+    m->jobs_unfinished = r->submitted - r->finished - r->cl.jobs_killed - gang_impossible(r->g);
     long unstarted = 0; /* queued, or placed in a slot that never came round */
     for (job_t *j = job_first(&r->cl); j; j = job_next(&r->cl, j))
         if (!j->started && !j->ended)
@@ -121,6 +121,15 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_restarts = net_restarts(r->net);
     m->net_bytes = net_bytes_sent(r->net);
     m->cpu_demand_done = r->cl.cpu_demand_done;
+    m->time_kill = r->cl.time_kill;
+    if (m->time_kill) {
+        m->jobs_killed = r->cl.jobs_killed;
+        m->jobs_without_limit = r->no_limit;
+        m->killed_core_seconds = r->cl.killed_core_seconds;
+        m->killed_cpu_seconds = r->cl.killed_cpu;
+        m->cpu_lost_share = busy > 0 ? r->cl.killed_cpu / busy : NAN;
+        m->cpu_cut_seconds = r->cl.cpu_cut;
+    }
     m->exclusive = run_exclusive(r);
     m->idle_core_seconds = gang_idle_core_seconds(r->g, T);
     m->events = sim->dispatched;

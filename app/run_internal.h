@@ -43,6 +43,7 @@ struct run {
     ev_id arrival_ev;
     long order;
     long submitted, finished;
+    long no_limit;          /* time_limit KILL: submitted without field 9 */
     uint64_t seed;
     FILE *samples_out;
     jobs_csv *jobs;         /* jobs.csv, NULL when not written */

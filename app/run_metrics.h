@@ -63,6 +63,15 @@ typedef struct run_metrics {
     int alloc_racks_spanned_max;
     double net_uplink_bytes;
     double cpu_busy_total, cpu_demand_done;
+    /* scheduler.time_limit = KILL only (issue 35, sched/job_limit.h): jobs
+     * killed at their limit, the core-seconds they held (cores x run clock
+     * at the kill), the CPU seconds their threads had done, that over
+     * cpu_busy_total, the CPU seconds of the threads cut short
+     * (cpu_demand_done + cpu_cut_seconds = every thread's CPU once every
+     * job has ended), and the jobs submitted without a requested time */
+    bool time_kill;
+    long jobs_killed, jobs_without_limit;
+    double killed_core_seconds, killed_cpu_seconds, cpu_lost_share, cpu_cut_seconds;
     /* scheduler.node_sharing = EXCLUSIVE with cores_per_node > 1 only
      * (issue 25): core-seconds of cores held by running jobs without a
      * thread on them (whole nodes rounded up) */

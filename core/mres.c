@@ -49,6 +49,14 @@ void mres_release(sim_t *sim, mres_t *r)
         r->busy += sim->now - r->busy_since;
 }
 
+bool mres_cancel(sim_t *sim, mres_t *r, proc_t *p)
+{
+    if (!waitq_remove(&r->q, p))
+        return false;
+    timeavg_set(&r->queue, sim->now, r->q.n);
+    return true;
+}
+
 void mres_account(mres_t *r, uint64_t n, double busy)
 {
     assert(r->nbusy == 0 && r->q.n == 0 && busy >= 0);

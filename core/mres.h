@@ -44,6 +44,10 @@ bool mres_request(sim_t *sim, mres_t *r, proc_t *p);
 /* A holder gives its server back: the head of the queue (if any) gets it
  * at once (woken at the current instant), otherwise the server idles. */
 void mres_release(sim_t *sim, mres_t *r);
+/* Remove p from r's queue without waking it (its process is being
+ * killed, sched/job_limit.c). p must be on r's queue or on none; returns
+ * true when it was on r's. O(1). */
+bool mres_cancel(sim_t *sim, mres_t *r, proc_t *p);
 /* Time at least one server was busy, up to now. */
 double mres_busy_time(const sim_t *sim, const mres_t *r);
 /* Busy server-seconds up to now (the integral of the number busy). */

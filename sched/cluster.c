@@ -4,6 +4,7 @@
  * what they were. */
 #include "sched/cluster.h"
 #include "sched/job_cost.h"
+#include "sched/job_limit.h"
 
 #include "sched/job_resize.h"
 
@@ -76,6 +77,8 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
     cl->sync_bytes = p->sync_bytes;
     cl->mem_release = p->mem_release;
     cl->fault_cpu = p->fault_cpu;
+    if (p->time_kill)
+        job_limit_attach(cl); /* cl->time_kill, cl->limiting */
     cl->msg_cpu = cl->serve_cpu = 0; /* pnr_create sets them (MESSAGES) */
     cl->paging = p->paging;
     if (cl->paging == PAGING_BATCHED) {

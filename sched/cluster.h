@@ -63,6 +63,7 @@ typedef struct cluster_params {
     sched_paging paging;       /* EXACT or BATCHED (docs/BATCHING.md) */
     mem_profile profile;       /* threads' memory over time (0: CONSTANT) */
     double fault_cpu;          /* s of a fault's software path on its core (issue 33) */
+    bool time_kill;            /* jobs with a limit are killed at it (job_limit.h) */
     uint64_t seed;             /* master seed of the "fault" and "interval" streams */
     rng_gen gen;               /* their generator (and PNR's: cl->rng_gen) */
     /* the scheduler (§4.4): NULL for none (the test drives job_run and

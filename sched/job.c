@@ -302,15 +302,22 @@ static void thread_body(sim_t *sim, proc_t *p)
     double hold; /* a batch's, each value used before the next yield */
     PROC_BEGIN(p);
     thread_begin(sim, th);
+    /* th->at: where it waits (TH_AT_*): what a kill undoes (sched/job_limit.c);
+     * at TH_AT_DRAIN a kill waits for it to come back (j->killing). */
+    th->at = TH_AT_DRAIN;
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
     th->target = next_target(th);
     for (;;) {
+        if (j->killing)
+            goto killed; /* back from a network-RAM exchange or a batch */
         /* A stopped job's threads wait here, whatever their next step: a
          * burst that ended at the very instant its job was stopped leaves
          * what the clocks call for (fault, message, synchronisation, the
          * end) until the job runs again. */
+        th->at = TH_AT_PARKED;
         PROC_WAIT_UNTIL(sim, p, &j->resume_q, j->running);
+        th->at = TH_AT_HOLD;
         if (j->cpu <= 0 && j->resume_at > sim->now) {
             /* A zero-length job switched in with a PCS to pay (a first
              * start under pcs_first_start, or a resumption) ends after it,
@@ -326,6 +333,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                 continue;
             }
             job_batch_cpu_end(sim, th); /* a batch on th's core ends first */
+            th->at = TH_AT_CPU;
             PROC_REQUEST(sim, p, th->core_cpu);
             if (!j->running) {
                 res_release(sim, th->core_cpu, p);
@@ -348,6 +356,7 @@ static void thread_body(sim_t *sim, proc_t *p)
             /* Batched paging only (an exact run makes no call here). */
             if (cl->paging == PAGING_BATCHED && cl->batching &&
                 (hold = cl->batching->on_fault(sim, th)) >= 0) {
+                th->at = TH_AT_DRAIN;
                 do
                     PROC_HOLD(sim, p, hold);
                 while ((hold = cl->batching->on_hold_end(sim, th, p->sig)) >= 0);
@@ -362,12 +371,16 @@ static void thread_body(sim_t *sim, proc_t *p)
                 pe_fault_begin(sim, th->pe);
                 if (cl->fault_cpu > 0) { /* its software path on its core (issue 33) */
                     job_batch_cpu_end(sim, th); /* a batch owns that core */
+                    th->at = TH_AT_FCPU;
                     PROC_REQUEST(sim, p, th->core_cpu);
                     PROC_HOLD(sim, p, cl->fault_cpu);
                     res_release(sim, th->core_cpu, p);
                 }
             fault_device:
-                if (cl->hooks.fault && cl->hooks.fault(sim, th, cl->hooks.pnr_ctx)) {
+                if (j->killing) {
+                    /* Cut in a batch's software path by its job's kill:
+                     * the fault ends here (job_limit.h). */
+                } else if (cl->hooks.fault && (th->at = TH_AT_DRAIN, cl->hooks.fault(sim, th, cl->hooks.pnr_ctx))) {
                     th->pe->remote_faults++;
                     PROC_YIELD(p); /* woken by thread_fault_done */
                 } else if (th->pe->swap == PE_SWAP_SSD) {
@@ -375,12 +388,14 @@ static void thread_body(sim_t *sim, proc_t *p)
                      * pe_swap_fault ends a batch under way on the PE. */
                     pe_swap_fault_own(sim, th->pe, thread_dirty(th), /* hw/swap.h */
                                       cl->dirty_per_thread ? &th->evictions : NULL);
+                    th->at = TH_AT_SSD;
                     PROC_MREQUEST(sim, p, &th->pe->ssd);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     mres_release(sim, &th->pe->ssd);
                 } else {
                     pe_swap_fault_own(sim, th->pe, thread_dirty(th),
                                       cl->dirty_per_thread ? &th->evictions : NULL);
+                    th->at = TH_AT_DISK;
                     PROC_REQUEST(sim, p, &th->pe->disk);
                     PROC_HOLD(sim, p, th->pe->disk_service);
                     res_release(sim, &th->pe->disk, p);
@@ -392,6 +407,8 @@ static void thread_body(sim_t *sim, proc_t *p)
             j->fault_time += sim->now - th->fault_start;
             th->D += job_page_bytes(cl);
             fault_redraw(th);
+            if (j->killing)
+                goto killed; /* its last fault, in service at the kill, is over */
         }
         if (th->cpu_done >= th->comm_at) {
             th->comm_k++;
@@ -412,6 +429,7 @@ static void thread_body(sim_t *sim, proc_t *p)
                     send_msg(sim, j, j->th[k].pe->id, j->th[0].pe->id, cl->sync_bytes, MSG_SYNC);
                 }
             }
+            th->at = TH_AT_BARRIER;
             PROC_WAIT(sim, p, &j->sync.q);
         }
         if (th->cpu_done >= j->cpu)
@@ -419,6 +437,12 @@ static void thread_body(sim_t *sim, proc_t *p)
         th->target = next_target(th);
     }
     thread_end(sim, th);
+    if (0) {
+    killed:
+        th->at = TH_AT_NONE; /* killed: its job's limit (sched/job_limit.c) */
+        th->finished = true;
+        job_thread_ended(sim, j, th->idx);
+    }
     PROC_END(sim, p);
 }
 
@@ -436,7 +460,7 @@ static void thread_body(sim_t *sim, proc_t *p)
 static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
-    if (!cl->solo_ok || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
+    if (!cl->solo_ok || cl->time_kill || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended || cl->resize)
         return false;
     for (int i = 1; cl->speeds_differ && i < j->threads; i++) /* one end for all */
@@ -469,7 +493,6 @@ static bool solo_eligible(const job_t *j)
     return true;
 }
 
-static void job_thread_ended(sim_t *sim, job_t *j, int i);
 
 /* Thread i of a solo job j, on PE pe, from the top of thread_body's loop to
  * its next hold or its end, as thread_body would run it (cpu: its core's
@@ -584,12 +607,16 @@ static void thread_end(sim_t *sim, thread_t *th)
     job_thread_ended(sim, th->job, th->idx);
 }
 
-/* Thread i of j has done its work (thread_end, or a solo job's step). */
-static void job_thread_ended(sim_t *sim, job_t *j, int i)
+/* Thread i of j has done its work (thread_end, or a solo job's step), or
+ * was killed (j->killing, sched/job_limit.c). */
+void job_thread_ended(sim_t *sim, job_t *j, int i)
 {
     cluster_t *cl = j->cl;
     cl->threads_running--;
-    cl->cpu_demand_done += j->cpu;
+    if (j->killing)
+        cl->cpu_cut += j->th[i].cpu_done; /* killed: what it had done */
+    else
+        cl->cpu_demand_done += j->cpu;
     if (cl->mem_release == MEM_RELEASE_THREAD)
         thread_free_mem(sim, j, i);
     j->finished_threads++;
@@ -599,6 +626,8 @@ static void job_thread_ended(sim_t *sim, job_t *j, int i)
                 thread_free_mem(sim, j, k);
         j->end = sim->now;
         j->ended = true;
+        if (j->kill_armed)
+            j->cl->limiting->clock_stop(sim, j); /* it ended before its limit */
         /* A stop at the very instant the last barrier opened (before the
          * threads woke) leaves killed messages that no job_run will send
          * again: send them now, so every message sent is delivered. */
@@ -637,6 +666,10 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->th = NULL;
     j->slot = j->home_slot = j->row = j->last_slot = -1;
     j->requested = -1;
+    j->limit = -1;
+    j->run_used = j->run_since = 0;
+    j->kill_armed = j->killing = false;
+    j->lost_core_s = j->lost_cpu = 0;
     j->dirty_fraction = cl->dirty_fraction;
     list_init(&j->qlink);
     list_init(&j->blink);
@@ -678,6 +711,8 @@ void job_release(sim_t *sim, job_t *j)
 
 void job_destroy(sim_t *sim, job_t *j)
 {
+    if (j->kill_armed)
+        j->cl->limiting->clock_stop(sim, j);
     for (job_msg *m; (m = job_msg_first(&j->msgs));) {
         job_msg_unlink(m);
         net_kill(sim, j->cl->net, &m->m);
@@ -760,9 +795,13 @@ void job_run(sim_t *sim, job_t *j, double delay)
             proc_init(sim, &th->p, thread_body);
             proc_start(sim, &th->p, 0);
         }
+        if (cl->time_kill)
+            cl->limiting->clock_run(sim, j); /* its run clock runs */
         return;
     }
     j->resume_at = sim->now + delay;
+    if (cl->time_kill)
+        cl->limiting->clock_run(sim, j);
     waitq_broadcast(sim, &j->resume_q);
     /* Killed messages start again from the beginning (§4.4.2). */
     resend_killed(sim, j);
@@ -772,6 +811,8 @@ void job_stop(sim_t *sim, job_t *j)
 {
     cluster_t *cl = j->cl;
     j->running = false;
+    if (j->kill_armed)
+        j->cl->limiting->clock_stop(sim, j); /* its run clock stops (job_limit.h) */
     assert(!j->solo); /* solo_ok: the scheduler never stops a job */
     if (!j->th)
         return;

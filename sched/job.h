@@ -143,6 +143,29 @@ typedef struct job_batching {
     void (*on_destroy)(cluster_t *cl, thread_t *th);
 } job_batching;
 
+/* Time limits (scheduler.time_limit = KILL, sched/job_limit.h) as the job
+ * layer sees them: installed in cl->limiting by job_limit_attach
+ * (cluster_init, with cl->time_kill); job_run calls clock_run, and job_stop,
+ * a job's end and job_destroy call clock_stop while its kill is armed. */
+typedef struct job_limiting {
+    void (*clock_run)(sim_t *sim, job_t *j);  /* its run clock runs, kill armed */
+    void (*clock_stop)(sim_t *sim, job_t *j); /* its run clock stops, kill disarmed */
+} job_limiting;
+
+/* Where a thread waits or holds (thread_t.at): what a kill undoes
+ * (sched/job_limit.c). */
+enum {
+    TH_AT_NONE,
+    TH_AT_PARKED,  /* on j->resume_q (its job stopped) */
+    TH_AT_HOLD,    /* a context switch's hold (nothing held) */
+    TH_AT_CPU,     /* asking for, holding or computing on its core */
+    TH_AT_FCPU,    /* a fault's software path on its core */
+    TH_AT_DISK,    /* a fault on the disk: queued or in service */
+    TH_AT_SSD,     /* a fault on the SSD: queued or in service */
+    TH_AT_BARRIER, /* waiting at its job's barrier */
+    TH_AT_DRAIN    /* in a network-RAM exchange or a batch: ends when back */
+};
+
 /* The model's shared parameters and hardware. */
 struct cluster {
     int npes;                 /* every PE (node): compute nodes, then memory servers */
@@ -218,6 +241,18 @@ struct cluster {
     double msg_cpu, serve_cpu;
     double cost_cpu[3];
     list_t cost_free, cost_busy;
+    /* Time limits (issue 35, sched/job_limit.h): time_kill, a job with a
+     * limit (job_t.limit > 0) is killed when its run clock reaches it
+     * (set by its creator; cluster_params.time_kill); then no job runs as
+     * one process (solo_eligible). Counted: jobs killed, the core-seconds
+     * they held (threads x run clock at the kill), the CPU seconds all
+     * their threads had done, and the part of that done by threads cut
+     * short (cpu_cut: cpu_demand_done + cpu_cut is every thread's CPU
+     * once every job has ended). */
+    bool time_kill;
+    const job_limiting *limiting; /* time_kill: job_limit.c's entry points */
+    long jobs_killed;
+    double killed_core_seconds, killed_cpu, cpu_cut;
     long threads_running;     /* started, not finished */
     void *th_pool[32];        /* free thread arrays of 2^c threads, and free */
     void *job_pool[32];       /* jobs with room for 2^c PE ids, for reuse
@@ -257,6 +292,8 @@ struct thread {
     double mem_at;            /* next change of its memory (profile), or INFINITY */
     double burst_start;       /* sim time the current burst started */
     bool computing;           /* holding the CPU in a burst */
+    unsigned char at;         /* where it waits or holds (TH_AT_*, job_limit.h):
+                               * what a kill must undo */
     /* The work (sched/job_cost.c) that took its core in a burst, while it
      * waits at the head of the core's queue (its hold suspended, its CPU
      * time credited up to the preemption); NULL otherwise. */
@@ -328,7 +365,17 @@ struct job {
     double fault_time;
     double waited_alloc;      /* s threads waited for network RAM */
     double requested;         /* SWF field 9 (requested time), s, -1 unknown:
-                               * carried for jobs.csv, no model uses it */
+                               * jobs.csv; time limits read `limit` */
+    /* Time limits (sched/job_limit.h; cl->time_kill): the run clock's limit,
+     * s (<= 0: none, never killed); the run clock so far, and since when it
+     * runs (while `running`); the kill's pending event (kill_armed);
+     * killing: killed, its threads ending; lost_core_s, threads x run clock
+     * at the kill; lost_cpu, the CPU seconds its threads had done. */
+    double limit;
+    double run_used, run_since;
+    ev_id kill_ev;
+    bool kill_armed, killing;
+    double lost_core_s, lost_cpu;
     const fault_curve *curve; /* fault_model = CURVE: its measured curve
                                * (job_curve.h; set by its creator, owned by
                                * app/curve.c); NULL = the report model */
@@ -433,6 +480,12 @@ bool job_thread_mem_freed(const job_t *j, int i);
 void job_run(sim_t *sim, job_t *j, double delay);
 /* Deschedule the job (see above). */
 void job_stop(sim_t *sim, job_t *j);
+/* Thread i of j has done its work, or was killed (j->killing; its
+ * thread finished: sched/job_limit.c): the end of a thread (its memory
+ * freed under mem_release THREAD, its CPU counted: its demand, or what it
+ * had done when killed), and with the last one the job's end (memory
+ * freed under JOB, on_job_ended). */
+void job_thread_ended(sim_t *sim, job_t *j, int i);
 /* The PNR layer's answer arrived: the thread may compute. */
 static inline void thread_proceed(sim_t *sim, thread_t *th) { proc_wake(sim, &th->p); }
 /* A fault served elsewhere (hook) is complete: the thread continues. */

@@ -26,7 +26,12 @@ jobs.csv onto it:
 - final_state from state: finished -> COMPLETED_SUCCESSFULLY (success 1);
   running at the end of the run -> COMPLETED_KILLED (success 0; the run
   stopping ended it: finish_time = the run's end, like Batsim killing
-  the jobs still running when its simulation stops); dropped -> REJECTED
+  the jobs still running when its simulation stops); killed (at its time
+  limit, scheduler.time_limit = KILL) -> COMPLETED_WALLTIME_REACHED
+  (success 0; finish_time = the kill: Batsim's state for "the job has
+  reached its walltime and has been killed", src/jobs.hpp, where
+  COMPLETED_KILLED is a kill by the scheduler's decision or the
+  simulation's end; metadata "killed:time_limit"); dropped -> REJECTED
   (success 0, no times; metadata "dropped:REASON"); queued (submitted,
   never started) -> SUBMITTED and unsubmitted -> NOT_SUBMITTED (Batsim's
   JobState names; no times): these two and REJECTED have no times, so
@@ -54,6 +59,7 @@ COLUMNS = ["job_id", "workload_name", "profile", "submission_time",
            "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"]
 
 FINAL_STATE = {"finished": "COMPLETED_SUCCESSFULLY", "running": "COMPLETED_KILLED",
+               "killed": "COMPLETED_WALLTIME_REACHED",
                "dropped": "REJECTED", "queued": "SUBMITTED", "unsubmitted": "NOT_SUBMITTED"}
 
 
@@ -69,8 +75,8 @@ def to_evalys(run, started_only=False):
     trace = run.metrics.get("trace")
     workload = os.path.splitext(os.path.basename(trace))[0] if isinstance(trace, str) and trace \
         else "w0"
-    start = j.start.where(state.isin(["finished", "running"]).to_numpy())
-    finish = j.end.where(state.eq("finished").to_numpy())
+    start = j.start.where(state.isin(["finished", "running", "killed"]).to_numpy())
+    finish = j.end.where(state.isin(["finished", "killed"]).to_numpy())
     finish = finish.where(~state.eq("running").to_numpy(), run.end_time())
     execution = finish - start
     turnaround = finish - j.submit
