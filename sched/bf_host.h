@@ -12,6 +12,7 @@
 #include "sched/backfill.h"
 #include "sched/profile.h"
 #include "sched/reserve.h"
+#include "sched/limits.h"
 
 struct sched_host {
     gang_t *g;
@@ -28,6 +29,8 @@ struct sched_host {
     int seen_slots;
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
+    unsigned oflags;        /* the order's flags (sched/order.h) */
+    sched_limits lim;       /* per-user limits (sched/limits.h) */
 };
 
 #endif

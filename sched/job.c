@@ -625,6 +625,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->th = NULL;
     j->slot = j->home_slot = j->row = j->last_slot = -1;
     j->requested = -1;
+    j->user = j->group = -1;
     j->dirty_fraction = cl->dirty_fraction;
     list_init(&j->qlink);
     list_init(&j->blink);
