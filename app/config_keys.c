@@ -245,7 +245,8 @@ static const key_def builtin_keys[] = {
            "Priority",
            "Queue order: FCFS = arrival, BESTFIT = widest job first, "
            "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
-           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
+           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1, "
+           "MULTIFACTOR = weighted age, size, fair share and wait (weight_* keys) "
            "(docs/SCHEDULING.md); ties by trace order."),
     K_COMP("scheduler", "packing", scheduler.packing, PNRSIM_KIND_PACKING, "FIRSTFIT",
            "Packing",
