@@ -323,10 +323,11 @@ static int virtual_slots(const gang_t *g)
     return mpl == 0 ? 1 : mpl - ns;
 }
 
-/* The policy's on_pass: one placement pass at now. */
-static void bf_pass(void *ctx, gang_t *g, double now)
+/* One placement pass at now over the queue sorted by the order; returns
+ * how many of its jobs a per-user limit held at its start. */
+static size_t pass_once(bf_t *b, gang_t *g, double now)
 {
-    bf_t *b = ctx;
+    size_t held0 = 0;
     const gang_params *gp = gang_get_params(g);
     size_t n = (size_t)gang_queued(g);
     b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
@@ -340,12 +341,15 @@ static void bf_pass(void *ctx, gang_t *g, double now)
         if (limits) { /* held jobs stay in q: sched_job_waiting says false */
             sched_limits_attach(&b->lim, j);
             unsigned held = sched_limits_holds(j);
-            if (held)
+            if (held) {
                 sched_limits_note(&b->lim, j, held);
+                held0++;
+            }
         }
         b->q[k++] = j;
     }
     assert(k == n);
+    b->nq = n;
     b->st.passes++;
     if (!mpl1(b))
         slot_epoch(b);
@@ -361,6 +365,32 @@ static void bf_pass(void *ctx, gang_t *g, double now)
             if (!(limits && sched_limits_holds(b->q[i])) &&
                 !gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)
                 break;
+    return held0;
+}
+
+/* The policy's on_pass: one placement pass at now. With per-user limits,
+ * a job may become held during the pass (a job of its user placed after
+ * it was considered) when it has already been given a reservation (or,
+ * under strict order, stopped the pass): the pass is then run again at
+ * the same instant, so that what the pass leaves is what a pass with the
+ * held jobs known from the start gives (a held job holds no reservation
+ * and blocks nothing; docs/SCHEDULING.md). Each repeat holds at least one
+ * more job, and jobs are only held within an instant (a hold ends at a
+ * job end), so it ends; most passes hold no new job and run once. */
+static void bf_pass(void *ctx, gang_t *g, double now)
+{
+    bf_t *b = ctx;
+    for (;;) {
+        size_t held0 = pass_once(b, g, now), held = 0;
+        if (!sched_limits_on(&b->lim) || ev_stop_flag)
+            return;
+        for (size_t i = 0; i < b->nq; i++)
+            if (b->q[i]->queued && sched_limits_holds(b->q[i]))
+                held++;
+        if (held == held0)
+            return;
+        b->lim_repasses++;
+    }
 }
 
 static const gang_policy bf_policy = {

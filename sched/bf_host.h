@@ -19,7 +19,7 @@ struct sched_host {
     void *ostate, *rstate;  /* the order's and the backfilling's (create) */
     int npes;
     job_t **q;
-    size_t qcap;
+    size_t qcap, nq;        /* nq: the jobs of the last pass in q */
     job_t **run;            /* MPL 1: placed jobs by expected end */
     size_t nrun, runcap;
     job_t **tmp;            /* MPL > 1: one slot's placed jobs */
@@ -31,6 +31,7 @@ struct sched_host {
     sched_pass_stats st;
     unsigned oflags;        /* the order's flags (sched/order.h) */
     sched_limits lim;       /* per-user limits (sched/limits.h) */
+    long lim_repasses;      /* passes run again for jobs held within one */
 };
 
 #endif

@@ -275,6 +275,81 @@ START_TEST(test_held_no_reservation)
 }
 END_TEST
 
+/* Random traces (a fixed LCG): 150 jobs of 5 users, 1 to 8 threads, run
+ * times 1 .. 400 s, estimates 1 to 3 times the run time, on 16 PEs; every
+ * backfilling (NONE strict and not, EASY, CONSERVATIVE) x MPL 1, 2 x
+ * FCFS, MULTIFACTOR, with max_running_per_user = 2 and max_cores_per_user
+ * = 8. The fixture checks the scheduler's invariants after every action
+ * (a held job is no candidate for gang_check_placement); here, from when
+ * each job got its cores (placed) to its end: at every placement no user
+ * has more than 2 placed jobs or 8 cores, every job ends, and the limits
+ * did hold jobs back. Each pass that placed a job of a user whose later
+ * job had been reserved runs again (sched/backfill.c, bf_pass): without
+ * that, gang_check_placement finds a job that fits held back by the
+ * reservation of a job held since. Knobs for a longer soak: FS_SEED=N
+ * shifts the seeds, FS_PRIO=NAME replaces MULTIFACTOR (e.g. WFP3),
+ * FAIRSHARE_VERBOSE=1 names each run. */
+static unsigned long lcg(unsigned long *x)
+{
+    *x = *x * 6364136223846793005ul + 1442695040888963407ul;
+    return *x >> 33;
+}
+
+START_TEST(test_random_limits_hold)
+{
+    const char *bfs[] = {"NONE", "NONE", "EASY", "CONSERVATIVE"};
+    for (int b = 0; b < 4; b++)
+        for (int mpl = 1; mpl <= 2; mpl++)
+            for (int mf = 0; mf < 2; mf++) {
+                tc_t t;
+                gang_params gp = params(mf ? t_order("MULTIFACTOR") : PRIO_FCFS,
+                                        t_backfill(bfs[b]), mpl, b == 0);
+                gp.mf = (sched_mf_params){.w_age = 10, .w_size = 1, .w_fairshare = 100,
+                                          .w_wait = 5, .max_age = 3600, .half_life = 600};
+                gp.max_running_per_user = 2;
+                gp.max_cores_per_user = 8;
+                if (getenv("FS_PRIO") && mf)
+                    gp.priority = t_order(getenv("FS_PRIO"));
+                tc_init(&t, 16, &gp);
+                unsigned long x = 12345u + (unsigned long)(b * 4 + mpl * 2 + mf) +
+                                  (getenv("FS_SEED") ? strtoul(getenv("FS_SEED"), NULL, 10) : 0);
+                long user[151];
+                int width[151];
+                double sub = 0;
+                for (int id = 1; id <= 150; id++) {
+                    sub += (double)(lcg(&x) % 40);
+                    width[id] = 1 + (int)(lcg(&x) % 8);
+                    user[id] = (long)(lcg(&x) % 5);
+                    double run = 1 + (double)(lcg(&x) % 400);
+                    job_t *j = job_create(&t.cl, id, id, sub, width[id], run, 1);
+                    j->estimate = run * (double)(1 + lcg(&x) % 3);
+                    j->user = user[id];
+                    t.njobs = id;
+                    ev_once(&t.sim, sub, submit_cb, j);
+                }
+                if (getenv("FAIRSHARE_VERBOSE"))
+                    fprintf(stderr, "%s%s MPL %d %s\n", bfs[b], b == 0 ? " strict" : "", mpl,
+                            mf ? "MULTIFACTOR" : "FCFS");
+                tc_run(&t);
+                for (int i = 1; i <= 150; i++) {
+                    int running = 0, cores = 0;
+                    for (int k = 1; k <= 150; k++)
+                        if (user[k] == user[i] && t.placed[k] <= t.placed[i] &&
+                            t.end[k] > t.placed[i]) {
+                            running++;
+                            cores += width[k];
+                        }
+                    ck_assert_msg(running <= 2 && cores <= 8,
+                                  "%s MPL %d %s: at %g user %ld has %d jobs, %d cores",
+                                  bfs[b], mpl, mf ? "MULTIFACTOR" : "FCFS", t.placed[i],
+                                  user[i], running, cores);
+                }
+                ck_assert_int_gt(bf_limit_delayed(bf_of(t.g)), 0);
+                tc_free(&t);
+            }
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("fairshare");
@@ -284,6 +359,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_running_limit);
     tcase_add_test(tc, test_cores_limit);
     tcase_add_test(tc, test_held_no_reservation);
+    tcase_add_test(tc, test_random_limits_hold);
     suite_add_tcase(s, tc);
     return s;
 }
