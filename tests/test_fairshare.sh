@@ -89,6 +89,22 @@ check "MULTIFACTOR by group (one group): trace order, job 2 [100, 110), job 3 [1
 J=fcfs/jobs.csv
 check "FCFS: job 2 [100, 110), job 3 [110, 120)" test "$(se $J 2),$(se $J 3)" = "100,110,110,120"
 
+# A limit that never binds gives the default's schedule: the keyed pass it
+# switches to (held jobs skipped) agrees with the width buckets of FCFS,
+# here on the default scenario's paging slice (MPL 2, memory), strict order
+# and not.
+for so in yes no; do
+    # shellcheck disable=SC2086
+    "$P" -c "$DEFAULT" -q $SLICE --set scheduler.strict_order=$so -o "d$so" > /dev/null 2>&1
+    # shellcheck disable=SC2086
+    "$P" -c "$DEFAULT" -q $SLICE --set scheduler.strict_order=$so \
+        --set scheduler.max_running_per_user=1000000 --set scheduler.max_cores_per_user=100000000 \
+        -o "n$so" > /dev/null 2>&1
+    check "strict_order = $so: limits that never bind: jobs.csv byte-identical to no limit" \
+        cmp -s "d$so/jobs.csv" "n$so/jobs.csv"
+    check "strict_order = $so: jobs_limit_delayed = 0" test "$(jval "n$so/metrics.json" jobs_limit_delayed)" = 0
+done
+
 # Warnings and refusals.
 # shellcheck disable=SC2086
 "$P" $BASE -t F.swf --set computer.number=1 --set scheduler.weight_age=5 -o w1 > w1.out 2> w1.err
