@@ -6,8 +6,9 @@
  * time); the scheduler places jobs in increasing key order, ties by trace
  * order (sched_job_info.order, unique), so the order is total and does not
  * depend on the C library's sort. The built-ins (FCFS, BESTFIT, WORSTFIT,
- * SJF, LJF, SAF, LAF, WFP3, UNICEP, F1: sched/orders.c) are written against
- * this header only.
+ * SJF, LJF, SAF, LAF, WFP3, UNICEP, F1: sched/orders.c; MULTIFACTOR:
+ * sched/multifactor.c, with the hooks below) are written against this
+ * header only.
  *
  * When keys are computed: at every placement pass of the keyed path (the
  * backfilling passes of scheduler.backfill, and every order with bucket ==

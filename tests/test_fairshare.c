@@ -275,6 +275,51 @@ START_TEST(test_held_no_reservation)
 }
 END_TEST
 
+/* The order hooks (sched/order.h, SCHED_ORDER_HOOKS) through the
+ * scheduler: 2 PEs, FCFS-like keys (0), no backfilling. J1 (2 PEs, 10 s,
+ * at 0) [0, 10); J2 (1 PE, 5 s, at 3) waits for it: [10, 15); J3 (1 PE,
+ * 5 s, at 3) [10, 15). Told: on_submit of J1 at 0, of J2 and J3 at 3 (in
+ * trace order), on_start J1 at 0, J2 and J3 at 10, on_end J1 at 10, J2
+ * and J3 at 15: 9 calls in that order. The same table without the flag
+ * is never called (the host reads the members only with the flag). */
+static char hook_log[256];
+static void hk(char c, const sched_job_info *j, double now)
+{
+    size_t n = strlen(hook_log);
+    snprintf(hook_log + n, sizeof hook_log - n, "%c%ld@%g ", c, j->id, now);
+}
+static double hk_key(void *s, const sched_job_info *j, double now)
+{
+    (void)s, (void)j, (void)now;
+    return 0;
+}
+static void hk_submit(void *s, const sched_job_info *j, double now) { (void)s, hk('s', j, now); }
+static void hk_start(void *s, const sched_job_info *j, double now) { (void)s, hk('b', j, now); }
+static void hk_end(void *s, const sched_job_info *j, double now) { (void)s, hk('e', j, now); }
+
+START_TEST(test_order_hooks)
+{
+    for (int flag = 1; flag >= 0; flag--) {
+        sched_order_ops o = {.key = hk_key, .flags = flag ? SCHED_ORDER_HOOKS : 0u,
+                             .bucket = SCHED_BUCKET_NONE, .on_submit = hk_submit,
+                             .on_start = hk_start, .on_end = hk_end};
+        hook_log[0] = '\0';
+        tc_t t;
+        gang_params gp = params(&o, BF_NONE, 1, true);
+        tc_init(&t, 2, &gp);
+        job_of(&t, 1, 1, 0, 2, 10);
+        job_of(&t, 2, 1, 3, 1, 5);
+        job_of(&t, 3, 2, 3, 1, 5);
+        tc_run(&t);
+        EXPECT_JOB(&t, 2, 10, 15);
+        EXPECT_JOB(&t, 3, 10, 15);
+        ck_assert_str_eq(hook_log, flag ? "s1@0 b1@0 s2@3 s3@3 e1@10 b2@10 b3@10 e2@15 e3@15 "
+                                        : "");
+        tc_free(&t);
+    }
+}
+END_TEST
+
 /* Random traces (a fixed LCG): 150 jobs of 5 users, 1 to 8 threads, run
  * times 1 .. 400 s, estimates 1 to 3 times the run time, on 16 PEs; every
  * backfilling (NONE strict and not, EASY, CONSERVATIVE) x MPL 1, 2 x
@@ -360,6 +405,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_cores_limit);
     tcase_add_test(tc, test_held_no_reservation);
     tcase_add_test(tc, test_random_limits_hold);
+    tcase_add_test(tc, test_order_hooks);
     suite_add_tcase(s, tc);
     return s;
 }
