@@ -664,6 +664,33 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
     if (c->scheduler.time_limit == TIME_LIMIT_IGNORE && changed(c, &def, "workload", "limit_factor"))
         note(c, "workload", "limit_factor", notes, max, &n,
              "jobs are not killed at their requested time ([scheduler] time_limit = IGNORE)");
+    /* MULTIFACTOR's keys (issue 35). */
+    static const char *const mf_keys[] = {"weight_age", "weight_size", "weight_fairshare",
+                                          "weight_wait", "max_age", "fairshare_half_life",
+                                          "fairshare_by"};
+    const char *prio = pnrsim_at(PNRSIM_KIND_PRIORITY, c->scheduler.priority)->name;
+    if (strcmp(prio, "MULTIFACTOR") != 0) {
+        snprintf(why, sizeof why, "it is a weight of the MULTIFACTOR order ([scheduler] "
+                 "priority = %s)", prio);
+        for (size_t i = 0; i < sizeof mf_keys / sizeof mf_keys[0]; i++)
+            if (changed(c, &def, "scheduler", mf_keys[i]))
+                note(c, "scheduler", mf_keys[i], notes, max, &n, why);
+    } else {
+        if (c->scheduler.weight_age == 0 && changed(c, &def, "scheduler", "max_age"))
+            note(c, "scheduler", "max_age", notes, max, &n,
+                 "it scales the age factor, whose weight is 0 ([scheduler] weight_age)");
+        for (size_t i = 5; i < 7; i++)
+            if (c->scheduler.weight_fairshare == 0 && changed(c, &def, "scheduler", mf_keys[i]))
+                note(c, "scheduler", mf_keys[i], notes, max, &n,
+                     "it is the fair share's, whose weight is 0 ([scheduler] "
+                     "weight_fairshare)");
+        if (c->scheduler.weight_age == 0 && c->scheduler.weight_size == 0 &&
+            c->scheduler.weight_fairshare == 0 && c->scheduler.weight_wait == 0)
+            note(c, "scheduler", "priority", notes, max, &n,
+                 "MULTIFACTOR with every weight 0 gives every job the key 0: trace "
+                 "order, as FCFS ([scheduler] weight_age, weight_size, weight_fairshare, "
+                 "weight_wait)");
+    }
     if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "

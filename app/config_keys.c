@@ -248,7 +248,8 @@ static const key_def builtin_keys[] = {
            "Priority",
            "Queue order: FCFS = arrival, BESTFIT = widest job first, "
            "WORSTFIT = narrowest first, SJF/LJF = shortest/longest estimate, "
-           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1 "
+           "SAF/LAF = smallest/largest threads x estimate, WFP3, UNICEP, F1, "
+           "MULTIFACTOR = weighted age, size, fair share and wait (weight_* keys) "
            "(docs/SCHEDULING.md); ties by trace order."),
     K_COMP("scheduler", "packing", scheduler.packing, PNRSIM_KIND_PACKING, "FIRSTFIT",
            "Packing",
@@ -300,6 +301,41 @@ static const key_def builtin_keys[] = {
            "network RAM freed (jobs.csv state killed; its run clock leaves out the time "
            "gang slicing had it descheduled; jobs without field 9 are never killed; "
            "docs/SCHEDULING.md)."),
+    K_DBL("scheduler", "weight_age", scheduler.weight_age, 0, false, 1e9, "0", "", NULL,
+           "priority = MULTIFACTOR: weight of the age factor, min(wait so far, max_age) / "
+           "max_age (Slurm's PriorityWeightAge); docs/SCHEDULING.md."),
+    K_DBL("scheduler", "weight_size", scheduler.weight_size, 0, false, 1e9, "0", "", NULL,
+           "priority = MULTIFACTOR: weight of the size factor, cores / the machine's cores "
+           "(Slurm's PriorityWeightJobSize, wide jobs first)."),
+    K_DBL("scheduler", "weight_fairshare", scheduler.weight_fairshare, 0, false, 1e9, "0", "",
+           NULL,
+           "priority = MULTIFACTOR: weight of the fair-share factor 2^(-U/S), U the "
+           "account's share of the decayed usage, S = 1 / accounts seen (Slurm's "
+           "PriorityWeightFairshare, classic formula)."),
+    K_DBL("scheduler", "weight_wait", scheduler.weight_wait, 0, false, 1e9, "0", "", NULL,
+           "priority = MULTIFACTOR: weight of the wait factor w / (w + estimate), w the "
+           "wait so far (1 - 1 / Maui's expansion factor: short jobs that waited long rise)."),
+    K_TIME("scheduler", "max_age", scheduler.max_age, 1, 1e12, "604800",
+           "priority = MULTIFACTOR: the wait at which the age factor reaches 1 (Slurm's "
+           "PriorityMaxAge; default 7 days)."),
+    K_TIME("scheduler", "fairshare_half_life", scheduler.fairshare_half_life, 0, 1e12,
+           "604800",
+           "priority = MULTIFACTOR: half-life of the usage decay (Slurm's "
+           "PriorityDecayHalfLife; default 7 days); 0 = usage never decays."),
+    K_ENUM("scheduler", "fairshare_by", scheduler.fairshare_by, cfg_fairshare_by_names,
+           "user", NULL,
+           "priority = MULTIFACTOR: fair-share accounts by SWF user (field 12) or group "
+           "(field 13); -1 (unknown) is one account."),
+    K_INT("scheduler", "max_running_per_user", scheduler.max_running_per_user, 0, 1000000,
+          "0", "jobs", NULL,
+          "Per-user limit (SWF field 12): at most this many placed jobs per user; a job "
+          "over it waits, skipped by the pass, with jobs.csv reason limit:running_per_user "
+          "(Slurm's MaxJobsPerUser); 0 = no limit."),
+    K_INT("scheduler", "max_cores_per_user", scheduler.max_cores_per_user, 0, 100000000, "0",
+          "cores", NULL,
+          "Per-user limit: at most this many cores held by a user's placed jobs; a job "
+          "that would exceed it waits (reason limit:cores_per_user; Slurm's "
+          "MaxTRESPerUser=cpu); 0 = no limit."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),

@@ -34,6 +34,7 @@ const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_time_limit_names[] = {"IGNORE", "KILL", NULL};
 const char *const cfg_mem_profile_names[] = {"CONSTANT", "RAMP", "PHASES", NULL};
 const char *const cfg_node_sharing_names[] = {"SHARED", "EXCLUSIVE", NULL};
+const char *const cfg_fairshare_by_names[] = {"user", "group", NULL};
 const char *const cfg_generator_names[] = {"XOSHIRO256SS", "MT19937", NULL};
 const char *const cfg_schedule_names[] = {"no", "yes", "gz", NULL};
 
@@ -81,6 +82,8 @@ _Static_assert(NODE_SHARED == 0 && NODE_EXCLUSIVE == 1 &&
 _Static_assert(sizeof(cfg_estimate) == sizeof(int) && sizeof(cfg_backfill) == sizeof(int),
                "enums must be int-sized");
 _Static_assert(sizeof(cfg_mem_release) == sizeof(int), "enums must be int-sized");
+_Static_assert(FAIRSHARE_BY_USER == 0 && FAIRSHARE_BY_GROUP == 1 &&
+               sizeof(cfg_fairshare_by) == sizeof(int), "enums must be int-sized");
 /* Enums are read and written as int. */
 _Static_assert(sizeof(cfg_priority) == sizeof(int) &&
                sizeof(cfg_packing) == sizeof(int) &&

@@ -34,6 +34,7 @@ extern const char *const cfg_estimate_names[];
 extern const char *const cfg_time_limit_names[];
 extern const char *const cfg_mem_profile_names[];
 extern const char *const cfg_node_sharing_names[];
+extern const char *const cfg_fairshare_by_names[];
 extern const char *const cfg_generator_names[];
 /* output.schedule: lower case (no, yes, gz), and booleans accepted too
  * (config_value.c): the key was a boolean before issue 26. */

@@ -88,6 +88,8 @@ typedef enum { TIME_LIMIT_IGNORE, TIME_LIMIT_KILL } cfg_time_limit;
 typedef enum { SCHEDULE_NO, SCHEDULE_YES, SCHEDULE_GZ } cfg_schedule;
 typedef int cfg_backfill;
 typedef sched_node_sharing cfg_node_sharing;
+/* [scheduler] fairshare_by: MULTIFACTOR's accounts (issue 35). */
+typedef enum { FAIRSHARE_BY_USER, FAIRSHARE_BY_GROUP } cfg_fairshare_by;
 
 typedef struct config {
     struct {
@@ -157,6 +159,14 @@ typedef struct config {
         cfg_node_sharing node_sharing; /* SHARED, EXCLUSIVE (issue 25) */
         int allocation;              /* a component (FIRSTFREE, ...): its index */
         cfg_time_limit time_limit;   /* IGNORE, KILL (issue 35, sched/job_limit.h) */
+        /* MULTIFACTOR (issue 35, sched/multifactor.h) */
+        double weight_age, weight_size, weight_fairshare, weight_wait; /* >= 0 */
+        double max_age;              /* s, > 0: the age factor's 1 */
+        double fairshare_half_life;  /* s, usage decay; 0 = none */
+        cfg_fairshare_by fairshare_by;
+        /* per-user limits (sched/limits.h); 0 = none */
+        int max_running_per_user;
+        int max_cores_per_user;
     } scheduler;
     struct {
         char name[CFG_NAME_MAX];

@@ -22,6 +22,7 @@
 
 #include "app/numtext.h"
 #include "app/output.h"
+#include "sched/limits.h"
 #include "core/mem.h"
 
 #include <assert.h>
@@ -195,6 +196,8 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
         p = put_str(p, "impossible");
     else if (j->killing)
         p = put_str(p, "time_limit");
+    else if (j->limit_held) /* a per-user limit held it back (issue 35) */
+        p = put_str(p, sched_limits_reason(j->limit_held));
     else if (!j->started && strcmp(state, "queued") == 0)
         p = put_str(p, slot >= 0 ? "slot_not_reached" : "waiting");
     *p++ = ',';

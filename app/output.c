@@ -52,6 +52,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_STRAT}
 #define KILL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_KILL}
+#define LIMITS(key, field)                                                    \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_LIMITS}
 #define EXCL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
@@ -137,6 +139,7 @@ const out_field out_fields[] = {
     EXTRA("jobs_unfinished", jobs_unfinished),
     EXTRA("jobs_never_started", jobs_never_started),
     EXTRA("jobs_impossible", jobs_impossible),
+    LIMITS("jobs_limit_delayed", jobs_limit_delayed),
     EXTRA("slowdown_excluded", slowdown_excluded),
     EXTRA("page_faults_disk", page_faults_disk),
     EXTRA("page_faults_remote", page_faults_remote),
@@ -530,6 +533,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_KILL) && !m->time_kill)
             continue;
         if ((d->flags & OUT_STRAT) && !m->pnr_strategy_msgs)
+            continue;
+        if ((d->flags & OUT_LIMITS) && !m->limits)
             continue;
         if (!(d->flags & OUT_PER_KIND)) {
             json_member(f, d, d->key, 0, m, c, trace, comma);

@@ -50,6 +50,8 @@ enum {
                         * messages of its own (pnr_host_send, issue 34) */
     OUT_KILL = 512,    /* in metrics.json only with scheduler.time_limit
                         * = KILL (issue 35) */
+    OUT_LIMITS = 1024, /* in metrics.json only with a per-user limit set
+                        * (scheduler.max_*_per_user, issue 35) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -185,6 +185,8 @@ static void arrival(sim_t *sim, void *arg)
             else
                 r->no_limit++;
         }
+        j->user = w->user;
+        j->group = w->group;
         j->curve = r->next_curve; /* NULL under REPORT */
         if (r->dirty.on)
             j->dirty_fraction = dirty_set_find(&r->dirty, w->app);
@@ -423,6 +425,15 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
         .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
         .allocation = pnrsim_at(PNRSIM_KIND_ALLOCATION, c->scheduler.allocation)->ops,
+        .mf = {.w_age = c->scheduler.weight_age,
+               .w_size = c->scheduler.weight_size,
+               .w_fairshare = c->scheduler.weight_fairshare,
+               .w_wait = c->scheduler.weight_wait,
+               .max_age = c->scheduler.max_age,
+               .half_life = c->scheduler.fairshare_half_life,
+               .by_group = c->scheduler.fairshare_by == FAIRSHARE_BY_GROUP},
+        .max_running_per_user = c->scheduler.max_running_per_user,
+        .max_cores_per_user = c->scheduler.max_cores_per_user,
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)

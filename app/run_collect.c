@@ -13,6 +13,7 @@
 #include "hw/pe.h"
 #include "net/net.h"
 #include "pnr/pnr.h"
+#include "sched/backfill.h"
 #include "sched/cluster.h"
 #include "sched/gang.h"
 #include "sched/gang_alloc.h"
@@ -108,6 +109,8 @@ void run_metrics_get(run_t *r, run_metrics *m)
             unstarted++;
     m->jobs_never_started = unstarted; /* includes the impossible ones */
     m->jobs_impossible = gang_impossible(r->g);
+    m->limits = r->c.scheduler.max_running_per_user > 0 || r->c.scheduler.max_cores_per_user > 0;
+    m->jobs_limit_delayed = bf_limit_delayed(bf_of(r->g));
     m->slowdown_excluded = r->slowdown_excluded;
     for (int k = 0; k < WL_DROP_N; k++)
         m->dropped[k] = workload_dropped(r->wl, (wl_drop_reason)k);

@@ -77,6 +77,10 @@ typedef struct run_metrics {
      * thread on them (whole nodes rounded up) */
     bool exclusive;
     double idle_core_seconds;
+    /* a per-user limit set only (issue 35): jobs a limit held back at a
+     * pass at least once (jobs.csv reason limit:...) */
+    bool limits;
+    long jobs_limit_delayed;
     uint64_t events;
     size_t peak_pending;
     double wall_seconds;

@@ -212,6 +212,13 @@ static wl_drop_reason workload_classify(const workload *w,
     return WL_DROP_N;
 }
 
+/* A user or group number (SWF fields 12, 13): a whole number >= 0 as
+ * written (rounded), -1 when unknown (negative, or beyond a long). */
+static long workload_id(double f)
+{
+    return f >= 0 && f < 9e18 ? lround(f) : -1;
+}
+
 /* rec as a job as far as it maps (workload_on_drop, workload_rest): NAN
  * for what is unknown, threads -1 when field 5 is not a count. */
 static void workload_fill(const workload *w, const swf_record *rec, wl_job *job)
@@ -228,6 +235,8 @@ static void workload_fill(const workload *w, const swf_record *rec, wl_job *job)
     job->requested = rec->f[8] >= 0 ? rec->f[8] : NAN;
     job->status = (int)lround(rec->f[10] < INT_MIN ? INT_MIN
                               : rec->f[10] > INT_MAX ? INT_MAX : rec->f[10]);
+    job->user = workload_id(rec->f[11]);
+    job->group = workload_id(rec->f[12]);
     job->line = rec->line;
 }
 
@@ -391,6 +400,8 @@ int workload_next(workload *w, wl_job *job, char err[CFG_ERR_MAX])
         job->status = (int)lround(rec.f[10] < INT_MIN ? INT_MIN
                                   : rec.f[10] > INT_MAX ? INT_MAX : rec.f[10]);
         job->app = rec.f[13];
+        job->user = workload_id(rec.f[11]);
+        job->group = workload_id(rec.f[12]);
         job->line = rec.line;
         return 1;
     }

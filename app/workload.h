@@ -42,6 +42,8 @@ typedef struct wl_job {
     double requested;    /* s: field 9 as in the trace, NAN when unknown (< 0) */
     int status;          /* field 11 */
     double app;          /* field 14, executable (application) number; -1 unknown */
+    long user;           /* field 12, user number; -1 unknown (issue 35) */
+    long group;          /* field 13, group number; -1 unknown */
     long line;           /* line in the trace */
 } wl_job;
 

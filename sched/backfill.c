@@ -50,13 +50,23 @@ static const gang_policy bf_policy;
 bf_t *bf_attach(gang_t *g)
 {
     const gang_params *p = gang_get_params(g);
-    if (p->priority->bucket != SCHED_BUCKET_NONE && !p->backfill->on_pass)
-        return NULL;
+    bool limits = p->max_running_per_user > 0 || p->max_cores_per_user > 0;
+    if (p->priority->bucket != SCHED_BUCKET_NONE && !p->backfill->on_pass && !limits &&
+        !(p->priority->flags & SCHED_ORDER_HOOKS))
+        return NULL; /* the scheduler's own pass, by the width buckets */
     bf_t *b = xcalloc(1, sizeof *b);
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
-    b->ostate = p->priority->create ? p->priority->create(&p->ctx) : NULL;
+    b->oflags = p->priority->flags;
+    sched_limits_init(&b->lim, p->max_running_per_user, p->max_cores_per_user);
+    if (p->priority == &sched_multifactor_ops) {
+        sched_mf_params mf = p->mf;
+        mf.cores = b->npes;
+        b->ostate = sched_mf_create(&mf);
+    } else {
+        b->ostate = p->priority->create ? p->priority->create(&p->ctx) : NULL;
+    }
     b->rstate = p->backfill->create ? p->backfill->create(&p->ctx) : NULL;
     gang_set_policy(g, &bf_policy, b);
     return b;
@@ -74,6 +84,7 @@ static void bf_destroy(void *ctx)
     if (p->backfill->destroy)
         p->backfill->destroy(b->rstate);
     sched_profiles_free(&b->own);
+    sched_limits_free(&b->lim);
     free(b->q);
     free(b->run);
     free(b->tmp);
@@ -81,6 +92,24 @@ static void bf_destroy(void *ctx)
 }
 
 void bf_get_stats(const bf_t *b, bf_stats *s) { *s = b->st; }
+
+long bf_limit_delayed(const bf_t *b) { return b ? b->lim.delayed : 0; }
+
+/* The order's hook (SCHED_ORDER_HOOKS; sched/order.h) on job j at now:
+ * which = 0 submit, 1 start, 2 end. */
+static void order_hook(bf_t *b, int which, const job_t *j, double now)
+{
+    if (!(b->oflags & SCHED_ORDER_HOOKS))
+        return;
+    const sched_order_ops *o = gang_get_params(b->g)->priority;
+    void (*fn)(void *, const sched_job_info *, double) =
+        which == 0 ? o->on_submit : which == 1 ? o->on_start : o->on_end;
+    if (!fn)
+        return;
+    sched_job_info info;
+    job_public(j, &info);
+    fn(b->ostate, &info, now);
+}
 
 static bool mpl1(const bf_t *b) { return gang_get_params(b->g)->mpl == 1; }
 
@@ -135,6 +164,8 @@ static void bf_placed(void *ctx, job_t *j, double now)
         b->run[i] = j;
         b->nrun++;
     }
+    sched_limits_started(j);
+    order_hook(b, 1, j, now);
     const sched_reserve_ops *r = gang_get_params(b->g)->backfill;
     if (r->on_placed)
         r->on_placed(b->rstate, b, (const sched_job *)(void *)j, now);
@@ -144,6 +175,8 @@ static void bf_placed(void *ctx, job_t *j, double now)
 static void bf_ended(void *ctx, job_t *j)
 {
     bf_t *b = ctx;
+    sched_limits_ended(j);
+    order_hook(b, 2, j, j->end);
     const sched_reserve_ops *r = gang_get_params(b->g)->backfill;
     if (r->on_ended)
         r->on_ended(b->rstate, b, (const sched_job *)(void *)j);
@@ -290,17 +323,33 @@ static int virtual_slots(const gang_t *g)
     return mpl == 0 ? 1 : mpl - ns;
 }
 
-/* The policy's on_pass: one placement pass at now. */
-static void bf_pass(void *ctx, gang_t *g, double now)
+/* One placement pass at now over the queue sorted by the order; returns
+ * how many of its jobs a per-user limit held at its start. */
+static size_t pass_once(bf_t *b, gang_t *g, double now)
 {
-    bf_t *b = ctx;
+    size_t held0 = 0;
     const gang_params *gp = gang_get_params(g);
     size_t n = (size_t)gang_queued(g);
     b->q = grow(b->q, &b->qcap, n + 1, sizeof *b->q);
     size_t k = 0;
-    for (job_t *j = gang_queue_first(g); j; j = gang_queue_next(g, j))
+    bool limits = sched_limits_on(&b->lim);
+    for (job_t *j = gang_queue_first(g); j; j = gang_queue_next(g, j)) {
+        if (!j->order_told) { /* its first pass: the order hears of it */
+            j->order_told = true;
+            order_hook(b, 0, j, now);
+        }
+        if (limits) { /* held jobs stay in q: sched_job_waiting says false */
+            sched_limits_attach(&b->lim, j);
+            unsigned held = sched_limits_holds(j);
+            if (held) {
+                sched_limits_note(&b->lim, j, held);
+                held0++;
+            }
+        }
         b->q[k++] = j;
+    }
     assert(k == n);
+    b->nq = n;
     b->st.passes++;
     if (!mpl1(b))
         slot_epoch(b);
@@ -310,10 +359,38 @@ static void bf_pass(void *ctx, gang_t *g, double now)
     prio_sort(b->q, n, gp->priority, b->ostate, now);
     if (gp->backfill->on_pass) /* EASY, CONSERVATIVE, a plugin's */
         gp->backfill->on_pass(b->rstate, b, (sched_job *const *)(void *)b->q, n, now);
-    else /* NONE: in order (strict_order: up to the first that does not fit) */
+    else /* NONE: in order (strict_order: up to the first that does not
+          * fit; a job a limit holds is skipped, it blocks nothing) */
         for (size_t i = 0; i < n; i++)
-            if (!gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)
+            if (!(limits && sched_limits_holds(b->q[i])) &&
+                !gang_place_where(g, b->q[i], -1, -1, true) && gp->strict_order)
                 break;
+    return held0;
+}
+
+/* The policy's on_pass: one placement pass at now. With per-user limits,
+ * a job may become held during the pass (a job of its user placed after
+ * it was considered) when it has already been given a reservation (or,
+ * under strict order, stopped the pass): the pass is then run again at
+ * the same instant, so that what the pass leaves is what a pass with the
+ * held jobs known from the start gives (a held job holds no reservation
+ * and blocks nothing; docs/SCHEDULING.md). Each repeat holds at least one
+ * more job, and jobs are only held within an instant (a hold ends at a
+ * job end), so it ends; most passes hold no new job and run once. */
+static void bf_pass(void *ctx, gang_t *g, double now)
+{
+    bf_t *b = ctx;
+    for (;;) {
+        size_t held0 = pass_once(b, g, now), held = 0;
+        if (!sched_limits_on(&b->lim) || ev_stop_flag)
+            return;
+        for (size_t i = 0; i < b->nq; i++)
+            if (b->q[i]->queued && sched_limits_holds(b->q[i]))
+                held++;
+        if (held == held0)
+            return;
+        b->lim_repasses++;
+    }
 }
 
 static const gang_policy bf_policy = {
@@ -356,7 +433,10 @@ int sched_host_unopened(const sched_host *h) { return virtual_slots(h->g); }
 bool sched_host_mem_aware(const sched_host *h) { return gang_get_params(h->g)->mem_aware; }
 unsigned sched_host_order_flags(const sched_host *h)
 {
-    return gang_get_params(h->g)->priority->flags;
+    /* With per-user limits, which jobs may start changes as jobs start and
+     * end: nothing of the last pass may be kept, as for a time-dependent
+     * order (reserve.h). */
+    return h->oflags | (sched_limits_on(&h->lim) ? SCHED_ORDER_TIME_DEPENDENT : 0u);
 }
 double sched_host_wall(const sched_host *h, double work) { return wall(h->g, work); }
 int sched_host_reservations(const sched_host *h) { return gang_get_params(h->g)->reservations; }
@@ -375,6 +455,8 @@ bool sched_host_place(sched_host *h, sched_job *j, int only, int exclude, bool a
     int ns = gang_slots(h->g);
     if (!JB(j)->queued)
         policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
+    if (sched_limits_holds(JB(j)))
+        return false; /* held by a per-user limit (sched/limits.h) */
     if (only < -1 || only > ns || exclude < -1 || exclude > ns)
         policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
                       JB(j)->id, only, exclude, ns);

@@ -100,5 +100,8 @@ bf_t *bf_of(const gang_t *g);
 /* Work done by the passes, for benchmarks (sched/reserve.h). */
 typedef sched_pass_stats bf_stats;
 void bf_get_stats(const bf_t *b, bf_stats *s);
+/* Jobs held back at least once by a per-user limit (sched/limits.h); 0
+ * for b NULL (the scheduler's own pass: no limits). */
+long bf_limit_delayed(const bf_t *b);
 
 #endif

@@ -12,13 +12,14 @@
 #include "sched/backfill.h"
 #include "sched/profile.h"
 #include "sched/reserve.h"
+#include "sched/limits.h"
 
 struct sched_host {
     gang_t *g;
     void *ostate, *rstate;  /* the order's and the backfilling's (create) */
     int npes;
     job_t **q;
-    size_t qcap;
+    size_t qcap, nq;        /* nq: the jobs of the last pass in q */
     job_t **run;            /* MPL 1: placed jobs by expected end */
     size_t nrun, runcap;
     job_t **tmp;            /* MPL > 1: one slot's placed jobs */
@@ -28,6 +29,9 @@ struct sched_host {
     int seen_slots;
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
+    unsigned oflags;        /* the order's flags (sched/order.h) */
+    sched_limits lim;       /* per-user limits (sched/limits.h) */
+    long lim_repasses;      /* passes run again for jobs held within one */
 };
 
 #endif

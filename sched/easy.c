@@ -37,7 +37,9 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
 {
     sched_profiles *ps = state;
     size_t i = 0;
-    while (i < n && sched_host_place(h, q[i], -1, -1, true))
+    /* A job that is not waiting (held by a per-user limit) is skipped:
+     * it is not the head and gets no reservation. */
+    while (i < n && (!sched_job_waiting(q[i]) || sched_host_place(h, q[i], -1, -1, true)))
         i++;
     if (i == n)
         return;
@@ -62,6 +64,8 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
     sched_host_note_head(h, hd, S);
     for (size_t k = i + 1; k < n; k++) {
         sched_job *j = q[k];
+        if (!sched_job_waiting(j))
+            continue;
         int w = sched_job_width(j);
         bool rnew = r == sched_host_slots(h); /* the reserved slot is not open yet */
         if (now + sched_host_wall(h, sched_job_estimate(j)) <= S) {

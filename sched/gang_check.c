@@ -7,6 +7,7 @@
  * scheduler's structures (sched/gang_internal.h) and change nothing.
  */
 #include "sched/gang_check.h"
+#include "sched/limits.h"
 #include "sched/gang_alloc.h"
 #include "sched/gang_internal.h"
 
@@ -243,6 +244,8 @@ const char *gang_check_placement(const gang_t *g)
         const job_t *h = NULL;
         double hk = 0;
         for (const job_t *j = jobq_first(&g->queue); j; j = jobq_next(&g->queue, j)) {
+            if (sched_limits_holds(j))
+                continue; /* held by a per-user limit: not a candidate */
             /* The keys of the last pass: every queued job was in it (an
              * arrival asks for a pass), and a time-dependent order may
              * have changed since without any room appearing. */
@@ -256,7 +259,7 @@ const char *gang_check_placement(const gang_t *g)
             bad = h;
         if (!bad && !g->p.strict_order && !g->p.backfill->on_pass)
             for (const job_t *j = jobq_first(&g->queue); j && !bad; j = jobq_next(&g->queue, j))
-                if (fits_now(g, j))
+                if (!sched_limits_holds(j) && fits_now(g, j))
                     bad = j;
     } else if (g->p.strict_order) {
         /* Only the head in priority order may start. */

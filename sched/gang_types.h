@@ -9,6 +9,7 @@
 #include "sched/policy.h"
 #include "core/registry.h"
 #include "sched/order.h"
+#include "sched/multifactor.h"
 #include "sched/packing.h"
 #include "sched/reserve.h"
 #include "core/stats.h"
@@ -41,6 +42,10 @@ typedef struct gang_params {
                              * with (core/registry.h) */
     const sched_alloc_ops *allocation; /* the cores a job gets in a slot
                              * (sched/allocation.h); NULL: FIRSTFREE */
+    sched_mf_params mf;     /* priority MULTIFACTOR's weights (issue 35;
+                             * .cores is set by the host) */
+    int max_running_per_user; /* per-user limits, 0 = none (sched/limits.h) */
+    int max_cores_per_user;
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */

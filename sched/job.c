@@ -670,6 +670,7 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->run_used = j->run_since = 0;
     j->kill_armed = j->killing = false;
     j->lost_core_s = j->lost_cpu = 0;
+    j->user = j->group = -1;
     j->dirty_fraction = cl->dirty_fraction;
     list_init(&j->qlink);
     list_init(&j->blink);

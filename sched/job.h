@@ -408,6 +408,14 @@ struct job {
     double bf_head_res;       /* reservation when it first was the head (the first
                                * job in queue order not started by a pass), -1 none */
     void *pnr;                /* PNR job state, owned by pnr/ */
+    /* fair share and limits (issue 35; sched/backfill.c, sched/limits.c) */
+    long user, group;         /* SWF fields 12, 13; -1 unknown (job_create) */
+    void *acct;               /* the per-user limit account (sched/limits.h),
+                               * set at the first pass that sees the job;
+                               * NULL without limits */
+    unsigned limit_held;      /* SCHED_LIMIT_* bits of every limit that held
+                               * it back at a pass while it waited */
+    bool order_told;          /* the order's on_submit was called */
 };
 
 /* The PEs that run threads: cl->ncompute, or every PE when it is 0. */

@@ -6,8 +6,9 @@
  * time); the scheduler places jobs in increasing key order, ties by trace
  * order (sched_job_info.order, unique), so the order is total and does not
  * depend on the C library's sort. The built-ins (FCFS, BESTFIT, WORSTFIT,
- * SJF, LJF, SAF, LAF, WFP3, UNICEP, F1: sched/orders.c) are written against
- * this header only.
+ * SJF, LJF, SAF, LAF, WFP3, UNICEP, F1: sched/orders.c; MULTIFACTOR:
+ * sched/multifactor.c, with the hooks below) are written against this
+ * header only.
  *
  * When keys are computed: at every placement pass of the keyed path (the
  * backfilling passes of scheduler.backfill, and every order with bucket ==
@@ -41,6 +42,10 @@ typedef struct sched_job_info {
     double estimate;    /* the run-time estimate, s (scheduler.estimate) */
     double requested;   /* SWF field 9 (requested time), s; -1 unknown */
     double mem_mb;      /* memory per thread, MB */
+    /* Added in issue 35, at the end (a plugin built before reads the
+     * fields above only): */
+    long user;          /* SWF field 12, user number; -1 unknown */
+    long group;         /* SWF field 13, group number; -1 unknown */
 } sched_job_info;
 
 /* The width-bucket fast path (sched/queue.h): an order that is exactly
@@ -58,6 +63,14 @@ typedef enum sched_order_bucket {
 
 /* Flags of an order. */
 #define SCHED_ORDER_TIME_DEPENDENT 1u   /* keys change with now (WFP3, UNICEP) */
+/* The ops table has the members after `bucket` (on_submit, on_start,
+ * on_end; issue 35): the host reads them only when this flag is set, so a
+ * table built against the shorter struct of before (which cannot set the
+ * flag) is never read past its end. Set it to be told of the jobs'
+ * arrivals, starts and ends (a fair-share order, MULTIFACTOR). Such an
+ * order's keys change as jobs start and end: set
+ * SCHED_ORDER_TIME_DEPENDENT too when they do. */
+#define SCHED_ORDER_HOOKS 2u
 
 typedef struct sched_order_ops {
     /* Optional (NULL: state NULL). The order's state for one run, created
@@ -72,6 +85,18 @@ typedef struct sched_order_ops {
     double (*key)(void *state, const sched_job_info *j, double now);
     unsigned flags;              /* SCHED_ORDER_* */
     sched_order_bucket bucket;   /* SCHED_BUCKET_NONE for every new order */
+    /* Read only with SCHED_ORDER_HOOKS in flags; each optional (NULL).
+     * Called by the keyed path's host (sched/backfill.c) between passes or
+     * within one (a start: when a pass places a job), never while keys
+     * are being taken, in the simulation's order of events, ties by trace
+     * order within a pass:
+     *   on_submit  j is in the queue, at the first pass after its arrival
+     *              (now = its submission instant), before that pass's keys;
+     *   on_start   j was placed (took its cores in a gang slot) at now;
+     *   on_end     j, placed before, ended at now (its cores are free). */
+    void (*on_submit)(void *state, const sched_job_info *j, double now);
+    void (*on_start)(void *state, const sched_job_info *j, double now);
+    void (*on_end)(void *state, const sched_job_info *j, double now);
 } sched_order_ops;
 
 #ifdef __cplusplus

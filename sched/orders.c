@@ -21,6 +21,7 @@
  */
 #include "sched/components.h"
 #include "sched/order.h"
+#include "sched/multifactor.h"
 
 #include <math.h>
 
@@ -109,5 +110,5 @@ int sched_orders_register(pnrsim_registry *r)
         if (rc)
             return rc;
     }
-    return PNRSIM_OK;
+    return sched_multifactor_register(r); /* sched/multifactor.c, last */
 }

@@ -9,6 +9,7 @@
 
 #include "core/registry_host.h"
 #include "sched/reserve.h"
+#include "sched/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ void job_public(const job_t *j, sched_job_info *out)
     *out = (sched_job_info){
         .id = j->id, .order = j->order, .threads = j->threads, .width = j->width,
         .submit = j->submit, .estimate = j->estimate, .requested = j->requested,
-        .mem_mb = j->mem_mb,
+        .mem_mb = j->mem_mb, .user = j->user, .group = j->group,
     };
 }
 
@@ -31,7 +32,10 @@ void sched_job_get(const sched_job *j, sched_job_info *out)
 
 static const job_t *JC(const sched_job *j) { return (const job_t *)(const void *)j; }
 
-bool sched_job_waiting(const sched_job *j) { return JC(j)->queued; }
+bool sched_job_waiting(const sched_job *j)
+{
+    return JC(j)->queued && !sched_limits_holds(JC(j));
+}
 int sched_job_width(const sched_job *j) { return JC(j)->width; }
 double sched_job_estimate(const sched_job *j) { return JC(j)->estimate; }
 double sched_job_start(const sched_job *j) { return JC(j)->start; }

@@ -62,7 +62,11 @@ typedef struct sched_reserve_ops {
 
 /* The public fields of j. */
 void sched_job_get(const sched_job *j, sched_job_info *out);
-/* Whether j is still waiting (not placed). */
+/* Whether j is still waiting (not placed) and may be placed now: false
+ * too while a per-user limit holds it (scheduler.max_running_per_user,
+ * max_cores_per_user; issue 35, docs/SCHEDULING.md), which may change
+ * within a pass as jobs of its user are placed. A policy skips such a job:
+ * no placement (sched_host_place refuses it) and no reservation. */
 bool sched_job_waiting(const sched_job *j);
 /* Cores j holds (sched_job_info.width) and its estimate, s (.estimate). */
 int sched_job_width(const sched_job *j);
@@ -86,7 +90,9 @@ int sched_host_unopened(const sched_host *h);
 /* Whether placement also counts memory (scheduler.mem_aware): a job that
  * fits by cores may still be refused. */
 bool sched_host_mem_aware(const sched_host *h);
-/* The run's queue order's flags (SCHED_ORDER_*, sched/order.h). */
+/* The run's queue order's flags (SCHED_ORDER_*, sched/order.h), with
+ * SCHED_ORDER_TIME_DEPENDENT added when per-user limits are set (which
+ * jobs may start then changes as jobs start and end). */
 unsigned sched_host_order_flags(const sched_host *h);
 /* The wall time the host expects `work` seconds of a job's work to take
  * with the slots open now: work itself at MPL 1 (0 if negative); at MPL >

@@ -43,6 +43,7 @@ typedef struct tc {
     int res_slots[MAXJ + 1];
     bool slots_changed[MAXJ + 1];
     int nended;
+    unsigned limit_held[MAXJ + 1]; /* job_t.limit_held at its end (sched/limits.h) */
     const char *bad;          /* first invariant failure */
     char msg[200];
 } tc_t;
@@ -104,6 +105,7 @@ static inline void on_end(sim_t *sim, job_t *j, void *ctx)
     t->first_res[j->id] = j->bf_first_res;
     t->head_res[j->id] = j->bf_head_res;
     t->submit[j->id] = j->submit;
+    t->limit_held[j->id] = j->limit_held;
     t->nended++;
     job_release(sim, j);
 }

@@ -503,7 +503,7 @@ START_TEST(test_ini_exact_messages)
     load_text(config_load_ini, &c, "[scheduler]\n\n\n\n\n\n\n\n\n\n\npriority = FIFO\n",
               path, err);
     snprintf(want, sizeof want, "%s:12: [scheduler] priority = \"FIFO\": expected one "
-             "of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1", path);
+             "of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1, MULTIFACTOR", path);
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
     snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "

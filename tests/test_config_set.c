@@ -656,7 +656,7 @@ START_TEST(test_validate_stored_values)
     ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
                           "expected a number >= 0.01 and <= 1e+08");
     config_defaults(&c);
-    c.scheduler.priority = (cfg_priority)10; /* one past F1 */
+    c.scheduler.priority = (cfg_priority)11; /* one past MULTIFACTOR */
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "expected one of FCFS"));
     config_defaults(&c);

@@ -232,6 +232,29 @@ START_TEST(test_floats_in_integer_fields)
 }
 END_TEST
 
+/* SWF fields 12 (user) and 13 (group), issue 35: whole numbers as
+ * written ("3.0" is 3), -1 when unknown. */
+START_TEST(test_user_group)
+{
+    char *p = tmp_swf("1 0 -1 10 1 10 -1 1 -1 -1 1 7 3.0 -1 -1 -1 -1 -1\n"
+                      "2 5 -1 10 1 10 -1 1 -1 -1 1 -1 12 -1 -1 -1 -1 -1\n");
+    config c;
+    cfg_init(&c, CPU_DEMAND_CPUTIME);
+    workload *w = open_ok(p, &c, 8);
+    char err[CFG_ERR_MAX];
+    wl_job j;
+    ck_assert_int_eq(workload_next(w, &j, err), 1);
+    ck_assert_int_eq(j.user, 7);
+    ck_assert_int_eq(j.group, 3);
+    ck_assert_int_eq(workload_next(w, &j, err), 1);
+    ck_assert_int_eq(j.user, -1);
+    ck_assert_int_eq(j.group, 12);
+    ck_assert_int_eq(workload_next(w, &j, err), 0);
+    workload_close(w);
+    tmp_remove(p);
+}
+END_TEST
+
 START_TEST(test_unknown_everywhere_allowed)
 {
     /* Only fields 1, 2, 5 and 6 known. */
@@ -249,6 +272,8 @@ START_TEST(test_unknown_everywhere_allowed)
     ck_assert_near(j.mem_mb, 0, 0);     /* unknown, default_memory 0: kept */
     ck_assert_near(j.runtime, -1, 0);
     ck_assert_int_eq(j.status, -1);
+    ck_assert_int_eq(j.user, -1);       /* fields 12, 13 unknown (issue 35) */
+    ck_assert_int_eq(j.group, -1);
     ck_assert_int_eq(workload_dropped(w, WL_DROP_NO_MEMORY), 0);
     workload_close(w);
 
@@ -714,6 +739,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_floats_in_integer_fields);
     tcase_add_test(tc, test_job_numbers_ascend);
     tcase_add_test(tc, test_unknown_everywhere_allowed);
+    tcase_add_test(tc, test_user_group);
     tcase_add_test(tc, test_auto_policy_edges);
     tcase_add_test(tc, test_gzip_nasa);
     tcase_add_test(tc, test_hpc2n_counts);

@@ -118,6 +118,45 @@ for mpl in (2, 3):
          "scheduler.quantum": "10", "scheduler.pcs": "1",
          "scheduler.pcs_first_start": "yes"}))
 
+# Issue 35 item 5: MULTIFACTOR and the per-user limits (docs/SCHEDULING.md
+# "MULTIFACTOR", "Per-user limits"), on traces of 3 users without
+# zero-length jobs. The weights make every factor count on these short
+# traces (waits of tens of seconds, usage decaying with a half-life of 30 s).
+MF = dict(w_age=10, w_size=3, w_fs=20, w_wait=5, max_age=50, half_life=30)
+MF_KEYS = {"scheduler.priority": "MULTIFACTOR", "scheduler.weight_age": "10",
+           "scheduler.weight_size": "3", "scheduler.weight_fairshare": "20",
+           "scheduler.weight_wait": "5", "scheduler.max_age": "50",
+           "scheduler.fairshare_half_life": "30"}
+for bf, short in (("NONE", "none"), ("EASY", "easy"), ("CONSERVATIVE", "cons")):
+    k = dict(MF_KEYS)
+    k["scheduler.backfill"] = bf
+    SETTINGS.append(("mf-%s" % short, "space",
+                     dict(policy="MULTIFACTOR", backfill=bf, mf=MF), k))
+for bf, short in (("NONE", "none"), ("EASY", "easy"), ("CONSERVATIVE", "cons")):
+    SETTINGS.append(("limit-run1-%s" % short, "space",
+                     dict(backfill=bf, max_running=1),
+                     {"scheduler.backfill": bf,
+                      "scheduler.max_running_per_user": "1"}))
+    SETTINGS.append(("limit-cores-%s" % short, "space",
+                     dict(backfill=bf, max_cores=4),
+                     {"scheduler.backfill": bf,
+                      "scheduler.max_cores_per_user": "4"}))
+SETTINGS.append(("limit-run1-nonstrict", "space",
+                 dict(strict=False, max_running=1),
+                 {"scheduler.strict_order": "no",
+                  "scheduler.max_running_per_user": "1"}))
+k = dict(MF_KEYS)
+k.update({"scheduler.backfill": "EASY", "scheduler.max_running_per_user": "2",
+          "scheduler.max_cores_per_user": "4"})
+SETTINGS.append(("mf-limits-easy", "space",
+                 dict(policy="MULTIFACTOR", backfill="EASY", mf=MF,
+                      max_running=2, max_cores=4), k))
+k = dict(k)
+k["scheduler.backfill"] = "CONSERVATIVE"
+SETTINGS.append(("mf-limits-cons", "space",
+                 dict(policy="MULTIFACTOR", backfill="CONSERVATIVE", mf=MF,
+                      max_running=2, max_cores=4), k))
+
 # Trace generator options per setting (default: swfgen.generate's).
 # Conservative and EASY get more jobs that outlive their estimates; the
 # -nozero settings have no zero-length job (so that a disagreement on
@@ -129,6 +168,11 @@ GEN = {
     "cons-fcfs-depth1": dict(under=0.5), "cons-fcfs-depth2": dict(under=0.5),
     "cons-fcfs-depth3": dict(under=0.5), "cons-sjf-depth2": dict(under=0.5),
     "gang-mpl2-pcsfirst-nozero": dict(zero=False),
+    **{n: dict(users=3, zero=False, under=0.5)
+       for n in ("mf-none", "mf-easy", "mf-cons", "limit-run1-none",
+                 "limit-run1-easy", "limit-run1-cons", "limit-cores-none",
+                 "limit-cores-easy", "limit-cores-cons",
+                 "limit-run1-nonstrict", "mf-limits-easy", "mf-limits-cons")},
     "gang-mpl3-pcsfirst-nozero": dict(zero=False),
 }
 
@@ -179,6 +223,8 @@ def run_pnrsim(binary, keys, npes, jobs, workdir, schedule=True):
     res = {}
     with open(os.path.join(out, "jobs.csv")) as f:
         for row in csv.DictReader(f):
+            if row["state"] == "queued" and "cores_per_user" in row["reason"]:
+                continue  # wider than max_cores_per_user: never starts
             res[int(row["job"])] = (num(row["start"]), num(row["end"]))
     if not schedule:
         return res, None
@@ -231,7 +277,7 @@ def differs(binary, idx, npes, jobs, workdir):
     if not jobs:
         return None
     t0 = jobs[0].submit
-    jobs = [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req)
+    jobs = [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req, j.user)
             for j in jobs]
     mjobs, mrows = run_model(kind, opts, npes, jobs)
     try:
@@ -258,7 +304,7 @@ def reduce_trace(binary, idx, npes, jobs, workdir):
                 changed = True
                 break
     t0 = cur[0].submit
-    return [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req)
+    return [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req, j.user)
             for j in cur]
 
 

@@ -1,5 +1,6 @@
 """Reference model of pnrsim's space sharing (MPL 1): FCFS / SJF / other
-static orders, with strict order or not, EASY and conservative backfilling.
+static orders, with strict order or not, EASY and conservative backfilling;
+MULTIFACTOR and the per-user limits (issue 35 item 5).
 
 Written from docs/SCHEDULING.md and docs/MODEL.md only (issue 23, part 5);
 each rule cites the sentence it implements.  Times are exact integers or
@@ -8,6 +9,7 @@ clarity over speed (a pass rebuilds everything).
 """
 
 import functools
+import math
 
 
 @functools.total_ordering
@@ -102,27 +104,102 @@ def lowest_free(free, n):
 
 
 def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
-             keep_moment=False, merge_zero=False, depth=0):
+             keep_moment=False, merge_zero=False, depth=0, mf=None,
+             max_running=0, max_cores=0):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
     keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO. depth: conservative's
-    reservations (scheduler.reservations), 0 = all."""
+    reservations (scheduler.reservations), 0 = all. mf: policy MULTIFACTOR's
+    weights (a dict: w_age, w_size, w_fs, w_wait, max_age, half_life);
+    max_running, max_cores: the per-user limits (0 = none; issue 35)."""
     KEEP_MOMENT[0] = keep_moment
     MERGE_ZERO[0] = merge_zero
     try:
-        return _simulate(npes, jobs, policy, backfill, strict, depth)
+        return _simulate(npes, jobs, policy, backfill, strict, depth, mf,
+                         max_running, max_cores)
     finally:
         KEEP_MOMENT[0] = False
         MERGE_ZERO[0] = False
 
 
-def _simulate(npes, jobs, policy, backfill, strict, depth=0):
-    key = order_key(policy)
+def usage(runs, user, now, h):
+    """SCHEDULING.md, MULTIFACTOR: "an account is charged the width of each
+    placed job ... for every second from placement to end", decaying "with
+    half-life h: dU/dt = r(t) - (ln 2 / h)·U"; "h = 0 means no decay".
+    Written here as the sum over the account's jobs of the integral of the
+    decayed charge, w * integral of 2^(-(now - x)/h) dx over [start,
+    min(end, now)] (not the host's step-by-step update)."""
+    u = 0.0
+    for (uid, w, t0, t1) in runs:
+        if user is not None and uid != user:
+            continue
+        b = min(t1, now)
+        if b <= t0:
+            continue
+        if h == 0:
+            u += w * (b - t0)
+        else:
+            c = h / math.log(2)
+            u += w * c * (2.0 ** (-(now - b) / h) - 2.0 ** (-(now - t0) / h))
+    return u
+
+
+def mf_key(mf, npes, runs, users_seen, now):
+    """SCHEDULING.md, MULTIFACTOR: P = weight_age·A + weight_size·Z +
+    weight_fairshare·F + weight_wait·X, key -P, ties by trace order; A =
+    min(w, max_age) / max_age, Z = width / cores, F = 2^(-U/S) with U the
+    account's share of all accounts' decayed usage now (F = 1 while nobody
+    has usage) and S = 1/N, N the accounts seen so far, X = w / (w + e),
+    e below 1 s counting as 1 s."""
+    tot = usage(runs, None, now, mf["half_life"])
+    n = len(users_seen)
+
+    def key(j):
+        w = now - j.submit
+        if not w > 0:
+            w = 0
+        a = min(w, mf["max_age"]) / mf["max_age"]
+        z = min(j.threads / npes, 1)
+        f = 1.0
+        if tot > 0 and n > 0:
+            f = 2.0 ** (-(usage(runs, j.user, now, mf["half_life"]) / tot) * n)
+        e = max(j.estimate(), 1)
+        x = w / (w + e)
+        p = (mf["w_age"] * a + mf["w_size"] * z + mf["w_fs"] * f +
+             mf["w_wait"] * x)
+        return (-p, j.id)
+    return key
+
+
+def _simulate(npes, jobs, policy, backfill, strict, depth=0, mf=None,
+              max_running=0, max_cores=0):
+    static_key = order_key(policy) if policy != "MULTIFACTOR" else None
     free = [True] * npes
     running = []
     queue = []
     result = {}
     pending = sorted(jobs, key=lambda j: (j.submit, j.id))
     ai = 0
+    runs = []          # (user, width, start, end) of every started job
+    users_seen = set()
+    now_box = [0]
+
+    def key(j):
+        return static_key(j) if static_key else keyfn[0](j)
+    keyfn = [None]
+
+    def held(job, extra=()):
+        """SCHEDULING.md, Per-user limits: a queued job is held while its
+        user has running >= max_running_per_user, or cores + its width >
+        max_cores_per_user; "placed" is "in a gang slot" (at MPL 1:
+        started). extra: jobs this pass has decided to start but not
+        started yet (the conservative model starts them at the end)."""
+        mine = [r.job for r in running if r.job.user == job.user]
+        mine += [x for x in extra if x.user == job.user]
+        if max_running > 0 and len(mine) >= max_running:
+            return True
+        if max_cores > 0 and sum(x.threads for x in mine) + job.threads > max_cores:
+            return True
+        return False
 
     def start(job, now, p):
         pes = lowest_free(free, job.threads)
@@ -148,7 +225,11 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         # SCHEDULING.md, Queue orders: "strict_order = yes starts jobs in
         # order until the first that does not fit ...; no tries every
         # queued job once, in order."
+        # Per-user limits: "A held job is skipped by every pass: it blocks
+        # no later job, with strict_order = yes too".
         for job in sorted(queue, key=key):
+            if held(job):
+                continue
             if job.threads <= sum(free):
                 start(job, now, p)
             elif strict:
@@ -158,8 +239,11 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         # SCHEDULING.md, EASY: "Start jobs in queue order while they fit."
         order = sorted(queue, key=key)
         i = 0
-        while i < len(order) and order[i].threads <= sum(free):
-            start(order[i], now, p)
+        # Per-user limits: "Under EASY it is never the head".
+        while i < len(order) and (held(order[i]) or
+                                  order[i].threads <= sum(free)):
+            if not held(order[i]):
+                start(order[i], now, p)
             i += 1
         if i == len(order):
             return
@@ -187,13 +271,15 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         # threads <= extra, it starts and extra -= its threads; otherwise
         # it waits."
         for job in order[i + 1:]:
-            if job.threads > sum(free):
+            if job.threads > sum(free) or held(job):
                 continue
             if Moment(now, 0, p).plus(job.estimate()) <= shadow:
                 start(job, now, p)
             elif job.threads <= extra:
                 start(job, now, p)
                 extra -= job.threads
+
+    held_by_limit = held
 
     def pass_conservative(now, p):
         # SCHEDULING.md, Conservative: "A profile of free PEs over time is
@@ -218,6 +304,10 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         # gets no reservation"; "N counts the jobs that hold reservations".
         held = 0
         for job in sorted(queue, key=key):
+            # Per-user limits: "under CONSERVATIVE ... it gets no
+            # reservation while held" (the jobs this pass starts count).
+            if held_by_limit(job, starters):
+                continue
             e = job.estimate()
             full = depth > 0 and held >= depth
             cands = sorted(set([nowm] + [x for (x, _) in deltas if x > nowm]))
@@ -246,7 +336,29 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
 
     passes = {"NONE": pass_none, "EASY": pass_easy,
               "CONSERVATIVE": pass_conservative}
-    do_pass = passes[backfill]
+    one_pass = passes[backfill]
+
+    def do_pass(now, p):
+        # MULTIFACTOR: "Priorities are evaluated at every placement pass",
+        # with the usage of now (keys taken once per pass).
+        if static_key is None:
+            keyfn[0] = mf_key(mf, npes, runs_now(now), users_seen, now)
+        # Per-user limits: "when a pass ends with more held jobs than it
+        # started with, it is run again at the same instant".
+        while True:
+            h0 = sum(1 for j in queue if held(j))
+            one_pass(now, p)
+            if not (max_running or max_cores):
+                return
+            if sum(1 for j in queue if held(j)) == h0:
+                return
+            if static_key is None:   # usage moved by the starts: none yet
+                keyfn[0] = mf_key(mf, npes, runs_now(now), users_seen, now)
+
+    def runs_now(now):
+        out = [(u, w, t0, t1) for (u, w, t0, t1) in runs]
+        out += [(r.job.user, r.job.threads, r.t, now) for r in running]
+        return out
 
     def finish_ends(now):
         done = [r for r in running if r.end == now]
@@ -255,6 +367,7 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
             for i in r.pes:
                 free[i] = True
             result[r.job.id] = (r.t, r.end, r.pes)
+            runs.append((r.job.user, r.job.threads, r.t, r.end))
         return bool(done)
 
     while ai < len(pending) or running:
@@ -269,6 +382,7 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         finish_ends(now)
         while ai < len(pending) and pending[ai].submit == now:
             queue.append(pending[ai])
+            users_seen.add(pending[ai].user)
             ai += 1
         p = 0
         do_pass(now, p)
@@ -278,7 +392,9 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0):
         while finish_ends(now):
             p += 1
             do_pass(now, p)
-    assert not queue
+    # Per-user limits: "A job wider than max_cores_per_user can never
+    # start: it stays queued" (and is in neither result).
+    assert all(max_cores > 0 and j.threads > max_cores for j in queue)
     rows = []
     for jid, (t0, t1, pes) in sorted(result.items()):
         if t1 > t0:

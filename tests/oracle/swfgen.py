@@ -12,14 +12,16 @@ import random
 
 
 class Job:
-    """One trace job: SWF fields 1, 2, 4, 5 and 9."""
+    """One trace job: SWF fields 1, 2, 4, 5, 9 and 12 (user; also written
+    as the group, field 13)."""
 
-    def __init__(self, jid, submit, run, threads, req):
+    def __init__(self, jid, submit, run, threads, req, user=1):
         self.id = jid
         self.submit = submit
         self.run = run
         self.threads = threads
         self.req = req  # SWF field 9 (-1 = unknown)
+        self.user = user  # SWF field 12 (issue 35)
 
     def estimate(self):
         """docs/SCHEDULING.md, Estimates: "`workload.estimate = REQUESTED`
@@ -33,11 +35,14 @@ RUNS = [0, 0, 1, 2, 3, 5, 5, 10, 10, 12, 15, 20, 20, 25, 30, 40]
 GAPS = [0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 10, 15]
 
 
-def generate(seed, pes=None, njobs=None, zero=True, under=0.25):
+def generate(seed, pes=None, njobs=None, zero=True, under=0.25, users=0):
     """Return (pes, [Job]) drawn from seed.  zero=False: no zero-length
     jobs (a zero run time becomes 1 s); under: the share of jobs whose
-    requested time is below their run time."""
+    requested time is below their run time; users > 0: each job's user is
+    drawn from 1..users from a stream of its own (the other fields are
+    those of users = 0), else every job is user 1."""
     r = random.Random(seed)
+    ru = random.Random(seed * 7919 + 17)
     if pes is None:
         pes = r.randint(4, 8)
     if njobs is None:
@@ -64,7 +69,8 @@ def generate(seed, pes=None, njobs=None, zero=True, under=0.25):
             req = max(1, run - r.choice([1, 2, 5, 10]))
             if req >= run and run > 0:
                 req = max(1, run // 2)
-        jobs.append(Job(i + 1, t, run, w, req))
+        jobs.append(Job(i + 1, t, run, w, req,
+                        ru.randint(1, users) if users > 0 else 1))
     return pes, jobs
 
 
@@ -73,7 +79,7 @@ def swf_text(jobs):
     lines = []
     for j in jobs:
         f = [j.id, j.submit, 0, j.run, j.threads, j.run, -1, j.threads,
-             j.req, -1, 1, 1, 1, 1, 1, 1, -1, -1]
+             j.req, -1, 1, j.user, j.user, 1, 1, 1, -1, -1]
         lines.append(" ".join(str(x) for x in f))
     return "\n".join(lines) + "\n"
 
@@ -87,5 +93,6 @@ def parse_swf(text):
             continue
         f = s.split()
         jobs.append(Job(int(f[0]), int(float(f[1])), int(float(f[3])),
-                        int(float(f[4])), int(float(f[8]))))
+                        int(float(f[4])), int(float(f[8])),
+                        int(float(f[11])) if len(f) > 11 else 1))
     return jobs
