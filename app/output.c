@@ -286,7 +286,7 @@ void out_metrics_text(FILE *f, const run_metrics *m, const config *c, const char
                 m->net_busy_core_switch);
     if (m->time_kill)
         fprintf(f, "time limits (KILL): %ld jobs killed, %.6g core-seconds held and %.6g CPU "
-                   "seconds done by them lost (%.3g%% of the CPU busy time); %ld jobs without "
+                   "seconds done by them lost (%.3g%% of the work done); %ld jobs without "
                    "a requested time, never killed\n",
                 m->jobs_killed, m->killed_core_seconds, m->killed_cpu_seconds,
                 100 * m->cpu_lost_share, m->jobs_without_limit);

@@ -130,7 +130,10 @@ void run_metrics_get(run_t *r, run_metrics *m)
         m->jobs_without_limit = r->no_limit;
         m->killed_core_seconds = r->cl.killed_core_seconds;
         m->killed_cpu_seconds = r->cl.killed_cpu;
-        m->cpu_lost_share = busy > 0 ? r->cl.killed_cpu / busy : NAN;
+        /* Work over work (trace seconds: with computer.speed, wall CPU
+         * seconds held differ from the work done in them). */
+        double work = r->cl.cpu_demand_done + r->cl.cpu_cut;
+        m->cpu_lost_share = work > 0 ? r->cl.killed_cpu / work : NAN;
         m->cpu_cut_seconds = r->cl.cpu_cut;
     }
     m->exclusive = run_exclusive(r);

@@ -106,6 +106,20 @@ check "a job ending exactly at its limit (3 s of CPU, requested 3 s, at 60) fini
 check "no requested time: never killed (20 s from 70: finished at 90), counted in jobs_without_limit = 1" \
     eval "near '$(end_of c1 6)' 90 && [ '$(state_of c1 6)' = finished ] && [ '$(jval c1/metrics.json jobs_without_limit)' = 1 ]"
 
+# Node speed (computer.speed): the clock and the limit are wall seconds,
+# the CPU done is work at the trace's speed. Job 20 (4 s of work,
+# requested 1.5 s) on a node of speed 2 would end at 4 / 2 = 2 s: killed
+# at 1.5 with 1.5 x 2 = 3 s of work done and 1 x 1.5 = 1.5 core-seconds
+# lost. Job 21 (1 s, requested 10) at 10 ends at 10.5, 1 s of work.
+# cpu_lost_share = killed work / all work = 3 / (1 + 3) = 0.75.
+printf '20 0 0 4 1 4 -1 1 1.5 -1 1 1 1 1 1 1 -1 -1\n21 10 0 1 1 1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n' > spd.swf
+"$P" -q -t spd.swf --set computer.number=1 --set computer.speed=2 \
+    --set scheduler.time_limit=KILL -o sp > /dev/null 2>&1
+check "speed 2: killed at 1.5 with 3 s of work and 1.5 core-seconds lost ($(end_of sp 20), $(jval sp/metrics.json killed_cpu_seconds), $(jobf sp/jobs.csv 20 lost_core_seconds))" \
+    eval "near '$(end_of sp 20)' 1.5 && [ '$(state_of sp 20)' = killed ] && near '$(jval sp/metrics.json killed_cpu_seconds)' 3 && near '$(jobf sp/jobs.csv 20 lost_core_seconds)' 1.5"
+check "speed 2: job 21 ends at 10.5; cpu_lost_share = 3 / (1 + 3) = 0.75 ($(jval sp/metrics.json cpu_lost_share))" \
+    eval "near '$(end_of sp 21)' 10.5 && near '$(jval sp/metrics.json cpu_lost_share)' 0.75"
+
 # ---- 3. descheduled time is not counted -----------------------------------------------
 printf '10 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n11 0 0 10 1 10 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n' > gang.swf
 "$P" -q -t gang.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.quantum=1 \
