@@ -48,6 +48,8 @@ enum {
                         * scheduler.allocation other than FIRSTFREE (issue 34) */
     OUT_STRAT = 256,   /* in metrics.json only when the strategy sent
                         * messages of its own (pnr_host_send, issue 34) */
+    OUT_PLACE = 512,   /* in metrics.json only with scheduler.allocation
+                        * set, any topology (issue 35) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

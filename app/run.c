@@ -406,6 +406,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
         .exclusive = c->scheduler.node_sharing == NODE_EXCLUSIVE,
         .ctx = {.values = c->plugin_values, .seed = r->seed, .generator = c->simulation.generator},
         .allocation = pnrsim_at(PNRSIM_KIND_ALLOCATION, c->scheduler.allocation)->ops,
+        .alloc_metrics = run_alloc_explicit(c),
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
@@ -490,7 +491,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out) {
-        r->jobs = jobs_csv_open(jobs_out, cl, r->g, run_exclusive(r));
+        r->jobs = jobs_csv_open_placed(jobs_out, cl, r->g, run_exclusive(r),
+                                       run_alloc_explicit(&r->c));
         workload_on_drop(r->wl, jobs_csv_dropped, r->jobs);
     }
     if (samples_out)

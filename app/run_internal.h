@@ -77,4 +77,13 @@ static inline bool run_exclusive(const run_t *r)
     return r->c.scheduler.node_sharing == NODE_EXCLUSIVE && r->c.computer.cores_per_node > 1;
 }
 
+/* scheduler.allocation set (a policy other than the default, index 0, or
+ * the default named explicitly, a study's baseline; issues 34, 35): the
+ * placement metrics are written (metrics.json's alloc_* members, jobs.csv's
+ * racks and hops columns). Unset, the outputs are those of before. */
+static inline bool run_alloc_explicit(const config *c)
+{
+    return c->scheduler.allocation != 0 || config_origin(c, "scheduler.allocation")[0] != '\0';
+}
+
 #endif

@@ -41,6 +41,8 @@ typedef struct gang_params {
                              * with (core/registry.h) */
     const sched_alloc_ops *allocation; /* the cores a job gets in a slot
                              * (sched/allocation.h); NULL: FIRSTFREE */
+    bool alloc_metrics;     /* count the placed jobs' mean pairwise hops
+                             * (scheduler.allocation set, issue 35) */
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */
