@@ -288,9 +288,13 @@ static const key_def builtin_keys[] = {
            "ceil(threads / cores_per_node) of them, the unused cores idle (counted)."),
     K_COMP("scheduler", "allocation", scheduler.allocation, PNRSIM_KIND_ALLOCATION,
            "FIRSTFREE", NULL,
-           "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE = the "
-           "lowest-numbered free cores (whole nodes under EXCLUSIVE) that mem_aware allows; "
-           "plugins add others (docs/PLUGINS.md)."),
+           "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE (or "
+           "LOWEST) = the lowest-numbered free cores (whole nodes under EXCLUSIVE) that "
+           "mem_aware allows; CONTIGUOUS = the first run of consecutive free cores (nodes); "
+           "RACK = the fewest racks of a TREE network, the tightest first; MC1X1 = PReMAS's "
+           "MC1x1, the nearest cores in hops from the best centre (docs/SCHEDULING.md "
+           "\"Placement\"); plugins add others (docs/PLUGINS.md). Set, jobs.csv and "
+           "metrics.json report racks spanned, mean pairwise hops, uplink bytes."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),
