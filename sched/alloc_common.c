@@ -6,8 +6,14 @@
 int alloc_node_usable(const sched_alloc_job *j, const sched_alloc_view *v, int node, int want,
                       int *ids)
 {
+    return alloc_node_usable_as(j, v, node, want, ids,
+                                sched_alloc_mem_rule(v) == SCHED_ALLOC_MEM_LOCAL);
+}
+
+int alloc_node_usable_as(const sched_alloc_job *j, const sched_alloc_view *v, int node, int want,
+                         int *ids, bool local)
+{
     const int C = sched_alloc_cpn(v);
-    const bool local = sched_alloc_mem_rule(v) == SCHED_ALLOC_MEM_LOCAL;
     if (sched_alloc_exclusive(v)) {
         for (int c = 0; c < C; c++)
             if (!sched_alloc_pe_free(v, node * C + c))

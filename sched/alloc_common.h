@@ -19,10 +19,16 @@
  *     up);
  *   EXCLUSIVE: C when the node is wholly free (under LOCAL: and its free
  *     RAM holds C threads of j), else 0.
- * (GLOBAL: memory is tested afterwards on the whole answer,
+ * (GLOBAL: as NO; memory is tested afterwards on the whole answer,
  * sched_alloc_admits.) O(C). */
 int alloc_node_usable(const sched_alloc_job *j, const sched_alloc_view *v, int node, int want,
                       int *ids);
+/* The same with the memory rule given: local true counts the node's free
+ * RAM as LOCAL does, false ignores memory (NO), whatever the view's rule.
+ * (GLOBAL tries the LOCAL shape first, as the admission does: a job that
+ * fits without network RAM goes where LOCAL would put it.) */
+int alloc_node_usable_as(const sched_alloc_job *j, const sched_alloc_view *v, int node, int want,
+                         int *ids, bool local);
 
 /* The built-in's memory fallback, where FIRSTFREE has one, after a
  * policy's own choice failed: node_sharing EXCLUSIVE under LOCAL, the

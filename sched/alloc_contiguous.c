@@ -20,10 +20,13 @@
  *                          without room for the threads it would get is
  *                          passed over; when none fits under LOCAL, the
  *                          built-in's spread (sched_alloc_spread_nodes);
- *   GLOBAL                 the runs of NO (every window of consecutive free
- *                          cores, or wholly free nodes, by increasing
- *                          start), the first the admission admits
- *                          (sched_alloc_admits).
+ *   GLOBAL                 LOCAL's choice when there is one (it needs no
+ *                          network RAM: the admission's own order,
+ *                          sched/admit.h) and the admission admits it;
+ *                          else the runs of NO (every window of
+ *                          consecutive free cores, or wholly free nodes,
+ *                          by increasing start), the first the admission
+ *                          admits (sched_alloc_admits).
  * Thread t gets the run's t-th core (ascending). On an empty slot the
  * whole machine is one stretch, so under NO and LOCAL it places a job
  * whenever FIRSTFREE does (the same cores, in fact). O(cores) a call
@@ -69,13 +72,10 @@ static int global_runs(const sched_alloc_job *j, const sched_alloc_view *v, int 
     return -1;
 }
 
-static int contiguous(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+/* NO (local false) and LOCAL: the first stretch that yields the job's
+ * cores; 0, or -1. */
+static int stretch(const sched_alloc_job *j, const sched_alloc_view *v, int *ids, bool local)
 {
-    (void)state;
-    const sched_alloc_mem rule = sched_alloc_mem_rule(v);
-    if (rule == SCHED_ALLOC_MEM_GLOBAL)
-        return global_runs(j, v, ids);
-    const bool local = rule == SCHED_ALLOC_MEM_LOCAL;
     const int C = sched_alloc_cpn(v);
     int k = 0;
     if (sched_alloc_exclusive(v)) {
@@ -91,9 +91,7 @@ static int contiguous(void *state, const sched_alloc_job *j, const sched_alloc_v
             for (int c = 0; c < n; c++)
                 ids[k++] = node * C + c;
         }
-        if (k == j->threads)
-            return 0;
-        return alloc_fallback(j, v, ids);
+        return k == j->threads ? 0 : -1;
     }
     const int npes = sched_alloc_npes(v);
     int node = -1;
@@ -116,6 +114,20 @@ static int contiguous(void *state, const sched_alloc_job *j, const sched_alloc_v
         ids[k++] = pe;
     }
     return k == j->threads ? 0 : -1;
+}
+
+static int contiguous(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+{
+    (void)state;
+    const sched_alloc_mem rule = sched_alloc_mem_rule(v);
+    if (rule == SCHED_ALLOC_MEM_GLOBAL)
+        return (stretch(j, v, ids, true) == 0 && sched_alloc_admits(v, j, ids)) ||
+                       global_runs(j, v, ids) == 0
+                   ? 0
+                   : -1;
+    if (stretch(j, v, ids, rule == SCHED_ALLOC_MEM_LOCAL) == 0)
+        return 0;
+    return rule == SCHED_ALLOC_MEM_LOCAL ? alloc_fallback(j, v, ids) : -1;
 }
 
 const sched_alloc_ops sched_alloc_contiguous = {NULL, NULL, contiguous};

@@ -17,8 +17,9 @@
  *      the lowest-numbered centre.
  *   4. The cores: the winner's, in increasing core order (thread t on the
  *      t-th; each node's threads consecutive).
- *   5. GLOBAL: as under NO, then sched_alloc_admits; EXCLUSIVE under LOCAL
- *      with too few usable nodes: the built-in's spread, as RACK.
+ *   5. GLOBAL: as under LOCAL when its usable cores are enough, else as
+ *      under NO, either with sched_alloc_admits (as RACK); EXCLUSIVE under
+ *      LOCAL with too few usable nodes: the built-in's spread, as RACK.
  * On STAR, BUS and CONNECTED every two nodes are equally far apart: the
  * centre is the node with the most usable cores (ties lowest), then the
  * lowest-numbered others, so a job is packed on as few nodes as it can.
@@ -103,30 +104,19 @@ static double pairwise(const mc_state *s, const sched_alloc_view *v, int k)
     return sum;
 }
 
-static int mc_choose(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+/* Rules 1-4 with the memory rule `local` (alloc_node_usable_as): 0, or -1
+ * when the usable cores are too few. */
+static int mc_shape(mc_state *s, const sched_alloc_job *j, const sched_alloc_view *v, int *ids,
+                    bool local)
 {
-    mc_state *s = state;
     const int nn = sched_alloc_nnodes(v), w = j->threads;
-    if (nn > s->nn) {
-        free(s->usable);
-        free(s->dist);
-        free(s->take);
-        free(s->list);
-        s->usable = malloc((size_t)nn * sizeof *s->usable);
-        s->dist = malloc((size_t)nn * sizeof *s->dist);
-        s->take = malloc((size_t)nn * sizeof *s->take);
-        s->list = malloc((size_t)nn * sizeof *s->list);
-        if (!s->usable || !s->dist || !s->take || !s->list)
-            abort();
-        s->nn = nn;
-    }
     long total = 0;
     for (int n = 0; n < nn; n++) {
-        s->usable[n] = alloc_node_usable(j, v, n, 0, NULL);
+        s->usable[n] = alloc_node_usable_as(j, v, n, 0, NULL, local);
         total += s->usable[n];
     }
     if (total < w)
-        return alloc_fallback(j, v, ids);
+        return -1;
     int best = -1;
     double best_pair = 0;
     long best_from = 0;
@@ -146,16 +136,41 @@ static int mc_choose(void *state, const sched_alloc_job *j, const sched_alloc_vi
     gather(s, v, w, best, &from);
     int k = 0;
     for (int n = 0; n < nn && k < w; n++)
-        if (s->take[n] > 0)
-        {
-            alloc_node_usable(j, v, n, s->take[n], ids + k); /* take <= usable */
+        if (s->take[n] > 0) {
+            alloc_node_usable_as(j, v, n, s->take[n], ids + k, local); /* take <= usable */
             k += s->take[n];
         }
-    if (k != w)
-        return -1;
-    if (sched_alloc_mem_rule(v) == SCHED_ALLOC_MEM_GLOBAL && !sched_alloc_admits(v, j, ids))
-        return -1;
-    return 0;
+    return k == w ? 0 : -1;
+}
+
+static int mc_choose(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+{
+    mc_state *s = state;
+    const int nn = sched_alloc_nnodes(v);
+    if (nn > s->nn) {
+        free(s->usable);
+        free(s->dist);
+        free(s->take);
+        free(s->list);
+        s->usable = malloc((size_t)nn * sizeof *s->usable);
+        s->dist = malloc((size_t)nn * sizeof *s->dist);
+        s->take = malloc((size_t)nn * sizeof *s->take);
+        s->list = malloc((size_t)nn * sizeof *s->list);
+        if (!s->usable || !s->dist || !s->take || !s->list)
+            abort();
+        s->nn = nn;
+    }
+    switch (sched_alloc_mem_rule(v)) {
+    case SCHED_ALLOC_MEM_NO:
+        return mc_shape(s, j, v, ids, false);
+    case SCHED_ALLOC_MEM_LOCAL:
+        return mc_shape(s, j, v, ids, true) == 0 ? 0 : alloc_fallback(j, v, ids);
+    case SCHED_ALLOC_MEM_GLOBAL: /* rule 5 */
+        if (mc_shape(s, j, v, ids, true) == 0 && sched_alloc_admits(v, j, ids))
+            return 0;
+        return mc_shape(s, j, v, ids, false) == 0 && sched_alloc_admits(v, j, ids) ? 0 : -1;
+    }
+    return -1;
 }
 
 const sched_alloc_ops sched_alloc_mc1x1 = {mc_create, mc_destroy, mc_choose};

@@ -22,8 +22,10 @@
  *   4. The cores: the chosen racks' usable cores in increasing core order
  *      (EXCLUSIVE: C threads a node, the last the rest), thread t on the
  *      t-th; the highest-numbered chosen rack is the one left partly used.
- *   5. GLOBAL: the cores as under NO, then the admission's test
- *      (sched_alloc_admits): refused, the job does not fit in this slot.
+ *   5. GLOBAL: the cores as under LOCAL when they are enough (they need
+ *      no network RAM: the admission's own order, sched/admit.h), else as
+ *      under NO; either with the admission's test (sched_alloc_admits);
+ *      refused, the job does not fit in this slot.
  *      EXCLUSIVE under LOCAL with too few usable nodes: the built-in's
  *      spread (sched_alloc_spread_nodes).
  * Without racks (the other topologies) the machine is one rack: the
@@ -75,32 +77,25 @@ static int largest(const rack_state *s, int nr)
     return m;
 }
 
-static int rack_choose(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+/* Rules 1-4 with the memory rule `local` (alloc_node_usable_as): 0, or -1
+ * when the usable cores are too few. */
+static int rack_shape(rack_state *s, const sched_alloc_job *j, const sched_alloc_view *v, int *ids,
+                      bool local)
 {
-    rack_state *s = state;
     const int nr = sched_alloc_nracks(v) > 0 ? sched_alloc_nracks(v) : 1;
     const int nn = sched_alloc_nnodes(v), w = j->threads;
-    if (nr > s->nr) {
-        free(s->cap);
-        free(s->take);
-        s->cap = malloc((size_t)nr * sizeof *s->cap);
-        s->take = malloc((size_t)nr);
-        if (!s->cap || !s->take)
-            abort();
-        s->nr = nr;
-    }
     long total = 0;
     for (int r = 0; r < nr; r++) {
         s->cap[r] = 0;
         s->take[r] = 0;
     }
     for (int node = 0; node < nn; node++) {
-        int u = alloc_node_usable(j, v, node, 0, NULL);
+        int u = alloc_node_usable_as(j, v, node, 0, NULL, local);
         s->cap[rack_of_node(v, node)] += u;
         total += u;
     }
     if (total < w)
-        return alloc_fallback(j, v, ids);
+        return -1;
     /* Rules 2 and 3: after the i largest racks, some other rack finishes
      * the job exactly when i >= k - 1 (the next largest is the best hope),
      * so take the largest until one can, then the least that can. */
@@ -121,17 +116,37 @@ static int rack_choose(void *state, const sched_alloc_job *j, const sched_alloc_
     /* Rule 4. */
     int k = 0;
     for (int node = 0; node < nn && k < w; node++)
-        if (s->take[rack_of_node(v, node)])
-        {
-            int n = alloc_node_usable(j, v, node, w - k, ids + k);
+        if (s->take[rack_of_node(v, node)]) {
+            int n = alloc_node_usable_as(j, v, node, w - k, ids + k, local);
             k += n < w - k ? n : w - k;
         }
-    if (k < w)
-        return alloc_fallback(j, v, ids);
-    /* Rule 5. */
-    if (sched_alloc_mem_rule(v) == SCHED_ALLOC_MEM_GLOBAL && !sched_alloc_admits(v, j, ids))
-        return -1;
-    return 0;
+    return k < w ? -1 : 0;
+}
+
+static int rack_choose(void *state, const sched_alloc_job *j, const sched_alloc_view *v, int *ids)
+{
+    rack_state *s = state;
+    const int nr = sched_alloc_nracks(v) > 0 ? sched_alloc_nracks(v) : 1;
+    if (nr > s->nr) {
+        free(s->cap);
+        free(s->take);
+        s->cap = malloc((size_t)nr * sizeof *s->cap);
+        s->take = malloc((size_t)nr);
+        if (!s->cap || !s->take)
+            abort();
+        s->nr = nr;
+    }
+    switch (sched_alloc_mem_rule(v)) {
+    case SCHED_ALLOC_MEM_NO:
+        return rack_shape(s, j, v, ids, false);
+    case SCHED_ALLOC_MEM_LOCAL:
+        return rack_shape(s, j, v, ids, true) == 0 ? 0 : alloc_fallback(j, v, ids);
+    case SCHED_ALLOC_MEM_GLOBAL: /* rule 5 */
+        if (rack_shape(s, j, v, ids, true) == 0 && sched_alloc_admits(v, j, ids))
+            return 0;
+        return rack_shape(s, j, v, ids, false) == 0 && sched_alloc_admits(v, j, ids) ? 0 : -1;
+    }
+    return -1;
 }
 
 const sched_alloc_ops sched_alloc_rack = {rack_create, rack_destroy, rack_choose};

@@ -59,6 +59,12 @@
  *     MC1X1: every centre takes its node's one and two others at 3: 9
  *     each, from-centre 6: centre node 0: then nodes 1, 2: 0 3 4.
  *
+ *   mem_aware GLOBAL, the same machine and job, busy 2, 0 MB of network
+ *     RAM available (the view's figure): LOCAL's choices where they exist
+ *     (they need none), the same cores as under LOCAL; five threads need
+ *     two on some node (120 MB on 100: 20 MB of network RAM): refused by
+ *     all.
+ *
  * Hop distance on the other topologies (gang_job_hops): WHEEL of 8 PEs
  * (rim pairs 0-1, 2-3, ...): job on 0 1 2: (0,1) rim 1, (0,2) 3, (1,2) 3:
  * 7 / 3. BUS: every pair 1. CONNECTED: every pair 1. STAR with 2 cores a
@@ -67,6 +73,8 @@
 #include "app/components.h"
 #include "app/config.h"
 #include "app/run.h"
+#include "app/run_check.h"
+#include "app/run_metrics.h"
 #include "app/run_internal.h"
 #include "core/registry.h"
 #include "sched/alloc_builtin.h"
@@ -118,6 +126,11 @@ static const char *const machine_sx[] = {"computer.number=8", "computer.cores_pe
 static const char *const machine_sl[] = {"computer.number=8", "computer.cores_per_node=2",
                                          "network.topology=STAR", "computer.ram=100",
                                          "scheduler.mem_aware=LOCAL", NULL};
+
+static const char *const machine_sg[] = {"computer.number=8", "computer.cores_per_node=2",
+                                         "network.topology=STAR", "computer.ram=100",
+                                         "netram.enabled=yes", "scheduler.mem_aware=GLOBAL",
+                                         NULL};
 
 static job_t busy_job; /* what a busy core holds in the row */
 
@@ -248,6 +261,28 @@ START_TEST(test_star_exclusive)
 }
 END_TEST
 
+START_TEST(test_star_global)
+{
+    run_t *r = machine(machine_sg);
+    static const int busy[] = {2, -1};
+    /* Where LOCAL finds room the choice is LOCAL's (no network RAM needed:
+     * admitted with none available), as in test_star_local. */
+    EXPECT(r, "FIRSTFREE", 3, 60, busy, "0 3 4");
+    EXPECT(r, "CONTIGUOUS", 3, 60, busy, "3 4 6");
+    EXPECT(r, "RACK", 3, 60, busy, "0 3 4");
+    EXPECT(r, "MC1X1", 3, 60, busy, "0 3 4");
+    /* Five threads on four nodes: some node gets two, 120 MB on 100: a
+     * need of 20 MB at least, and the view says 0 MB of network RAM is
+     * available: refused by every policy. */
+    static const int none[] = {-1};
+    EXPECT(r, "FIRSTFREE", 5, 60, none, "-1");
+    EXPECT(r, "CONTIGUOUS", 5, 60, none, "-1");
+    EXPECT(r, "RACK", 5, 60, none, "-1");
+    EXPECT(r, "MC1X1", 5, 60, none, "-1");
+    run_destroy(r);
+}
+END_TEST
+
 START_TEST(test_star_local)
 {
     run_t *r = machine(machine_sl);
@@ -292,6 +327,89 @@ START_TEST(test_hops_topologies)
 }
 END_TEST
 
+/* Whole runs under the checking mode (app/run_check.h: the scheduler's
+ * invariants at every step, and the answer of every policy but the
+ * built-in FIRSTFREE checked against sched/allocation.h's rules), every
+ * policy under mem_aware NO, LOCAL, GLOBAL and node_sharing SHARED,
+ * EXCLUSIVE, on a TREE of 4 racks x 2 nodes x 2 cores, MPL 2, paging and
+ * messages: 30 jobs of 1-8 threads and 10-50 MB (a linear congruential
+ * draw, fixed): every job ends (none is wider than the machine), except
+ * those the admission sets aside as never placeable, the same ones under
+ * every policy. */
+START_TEST(test_runs_checked)
+{
+    char trace_path[] = "/tmp/pnrsim-test-placement-runs-XXXXXX";
+    int fd = mkstemp(trace_path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    unsigned x = 12345;
+    for (int i = 1; i <= 30; i++) {
+        x = x * 1103515245u + 12345u;
+        int w = 1 + (int)((x >> 16) % 8);
+        x = x * 1103515245u + 12345u;
+        int rt = 5 + (int)((x >> 16) % 40);
+        x = x * 1103515245u + 12345u;
+        int mem = 10 + (int)((x >> 16) % 41);
+        fprintf(f, "%d %d 0 %d %d %d %d %d %d -1 1 1 1 1 1 1 -1 -1\n", i, i * 3, rt, w, rt,
+                mem * 1024, w, rt * 2);
+    }
+    fclose(f);
+    components_init();
+    static const char *const allocs[] = {"LOWEST", "CONTIGUOUS", "RACK", "MC1X1"};
+    static const char *const mems[] = {"NO", "LOCAL", "GLOBAL"};
+    static const char *const shares[] = {"SHARED", "EXCLUSIVE"};
+    long impossible[3][2] = {{0}};
+    for (int a = 0; a < 4; a++)
+        for (int mi = 0; mi < 3; mi++)
+            for (int sh = 0; sh < 2; sh++) {
+                config c;
+                char err[CFG_ERR_MAX], kv[CFG_PATH_MAX + 32], what[96];
+                snprintf(what, sizeof what, "%s %s %s", allocs[a], mems[mi], shares[sh]);
+                config_defaults(&c);
+                static const char *const base[] = {
+                    "computer.number=16", "computer.cores_per_node=2", "computer.ram=64",
+                    "network.topology=TREE", "network.rack_size=2", "scheduler.mpl=2",
+                    "scheduler.quantum=2", "process.comm_rate=0.5", "process.sync_rate=2",
+                    "process.mem_access_rate=0.00003", "netram.enabled=yes",
+                    NULL};
+                for (int i = 0; base[i]; i++)
+                    set(&c, base[i]);
+                snprintf(kv, sizeof kv, "workload.trace=%s", trace_path);
+                set(&c, kv);
+                snprintf(kv, sizeof kv, "scheduler.allocation=%s", allocs[a]);
+                set(&c, kv);
+                snprintf(kv, sizeof kv, "scheduler.mem_aware=%s", mems[mi]);
+                set(&c, kv);
+                snprintf(kv, sizeof kv, "scheduler.node_sharing=%s", shares[sh]);
+                set(&c, kv);
+                ck_assert_msg(config_validate(&c, err) == 0, "%s: %s", what, err);
+                run_t *r = run_create(&c, NULL, NULL, err);
+                ck_assert_msg(r != NULL, "%s: %s", what, err);
+                run_set_checking(r, true);
+                ck_assert_msg(run_execute(r, err) == 0, "%s: %s", what, err);
+                ck_assert_msg(run_check_failure(r) == NULL, "%s: %s", what,
+                              run_check_failure(r));
+                run_metrics m;
+                run_metrics_get(r, &m);
+                /* Every job ends but those the built-in admission sets
+                 * aside as never placeable (sched/admit.h: under EXCLUSIVE
+                 * two threads of 40 MB or more do not fit a 64 MB node),
+                 * which are the same for every policy (the admission's). */
+                ck_assert_msg(m.jobs_unfinished == 0 && m.jobs_finished + m.jobs_impossible == 30,
+                              "%s: %ld of 30 finished, %ld impossible", what, m.jobs_finished,
+                              m.jobs_impossible);
+                if (a == 0)
+                    impossible[mi][sh] = m.jobs_impossible;
+                ck_assert_msg(m.jobs_impossible == impossible[mi][sh], "%s: %ld impossible, %s %ld",
+                              what, m.jobs_impossible, allocs[0], impossible[mi][sh]);
+                ck_assert(m.alloc_set && m.alloc_racks);
+                ck_assert(m.alloc_hops_mean >= 0 && m.alloc_hops_mean <= 7);
+                run_destroy(r);
+            }
+    unlink(trace_path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("placement");
@@ -301,6 +419,8 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_star_cores);
     tcase_add_test(tc, test_star_exclusive);
     tcase_add_test(tc, test_star_local);
+    tcase_add_test(tc, test_star_global);
+    tcase_add_test(tc, test_runs_checked);
     tcase_add_test(tc, test_hops_topologies);
     suite_add_tcase(s, tc);
     return s;
