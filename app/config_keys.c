@@ -293,8 +293,9 @@ static const key_def builtin_keys[] = {
            "mem_aware allows; CONTIGUOUS = the first run of consecutive free cores (nodes); "
            "RACK = the fewest racks of a TREE network, the tightest first; MC1X1 = PReMAS's "
            "MC1x1, the nearest cores in hops from the best centre (docs/SCHEDULING.md "
-           "\"Placement\"); plugins add others (docs/PLUGINS.md). Set, jobs.csv and "
-           "metrics.json report racks spanned, mean pairwise hops, uplink bytes."),
+           "\"Placement\"); plugins add others (docs/PLUGINS.md). With any but FIRSTFREE, "
+           "jobs.csv and metrics.json report racks spanned, mean pairwise hops and uplink "
+           "bytes (docs/METRICS.md \"Placement\")."),
 
     K_STR("computer", "name", computer.name, 1, "Node", "text", "Computer",
           "Base name of the PEs (a number is appended), used in output only."),

@@ -410,6 +410,29 @@ START_TEST(test_runs_checked)
 }
 END_TEST
 
+/* RACK without racks: a "has no effect" note (app/config.c); on a TREE
+ * none, nor for MC1X1 on a STAR (its hops differ there too). */
+START_TEST(test_rack_note)
+{
+    components_init();
+    config c;
+    cfg_note notes[8];
+    char err[CFG_ERR_MAX];
+    config_defaults(&c);
+    set(&c, "scheduler.allocation=RACK");
+    ck_assert_msg(config_validate(&c, err) == 0, "%s", err);
+    size_t n = config_ignored(&c, notes, 8);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(notes[0].key, "scheduler.allocation");
+    ck_assert_ptr_nonnull(strstr(notes[0].what, "has no effect: only a TREE topology has racks"));
+    set(&c, "network.topology=TREE");
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+    set(&c, "network.topology=STAR");
+    set(&c, "scheduler.allocation=MC1X1");
+    ck_assert_uint_eq(config_ignored(&c, notes, 8), 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("placement");
@@ -421,6 +444,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_star_local);
     tcase_add_test(tc, test_star_global);
     tcase_add_test(tc, test_runs_checked);
+    tcase_add_test(tc, test_rack_note);
     tcase_add_test(tc, test_hops_topologies);
     suite_add_tcase(s, tc);
     return s;
