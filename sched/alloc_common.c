@@ -49,13 +49,3 @@ int alloc_fallback(const sched_alloc_job *j, const sched_alloc_view *v, int *ids
         return 0;
     return -1;
 }
-
-void alloc_sort(int *ids, int n)
-{
-    for (int i = 1; i < n; i++) {
-        int x = ids[i], k = i;
-        for (; k > 0 && ids[k - 1] > x; k--)
-            ids[k] = ids[k - 1];
-        ids[k] = x;
-    }
-}

@@ -36,8 +36,4 @@ int alloc_node_usable_as(const sched_alloc_job *j, const sched_alloc_view *v, in
  * 0 (ids written) or -1. */
 int alloc_fallback(const sched_alloc_job *j, const sched_alloc_view *v, int *ids);
 
-/* Sort ids[0 .. n-1] ascending (insertion sort: n is a job's threads, the
- * ids mostly in order already; no allocation). */
-void alloc_sort(int *ids, int n);
-
 #endif
