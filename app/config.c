@@ -649,6 +649,16 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
             if (changed(c, &def, "network", tree_keys[i]))
                 note(c, "network", tree_keys[i], notes, max, &n, why);
     }
+    /* RACK without racks (issue 35): the machine is one rack and it places
+     * as FIRSTFREE does (the placement metrics are still written). */
+    if (c->network.topology != TOPO_KIND_TREE &&
+        !strcmp(pnrsim_at(PNRSIM_KIND_ALLOCATION, c->scheduler.allocation)->name, "RACK")) {
+        snprintf(why, sizeof why, "only a TREE topology has racks ([network] topology = %s): "
+                 "the machine is one rack and RACK places as FIRSTFREE does (jobs.csv and "
+                 "metrics.json still get the placement figures)",
+                 config_topology_name(c->network.topology));
+        note(c, "scheduler", "allocation", notes, max, &n, why);
+    }
     if (c->computer.memory_servers > 0 && !c->netram.enabled)
         note(c, "computer", "memory_servers", notes, max, &n,
              "network RAM is off ([netram] enabled = no), so the memory servers hold "

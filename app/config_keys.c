@@ -292,9 +292,14 @@ static const key_def builtin_keys[] = {
            "ceil(threads / cores_per_node) of them, the unused cores idle (counted)."),
     K_COMP("scheduler", "allocation", scheduler.allocation, PNRSIM_KIND_ALLOCATION,
            "FIRSTFREE", NULL,
-           "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE = the "
-           "lowest-numbered free cores (whole nodes under EXCLUSIVE) that mem_aware allows; "
-           "plugins add others (docs/PLUGINS.md)."),
+           "Cores a job gets in its slot (issue 34, sched/allocation.h): FIRSTFREE (or "
+           "LOWEST) = the lowest-numbered free cores (whole nodes under EXCLUSIVE) that "
+           "mem_aware allows; CONTIGUOUS = the first run of consecutive free cores (nodes); "
+           "RACK = the fewest racks of a TREE network, the tightest first; MC1X1 = PReMAS's "
+           "MC1x1, the nearest cores in hops from the best centre (docs/SCHEDULING.md "
+           "\"Placement\"); plugins add others (docs/PLUGINS.md). With any but FIRSTFREE, "
+           "jobs.csv and metrics.json report racks spanned, mean pairwise hops and uplink "
+           "bytes (docs/METRICS.md \"Placement\")."),
     K_ENUM("scheduler", "time_limit", scheduler.time_limit, cfg_time_limit_names, "IGNORE", NULL,
            "A job that reaches its requested time (SWF field 9) x workload.limit_factor: "
            "IGNORE = runs on (the report); KILL = is killed then, its cores, RAM and "

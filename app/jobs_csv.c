@@ -24,6 +24,8 @@
 #include "app/output.h"
 #include "sched/limits.h"
 #include "core/mem.h"
+#include "net/net.h"
+#include "sched/gang_alloc.h"
 
 #include <assert.h>
 #include <math.h>
@@ -36,6 +38,7 @@ struct jobs_csv {
     const gang_t *g;
     bool exclusive;
     bool kill;            /* time_kill: the column lost_core_seconds */
+    bool racks, hops;     /* the placement columns (jobs_csv_open_placed) */
     int cpn;              /* cores per node (pes under exclusive) */
     char *buf;            /* one row */
     size_t cap;
@@ -66,27 +69,35 @@ struct jobs_csv {
 
 jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive)
 {
+    return jobs_csv_open_placed(f, cl, g, exclusive, false);
+}
+
+jobs_csv *jobs_csv_open_placed(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive,
+                               bool placed)
+{
     jobs_csv *w = xcalloc(1, sizeof *w);
     w->f = f;
     w->cl = cl;
     w->g = g;
     w->exclusive = exclusive;
     w->kill = cl->time_kill;
+    w->hops = placed;
+    w->racks = placed && net_tree_shape(cl->net) != NULL;
     w->cpn = cluster_cpn(cl);
     w->cap = 1024;
     w->buf = xrealloc(NULL, w->cap);
-    fputs(exclusive ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores," JOBS_CSV_TAIL
-                    : JOBS_CSV(CSV_NAME1, CSV_NAME) "," JOBS_CSV_TAIL,
-          f);
+    fputs(exclusive ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores" : JOBS_CSV(CSV_NAME1, CSV_NAME), f);
+    fputs(w->racks ? ",racks,hops_mean," : w->hops ? ",hops_mean," : ",", f);
+    fputs(JOBS_CSV_TAIL, f);
     fputs(w->kill ? ",lost_core_seconds\n" : "\n", f);
     return w;
 }
 
-/* Room for a row of a job of `threads` threads: 20 fields of at most 24
+/* Room for a row of a job of `threads` threads: 22 fields of at most 24
  * bytes, and at most one range "a-b " of two ints per thread. */
 static char *row_start(jobs_csv *w, long threads)
 {
-    size_t need = 20 * 26 + 64 + (threads > 0 ? (size_t)threads * 24 : 0);
+    size_t need = 22 * 26 + 64 + (threads > 0 ? (size_t)threads * 24 : 0);
     if (need > w->cap) {
         free(w->buf);
         w->cap = need;
@@ -214,6 +225,25 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     return p;
 }
 
+/* ",racks,hops_mean" of job j when asked (issue 35), before the tail (pes
+ * stays the last column): of its cores at its last placement, empty when
+ * it was never placed; hops_mean empty for one thread (no pair). */
+static char *put_placed(jobs_csv *w, char *p, const job_t *j)
+{
+    bool placed = gang_job_slot(w->g, j) >= 0; /* as pes */
+    if (w->racks) {
+        *p++ = ',';
+        if (placed)
+            p = num_put_i64(p, gang_job_racks(w->g, j));
+    }
+    if (w->hops) {
+        *p++ = ',';
+        if (placed)
+            p = put_opt(p, gang_job_hops(w->g, j), false);
+    }
+    return p;
+}
+
 void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response, double exec,
                        double sld, double bsld)
 {
@@ -223,6 +253,7 @@ void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response
         *p++ = ',';
         p = num_put_i64(p, j->width); /* cores: whole nodes */
     }
+    p = put_placed(w, p, j);
     p = put_tail(w, p, j, "finished");
     row_end(w, p);
 }
@@ -259,6 +290,7 @@ void jobs_csv_killed(jobs_csv *w, const job_t *j)
         *p++ = ',';
         p = num_put_i64(p, j->width);
     }
+    p = put_placed(w, p, j);
     p = put_tail(w, p, j, "killed");
     row_end(w, p);
 }
@@ -287,6 +319,7 @@ static void alive_row(jobs_csv *w, const job_t *j)
         *p++ = ',';
         p = num_put_i64(p, j->width);
     }
+    p = put_placed(w, p, j);
     p = put_tail(w, p, j, j->started ? "running" : "queued");
     row_end(w, p);
 }
@@ -307,6 +340,10 @@ static void record_row(jobs_csv *w, const wl_job *job, wl_drop_reason why)
     *p++ = ',';
     p = put_opt(p, job->mem_mb, false);
     p = put_str(p, w->exclusive ? ",,,," : ",,,"); /* faults, fault time (cores) */
+    if (w->racks)
+        *p++ = ',';
+    if (w->hops)
+        *p++ = ',';
     p = put_opt(p, job->requested, true);
     if (why == WL_DROP_N) {
         p = put_str(p, ",unsubmitted,");

@@ -28,6 +28,14 @@ typedef struct jobs_csv jobs_csv;
  * job, node_sharing EXCLUSIVE on nodes of several cores), and pes lists
  * every core of a job's nodes (its gang matrix columns). */
 jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive);
+/* The same, with the placement columns after fault_time (and cores)
+ * when `placed`
+ * (scheduler.allocation set, issue 35; docs/METRICS.md): racks (TREE
+ * only: the racks the job's cores span) and hops_mean (the mean pairwise
+ * hop distance of its cores, empty for one thread); both of the job's
+ * last placement, empty for a job never placed. */
+jobs_csv *jobs_csv_open_placed(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive,
+                               bool placed);
 /* The row of finished job j, with its wait, response, execution, slowdown
  * and bounded slowdown (as on_job_end computed them). */
 /* The row of a job killed at its time limit (sched/job_limit.h), at its end. */

@@ -48,6 +48,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_RECLAIM}
 #define ALLOC(key, field)                                                     \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_ALLOC}
+#define PLACE(key, field)                                                     \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_PLACE}
 #define STRAT(key, field)                                                     \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_STRAT}
 #define KILL(key, field)                                                      \
@@ -156,6 +158,7 @@ const out_field out_fields[] = {
     ALLOC("alloc_racks_spanned_mean", alloc_racks_spanned_mean),
     ALLOC("alloc_racks_spanned_max", alloc_racks_spanned_max),
     ALLOC("net_uplink_bytes", net_uplink_bytes),
+    PLACE("alloc_hops_mean", alloc_hops_mean),
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXCL("idle_core_seconds", idle_core_seconds),
     EXTRA("cpu_demand_done", cpu_demand_done),
@@ -531,6 +534,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_ALLOC) && !m->alloc_racks)
             continue;
         if ((d->flags & OUT_KILL) && !m->time_kill)
+            continue;
+        if ((d->flags & OUT_PLACE) && !m->alloc_set)
             continue;
         if ((d->flags & OUT_STRAT) && !m->pnr_strategy_msgs)
             continue;

@@ -52,6 +52,8 @@ enum {
                         * = KILL (issue 35) */
     OUT_LIMITS = 1024, /* in metrics.json only with a per-user limit set
                         * (scheduler.max_*_per_user, issue 35) */
+    OUT_PLACE = 2048,  /* in metrics.json only with scheduler.allocation
+                        * set, any topology (issue 35) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -434,6 +434,7 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
                .by_group = c->scheduler.fairshare_by == FAIRSHARE_BY_GROUP},
         .max_running_per_user = c->scheduler.max_running_per_user,
         .max_cores_per_user = c->scheduler.max_cores_per_user,
+        .alloc_metrics = run_alloc_explicit(c),
     };
     double *ram = xcalloc((size_t)n, sizeof *ram);
     for (int i = 0; i < n; i++)
@@ -528,7 +529,8 @@ run_t *run_create(const config *c, FILE *jobs_out, FILE *samples_out, char err[C
     tally_init(&r->bsld);
     r->arrival_ev = ev_new(&r->sim, arrival, r);
     if (jobs_out) {
-        r->jobs = jobs_csv_open(jobs_out, cl, r->g, run_exclusive(r));
+        r->jobs = jobs_csv_open_placed(jobs_out, cl, r->g, run_exclusive(r),
+                                       run_alloc_explicit(&r->c));
         workload_on_drop(r->wl, jobs_csv_dropped, r->jobs);
     }
     if (samples_out)

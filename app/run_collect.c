@@ -72,12 +72,14 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_busy_uplinks = tb.uplinks;
     m->net_busy_tor_switches = tb.tor_switches;
     m->net_busy_core_switch = tb.core_switch;
-    /* On racks, with an allocation policy other than the default (index 0,
-     * FIRSTFREE) or one set explicitly (FIRSTFREE as a study's baseline):
-     * what it did with them (issue 34). Unset, nothing is added (the
-     * outputs stay those of before the issue). */
-    m->alloc_racks = m->tree && (r->c.scheduler.allocation != 0 ||
-                                 config_origin(&r->c, "scheduler.allocation")[0] != '\0');
+    /* With an allocation policy other than the default FIRSTFREE (LOWEST
+     * for the default's placement with the figures): what it did with the
+     * racks and the hops (issues 34, 35). With the default nothing is
+     * added (the outputs stay those of before the issues). */
+    m->alloc_set = run_alloc_explicit(&r->c);
+    m->alloc_racks = m->tree && m->alloc_set;
+    if (m->alloc_set)
+        gang_hops_mean(r->cl.gang, &m->alloc_hops_mean);
     if (m->alloc_racks) {
         gang_racks_spanned(r->cl.gang, &m->alloc_racks_spanned_mean, &m->alloc_racks_spanned_max);
         m->net_uplink_bytes = 0;

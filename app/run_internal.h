@@ -78,4 +78,17 @@ static inline bool run_exclusive(const run_t *r)
     return r->c.scheduler.node_sharing == NODE_EXCLUSIVE && r->c.computer.cores_per_node > 1;
 }
 
+/* scheduler.allocation other than FIRSTFREE (index 0, the default; issues
+ * 34, 35): the placement metrics are written (metrics.json's alloc_*
+ * members and net_uplink_bytes, jobs.csv's racks and hops_mean columns).
+ * A study's baseline names LOWEST, FIRSTFREE's own table under another
+ * name, to have them. The value decides, not where it was set: a run's
+ * config.ini names every key, and replaying it must give the same outputs
+ * (issue 34 also counted FIRSTFREE set explicitly, which a replay of an
+ * unset run's config.ini then did too). */
+static inline bool run_alloc_explicit(const config *c)
+{
+    return c->scheduler.allocation != 0;
+}
+
 #endif

@@ -59,6 +59,11 @@ typedef struct run_metrics {
      * the bytes that crossed uplinks (summed over uplinks: a message
      * between racks counts twice, once per uplink) */
     bool alloc_racks;
+    /* scheduler.allocation set, any topology (issue 35): the mean over the
+     * placements of jobs of two threads or more of their mean pairwise hop
+     * distance (docs/METRICS.md "Placement"; NAN when none) */
+    bool alloc_set;
+    double alloc_hops_mean;
     double alloc_racks_spanned_mean;
     int alloc_racks_spanned_max;
     double net_uplink_bytes;

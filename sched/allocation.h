@@ -72,6 +72,13 @@ bool sched_alloc_new_slot(const sched_alloc_view *v);
  * rack of core pe; 0 and -1 for the other topologies. */
 int sched_alloc_nracks(const sched_alloc_view *v);
 int sched_alloc_rack_of(const sched_alloc_view *v, int pe);
+/* The hop distance between cores a and b (docs/METRICS.md "Placement"):
+ * 0 on one node; otherwise the number of elements (links and switches) of
+ * the network's route between their nodes (net/elem.h): STAR 3, BUS 1,
+ * WHEEL 1 for the two nodes of a rim link and 3 otherwise, CONNECTED 1,
+ * TREE 3 within a rack and 7 across racks. Constant time. (Issue 35;
+ * compatible addition: API version unchanged.) */
+int sched_alloc_hops(const sched_alloc_view *v, int a, int b);
 /* MB of node `node` that placements may still reserve: its RAM, less the
  * memory it has lent and the memory of the threads of placed, unfinished
  * jobs on it in any slot (may be negative). */

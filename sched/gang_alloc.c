@@ -13,6 +13,7 @@
 #include "sched/gang_nodes.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,6 +41,14 @@ int sched_alloc_rack_of(const sched_alloc_view *v, int pe)
 {
     const net_t *net = v->g->cl->net;
     return net && net_tree_shape(net) ? net_rack_of(net, pe / v->g->cpn) : -1;
+}
+
+int sched_alloc_hops(const sched_alloc_view *v, int a, int b)
+{
+    const gang_t *g = v->g;
+    assert(a >= 0 && a < g->npes && b >= 0 && b < g->npes);
+    int na = a / g->cpn, nb = b / g->cpn;
+    return na == nb ? 0 : net_route_len(g->cl->net, na, nb);
 }
 
 double sched_alloc_free_mb(const sched_alloc_view *v, int node)
@@ -122,6 +131,8 @@ void gang_alloc_init(gang_t *g)
     const net_t *net = g->cl->net;
     if (net && net_tree_shape(net))
         g->rack_seen = xcalloc((size_t)net_rack_count(net), sizeof *g->rack_seen);
+    g->hop_count = xcalloc((size_t)g->nnodes, sizeof *g->hop_count);
+    g->hop_nodes = xcalloc((size_t)g->nnodes, sizeof *g->hop_nodes);
 }
 
 void gang_alloc_fini(gang_t *g)
@@ -130,6 +141,8 @@ void gang_alloc_fini(gang_t *g)
         g->alloc->destroy(g->alloc_state);
     free(g->alloc_mark);
     free(g->rack_seen);
+    free(g->hop_count);
+    free(g->hop_nodes);
 }
 
 bool gang_alloc_builtin(const gang_t *g) { return g->alloc == &sched_alloc_firstfree; }
@@ -224,6 +237,37 @@ int gang_job_racks(const gang_t *g, const job_t *j)
     return n;
 }
 
+/* The pairwise sum over j's threads by node: threads on one node are 0
+ * hops apart, threads on nodes a != b are net_route_len(a, b) apart
+ * (sched_alloc_hops), so the sum is over pairs of the k nodes used,
+ * count(a) x count(b) x hops(a, b): O(threads + k^2). */
+double gang_job_hops(const gang_t *g, const job_t *j)
+{
+    if (j->threads < 2)
+        return NAN;
+    int k = 0;
+    for (int i = 0; i < j->threads; i++) {
+        int node = j->pe_ids[i] / g->cpn;
+        if (!g->hop_count[node]++)
+            g->hop_nodes[k++] = node;
+    }
+    double sum = 0;
+    for (int x = 0; x < k; x++)
+        for (int y = x + 1; y < k; y++) {
+            int a = g->hop_nodes[x], b = g->hop_nodes[y];
+            sum += (double)g->hop_count[a] * g->hop_count[b] * net_route_len(g->cl->net, a, b);
+        }
+    for (int x = 0; x < k; x++)
+        g->hop_count[g->hop_nodes[x]] = 0;
+    double w = j->threads;
+    return sum / (w * (w - 1) / 2);
+}
+
+void gang_hops_mean(const gang_t *g, double *mean)
+{
+    *mean = g->hops_jobs ? g->hops_sum / (double)g->hops_jobs : NAN;
+}
+
 void gang_alloc_apply(gang_t *g, job_t *const *pe_job, job_t *j)
 {
     bool ok = gang_alloc_choose(g, pe_job, j);
@@ -240,6 +284,10 @@ void gang_alloc_apply(gang_t *g, job_t *const *pe_job, job_t *j)
         g->racks_jobs++;
         if (n > g->racks_max)
             g->racks_max = n;
+    }
+    if (g->p.alloc_metrics && j->threads > 1) {
+        g->hops_sum += gang_job_hops(g, j);
+        g->hops_jobs++;
     }
 }
 

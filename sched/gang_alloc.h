@@ -44,6 +44,15 @@ bool gang_alloc_builtin(const gang_t *g);
 /* TREE: the racks j's cores span (0 without racks). O(threads). */
 int gang_job_racks(const gang_t *g, const job_t *j);
 
+/* The mean pairwise hop distance between j's threads' cores
+ * (sched_alloc_hops over the threads' pairs; docs/METRICS.md): NAN for a
+ * job of one thread (no pair). O(threads + nodes used^2); uses g's
+ * scratch (not thread-safe, leaves it zero). */
+double gang_job_hops(const gang_t *g, const job_t *j);
+/* p.alloc_metrics: the mean of gang_job_hops over the placements of jobs
+ * of two threads or more (each placement counted once); NAN before any. */
+void gang_hops_mean(const gang_t *g, double *mean);
+
 /* network.topology = TREE: the racks spanned by the cores of the jobs
  * placed so far (each placement counted once), mean and largest; 0 and 0
  * before any placement or without racks (sched/gang_alloc.c). */

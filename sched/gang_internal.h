@@ -95,6 +95,12 @@ struct gang {
     int *rack_seen;         /* TREE: a mark per rack (racks spanned), zero */
     long racks_sum, racks_jobs; /* TREE: racks spanned by placed jobs */
     int racks_max;
+    /* placement metrics (p.alloc_metrics, issue 35): mean pairwise hops of
+     * the placed jobs; scratch for gang_job_hops (a count per compute node,
+     * zero, and the nodes a job uses) */
+    int *hop_count, *hop_nodes;
+    double hops_sum;
+    long hops_jobs;
 };
 
 /* The index (slot order) of the slot with id `id`, -1 when it is gone.

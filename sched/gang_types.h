@@ -46,6 +46,8 @@ typedef struct gang_params {
                              * .cores is set by the host) */
     int max_running_per_user; /* per-user limits, 0 = none (sched/limits.h) */
     int max_cores_per_user;
+    bool alloc_metrics;     /* count the placed jobs' mean pairwise hops
+                             * (scheduler.allocation set, issue 35) */
 } gang_params;
 
 /* Called when a job has ended (its end time is set); the callee owns it. */

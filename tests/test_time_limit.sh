@@ -120,6 +120,15 @@ check "speed 2: killed at 1.5 with 3 s of work and 1.5 core-seconds lost ($(end_
 check "speed 2: job 21 ends at 10.5; cpu_lost_share = 3 / (1 + 3) = 0.75 ($(jval sp/metrics.json cpu_lost_share))" \
     eval "near '$(end_of sp 21)' 10.5 && near '$(jval sp/metrics.json cpu_lost_share)' 0.75"
 
+# With the placement columns (scheduler.allocation not FIRSTFREE: racks,
+# hops_mean) and cores (EXCLUSIVE), a killed row has every column of the
+# header, as a finished one: one field count in the whole file.
+"$P" -q -t cpu.swf --set computer.number=4 --set computer.cores_per_node=2 \
+    --set scheduler.node_sharing=EXCLUSIVE --set scheduler.allocation=LOWEST \
+    --set network.topology=TREE --set scheduler.time_limit=KILL -o pl > /dev/null 2>&1
+check "KILL with placement columns: killed row present, every row has the header's $(head -1 pl/jobs.csv | awk -F, '{print NF}') fields" \
+    eval "[ '$(state_of pl 3)' = killed ] && [ \"\$(awk -F, '{print NF}' pl/jobs.csv | sort -u | wc -l)\" = 1 ]"
+
 # ---- 3. descheduled time is not counted -----------------------------------------------
 printf '10 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n11 0 0 10 1 10 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n' > gang.swf
 "$P" -q -t gang.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.quantum=1 \
