@@ -443,7 +443,7 @@ static bool batch_costs_ok(const cluster_t *cl, const thread_t *th)
      * sends and receives on the thread's core and waits for its server's
      * work, which runs on the server's node as one work per batch and
      * server (serve_flush). Under fault model CURVE each step's gap
-     * is the curve's (job_curve_next), as the exact fault_redraw's. */
+     * is the curve's (job_curve_next), as the exact thread_fault_redraw's. */
     /* Dirty writes on an SSD of several servers (any job's fraction > 0:
      * the largest, as config.c's note): planned when each write
      * ends within its fault's read (the next fault then finds every
@@ -528,7 +528,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     uint64_t ev = cl->dirty_per_thread ? th->evictions : pe->swap_evictions;
     /* Nothing else changes while the batch lasts: L (the PE's memory), the
      * other clocks and the streams; each step is the fault's destination
-     * (plan) and fault_redraw's arithmetic with them hoisted (the same
+     * (plan) and thread_fault_redraw's arithmetic with them hoisted (the same
      * draws, in the same order). */
     const double P = job_page_bytes(cl), L = th->L, R = cl->mem_access_rate;
     const double ram_bytes = pe->ram_mb * MB_BYTES;
@@ -580,7 +580,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->svc[n] = svc;
         D += P;
         if (curve) {
-            /* fault_redraw under CURVE: D unclamped, the curve's gap at
+            /* thread_fault_redraw under CURVE: D unclamped, the curve's gap at
              * the thread's (unchanging) local fraction, the same stream. */
             fa = job_curve_next(curve, &cl->fault_rng, pe->id, cpu, L, th->size_bytes, P);
         } else {
@@ -600,7 +600,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
         bt->tgt[n] = tgt;
         t = t + svc;                  /* as proc_hold(svc) then proc_hold(burst) */
         if (tgt > cpu)
-            t = t + (tgt - cpu) / th->speed; /* job.c's burst_wall */
+            t = t + (tgt - cpu) / th->speed; /* job_clock.h's thread_burst_wall */
         cpu = tgt;
         n++;
         /* Go on only to a fault that comes before every other clock. */

@@ -39,6 +39,7 @@
  * threads change the same state in the same order.
  */
 #include "sched/job.h"
+#include "sched/job_clock.h"
 #include "sched/job_pool.h"
 
 #include "core/mem.h"
@@ -49,135 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- page-fault model (§4.1.5) ------------------------------------------ */
-
-/* Several cores per node: th's share of its node's overallocation (MODEL.md
- * "Nodes of several cores"); S, its row's size there (pe_key_size). */
-static double node_share(thread_t *th, double over)
-{
-    return job_fault_share(over, th->size_bytes, pe_key_size(th->pe, th->job->row));
-}
-
-/* Set L from the PE's overallocation and draw the next fault time. */
-static void fault_redraw(thread_t *th)
-{
-    cluster_t *cl = th->job->cl;
-    const double P = job_page_bytes(cl);
-    double over = pe_overalloc_mb(th->pe) * MB_BYTES;
-    if (th->pe->ncores > 1 && over > 0)
-        over = node_share(th, over);
-    th->L = over < th->size_bytes ? over : th->size_bytes;
-    if (th->L < P || cl->mem_access_rate <= 0 || th->job->curve) {
-        /* Less than a page out of RAM: nothing to page; CURVE: its rate (job_curve.h). */
-        th->fault_at = job_curve_next(th->job->curve, &cl->fault_rng, th->pe->id, th->cpu_done,
-                                      th->L, th->size_bytes, P);
-        return;
-    }
-    if (th->D > th->L)
-        th->D = th->L;
-    double O = th->L - th->D;
-    if (O <= 0) {
-        /* Everything paged in: a locality change (reset, see MODEL.md). */
-        O = job_fault_reset(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), th->L, th->pe->ram_mb * MB_BYTES,
-                            th->size_bytes, P);
-        th->D = th->L - O;
-    }
-    double U = O / th->L;
-    double mean = cl->mem_access_rate * P / U;
-    th->fault_at = th->cpu_done + rng_exp(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), mean);
-}
-
-/* Seconds th's node takes for w CPU seconds of work (its speed). */
-static double burst_wall(const thread_t *th, double w) { return w / th->speed; }
-
-static double next_target(const thread_t *th)
-{
-    double t = th->job->cpu;
-    if (th->fault_at < t)
-        t = th->fault_at;
-    if (th->comm_at < t)
-        t = th->comm_at;
-    if (th->sync_at < t)
-        t = th->sync_at;
-    if (th->mem_at < t)
-        t = th->mem_at;
-    return t;
-}
-
-void thread_burst_credit(sim_t *sim, thread_t *th)
-{
-    if (th->preempted_by)
-        return; /* credited when preempted (job_cost.c) */
-    th->cpu_done += (sim->now - th->burst_start) * th->speed;
-    if (th->cpu_done > th->target)
-        th->cpu_done = th->target;
-    th->burst_start = sim->now;
-}
-
-void thread_mem_changed(sim_t *sim, thread_t *th)
-{
-    if (th->finished || !th->started)
-        return;
-    if (th->batch)
-        pe_batch_end(sim, th->pe); /* th's batch is its PE's */
-    if (th->computing) {
-        thread_burst_credit(sim, th);
-        fault_redraw(th);
-        th->target = next_target(th);
-        proc_rehold(sim, &th->p, burst_wall(th, th->target - th->cpu_done)); /* suspended: job_cost.c */
-    } else {
-        /* Waiting for the CPU, parked, in a context switch, paging or at a
-         * barrier: the burst it is about to compute must end at the new
-         * fault clock too (the target is recomputed before every burst
-         * anyway when the thread is between bursts). */
-        fault_redraw(th);
-        th->target = next_target(th);
-    }
-}
-
-static void mem_changed_cb(sim_t *sim, pe_user *u)
-{
-    thread_t *th = (thread_t *)((char *)u - offsetof(thread_t, mem_user));
-    thread_mem_changed(sim, th);
-}
-
-/* ---- neighbour and synchronisation intervals (§4.3.2, §4.3.3) ------------ */
-
-/* CPU time of the thread's next neighbour message: the comm_k-th with fixed
- * intervals; with exponential ones, prev_at (the previous message's CPU
- * time, 0 at the start) plus a draw. */
-static double next_comm_at(thread_t *th, double prev_at)
-{
-    cluster_t *cl = th->job->cl;
-    if (!(cl->comm_rate > 0))
-        return INFINITY;
-    if (cl->interval_exp)
-        return prev_at + rng_exp(rng_set_get(&cl->interval_rng, (size_t)th->pe->id), cl->comm_rate);
-    /* Fixed: k * rate, not a running sum, so counts stay exact. */
-    return (double)th->comm_k * cl->comm_rate;
-}
-
-/* CPU time of the thread's next synchronisation point (its sync_k-th). With
- * exponential intervals the job draws each point once, from the stream of
- * the PE of the first thread to need it, for all its threads. */
-static double next_sync_at(thread_t *th)
-{
-    job_t *j = th->job;
-    cluster_t *cl = j->cl;
-    if (!(cl->sync_rate > 0))
-        return INFINITY;
-    if (!cl->interval_exp)
-        return (double)th->sync_k * cl->sync_rate;
-    /* Every thread passes point k before any thread needs point k + 1 (the
-     * barrier), so the job holds only the latest point. */
-    assert(th->sync_k == j->sync_drawn || th->sync_k == j->sync_drawn + 1);
-    if (th->sync_k > j->sync_drawn) {
-        j->sync_point += rng_exp(rng_set_get(&cl->interval_rng, (size_t)th->pe->id), cl->sync_rate);
-        j->sync_drawn = th->sync_k;
-    }
-    return j->sync_point;
-}
 
 /* ---- messages -------------------------------------------------------------- */
 
@@ -279,19 +151,19 @@ static void thread_begin(sim_t *sim, thread_t *th)
     th->started = true;
     j->cl->threads_running++;
     if (th->pe->ncores > 1) {
-        /* A user first: the others, told of the new O, count th (node_share). */
+        /* A user first: the others, told of the new O, count th (thread_node_share). */
         th->mem_user.key = j->row;
         th->mem_user.size = th->size_bytes;
-        pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+        pe_add_user(th->pe, &th->mem_user, thread_mem_changed_cb);
         pe_alloc(sim, th->pe, th->mem_mb);
     } else {
         pe_alloc(sim, th->pe, th->mem_mb);
-        pe_add_user(th->pe, &th->mem_user, mem_changed_cb);
+        pe_add_user(th->pe, &th->mem_user, thread_mem_changed_cb);
     }
     th->comm_k = th->sync_k = 1;
-    th->comm_at = next_comm_at(th, 0);
-    th->sync_at = next_sync_at(th);
-    fault_redraw(th);
+    th->comm_at = thread_next_comm_at(th, 0);
+    th->sync_at = thread_next_sync_at(th);
+    thread_fault_redraw(th);
 }
 
 static void thread_body(sim_t *sim, proc_t *p)
@@ -307,7 +179,7 @@ static void thread_body(sim_t *sim, proc_t *p)
     th->at = TH_AT_DRAIN;
     if (cl->hooks.thread_starting && cl->hooks.thread_starting(sim, th, cl->hooks.pnr_ctx))
         PROC_YIELD(p); /* woken by thread_proceed */
-    th->target = next_target(th);
+    th->target = thread_next_target(th);
     for (;;) {
         if (j->killing)
             goto killed; /* back from a network-RAM exchange or a batch */
@@ -341,7 +213,7 @@ static void thread_body(sim_t *sim, proc_t *p)
             }
             th->computing = true;
             th->burst_start = sim->now;
-            PROC_HOLD(sim, p, burst_wall(th, th->target - th->cpu_done));
+            PROC_HOLD(sim, p, thread_burst_wall(th, th->target - th->cpu_done));
             if (p->sig == PROC_STOPPED)
                 continue; /* job_stop credited the CPU time and took the CPU */
             assert(p->sig == PROC_OK);
@@ -406,13 +278,13 @@ static void thread_body(sim_t *sim, proc_t *p)
             j->faults++;
             j->fault_time += sim->now - th->fault_start;
             th->D += job_page_bytes(cl);
-            fault_redraw(th);
+            thread_fault_redraw(th);
             if (j->killing)
                 goto killed; /* its last fault, in service at the kill, is over */
         }
         if (th->cpu_done >= th->comm_at) {
             th->comm_k++;
-            th->comm_at = next_comm_at(th, th->comm_at);
+            th->comm_at = thread_next_comm_at(th, th->comm_at);
             cl->neighbour_msgs++;
             {
                 thread_t *succ = &j->th[(th->idx + 1) % j->threads];
@@ -421,7 +293,7 @@ static void thread_body(sim_t *sim, proc_t *p)
         }
         if (th->cpu_done >= th->sync_at) {
             th->sync_k++;
-            th->sync_at = next_sync_at(th);
+            th->sync_at = thread_next_sync_at(th);
             if (barrier_arrive(&j->sync)) {
                 /* All ready: each thread sends its message to the master. */
                 for (int k = 0; k < j->threads; k++) {
@@ -434,7 +306,7 @@ static void thread_body(sim_t *sim, proc_t *p)
         }
         if (th->cpu_done >= j->cpu)
             break;
-        th->target = next_target(th);
+        th->target = thread_next_target(th);
     }
     thread_end(sim, th);
     if (0) {
@@ -452,7 +324,7 @@ static void thread_body(sim_t *sim, proc_t *p)
  * process: the scheduler runs jobs alone on their PEs (solo_ok: so every
  * PE of j is free, with no memory user and its CPU idle, and no two
  * threads share a PE; debug builds check it), there are no messages, no
- * network RAM hooks, and no thread can page (the test of fault_redraw on
+ * network RAM hooks, and no thread can page (the test of thread_fault_redraw on
  * the overallocation each PE will have once its thread has allocated,
  * computed the same way as pe_alloc and pe_overalloc_mb compute it; a
  * thread of no memory never pages). Nothing can then make one thread's
@@ -513,7 +385,7 @@ static double solo_step(sim_t *sim, job_t *j, int i, res_t *cpu, double speed)
         assert(got); /* its PE is its own */
         (void)got;
         j->solo_computing = true;
-        return (j->cpu - j->solo_done) / speed; /* burst_wall */
+        return (j->cpu - j->solo_done) / speed; /* thread_burst_wall */
     }
     /* No clock but the end of work (solo_eligible): the thread ends. */
     job_thread_ended(sim, j, i);

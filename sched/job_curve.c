@@ -6,7 +6,7 @@
  * fraction: the steady-state rate at which the measured program, given
  * f F pages of LRU memory, missed. No D, U or reset: the curve already
  * averages over the program's phases. The thread's L is the report
- * model's (fault_redraw), and the draw is taken where the report model
+ * model's (thread_fault_redraw), and the draw is taken where the report model
  * takes its draw, from the same per-PE stream, so every redraw point is
  * the report's: exponential gaps are memoryless, so redrawing at a change
  * of L does not bias the process.

@@ -3,7 +3,7 @@
  * curve as plain data, and the fault rate it gives a thread. On numbers
  * alone, below the job layer: app/curve.c reads the files and fills the
  * struct, each job points to its curve (job_t.curve, NULL under REPORT),
- * and fault_redraw (sched/job.c) asks job_curve_next for the next fault.
+ * and thread_fault_redraw (sched/job_clock.c) asks job_curve_next for the next fault.
  */
 #ifndef PNRSIM_SCHED_JOB_CURVE_H
 #define PNRSIM_SCHED_JOB_CURVE_H

@@ -8,7 +8,7 @@
  * A thread starts at point 0's level (job_run asks before the thread's
  * first step, so its start allocates that: thread_begin). Its next change
  * is a clock of CPU time, th->mem_at, beside the fault, neighbour and sync
- * clocks (next_target in job.c); when it comes due the thread loop calls
+ * clocks (thread_next_target, sched/job_clock.c); when it comes due the thread loop calls
  * the step below before anything else due at that CPU instant. A change of
  * mb MB: on a node of several cores the thread's user size first (so the
  * others' shares of the node's overallocation count it), then pe_alloc
