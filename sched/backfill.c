@@ -302,6 +302,7 @@ static void bf_pass(void *ctx, gang_t *g, double now)
         b->q[k++] = j;
     assert(k == n);
     b->st.passes++;
+    b->now = now;
     if (!mpl1(b))
         slot_epoch(b);
     b->st.queued_sum += (long long)n;
@@ -413,6 +414,30 @@ int sched_host_profile(const sched_host *h, int k, const double **t, const int *
     *t = h->own.pr[k].t;
     *f = h->own.pr[k].f;
     return h->own.pr[k].n;
+}
+
+/* The end a placed or candidate job is expected at, as sched_host_fits_at
+ * counts it: e, or just after now when e is not after now. */
+static double fut_end(double e, double now) { return e > now ? e : sched_just_after(now); }
+
+bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched_job *with)
+{
+    const gang_params *gp = gang_get_params(h->g);
+    if (!gp->mem_aware || gp->mpl != 1)
+        return false;
+    double now = h->now;
+    job_t *w = with ? JB((sched_job *)(void *)with) : NULL;
+    if (w && !w->queued)
+        policy_broken(h, "sched_host_fits_at with job %ld, which is not waiting", w->id);
+    h->tmp = grow(h->tmp, &h->tmpcap, h->nrun + 1, sizeof *h->tmp);
+    size_t k = 0;
+    for (size_t i = 0; i < h->nrun; i++)
+        if (fut_end(h->run[i]->bf_end, now) > t)
+            h->tmp[k++] = h->run[i];
+    /* with: placed now, counted at t until now + its estimate (it must fit
+     * now either way). */
+    bool counts = w && fut_end(now + w->estimate, now) > t;
+    return gang_fits_after(h->g, h->tmp, k, w, counts, JB((sched_job *)(void *)j));
 }
 
 sched_pass_stats *sched_host_stats(sched_host *h) { return &h->st; }

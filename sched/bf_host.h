@@ -26,6 +26,7 @@ struct sched_host {
     sched_profiles own;     /* sched_host_profiles' (a policy keeps its own) */
     long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
     int seen_slots;
+    double now;             /* this pass's instant (sched_host_fits_at) */
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
 };

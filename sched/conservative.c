@@ -44,6 +44,11 @@ typedef struct cons {
     bool kept;              /* ps.pr[0] and resv are what a rebuild would give */
     bool dirty;             /* a job ended off its expected end since */
     bool head_seen;         /* this pass has met its head */
+    bool memres;            /* this pass's reservations hold memory (MPL 1,
+                             * mem_aware): the head's, head at head_t */
+    bool mhead_seen;        /* memres: this pass has met its head */
+    sched_job *head;        /* memres: NULL when its reservation counts cores only */
+    double head_t;
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
     bool stale;             /* MPL > 1: slots were opened without a rebuild
                              * (reserve_from, lazy_open): the profiles' free
@@ -237,6 +242,24 @@ static bool lazy_open(cons *c, sched_host *h, int best, double now)
     return true;
 }
 
+/* Reservations that hold memory (MPL 1, mem_aware; docs/SCHEDULING.md):
+ * the first step at or after step `from` of profile p at which j (w
+ * cores, d seconds) fits by cores for its whole estimate and also fits by
+ * memory on the machine as expected then (sched_host_fits_at); -1 when
+ * none does (a job only network RAM can admit). Steps examined are not
+ * counted in the pass's statistics. */
+static int mem_earliest(sched_host *h, const sched_prof *p, int from, sched_job *j, int w,
+                        double d)
+{
+    long long scratch = 0;
+    for (int s = from; s < p->n; s++) {
+        s = sched_prof_earliest(p, s, w, d, &scratch);
+        if (sched_host_fits_at(h, j, p->t[s], NULL))
+            return s;
+    }
+    return -1;
+}
+
 /* The stop test by classes starts after this many reservations. */
 #define STOP_AFTER 32
 
@@ -344,11 +367,36 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
         bool full = depth > 0 && held >= depth;
         if (full && bs != 0)
             continue; /* no reservation left for a job that cannot start now */
+        double pe_t = bt; /* the earliest start by cores (the bound's) */
+        bool holds = false; /* the head's reservation holds memory */
+        bool first = c->memres && !c->mhead_seen; /* the first job not placed, if not placed */
+        if (first && bs != 0) {
+            /* The head: its reservation holds memory too. */
+            int s = mem_earliest(h, &c->ps.pr[0], bs, j, w, d);
+            if (s >= 0) {
+                holds = true;
+                bs = s;
+                bt = c->ps.pr[0].t[s];
+            }
+        }
         /* Reserved now: placed now, in the slot of its profile or, when
-         * memory refuses it there, in another that fits it now. */
+         * memory refuses it there, in another that fits it now; with the
+         * head's reservation holding memory, only if the head still fits
+         * at its start beside it. */
         bool placed = false, opened = false;
-        if (bs == 0)
+        bool guarded = bs == 0 && c->head && !sched_host_fits_at(h, c->head, c->head_t, j);
+        if (bs == 0 && !guarded)
             best = place_now(c, h, j, best, d, &placed, &opened);
+        if (first && bs == 0 && !placed && !guarded) {
+            /* The head, refused by memory now: reserved where it fits by
+             * cores and memory (it fits nowhere now). */
+            int s = mem_earliest(h, &c->ps.pr[0], 1, j, w, d);
+            if (s >= 0) {
+                holds = true;
+                bs = s;
+                bt = c->ps.pr[0].t[s];
+            }
+        }
         if (c->stale && !(bs == 0 && placed)) {
             /* Stale profiles (lazy_open) cannot say where j goes: rebuild
              * and search again (the same failed placements are tried
@@ -366,11 +414,11 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             mx_set(c, best); /* bs == 0 */
         if (classes)
             sched_stop_lower(&c->stop, p->t, p->f, bs, last);
-        if (!c->plain && bt > lb) { /* else: no new bound */
+        if (!c->plain && pe_t > lb) { /* else: no new bound */
             pending = true;
             pend_n = w;
             pend_d = d;
-            pend_t = bt;
+            pend_t = pe_t;
         }
         reserved++;
         sched_host_note_reserved(h, j, bt);
@@ -391,6 +439,13 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             c->head_seen = true;
             sched_host_note_head(h, j, bt);
         }
+        if (first && !placed) {
+            c->mhead_seen = true;
+            if (holds) {
+                c->head = j;
+                c->head_t = bt;
+            }
+        }
         if (keep && !placed) {
             c->resv[c->nresv] = j;
             c->resv_t[c->nresv++] = bt;
@@ -405,11 +460,14 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
 }
 
 /* Whether the reservations of the last pass may be kept: conservative, MPL
- * 1, an order whose keys do not change with time (not WFP3, UNICEP). */
+ * 1, an order whose keys do not change with time (not WFP3, UNICEP), not
+ * mem_aware (the head's reservation holding memory is found again at every
+ * pass). */
 static bool keepable(const sched_host *h)
 {
     unsigned fl = sched_host_order_flags(h);
     return sched_host_mpl(h) == 1 && !(fl & SCHED_ORDER_TIME_DEPENDENT) &&
+           !sched_host_mem_aware(h) &&
            sched_host_reservations(h) == 0 && !(sched_host_hooks(h) & SCHED_HOOK_REBUILD_ALWAYS);
 }
 
@@ -491,6 +549,9 @@ static void cons_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
     c->plain = (sched_host_hooks(h) & SCHED_HOOK_PLAIN_SEARCH) != 0;
     bool keep = keepable(h);
     c->head_seen = false;
+    c->memres = sched_host_mem_aware(h) && sched_host_mpl(h) == 1;
+    c->mhead_seen = false;
+    c->head = NULL;
     if (keep && incremental(c, h, n, now)) {
         c->dirty = false;
         return;

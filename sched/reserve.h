@@ -156,6 +156,19 @@ sched_pass_stats *sched_host_stats(sched_host *h);
 #define SCHED_HOOK_CHECK_BOUND 4u    /* debug builds: assert bound == plain search */
 unsigned sched_host_hooks(const sched_host *h);
 
+/* Reservations that hold memory (issue 35; docs/SCHEDULING.md
+ * "Reservations that hold memory"): at MPL 1 under mem_aware (else false),
+ * whether waiting job j would be placed at t >= now, by cores and memory
+ * (the allocation's rule, without network RAM: GLOBAL as LOCAL), on the
+ * machine as expected then: the placed jobs expected to end after t keep
+ * their cores and their threads' memory (one whose expected end is not
+ * after now: until just after now), and, when `with` is not NULL (another
+ * waiting job), `with` as if placed now where the allocation puts it now,
+ * until now + its estimate. False when `with` does not fit now. Added in
+ * interface version 1 (a new function: no existing one changed).
+ * O(placed jobs' threads + cores). */
+bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched_job *with);
+
 /* ---- for the host (sched/backfills.c) ---- */
 /* Register EASY (sched/easy.c) and CONSERVATIVE (sched/conservative.c).
  * Return PNRSIM_OK or pnrsim_register's error. */
