@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
+void *bf_grow(void *p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return p;
@@ -44,6 +44,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     *cap = c;
     return p;
 }
+
+#define grow bf_grow
 
 static const gang_policy bf_policy;
 
@@ -77,6 +79,9 @@ static void bf_destroy(void *ctx)
     free(b->q);
     free(b->run);
     free(b->tmp);
+    free(b->plan_job);
+    free(b->plan_t);
+    free(b->plan_end);
     free(b);
 }
 
@@ -149,6 +154,8 @@ static void bf_ended(void *ctx, job_t *j)
         r->on_ended(b->rstate, b, (const sched_job *)(void *)j);
     if (!mpl1(b))
         return;
+    if (j->end != j->bf_end)
+        b->plan_epoch++; /* the plans' floors no longer hold (bf_plan.c) */
     size_t i = run_lower(b, j);
     assert(i < b->nrun && b->run[i] == j);
     memmove(b->run + i, b->run + i + 1, (b->nrun - i - 1) * sizeof *b->run);
@@ -332,7 +339,7 @@ int sched_host_cores(const sched_host *h) { return h->npes; }
 int sched_host_slots(const sched_host *h) { return gang_slots(h->g); }
 int sched_host_mpl(const sched_host *h) { return gang_get_params(h->g)->mpl; }
 /* A reservation policy broke sched/reserve.h's rules: stop the run. */
-static void policy_broken(const sched_host *h, const char *fmt, ...)
+void bf_policy_broken(const sched_host *h, const char *fmt, ...)
 {
     const pnrsim_component *c =
         pnrsim_component_of(PNRSIM_KIND_BACKFILL, gang_get_params(h->g)->backfill);
@@ -349,7 +356,7 @@ static void policy_broken(const sched_host *h, const char *fmt, ...)
 int sched_host_slot_free(const sched_host *h, int s)
 {
     if (s < 0 || s >= gang_slots(h->g))
-        policy_broken(h, "sched_host_slot_free of slot %d (open: 0 .. %d)", s,
+        bf_policy_broken(h, "sched_host_slot_free of slot %d (open: 0 .. %d)", s,
                       gang_slots(h->g) - 1);
     return gang_slot_nfree(h->g, s);
 }
@@ -375,9 +382,9 @@ bool sched_host_place(sched_host *h, sched_job *j, int only, int exclude, bool a
 {
     int ns = gang_slots(h->g);
     if (!JB(j)->queued)
-        policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
+        bf_policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
     if (only < -1 || only > ns || exclude < -1 || exclude > ns)
-        policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
+        bf_policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
                       JB(j)->id, only, exclude, ns);
     return gang_place_where(h->g, JB(j), only, exclude, allow_new);
 }
@@ -414,30 +421,6 @@ int sched_host_profile(const sched_host *h, int k, const double **t, const int *
     *t = h->own.pr[k].t;
     *f = h->own.pr[k].f;
     return h->own.pr[k].n;
-}
-
-/* The end a placed or candidate job is expected at, as sched_host_fits_at
- * counts it: e, or just after now when e is not after now. */
-static double fut_end(double e, double now) { return e > now ? e : sched_just_after(now); }
-
-bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched_job *with)
-{
-    const gang_params *gp = gang_get_params(h->g);
-    if (!gp->mem_aware || gp->mpl != 1)
-        return false;
-    double now = h->now;
-    job_t *w = with ? JB((sched_job *)(void *)with) : NULL;
-    if (w && !w->queued)
-        policy_broken(h, "sched_host_fits_at with job %ld, which is not waiting", w->id);
-    h->tmp = grow(h->tmp, &h->tmpcap, h->nrun + 1, sizeof *h->tmp);
-    size_t k = 0;
-    for (size_t i = 0; i < h->nrun; i++)
-        if (fut_end(h->run[i]->bf_end, now) > t)
-            h->tmp[k++] = h->run[i];
-    /* with: placed now, counted at t until now + its estimate (it must fit
-     * now either way). */
-    bool counts = w && fut_end(now + w->estimate, now) > t;
-    return gang_fits_after(h->g, h->tmp, k, w, counts, JB((sched_job *)(void *)j));
 }
 
 sched_pass_stats *sched_host_stats(sched_host *h) { return &h->st; }

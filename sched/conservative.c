@@ -45,10 +45,7 @@ typedef struct cons {
     bool dirty;             /* a job ended off its expected end since */
     bool head_seen;         /* this pass has met its head */
     bool memres;            /* this pass's reservations hold memory (MPL 1,
-                             * mem_aware): the head's, head at head_t */
-    bool mhead_seen;        /* memres: this pass has met its head */
-    sched_job *head;        /* memres: NULL when its reservation counts cores only */
-    double head_t;
+                             * mem_aware): the host's plan */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
     bool stale;             /* MPL > 1: slots were opened without a rebuild
                              * (reserve_from, lazy_open): the profiles' free
@@ -242,19 +239,21 @@ static bool lazy_open(cons *c, sched_host *h, int best, double now)
     return true;
 }
 
-/* Reservations that hold memory (MPL 1, mem_aware; docs/SCHEDULING.md):
- * the first step at or after step `from` of profile p at which j (w
- * cores, d seconds) fits by cores for its whole estimate and also fits by
- * memory on the machine as expected then (sched_host_fits_at); -1 when
- * none does (a job only network RAM can admit). Steps examined are not
- * counted in the pass's statistics. */
-static int mem_earliest(sched_host *h, const sched_prof *p, int from, sched_job *j, int w,
-                        double d)
+/* Reservations that hold memory (MPL 1, mem_aware; docs/SCHEDULING.md
+ * "Reservations that hold memory"): the first step at or after step
+ * `from` of profile p at which j (w cores, d seconds) fits by cores for
+ * its whole estimate and fits the host's plan (sched_host_plan_fits: by
+ * cores and memory on the machine as expected then, leaving every
+ * reservation of the plan its cores); -1 when none does (a job only
+ * network RAM can admit). Steps examined are not counted in the pass's
+ * statistics. */
+static int plan_earliest(sched_host *h, const sched_prof *p, int from, sched_job *j, int w,
+                         double d)
 {
     long long scratch = 0;
     for (int s = from; s < p->n; s++) {
         s = sched_prof_earliest(p, s, w, d, &scratch);
-        if (sched_host_fits_at(h, j, p->t[s], NULL))
+        if (sched_host_plan_fits(h, j, p->t[s], d))
             return s;
     }
     return -1;
@@ -368,35 +367,31 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
         if (full && bs != 0)
             continue; /* no reservation left for a job that cannot start now */
         double pe_t = bt; /* the earliest start by cores (the bound's) */
-        bool holds = false; /* the head's reservation holds memory */
-        bool first = c->memres && !c->mhead_seen; /* the first job not placed, if not placed */
-        if (first && bs != 0) {
-            /* The head: its reservation holds memory too. */
-            int s = mem_earliest(h, &c->ps.pr[0], bs, j, w, d);
+        bool holds = false; /* memres: its reservation holds memory (the plan) */
+        if (c->memres) {
+            /* Not before the job's last reservation (the plan's floor). */
+            const sched_prof *p0 = &c->ps.pr[0];
+            double floor = sched_host_plan_floor(h, j);
+            int lo = floor > p0->t[bs] ? sched_prof_at(p0, floor) : bs;
+            if (lo >= p0->n)
+                lo = p0->n - 1;
+            int s = plan_earliest(h, p0, lo, j, w, d);
             if (s >= 0) {
                 holds = true;
                 bs = s;
                 bt = c->ps.pr[0].t[s];
             }
+            if (full && bs != 0)
+                continue;
         }
         /* Reserved now: placed now, in the slot of its profile or, when
-         * memory refuses it there, in another that fits it now; with the
-         * head's reservation holding memory, only if the head still fits
-         * at its start beside it. */
+         * memory refuses it there, in another that fits it now. memres: only
+         * where the plan has it start now (a job that fits nowhere by memory
+         * without network RAM and takes cores a reservation needs keeps its
+         * reservation by cores at now and waits). */
         bool placed = false, opened = false;
-        bool guarded = bs == 0 && c->head && !sched_host_fits_at(h, c->head, c->head_t, j);
-        if (bs == 0 && !guarded)
+        if (bs == 0 && (!c->memres || holds))
             best = place_now(c, h, j, best, d, &placed, &opened);
-        if (first && bs == 0 && !placed && !guarded) {
-            /* The head, refused by memory now: reserved where it fits by
-             * cores and memory (it fits nowhere now). */
-            int s = mem_earliest(h, &c->ps.pr[0], 1, j, w, d);
-            if (s >= 0) {
-                holds = true;
-                bs = s;
-                bt = c->ps.pr[0].t[s];
-            }
-        }
         if (c->stale && !(bs == 0 && placed)) {
             /* Stale profiles (lazy_open) cannot say where j goes: rebuild
              * and search again (the same failed placements are tried
@@ -439,13 +434,8 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             c->head_seen = true;
             sched_host_note_head(h, j, bt);
         }
-        if (first && !placed) {
-            c->mhead_seen = true;
-            if (holds) {
-                c->head = j;
-                c->head_t = bt;
-            }
-        }
+        if (holds && !placed && bs != 0)
+            sched_host_plan_add(h, j, bt, d);
         if (keep && !placed) {
             c->resv[c->nresv] = j;
             c->resv_t[c->nresv++] = bt;
@@ -550,8 +540,8 @@ static void cons_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
     bool keep = keepable(h);
     c->head_seen = false;
     c->memres = sched_host_mem_aware(h) && sched_host_mpl(h) == 1;
-    c->mhead_seen = false;
-    c->head = NULL;
+    if (c->memres)
+        sched_host_plan_clear(h);
     if (keep && incremental(c, h, n, now)) {
         c->dirty = false;
         return;

@@ -136,6 +136,14 @@ bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
  * RAM - lent now - the MB so counted. O(cores + the jobs' threads). */
 bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool with_counts,
                      const job_t *j);
+/* The cores (j->threads, the allocation's order) of the last
+ * gang_fits_after that returned true. */
+const int *gang_fits_cores(const gang_t *g);
+/* MPL 1: whether queued job j fits in slot 0 now (a new slot when none is
+ * open) by the allocation's rule as placement applies it (GLOBAL: with the
+ * network RAM available in this pass); its cores then in j->pe_ids
+ * (scratch until it is placed). */
+bool gang_cores_now(gang_t *g, job_t *j);
 /* The first queued job in arrival order, and the one after j (NULL at the
  * end). */
 job_t *gang_queue_first(const gang_t *g);

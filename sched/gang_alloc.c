@@ -263,6 +263,16 @@ static void fut_add(gang_t *g, job_t *k)
         g->fut_res[k->pe_ids[i] / g->cpn] += k->mem_mb;
 }
 
+bool gang_cores_now(gang_t *g, job_t *j)
+{
+    job_t *const *row = g->nslots > 0 ? g->slots[0]->pe_job : NULL;
+    if (row && j->width > g->slots[0]->nfree)
+        return false;
+    if (!row && (j->width > g->npes || (g->p.mpl != 0 && g->p.mpl <= g->nslots)))
+        return false;
+    return gang_alloc_choose(g, row, j);
+}
+
 bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool with_counts,
                      const job_t *j)
 {
@@ -272,8 +282,7 @@ bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool 
         g->fut_res = xcalloc((size_t)g->nnodes, sizeof *g->fut_res);
         g->fut_ids = xcalloc((size_t)g->npes, sizeof *g->fut_ids);
     }
-    if (with && !(g->nslots > 0 && with->width <= g->slots[0]->nfree &&
-                  gang_alloc_choose(g, g->slots[0]->pe_job, with)))
+    if (with && !gang_cores_now(g, with))
         return false;
     memset(g->fut_row, 0, (size_t)g->npes * sizeof *g->fut_row);
     memset(g->fut_res, 0, (size_t)g->nnodes * sizeof *g->fut_res);
@@ -294,3 +303,5 @@ bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool 
     g->reserved = now_res;
     return fits;
 }
+
+const int *gang_fits_cores(const gang_t *g) { return g->fut_ids; }

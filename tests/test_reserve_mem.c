@@ -186,6 +186,8 @@ START_TEST(test_random_head_guarantee)
 {
     /* _i: machine (3) x backfill (EASY, CONSERVATIVE) x mem_aware (LOCAL,
      * GLOBAL without network RAM); 25 traces of 40 jobs each. */
+    /* The guarantee (docs/SCHEDULING.md): FCFS, exact estimates, MPL 1,
+     * LOCAL or GLOBAL without network RAM. */
     int mach = _i / 4;
     const char *sets[] = {MACHINES[mach][0],
                           MACHINES[mach][1],
@@ -195,7 +197,7 @@ START_TEST(test_random_head_guarantee)
                           _i % 2 ? "scheduler.backfill=conservative" : "scheduler.backfill=easy",
                           _i / 2 % 2 ? "scheduler.mem_aware=GLOBAL" : "scheduler.mem_aware=LOCAL",
                           NULL};
-    int heads = 0, waited = 0;
+    int heads = 0, waited = 0, reserved = 0;
     for (uint64_t seed = 1; seed <= 25; seed++) {
         char *trace = random_trace(seed + 1000 * (uint64_t)mach, 40);
         run_metrics m;
@@ -205,6 +207,15 @@ START_TEST(test_random_head_guarantee)
                       bad);
         ck_assert_int_eq(m.jobs_finished + m.jobs_impossible, 40);
         for (int id = 1; id <= 40; id++) {
+            /* CONSERVATIVE: every reservation holds memory, so no job
+             * starts after its first reservation. */
+            if (_i % 2 && s.first[id] >= 0) {
+                reserved++;
+                ck_assert_msg(s.start[id] <= s.first[id],
+                              "%s %s %s seed %d: J%d started %.17g after its first reservation "
+                              "%.17g",
+                              sets[1], sets[3], sets[5], (int)seed, id, s.start[id], s.first[id]);
+            }
             if (s.head[id] < 0)
                 continue;
             heads++;
@@ -218,6 +229,7 @@ START_TEST(test_random_head_guarantee)
     }
     ck_assert_int_gt(heads, 100); /* the loads do make heads */
     ck_assert_int_gt(waited, 50); /* ... that wait for their reservation */
+    ck_assert(_i % 2 == 0 || reserved > 500);
 }
 END_TEST
 
