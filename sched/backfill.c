@@ -58,6 +58,7 @@ bf_t *bf_attach(gang_t *g)
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
+    b->memres = p->mpl == 1 && gang_mem_matters(g);
     b->ostate = p->priority->create ? p->priority->create(&p->ctx) : NULL;
     b->rstate = p->backfill->create ? p->backfill->create(&p->ctx) : NULL;
     gang_set_policy(g, &bf_policy, b);

@@ -33,6 +33,7 @@ struct sched_host {
     job_t **plan_job;
     double *plan_t, *plan_end;
     size_t nplan, plancap, plantcap, planecap;
+    bool memres;            /* reservations hold memory (sched_host_mem_reserves) */
     long plan_epoch;        /* bumped when a job ends off its expected end */
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;

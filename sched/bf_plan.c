@@ -38,9 +38,10 @@ static job_t *JB(const sched_job *j) { return (job_t *)(void *)j; }
 
 static bool memres(const sched_host *h)
 {
-    const gang_params *gp = gang_get_params(h->g);
-    return gp->mem_aware && gp->mpl == 1;
+    return h->memres;
 }
+
+bool sched_host_mem_reserves(const sched_host *h) { return memres(h); }
 
 /* The end a placed or candidate job is expected at, as the questions count
  * it: e, or just after now when e is not after now. */

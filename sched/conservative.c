@@ -451,13 +451,12 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
 
 /* Whether the reservations of the last pass may be kept: conservative, MPL
  * 1, an order whose keys do not change with time (not WFP3, UNICEP), not
- * mem_aware (the head's reservation holding memory is found again at every
- * pass). */
+ * where reservations hold memory (the plan is made again at every pass). */
 static bool keepable(const sched_host *h)
 {
     unsigned fl = sched_host_order_flags(h);
     return sched_host_mpl(h) == 1 && !(fl & SCHED_ORDER_TIME_DEPENDENT) &&
-           !sched_host_mem_aware(h) &&
+           !sched_host_mem_reserves(h) &&
            sched_host_reservations(h) == 0 && !(sched_host_hooks(h) & SCHED_HOOK_REBUILD_ALWAYS);
 }
 
@@ -539,7 +538,7 @@ static void cons_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
     c->plain = (sched_host_hooks(h) & SCHED_HOOK_PLAIN_SEARCH) != 0;
     bool keep = keepable(h);
     c->head_seen = false;
-    c->memres = sched_host_mem_aware(h) && sched_host_mpl(h) == 1;
+    c->memres = sched_host_mem_reserves(h);
     if (c->memres)
         sched_host_plan_clear(h);
     if (keep && incremental(c, h, n, now)) {

@@ -62,7 +62,8 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
         }
     }
     assert(r >= 0);
-    /* MPL 1 under mem_aware: the reservation holds memory
+    /* Where reservations hold memory (MPL 1, mem_aware): the reservation
+     * holds memory
      * (docs/SCHEDULING.md, "Reservations that hold memory"): S is the
      * first step with the head's cores free at which it also fits by memory
      * on the machine as expected then; a later job that does not end by S
@@ -70,7 +71,7 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
      * when no step fits so (a job only network RAM can admit): the
      * reservation counts cores only. */
     bool memres = false;
-    if (sched_host_mem_aware(h) && sched_host_mpl(h) == 1 && np == 1) {
+    if (sched_host_mem_reserves(h) && np == 1) {
         const sched_prof *p = &ps->pr[0];
         for (int s = 0; s < p->n && !memres; s++)
             if (p->f[s] >= hw && sched_host_fits_at(h, hd, p->t[s], NULL)) {

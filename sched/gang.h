@@ -136,6 +136,13 @@ bool gang_place_where(gang_t *g, job_t *j, int only, int not, bool allow_new);
  * RAM - lent now - the MB so counted. O(cores + the jobs' threads). */
 bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool with_counts,
                      const job_t *j);
+/* Whether memory can change which cores a job may take: mem_aware, and
+ * several cores per node (they share its RAM), compute nodes of different
+ * RAM, GLOBAL with network RAM (nodes lend, their room changes), or an
+ * allocation other than the built-in. Not so with one core per node of
+ * one RAM size and no lending: a free core then has room for a job's
+ * thread or no core ever has, and counting cores is exact. O(nodes). */
+bool gang_mem_matters(const gang_t *g);
 /* The cores (j->threads, the allocation's order) of the last
  * gang_fits_after that returned true. */
 const int *gang_fits_cores(const gang_t *g);

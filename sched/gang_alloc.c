@@ -305,3 +305,14 @@ bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool 
 }
 
 const int *gang_fits_cores(const gang_t *g) { return g->fut_ids; }
+
+bool gang_mem_matters(const gang_t *g)
+{
+    if (!g->p.mem_aware || g->cpn > 1 || (g->p.mem_global && g->p.netram) ||
+        !gang_alloc_builtin(g))
+        return g->p.mem_aware;
+    for (int n = 1; n < g->nnodes; n++)
+        if (g->cl->pes[n].ram_mb != g->cl->pes[0].ram_mb)
+            return true;
+    return false;
+}

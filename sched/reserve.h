@@ -156,8 +156,14 @@ sched_pass_stats *sched_host_stats(sched_host *h);
 #define SCHED_HOOK_CHECK_BOUND 4u    /* debug builds: assert bound == plain search */
 unsigned sched_host_hooks(const sched_host *h);
 
-/* Reservations that hold memory (issue 35; docs/SCHEDULING.md
- * "Reservations that hold memory"): at MPL 1 under mem_aware (else false),
+/* Whether reservations hold memory (issue 35; docs/SCHEDULING.md
+ * "Reservations that hold memory"): at MPL 1 under mem_aware where memory
+ * can change which cores a job may take (several cores per node, nodes of
+ * different RAM, GLOBAL with network RAM, an allocation plugin); with one
+ * core per node of one RAM size, counting cores is exact and this is
+ * false. The questions below answer false (or do nothing) when it is. */
+bool sched_host_mem_reserves(const sched_host *h);
+/* Where reservations hold memory (else false),
  * whether waiting job j would be placed at t >= now, by cores and memory
  * (the allocation's rule, without network RAM: GLOBAL as LOCAL), on the
  * machine as expected then: the placed jobs expected to end after t keep
@@ -168,7 +174,7 @@ unsigned sched_host_hooks(const sched_host *h);
  * interface version 1 (a new function: no existing one changed).
  * O(placed jobs' threads + cores). */
 bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched_job *with);
-/* The plan of reservations that hold memory (MPL 1 under mem_aware; else
+/* The plan of reservations that hold memory (where they do; else
  * plan_fits is false and the others do nothing): concrete placements, for
  * a policy with several reservations (CONSERVATIVE). Empty it at the start
  * of a pass. sched_host_plan_fits: whether waiting job j, started at t
