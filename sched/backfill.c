@@ -83,6 +83,8 @@ static void bf_destroy(void *ctx)
     free(b->plan_job);
     free(b->plan_t);
     free(b->plan_end);
+    free(b->plan_ord);
+    free(b->saved);
     free(b);
 }
 
@@ -155,8 +157,6 @@ static void bf_ended(void *ctx, job_t *j)
         r->on_ended(b->rstate, b, (const sched_job *)(void *)j);
     if (!mpl1(b))
         return;
-    if (j->end != j->bf_end)
-        b->plan_epoch++; /* the plans' floors no longer hold (bf_plan.c) */
     size_t i = run_lower(b, j);
     assert(i < b->nrun && b->run[i] == j);
     memmove(b->run + i, b->run + i + 1, (b->nrun - i - 1) * sizeof *b->run);

@@ -32,9 +32,10 @@ struct sched_host {
      * cores are in its pe_ids (scratch until it is placed) */
     job_t **plan_job;
     double *plan_t, *plan_end;
-    size_t nplan, plancap, plantcap, planecap;
+    size_t *plan_ord;       /* entries by (start, plan order) */
+    int *saved;             /* the entries' cores while a question runs */
+    size_t nplan, plancap, plantcap, planecap, planocap, savedcap;
     bool memres;            /* reservations hold memory (sched_host_mem_reserves) */
-    long plan_epoch;        /* bumped when a job ends off its expected end */
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
 };

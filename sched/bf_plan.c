@@ -79,23 +79,92 @@ bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched
 
 void sched_host_plan_clear(sched_host *h) { h->nplan = 0; }
 
-/* Whether plan entry r's cores are what the allocation gives it at its
- * start on the machine then with job j (planned at t, to end) added. */
-static bool keeps(sched_host *h, size_t r, const job_t *j, double t, double end)
+/* Whether entry e comes before entry r at the same instant: by start,
+ * then by plan order (queue order: a pass places jobs in queue order). */
+static bool before(const sched_host *h, size_t e, size_t r)
 {
-    double tr = h->plan_t[r];
-    size_t k = placed_after(h, tr, 1);
+    return h->plan_t[e] < h->plan_t[r] || (h->plan_t[e] == h->plan_t[r] && e < r);
+}
+
+/* j's cores at t into j->pe_ids (the allocation at t on the machine as
+ * expected then, without j); false when it does not fit there. */
+static bool cores_at(sched_host *h, job_t *j, double t)
+{
+    if (t <= h->now) /* now: the placement's own choice (GLOBAL: with network RAM) */
+        return gang_cores_now(h->g, j);
+    size_t k = placed_after(h, t, 0);
     for (size_t e = 0; e < h->nplan; e++)
-        if (e != r && (h->plan_t[e] < tr || (h->plan_t[e] == tr && e < r)) &&
-            h->plan_end[e] > tr)
+        if (h->plan_t[e] <= t && h->plan_end[e] > t)
             h->tmp[k++] = h->plan_job[e];
-    if (t < tr && end > tr)
-        h->tmp[k++] = (job_t *)j;
-    job_t *rj = h->plan_job[r];
-    if (!gang_fits_after(h->g, h->tmp, k, NULL, false, rj))
+    if (!gang_fits_after(h->g, h->tmp, k, NULL, false, j))
         return false;
-    return memcmp(gang_fits_cores(h->g), rj->pe_ids, (size_t)rj->threads * sizeof *rj->pe_ids) ==
-           0;
+    memcpy(j->pe_ids, gang_fits_cores(h->g), (size_t)j->threads * sizeof *j->pe_ids);
+    return true;
+}
+
+/* With j at t (its cores in pe_ids) until end: run the allocation again
+ * for every entry that starts after t, in the order the passes will place
+ * them (start, then plan order), each on the machine as expected at its
+ * start with the entries before it at the cores just found; their cores
+ * go to their pe_ids. False when one no longer fits. The entries' cores
+ * before the call are saved in h->saved (restore_entries). */
+static bool resimulate(sched_host *h, const job_t *j, double t, double end)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < h->nplan; r++)
+        if (h->plan_t[r] > t)
+            n += (size_t)h->plan_job[r]->threads;
+    h->saved = bf_grow(h->saved, &h->savedcap, n + 1, sizeof *h->saved);
+    n = 0;
+    for (size_t r = 0; r < h->nplan; r++)
+        if (h->plan_t[r] > t) {
+            const job_t *rj = h->plan_job[r];
+            memcpy(h->saved + n, rj->pe_ids, (size_t)rj->threads * sizeof *h->saved);
+            n += (size_t)rj->threads;
+        }
+    /* The entries after t by (start, plan order): plan_ord is kept so. */
+    for (size_t i = 0; i < h->nplan; i++) {
+        size_t r = h->plan_ord[i];
+        double tr = h->plan_t[r];
+        if (!(tr > t))
+            continue;
+        size_t k = placed_after(h, tr, 1);
+        for (size_t e = 0; e < h->nplan; e++)
+            if (e != r && before(h, e, r) && h->plan_end[e] > tr)
+                h->tmp[k++] = h->plan_job[e];
+        if (t < tr && end > tr)
+            h->tmp[k++] = (job_t *)j;
+        job_t *rj = h->plan_job[r];
+        if (!gang_fits_after(h->g, h->tmp, k, NULL, false, rj))
+            return false;
+        memcpy(rj->pe_ids, gang_fits_cores(h->g), (size_t)rj->threads * sizeof *rj->pe_ids);
+    }
+    return true;
+}
+
+/* Put back the entries' cores that resimulate saved (j at t). */
+static void restore_entries(sched_host *h, double t)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < h->nplan; r++)
+        if (h->plan_t[r] > t) {
+            job_t *rj = h->plan_job[r];
+            memcpy(rj->pe_ids, h->saved + n, (size_t)rj->threads * sizeof *h->saved);
+            n += (size_t)rj->threads;
+        }
+}
+
+/* plan_fits, and when `commit` and it fits, the entries keep the cores
+ * they get with j. */
+static bool fits_plan(sched_host *h, job_t *j, double t, double d, bool commit)
+{
+    double end = int_end(t, d);
+    if (!cores_at(h, j, t))
+        return false;
+    bool ok = resimulate(h, j, t, end);
+    if (!ok || !commit)
+        restore_entries(h, t);
+    return ok;
 }
 
 bool sched_host_plan_fits(sched_host *h, sched_job *sj, double t, double d)
@@ -105,24 +174,7 @@ bool sched_host_plan_fits(sched_host *h, sched_job *sj, double t, double d)
     job_t *j = JB(sj);
     if (!j->queued)
         bf_policy_broken(h, "sched_host_plan_fits of job %ld, which is not waiting", j->id);
-    double end = int_end(t, d);
-    if (t <= h->now) {
-        /* Now: the placement's own choice (GLOBAL: with network RAM). */
-        if (!gang_cores_now(h->g, j))
-            return false;
-    } else {
-        size_t k = placed_after(h, t, 0);
-        for (size_t e = 0; e < h->nplan; e++)
-            if (h->plan_t[e] <= t && h->plan_end[e] > t)
-                h->tmp[k++] = h->plan_job[e];
-        if (!gang_fits_after(h->g, h->tmp, k, NULL, false, j))
-            return false;
-        memcpy(j->pe_ids, gang_fits_cores(h->g), (size_t)j->threads * sizeof *j->pe_ids);
-    }
-    for (size_t r = 0; r < h->nplan; r++)
-        if (h->plan_t[r] > t && h->plan_t[r] < end && !keeps(h, r, j, t, end))
-            return false;
-    return true;
+    return fits_plan(h, j, t, d, false);
 }
 
 void sched_host_plan_add(sched_host *h, sched_job *sj, double t, double d)
@@ -130,22 +182,26 @@ void sched_host_plan_add(sched_host *h, sched_job *sj, double t, double d)
     if (!memres(h))
         return;
     job_t *j = JB(sj);
-    if (!(t > h->now) || !j->queued)
-        bf_policy_broken(h, "sched_host_plan_add of job %ld at %.17g (now %.17g)", j->id, t,
-                         h->now);
+    if (!j->queued || !fits_plan(h, j, t, d, true))
+        bf_policy_broken(h, "sched_host_plan_add of job %ld at %.17g (now %.17g), which does "
+                            "not fit the plan there",
+                         j->id, t, h->now);
+    if (!(t > h->now))
+        return; /* it starts now: the entries took their cores beside it */
     size_t n = h->nplan + 1;
     h->plan_job = bf_grow(h->plan_job, &h->plancap, n, sizeof *h->plan_job);
     h->plan_t = bf_grow(h->plan_t, &h->plantcap, n, sizeof *h->plan_t);
     h->plan_end = bf_grow(h->plan_end, &h->planecap, n, sizeof *h->plan_end);
-    j->bf_plan_t = t;
-    j->bf_plan_epoch = h->plan_epoch;
-    h->plan_job[h->nplan] = j;
-    h->plan_t[h->nplan] = t;
-    h->plan_end[h->nplan++] = int_end(t, d);
-}
-
-double sched_host_plan_floor(const sched_host *h, const sched_job *sj)
-{
-    const job_t *j = JB(sj);
-    return memres(h) && j->bf_plan_epoch == h->plan_epoch ? j->bf_plan_t : -INFINITY;
+    h->plan_ord = bf_grow(h->plan_ord, &h->planocap, n, sizeof *h->plan_ord);
+    size_t x = h->nplan++;
+    h->plan_job[x] = j;
+    h->plan_t[x] = t;
+    h->plan_end[x] = int_end(t, d);
+    /* plan_ord: by (start, plan order); the new entry is last at its start. */
+    size_t i = x;
+    while (i > 0 && h->plan_t[h->plan_ord[i - 1]] > t) {
+        h->plan_ord[i] = h->plan_ord[i - 1];
+        i--;
+    }
+    h->plan_ord[i] = x;
 }

@@ -369,13 +369,7 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
         double pe_t = bt; /* the earliest start by cores (the bound's) */
         bool holds = false; /* memres: its reservation holds memory (the plan) */
         if (c->memres) {
-            /* Not before the job's last reservation (the plan's floor). */
-            const sched_prof *p0 = &c->ps.pr[0];
-            double floor = sched_host_plan_floor(h, j);
-            int lo = floor > p0->t[bs] ? sched_prof_at(p0, floor) : bs;
-            if (lo >= p0->n)
-                lo = p0->n - 1;
-            int s = plan_earliest(h, p0, lo, j, w, d);
+            int s = plan_earliest(h, &c->ps.pr[0], bs, j, w, d);
             if (s >= 0) {
                 holds = true;
                 bs = s;
@@ -390,8 +384,11 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
          * without network RAM and takes cores a reservation needs keeps its
          * reservation by cores at now and waits). */
         bool placed = false, opened = false;
-        if (bs == 0 && (!c->memres || holds))
+        if (bs == 0 && (!c->memres || holds)) {
+            if (holds) /* the plan's reservations take their cores beside it */
+                sched_host_plan_add(h, j, bt, d);
             best = place_now(c, h, j, best, d, &placed, &opened);
+        }
         if (c->stale && !(bs == 0 && placed)) {
             /* Stale profiles (lazy_open) cannot say where j goes: rebuild
              * and search again (the same failed placements are tried

@@ -618,7 +618,6 @@ job_t *job_create(cluster_t *cl, long id, long order, double submit, int threads
     j->estimate = cpu; /* exact unless the workload sets one */
     j->bf_first_res = -1;
     j->bf_head_res = -1;
-    j->bf_plan_epoch = -1;
     j->bf_end = -1; /* until placed (sched_job_expected_end) */
     j->mem_mb = mem_mb;
     j->cl = cl;

@@ -353,9 +353,6 @@ struct job {
     long bf_epoch;            /* MPL > 1: slot epoch in which bf_end was bounded, 0 none */
     double bf_head_res;       /* reservation when it first was the head (the first
                                * job in queue order not started by a pass), -1 none */
-    double bf_plan_t;         /* MPL 1, mem_aware: its reservation in the last plan
-                               * (sched/bf_plan.c), valid in plan epoch bf_plan_epoch */
-    long bf_plan_epoch;       /* -1 none */
     void *pnr;                /* PNR job state, owned by pnr/ */
 };
 

@@ -179,24 +179,22 @@ bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched
  * a policy with several reservations (CONSERVATIVE). Empty it at the start
  * of a pass. sched_host_plan_fits: whether waiting job j, started at t
  * (>= now) for d seconds, fits by cores and memory on the machine as
- * expected at t (the placed jobs and the plan's reservations running then)
- * and leaves every reservation of the plan that starts within (t, t + d)
- * the cores the allocation gives it there (so it takes no core or memory
- * one needs); at t = now by the placement's own choice (GLOBAL: with the
- * network RAM available now). sched_host_plan_add: record j's reservation
- * at t > now for d, right after a plan_fits(j, t, d) that was true. All
- * four (with sched_host_plan_floor below) added in interface version 1. plan_fits costs O(cores + threads of
- * the placed and planned jobs) per reservation within (t, t + d), plus one. */
+ * expected at t (the placed jobs and the plan's reservations running then;
+ * at t = now by the placement's own choice, GLOBAL with the network RAM
+ * available now), and every reservation of the plan that starts after t
+ * still fits at its start beside it (the allocation run again for each,
+ * in the order the passes will place them: start, then plan order), so
+ * that j takes no core or memory a reservation needs. sched_host_plan_add:
+ * j fits the plan at t (else exit 2) and the reservations after t take the
+ * cores they get beside it; at t > now j's reservation joins the plan; at
+ * t = now call it just before placing j. All three added in interface
+ * version 1. plan_fits
+ * costs O(cores + threads of the placed and planned jobs) per reservation
+ * after t, plus one. */
 void sched_host_plan_clear(sched_host *h);
 bool sched_host_plan_fits(sched_host *h, sched_job *j, double t, double d);
 void sched_host_plan_add(sched_host *h, sched_job *j, double t, double d);
-/* The floor of waiting job j's next search: its reservation in the last
- * plan it was in (sched_host_plan_add), unless a job has ended off its
- * expected end since (an estimate not exact: then -INFINITY, as for a job
- * never planned, or outside MPL 1 under mem_aware). Starting the search
- * there keeps a job from being moved earlier by a change of the
- * allocation's choice and pushing later reservations back (bf_plan.c). */
-double sched_host_plan_floor(const sched_host *h, const sched_job *j);
+
 
 /* ---- for the host (sched/backfills.c) ---- */
 /* Register EASY (sched/easy.c) and CONSERVATIVE (sched/conservative.c).

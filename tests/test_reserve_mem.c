@@ -197,7 +197,8 @@ START_TEST(test_random_head_guarantee)
                           _i % 2 ? "scheduler.backfill=conservative" : "scheduler.backfill=easy",
                           _i / 2 % 2 ? "scheduler.mem_aware=GLOBAL" : "scheduler.mem_aware=LOCAL",
                           NULL};
-    int heads = 0, waited = 0, reserved = 0;
+    int heads = 0, waited = 0, reserved = 0, late = 0, hlate = 0;
+    char first_late[200] = "";
     for (uint64_t seed = 1; seed <= 25; seed++) {
         char *trace = random_trace(seed + 1000 * (uint64_t)mach, 40);
         run_metrics m;
@@ -207,29 +208,31 @@ START_TEST(test_random_head_guarantee)
                       bad);
         ck_assert_int_eq(m.jobs_finished + m.jobs_impossible, 40);
         for (int id = 1; id <= 40; id++) {
-            /* CONSERVATIVE: every reservation holds memory, so no job
-             * starts after its first reservation. */
+            /* CONSERVATIVE, the other reservations (not guaranteed, see
+             * docs/SCHEDULING.md): counted. */
             if (_i % 2 && s.first[id] >= 0) {
                 reserved++;
-                ck_assert_msg(s.start[id] <= s.first[id],
-                              "%s %s %s seed %d: J%d started %.17g after its first reservation "
-                              "%.17g",
-                              sets[1], sets[3], sets[5], (int)seed, id, s.start[id], s.first[id]);
+                late += s.start[id] > s.first[id];
             }
             if (s.head[id] < 0)
                 continue;
             heads++;
             waited += s.start[id] > s.head[id] - 1e-9 && s.head[id] > 0;
-            ck_assert_msg(s.start[id] <= s.head[id],
-                          "%s %s %s %s seed %d: head J%d started %.17g after its reservation %.17g",
-                          sets[1], sets[3], sets[4], sets[5], (int)seed, id, s.start[id],
-                          s.head[id]);
+            if (s.start[id] > s.head[id] && !hlate++)
+                snprintf(first_late, sizeof first_late,
+                         "seed %d: head J%d started %.17g after its reservation %.17g", (int)seed,
+                         id, s.start[id], s.head[id]);
         }
         free(trace);
     }
     ck_assert_int_gt(heads, 100); /* the loads do make heads */
     ck_assert_int_gt(waited, 50); /* ... that wait for their reservation */
     ck_assert(_i % 2 == 0 || reserved > 500);
+    if (getenv("RESERVE_MEM_COUNTS"))
+        fprintf(stderr, "%s %s %s %s: heads %d late %d; reservations %d, started after the first %d\n",
+                sets[1], sets[3], sets[4], sets[5], heads, hlate, reserved, late);
+    ck_assert_msg(hlate == 0, "%s %s %s %s: %d heads late, first %s", sets[1], sets[3], sets[4],
+                  sets[5], hlate, first_late);
 }
 END_TEST
 
