@@ -20,6 +20,7 @@
 #include "sched/backfill.h"
 #include "sched/backfill_check.h"
 #include "sched/bf_host.h"
+#include "sched/gang_future.h"
 
 #include "core/ev.h"
 #include "core/mem.h"

@@ -27,6 +27,7 @@
  * plan), times one more for each reservation within the interval.
  */
 #include "sched/bf_host.h"
+#include "sched/gang_future.h"
 #include "sched/gang.h"
 #include "sched/job.h"
 
