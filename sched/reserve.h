@@ -162,7 +162,7 @@ unsigned sched_host_hooks(const sched_host *h);
  * different RAM, GLOBAL with network RAM, an allocation plugin); with one
  * core per node of one RAM size, counting cores is exact and this is
  * false. The questions below answer false (or do nothing) when it is. */
-bool sched_host_mem_reserves(const sched_host *h);
+bool sched_host_mem_reserves(const sched_host *h); /* added in interface version 1 */
 /* Where reservations hold memory (else false),
  * whether waiting job j would be placed at t >= now, by cores and memory
  * (the allocation's rule, without network RAM: GLOBAL as LOCAL), on the
@@ -188,9 +188,8 @@ bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched
  * j fits the plan at t (else exit 2) and the reservations after t take the
  * cores they get beside it; at t > now j's reservation joins the plan; at
  * t = now call it just before placing j. All three added in interface
- * version 1. plan_fits
- * costs O(cores + threads of the placed and planned jobs) per reservation
- * after t, plus one. */
+ * version 1. plan_fits costs O(cores + threads of the placed and planned
+ * jobs) per reservation after t, plus one. */
 void sched_host_plan_clear(sched_host *h);
 bool sched_host_plan_fits(sched_host *h, sched_job *j, double t, double d);
 void sched_host_plan_add(sched_host *h, sched_job *j, double t, double d);
