@@ -239,6 +239,37 @@ START_TEST(test_random_head_guarantee)
 }
 END_TEST
 
+START_TEST(test_random_global_netram)
+{
+    /* GLOBAL with network RAM (no guarantee: nodes lend, their room
+     * changes), where the plan's placements now go through GLOBAL's own
+     * admission: the checker never fires and every job finishes or is
+     * impossible. _i: machine (3) x backfill (EASY, CONSERVATIVE); 25
+     * traces of 40 jobs, requested times = run times. */
+    int mach = _i / 2;
+    const char *sets[] = {MACHINES[mach][0],
+                          MACHINES[mach][1],
+                          MACHINES[mach][2],
+                          mach == 2 ? "scheduler.node_sharing=exclusive"
+                                    : "scheduler.node_sharing=shared",
+                          _i % 2 ? "scheduler.backfill=conservative" : "scheduler.backfill=easy",
+                          "scheduler.mem_aware=GLOBAL",
+                          "netram.enabled=yes",
+                          "process.mem_access_rate=0.001",
+                          NULL};
+    for (uint64_t seed = 1; seed <= 25; seed++) {
+        char *trace = random_trace(seed + 5000 + 1000 * (uint64_t)mach, 40);
+        run_metrics m;
+        seen s;
+        const char *bad = run_seen(trace, sets, &m, &s);
+        ck_assert_msg(bad == NULL, "%s %s %s seed %d: %s", sets[1], sets[3], sets[4], (int)seed,
+                      bad);
+        ck_assert_int_eq(m.jobs_finished + m.jobs_impossible, 40);
+        free(trace);
+    }
+}
+END_TEST
+
 /* ---- (c) the checker's failure of the issue --------------------------------------- */
 
 /* tests/test_backfill_mem.c's generator (4 PEs of 32 MB): 1-4 threads,
@@ -324,6 +355,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_hand_backfill_keeps_memory, 0, 4);
     tcase_add_loop_test(tc, test_random_head_guarantee, 0, 12);
+    tcase_add_loop_test(tc, test_random_global_netram, 0, 6);
     tcase_add_loop_test(tc, test_checker_sweep, 0, 24);
     suite_add_tcase(s, tc);
     return s;
