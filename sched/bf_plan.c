@@ -1,7 +1,9 @@
 /* sched/bf_plan.c: reservations that hold memory (issue 35 item 3;
  * docs/SCHEDULING.md "Reservations that hold memory"), the host's side of
- * sched_host_fits_at and of the plan (sched/reserve.h). MPL 1 under
- * mem_aware only.
+ * sched_host_mem_reserves, sched_host_fits_at and the plan
+ * (sched/reserve.h). Only at MPL 1 under mem_aware where memory can
+ * change which cores a job may take (gang_mem_matters); elsewhere the
+ * questions answer false and the policies count cores as before.
  *
  * Cores are not interchangeable once memory counts (a node of more RAM,
  * the cores of one node sharing its RAM), so a reservation that holds
@@ -9,22 +11,28 @@
  * scheduler.allocation with its memory rule, without network RAM) would
  * give the job at its start on the machine as expected then. The machine
  * as expected at t: the placed jobs whose expected end is after t keep
- * their cores and their threads' memory (sched/gang.h, gang_fits_after,
- * runs the allocation on that row and those MB per node), and so do the
- * plan's reservations that have started by t and not ended.
+ * their cores and their threads' memory (sched/gang_future.h,
+ * gang_fits_after, runs the allocation on that row and those MB per
+ * node), and so do the plan's reservations that have started by t and
+ * not ended.
  *
  * A job fits the plan at t for d seconds when the allocation places it at
- * t on that machine and, for every reservation r of the plan that starts
- * within (t, t + d), the allocation run again for r at its start with the
- * job added still gives r exactly its planned cores. So a job that starts
- * now never takes cores or memory a reservation needs, and at r's start
- * (estimates exact) the placement, the same rule on the same machine,
- * gives r those cores. A job's planned cores live in its pe_ids (scratch
- * of a waiting job until it is placed, when the placement writes them
- * again) for the rest of the pass.
+ * t on that machine and every reservation of the plan that starts after t
+ * is still placed at its start beside it: the allocation is run again for
+ * each, in the order the passes will place them (start, then plan order,
+ * which is queue order), each on the machine with the ones before it at
+ * the cores just found. Adding the job (plan_add) keeps those cores. So a
+ * job that starts now never takes cores or memory a reservation of the
+ * pass needs, and with exact estimates the placement at a reservation's
+ * start, the same rule on the same machine or on one with fewer jobs,
+ * places it. A job's planned cores live in its pe_ids (scratch of a
+ * waiting job until it is placed, when the placement writes them again)
+ * for the rest of the pass; h->saved keeps the reservations' cores while
+ * a question tries others.
  *
  * Cost per question: O(cores + threads of the placed jobs and of the
- * plan), times one more for each reservation within the interval.
+ * plan), once more for each reservation that starts after t. No
+ * allocation in steady state (the arrays grow to the largest plan).
  */
 #include "sched/bf_host.h"
 #include "sched/gang_future.h"
