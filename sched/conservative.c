@@ -6,9 +6,13 @@
  * Every queued job in order gets the earliest start at which it fits for
  * its whole estimate in the profiles of free cores that the host builds
  * (sched_host_build_profiles), and that space is reserved; jobs whose
- * start is now start. Its state, kept from pass to pass (no allocation in
- * steady state once the arrays have grown to the largest queue and
- * machine seen):
+ * start is now start. Where reservations hold memory (MPL 1 under
+ * mem_aware, sched_host_mem_reserves), a job's reservation is also a
+ * concrete placement in the host's plan (sched/bf_plan.c): the first step
+ * where it fits by cores and fits the plan, so that a job started now
+ * takes no core or memory a reservation needs. Its state, kept from pass
+ * to pass (no allocation in steady state once the arrays have grown to
+ * the largest queue and machine seen):
  *   ps       the profiles (sched/profile.h; open slots, then the slots
  *            that may still be opened).
  *   resv     at MPL 1 with a static order: the jobs reserved by the last
@@ -243,9 +247,9 @@ static bool lazy_open(cons *c, sched_host *h, int best, double now)
  * "Reservations that hold memory"): the first step at or after step
  * `from` of profile p at which j (w cores, d seconds) fits by cores for
  * its whole estimate and fits the host's plan (sched_host_plan_fits: by
- * cores and memory on the machine as expected then, leaving every
- * reservation of the plan its cores); -1 when none does (a job only
- * network RAM can admit). Steps examined are not counted in the pass's
+ * cores and memory on the machine as expected then, every later
+ * reservation of the plan still placed at its start beside it); -1 when
+ * none does (a job only network RAM can admit). Steps examined are not counted in the pass's
  * statistics. */
 static int plan_earliest(sched_host *h, const sched_prof *p, int from, sched_job *j, int w,
                          double d)
