@@ -20,6 +20,7 @@
 #include "sched/backfill.h"
 #include "sched/backfill_check.h"
 #include "sched/bf_host.h"
+#include "sched/gang_future.h"
 
 #include "core/ev.h"
 #include "core/mem.h"
@@ -33,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
+void *bf_grow(void *p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return p;
@@ -44,6 +45,8 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
     *cap = c;
     return p;
 }
+
+#define grow bf_grow
 
 static const gang_policy bf_policy;
 
@@ -58,6 +61,7 @@ bf_t *bf_attach(gang_t *g)
     b->g = g;
     b->npes = gang_npes(g);
     b->epoch = 1;
+    b->memres = p->mpl == 1 && gang_mem_matters(g);
     b->oflags = p->priority->flags;
     sched_limits_init(&b->lim, p->max_running_per_user, p->max_cores_per_user);
     if (p->priority == &sched_multifactor_ops) {
@@ -88,6 +92,11 @@ static void bf_destroy(void *ctx)
     free(b->q);
     free(b->run);
     free(b->tmp);
+    free(b->plan_job);
+    free(b->plan_t);
+    free(b->plan_end);
+    free(b->plan_ord);
+    free(b->saved);
     free(b);
 }
 
@@ -351,6 +360,7 @@ static size_t pass_once(bf_t *b, gang_t *g, double now)
     assert(k == n);
     b->nq = n;
     b->st.passes++;
+    b->now = now;
     if (!mpl1(b))
         slot_epoch(b);
     b->st.queued_sum += (long long)n;
@@ -408,7 +418,7 @@ int sched_host_cores(const sched_host *h) { return h->npes; }
 int sched_host_slots(const sched_host *h) { return gang_slots(h->g); }
 int sched_host_mpl(const sched_host *h) { return gang_get_params(h->g)->mpl; }
 /* A reservation policy broke sched/reserve.h's rules: stop the run. */
-static void policy_broken(const sched_host *h, const char *fmt, ...)
+void bf_policy_broken(const sched_host *h, const char *fmt, ...)
 {
     const pnrsim_component *c =
         pnrsim_component_of(PNRSIM_KIND_BACKFILL, gang_get_params(h->g)->backfill);
@@ -425,7 +435,7 @@ static void policy_broken(const sched_host *h, const char *fmt, ...)
 int sched_host_slot_free(const sched_host *h, int s)
 {
     if (s < 0 || s >= gang_slots(h->g))
-        policy_broken(h, "sched_host_slot_free of slot %d (open: 0 .. %d)", s,
+        bf_policy_broken(h, "sched_host_slot_free of slot %d (open: 0 .. %d)", s,
                       gang_slots(h->g) - 1);
     return gang_slot_nfree(h->g, s);
 }
@@ -454,11 +464,11 @@ bool sched_host_place(sched_host *h, sched_job *j, int only, int exclude, bool a
 {
     int ns = gang_slots(h->g);
     if (!JB(j)->queued)
-        policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
+        bf_policy_broken(h, "sched_host_place of job %ld, which is not waiting", JB(j)->id);
     if (sched_limits_holds(JB(j)))
         return false; /* held by a per-user limit (sched/limits.h) */
     if (only < -1 || only > ns || exclude < -1 || exclude > ns)
-        policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
+        bf_policy_broken(h, "sched_host_place of job %ld in slot %d, not %d (slots -1 .. %d)",
                       JB(j)->id, only, exclude, ns);
     return gang_place_where(h->g, JB(j), only, exclude, allow_new);
 }

@@ -59,9 +59,17 @@
  * reservation as the head (job->bf_head_res); docs/SCHEDULING.md.
  *
  * mem_aware: "fits" means fits by PEs and by memory (the gang scheduler's
- * placement). Reservations are computed from PEs alone: a head blocked only
- * by memory has its shadow time now (extra = free PEs - its threads), and a
- * conservative reservation at now that memory refuses stays in the profile.
+ * placement). At MPL 1, where memory can change which cores a job may take
+ * (sched_host_mem_reserves), reservations hold memory: a reservation is the
+ * allocation's placement at its start on the machine as expected then;
+ * EASY's S is the first step where the head is so placed, and a later job
+ * still running at S starts only if the head still is; CONSERVATIVE starts
+ * or reserves a job only where every later reservation of the pass is
+ * still placed at its start (sched/bf_plan.c; docs/SCHEDULING.md,
+ * "Reservations that hold memory"). Elsewhere reservations are computed
+ * from PEs alone: a head blocked only by memory has its shadow time now
+ * (extra = free PEs - its threads), and a conservative reservation at now
+ * that memory refuses stays in the profile.
  *
  * Cost per pass, with q queued jobs and r placed jobs: the sort O(q log q);
  * at MPL 1 the running jobs are kept sorted by expected end incrementally

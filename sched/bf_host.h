@@ -27,11 +27,29 @@ struct sched_host {
     sched_profiles own;     /* sched_host_profiles' (a policy keeps its own) */
     long epoch;             /* MPL > 1: slot epoch (slot_epoch), from 1 */
     int seen_slots;
+    double now;             /* this pass's instant (sched/bf_plan.c) */
+    /* MPL 1 under mem_aware: the plan of this pass's reservations that
+     * hold memory (sched/bf_plan.c): job, start, end; each job's planned
+     * cores are in its pe_ids (scratch until it is placed) */
+    job_t **plan_job;
+    double *plan_t, *plan_end;
+    size_t *plan_ord;       /* entries by (start, plan order) */
+    int *saved;             /* the entries' cores while a question runs */
+    size_t nplan, plancap, plantcap, planecap, planocap, savedcap;
+    bool memres;            /* reservations hold memory (sched_host_mem_reserves) */
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
     unsigned oflags;        /* the order's flags (sched/order.h) */
     sched_limits lim;       /* per-user limits (sched/limits.h) */
     long lim_repasses;      /* passes run again for jobs held within one */
 };
+
+/* A reservation policy broke sched/reserve.h's rules: say so, naming the
+ * component, and exit 2. */
+void bf_policy_broken(const sched_host *h, const char *fmt, ...);
+
+/* Grow the array p of *cap elements of `size` bytes to hold need
+ * (doubling; *cap updated). */
+void *bf_grow(void *p, size_t *cap, size_t need, size_t size);
 
 #endif

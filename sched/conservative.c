@@ -6,9 +6,13 @@
  * Every queued job in order gets the earliest start at which it fits for
  * its whole estimate in the profiles of free cores that the host builds
  * (sched_host_build_profiles), and that space is reserved; jobs whose
- * start is now start. Its state, kept from pass to pass (no allocation in
- * steady state once the arrays have grown to the largest queue and
- * machine seen):
+ * start is now start. Where reservations hold memory (MPL 1 under
+ * mem_aware, sched_host_mem_reserves), a job's reservation is also a
+ * concrete placement in the host's plan (sched/bf_plan.c): the first step
+ * where it fits by cores and fits the plan, so that a job started now
+ * takes no core or memory a reservation needs. Its state, kept from pass
+ * to pass (no allocation in steady state once the arrays have grown to
+ * the largest queue and machine seen):
  *   ps       the profiles (sched/profile.h; open slots, then the slots
  *            that may still be opened).
  *   resv     at MPL 1 with a static order: the jobs reserved by the last
@@ -44,6 +48,8 @@ typedef struct cons {
     bool kept;              /* ps.pr[0] and resv are what a rebuild would give */
     bool dirty;             /* a job ended off its expected end since */
     bool head_seen;         /* this pass has met its head */
+    bool memres;            /* this pass's reservations hold memory (MPL 1,
+                             * mem_aware): the host's plan */
     bool restart;           /* MPL > 1: a slot was opened, rebuild the profiles */
     bool stale;             /* MPL > 1: slots were opened without a rebuild
                              * (reserve_from, lazy_open): the profiles' free
@@ -237,6 +243,26 @@ static bool lazy_open(cons *c, sched_host *h, int best, double now)
     return true;
 }
 
+/* Reservations that hold memory (MPL 1, mem_aware; docs/SCHEDULING.md
+ * "Reservations that hold memory"): the first step at or after step
+ * `from` of profile p at which j (w cores, d seconds) fits by cores for
+ * its whole estimate and fits the host's plan (sched_host_plan_fits: by
+ * cores and memory on the machine as expected then, every later
+ * reservation of the plan still placed at its start beside it); -1 when
+ * none does (a job only network RAM can admit). Steps examined are not counted in the pass's
+ * statistics. */
+static int plan_earliest(sched_host *h, const sched_prof *p, int from, sched_job *j, int w,
+                         double d)
+{
+    long long scratch = 0;
+    for (int s = from; s < p->n; s++) {
+        s = sched_prof_earliest(p, s, w, d, &scratch);
+        if (sched_host_plan_fits(h, j, p->t[s], d))
+            return s;
+    }
+    return -1;
+}
+
 /* The stop test by classes starts after this many reservations. */
 #define STOP_AFTER 32
 
@@ -344,11 +370,29 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
         bool full = depth > 0 && held >= depth;
         if (full && bs != 0)
             continue; /* no reservation left for a job that cannot start now */
+        double pe_t = bt; /* the earliest start by cores (the bound's) */
+        bool holds = false; /* memres: its reservation holds memory (the plan) */
+        if (c->memres) {
+            int s = plan_earliest(h, &c->ps.pr[0], bs, j, w, d);
+            if (s >= 0) {
+                holds = true;
+                bs = s;
+                bt = c->ps.pr[0].t[s];
+            }
+            if (full && bs != 0)
+                continue;
+        }
         /* Reserved now: placed now, in the slot of its profile or, when
-         * memory refuses it there, in another that fits it now. */
+         * memory refuses it there, in another that fits it now. memres: only
+         * where the plan has it start now (a job that fits nowhere by memory
+         * without network RAM and takes cores a reservation needs keeps its
+         * reservation by cores at now and waits). */
         bool placed = false, opened = false;
-        if (bs == 0)
+        if (bs == 0 && (!c->memres || holds)) {
+            if (holds) /* the plan's reservations take their cores beside it */
+                sched_host_plan_add(h, j, bt, d);
             best = place_now(c, h, j, best, d, &placed, &opened);
+        }
         if (c->stale && !(bs == 0 && placed)) {
             /* Stale profiles (lazy_open) cannot say where j goes: rebuild
              * and search again (the same failed placements are tried
@@ -366,11 +410,11 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             mx_set(c, best); /* bs == 0 */
         if (classes)
             sched_stop_lower(&c->stop, p->t, p->f, bs, last);
-        if (!c->plain && bt > lb) { /* else: no new bound */
+        if (!c->plain && pe_t > lb) { /* else: no new bound */
             pending = true;
             pend_n = w;
             pend_d = d;
-            pend_t = bt;
+            pend_t = pe_t;
         }
         reserved++;
         sched_host_note_reserved(h, j, bt);
@@ -391,6 +435,8 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
             c->head_seen = true;
             sched_host_note_head(h, j, bt);
         }
+        if (holds && !placed && bs != 0)
+            sched_host_plan_add(h, j, bt, d);
         if (keep && !placed) {
             c->resv[c->nresv] = j;
             c->resv_t[c->nresv++] = bt;
@@ -405,11 +451,13 @@ static bool reserve_from(cons *c, sched_host *h, size_t from, size_t n, bool kee
 }
 
 /* Whether the reservations of the last pass may be kept: conservative, MPL
- * 1, an order whose keys do not change with time (not WFP3, UNICEP). */
+ * 1, an order whose keys do not change with time (not WFP3, UNICEP), not
+ * where reservations hold memory (the plan is made again at every pass). */
 static bool keepable(const sched_host *h)
 {
     unsigned fl = sched_host_order_flags(h);
     return sched_host_mpl(h) == 1 && !(fl & SCHED_ORDER_TIME_DEPENDENT) &&
+           !sched_host_mem_reserves(h) &&
            sched_host_reservations(h) == 0 && !(sched_host_hooks(h) & SCHED_HOOK_REBUILD_ALWAYS);
 }
 
@@ -491,6 +539,9 @@ static void cons_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
     c->plain = (sched_host_hooks(h) & SCHED_HOOK_PLAIN_SEARCH) != 0;
     bool keep = keepable(h);
     c->head_seen = false;
+    c->memres = sched_host_mem_reserves(h);
+    if (c->memres)
+        sched_host_plan_clear(h);
     if (keep && incremental(c, h, n, now)) {
         c->dirty = false;
         return;

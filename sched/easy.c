@@ -9,7 +9,11 @@
  * open slots before new ones), with `extra` cores to spare there. A later
  * job starts now if it fits and ends by S (by the host's wall-time bound),
  * or if it fits outside the reserved slot, or takes at most `extra` cores
- * of it. Its state is its profiles, kept from pass to pass.
+ * of it. At MPL 1 under mem_aware the reservation also holds memory: S is
+ * the first time the head fits by cores and memory on the machine as
+ * expected then, and a later job that does not end by S starts only if the
+ * head still fits at S beside it (sched_host_fits_at). Its state is its
+ * profiles, kept from pass to pass.
  */
 #include "sched/reserve.h"
 #include "sched/profile.h"
@@ -60,6 +64,24 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
         }
     }
     assert(r >= 0);
+    /* Where reservations hold memory (MPL 1, mem_aware): the reservation
+     * holds memory
+     * (docs/SCHEDULING.md, "Reservations that hold memory"): S is the
+     * first step with the head's cores free at which it also fits by memory
+     * on the machine as expected then; a later job that does not end by S
+     * starts only if the head still fits at S beside it. memres is false
+     * when no step fits so (a job only network RAM can admit): the
+     * reservation counts cores only. */
+    bool memres = false;
+    if (sched_host_mem_reserves(h) && np == 1) {
+        const sched_prof *p = &ps->pr[0];
+        for (int s = 0; s < p->n && !memres; s++)
+            if (p->f[s] >= hw && sched_host_fits_at(h, hd, p->t[s], NULL)) {
+                memres = true;
+                S = p->t[s];
+                extra = p->f[s] - hw;
+            }
+    }
     sched_host_note_reserved(h, hd, S);
     sched_host_note_head(h, hd, S);
     for (size_t k = i + 1; k < n; k++) {
@@ -70,6 +92,9 @@ static void easy_pass(void *state, sched_host *h, sched_job *const *q, size_t n,
         bool rnew = r == sched_host_slots(h); /* the reserved slot is not open yet */
         if (now + sched_host_wall(h, sched_job_estimate(j)) <= S) {
             sched_host_place(h, j, -1, -1, rnew);
+        } else if (memres) {
+            if (sched_host_fits_at(h, hd, S, j) && sched_host_place(h, j, r, -1, rnew))
+                extra -= w;
         } else if (!sched_host_place(h, j, -1, r, false) && w <= extra &&
                    sched_host_place(h, j, r, -1, rnew)) {
             extra -= w;

@@ -635,6 +635,9 @@ void gang_destroy(sim_t *sim, gang_t *g)
     gang_fidx_free(&g->fidx);
     jobq_destroy(&g->queue);
     free(g->reserved);
+    free(g->fut_row);
+    free(g->fut_res);
+    free(g->fut_ids);
     free(g->ram_desc);
     free(g->admit_used);
     free(g->admit_next);

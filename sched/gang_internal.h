@@ -68,6 +68,11 @@ struct gang {
     int *admit_next;
     unsigned char *admit_mark;
     long nimpossible;   /* jobs that can never be placed (never queued) */
+    /* gang_fits_after's scratch (allocated at its first use): a row of
+     * cores and MB reserved per node as expected at a later instant */
+    job_t **fut_row;
+    double *fut_res;
+    int *fut_ids;
     /* statistics */
     uint64_t pcs;
     int mpl_max;

@@ -162,6 +162,45 @@ sched_pass_stats *sched_host_stats(sched_host *h);
 #define SCHED_HOOK_CHECK_BOUND 4u    /* debug builds: assert bound == plain search */
 unsigned sched_host_hooks(const sched_host *h);
 
+/* Whether reservations hold memory (issue 35; docs/SCHEDULING.md
+ * "Reservations that hold memory"): at MPL 1 under mem_aware where memory
+ * can change which cores a job may take (several cores per node, nodes of
+ * different RAM, GLOBAL with network RAM, an allocation plugin); with one
+ * core per node of one RAM size, counting cores is exact and this is
+ * false. The questions below answer false (or do nothing) when it is. */
+bool sched_host_mem_reserves(const sched_host *h); /* added in interface version 1 */
+/* Where reservations hold memory (else false),
+ * whether waiting job j would be placed at t >= now, by cores and memory
+ * (the allocation's rule, without network RAM: GLOBAL as LOCAL), on the
+ * machine as expected then: the placed jobs expected to end after t keep
+ * their cores and their threads' memory (one whose expected end is not
+ * after now: until just after now), and, when `with` is not NULL (another
+ * waiting job), `with` as if placed now where the allocation puts it now,
+ * until now + its estimate. False when `with` does not fit now. Added in
+ * interface version 1 (a new function: no existing one changed).
+ * O(placed jobs' threads + cores). */
+bool sched_host_fits_at(sched_host *h, const sched_job *j, double t, const sched_job *with);
+/* The plan of reservations that hold memory (where they do; else
+ * plan_fits is false and the others do nothing): concrete placements, for
+ * a policy with several reservations (CONSERVATIVE). Empty it at the start
+ * of a pass. sched_host_plan_fits: whether waiting job j, started at t
+ * (>= now) for d seconds, fits by cores and memory on the machine as
+ * expected at t (the placed jobs and the plan's reservations running then;
+ * at t = now by the placement's own choice, GLOBAL with the network RAM
+ * available now), and every reservation of the plan that starts after t
+ * still fits at its start beside it (the allocation run again for each,
+ * in the order the passes will place them: start, then plan order), so
+ * that j takes no core or memory a reservation needs. sched_host_plan_add:
+ * j fits the plan at t (else exit 2) and the reservations after t take the
+ * cores they get beside it; at t > now j's reservation joins the plan; at
+ * t = now call it just before placing j. All three added in interface
+ * version 1. plan_fits costs O(cores + threads of the placed and planned
+ * jobs) per reservation after t, plus one. */
+void sched_host_plan_clear(sched_host *h);
+bool sched_host_plan_fits(sched_host *h, sched_job *j, double t, double d);
+void sched_host_plan_add(sched_host *h, sched_job *j, double t, double d);
+
+
 /* ---- for the host (sched/backfills.c) ---- */
 /* Register EASY (sched/easy.c) and CONSERVATIVE (sched/conservative.c).
  * Return PNRSIM_OK or pnrsim_register's error. */

@@ -156,6 +156,13 @@ k["scheduler.backfill"] = "CONSERVATIVE"
 SETTINGS.append(("mf-limits-cons", "space",
                  dict(policy="MULTIFACTOR", backfill="CONSERVATIVE", mf=MF,
                       max_running=2, max_cores=4), k))
+# Reservations that hold memory (issue 35 item 3; docs/SCHEDULING.md):
+# mem_aware LOCAL on PEs of two RAM sizes (swfgen.ram_of), MPL 1
+# (appended last: the settings before keep their seeds).
+for bf in ("EASY", "CONSERVATIVE"):
+    SETTINGS.append(("%s-fcfs-mem" % ("easy" if bf == "EASY" else "cons"), "space",
+                     dict(backfill=bf, mem=True),
+                     {"scheduler.backfill": bf, "scheduler.mem_aware": "LOCAL"}))
 
 # Trace generator options per setting (default: swfgen.generate's).
 # Conservative and EASY get more jobs that outlive their estimates; the
@@ -167,6 +174,8 @@ GEN = {
     "cons-fcfs-long": dict(under=0.6, njobs=120, pes=8),
     "cons-fcfs-depth1": dict(under=0.5), "cons-fcfs-depth2": dict(under=0.5),
     "cons-fcfs-depth3": dict(under=0.5), "cons-sjf-depth2": dict(under=0.5),
+    "easy-fcfs-mem": dict(mem=True, zero=False, under=0),
+    "cons-fcfs-mem": dict(mem=True, zero=False, under=0),
     "gang-mpl2-pcsfirst-nozero": dict(zero=False),
     **{n: dict(users=3, zero=False, under=0.5)
        for n in ("mf-none", "mf-easy", "mf-cons", "limit-run1-none",
@@ -200,6 +209,8 @@ def run_pnrsim(binary, keys, npes, jobs, workdir, schedule=True):
     ini = os.path.join(workdir, "t.ini")
     allkeys = dict(BASE)
     allkeys["computer.number"] = str(npes)
+    if keys.get("scheduler.mem_aware", "NO") != "NO":
+        allkeys["computer.ram"] = swfgen.ram_groups(npes)
     allkeys["workload.trace"] = trace
     allkeys.update(keys)
     sections = {}
@@ -277,8 +288,7 @@ def differs(binary, idx, npes, jobs, workdir):
     if not jobs:
         return None
     t0 = jobs[0].submit
-    jobs = [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req, j.user)
-            for j in jobs]
+    jobs = [j.moved(t0) for j in jobs]
     mjobs, mrows = run_model(kind, opts, npes, jobs)
     try:
         pjobs, prows = run_pnrsim(binary, keys, npes, jobs, workdir)
@@ -304,8 +314,7 @@ def reduce_trace(binary, idx, npes, jobs, workdir):
                 changed = True
                 break
     t0 = cur[0].submit
-    return [swfgen.Job(j.id, j.submit - t0, j.run, j.threads, j.req, j.user)
-            for j in cur]
+    return [j.moved(t0) for j in cur]
 
 
 # pnrsim's behaviour on main where issue 23 parts 1-2 say it is wrong,

@@ -105,17 +105,23 @@ def lowest_free(free, n):
 
 def simulate(npes, jobs, policy="FCFS", backfill="NONE", strict=True,
              keep_moment=False, merge_zero=False, depth=0, mf=None,
-             max_running=0, max_cores=0):
+             max_running=0, max_cores=0, mem=False):
     """Run the model; return ({job id: (start, end)}, [stretch rows]).
     keep_moment, merge_zero: see KEEP_MOMENT, MERGE_ZERO. depth: conservative's
     reservations (scheduler.reservations), 0 = all. mf: policy MULTIFACTOR's
     weights (a dict: w_age, w_size, w_fs, w_wait, max_age, half_life);
-    max_running, max_cores: the per-user limits (0 = none; issue 35)."""
+    max_running, max_cores: the per-user limits (0 = none; issue 35). mem:
+    mem_aware LOCAL on the PEs of swfgen.ram_of(npes), reservations holding
+    memory (EASY and CONSERVATIVE, depth 0; issue 35)."""
     KEEP_MOMENT[0] = keep_moment
     MERGE_ZERO[0] = merge_zero
     try:
+        ram = None
+        if mem:
+            import swfgen
+            ram = swfgen.ram_of(npes)
         return _simulate(npes, jobs, policy, backfill, strict, depth, mf,
-                         max_running, max_cores)
+                         max_running, max_cores, ram)
     finally:
         KEEP_MOMENT[0] = False
         MERGE_ZERO[0] = False
@@ -171,7 +177,7 @@ def mf_key(mf, npes, runs, users_seen, now):
 
 
 def _simulate(npes, jobs, policy, backfill, strict, depth=0, mf=None,
-              max_running=0, max_cores=0):
+              max_running=0, max_cores=0, ram=None):
     static_key = order_key(policy) if policy != "MULTIFACTOR" else None
     free = [True] * npes
     running = []
@@ -201,7 +207,29 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0, mf=None,
             return True
         return False
 
+    def placement(job, kept):
+        """MODEL.md, mem_aware: "a job is placed only where every PE it
+        would use has RAM - memory of placed jobs' threads not yet freed -
+        lent >= its thread size"; with one core per node at MPL 1 a free
+        PE holds no thread and nothing is lent (LOCAL), so its room is its
+        RAM; "PEs in a slot: lowest-numbered free ones" (with room).
+        kept: the PEs held. The PEs, or None when too few."""
+        m = max(job.mem, 0)
+        pes = [i for i in range(npes) if i not in kept and ram[i] >= m]
+        return pes[:job.threads] if len(pes) >= job.threads else None
+
+    def held_now():
+        return set(i for i in range(npes) if not free[i])
+
     def start(job, now, p):
+        if ram is not None:
+            pes = placement(job, held_now())
+            assert pes is not None
+            for i in pes:
+                free[i] = False
+            running.append(Run(job, now, p, pes))
+            queue.remove(job)
+            return
         pes = lowest_free(free, job.threads)
         for i in pes:
             free[i] = False
@@ -334,6 +362,131 @@ def _simulate(npes, jobs, policy, backfill, strict, depth=0, mf=None,
         for job in starters:
             start(job, now, p)
 
+    def fits_now(job):
+        return placement(job, held_now()) is not None
+
+    def kept_at(m):
+        """SCHEDULING.md, Reservations that hold memory: "a running job
+        whose expected end is after t keeps its cores and its threads'
+        memory at t"."""
+        out = set()
+        for r in running:
+            if expected_end(r, now_p[0], now_p[1]) > m:
+                out.update(r.pes)
+        return out
+
+    now_p = [0, 0]
+
+    def pass_easy_mem(now, p):
+        # SCHEDULING.md, Reservations that hold memory, EASY: "The head's
+        # shadow time S is the first step of the profile with its cores
+        # free at which the allocation also places it on the machine as
+        # expected then. A later job that ends by S starts as before ...;
+        # one that would still run at S starts only if the allocation still
+        # places the head at S with it on the cores the allocation gives it
+        # now".
+        now_p[:] = [now, p]
+        order = sorted(queue, key=key)
+        i = 0
+        while i < len(order) and fits_now(order[i]):
+            start(order[i], now, p)
+            i += 1
+        if i == len(order):
+            return
+        head = order[i]
+        ends = sorted(set(expected_end(r, now, p) for r in running))
+        shadow = None
+        for m in ends:
+            count = sum(free) + sum(r.job.threads for r in running
+                                    if expected_end(r, now, p) <= m)
+            if count >= head.threads and placement(head, kept_at(m)) is not None:
+                shadow = m
+                break
+        assert shadow is not None
+        for job in order[i + 1:]:
+            if not fits_now(job):
+                continue
+            endm = Moment(now, 0, p).plus(job.estimate())
+            if endm <= shadow:
+                start(job, now, p)
+                continue
+            cores = placement(job, held_now())
+            if placement(head, kept_at(shadow) | set(cores)) is not None:
+                start(job, now, p)
+
+    def pass_conservative_mem(now, p):
+        # SCHEDULING.md, Reservations that hold memory, CONSERVATIVE: "Every
+        # job, in queue order, gets the first step at which it fits by
+        # cores for its whole estimate (the profile, as before) and fits
+        # the plan: the allocation places it at that step on the machine as
+        # expected then, and every reservation of the plan that starts
+        # later still fits at its start beside it (the allocation run again
+        # for each, in the order the passes will place them: start, then
+        # queue order); the reservations then take the cores they get
+        # beside it. A job whose reservation is now starts".  The machine
+        # as expected at t: "a running job whose expected end is after t
+        # keeps its cores ..., and so does every reservation of the pass
+        # that has started by t and not ended".
+        now_p[:] = [now, p]
+        nowm = Moment(now, 0, p)
+        f0 = sum(free)
+        deltas = [(expected_end(r, now, p), r.job.threads) for r in running]
+
+        def free_at(m):
+            return f0 + sum(d for (x, d) in deltas if x <= m)
+
+        plan = []   # [start, index, end, job, pes]
+        for job in sorted(queue, key=key):
+            e = job.estimate()
+            cands = sorted(set([nowm] + [x for (x, _) in deltas if x > nowm]))
+            for c in cands:
+                end = c.plus(e)
+                pts = [c] + [x for (x, _) in deltas if c < x < end]
+                if not all(free_at(x) >= job.threads for x in pts):
+                    continue
+                if c == nowm:
+                    cores = placement(job, held_now())
+                else:
+                    k = kept_at(c)
+                    for en in plan:
+                        if en[0] <= c < en[2]:
+                            k.update(en[4])
+                    cores = placement(job, k)
+                if cores is None:
+                    continue
+                tent = {}
+                ok = True
+                for en in sorted((x for x in plan if x[0] > c),
+                                 key=lambda x: (x[0], x[1])):
+                    k = kept_at(en[0])
+                    for o in plan:
+                        if o is not en and (o[0], o[1]) < (en[0], en[1]) and o[2] > en[0]:
+                            k.update(tent.get(o[1], o[4]))
+                    if c < en[0] < end:
+                        k.update(cores)
+                    got = placement(en[3], k)
+                    if got is None:
+                        ok = False
+                        break
+                    tent[en[1]] = got
+                if not ok:
+                    continue
+                for en in plan:
+                    if en[1] in tent:
+                        en[4] = tent[en[1]]
+                deltas.append((c, -job.threads))
+                deltas.append((end, job.threads))
+                if c == nowm:
+                    start(job, now, p)
+                else:
+                    plan.append([c, len(plan), end, job, cores])
+                break
+            else:
+                raise AssertionError("no start found")
+
+    if ram is not None:
+        pass_easy = pass_easy_mem
+        pass_conservative = pass_conservative_mem
     passes = {"NONE": pass_none, "EASY": pass_easy,
               "CONSERVATIVE": pass_conservative}
     one_pass = passes[backfill]

@@ -15,13 +15,19 @@ class Job:
     """One trace job: SWF fields 1, 2, 4, 5, 9 and 12 (user; also written
     as the group, field 13)."""
 
-    def __init__(self, jid, submit, run, threads, req, user=1):
+    def __init__(self, jid, submit, run, threads, req, user=1, mem=-1):
         self.id = jid
         self.submit = submit
         self.run = run
         self.threads = threads
         self.req = req  # SWF field 9 (-1 = unknown)
         self.user = user  # SWF field 12 (issue 35)
+        self.mem = mem  # MB per thread (SWF field 7 in KB; -1 = none)
+
+    def moved(self, dt):
+        """The same job submitted dt earlier."""
+        return Job(self.id, self.submit - dt, self.run, self.threads, self.req,
+                   self.user, self.mem)
 
     def estimate(self):
         """docs/SCHEDULING.md, Estimates: "`workload.estimate = REQUESTED`
@@ -35,12 +41,29 @@ RUNS = [0, 0, 1, 2, 3, 5, 5, 10, 10, 12, 15, 20, 20, 25, 30, 40]
 GAPS = [0, 0, 0, 0, 1, 1, 2, 3, 5, 5, 10, 15]
 
 
-def generate(seed, pes=None, njobs=None, zero=True, under=0.25, users=0):
+def ram_of(pes):
+    """The RAM of each PE for the memory settings (issue 35 item 3): the
+    lower half of 16 MB, the upper half of 64 MB, so that the lowest free
+    PEs are the small ones."""
+    small = pes - pes // 2
+    return [16] * small + [64] * (pes // 2)
+
+
+def ram_groups(pes):
+    """ram_of as computer.ram's groups (node order)."""
+    small = pes - pes // 2
+    return "%dx16,%dx64" % (small, pes // 2)
+
+
+def generate(seed, pes=None, njobs=None, zero=True, under=0.25, users=0,
+             mem=False):
     """Return (pes, [Job]) drawn from seed.  zero=False: no zero-length
     jobs (a zero run time becomes 1 s); under: the share of jobs whose
     requested time is below their run time; users > 0: each job's user is
     drawn from 1..users from a stream of its own (the other fields are
-    those of users = 0), else every job is user 1."""
+    those of users = 0), else every job is user 1; mem: memory per thread
+    (none, up to 16 MB, or up to 64 MB for jobs no wider than the big PEs,
+    so every job can run: ram_of)."""
     r = random.Random(seed)
     ru = random.Random(seed * 7919 + 17)
     if pes is None:
@@ -69,8 +92,17 @@ def generate(seed, pes=None, njobs=None, zero=True, under=0.25, users=0):
             req = max(1, run - r.choice([1, 2, 5, 10]))
             if req >= run and run > 0:
                 req = max(1, run // 2)
+        m = -1
+        if mem:
+            k = r.random()
+            if k < 0.3:
+                m = 0
+            elif k < 0.65 or w > pes // 2:
+                m = r.choice([4, 8, 12, 16])
+            else:
+                m = r.choice([20, 32, 48, 64])
         jobs.append(Job(i + 1, t, run, w, req,
-                        ru.randint(1, users) if users > 0 else 1))
+                        ru.randint(1, users) if users > 0 else 1, m))
     return pes, jobs
 
 
@@ -78,7 +110,8 @@ def swf_text(jobs):
     """The jobs as SWF records (18 fields; field 6 = run time, 7 = -1)."""
     lines = []
     for j in jobs:
-        f = [j.id, j.submit, 0, j.run, j.threads, j.run, -1, j.threads,
+        f = [j.id, j.submit, 0, j.run, j.threads, j.run,
+             j.mem * 1024 if j.mem >= 0 else -1, j.threads,
              j.req, -1, 1, j.user, j.user, 1, 1, 1, -1, -1]
         lines.append(" ".join(str(x) for x in f))
     return "\n".join(lines) + "\n"
@@ -92,7 +125,9 @@ def parse_swf(text):
         if not s or s.startswith(";"):
             continue
         f = s.split()
+        kb = int(float(f[6]))
         jobs.append(Job(int(f[0]), int(float(f[1])), int(float(f[3])),
                         int(float(f[4])), int(float(f[8])),
-                        int(float(f[11])) if len(f) > 11 else 1))
+                        int(float(f[11])) if len(f) > 11 else 1,
+                        kb // 1024 if kb >= 0 else -1))
     return jobs
