@@ -18,7 +18,8 @@
  *   config_pnrsim.c  PNRSim's "Name value" files
  *   config_nodes.c   what each node gets: its RAM and CPU speed (groups)
  *   config.c         defaults, loading a file (format detection), --set,
- *                    validation, keys without effect, writing (this header)
+ *                    validation (this header)
+ *   config_notes.c   keys without effect (config_notes.h)
  *   config_build.c   a run's configuration from its inputs (this header)
  */
 #ifndef PNRSIM_APP_CONFIG_H
@@ -121,28 +122,6 @@ void config_set_origin(config *c, const char *key, const char *text);
  * "s", "MB/s", "PEs", ...; "" for names, booleans and paths), or NULL when
  * there is no such key (e.g. for a plot axis: "computer.ram [MB]"). */
 const char *config_key_unit(const char *key);
-
-/* A key of a valid configuration whose value has no effect on the run
- * (e.g. network.rack_size without a TREE topology). Such keys are accepted,
- * so that a sweep can vary one key (the topology, network RAM on or off)
- * with the others fixed; the programs warn about them on stderr. */
-typedef struct cfg_note {
-    char key[80];               /* "section.key" */
-    char origin[CFG_ORIGIN_MAX]; /* where it was set (config_origin) */
-    char what[CFG_ERR_MAX];     /* "[network] rack_size = 8 has no effect: ..." */
-} cfg_note;
-
-/* The keys of c that are set to a value other than their default and have
- * no effect: the TREE-only keys of [network] (rack_size,
- * memory_server_placement, uplink_bandwidth, uplink_latency) with another
- * topology, computer.memory_servers > 0 with network RAM off, and
- * computer.memory_server_ram without memory servers. Writes at most max
- * notes, in that order; returns how many there are (may exceed max). */
-size_t config_ignored(const config *c, cfg_note *notes, size_t max);
-/* Room for every note config_ignored can write (more than it has keys to
- * name); callers size their arrays with it and still say how many more
- * there were, should a later key outgrow it. */
-#define CFG_IGNORED_MAX 64
 
 /* Write the complete configuration as INI: every key, with a unit comment,
  * and above the key line of every key that does not hold its default by

@@ -18,6 +18,7 @@
  */
 #include "app/components.h"
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "app/util.h"
 #include "app/output.h"
 #include "app/plugin.h"

@@ -34,6 +34,7 @@
 #include "study/sweep.h"
 
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "app/workload.h"
 
 #include <limits.h>

@@ -8,6 +8,7 @@
  */
 #include "tests/fixture_components.h"
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "tests/testutil.h"
 
 #include <float.h>

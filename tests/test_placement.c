@@ -72,6 +72,7 @@
  */
 #include "app/components.h"
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "app/run.h"
 #include "app/run_check.h"
 #include "app/run_metrics.h"

@@ -20,6 +20,7 @@
  * message is sent; the faulting side's counts are RDMA READs and WRITEs.
  */
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "app/run.h"
 #include "pnr/check.h" /* private: internal.h, the handler table */
 #include "pnr/frame.h" /* private: pnr_rdma_post */

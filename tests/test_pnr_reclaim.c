@@ -29,6 +29,7 @@
  * At the end (both jobs finished) nothing is lent, held or in transit.
  */
 #include "app/config.h"
+#include "app/config_notes.h"
 #include "app/run.h"
 #include "pnr/check.h" /* private: internal.h, the node's pieces */
 #include "pnr/pnr.h"

@@ -8,6 +8,7 @@
  * CONSTANT installing nothing. The network RAM side is
  * tests/test_pnr_profile.c's. */
 #include "tests/fixture_job.h"
+#include "app/config_notes.h"
 
 #include "sched/job_profile.h"
 

@@ -1,0 +1,35 @@
+/* app/config_notes.h: the keys of a valid configuration that have no
+ * effect on its run ("has no effect" warnings), cut from app/config.c:
+ * the rules read a whole configuration and its defaults, above the
+ * loading and validating of app/config.h.
+ */
+#ifndef PNRSIM_APP_CONFIG_NOTES_H
+#define PNRSIM_APP_CONFIG_NOTES_H
+
+#include "app/config.h"
+
+#include <stddef.h>
+
+/* A key of a valid configuration whose value has no effect on the run
+ * (e.g. network.rack_size without a TREE topology). Such keys are accepted,
+ * so that a sweep can vary one key (the topology, network RAM on or off)
+ * with the others fixed; the programs warn about them on stderr. */
+typedef struct cfg_note {
+    char key[80];               /* "section.key" */
+    char origin[CFG_ORIGIN_MAX]; /* where it was set (config_origin) */
+    char what[CFG_ERR_MAX];     /* "[network] rack_size = 8 has no effect: ..." */
+} cfg_note;
+
+/* The keys of c that are set to a value other than their default and have
+ * no effect: the TREE-only keys of [network] (rack_size,
+ * memory_server_placement, uplink_bandwidth, uplink_latency) with another
+ * topology, computer.memory_servers > 0 with network RAM off, and
+ * computer.memory_server_ram without memory servers. Writes at most max
+ * notes, in that order; returns how many there are (may exceed max). */
+size_t config_ignored(const config *c, cfg_note *notes, size_t max);
+/* Room for every note config_ignored can write (more than it has keys to
+ * name); callers size their arrays with it and still say how many more
+ * there were, should a later key outgrow it. */
+#define CFG_IGNORED_MAX 64
+
+#endif
