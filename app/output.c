@@ -158,6 +158,8 @@ const out_field out_fields[] = {
     ALLOC("alloc_racks_spanned_mean", alloc_racks_spanned_mean),
     ALLOC("alloc_racks_spanned_max", alloc_racks_spanned_max),
     ALLOC("net_uplink_bytes", net_uplink_bytes),
+    ALLOC("net_uplink_bytes_messages", net_uplink_bytes_messages),
+    ALLOC("net_uplink_bytes_netram", net_uplink_bytes_netram),
     PLACE("alloc_hops_mean", alloc_hops_mean),
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXCL("idle_core_seconds", idle_core_seconds),

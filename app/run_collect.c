@@ -82,9 +82,13 @@ void run_metrics_get(run_t *r, run_metrics *m)
         gang_hops_mean(r->cl.gang, &m->alloc_hops_mean);
     if (m->alloc_racks) {
         gang_racks_spanned(r->cl.gang, &m->alloc_racks_spanned_mean, &m->alloc_racks_spanned_max);
-        m->net_uplink_bytes = 0;
-        for (int k = 0; k < net_rack_count(r->net); k++)
-            m->net_uplink_bytes += net_elem_at(r->net, net_uplink_index(r->net, k))->bytes;
+        m->net_uplink_bytes = m->net_uplink_bytes_messages = 0;
+        for (int k = 0; k < net_rack_count(r->net); k++) {
+            const net_elem *u = net_elem_at(r->net, net_uplink_index(r->net, k));
+            m->net_uplink_bytes += u->bytes;
+            m->net_uplink_bytes_messages += u->job_bytes;
+        }
+        m->net_uplink_bytes_netram = m->net_uplink_bytes - m->net_uplink_bytes_messages;
     }
     pe_spread(r, n, offsetof(pe_t, mem), T, &m->mem_alloc_mean, &m->mem_alloc_sd);
     pe_spread(r, n, offsetof(pe_t, disk_use), T, &m->disk_alloc_mean, &m->disk_alloc_sd);

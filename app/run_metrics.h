@@ -67,6 +67,7 @@ typedef struct run_metrics {
     double alloc_racks_spanned_mean;
     int alloc_racks_spanned_max;
     double net_uplink_bytes;
+    double net_uplink_bytes_messages, net_uplink_bytes_netram; /* its split */
     double cpu_busy_total, cpu_demand_done;
     /* scheduler.time_limit = KILL only (issue 35, sched/job_limit.h): jobs
      * killed at their limit, the core-seconds they held (cores x run clock

@@ -67,6 +67,8 @@ typedef struct net_elem {
     double delay;       /* switches: seconds per message */
     uint64_t messages;  /* messages that crossed it */
     double bytes;       /* bytes that crossed it */
+    double job_bytes;   /* of those, the bytes of jobs' own messages
+                         * (msg.job); the rest is network RAM's */
     char name[24];
     struct net *net;    /* its network */
     /* The approximations' state (net/approx.h): route mode WHOLE's

@@ -35,6 +35,10 @@ struct msg {
                          * are held for bytes / bandwidth only
                          * (net_msg_time); set by its sender, kept by
                          * net_send and net_restart */
+    bool job;           /* a job's own message (sched/job.c: neighbour,
+                         * reply, synchronisation), not network RAM's:
+                         * its bytes are also counted in job_bytes of
+                         * each element it crosses; set by its sender */
     double sent_at;     /* time of the latest (re)send */
     msg_whole whole;    /* route mode WHOLE (net/approx.h, net/whole.c) */
     msg_batched batched; /* batched paging (net/approx.h, net/batched.c) */

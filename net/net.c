@@ -204,6 +204,8 @@ static void msg_walk(sim_t *sim, proc_t *p)
         e = m->cur;
         e->messages++;
         e->bytes += m->bytes;
+        if (m->job)
+            e->job_bytes += m->bytes;
         m->holding = false;
         res_release(sim, &e->res, p);
         net_tell_busy(sim, net, e, false);

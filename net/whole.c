@@ -241,6 +241,8 @@ static void resv_finish(sim_t *sim, net_t *net, net_elem *e, double t_end, bool 
     if (crossed) {
         e->messages++;
         e->bytes += m->bytes;
+        if (m->job)
+            e->job_bytes += m->bytes;
     }
     r->completions++;
     r->holder = NULL;

@@ -110,6 +110,7 @@ static void send_msg(sim_t *sim, job_t *j, int src_pe, int dst_pe, double bytes,
     m->m.src = src_pe;
     m->m.dst = dst_pe;
     m->m.bytes = bytes;
+    m->m.job = true; /* counted apart from network RAM's (net_elem.job_bytes) */
     m->m.done = msg_arrived;
     m->j = j;
     m->kind = kind;

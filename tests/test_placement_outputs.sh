@@ -53,6 +53,19 @@ check "LOWEST: uplink bytes > 0" awk -v u="$(jval out-LOWEST/metrics.json net_up
 check "RACK: alloc_hops_mean 3" near "$(jval out-RACK/metrics.json alloc_hops_mean)" 3
 check "RACK: alloc_racks_spanned_mean 1" near "$(jval out-RACK/metrics.json alloc_racks_spanned_mean)" 1
 check "RACK: uplink bytes 0" near "$(jval out-RACK/metrics.json net_uplink_bytes)" 0
+# The split of the uplink bytes (METRICS.md "Placement"): network RAM is
+# off here, so every uplink byte is the ring's messages'.
+check "LOWEST: uplink bytes = messages' (> 0), network RAM's 0" \
+    eval "near '$(jval out-LOWEST/metrics.json net_uplink_bytes_messages)' '$(jval out-LOWEST/metrics.json net_uplink_bytes)' && near '$(jval out-LOWEST/metrics.json net_uplink_bytes_netram)' 0"
+# No messages, network RAM on: a 4-thread job of 40 MB per thread on
+# rack 0's four 32 MB PEs (LOWEST) pages to lenders, all in other racks:
+# every uplink byte is network RAM's, and there are some.
+printf '1 0 0 20 4 20 40960 4 -1 -1 1 1 1 1 1 1 -1 -1\n' > nr.swf
+"$P" -t nr.swf --set computer.number=16 --set network.topology=TREE --set network.rack_size=4 \
+    --set computer.ram=32 --set netram.enabled=yes --set process.comm_rate=0 \
+    --set process.sync_rate=0 --set scheduler.allocation=LOWEST -s 3 -q -o out-nr > /dev/null 2>&1
+check "network RAM only: uplink bytes = network RAM's (> 0), messages' 0" \
+    eval "near '$(jval out-nr/metrics.json net_uplink_bytes_netram)' '$(jval out-nr/metrics.json net_uplink_bytes)' && near '$(jval out-nr/metrics.json net_uplink_bytes_messages)' 0 && awk -v u='$(jval out-nr/metrics.json net_uplink_bytes)' 'BEGIN { exit !(u > 0) }'"
 for a in LOWEST RACK FIRSTFREE; do
     "$P" -c out-$a/config.ini -q -o replay-$a > /dev/null 2>&1
     check "$a: config.ini replays (jobs.csv, metrics.json the same)" rsame out-$a replay-$a jobs.csv metrics.json
