@@ -392,11 +392,12 @@ K_INT("computer", "memory_servers", computer.memory_servers, 0, 100000, "0", "no
           "threads and only lend their RAM as network RAM; 0 = none."),
     K_DBL("computer", "memory_server_ram", computer.memory_server_ram, 0.01, false, 1e8,
           "1024", "MB", NULL, "RAM of each memory server (per server node)."),
-    {"computer", "speed", KT_SPEED, OFF_T(computer.speed, double), 0, 0, 0, 1000, true,
+    {"computer", "speed", KT_SPEED, OFF_T(computer.speed, double), 0, 0, 1e-3, 1000, false,
      NULL, "1", "factor", "CPU speed of each node relative to the trace's machine (issue 35): "
      "a thread needs demand / speed s of CPU on it (disk, network and fault service times "
      "unchanged); or groups in node order, COUNTxSPEED separated by commas (e.g. 120x1.0, "
-     "120x2.0), whose counts (nodes) add up to number / cores_per_node. 1 = the trace's speed.",
+     "120x2.0), whose counts (nodes) add up to number / cores_per_node. 1 = the trace's speed; "
+     "at least 0.001 (a thousand times slower: below, a trace's seconds overflow any run).",
      NULL, false, NULL, NULL, 0, false},
 
     K_BOOL("netram", "enabled", netram.enabled, "no", "Netram",

@@ -691,7 +691,7 @@ void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
         snprintf(buf, n, "%g <= x <= %g, or groups COUNTxMB, ...", kd->min, kd->max);
         break;
     case KT_SPEED:
-        snprintf(buf, n, "%g < x <= %g, or groups COUNTxSPEED, ...", kd->min, kd->max);
+        snprintf(buf, n, "%g %s x <= %g, or groups COUNTxSPEED, ...", kd->min, kd->min_open ? "<" : "<=", kd->max);
         break;
     }
 }

@@ -97,7 +97,7 @@ jobs_csv *jobs_csv_open_placed(FILE *f, const cluster_t *cl, const gang_t *g, bo
  * bytes, and at most one range "a-b " of two ints per thread. */
 static char *row_start(jobs_csv *w, long threads)
 {
-    size_t need = 22 * 26 + 64 + (threads > 0 ? (size_t)threads * 24 : 0);
+    size_t need = 26 * 26 + 128 + /* the columns, the longest reason */ (threads > 0 ? (size_t)threads * 24 : 0);
     if (need > w->cap) {
         free(w->buf);
         w->cap = need;
@@ -205,11 +205,17 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
     *p++ = ',';
     if (j->impossible)
         p = put_str(p, "impossible");
-    else if (j->killing)
-        p = put_str(p, "time_limit");
-    else if (j->limit_held) /* a per-user limit held it back (issue 35) */
-        p = put_str(p, sched_limits_reason(j->limit_held));
-    else if (!j->started && strcmp(state, "queued") == 0)
+    else if (j->limit_held || j->killing) {
+        /* A per-user limit held it back, its time limit killed it (or was
+         * reached: still ending when the run stopped), or both, the limit
+         * first (issue 35; docs/METRICS.md) */
+        if (j->limit_held)
+            p = put_str(p, sched_limits_reason(j->limit_held));
+        if (j->limit_held && j->killing)
+            *p++ = ';';
+        if (j->killing)
+            p = put_str(p, "time_limit");
+    } else if (!j->started && strcmp(state, "queued") == 0)
         p = put_str(p, slot >= 0 ? "slot_not_reached" : "waiting");
     *p++ = ',';
     if (slot >= 0)
@@ -219,7 +225,7 @@ static char *put_tail(jobs_csv *w, char *p, const job_t *j, const char *state)
         p = put_pes(w, p, j);
     if (w->kill) {
         *p++ = ',';
-        if (j->killing)
+        if (j->killing && j->ended) /* a killed row */
             p = num_put_g12(p, j->lost_core_s);
     }
     return p;

@@ -367,6 +367,8 @@ static size_t pass_once(bf_t *b, gang_t *g, double now)
     if ((long)n > b->st.queued_max)
         b->st.queued_max = (long)n;
     prio_sort(b->q, n, gp->priority, b->ostate, now);
+    if (b->memres && !b->mem_binds) /* until memory could refuse a placement */
+        b->mem_binds = gang_mem_can_bind(g, b->q, n);
     if (gp->backfill->on_pass) /* EASY, CONSERVATIVE, a plugin's */
         gp->backfill->on_pass(b->rstate, b, (sched_job *const *)(void *)b->q, n, now);
     else /* NONE: in order (strict_order: up to the first that does not

@@ -36,7 +36,10 @@ struct sched_host {
     size_t *plan_ord;       /* entries by (start, plan order) */
     int *saved;             /* the entries' cores while a question runs */
     size_t nplan, plancap, plantcap, planecap, planocap, savedcap;
-    bool memres;            /* reservations hold memory (sched_host_mem_reserves) */
+    bool memres;            /* reservations may hold memory (gang_mem_matters) */
+    bool mem_binds;         /* and memory could refuse a placement at some
+                             * pass so far (gang_mem_can_bind; kept once
+                             * true): only then do they (sched_host_mem_reserves) */
     unsigned hooks;         /* SCHED_HOOK_* (backfill_check.h) */
     sched_pass_stats st;
     unsigned oflags;        /* the order's flags (sched/order.h) */

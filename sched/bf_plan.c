@@ -47,7 +47,7 @@ static job_t *JB(const sched_job *j) { return (job_t *)(void *)j; }
 
 static bool memres(const sched_host *h)
 {
-    return h->memres;
+    return h->memres && h->mem_binds;
 }
 
 bool sched_host_mem_reserves(const sched_host *h) { return memres(h); }

@@ -13,6 +13,7 @@
 #include "sched/gang_alloc.h"
 
 #include <assert.h>
+#include <math.h>
 #include <string.h>
 
 /* Mark job k's cores in fut_row and its threads' MB in fut_res. */
@@ -67,6 +68,24 @@ bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool 
 }
 
 const int *gang_fits_cores(const gang_t *g) { return g->fut_ids; }
+
+bool gang_mem_can_bind(const gang_t *g, job_t *const *q, size_t n)
+{
+    if (g->cl->resize || !gang_alloc_builtin(g))
+        return true;
+    double least = INFINITY;
+    for (int k = 0; k < g->nnodes; k++) {
+        const pe_t *pe = &g->cl->pes[k];
+        if (pe->lent_mb > 0)
+            return true;
+        if (pe->ram_mb < least)
+            least = pe->ram_mb;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (q[i]->mem_mb * g->cpn > least)
+            return true;
+    return false;
+}
 
 bool gang_mem_matters(const gang_t *g)
 {

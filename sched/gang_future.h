@@ -29,6 +29,15 @@ bool gang_fits_after(gang_t *g, job_t *const *keep, size_t n, job_t *with, bool 
  * one RAM size and no lending: a free core then has room for a job's
  * thread or no core ever has, and counting cores is exact. O(nodes). */
 bool gang_mem_matters(const gang_t *g);
+/* Whether memory can refuse a placement at MPL 1 now (for the pass over
+ * the n queued jobs q): a PE lends memory, a job's memory changes over
+ * time (a memory profile), an allocation plugin decides, or some queued
+ * job's threads could not all fit a node of the least RAM (its MB per
+ * thread x cores per node > that RAM). When it cannot, counting cores is
+ * exact and reservations need not hold memory (the same schedule, without
+ * the plan's cost: docs/SCHEDULING.md "Cost"). Running jobs were queued
+ * at an earlier pass, so the caller keeps the answer once true. */
+bool gang_mem_can_bind(const gang_t *g, job_t *const *q, size_t n);
 /* The cores (j->threads, the allocation's order) of the last
  * gang_fits_after that returned true. */
 const int *gang_fits_cores(const gang_t *g);

@@ -499,6 +499,15 @@ void job_thread_ended(sim_t *sim, job_t *j, int i)
                 thread_free_mem(sim, j, k);
         j->end = sim->now;
         j->ended = true;
+        if (j->killing) {
+            /* Killed, and now ended (a thread in a network-RAM exchange or
+             * a batch ends a moment after the kill): counted as such only
+             * now, as its jobs.csv row says (a run cut off before leaves it
+             * running). */
+            cl->jobs_killed++;
+            cl->killed_cpu += j->lost_cpu;
+            cl->killed_core_seconds += j->lost_core_s;
+        }
         if (j->kill_armed)
             j->cl->limiting->clock_stop(sim, j); /* it ended before its limit */
         /* A stop at the very instant the last barrier opened (before the

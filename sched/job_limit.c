@@ -33,11 +33,26 @@ static void limit_run(sim_t *sim, job_t *j)
     j->kill_armed = true;
 }
 
+/* The limit counts as reached at a switch-out when what is left of it is
+ * below this share of it: the clock is a sum of slices whose ends the
+ * scheduler computes on its own (slot start + quantum), so a slice meant
+ * to end exactly at the limit can end an ulp or so before the kill event
+ * (docs/SCHEDULING.md "Time limits"). */
+#define LIMIT_ROUNDING 1e-9
+
 static void limit_stop(sim_t *sim, job_t *j)
 {
     assert(j->kill_armed);
     j->run_used += sim->now - j->run_since;
     j->run_since = sim->now;
+    if (!j->ended && j->limit - j->run_used <= LIMIT_ROUNDING * j->limit) {
+        /* Reached now, up to rounding: the kill event stays, due at this
+         * instant (after its model events), and kills the job where the
+         * switch-out leaves it, as it would have a moment earlier. */
+        j->run_used = j->limit;
+        ev_at_prio(sim, j->kill_ev, sim->now, EV_PRIO_ARRIVAL);
+        return;
+    }
     ev_cancel(sim, j->kill_ev); /* a one-shot: freed */
     j->kill_armed = false;
 }
@@ -118,10 +133,8 @@ void job_limit_attach(cluster_t *cl)
 
 void job_limit_kill(sim_t *sim, job_t *j)
 {
-    cluster_t *cl = j->cl;
     assert(j->started && !j->ended && !j->killing && j->th);
     j->killing = true;
-    cl->jobs_killed++;
     j->lost_core_s = (double)j->width * j->run_used;
     /* As job_stop: batches end (counted up to now), computing threads'
      * CPU time is credited and their CPU given back; their holds return
@@ -142,9 +155,7 @@ void job_limit_kill(sim_t *sim, job_t *j)
     double cpu = 0;
     for (int i = 0; i < j->threads; i++)
         cpu += j->th[i].finished ? j->cpu : j->th[i].cpu_done;
-    j->lost_cpu = cpu;
-    cl->killed_cpu += cpu;
-    cl->killed_core_seconds += j->lost_core_s;
+    j->lost_cpu = cpu; /* counted when the job has ended (job_thread_ended) */
     msgs_drop(sim, j);
     for (int i = 0; i < j->threads; i++) {
         thread_t *th = &j->th[i];

@@ -132,7 +132,7 @@ for mode in EXACT BATCHED; do
 done
 
 # Errors: exit 2, naming the key and what is expected.
-bad() { # bad NAME PATTERN ARGS...: exit 2 and stderr matching PATTERN
+bad_value() { # bad_value NAME PATTERN ARGS...: exit 2 and stderr matching PATTERN
     b_name=$1 b_pat=$2
     shift 2
     # shellcheck disable=SC2086
@@ -141,20 +141,23 @@ bad() { # bad NAME PATTERN ARGS...: exit 2 and stderr matching PATTERN
     check "$b_name: exit 2" test "$b_rc" -eq 2
     check "$b_name: says why" grep -q -- "$b_pat" bad.err
 }
-bad "speed 0" "speed.*0.*out of range: expected a number > 0 and <= 1000" --set computer.speed=0
-bad "speed -1" "speed.*-1.*out of range" --set computer.speed=-1
-bad "speed abc" "speed.*malformed number: expected a decimal number such as 1, or groups COUNTxSPEED" \
+bad_value "speed 0" "speed.*0.*out of range: expected a number >= 0.001 and <= 1000" --set computer.speed=0
+bad_value "speed -1" "speed.*-1.*out of range" --set computer.speed=-1
+bad_value "speed abc" "speed.*malformed number: expected a decimal number such as 1, or groups COUNTxSPEED" \
     --set computer.speed=abc
-bad "group of speed 0" "speed.*group 2: 0 out of range: expected > 0" \
+bad_value "group of speed 0" "speed.*group 2: 0 out of range: expected >= 0.001" \
     --set "computer.speed=2x2.0, 2x0"
-bad "group of negative speed" "speed.*group 1: -2 out of range" --set "computer.speed=4x-2"
-bad "malformed group" "speed.*malformed group 1: expected COUNTxSPEED such as 120x1.0" \
+bad_value "group of negative speed" "speed.*group 1: -2 out of range" --set "computer.speed=4x-2"
+bad_value "malformed group" "speed.*malformed group 1: expected COUNTxSPEED such as 120x1.0" \
     --set "computer.speed=2x"
-bad "counts short of number" "speed.*add up to 3 PEs, but \[computer\] number = 4" \
+bad_value "counts short of number" "speed.*add up to 3 PEs, but \[computer\] number = 4" \
     --set "computer.speed=1x2.0, 2x1.0"
-bad "counts are nodes with cores_per_node" \
+bad_value "counts are nodes with cores_per_node" \
     "speed.*add up to 4 nodes, but there are 2 nodes" \
     --set computer.cores_per_node=2 --set "computer.speed=2x2.0, 2x1.0"
-bad "count 0" "speed.*group 1: count 0: expected an integer >= 1" --set "computer.speed=0x2, 4x1"
+bad_value "speed 0.0005 (below 0.001)" "speed.*out of range: expected a number >= 0.001" \
+    --set computer.speed=0.0005
+bad_value "a group of 1e-300" "speed.*group 1: 1e-300 out of range" --set "computer.speed=4x1e-300"
+bad_value "count 0" "speed.*group 1: count 0: expected an integer >= 1" --set "computer.speed=0x2, 4x1"
 
 finish

@@ -92,6 +92,25 @@ check "limit_factor 2: job 1 survives, finished at IGNORE's end ($(end_of k2 1) 
 check "network RAM: killed at 0.3 x 10 = 3 s, ending within a fault's round trip ($(end_of nr 1))" \
     eval "[ '$(state_of nr 1)' = killed ] && awk -v e='$(end_of nr 1)' 'BEGIN { exit !(e >= 3 && e < 3.01) }'"
 
+# The run stops (max_time 3) while the killed job's last remote fault is
+# still in flight (access latency 0.5 s): it has not ended, so its row is
+# running, its reason time_limit (reached), no lost_core_seconds, and it is
+# not counted killed but unfinished (rows and metrics agree).
+"$P" -q -t pg.swf -s 7 --set computer.number=2 --set computer.ram=32 --set netram.enabled=yes \
+    --set netram.access_latency=0.5 --set scheduler.time_limit=KILL --set workload.limit_factor=0.3 \
+    --set simulation.max_time=3 -o nrcut > /dev/null 2>&1
+check "cut while ending: row running, reason time_limit, lost empty; jobs_killed 0, jobs_unfinished 1" \
+    eval "[ '$(state_of nrcut 1)' = running ] && [ '$(jobf nrcut/jobs.csv 1 reason)' = time_limit ] && [ -z '$(jobf nrcut/jobs.csv 1 lost_core_seconds)' ] && [ '$(jval nrcut/metrics.json jobs_killed)' = 0 ] && [ '$(jval nrcut/metrics.json jobs_unfinished)' = 1 ]"
+
+# Held by a per-user limit, then killed: both reasons, the limit's first.
+# User 7's job 2 (requested 5 s) waits for job 1 (30 s) to end at 30, then
+# runs 5 s of its 10 s: killed at 35.
+printf '1 0 0 30 1 30 -1 1 30 -1 1 7 1 1 1 1 -1 -1\n2 5 0 10 1 10 -1 1 5 -1 1 7 1 1 1 1 -1 -1\n' > lim.swf
+"$P" -q -t lim.swf --set computer.number=4 --set scheduler.max_running_per_user=1 \
+    --set scheduler.time_limit=KILL -o lk > /dev/null 2>&1
+check "held, then killed at 35 ($(end_of lk 2)): reason limit:running_per_user;time_limit ($(jobf lk/jobs.csv 2 reason))" \
+    eval "near '$(end_of lk 2)' 35 && [ '$(state_of lk 2)' = killed ] && [ '$(jobf lk/jobs.csv 2 reason)' = 'limit:running_per_user;time_limit' ]"
+
 # ---- 2. compute only ------------------------------------------------------------
 printf '3 0 0 4 1 4 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n4 50 0 1 1 1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n5 60 0 3 1 3 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n6 70 0 20 1 20 -1 1 -1 -1 1 1 1 1 1 1 -1 -1\n' > cpu.swf
 C="-q -t cpu.swf --set computer.number=1 --set scheduler.time_limit=KILL"
@@ -137,6 +156,16 @@ check "MPL 2: job A killed at t = 5, not 3 (end $(end_of g 10)), after 3 s of CP
     eval "near '$(end_of g 10)' 5 && [ '$(state_of g 10)' = killed ] && near '$(jval g/metrics.json killed_cpu_seconds)' 3 && near '$(jobf g/jobs.csv 10 lost_core_seconds)' 3"
 check "MPL 2: job B ends at 13 ($(end_of g 11))" \
     eval "near '$(end_of g 11)' 13 && [ '$(state_of g 11)' = finished ]"
+
+# A quantum not exact in binary (0.3): job A's tenth slice ends at its
+# limit, 3 s of run clock: [0, 0.3], [0.6, 0.9], ..., [5.4, 5.7]: killed at
+# 5.7 = 2 x 3 - 0.3, not a round later (the slices' sum may fall an ulp
+# short of 3: LIMIT_ROUNDING); B then runs alone: 100 + 3 = 103.
+printf '10 0 0 100 1 100 -1 1 3 -1 1 1 1 1 1 1 -1 -1\n11 0 0 100 1 100 -1 1 1000 -1 1 1 1 1 1 1 -1 -1\n' > gq.swf
+"$P" -q -t gq.swf --set computer.number=1 --set scheduler.mpl=2 --set scheduler.quantum=0.3 \
+    --set scheduler.pcs=0 --set scheduler.time_limit=KILL -o gq > /dev/null 2>&1
+check "quantum 0.3: A killed at the end of its tenth slice, 5.7 ($(end_of gq 10)); B ends at 103 ($(end_of gq 11))" \
+    eval "near '$(end_of gq 10)' 5.7 && [ '$(state_of gq 10)' = killed ] && near '$(end_of gq 11)' 103"
 
 # ---- 4. conservation ---------------------------------------------------------------------
 K="-q -c $DEFAULT $SLICE --set scheduler.time_limit=KILL --set workload.limit_factor=0.5"

@@ -167,6 +167,13 @@ configs = fcfs bad
 EOT
 "$PLOT" validate --pnrsim "$P" -o val2 spec.ini > bad.out 2> bad.err
 check "a run pnrsim refuses: exit 1, naming the run" sh -c "test $? -eq 1 && grep -q 'slice bad: pnrsim exited 2' bad.err"
+# A spec that scales the load cannot be compared with the log: refused
+# before any run (exit 2, nothing written).
+sed 's/^configs = fcfs bad$/configs = fcfs scaled/' spec.ini > spec-ls.ini
+echo 'config.scaled = workload.load_scale=2' >> spec-ls.ini
+"$PLOT" validate --pnrsim "$P" -o val3 spec-ls.ini > ls.out 2> ls.err
+check "load_scale 2 in a spec: exit 2 before any run, nothing written" \
+    sh -c "test $? -eq 2 && grep -q 'load_scale = 2' ls.err && test ! -e val3"
 # Without pandas (a fake package first on PYTHONPATH): --help still works,
 # a comparison exits 3 with one line naming pandas, no traceback.
 mkdir -p nopd/pandas

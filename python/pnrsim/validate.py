@@ -502,6 +502,16 @@ def main(argv):
                 raise ValidateError("--only %s: no such trace in %s" % (", ".join(sorted(unknown)),
                                                                        a.spec))
             runs = [r for r in runs if r["trace"] in a.only]
+        for r in runs:  # refused before any run, as after (compare)
+            ls = r["options"].get("workload.load_scale", "1")
+            try:
+                ok = float(ls) == 1
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValidateError("%s %s: workload.load_scale = %s: a comparison with the log "
+                                    "needs the trace's own submit times (load_scale 1)"
+                                    % (r["trace"], r["config"], ls))
     except ValidateError as e:
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
