@@ -204,7 +204,9 @@ static double left(const snapshot *sn, const pjob *j)
     return r < 1 ? 1 : r;
 }
 
-/* The snapshot as SWF (sorted already) at path. 0 or -1 with errno. */
+/* The snapshot as SWF (sorted already) at path, its jobs numbered 1..n in
+ * that order (SWF's job numbers ascend; the snapshot's are Slurm's, in any
+ * order). 0 or -1 with errno. */
 static int predict_trace(const snapshot *sn, const char *path, const char *from)
 {
     FILE *f = fopen(path, "w");
@@ -218,7 +220,7 @@ static int predict_trace(const snapshot *sn, const char *path, const char *from)
         double run = j->running ? left(sn, j) : j->limit;
         /* job submit wait runtime procs cpu mem reqprocs reqtime reqmem
          * status user group app queue partition preceding think */
-        fprintf(f, "%ld %.17g -1 %.17g %d -1 -1 %d %.17g -1 1 -1 -1 -1 -1 -1 -1 -1\n", j->id,
+        fprintf(f, "%d %.15g -1 %.15g %d -1 -1 %d %.15g -1 1 -1 -1 -1 -1 -1 -1 -1\n", i + 1,
                 j->running ? 0.0 : PREDICT_DELTA, run, j->pes, j->pes, run);
     }
     return fclose(f) == 0 ? 0 : -1;
@@ -282,10 +284,6 @@ static int predict_answer(const snapshot *sn, const char *dir, FILE *out)
     pres *res = calloc((size_t)sn->n + 1, sizeof *res);
     if (!res)
         abort();
-    size_t cap = 4096;
-    char *row = malloc(cap);
-    if (!row)
-        abort();
     int cj = -1, cs = -1, ce = -1, cp = -1;
     bool header = true;
     ssize_t got;
@@ -308,22 +306,21 @@ static int predict_answer(const snapshot *sn, const char *dir, FILE *out)
         }
         char v[256];
         field(line, cj, v, sizeof v);
-        long id = strtol(v, NULL, 10);
-        for (int i = 0; i < sn->n; i++) {
-            if (sn->jobs[i].id != id || sn->jobs[i].running)
-                continue;
-            field(line, cs, v, sizeof v);
-            if (v[0]) {
-                res[i].start = strtod(v, NULL);
-                field(line, ce, v, sizeof v);
-                res[i].end = v[0] ? strtod(v, NULL) : NAN;
-                field(line, cp, res[i].pes, sizeof res[i].pes);
-                res[i].done = true;
-            }
+        /* The trace numbers the jobs 1..n in the sorted order (SWF wants
+         * them ascending): row k + 1 is sn->jobs[k]. */
+        long k = strtol(v, NULL, 10) - 1;
+        if (k < 0 || k >= sn->n || sn->jobs[k].running)
+            continue;
+        field(line, cs, v, sizeof v);
+        if (v[0]) {
+            res[k].start = strtod(v, NULL);
+            field(line, ce, v, sizeof v);
+            res[k].end = v[0] ? strtod(v, NULL) : NAN;
+            field(line, cp, res[k].pes, sizeof res[k].pes);
+            res[k].done = true;
         }
     }
     free(line);
-    free(row);
     fclose(f);
     if (cj < 0 || cs < 0 || ce < 0 || cp < 0) {
         fprintf(stderr, "pnrsim predict: %s: no job, start, end or pes column\n", path);
