@@ -42,6 +42,7 @@ typedef struct snapshot {
     double now;
     int pes;
     bool have_now, have_pes;
+    double resolution; /* -r: plan times rounded down to multiples; 0 = none */
     pjob *jobs;
     int n, cap;
 } snapshot;
@@ -200,8 +201,23 @@ static int pjob_cmp(const void *a, const void *b)
  * CPU demand). */
 static double left(const snapshot *sn, const pjob *j)
 {
-    double r = j->t + j->limit - sn->now;
+    double end = j->t + j->limit, R = sn->resolution;
+    if (R > 0 && j->limit < PREDICT_UNLIMITED)
+        end = floor(end / R) * R; /* Slurm's bf_resolution: the plan's ends rounded down */
+    double r = end - sn->now;
     return r < 1 ? 1 : r;
+}
+
+/* A queued job's limit as planned: with -r R rounded down to a multiple of
+ * R, at least R (Slurm rounds a reservation's start and end down to
+ * bf_resolution; on that grid its length is the limit rounded down). */
+static double planned(const snapshot *sn, const pjob *j)
+{
+    double R = sn->resolution;
+    if (R <= 0 || j->limit >= PREDICT_UNLIMITED)
+        return j->limit;
+    double l = floor(j->limit / R) * R;
+    return l < R ? R : l;
 }
 
 /* The snapshot as SWF (sorted already) at path, its jobs numbered 1..n in
@@ -217,7 +233,7 @@ static int predict_trace(const snapshot *sn, const char *path, const char *from)
             from, sn->now, sn->pes);
     for (int i = 0; i < sn->n; i++) {
         const pjob *j = &sn->jobs[i];
-        double run = j->running ? left(sn, j) : j->limit;
+        double run = j->running ? left(sn, j) : planned(sn, j);
         /* job submit wait runtime procs cpu mem reqprocs reqtime reqmem
          * status user group app queue partition preceding think */
         fprintf(f, "%d %.15g -1 %.15g %d -1 -1 %d %.15g -1 1 -1 -1 -1 -1 -1 -1 -1\n", i + 1,
@@ -355,12 +371,14 @@ static int predict_answer(const snapshot *sn, const char *dir, FILE *out)
 
 static void usage(FILE *f, const char *prog)
 {
-    fprintf(f, "usage: %s predict [-o DIR] [-p FILE] SNAPSHOT [OPTION]...\n"
+    fprintf(f, "usage: %s predict [-o DIR] [-p FILE] [-r S] SNAPSHOT [OPTION]...\n"
                "Predict the start of every queued job of a running cluster's snapshot\n"
                "(format: docs/PREDICT.md) with the configured scheduler; CSV\n"
                "job,predicted_start,predicted_end,pes,cores to FILE (default: standard\n"
                "output). -o DIR keeps the run's results there (default: a temporary\n"
-               "directory, removed). OPTION: pnrsim's own (-c, --set, -s, --plugin),\n"
+               "directory, removed). -r S: plan on a grid of S seconds, as Slurm's\n"
+               "bf_resolution does (limits and running jobs' ends rounded down).\n"
+               "OPTION: pnrsim's own (-c, --set, -s, --plugin),\n"
                "not -t or -o; computer.number is the snapshot's pes.\n",
             prog);
 }
@@ -380,10 +398,20 @@ static void rm_dir(const char *dir)
 int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
 {
     const char *outdir = NULL, *pfile = NULL;
+    double resolution = 0;
     int i = 1;
     for (; i < argc; i++) {
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
             *(argv[i][1] == 'o' ? &outdir : &pfile) = argv[i + 1];
+            i++;
+        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+            char *end;
+            resolution = strtod(argv[i + 1], &end);
+            if (end == argv[i + 1] || *end || !(resolution >= 1 && resolution <= 3600)) {
+                fprintf(stderr, "pnrsim predict: -r %s: expected seconds from 1 to 3600 "
+                                "(Slurm's bf_resolution)\n", argv[i + 1]);
+                return 2;
+            }
             i++;
         } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout, prog);
@@ -408,6 +436,7 @@ int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
         }
     snapshot sn;
     memset(&sn, 0, sizeof sn);
+    sn.resolution = resolution;
     int rc = predict_read(snap_path, &sn);
     if (rc) {
         free(sn.jobs);

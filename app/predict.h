@@ -19,11 +19,13 @@
  * returns the exit status. */
 typedef int (*predict_run_fn)(int argc, char **argv);
 
-/* `pnrsim predict [-o DIR] [-p FILE] SNAPSHOT [OPTION]...` (argv[0] is
+/* `pnrsim predict [-o DIR] [-p FILE] [-r S] SNAPSHOT [OPTION]...` (argv[0] is
  * "predict"; prog the program's name). Reads the snapshot, writes the
  * trace into a temporary directory, runs run(...) with -q, -t TRACE,
  * --set computer.number=PES, -o DIR (a temporary directory unless -o is
- * given) and OPTION..., and writes the predictions CSV (job,
+ * given) and OPTION..., -r S planning on a grid of S s (running jobs'
+ * ends and queued jobs' limits rounded down to multiples of S, limits at
+ * least S: Slurm's bf_resolution), and writes the predictions CSV (job,
  * predicted_start, predicted_end, pes, cores) to FILE or standard output.
  * Returns 0; 2 on bad usage or a bad snapshot (a message naming the file
  * and line); the run's status when it failed; 1 when writing failed. */

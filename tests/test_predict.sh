@@ -99,6 +99,21 @@ printf 'job,predicted_start,predicted_end,pes,cores\n10,150,160,2,0-1\n8,160,170
 "$P" predict tie.snap > tie-out.csv
 check "ties: submit, then job number (10, 8, 9 after 7 ends at 150)" cmp tie.csv tie-out.csv
 
+# -r 60 (Slurm's bf_resolution): the plan on a 60-s grid. Running 1 ends
+# at 950 + 100 = 1050, rounded down to 1020; queued 2 (2 PEs, 120 s: on the
+# grid already) at 1020 to 1140; queued 3 (90 s, planned as 60) at 1140;
+# predicted_end is the start plus the limit as given (1140 + 90). Without
+# -r: 2 at 1050 to 1170, 3 at 1170.
+printf 'pnrsim-snapshot 1\nnow 1000\npes 2\nrunning 1 2 950 100\nqueued 2 2 960 120 2\nqueued 3 1 970 90 1\n' > r.snap
+printf 'job,predicted_start,predicted_end,pes,cores\n2,1020,1140,2,0-1\n3,1140,1230,1,0\n' > r60.csv
+printf 'job,predicted_start,predicted_end,pes,cores\n2,1050,1170,2,0-1\n3,1170,1260,1,0\n' > r0.csv
+"$P" predict -r 60 r.snap > r60-out.csv
+check "-r 60: the plan on Slurm's bf_resolution grid, by hand" cmp r60.csv r60-out.csv
+"$P" predict r.snap > r0-out.csv
+check "without -r: to the second" cmp r0.csv r0-out.csv
+"$P" predict -r 0 r.snap > /dev/null 2> r.err
+check "-r 0 refused: exit 2" test $? -eq 2
+
 # -o DIR keeps the run and the trace it ran.
 "$P" predict -o kept s.snap --set scheduler.backfill=EASY > /dev/null
 check "-o DIR: jobs.csv and snapshot.swf kept" test -s kept/jobs.csv -a -s kept/snapshot.swf
