@@ -114,6 +114,13 @@ check "without -r: to the second" cmp r0.csv r0-out.csv
 "$P" predict -r 0 r.snap > /dev/null 2> r.err
 check "-r 0 refused: exit 2" test $? -eq 2
 
+# A job wider than the machine never starts (the workload drops it); the
+# one behind it starts at once (no strict order past a dropped job).
+printf 'pnrsim-snapshot 1\nnow 0\npes 2\nqueued 5 3 0 10 1\nqueued 6 1 0 10 0\n' > w.snap
+"$P" predict w.snap > w-out.csv 2> w.err
+check "a job wider than the machine: empty prediction, and said" \
+    sh -c 'grep -qx "5,,,3," w-out.csv && grep -qx "6,0,10,1,0" w-out.csv && grep -q "1 queued job never starts" w.err'
+
 # -o DIR keeps the run and the trace it ran.
 "$P" predict -o kept s.snap --set scheduler.backfill=EASY > /dev/null
 check "-o DIR: jobs.csv and snapshot.swf kept" test -s kept/jobs.csv -a -s kept/snapshot.swf
