@@ -383,6 +383,25 @@ static void usage(FILE *f, const char *prog)
             prog);
 }
 
+/* Copy file from to to (rename's fallback across file systems). 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    char buf[8192];
+    size_t n;
+    int rc = in && out ? 0 : -1;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            rc = -1;
+    if (in && ferror(in))
+        rc = -1;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    return rc;
+}
+
 static void rm_dir(const char *dir)
 {
     static const char *const names[] = {"jobs.csv", "samples.csv", "metrics.json",
@@ -491,7 +510,9 @@ int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
         close(saved);
     }
     free(nargv);
-    if (rc == 0) {
+    /* 3: no job finished (a snapshot without jobs): the answer is empty. */
+    if (rc == 0 || rc == 3) {
+        rc = 0;
         FILE *out = pfile ? fopen(pfile, "w") : stdout;
         if (!out) {
             fprintf(stderr, "pnrsim predict: %s: cannot write: %s\n", pfile, strerror(errno));
@@ -508,8 +529,9 @@ int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
     if (outdir) { /* the trace stays beside the results when they are kept */
         char kept[4200];
         snprintf(kept, sizeof kept, "%s/snapshot.swf", outdir);
-        if (rename(trace, kept) != 0)
-            unlink(trace);
+        if (rename(trace, kept) != 0 && copy_file(trace, kept) != 0)
+            fprintf(stderr, "pnrsim predict: warning: %s: cannot write: %s\n", kept,
+                    strerror(errno));
     }
     rm_dir(tdir);
     free(sn.jobs);

@@ -121,6 +121,12 @@ printf 'pnrsim-snapshot 1\nnow 0\npes 2\nqueued 5 3 0 10 1\nqueued 6 1 0 10 0\n'
 check "a job wider than the machine: empty prediction, and said" \
     sh -c 'grep -qx "5,,,3," w-out.csv && grep -qx "6,0,10,1,0" w-out.csv && grep -q "1 queued job never starts" w.err'
 
+# An idle machine: no rows, exit 0.
+printf 'pnrsim-snapshot 1\nnow 5\npes 2\n' > e.snap
+"$P" predict e.snap > e-out.csv 2> /dev/null
+check "no jobs: exit 0" test $? -eq 0
+check "no jobs: the header alone" test "$(cat e-out.csv)" = "job,predicted_start,predicted_end,pes,cores"
+
 # -o DIR keeps the run and the trace it ran.
 "$P" predict -o kept s.snap --set scheduler.backfill=EASY > /dev/null
 check "-o DIR: jobs.csv and snapshot.swf kept" test -s kept/jobs.csv -a -s kept/snapshot.swf
