@@ -461,7 +461,8 @@ int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
         free(sn.jobs);
         return rc;
     }
-    qsort(sn.jobs, (size_t)sn.n, sizeof *sn.jobs, pjob_cmp);
+    if (sn.n > 0)
+        qsort(sn.jobs, (size_t)sn.n, sizeof *sn.jobs, pjob_cmp);
     const char *tmp = getenv("TMPDIR");
     char tdir[4096];
     snprintf(tdir, sizeof tdir, "%s/pnrsim-predict.XXXXXX", tmp && *tmp ? tmp : "/tmp");
