@@ -76,7 +76,7 @@ FUZZ_SMOKE_TIME ?= 4
 
 .PHONY: demo-plots demo-plots-docs FORCE
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
-.PHONY: check-slurm check-valgrind
+.PHONY: check-slurm check-slurm-predict check-valgrind
 all: deps
 	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(MANS) examples
 
@@ -209,10 +209,11 @@ test: tests
 # clean tree about 750 CPU seconds, the builds included: about 7 minutes
 # on 2 free cores (issue 32: under 10). At the end: each step's time, the
 # ten slowest test programs and the total (tools/timed-steps.sh).
-# check-long: what make check leaves out, the long tests in both builds
+# check-long: what make check leaves out, the long tests in both builds,
+# then check-slurm-predict (about 70 s)
 # (CI runs make check, then make check-long: .ci/run).
 CHECK_STEPS := check-layers check-packages check-plain check-asan fuzz-smoke check-slurm
-LONG_STEPS  := check-packages long-plain long-asan
+LONG_STEPS  := check-packages long-plain long-asan check-slurm-predict
 .PHONY: check-long check-packages check-plain check-asan long-plain long-asan
 check: deps
 	@sh tools/timed-steps.sh check 'build/test-times-quick.txt build-asan/test-times-quick.txt' \
@@ -255,6 +256,15 @@ check-slurm: deps
 	@$(MAKE) --no-print-directory BUILD=build build/pnrsim $(if $(SWEEP_SRC),build/pnrsim-sweep)
 	@if sh tools/deps.sh slurm; then sh tests/check_slurm.sh build; \
 	 else echo "check_slurm: SKIPPED: Slurm could not be installed (tools/deps.sh slurm)"; fi
+
+# check-slurm-predict: pnrsim predict against a real one-node Slurm of 8
+# CPUs with sched/backfill (tests/check_slurm_predict.sh, about 70 s: in
+# make check-long, not make check): predicted, Slurm's squeue --start and
+# actual starts. Skips with a message where Slurm cannot run.
+check-slurm-predict: deps
+	@$(MAKE) --no-print-directory BUILD=build build/pnrsim
+	@if sh tools/deps.sh slurm; then sh tests/check_slurm_predict.sh build; \
+	 else echo "check_slurm_predict: SKIPPED: Slurm could not be installed (tools/deps.sh slurm)"; fi
 
 # check-valgrind: the unit tests and two whole runs under valgrind memcheck.
 check-valgrind: deps

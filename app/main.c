@@ -22,6 +22,7 @@
 #include "app/util.h"
 #include "app/output.h"
 #include "app/plugin.h"
+#include "app/predict.h"
 #include "app/plot.h"
 #include "app/progress.h"
 #include "app/resultset.h"
@@ -135,6 +136,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: pnrsim [options]\n"
+            "       pnrsim predict [-o DIR] [-p FILE] SNAPSHOT [options]  (queued jobs'\n"
+            "       start times from a running cluster's snapshot: docs/PREDICT.md)\n"
             "Simulate a cluster with gang scheduling and parallel network RAM on an SWF trace.\n\n"
             "  -c, --config FILE        scenario (INI, or PNRSim's 'Name value' format;\n"
             "                           - for stdin) (alias --configfile); repeatable: later\n"
@@ -407,7 +410,7 @@ static void kernel_report(run_t *r, const run_metrics *m)
         fprintf(stderr, "-\n");
 }
 
-int main(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
     opts o;
     int rc = parse_args(argc, argv, &o);
@@ -766,4 +769,13 @@ int main(int argc, char **argv)
         }
     }
     return status;
+}
+
+/* `pnrsim predict ...` (app/predict.h) runs the ordinary command on the
+ * trace it writes; anything else is the ordinary command. */
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "predict") == 0)
+        return predict_main(argc - 1, argv + 1, argv[0], run_main);
+    return run_main(argc, argv);
 }

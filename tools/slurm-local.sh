@@ -17,6 +17,12 @@
 #            all (not root, a program missing); nothing was started.
 #            Clients reach the cluster with SLURM_CONF=DIR/slurm.conf
 #            (written to DIR/env too).
+#            SLURM_LOCAL_CPUS=N gives the node N CPUs whatever the machine
+#            has (SlurmdParameters=config_overrides: jobs that sleep need
+#            no cores of their own); SLURM_LOCAL_SCHEDULER=backfill makes
+#            the scheduler sched/backfill (bf_interval=1, bf_resolution=1:
+#            a plan every second, to the second; pnrsim predict's test,
+#            tests/check_slurm_predict.sh) instead of sched/builtin (FIFO).
 # stop DIR   stops every daemon listed in DIR/pids, by pid (SIGTERM, then
 #            SIGKILL after 10 s), and removes DIR/pids. Safe to repeat.
 # status DIR sinfo of the cluster; exit 0 when the node is idle.
@@ -134,7 +140,15 @@ runuser -u munge -- munged --socket="$sock" --key-file="$dir/munge/munge.key" \
 record_pid "$dir/munge/munged.pid" || fail "munged wrote no pid file"
 
 host=$(hostname -s)
-cpus=$(nproc)
+cpus=${SLURM_LOCAL_CPUS:-$(nproc)}
+overrides=""
+[ "$cpus" = "$(nproc)" ] || overrides="SlurmdParameters=config_overrides"
+schedtype=sched/builtin
+schedextra=""
+if [ "${SLURM_LOCAL_SCHEDULER:-builtin}" = backfill ]; then
+    schedtype=sched/backfill
+    schedextra=",bf_interval=1,bf_resolution=1"
+fi
 memkb=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)
 mem=$((memkb / 1024 * 3 / 4))
 # True when nothing listens on TCP port $1 (IPv4 or IPv6).
@@ -169,10 +183,11 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-SchedulerType=sched/builtin
+SchedulerType=$schedtype
 # Schedule at once and every second (defaults: 3 s delays; a test array
 # would spend most of its time waiting).
-SchedulerParameters=sched_min_interval=0,batch_sched_delay=0,sched_interval=1
+SchedulerParameters=sched_min_interval=0,batch_sched_delay=0,sched_interval=1$schedextra
+$overrides
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
