@@ -25,6 +25,7 @@
 #include "gen/fit.h"
 
 #include "app/swf.h"
+#include "core/mem.h"
 
 #include <gsl/gsl_randist.h>
 
@@ -55,14 +56,30 @@ static double tsu_cdf(double x, double lo, double med, double hi, double pr)
     return pr + (1 - pr) * (x - med) / (hi - med);
 }
 
+static int cmp_l(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The model's size CDF at s (exact: the branches' roundings). */
+static double size_cdf(long s, double sp, double pp, double op, double lo, double med, double hi,
+                       double pr)
+{
+    if (s < 1)
+        return 0;
+    return sp + pp * tsu_cdf(floor(log2((double)s)) + 0.5, lo, med, hi, pr)
+         + op * tsu_cdf(log2(s + 0.5), lo, med, hi, pr);
+}
+
 static void fit_sizes(gen_params *p, const fjob *j, size_t n)
 {
     long P = p->procs, minpar = P;
-    double *emp = calloc((size_t)P + 1, sizeof *emp);
+    long *v = xmalloc(n * sizeof *v);
     size_t ser = 0, pow2 = 0;
     for (size_t i = 0; i < n; i++) {
         long s = j[i].n > P ? P : j[i].n;
-        emp[s] += 1;
+        v[i] = s;
         if (s == 1)
             ser++;
         else {
@@ -72,8 +89,29 @@ static void fit_sizes(gen_params *p, const fjob *j, size_t n)
                 minpar = s;
         }
     }
-    for (long s = 1; s <= P; s++)
-        emp[s] = emp[s] / (double)n + emp[s - 1];
+    qsort(v, n, sizeof *v, cmp_l);
+    /* Both CDFs are steps on whole sizes and the log's is flat between
+     * its sizes, where the model's only grows: |G - E| is largest at a
+     * logged size or just below the next one. Those points and E there. */
+    long *at = xmalloc(2 * n * sizeof *at);
+    double *e = xmalloc(2 * n * sizeof *e);
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        size_t q = i;
+        while (q < n && v[q] == v[i])
+            q++;
+        if (i == 0 && v[0] > 1) {
+            at[k] = v[0] - 1;
+            e[k++] = 0;
+        }
+        at[k] = v[i];
+        e[k++] = (double)q / (double)n;
+        if (q < n && v[q] - 1 > v[i]) {
+            at[k] = v[q] - 1;
+            e[k++] = (double)q / (double)n;
+        }
+        i = q;
+    }
     p->serial_prob = (double)ser / (double)n;
     p->pow2_prob = (double)pow2 / (double)n;
     p->uhi = log2((double)P);
@@ -83,12 +121,10 @@ static void fit_sizes(gen_params *p, const fjob *j, size_t n)
         for (double med = lo + 0.05; med < p->uhi; med += 0.05)
             for (double pr = 0.02; pr < 1; pr += 0.02) {
                 double d = 0;
-                for (long s = 1; s <= P && d < best; s++) {
-                    double g = sp + pp * tsu_cdf(floor(log2((double)s)) + 0.5, lo, med, p->uhi, pr)
-                             + op * tsu_cdf(log2(s + 0.5), lo, med, p->uhi, pr);
-                    double e = fabs(g - emp[s]);
-                    if (e > d)
-                        d = e;
+                for (size_t q = 0; q < k && d < best; q++) {
+                    double x = fabs(size_cdf(at[q], sp, pp, op, lo, med, p->uhi, pr) - e[q]);
+                    if (x > d)
+                        d = x;
                 }
                 if (d < best) {
                     best = d;
@@ -97,7 +133,9 @@ static void fit_sizes(gen_params *p, const fjob *j, size_t n)
                     p->uprob = pr;
                 }
             }
-    free(emp);
+    free(v);
+    free(at);
+    free(e);
 }
 
 static void mom(double m, double v, double *a, double *b)
@@ -110,7 +148,7 @@ static void mom(double m, double v, double *a, double *b)
 
 static void fit_runtimes(gen_params *p, const fjob *j, size_t n)
 {
-    double *x = malloc(n * sizeof *x), *g = malloc(n * sizeof *g), *s = malloc(n * sizeof *s);
+    double *x = xmalloc(n * sizeof *x), *g = xmalloc(n * sizeof *g), *s = xmalloc(n * sizeof *s);
     double mx = 0;
     for (size_t i = 0; i < n; i++) {
         x[i] = log(j[i].run < 1 ? 1 : j[i].run);
@@ -244,7 +282,7 @@ static int cmp_req(const void *a, const void *b)
 
 static void fit_requests(gen_params *p, fjob *j, size_t n)
 {
-    fjob *s = malloc(n * sizeof *s);
+    fjob *s = xmalloc(n * sizeof *s);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
         if (j[i].req > 0)
@@ -341,7 +379,7 @@ int gen_fit(gen_params *p, const char *path, char err[GEN_ERR_MAX])
         return 2;
     }
     size_t n = 0, cap = 1024;
-    fjob *j = malloc(cap * sizeof *j);
+    fjob *j = xmalloc(cap * sizeof *j);
     swf_record rec;
     bool bad;
     int rc;
@@ -351,7 +389,7 @@ int gen_fit(gen_params *p, const char *path, char err[GEN_ERR_MAX])
         if (!(procs >= 1) || !(rec.f[3] >= 0) || !(rec.f[1] >= 0))
             continue;
         if (n == cap)
-            j = realloc(j, (cap *= 2) * sizeof *j);
+            j = xrealloc(j, (cap *= 2) * sizeof *j);
         j[n] = (fjob){ rec.f[1], rec.f[3], rec.f[8], rec.f[6], (long)procs };
         maxn = j[n].n > maxn ? j[n].n : maxn;
         n++;

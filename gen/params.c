@@ -295,7 +295,7 @@ int gen_params_check(const gen_params *p, char err[GEN_ERR_MAX])
                  p->ulow, p->umed, p->uhi);
         return 2;
     }
-    if (p->uhi > log2((double)p->procs) + 1e-9) {
+    if (p->uhi > log2((double)p->procs) + 1e-6) {
         snprintf(err, GEN_ERR_MAX, "size.uhi = %g: expected <= log2(machine.procs) = %g",
                  p->uhi, log2((double)p->procs));
         return 2;

@@ -135,6 +135,24 @@ for fb in size:0.12 run:0.09 iat:0.14 req:0.075 mem:0.22; do
     fi
 done
 
+# 4b. The fit recovers a model it is given: traces/lublin-256-synthetic.swf
+# (10,000 jobs from Lublin's generator, typeless class, 256 PEs) fitted
+# gives back the published parameters: serial_prob 0.244 (+- 0.013, 3 sd
+# of a share of 10,000), ulow 0.8 and uprob 0.86 (grid steps 0.1, 0.02),
+# umed 5.5 (+- 0.1; the trace's own umed for 256 PEs is not recorded: 5.5
+# is Lublin's advice uhi - 2.5, the published 4.5 being for 128), a1 4.2, b1 0.94, a2 312, b2 0.03,
+# pb 0.78 (+- 8%: the EM on 10,000 draws), aarr = AARR x ARAR = 10.46,
+# barr 0.4871 (+- 5%: moments of 10,000 draws).
+$G --fit "$top/traces/lublin-256-synthetic.swf" -o lub.ini
+pv() { sed -n "s/^$1 = //p" lub.ini | head -1; }
+within() { awk -v x="$1" -v c="$2" -v t="$3" 'BEGIN { d = x - c; if (d < 0) d = -d; exit !(x != "" && d <= t) }'; }
+for kv in serial_prob:0.244:0.013 ulow:0.8:0.1 umed:5.5:0.1 uprob:0.86:0.04 \
+          a1:4.2:0.34 b1:0.94:0.075 a2:312:25 b2:0.03:0.0024 pb:0.78:0.0624 \
+          aarr:10.46:0.52 barr:0.4871:0.0244; do
+    k=${kv%%:*} r=${kv#*:} c=${r%%:*} t=${r#*:}
+    check "fit of Lublin's own trace: $k $(pv $k) = $c +- $t" within "$(pv $k)" "$c" "$t"
+done
+
 # 5. Bad parameter files: exit 2, "file:line: section.key: ...".
 bad_param() { # NAME LINE KEY FILE-TEXT
     printf '%b' "$4" > bad.ini
