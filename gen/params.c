@@ -85,6 +85,7 @@ typedef struct rd {
     FILE *f;
     long line;             /* lines handed to inih so far */
     bool toolong;          /* a line longer than inih's buffer */
+    long errline;          /* the first line the handler refused (0 = none) */
     char key[128];
     char why[256];
     size_t nw, nmode;      /* list items read (a repeated key appends) */
@@ -170,9 +171,23 @@ static const dkey DKEYS[] = {
     D("memory", "sigma", mem_sigma, 0, 10),
 };
 
+static int handle(rd *r, const char *sec, const char *name, const char *v);
+
+/* inih's handler: the first refusal is kept (inih goes on reading and
+ * reports the first bad line, which may be a syntax error of its own). */
 static int handler(void *user, const char *sec, const char *name, const char *v)
 {
     rd *r = user;
+    if (r->errline)
+        return 1;
+    if (handle(r, sec, name, v))
+        return 1;
+    r->errline = r->line;
+    return 0;
+}
+
+static int handle(rd *r, const char *sec, const char *name, const char *v)
+{
     gen_params *p = r->p;
     snprintf(r->key, sizeof r->key, "%s.%s", sec, name);
     double x;
@@ -258,7 +273,7 @@ int gen_params_read(gen_params *p, const char *path, char err[GEN_ERR_MAX])
         return 2;
     }
     if (line > 0) {
-        if (r.why[0])
+        if (r.errline == line)
             snprintf(err, GEN_ERR_MAX, "%s:%d: %s: %s", path, line, r.key, r.why);
         else
             snprintf(err, GEN_ERR_MAX, "%s:%d: not a KEY = VALUE line or [section]", path, line);

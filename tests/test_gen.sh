@@ -166,6 +166,9 @@ bad_param "out of range" 2 "size.uprob" '[size]\nuprob = 1.5\n'
 bad_param "bad mode" 2 "estimate.modes" '[estimate]\nmodes = 600:0.5,300:0.5\n'
 bad_param "bad machine" 2 "machine.procs" '[machine]\nprocs = 12.5\n'
 bad_param "memory model" 2 "memory.model" '[memory]\nmodel = gaussian\n'
+# The first bad line is the one named, whatever follows it.
+bad_param "first of two" 2 "size.foo: unknown key" '[size]\nfoo = 1\nuprob = 2\n'
+bad_param "syntax, then a bad key" 2 "not a KEY = VALUE line" '[size]\nbogus\nuprob = 2\n'
 printf '[arrival]\nweights = 1,2,3\n' > w.ini
 "$G" -p w.ini -n 1 > /dev/null 2> w.err; rc=$?
 check "3 of 48 weights: exit 2 naming arrival.weights" sh -c "test $rc -eq 2 && grep -q 'w.ini: arrival.weights: 3 weights: expected 48' w.err"
