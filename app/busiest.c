@@ -97,6 +97,11 @@ int busiest_resolve(config *c, double *load, char err[CFG_ERR_MAX])
     double D = c->workload.busiest;
     if (!(D > 0))
         return 0;
+    if (!strcmp(c->workload.trace, "-")) {
+        snprintf(err, CFG_ERR_MAX, "workload.busiest = %g s needs a trace file to read twice "
+                 "(the search, then the run), not standard input", D);
+        return 2;
+    }
     swf_reader *r = swf_open(c->workload.trace, c->workload.lenient, err);
     if (!r)
         return 2;

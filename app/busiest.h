@@ -13,8 +13,8 @@
  * c->workload.submit_min = s and submit_max = s + D, and record where they
  * came from (config_set_origin: config.ini's "; from" lines). *load gets
  * the window's offered load (0 when D = 0: nothing done). Returns 0, or 2
- * with the reason in err (trace unreadable, malformed, out of submit
- * order, no job with work inside the range). */
+ * with the reason in err (trace unreadable or standard input, malformed,
+ * out of submit order, no job with work inside the range). */
 int busiest_resolve(config *c, double *load, char err[CFG_ERR_MAX]);
 
 #endif

@@ -65,6 +65,8 @@ check "no job in range: exit 2" sh -c "test $? -eq 2 && grep -q 'no window of th
 printf '1 500 -1 50 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n2 100 -1 50 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n' > ooo.swf
 $P -c "$DEFAULT" -t ooo.swf --set workload.busiest=100 -o r7 > /dev/null 2> r7.err
 check "out of submit order: exit 2 naming line 2" sh -c "test $? -eq 2 && grep -q 'ooo.swf:2: workload.busiest' r7.err"
+$P -c "$DEFAULT" -t - --set workload.busiest=1000 -o r10 < t.swf > /dev/null 2> r10.err
+check "busiest on standard input: exit 2" sh -c "test $? -eq 2 && grep -q 'not standard input' r10.err"
 $P -c "$DEFAULT" -t t.swf --set workload.busiest=-5 -o r8 > /dev/null 2> r8.err
 check "busiest = -5: exit 2" test $? -eq 2
 $RUN -o r9 > /dev/null 2>&1
