@@ -61,6 +61,11 @@ PLOT      := $(BUILD)/pnrsim-plot
 # pnrsim-fault-curve: the stack-distance pass of tools/fault-curve (issue
 # 33 item 2); a tool beside the simulator, linked against none of it.
 FCURVE    := $(BUILD)/pnrsim-fault-curve
+# pnrsim-gen: the workload generator of gen/ (issue 36 item 1); core and
+# app's SWF reader only (gen/ may not use sched/: tools/check-layers.py).
+GEN_SRC   := $(wildcard gen/*.c)
+GEN_OBJ   := $(GEN_SRC:%.c=$(BUILD)/%.o)
+GEN       := $(BUILD)/pnrsim-gen
 # Manual pages: pnrsim.ini(5) is generated from configs/reference.ini.
 MAN1      := $(patsubst man/%,$(BUILD)/man/%,$(wildcard man/*.1))
 MAN5      := $(BUILD)/man/pnrsim.ini.5
@@ -78,7 +83,7 @@ FUZZ_SMOKE_TIME ?= 4
 .PHONY: all check test demo bench install clean deps tests benches study fuzz fuzzers fuzz-smoke identical
 .PHONY: check-slurm check-slurm-predict check-valgrind
 all: deps
-	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(MANS) examples
+	@$(MAKE) --no-print-directory $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(GEN) $(MANS) examples
 
 # examples: the example plugins of examples/plugins/ (issue 34) as shared
 # objects under BUILD/examples/plugins/, built as a user builds them (the
@@ -132,6 +137,9 @@ $(BUILD)/man/%.1: man/%.1 $(BUILD)/version.txt
 $(MAN5): configs/reference.ini tools/ini2man.sh $(BUILD)/version.txt
 	@mkdir -p $(dir $@)
 	sh tools/ini2man.sh $< '$(VERSION_STR)' > $@.tmp && mv $@.tmp $@
+
+$(GEN): $(GEN_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(GEN_OBJ) $(LIB) $(LDLIBS_ALL)
 
 $(FCURVE): tools/fault_curve.c
 	@mkdir -p $(dir $@)
@@ -351,6 +359,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pnrsim/configs $(DESTDIR)$(PREFIX)/share/pnrsim/traces
 	install -m 755 $(PROG) $(DESTDIR)$(PREFIX)/bin/pnrsim
 	$(if $(SWEEP),install -m 755 $(SWEEP) $(DESTDIR)$(PREFIX)/bin/pnrsim-sweep)
+	install -m 755 $(GEN) $(DESTDIR)$(PREFIX)/bin/pnrsim-gen
 	install -d $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim
 	install -m 644 python/pnrsim/*.py $(DESTDIR)$(PREFIX)/share/pnrsim/python/pnrsim/
 	sh tools/plot-wrapper.sh '$(PREFIX)/share/pnrsim/python' '$(VERSION_STR)' ../share/pnrsim/python > $(DESTDIR)$(PREFIX)/bin/pnrsim-plot

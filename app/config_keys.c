@@ -150,6 +150,10 @@ static const key_def builtin_keys[] = {
           NULL, "Drop jobs submitted before this time (trace clock)."),
     K_DBL("workload", "submit_max", workload.submit_max, 0, false, 1e12, "0", "s",
           NULL, "Drop jobs submitted after this time (trace clock); 0 = no bound."),
+    K_TIME("workload", "busiest", workload.busiest, 0, 1e12, "0",
+          "Replay the trace's busiest window of this length by offered load (sum of "
+          "procs x runtime submitted in it / (PEs x length)), inside submit_min..submit_max: "
+          "sets submit_min and submit_max to it (config.ini keeps them); 0 = off."),
     {"workload", "exclude_status", KT_STATUS,
      offsetof(config, workload.exclude_status) +
          0 * sizeof(char[_Generic(FIELD(workload.exclude_status), int *: 1)]),

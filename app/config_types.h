@@ -113,6 +113,7 @@ typedef struct config {
         long window;                 /* skip window * max_jobs kept jobs */
         double submit_min;           /* s; jobs submitted earlier are dropped */
         double submit_max;           /* s; 0 = no upper bound */
+        double busiest;              /* s; the busiest window's length, 0 = off */
         int exclude_status[CFG_MAX_STATUS]; /* SWF status values to drop */
         int n_exclude_status;
         bool lenient;                /* skip (and count) malformed lines */

@@ -17,6 +17,7 @@
  * far are written and marked partial). Result files: app/resultset.h.
  */
 #include "app/components.h"
+#include "app/busiest.h"
 #include "app/config.h"
 #include "app/config_notes.h"
 #include "app/util.h"
@@ -529,6 +530,19 @@ static int run_main(int argc, char **argv)
         rs_live = NULL;
         return 2;
     }
+    /* workload.busiest (issue 36): the window becomes submit_min/max. */
+    double busy_load;
+    if (busiest_resolve(&c, &busy_load, err) != 0) {
+        fprintf(stderr, "pnrsim: %s\n", err);
+        for (int i = 0; i < NALL; i++)
+            rset_file_abort(all[i]);
+        rset_abort(&set);
+        rs_live = NULL;
+        return 2;
+    }
+    if (busy_load > 0 && !o.quiet)
+        fprintf(stderr, "pnrsim: workload.busiest: window [%.0f, %.0f] s of the trace, offered "
+                "load %.4f\n", c.workload.submit_min, c.workload.submit_max, busy_load);
     run_t *r = run_create(&c, jobs.f, samples.f, err);
     const char *paje_name = config_paje_name(&c);
     if (r && (c.output.schedule || paje_name)) {

@@ -67,10 +67,11 @@ from collections import defaultdict, deque
 # The folders, lowest first, and which folders each may use (besides
 # itself).  Stated order (Makefile, README, issue 24):
 #     core <- hw, net <- sched <- pnr <- app <- study
+# and gen (pnrsim-gen) beside study, on core and app only.
 # hw and net are peers: neither may use the other.  Today net/ includes no
 # hw/ header and calls no hw/ function (and hw/ nothing of net/), so the
 # table keeps them apart; sched/ is the first folder that sees both.
-FOLDERS = ["core", "hw", "net", "sched", "pnr", "app", "study"]
+FOLDERS = ["core", "hw", "net", "sched", "pnr", "app", "study", "gen"]
 ALLOWED = {
     "core":  set(),
     "hw":    {"core"},
@@ -79,6 +80,9 @@ ALLOWED = {
     "pnr":   {"core", "hw", "net", "sched"},
     "app":   {"core", "hw", "net", "sched", "pnr"},
     "study": {"core", "hw", "net", "sched", "pnr", "app"},
+    # pnrsim-gen (issue 36): random streams (core) and the SWF reader (app)
+    # only; it knows nothing of the simulated machine or its scheduler.
+    "gen":   {"core", "app"},
 }
 CONSUMERS = ["tests"]   # read, drawn, never checked; may use anything
 
