@@ -141,7 +141,7 @@ void job_limit_kill(sim_t *sim, job_t *j)
     }
     double cpu = 0;
     for (int i = 0; i < j->threads; i++)
-        cpu += j->th[i].finished ? j->cpu : j->th[i].cpu_done;
+        cpu += j->th[i].finished && !j->loop ? j->cpu : j->th[i].cpu_done;
     j->lost_cpu = cpu;
     cl->killed_cpu += cpu;
     cl->killed_core_seconds += j->lost_core_s;
