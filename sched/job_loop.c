@@ -5,18 +5,21 @@
  *   STATIC  thread i takes iterations [i n, (i + 1) n) once;
  *   SS      1 (Tang and Yew 1986, "pure self-scheduling");
  *   GSS     ceil(R / p) (Polychronopoulos and Kuck 1987);
- *   FAC     batches of p chunks, each ceil(R_b / (2 p)) with R_b the
- *           iterations left when the batch began (Hummel, Schonberg and
- *           Flynn 1992, the practical FAC2);
- *   WF      FAC's batches, thread i's chunk ceil(w_i R_b / (2 p)), w_i its
- *           node's speed relative to the job's mean (Flynn Hummel et al.
- *           1996);
+ *   FAC     batches of p ceil(R_b / (2 p)) iterations, R_b those left when
+ *           the batch began, in chunks of ceil(R_b / (2 p)) (Hummel,
+ *           Schonberg and Flynn 1992, the practical FAC2);
+ *   WF      FAC's batches, thread i's chunk floor(w_i ceil(R_b / (2 p))),
+ *           w_i its node's speed relative to the job's mean (Flynn Hummel
+ *           et al. 1996), at most what is left of the batch;
  *   AWF     WF with weights measured: from the second interval on, w_i in
  *           proportion to the iterations per second thread i achieved in the
  *           last interval (Banicescu, Velusamy and Devaprasad 2003); the
  *           first interval has equal weights.
  * Every chunk is at least 1 and at most R. Ties between threads asking at
- * the same instant go in event order (thread order after a barrier).
+ * the same instant go in event order (thread order after a barrier). The
+ * batch and weight arithmetic follows DLS4LB's GetChunkSize (Carino and
+ * Banicescu 2007, Mohammed 2018; docs/SOURCES.md), without its merging of
+ * a batch's last single iteration into the chunk before.
  */
 #include "sched/job_loop.h"
 #include "sched/job_clock.h"
@@ -192,14 +195,19 @@ static long chunk_size(thread_t *th, long R)
     case LOOP_WF:
     case LOOP_AWF:
         if (L->batch_left == 0) {
-            L->batch_R = R;
-            L->batch_left = p;
+            /* A new batch: p chunks of ceil(R / (2p)), counted in iterations */
+            L->batch_R = (R + 2 * p - 1) / (2 * p);
+            L->batch_left = p * L->batch_R < R ? p * L->batch_R : R;
         }
-        L->batch_left--;
         if (j->cl->loop_sched == LOOP_FAC)
-            c = (L->batch_R + 2 * p - 1) / (2 * p);
+            c = L->batch_R;
         else
-            c = (long)ceil(L->w[th->idx] * (double)L->batch_R / (double)(2 * p));
+            c = (long)(L->w[th->idx] * (double)L->batch_R); /* truncated, as DLS4LB */
+        if (c < 1)
+            c = 1;
+        if (c > L->batch_left)
+            c = L->batch_left;
+        L->batch_left -= c;
         break;
     default:
         assert(0);

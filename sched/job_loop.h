@@ -38,8 +38,8 @@ typedef struct job_loop {
     long n;            /* iterations per thread in an interval */
     long N;            /* iterations in an interval: n x threads */
     long next;         /* first iteration not yet taken (dynamic schedules) */
-    long batch_left;   /* FAC, WF, AWF: chunks left in the batch */
-    long batch_R;      /* FAC, WF, AWF: iterations left at the batch's start */
+    long batch_left;   /* FAC, WF, AWF: iterations left in the batch */
+    long batch_R;      /* FAC, WF, AWF: the batch's chunk, ceil(R_b / (2 p)) */
     double nom_start;  /* the interval's nominal bounds, CPU s per thread */
     double nom_end;
     bool barrier;      /* it ends at a synchronisation (else: the work ends) */

@@ -112,6 +112,55 @@ START_TEST(test_fac_ss_static_hand)
 }
 END_TEST
 
+START_TEST(test_wf_hand)
+{
+    /* WF on 2 threads, nodes of speeds 1 and 3 (weights 2 s / (1 + 3):
+     * 0.5 and 1.5), 100 iterations of 1 CPU s (n = 50, 50 CPU s each),
+     * h = 0.25 CPU s per chunk (work, so 0.25 / 3 s on the fast node).
+     * A batch: bc = ceil(R / 4) and 2 bc iterations; thread i's chunk
+     * floor(w_i bc), at least 1, at most what is left of the batch.
+     *  t        who  new batch (R, bc, 2 bc)  chunk  left  ends at
+     *  0        T0   100, 25, 50              12     38    12.25
+     *  0        T1                            37      1    37.25 / 3 = 12.4167
+     *  12.25    T0                             1      0    13.5
+     *  12.4167  T1   50, 13, 26               19      7    + 19.25 / 3 = 18.8333
+     *  13.5     T0                             6      1    19.75
+     *  18.8333  T1                             1      0    + 1.25 / 3 = 19.25
+     *  19.25    T1   24, 6, 12                 9      3    + 9.25 / 3 = 22.3333
+     *  19.75    T0                             3      0    23
+     *  22.3333  T1   12, 3, 6                  4      2    + 4.25 / 3 = 23.75
+     *  23       T0                             1      1    24.25
+     *  23.75    T1                             1      0    + 1.25 / 3 = 24.1667
+     *  24.1667  T1   6, 2, 4                   3      1    + 3.25 / 3 = 25.25
+     *  24.25    T0                             1      0    25.5
+     *  25.25    T1   2, 1, 2                   1      1    + 1.25 / 3 = 25.6667
+     *  25.5     T0                             1      0    26.75
+     * Then nothing is left: T0 did 25 iterations in 7 chunks (CPU 25 + 7 x 0.25 = 26.75,
+     * ends 26.75), T1 75 in 8 (CPU 77, ends 77 / 3 = 25.6667); 15 chunks.
+     * No two asks fall at one instant after the start (h chosen so). */
+    static const double sp[2] = {1, 3};
+    cluster_params p = world_params(2, 1024, TOPO_KIND_STAR, BW, 1);
+    p.pe_speed = sp;
+    p.loop_sched = LOOP_WF;
+    p.chunk_overhead = 0.25;
+    p.loop_n = 50;
+    world w;
+    world_init_p(&w, &p);
+    job_t *j = make_job(&w, 1, 2, NULL, 50, 0);
+    job_run(&w.sim, j, 0);
+    ev_run(&w.sim, INFINITY);
+    ck_assert(j->ended);
+    ck_assert_near(thread_end_time(&w, 1, 0), 26.75, 1e-9);
+    ck_assert_near(thread_end_time(&w, 1, 1), 77.0 / 3, 1e-9);
+    ck_assert_near(j->th[0].cpu_done, 26.75, 1e-9);
+    ck_assert_near(j->th[1].cpu_done, 77, 1e-9);
+    ck_assert_uint_eq(w.cl.loop_chunks, 15);
+    job_release(&w.sim, j);
+    ev_run(&w.sim, INFINITY);
+    world_free(&w);
+}
+END_TEST
+
 START_TEST(test_sync_intervals)
 {
     /* With synchronisation every 10 CPU s and 25 s of demand: intervals of
@@ -316,6 +365,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gss_hand);
     tcase_add_test(tc, test_fac_ss_static_hand);
+    tcase_add_test(tc, test_wf_hand);
     tcase_add_test(tc, test_sync_intervals);
     tcase_add_test(tc, test_expected_makespan);
     tcase_add_test(tc, test_paging_thread_falls_behind);
