@@ -161,6 +161,53 @@ START_TEST(test_wf_hand)
 }
 END_TEST
 
+START_TEST(test_awf_learns)
+{
+    /* AWF on 2 threads, nodes of speeds 1 and 3, synchronisation every 10
+     * CPU s, 40 s of demand (4 intervals of n = 100 iterations a thread,
+     * 0.1 s each), no imbalance, h = 0.01. The first interval has equal
+     * weights (FAC's chunks); the fast thread does more of them, and its
+     * measured rate (iterations per second over the interval) is about 3
+     * times the slow one's, so from the second interval the weights are
+     * near 0.5 and 1.5: the ratio w1 / w0 lies in [2, 4] at the end, the
+     * weights summing to the threads. Both FAC and AWF end within four
+     * chunks of 0.1 s (+ h) of the balanced (80 + chunks h) / 4 (the
+     * speeds sum to 4), never before it. */
+    static const double sp[2] = {1, 3};
+    long chunks[2];
+    double rt[2];
+    for (int s = 0; s < 2; s++) {
+        cluster_params p = world_params(2, 1024, TOPO_KIND_STAR, BW, 1);
+        p.pe_speed = sp;
+        p.loop_sched = s ? LOOP_AWF : LOOP_FAC;
+        p.chunk_overhead = 0.01;
+        p.loop_n = 100;
+        p.sync_rate = 10;
+        world w;
+        world_init_p(&w, &p);
+        job_t *j = make_job(&w, 1, 2, NULL, 40, 0);
+        job_run(&w.sim, j, 0);
+        ev_run(&w.sim, INFINITY);
+        ck_assert(j->ended);
+        rt[s] = j->end - j->start;
+        chunks[s] = (long)w.cl.loop_chunks;
+        if (s) {
+            double ratio = j->loop->w[1] / j->loop->w[0];
+            fprintf(stderr, "AWF: weights %.3f %.3f (ratio %.3f), %ld chunks, run %.3f s; "
+                    "FAC %ld chunks, run %.3f s\n", j->loop->w[0], j->loop->w[1], ratio, chunks[1],
+                    rt[1], chunks[0], rt[0]);
+            ck_assert(ratio >= 2 && ratio <= 4);
+            ck_assert_near(j->loop->w[0] + j->loop->w[1], 2, 1e-12);
+        }
+        ck_assert(rt[s] >= (80 + chunks[s] * 0.01) / 4 - 1e-9);
+        ck_assert(rt[s] <= (80 + chunks[s] * 0.01) / 4 + 4 * 0.11);
+        job_release(&w.sim, j);
+        ev_run(&w.sim, INFINITY);
+        world_free(&w);
+    }
+}
+END_TEST
+
 START_TEST(test_sync_intervals)
 {
     /* With synchronisation every 10 CPU s and 25 s of demand: intervals of
@@ -366,6 +413,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_gss_hand);
     tcase_add_test(tc, test_fac_ss_static_hand);
     tcase_add_test(tc, test_wf_hand);
+    tcase_add_test(tc, test_awf_learns);
     tcase_add_test(tc, test_sync_intervals);
     tcase_add_test(tc, test_expected_makespan);
     tcase_add_test(tc, test_paging_thread_falls_behind);
