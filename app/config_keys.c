@@ -251,9 +251,10 @@ static const key_def builtin_keys[] = {
            "FAC weighted by the nodes' speeds; AWF = weights from each thread's measured "
            "rate in the last interval."),
     K_DBL("process", "imbalance", process.imbalance, 0, false, 100, "0", "CV", NULL,
-          "Coefficient of variation of the iterations' demands (gamma, mean 1; each "
-          "interval's total kept at threads x its length); 0 = all equal. Needs "
-          "loop_schedule."),
+          "Coefficient of variation of a thread's demand between synchronisations (its "
+          "STATIC share: the iterations are gamma of mean 1 and CV imbalance x "
+          "sqrt(loop_iterations); each interval's total kept at threads x its length); "
+          "0 = all equal. Needs loop_schedule."),
     K_DBL("process", "chunk_overhead", process.chunk_overhead, 0, false, 1e6, "0", "s CPU",
           NULL, "CPU seconds a thread spends taking each chunk of iterations (the "
           "scheduling overhead h); with loop_schedule."),

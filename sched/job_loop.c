@@ -140,19 +140,25 @@ static void interval_setup(thread_t *th, long k)
     L->next = 0;
     L->batch_left = 0;
     L->P[0] = 0;
+    double sum = 0;
     if (cl->imbalance > 0) {
-        /* N draws from the stream of th's PE, normalised to sum N. */
+        /* N draws from the stream of th's PE, normalised to sum N. The
+         * iterations' CV is imbalance x sqrt(n), so that a thread's n
+         * (its STATIC share, a gamma of shape 1 / imbalance^2) have the
+         * CV imbalance: the issue's "CV of thread demand". */
         rng_t *r = rng_set_get(&cl->imb_rng, (size_t)th->pe->id);
-        double sum = 0;
+        const double cv = cl->imbalance * sqrt((double)L->n);
         for (long m = 0; m < L->N; m++) {
-            double y = loop_gamma(r, 1, cl->imbalance);
+            double y = loop_gamma(r, 1, cv);
             L->P[m + 1] = y;
             sum += y;
         }
+    }
+    if (sum > 0) {
         double f = (double)L->N / sum;
         for (long m = 0; m < L->N; m++)
             L->P[m + 1] = L->P[m] + L->P[m + 1] * f;
-    } else {
+    } else { /* no imbalance (or, at shapes near 0, every draw 0: equal) */
         for (long m = 0; m < L->N; m++)
             L->P[m + 1] = (double)(m + 1); /* exact integers */
     }

@@ -7,7 +7,8 @@
  * thread, the rest of the demand for the last, the whole demand without
  * synchronisation) is n x threads iterations (process.loop_iterations = n)
  * whose demands are drawn, when process.imbalance = c > 0, from a gamma
- * distribution of mean 1 and coefficient of variation c (normalised so
+ * distribution of mean 1 and coefficient of variation c sqrt(n), so that
+ * a thread's n of them (its STATIC share) have the CV c (normalised so
  * that the interval's total stays threads x its nominal length: the
  * trace's demand is conserved); with c = 0 all are equal. The schedule
  * hands them out in chunks: STATIC, n consecutive ones to each thread;

@@ -249,7 +249,8 @@ static double e_max_gamma(int k, double n)
 START_TEST(test_expected_makespan)
 {
     /* k = 4 threads, n = 25 iterations each (N = 100), each iteration's
-     * demand exponential (imbalance 1: gamma of shape 1), normalised so the
+     * demand exponential (imbalance 0.2: iterations' CV 0.2 sqrt(25) = 1, a
+     * gamma of shape 1; a thread's share has the CV 0.2), normalised so the
      * interval's total is k x 25 = 100 CPU s; 1000 intervals (jobs).
      *
      * STATIC: thread i's share is 25 x G_i / sum(G) x k, G_i ~ Gamma(25)
@@ -267,7 +268,7 @@ START_TEST(test_expected_makespan)
     const long n = 25;
     double e_static = e_max_gamma(k, (double)n);
     world w;
-    loop_world(&w, 4, LOOP_STATIC, 0, n, 1, 11);
+    loop_world(&w, 4, LOOP_STATIC, 0, n, 0.2, 11);
     double s1 = 0, s2 = 0;
     for (int i = 0; i < M; i++) {
         double rt = run_one(&w, i + 1, k, 25);
@@ -282,7 +283,7 @@ START_TEST(test_expected_makespan)
 
     /* SS: pnrsim */
     const double h = 0.01;
-    loop_world(&w, 4, LOOP_SS, h, n, 1, 12);
+    loop_world(&w, 4, LOOP_SS, h, n, 0.2, 12);
     s1 = s2 = 0;
     for (int i = 0; i < M; i++) {
         double rt = run_one(&w, i + 1, k, 25);
@@ -381,6 +382,47 @@ START_TEST(test_paging_thread_falls_behind)
 }
 END_TEST
 
+START_TEST(test_thread_cv)
+{
+    /* STATIC, p = 4 threads of S = 10 CPU s, n = 100, imbalance c = 0.5:
+     * the iterations are gamma of CV 0.5 x sqrt(100) = 5 (shape 0.04: the
+     * small-shape branch), a thread's 100 of them Gamma(a = 1 / c^2 = 4),
+     * CV c before the interval's normalisation. After it, thread i's
+     * share is S p G_i / sum G = S p B, B ~ Beta(a, (p - 1) a): mean S,
+     * Var(p B) = (p - 1) / (p a + 1) = 3 / 17, CV sqrt(3 / 17) = 0.4201.
+     * One interval a job (no synchronisation), so thread 0 ends at its
+     * share; 2000 jobs: mean within 4 standard errors of 10, CV within
+     * 0.03 of 0.4201 (its standard error about 0.42 / sqrt(2 x 2000) =
+     * 0.0066, a little more for the gamma's kurtosis). */
+    world w;
+    loop_world(&w, 4, LOOP_STATIC, 0, 100, 0.5, 21);
+    const int M = 2000;
+    double s1 = 0, s2 = 0;
+    for (int i = 0; i < M; i++) {
+        job_t *j = make_job(&w, i + 1, 4, NULL, 10, 0);
+        double t0 = w.sim.now;
+        job_run(&w.sim, j, 0);
+        ev_run(&w.sim, INFINITY);
+        double e = thread_end_time(&w, i + 1, 0) - t0;
+        double tot = 0;
+        for (int k = 0; k < 4; k++)
+            tot += j->th[k].cpu_done;
+        ck_assert_near(tot, 40, 1e-9); /* conserved */
+        s1 += e;
+        s2 += e * e;
+        w.ntend = 0;
+        job_release(&w.sim, j);
+        ev_run(&w.sim, INFINITY);
+    }
+    world_free(&w);
+    double mean = s1 / M, sd = sqrt(s2 / M - mean * mean), cv = sd / mean;
+    fprintf(stderr, "STATIC share of a thread: mean %.4f s (S = 10), CV %.4f (theory %.4f)\n",
+            mean, cv, sqrt(3.0 / 17));
+    ck_assert(fabs(mean - 10) < 4 * sd / sqrt(M));
+    ck_assert(fabs(cv - sqrt(3.0 / 17)) < 0.03);
+}
+END_TEST
+
 START_TEST(test_gamma_draws)
 {
     /* loop_gamma: mean 1 and CV c for c = 0.3, 1, 2 (shapes 11.1, 1,
@@ -417,6 +459,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, test_sync_intervals);
     tcase_add_test(tc, test_expected_makespan);
     tcase_add_test(tc, test_paging_thread_falls_behind);
+    tcase_add_test(tc, test_thread_cv);
     tcase_add_test(tc, test_gamma_draws);
     suite_add_tcase(s, tc);
     return s;
