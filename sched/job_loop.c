@@ -60,15 +60,24 @@ static double loop_gamma_ge1(rng_t *r, double a)
     }
 }
 
+/* The logarithm of a gamma draw of shape a, scale 1: for a < 1, log G(a + 1)
+ * + log(U) / a (G(a) = G(a + 1) U^(1/a), the same paper, section 6), which
+ * stays finite at shapes so small that the draw itself would underflow. */
+static double loop_log_gamma(rng_t *r, double a)
+{
+    if (a >= 1)
+        return log(loop_gamma_ge1(r, a));
+    double g = loop_gamma_ge1(r, a + 1);
+    double u = rng_uniform01(r);
+    return log(g) + (u > 0 ? log(u) / a : -INFINITY);
+}
+
 double loop_gamma(rng_t *r, double mean, double cv)
 {
     const double a = 1 / (cv * cv), scale = mean * cv * cv;
     if (a >= 1)
         return loop_gamma_ge1(r, a) * scale;
-    /* a < 1: G(a) = G(a + 1) U^(1/a) (the same paper, section 6). */
-    double g = loop_gamma_ge1(r, a + 1);
-    double u = rng_uniform01(r);
-    return g * pow(u, 1 / a) * scale;
+    return exp(loop_log_gamma(r, a)) * scale;
 }
 
 /* ---- the job's state ---------------------------------------------------------- */
@@ -145,14 +154,20 @@ static void interval_setup(thread_t *th, long k)
         /* N draws from the stream of th's PE, normalised to sum N. The
          * iterations' CV is imbalance x sqrt(n), so that a thread's n
          * (its STATIC share, a gamma of shape 1 / imbalance^2) have the
-         * CV imbalance: the issue's "CV of thread demand". */
+         * CV imbalance: the issue's "CV of thread demand". Logarithms,
+         * scaled by the largest before exp: no underflow at tiny shapes
+         * (the scale cancels in the normalisation). */
         rng_t *r = rng_set_get(&cl->imb_rng, (size_t)th->pe->id);
-        const double cv = cl->imbalance * sqrt((double)L->n);
+        const double cv = cl->imbalance * sqrt((double)L->n), a = 1 / (cv * cv);
+        double top = -INFINITY;
         for (long m = 0; m < L->N; m++) {
-            double y = loop_gamma(r, 1, cv);
+            double y = loop_log_gamma(r, a);
             L->P[m + 1] = y;
-            sum += y;
+            if (y > top)
+                top = y;
         }
+        for (long m = 0; m < L->N && top > -INFINITY; m++)
+            sum += (L->P[m + 1] = exp(L->P[m + 1] - top));
     }
     if (sum > 0) {
         double f = (double)L->N / sum;
