@@ -177,8 +177,11 @@ static void interval_setup(thread_t *th, long k)
         for (long m = 0; m < L->N; m++)
             L->P[m + 1] = (double)(m + 1); /* exact integers */
     }
-    if (cl->loop_sched == LOOP_AWF && k > 1)
+    if (cl->loop_sched == LOOP_AWF && k > 1) {
         awf_reweigh(j);
+        for (int i = 0; i < j->threads; i++)
+            L->rate[i] = 0; /* each interval's own */
+    }
 }
 
 int loop_begin(sim_t *sim, thread_t *th)
