@@ -245,6 +245,27 @@ static const key_def builtin_keys[] = {
            "(e.g. 1:0.5, 7:0.25), F in [0, 1]; jobs not mapped take dirty_fraction. When set, "
            "each thread counts its own evictions (its n-th is dirty when floor(n F) > "
            "floor((n-1) F)); empty = none (the node's count)."),
+    K_ENUM("process", "loop_schedule", process.loop_schedule, cfg_loop_names, "NONE", NULL,
+           "How each interval's work (between synchronisations; the whole demand without "
+           "them) is divided among a job's threads as loop_iterations iterations per thread "
+           "(issue 36, docs/MODEL.md \"Load imbalance inside jobs\"): NONE = every thread "
+           "does its demand (the report's model); STATIC = n consecutive iterations each; "
+           "SS = one at a time from a shared queue; GSS = ceil(left / threads); FAC = "
+           "factoring (FAC2: batches of one chunk per thread, each left / (2 threads)); WF = "
+           "FAC weighted by the nodes' speeds; AWF = weights from each thread's measured "
+           "rate in the last interval."),
+    K_DBL("process", "imbalance", process.imbalance, 0, false, 100, "0", "CV", NULL,
+          "Coefficient of variation of a thread's demand between synchronisations (its "
+          "STATIC share: the iterations are gamma of mean 1 and CV imbalance x "
+          "sqrt(loop_iterations); each interval's total kept at threads x its length); "
+          "0 = all equal. Needs loop_schedule."),
+    K_DBL("process", "chunk_overhead", process.chunk_overhead, 0, false, 1e6, "0", "s CPU",
+          NULL, "CPU seconds a thread spends taking each chunk of iterations (the "
+          "scheduling overhead h); with loop_schedule."),
+    K_LONG("process", "loop_iterations", process.loop_iterations, 1, 100000, "100",
+           "per thread", NULL,
+           "Iterations per thread in an interval (with loop_schedule): an interval of a job "
+           "of p threads has loop_iterations x p."),
 
     K_ENUM("scheduler", "type", scheduler.type, cfg_sched_names, "GANG",
            "Scheduler", "Scheduler: GANG (time and space sharing) is the only one."),

@@ -29,6 +29,7 @@ const char *const cfg_rotation_names[] = {"HALF", "FULL", NULL};
 const char *const cfg_swap_names[] = {"DISK", "SSD", NULL};
 const char *const cfg_mem_release_names[] = {"THREAD", "JOB", NULL};
 const char *const cfg_paging_names[] = {"EXACT", "BATCHED", NULL};
+const char *const cfg_loop_names[] = {"NONE", "STATIC", "SS", "GSS", "FAC", "WF", "AWF", NULL};
 const char *const cfg_fault_model_names[] = {"REPORT", "CURVE", NULL};
 const char *const cfg_estimate_names[] = {"REQUESTED", "RUNTIME", NULL};
 const char *const cfg_time_limit_names[] = {"IGNORE", "KILL", NULL};
@@ -69,6 +70,9 @@ _Static_assert(sizeof(cfg_interval) == sizeof(int) &&
                sizeof(cfg_rotation) == sizeof(int), "enums must be int-sized");
 _Static_assert(MEM_RELEASE_THREAD == 0 && MEM_RELEASE_JOB == 1, "");
 _Static_assert(PAGING_EXACT == 0 && PAGING_BATCHED == 1 && sizeof(cfg_paging) == sizeof(int),
+               "");
+_Static_assert(LOOP_NONE == 0 && LOOP_STATIC == 1 && LOOP_SS == 2 && LOOP_GSS == 3 &&
+                   LOOP_FAC == 4 && LOOP_WF == 5 && LOOP_AWF == 6 && sizeof(sched_loop) == sizeof(int),
                "");
 _Static_assert(FAULT_MODEL_REPORT == 0 && FAULT_MODEL_CURVE == 1 &&
                sizeof(cfg_fault_model) == sizeof(int), "");

@@ -29,6 +29,7 @@ extern const char *const cfg_rotation_names[];
 extern const char *const cfg_swap_names[];
 extern const char *const cfg_mem_release_names[];
 extern const char *const cfg_paging_names[];
+extern const char *const cfg_loop_names[];
 extern const char *const cfg_fault_model_names[];
 extern const char *const cfg_estimate_names[];
 extern const char *const cfg_time_limit_names[];

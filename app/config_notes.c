@@ -125,6 +125,15 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
                  "order, as FCFS ([scheduler] weight_age, weight_size, weight_fairshare, "
                  "weight_wait)");
     }
+    /* Loop scheduling's keys (issue 36). */
+    static const char *const loop_keys[] = {"imbalance", "chunk_overhead", "loop_iterations"};
+    if (c->process.loop_schedule == LOOP_NONE) {
+        for (size_t i = 0; i < sizeof loop_keys / sizeof loop_keys[0]; i++)
+            if (changed(c, &def, "process", loop_keys[i]))
+                note(c, "process", loop_keys[i], notes, max, &n,
+                     "it is loop scheduling's, and [process] loop_schedule = NONE keeps "
+                     "every thread's demand as the trace gives it");
+    }
     if (c->computer.cores_per_node == 1 && c->scheduler.node_sharing == NODE_EXCLUSIVE)
         note(c, "scheduler", "node_sharing", notes, max, &n,
              "with [computer] cores_per_node = 1 a node is one core, so a job's cores are "

@@ -143,6 +143,10 @@ typedef struct config {
         double dirty_fraction;       /* evicted pages written back, [0, 1] */
         char dirty_fractions[CFG_PATH_MAX]; /* "APP:F, ..." by SWF field 14 ("" = none:
                                              * dirty_fraction, counted per node) */
+        sched_loop loop_schedule;    /* NONE (the report's) or a loop schedule (issue 36) */
+        double imbalance;            /* CV of the iterations' demands, >= 0 */
+        double chunk_overhead;       /* CPU s per chunk */
+        long loop_iterations;        /* iterations per thread in an interval */
     } process;
     struct {
         cfg_sched_type type;

@@ -56,6 +56,8 @@
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_KILL}
 #define LIMITS(key, field)                                                    \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_LIMITS}
+#define LOOPM(key, field)                                                     \
+    {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_LOOP}
 #define EXCL(key, field)                                                      \
     {key, NULL, "", OUT_TYPE_OF(field), offsetof(run_metrics, field), NULL, OUT_EXCL}
 #define PER_KIND(key, field)                                                  \
@@ -164,6 +166,7 @@ const out_field out_fields[] = {
     EXTRA("cpu_busy_total", cpu_busy_total),
     EXCL("idle_core_seconds", idle_core_seconds),
     EXTRA("cpu_demand_done", cpu_demand_done),
+    LOOPM("loop_chunks", loop_chunks),
     KILL("jobs_killed", jobs_killed),
     KILL("killed_core_seconds", killed_core_seconds),
     KILL("killed_cpu_seconds", killed_cpu_seconds),
@@ -540,6 +543,8 @@ void out_metrics_json(FILE *f, const run_metrics *m, const config *c, const char
         if ((d->flags & OUT_PLACE) && !m->alloc_set)
             continue;
         if ((d->flags & OUT_STRAT) && !m->pnr_strategy_msgs)
+            continue;
+        if ((d->flags & OUT_LOOP) && !m->loop_chunks)
             continue;
         if ((d->flags & OUT_LIMITS) && !m->limits)
             continue;

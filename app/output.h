@@ -54,6 +54,8 @@ enum {
                         * (scheduler.max_*_per_user, issue 35) */
     OUT_PLACE = 2048,  /* in metrics.json only with scheduler.allocation
                         * set, any topology (issue 35) */
+    OUT_LOOP = 4096,   /* in metrics.json only when jobs' threads took
+                        * chunks (process.loop_schedule, issue 36) */
     OUT_PER_KIND = 4   /* an array over PNR message kinds: one member
                         * KEY_<kind> per kind; consecutive per-kind rows
                         * are written kind by kind */

@@ -130,6 +130,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->net_restarts = net_restarts(r->net);
     m->net_bytes = net_bytes_sent(r->net);
     m->cpu_demand_done = r->cl.cpu_demand_done;
+    m->loop_chunks = r->cl.loop_chunks;
     m->time_kill = r->cl.time_kill;
     if (m->time_kill) {
         m->jobs_killed = r->cl.jobs_killed;

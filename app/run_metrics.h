@@ -69,6 +69,9 @@ typedef struct run_metrics {
     double net_uplink_bytes;
     double net_uplink_bytes_messages, net_uplink_bytes_netram; /* its split */
     double cpu_busy_total, cpu_demand_done;
+    /* loop scheduling inside jobs (issue 36, process.loop_schedule): chunks
+     * of iterations the threads took (metrics.json only when non-zero) */
+    uint64_t loop_chunks;
     /* scheduler.time_limit = KILL only (issue 35, sched/job_limit.h): jobs
      * killed at their limit, the core-seconds they held (cores x run clock
      * at the kill), the CPU seconds their threads had done, that over

@@ -52,6 +52,7 @@
 #include "sched/job_curve.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* BATCH_MAX and the batch record, fault_batch, are in batch_link.h. */
@@ -534,7 +535,7 @@ static bool batch_begin(sim_t *sim, thread_t *th)
     const double ram_bytes = pe->ram_mb * MB_BYTES;
     const fault_curve *curve = j->curve; /* CURVE: its gaps (job_curve.h) */
     assert(L >= P && (R > 0 || curve)); /* a fault came due */
-    double other = j->cpu;
+    double other = j->loop ? INFINITY : j->cpu; /* loop scheduling: sync_at */
     if (th->comm_at < other)
         other = th->comm_at;
     if (th->sync_at < other)

@@ -81,6 +81,15 @@ void cluster_init(sim_t *sim, cluster_t *cl, const cluster_params *p)
         job_limit_attach(cl); /* cl->time_kill, cl->limiting */
     cl->msg_cpu = cl->serve_cpu = 0; /* pnr_create sets them (MESSAGES) */
     cl->paging = p->paging;
+    cl->loop_sched = p->loop_sched;
+    if (cl->loop_sched != LOOP_NONE) {
+        cl->imbalance = p->imbalance;
+        cl->chunk_overhead = p->chunk_overhead;
+        cl->loop_n = p->loop_n;
+        /* The demands' own streams: no other stream shifts. */
+        if (cl->imbalance > 0)
+            rng_set_init(&cl->imb_rng, p->gen, p->seed, "imbalance", (size_t)n);
+    }
     if (cl->paging == PAGING_BATCHED) {
         cl->vrng = rng_stream_gen(p->gen, p->seed, "net-virtual", 0);
         net_set_virtual_rng(cl->net, cl->vrng);
@@ -122,6 +131,7 @@ void cluster_destroy(sim_t *sim, cluster_t *cl)
     cl->msg_pool = NULL; /* went with the net */
     rng_set_free(&cl->fault_rng);
     rng_set_free(&cl->interval_rng);
+    rng_set_free(&cl->imb_rng);
     rng_free(cl->vrng);
     cl->vrng = NULL;
     for (int i = 0; i < cl->npes; i++) {

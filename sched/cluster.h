@@ -60,6 +60,11 @@ typedef struct cluster_params {
     double neighbour_bytes, sync_bytes;
     sched_mem_release mem_release;
     bool interval_exp;
+    /* loop scheduling inside jobs (issue 36, sched/job_loop.h; 0: NONE) */
+    sched_loop loop_sched;
+    double imbalance;          /* CV of the iterations' demands, >= 0 */
+    double chunk_overhead;     /* CPU s per chunk taken */
+    long loop_n;               /* iterations per thread in an interval (>= 1) */
     sched_paging paging;       /* EXACT or BATCHED (docs/BATCHING.md) */
     mem_profile profile;       /* threads' memory over time (0: CONSTANT) */
     double fault_cpu;          /* s of a fault's software path on its core (issue 33) */

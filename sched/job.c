@@ -40,6 +40,7 @@
  */
 #include "sched/job.h"
 #include "sched/job_clock.h"
+#include "sched/job_loop.h"
 #include "sched/job_pool.h"
 
 #include "core/mem.h"
@@ -165,6 +166,12 @@ static void thread_begin(sim_t *sim, thread_t *th)
     th->comm_at = thread_next_comm_at(th, 0);
     th->sync_at = thread_next_sync_at(th);
     thread_fault_redraw(th);
+    if (j->loop) {
+        /* Loop scheduling: sync_at is its chunk's end (job_loop.h). */
+        th->loop_next = th->sync_at;
+        if (loop_begin(sim, th) != LOOP_MORE)
+            th->sync_at = th->cpu_done; /* nothing for it: at the first check */
+    }
 }
 
 static void thread_body(sim_t *sim, proc_t *p)
@@ -293,8 +300,20 @@ static void thread_body(sim_t *sim, proc_t *p)
             }
         }
         if (th->cpu_done >= th->sync_at) {
-            th->sync_k++;
-            th->sync_at = thread_next_sync_at(th);
+            if (j->loop) {
+                /* Its chunk's end: the next chunk, else the barrier or
+                 * the end of its work (job_loop.h). */
+                int r = loop_take(sim, th); /* again, after an empty one: empty */
+                if (r == LOOP_END)
+                    break;
+                if (r == LOOP_MORE)
+                    goto next_burst;
+                th->sync_k++;
+                th->loop_next = thread_next_sync_at(th);
+            } else {
+                th->sync_k++;
+                th->sync_at = thread_next_sync_at(th);
+            }
             if (barrier_arrive(&j->sync)) {
                 /* All ready: each thread sends its message to the master. */
                 for (int k = 0; k < j->threads; k++) {
@@ -304,9 +323,18 @@ static void thread_body(sim_t *sim, proc_t *p)
             }
             th->at = TH_AT_BARRIER;
             PROC_WAIT(sim, p, &j->sync.q);
+            if (j->loop) {
+                int r = loop_begin(sim, th);
+                if (r == LOOP_END)
+                    break;
+                if (r == LOOP_BARRIER)
+                    th->sync_at = th->cpu_done; /* nothing left for it: at the next check */
+                goto next_burst;
+            }
         }
-        if (th->cpu_done >= j->cpu)
-            break;
+        if (!j->loop && th->cpu_done >= j->cpu)
+            break; /* loop scheduling: its last chunk's end (above) */
+    next_burst:
         th->target = thread_next_target(th);
     }
     thread_end(sim, th);
@@ -333,7 +361,8 @@ static void thread_body(sim_t *sim, proc_t *p)
 static bool solo_eligible(const job_t *j)
 {
     const cluster_t *cl = j->cl;
-    if (!cl->solo_ok || cl->time_kill || cl->comm_rate > 0 || cl->sync_rate > 0 || cl->hooks.thread_starting ||
+    if (!cl->solo_ok || cl->time_kill || cl->comm_rate > 0 || cl->sync_rate > 0 || j->loop ||
+        cl->hooks.thread_starting ||
         cl->hooks.fault || cl->hooks.thread_ended || cl->resize)
         return false;
     for (int i = 1; cl->speeds_differ && i < j->threads; i++) /* one end for all */
@@ -488,6 +517,8 @@ void job_thread_ended(sim_t *sim, job_t *j, int i)
     cl->threads_running--;
     if (j->killing)
         cl->cpu_cut += j->th[i].cpu_done; /* killed: what it had done */
+    else if (j->loop)
+        cl->cpu_demand_done += j->th[i].cpu_done; /* its share and overheads */
     else
         cl->cpu_demand_done += j->cpu;
     if (cl->mem_release == MEM_RELEASE_THREAD)
@@ -620,6 +651,7 @@ void job_destroy(sim_t *sim, job_t *j)
         job_pool_put(j->cl->th_pool, th_class(j->threads), j->th);
     }
     cluster_t *cl = j->cl;
+    loop_free(j);
     list_del(&j->alink);
     cl->jobs_alive--;
     job_pool_put(cl->job_pool, th_class(j->threads), j);
@@ -652,6 +684,8 @@ void job_run(sim_t *sim, job_t *j, double delay)
         j->started = true;
         j->start = sim->now;
         j->resume_at = sim->now + delay;
+        if (cl->loop_sched != LOOP_NONE && j->cpu > 0)
+            loop_attach(j); /* before solo_eligible, which it rules out */
         j->solo = solo_eligible(j);
         if (j->solo) {
             /* One start event where the threads' would run back to back;

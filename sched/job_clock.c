@@ -52,7 +52,7 @@ void thread_fault_redraw(thread_t *th)
 
 double thread_next_target(const thread_t *th)
 {
-    double t = th->job->cpu;
+    double t = th->job->loop ? INFINITY : th->job->cpu; /* loop: its chunks' end */
     if (th->fault_at < t)
         t = th->fault_at;
     if (th->comm_at < t)

@@ -154,7 +154,7 @@ void job_limit_kill(sim_t *sim, job_t *j)
     }
     double cpu = 0;
     for (int i = 0; i < j->threads; i++)
-        cpu += j->th[i].finished ? j->cpu : j->th[i].cpu_done;
+        cpu += j->th[i].finished && !j->loop ? j->cpu : j->th[i].cpu_done;
     j->lost_cpu = cpu; /* counted when the job has ended (job_thread_ended) */
     msgs_drop(sim, j);
     for (int i = 0; i < j->threads; i++) {

@@ -160,6 +160,16 @@ struct cluster {
     rng_set interval_rng;     /* one stream per PE ("interval", PE id), when
                                * interval_exp; each created on first use */
     sched_paging paging;      /* EXACT, or BATCHED (docs/BATCHING.md) */
+    /* Loop scheduling inside jobs (issue 36, sched/job_loop.h): the
+     * schedule (NONE: the report's model, none of the below used), the
+     * iterations' demands' CV, CPU s per chunk, iterations per thread in
+     * an interval, the demands' streams ("imbalance", PE id; created on
+     * first use, only when imbalance > 0) and the chunks taken. */
+    sched_loop loop_sched;
+    double imbalance, chunk_overhead;
+    long loop_n;
+    rng_set imb_rng;
+    uint64_t loop_chunks;
     list_t batches;           /* BATCHED: fault batches under way (batch.c) */
     list_t batch_spare;       /* BATCHED: batch records not in use */
     rng_t *vrng;              /* BATCHED: the network's draws of waits for
@@ -284,6 +294,15 @@ struct thread {
     struct fault_batch *batch_tail; /* cut in a remote fault: the batch
                                * record, kept until that fault ends (its
                                * crossings stay visible, batch.c) */
+    /* Loop scheduling (j->loop, sched/job_loop.h): its CPU done at the
+     * interval's start minus the interval's nominal start; demand taken
+     * in the interval (overheads included); the next nominal
+     * synchronisation point (drawn where the report's model draws it);
+     * the interval's start (sim time) and iterations taken (AWF);
+     * STATIC: its block taken. */
+    double loop_lag, loop_acc, loop_next, loop_t0;
+    long loop_iters;
+    bool loop_taken;
 };
 
 struct job {
@@ -318,6 +337,8 @@ struct job {
     int sync_received;        /* sync messages the master has */
     long sync_drawn;          /* interval_exp: index of the drawn sync point */
     double sync_point;        /* interval_exp: CPU time of that point */
+    struct job_loop *loop;    /* loop scheduling's state (sched/job_loop.h),
+                               * NULL under NONE and for no demand */
     waitq_t resume_q;         /* parked threads */
     list_t msgs;              /* in-flight job_msgs, newest first (killed
                                * on job_stop) */

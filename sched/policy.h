@@ -18,6 +18,10 @@ typedef enum { MEM_RELEASE_THREAD, MEM_RELEASE_JOB } sched_mem_release;
  * next interaction (not the same sample path; batched page messages are
  * counted, not sent). */
 typedef enum { PAGING_EXACT, PAGING_BATCHED } sched_paging;
+/* Loop scheduling inside a job (issue 36, sched/job_loop.h): NONE = every
+ * thread's demand fixed (the report's model); STATIC, SS, GSS, FAC (FAC2),
+ * WF, AWF divide each interval's iterations among the job's threads. */
+typedef enum { LOOP_NONE, LOOP_STATIC, LOOP_SS, LOOP_GSS, LOOP_FAC, LOOP_WF, LOOP_AWF } sched_loop;
 /* Memory-aware admission (§2.1.2 MemAware; issue 15): none; LOCAL = every
  * thread fits its PE's free RAM (the report's); GLOBAL = or the job's
  * overallocation fits the network RAM still available (sched/admit.h). */
