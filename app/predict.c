@@ -124,13 +124,14 @@ static int predict_read(const char *path, snapshot *sn)
                 ok = num(w[k], &v[k - 1], k == 4);
             if (ok)
                 ok = v[0] >= 1 && v[0] <= 1e15 && v[0] == floor(v[0]) && v[1] >= 1 &&
-                     v[1] <= 1e9 && v[1] == floor(v[1]) && v[3] > 0;
+                     v[1] <= 1e9 && v[1] == floor(v[1]) && v[3] > 0 &&
+                     (v[3] <= 1e12 || v[3] == PREDICT_UNLIMITED);
             if (!ok) {
                 rc = bad(path, line, run ? "expected \"running JOB PES START LIMIT\" (JOB, PES "
-                                           "whole numbers >= 1; LIMIT > 0 s, -1 or UNLIMITED)"
+                                           "whole numbers >= 1; LIMIT in (0, 1e12] s, -1 or UNLIMITED)"
                                          : "expected \"queued JOB PES SUBMIT LIMIT PRIORITY\" "
-                                           "(JOB, PES whole numbers >= 1; LIMIT > 0 s, -1 or "
-                                           "UNLIMITED)");
+                                           "(JOB, PES whole numbers >= 1; LIMIT in (0, 1e12] s, "
+                                           "-1 or UNLIMITED)");
                 break;
             }
             for (int i = 0; i < sn->n; i++)
@@ -447,8 +448,10 @@ int predict_main(int argc, char **argv, const char *prog, predict_run_fn run)
         if (strcmp(argv[k], "-t") == 0 || strcmp(argv[k], "-o") == 0 ||
             strncmp(argv[k], "--trace", 7) == 0 || strncmp(argv[k], "--output", 8) == 0 ||
             strncmp(argv[k], "--set=computer.number", 21) == 0 ||
+            strncmp(argv[k], "--set=workload.trace", 20) == 0 ||
             (k > i && strcmp(argv[k - 1], "--set") == 0 &&
-             strncmp(argv[k], "computer.number=", 16) == 0)) {
+             (strncmp(argv[k], "computer.number=", 16) == 0 ||
+              strncmp(argv[k], "workload.trace=", 15) == 0))) {
             fprintf(stderr, "pnrsim predict: %s: set by predict (the snapshot's trace, PEs; "
                             "-o before SNAPSHOT)\n", argv[k]);
             return 2;

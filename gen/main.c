@@ -129,6 +129,10 @@ int main(int argc, char **argv)
             fprintf(out, "%lld %ld -1 %ld %ld -1 %ld %ld %ld -1 1 -1 -1 -1 -1 -1 -1 -1\n", i,
                     j.submit, j.runtime, j.procs, j.mem_kb, j.procs, j.request);
         }
+        long clamped = gen_model_mem_clamped(g);
+        if (clamped)
+            fprintf(stderr, "pnrsim-gen: warning: %ld jobs' memory per process was outside 1 .. "
+                    "1e12 KB and was written at the bound ([memory] mu, slope, sigma)\n", clamped);
         gen_model_free(g);
     }
     if (ferror(out) || (out != stdout ? fclose(out) : fflush(out))) {

@@ -37,7 +37,10 @@ struct gen_model {
     int bucket;           /* current half hour of the day */
     double points, rem;   /* Lublin's points and reminder */
     double t;             /* next arrival, s */
+    long mem_clamped;     /* memory draws outside [1, 1e12] KB, written at the bound */
 };
+
+long gen_model_mem_clamped(const gen_model *g) { return g->mem_clamped; }
 
 static void next_arrival(gen_model *g)
 {
@@ -142,7 +145,11 @@ static long draw_mem(gen_model *g, long n)
     double x = p->mem_mu + p->mem_slope * log((double)n)
              + gsl_ran_gaussian_ziggurat(g->r[S_MEM], p->mem_sigma);
     double kb = exp(x);
-    return kb < 1 ? 1 : kb > 1e12 ? (long)1e12 : (long)(kb + 0.5);
+    if (kb < 1 || kb > 1e12) { /* SWF's range: counted, reported at the end */
+        g->mem_clamped++;
+        return kb < 1 ? 1 : (long)1e12;
+    }
+    return (long)(kb + 0.5);
 }
 
 void gen_model_next(gen_model *g, gen_job *j)

@@ -30,6 +30,8 @@ typedef struct gen_model gen_model;
 gen_model *gen_model_new(const gen_params *p, uint64_t seed);
 /* The next job (submit times never decrease). */
 void gen_model_next(gen_model *g, gen_job *j);
+/* Memory draws so far outside SWF's [1, 1e12] KB, written at the bound. */
+long gen_model_mem_clamped(const gen_model *g);
 void gen_model_free(gen_model *g);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <ini.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #include <errno.h>
 #include <math.h>
@@ -305,12 +306,38 @@ int gen_params_check(const gen_params *p, char err[GEN_ERR_MAX])
                  p->serial_prob + p->pow2_prob);
         return 2;
     }
-    if (!(p->ulow <= p->umed && p->umed <= p->uhi)) {
-        snprintf(err, GEN_ERR_MAX, "size.ulow <= size.umed <= size.uhi does not hold (%g, %g, %g)",
-                 p->ulow, p->umed, p->uhi);
+    if (p->serial_prob < 1 && !(p->ulow <= p->umed && p->umed <= p->uhi)) {
+        snprintf(err, GEN_ERR_MAX, "size.ulow <= size.umed <= size.uhi does not hold (%g, %g, %g)%s",
+                 p->ulow, p->umed, p->uhi,
+                 p->procs < 2 ? ": a machine of 1 PE has only serial jobs (size.serial_prob = 1)"
+                              : "");
         return 2;
     }
-    if (p->uhi > log2((double)p->procs) + 1e-6) {
+    /* The redraws above max_log (gen/model.c) end only if a draw at or
+     * below it is not hopeless: each gamma must put at least 1e-9 of its
+     * mass there. */
+    const struct { const char *what; double a, b, max; } g[] = {
+        {"runtime.a1, b1", p->a1, p->b1, p->rt_max_log},
+        {"runtime.a2, b2", p->a2, p->b2, p->rt_max_log},
+        {"arrival.aarr, barr", p->aarr, p->barr, p->arr_max_log},
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        /* At or below its mean a gamma has well over a quarter of its mass:
+         * only a mean above max_log needs the tail (GSL's errors turned
+         * into NaN here, refused as such). */
+        if (g[i].a * g[i].b <= g[i].max)
+            continue;
+        gsl_error_handler_t *old = gsl_set_error_handler_off();
+        double P = gsl_cdf_gamma_P(g[i].max, g[i].a, g[i].b);
+        gsl_set_error_handler(old);
+        if (!(P >= 1e-9)) {
+            snprintf(err, GEN_ERR_MAX, "%s = %g, %g: a gamma draw is at most max_log = %g with "
+                     "probability %g: expected at least 1e-9 (the draws above max_log are "
+                     "drawn again)", g[i].what, g[i].a, g[i].b, g[i].max, P);
+            return 2;
+        }
+    }
+    if (p->serial_prob < 1 && p->uhi > log2((double)p->procs) + 1e-6) {
         snprintf(err, GEN_ERR_MAX, "size.uhi = %g: expected <= log2(machine.procs) = %g",
                  p->uhi, log2((double)p->procs));
         return 2;

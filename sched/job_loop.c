@@ -26,6 +26,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* ---- draws ------------------------------------------------------------------ */
@@ -90,8 +91,12 @@ void loop_attach(job_t *j)
     long N = n * j->threads;
     size_t doubles = (size_t)N + 1 + 2 * (size_t)j->threads;
     job_loop *L = malloc(sizeof *L + doubles * sizeof(double));
-    if (!L)
-        abort();
+    if (!L) { /* a configuration too large for this machine: say which */
+        fprintf(stderr, "pnrsim: process.loop_iterations = %ld: job %ld of %d threads needs "
+                "%.0f MB for its iterations' demands, more than can be allocated\n",
+                n, j->id, j->threads, (double)doubles * sizeof(double) / 1048576.0);
+        exit(2);
+    }
     *L = (job_loop){.n = n, .N = N};
     L->P = (double *)(L + 1);
     L->w = L->P + N + 1;

@@ -185,6 +185,23 @@ head -n 30 "$HPC" > few.swf
 "$G" --fit few.swf > /dev/null 2> few.err; rc=$?
 check "--fit on 5 jobs: exit 2" sh -c "test $rc -eq 2 && grep -q 'at least 10' few.err"
 
+# Parameters inside their ranges whose gamma puts (almost) nothing at or
+# below max_log: the redraw would never end; refused (exit 2) instead.
+printf '[arrival]\naarr = 60\nbarr = 1\n' > arr.ini
+timeout 20 "$G" -p arr.ini -n 1 > /dev/null 2> arr.err; rc=$?
+check "aarr x barr far above max_log: exit 2, not a hang" sh -c "test $rc -eq 2 && grep -q 'arrival.aarr, barr = 60, 1' arr.err"
+printf '[runtime]\na1 = 100\nb1 = 1\npa = 0\npb = 1\n' > rt.ini
+timeout 20 "$G" -p rt.ini -n 1 > /dev/null 2> rt.err; rc=$?
+check "a1 x b1 far above max_log: exit 2, not a hang" sh -c "test $rc -eq 2 && grep -q 'runtime.a1, b1 = 100, 1' rt.err"
+"$G" --procs 1 -n 1 > /dev/null 2> p1.err; rc=$?
+check "--procs 1 with Lublin's sizes: exit 2 saying why" sh -c "test $rc -eq 2 && grep -q 'a machine of 1 PE has only serial jobs' p1.err"
+printf '[machine]\nprocs = 1\n[size]\nserial_prob = 1\npow2_prob = 0\n' > ser.ini
+"$G" -p ser.ini -n 5 -o ser.swf 2> ser.err
+check "1 PE with serial_prob = 1: 5 serial jobs" sh -c "test $? -eq 0 && test \"\$(grep -v '^;' ser.swf | awk '\$5 == 1' | wc -l)\" -eq 5"
+printf '[memory]\nmodel = lognormal\nmu = 40\nsigma = 10\nslope = 10\n' > mem.ini
+"$G" -p mem.ini -n 5 -o mem.swf 2> mem.err
+check "memory beyond SWF's 1e12 KB: written at the bound and counted on stderr" sh -c "grep -q 'warning: 5 jobs' mem.err"
+
 # 6. pnrsim runs a generated trace (HPC2N's fit: 240 PEs, memory).
 "$P" -c "$DEFAULT" -q -t f7.swf --set workload.max_jobs=100 -o run > run.out 2>&1
 check "pnrsim runs a generated trace" test $? -eq 0

@@ -148,6 +148,9 @@ bad_snap "a job twice" 'pnrsim-snapshot 1\nnow 10\npes 2\nrunning 1 1 0 60\nqueu
 bad_snap "a queued line short" 'pnrsim-snapshot 1\nnow 10\npes 2\nqueued 1 1 0 60\n' 'b.snap:4: expected "queued JOB'
 bad_snap "no pes" 'pnrsim-snapshot 1\nnow 10\n' 'both required'
 bad_snap "a start after now" 'pnrsim-snapshot 1\nnow 10\npes 2\nrunning 1 1 20 60\n' 'starts after'
+bad_snap "a limit above 1e12 s" 'pnrsim-snapshot 1\nnow 10\npes 4\nqueued 1 1 5 1e300 1\n' 'b.snap:4: expected "queued JOB'
+"$P" predict s.snap --set workload.trace=x.swf > /dev/null 2> wt.err
+check "--set workload.trace refused (predict writes the trace): exit 2" sh -c "test $? -eq 2 && grep -q 'workload.trace=x.swf: set by predict' wt.err"
 "$P" predict s.snap -t x.swf > /dev/null 2> t.err
 check "-t refused (predict writes the trace): exit 2" test $? -eq 2
 
