@@ -95,31 +95,28 @@ const sched_alloc_ops sched_alloc_firstfree = {NULL, NULL, firstfree};
 
 int sched_allocations_register(pnrsim_registry *r)
 {
-    int rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "FIRSTFREE",
-                             "the lowest-numbered free cores (whole nodes under EXCLUSIVE) "
-                             "that the memory rule of scheduler.mem_aware allows",
-                             &sched_alloc_firstfree);
-    /* LOWEST (issue 35's name for it): the same table, so the scheduler
+    /* FIRSTFREE first: the default's name in every written config.ini.
+     * LOWEST (issue 35's name for it) is the same table, so the scheduler
      * treats it as the built-in it is (gang_alloc_builtin) and a run with
-     * it is FIRSTFREE's. FIRSTFREE stays first: the default's name in
-     * every written config.ini. */
-    if (rc == PNRSIM_OK)
-        rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "LOWEST",
-                             "FIRSTFREE under another name: the lowest-numbered free cores",
-                             &sched_alloc_firstfree);
-    if (rc == PNRSIM_OK)
-        rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "CONTIGUOUS",
-                             "the first run of consecutive free cores (whole nodes under "
-                             "EXCLUSIVE) that holds the job",
-                             &sched_alloc_contiguous);
-    if (rc == PNRSIM_OK)
-        rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "RACK",
-                             "the fewest racks of a TREE network, then the tightest such racks",
-                             &sched_alloc_rack);
-    if (rc == PNRSIM_OK)
-        rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, "MC1X1",
-                             "PReMAS's MC1x1: nearest cores by hops from the centre whose set "
-                             "has the fewest pairwise hops",
-                             &sched_alloc_mc1x1);
+     * it is FIRSTFREE's. */
+    static const struct {
+        const char *name, *desc;
+        const sched_alloc_ops *ops;
+    } builtins[] = {
+        {"FIRSTFREE", "the lowest-numbered free cores (whole nodes under EXCLUSIVE) that the "
+                      "memory rule of scheduler.mem_aware allows", &sched_alloc_firstfree},
+        {"LOWEST", "FIRSTFREE under another name: the lowest-numbered free cores",
+         &sched_alloc_firstfree},
+        {"CONTIGUOUS", "the first run of consecutive free cores (whole nodes under EXCLUSIVE) "
+                       "that holds the job", &sched_alloc_contiguous},
+        {"RACK", "the fewest racks of a TREE network, then the tightest such racks",
+         &sched_alloc_rack},
+        {"MC1X1", "PReMAS's MC1x1: nearest cores by hops from the centre whose set has the "
+                  "fewest pairwise hops", &sched_alloc_mc1x1},
+    };
+    int rc = PNRSIM_OK;
+    for (size_t i = 0; rc == PNRSIM_OK && i < sizeof builtins / sizeof builtins[0]; i++)
+        rc = pnrsim_register(r, PNRSIM_KIND_ALLOCATION, builtins[i].name, builtins[i].desc,
+                             builtins[i].ops);
     return rc;
 }

@@ -50,20 +50,6 @@ void thread_fault_redraw(thread_t *th)
     th->fault_at = th->cpu_done + rng_exp(rng_set_get(&cl->fault_rng, (size_t)th->pe->id), mean);
 }
 
-double thread_next_target(const thread_t *th)
-{
-    double t = th->job->loop ? INFINITY : th->job->cpu; /* loop: its chunks' end */
-    if (th->fault_at < t)
-        t = th->fault_at;
-    if (th->comm_at < t)
-        t = th->comm_at;
-    if (th->sync_at < t)
-        t = th->sync_at;
-    if (th->mem_at < t)
-        t = th->mem_at;
-    return t;
-}
-
 void thread_burst_credit(sim_t *sim, thread_t *th)
 {
     if (th->preempted_by)

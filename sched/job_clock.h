@@ -12,6 +12,8 @@
 
 #include "sched/job_types.h"
 
+#include <math.h>
+
 /* Seconds th's node takes for w CPU seconds of work (its speed; w / 1 is
  * w exactly). */
 static inline double thread_burst_wall(const thread_t *th, double w) { return w / th->speed; }
@@ -21,7 +23,19 @@ static inline double thread_burst_wall(const thread_t *th, double w) { return w 
 void thread_fault_redraw(thread_t *th);
 /* The earliest of th's clocks: end of work, next fault, neighbour
  * message, synchronisation point, memory-profile step. */
-double thread_next_target(const thread_t *th);
+static inline double thread_next_target(const thread_t *th)
+{
+    double t = th->job->loop ? INFINITY : th->job->cpu; /* loop: its chunks' end */
+    if (th->fault_at < t)
+        t = th->fault_at;
+    if (th->comm_at < t)
+        t = th->comm_at;
+    if (th->sync_at < t)
+        t = th->sync_at;
+    if (th->mem_at < t)
+        t = th->mem_at;
+    return t;
+}
 /* pe_add_user's callback: th's PE's memory changed (thread_mem_changed). */
 void thread_mem_changed_cb(sim_t *sim, pe_user *u);
 /* CPU time of th's next neighbour message: the comm_k-th with fixed
