@@ -392,12 +392,27 @@ static int do_emit(const sweep_layout *L, const options *o,
         fprintf(stderr, "pnrsim-sweep: %s\n", err);
         return EXIT_BAD_INPUT;
     }
-    if (!o->quiet)
+    if (!o->quiet) {
+        /* The collect to run afterwards takes the same cut. */
+        sweep_buf cut = {0};
+        sweep_buf_puts(&cut, "");
+        for (size_t i = 0; i < o->cut.nset; i++) {
+            char *q = sweep_shell_quote(o->cut.set[i]);
+            sweep_buf_printf(&cut, " --set %s", q);
+            free(q);
+        }
+        for (size_t i = 0; i < o->cut.nonly; i++) {
+            char *q = sweep_shell_quote(o->cut.only[i]);
+            sweep_buf_printf(&cut, " --only %s", q);
+            free(q);
+        }
         fprintf(stderr,
                 "pnrsim-sweep: %s: wrote %s: %ld of %zu runs%s; afterwards: "
-                "pnrsim-sweep collect %s -o %s\n",
+                "pnrsim-sweep collect%s %s -o %s\n",
                 L->s->name, file, n, L->s->nruns,
-                o->all ? "" : " (those not done)", L->s->path, L->out);
+                o->all ? "" : " (those not done)", cut.p, L->s->path, L->out);
+        sweep_buf_free(&cut);
+    }
     return 0;
 }
 

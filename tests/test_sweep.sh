@@ -655,8 +655,9 @@ check "--list: exit 143 (job list under Slurm/parallel) is missing" \
 check "--list: killed by SIGINT is missing" grep -q '^missing scheduler.mpl=1 seed=3: interrupted' li.log
 check "--list: a real failure is failed" grep -q '^failed  scheduler.mpl=1 seed=4: exit 2: pnrsim: t.swf:2' li.log
 "$SWEEP" collect --no-plots -o li-out li.ini > licol.log 2>&1
+# (each row ends with wall_seconds, empty for a run not done)
 check "collect: 3 missing, 1 failed" \
-    sh -c "test \$(grep -c ',missing\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed\$' li-out/results.csv) -eq 1"
+    sh -c "test \$(grep -c ',missing,\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed,\$' li-out/results.csv) -eq 1"
 
 # ---- trace windows ----------------------------------------------------------
 

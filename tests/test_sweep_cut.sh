@@ -29,6 +29,8 @@
 #     the seed-2 runs and makes 4;
 #   - --only by @NAME and by number (16.0 for 16), a key given twice keeps
 #     the union;
+#   - --emit-joblist of the cut: 4 commands, and the collect it suggests
+#     carries the same options;
 #   - wall_seconds: the last column, a number >= 0 in every ok row, read
 #     from seed-S/wall-seconds; empty when that file is removed;
 #   - progress off a terminal (-j 1, interval 60 s): one line, at the end
@@ -121,6 +123,13 @@ check "wall_seconds: seed-S/wall-seconds beside metrics.json" test -s "${cfgi%/c
 # the first run has ended and the second started.
 check "progress: one line, at the first run's end, with the estimate" \
     sh -c "test \$(grep -c 'runs done' cut.log) -eq 1 && grep -Eq '^pnrsim-sweep: 1/4 runs done, 1 running, 0 failed, [0-9:]+ elapsed, about [0-9:]+ left$' cut.log"
+
+# A job list of the cut: its 4 runs (--all: they are done), and the collect
+# to run afterwards repeats the cut.
+# shellcheck disable=SC2086 # $CUT: several words
+"$SWEEP" --emit-joblist jl.txt --all $CUT st/cut.ini > jl.log 2>&1
+check "emit: the cut's 4 runs, and 'afterwards: pnrsim-sweep collect' with the same --set/--only" \
+    sh -c "test \$(wc -l < jl.txt) -eq 4 && grep -qF 'afterwards: pnrsim-sweep collect --set study.replications=1 --set study.windows=2 --only netram.strategy=central,disk --only computer.ram=16 st/cut.ini' jl.log"
 
 # Reuse: one more seed runs only the 4 new runs; the whole study sees 8.
 "$SWEEP" -q -j 2 --no-plots --set study.replications=2 --set study.windows=2 \
