@@ -499,9 +499,9 @@ int main(int argc, char **argv)
     /* A cut-down study shares the full study's output directory (its runs
      * are named by values and seeds): say what results.csv will cover. */
     if (study_cut_any(&o.cut) && !o.quiet)
-        fprintf(stderr, "pnrsim-sweep: %s: cut down by --set/--only to %zu of the study "
-                        "file's %zu runs; the results in %s cover these (collect "
-                        "without --set/--only covers the whole study)\n",
+        fprintf(stderr, "pnrsim-sweep: %s: with --set/--only: %zu runs (the study file "
+                        "has %zu); the results in %s cover these (collect without "
+                        "--set/--only covers the whole study)\n",
                 s.name, s.nruns, file_runs, L.out);
 
     int status;

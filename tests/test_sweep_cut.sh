@@ -93,7 +93,7 @@ check "cut: rows in study order (central, then the baseline disk; windows 0, 1; 
     test "$(awk -F, 'NR > 1 { printf "%s:%s:%s:%s ", $1, $2, $3, $4 }' $O/results.csv)" = \
     "16:central:0:1 16:central:1:1 16:disk:0:1 16:disk:1:1 "
 check "cut: the notice says 4 of the study file's 54 runs" \
-    grep -q 'cut down by --set/--only to 4 of the study file.s 54 runs' cut.log
+    grep -q 'cut: with --set/--only: 4 runs (the study file has 54); the results in ' cut.log
 check "cut: summary.csv has the 2 points" test "$(rows $O/summary.csv)" -eq 2
 
 # Titles from what ran: 2 windows of max_jobs = 3 jobs, 1 seed, 2 x 1 = 2
