@@ -154,6 +154,7 @@ check "collect of the whole study: exit 1 (runs missing), 54 rows" \
     sh -c "test $? -eq 1 && test \$(( \$(wc -l < $O/results.csv) - 1 )) -eq 54"
 check "... the 10 of its runs made are ok (8, and seed 3 of central)" test "$(grep -c ',ok,' $O/results.csv)" -eq 10
 rm "${cfgi%/config.ini}/wall-seconds"
+# shellcheck disable=SC2086 # $CUT: several words
 "$SWEEP" collect -q --no-plots $CUT st/cut.ini > col.log 2>&1
 check "collect of the cut: exit 0, 4 rows" sh -c "test $? -eq 0 && test \$(( \$(wc -l < $O/results.csv) - 1 )) -eq 4"
 check "wall_seconds empty for the run whose wall-seconds is gone, kept for the others" \
