@@ -14,7 +14,10 @@
  * list, or else every key that is a number in at least one finished run
  * (in order of first appearance, run order; "seed" excluded as it has its
  * own column). Values are copied as written in metrics.json; failed and
- * missing runs have empty metric cells.
+ * missing runs have empty metric cells. The last column, wall_seconds, is
+ * the run's wall time as the built-in runner wrote it into seed-S/
+ * wall-seconds (empty for a run made by a job list or Slurm, which write
+ * none): the only column that differs between two identical sweeps.
  *
  * summary.csv: one row per parameter point: the varied parameters, n (the
  * finished runs at the point: every window and seed, so the intervals
@@ -46,7 +49,27 @@ typedef struct crun {
     sweep_run_state state;
     sweep_metrics ms;
     char *why;
+    char *wall;   /* seed-S/wall-seconds as written, or NULL */
 } crun;
+
+/* The number in DIR/wall-seconds (written by the built-in runner), as
+ * written, or NULL when the file is absent or holds no number >= 0. */
+static char *read_wall(const char *dir)
+{
+    char *path = xasprintf("%s/wall-seconds", dir);
+    char *text = util_read_file(path, 0, NULL, NULL);
+    free(path);
+    if (!text)
+        return NULL;
+    text[strcspn(text, "\r\n")] = '\0';
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < 0 || strchr(text, ',')) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
 
 static void add_column(char ***cols, size_t *n, const char *key)
 {
@@ -79,7 +102,7 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
         sweep_buf_puts(&b, ",");
         sweep_csv_field(&b, cols[c]);
     }
-    sweep_buf_puts(&b, "\n");
+    sweep_buf_puts(&b, ",wall_seconds\n");
     for (size_t r = 0; r < s->nruns; r++) {
         for (size_t i = 0; i < s->nvary; i++) {
             sweep_csv_field(&b, study_value(s, study_run_point(s, r), i));
@@ -109,7 +132,9 @@ static int write_results(const sweep_layout *L, const crun *runs, char **cols,
             if (m && m->type != SWEEP_NULL)
                 sweep_csv_field(&b, m->raw);
         }
-        sweep_buf_puts(&b, "\n");
+        /* The one column that differs between identical runs. */
+        sweep_buf_printf(&b, ",%s\n",
+                         runs[r].state == SWEEP_RUN_DONE && runs[r].wall ? runs[r].wall : "");
     }
     return sweep_write_buf(L->out, "results.csv", &b);
 }
@@ -189,6 +214,8 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
                                         want);
                 }
             }
+            if (cr->state == SWEEP_RUN_DONE)
+                cr->wall = read_wall(dir);
             free(mpath);
             free(dir);
         }
@@ -291,6 +318,7 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
     for (size_t r = 0; r < s->nruns; r++) {
         sweep_metrics_free(&runs[r].ms);
         free(runs[r].why);
+        free(runs[r].wall);
     }
     free(runs);
     return rc;

@@ -7,6 +7,10 @@
  *   pnrsim-sweep --list STUDY.ini              runs and their state
  *   pnrsim-sweep --selftest-summary            check the statistics
  *
+ * Every mode takes --set study.KEY=N (replications, windows, seed_base)
+ * and --only KEY=VALUE[,VALUE...] (study/cut.c): the study as loaded is
+ * cut down (or widened) in memory, its file neither copied nor changed.
+ *
  * Exit status: 0 when every run of the study succeeded (or the emit/list
  * step worked), 1 when some run failed (collect: or is still missing) or a
  * metric of the metrics list or of a [plot] is in no finished run, 2
@@ -21,6 +25,7 @@
  */
 #include "app/output.h"
 #include "app/version.h"
+#include "study/cut.h"
 #include "study/study.h"
 #include "study/sweep.h"
 
@@ -63,6 +68,11 @@ static void usage(FILE *f)
         "      --no-plots          do not make the [plot]s\n"
         "      --force             accept an output directory made with "
         "other settings\n"
+        "      --set study.KEY=N   replace [study] replications, windows or "
+        "seed_base\n"
+        "      --only KEY=V[,V...] run only these values of a [vary] key "
+        "(repeatable;\n"
+        "                          a baseline by its name)\n"
         "  -q, --quiet             no progress line and no final report\n"
         "      --progress-interval S  not on a terminal: a progress line every S\n"
         "                          seconds (default 60; 0 = none); on a terminal\n"
@@ -127,10 +137,11 @@ typedef struct options {
     long jobs;
     double progress_interval; /* s between progress lines off a terminal */
     bool collect, list, all, no_plots, force, quiet, selftest;
+    study_cut cut;           /* --set study.KEY=N, --only KEY=V,... */
 } options;
 
 enum { OPT_PNRSIM = 256, OPT_JOBLIST, OPT_SLURM, OPT_ALL, OPT_COLLECT, OPT_LIST,
-       OPT_NO_PLOTS, OPT_FORCE, OPT_SELFTEST, OPT_PROGRESS };
+       OPT_NO_PLOTS, OPT_FORCE, OPT_SELFTEST, OPT_PROGRESS, OPT_SET, OPT_ONLY };
 
 static const struct option longopts[] = {
     {"jobs", required_argument, 0, 'j'},
@@ -145,6 +156,8 @@ static const struct option longopts[] = {
     {"force", no_argument, 0, OPT_FORCE},
     {"quiet", no_argument, 0, 'q'},
     {"progress-interval", required_argument, 0, OPT_PROGRESS},
+    {"set", required_argument, 0, OPT_SET},
+    {"only", required_argument, 0, OPT_ONLY},
     {"selftest-summary", no_argument, 0, OPT_SELFTEST},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, 'V'},
@@ -193,7 +206,9 @@ static int parse_args(int argc, char **argv, options *o)
 {
     o->progress_interval = 60;
     const char **operands = calloc((size_t)argc + 1, sizeof *operands);
-    if (!operands)
+    o->cut.set = calloc((size_t)argc + 1, sizeof *o->cut.set);
+    o->cut.only = calloc((size_t)argc + 1, sizeof *o->cut.only);
+    if (!operands || !o->cut.set || !o->cut.only)
         abort();
     int nops = 0, rc = 0;
     /* "+": getopt_long stops at each operand, which is taken here and the
@@ -240,6 +255,8 @@ static int parse_args(int argc, char **argv, options *o)
             }
             break;
         }
+        case OPT_SET: o->cut.set[o->cut.nset++] = optarg; break;
+        case OPT_ONLY: o->cut.only[o->cut.nonly++] = optarg; break;
         case 'o': o->out = optarg; break;
         case OPT_PNRSIM: o->pnrsim = optarg; break;
         case OPT_JOBLIST: o->joblist = optarg; break;
@@ -375,12 +392,27 @@ static int do_emit(const sweep_layout *L, const options *o,
         fprintf(stderr, "pnrsim-sweep: %s\n", err);
         return EXIT_BAD_INPUT;
     }
-    if (!o->quiet)
+    if (!o->quiet) {
+        /* The collect to run afterwards takes the same cut. */
+        sweep_buf cut = {0};
+        sweep_buf_puts(&cut, "");
+        for (size_t i = 0; i < o->cut.nset; i++) {
+            char *q = sweep_shell_quote(o->cut.set[i]);
+            sweep_buf_printf(&cut, " --set %s", q);
+            free(q);
+        }
+        for (size_t i = 0; i < o->cut.nonly; i++) {
+            char *q = sweep_shell_quote(o->cut.only[i]);
+            sweep_buf_printf(&cut, " --only %s", q);
+            free(q);
+        }
         fprintf(stderr,
                 "pnrsim-sweep: %s: wrote %s: %ld of %zu runs%s; afterwards: "
-                "pnrsim-sweep collect %s -o %s\n",
+                "pnrsim-sweep collect%s %s -o %s\n",
                 L->s->name, file, n, L->s->nruns,
-                o->all ? "" : " (those not done)", L->s->path, L->out);
+                o->all ? "" : " (those not done)", cut.p, L->s->path, L->out);
+        sweep_buf_free(&cut);
+    }
     return 0;
 }
 
@@ -429,17 +461,34 @@ int main(int argc, char **argv)
                     strerror(errno));
             return EXIT_SOME_FAILED;
         }
+        free(o.cut.set);
+        free(o.cut.only);
         return pr > 0 ? 0 : EXIT_BAD_INPUT;
     }
-    if (o.selftest)
+    if (o.selftest) {
+        free(o.cut.set);
+        free(o.cut.only);
         return sweep_stats_selftest(stdout) ? EXIT_SOME_FAILED : 0;
+    }
 
     study s;
     char err[STUDY_ERR_MAX];
     if (study_load(&s, o.study, err) != 0) {
         fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        free(o.cut.set);
+        free(o.cut.only);
         return EXIT_BAD_INPUT;
     }
+    size_t file_runs = s.nruns;
+    int cr = study_cut_apply(&s, &o.cut, stderr, err, sizeof err);
+    if (cr != 0) {
+        fprintf(stderr, "pnrsim-sweep: %s\n", err);
+        study_free(&s);
+        free(o.cut.set);
+        free(o.cut.only);
+        return EXIT_BAD_INPUT;
+    }
+    study_titles(&s, stderr);
     warn_unknown_metrics(&s);
     char *out = o.out ? xstrdup(o.out)
                       : xasprintf("out/studies/%s", s.name);
@@ -447,6 +496,13 @@ int main(int argc, char **argv)
                             : default_pnrsim(argv[0]);
     sweep_layout L;
     sweep_layout_init(&L, &s, out);
+    /* A cut-down study shares the full study's output directory (its runs
+     * are named by values and seeds): say what results.csv will cover. */
+    if (study_cut_any(&o.cut) && !o.quiet)
+        fprintf(stderr, "pnrsim-sweep: %s: with --set/--only: %zu runs (the study file "
+                        "has %zu); the results in %s cover these (collect without "
+                        "--set/--only covers the whole study)\n",
+                s.name, s.nruns, file_runs, L.out);
 
     int status;
     bool record = !(o.collect || o.list);
@@ -483,5 +539,7 @@ int main(int argc, char **argv)
     free(pnrsim);
     free(out);
     study_free(&s);
+    free(o.cut.set);
+    free(o.cut.only);
     return status;
 }

@@ -33,8 +33,12 @@
  * (eta(): the mean wall time of the runs finished in this invocation, the
  * runs still to go and the parallelism). On a terminal (isatty(stderr)) it
  * is rewritten in place; otherwise it is printed every progress_interval
- * seconds (--progress-interval, default 60, 0 = none), so a sweep shorter
- * than that prints none.
+ * seconds (--progress-interval, default 60, 0 = none), and once more as
+ * soon as the first run of this invocation ends (with the first estimate),
+ * so a sweep shorter than an interval prints that one line at most.
+ *
+ * Each run's wall time (fork to wait) is written into its directory as
+ * wall-seconds, for results.csv's wall_seconds column (collect.c).
  */
 #include "study/sweep.h"
 
@@ -74,6 +78,7 @@ typedef struct runner {
     size_t timed;        /* runs that ended here after starting, ... */
     double timed_wall;   /* ... and their wall seconds in all */
     double last_line;    /* when the last progress line was printed (not a tty) */
+    bool eta_shown;      /* a line with an estimate was printed (not a tty) */
     double t0;
     bool tty, drawn;
     int lockfd;      /* OUT/.lock, inherited by the children */
@@ -126,14 +131,19 @@ static double eta(const runner *R, double now)
 }
 
 /* The progress line: on a terminal rewritten in place (every call); else a
- * line every progress_interval s (0: none), the first after one interval. */
+ * line every progress_interval s (0: none), the first after one interval,
+ * and one as soon as the first run of this invocation has ended, so that
+ * the first estimate of the time left is not held back to the next
+ * interval (a sweep of runs of two minutes would otherwise show it after
+ * three). */
 static void draw_bar(runner *R)
 {
     if (R->o->quiet)
         return;
     double now = util_now(), el = now - R->t0;
+    bool first_eta = !R->tty && !R->eta_shown && R->timed > 0;
     if (!R->tty && (!(R->o->progress_interval > 0) ||
-                    now - R->last_line < R->o->progress_interval))
+                    (now - R->last_line < R->o->progress_interval && !first_eta)))
         return;
     R->last_line = now;
     size_t done = R->c->skipped + R->finished_here;
@@ -141,6 +151,7 @@ static void draw_bar(runner *R)
     util_hms(elapsed, sizeof elapsed, el);
     double e = eta(R, now);
     if (e >= 0) {
+        R->eta_shown = true;
         util_hms(t, sizeof t, e);
         snprintf(left, sizeof left, "about %s left", t);
     } else {
@@ -316,12 +327,23 @@ static void finish(runner *R, slot *sl, int st, bool stopping)
     size_t run = sl->run;
     sl->pid = 0;
     R->running--;
+    double wall = util_now() - sl->start;
     if (!stopping) {
         R->timed++;
-        R->timed_wall += util_now() - sl->start;
+        R->timed_wall += wall;
     }
     char *part = sweep_run_dir(R->L, run, true);
     char *fin = sweep_run_dir(R->L, run, false);
+    /* The run's wall time, for results.csv's wall_seconds (collect.c);
+     * written before the rename, so a finished run has it. */
+    {
+        char *wpath = xasprintf("%s/wall-seconds", part);
+        char line[64], werr[256];
+        int n = snprintf(line, sizeof line, "%.3f\n", wall);
+        if (!stopping && sweep_is_dir(part))
+            util_write_file(wpath, line, (size_t)n, werr, sizeof werr);
+        free(wpath);
+    }
     char status[64];
     char *detail = NULL;
     bool success = false;
@@ -389,7 +411,7 @@ int sweep_run(const sweep_layout *L, const sweep_run_opts *o,
     }
 
     runner R = {L, o, c, xmalloc((size_t)o->jobs * sizeof(slot)), 0,
-                s->nruns, ntodo, 0, 0, 0, util_now(), util_now(),
+                s->nruns, ntodo, 0, 0, 0, util_now(), false, util_now(),
                 isatty(STDERR_FILENO) && !o->quiet, false, lockfd};
     memset(R.slots, 0, (size_t)o->jobs * sizeof(slot));
 

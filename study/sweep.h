@@ -13,6 +13,8 @@
  *   html.c     index.html: summary, plots, summary table, study file
  *   runner.c   the built-in runner: N local pnrsim processes
  *   emit.c     job lists for GNU parallel and Slurm job-array scripts
+ *   cut.c      --set study.KEY=N and --only: a study cut down in memory,
+ *              and the [plot] title placeholders (declared in study/cut.h)
  *   main.c     the command line
  *
  * A header without a .c of its own: it includes only the study's types
@@ -22,12 +24,13 @@
  * study/points.h, study/fingerprint.h or study/study.h itself. From the
  * bottom: util.c; metrics.c, stats.c; plot.c, html.c (beside the study
  * model: points.c, fingerprint.c and the reader); runs.c; check.c,
- * emit.c, runner.c, collect.c; main.c.
+ * emit.c, runner.c, collect.c, cut.c; main.c.
  *
  * Output directory layout (OUT, default out/studies/NAME):
  *   OUT/study.ini          copy of the study file of the last run/emit
  *   OUT/fingerprint        what the runs were made with (study_fingerprint)
  *   OUT/runs/POINT/seed-S/ a finished run: pnrsim's files + stderr.txt
+ *                          (+ wall-seconds from the built-in runner)
  *   OUT/runs/POINT/seed-S.part/  a run in progress, interrupted or failed
  *   OUT/results.csv, OUT/summary.csv, OUT/study.json,
  *   OUT/plots/NAME.{png,svg,csv}

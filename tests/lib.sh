@@ -118,5 +118,13 @@ noprov() {
 }
 # Number of lines of a file.
 lines() { wc -l < "$1" | tr -d ' '; }
+# csvsame A B: two pnrsim-sweep results.csv files are the same but for
+# their last column, wall_seconds (each run's wall time, the one column
+# that differs between identical sweeps); both must end with it.
+nowall() { sed 's/,[^,]*$//' "$1"; }
+csvsame() {
+    head -1 "$1" | grep -q ',wall_seconds$' && head -1 "$2" | grep -q ',wall_seconds$' &&
+        nowall "$1" > "$1.nowall" && nowall "$2" > "$2.nowall" && cmp -s "$1.nowall" "$2.nowall"
+}
 # Number of .tmp files anywhere under the working directory.
 tmpfiles() { find . -name '*.tmp' | wc -l | tr -d ' '; }

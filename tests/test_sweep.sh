@@ -11,11 +11,13 @@
 #   - a 2 x 2 x 3 study gives 12 result rows and 4 summary rows;
 #   - one worker, two workers, GNU parallel on the emitted job list + collect
 #     and the emitted Slurm script (tasks run by hand) give byte-identical
-#     results.csv (and summary.csv);
+#     results.csv but for its last column, wall_seconds (csvsame), and
+#     byte-identical summary.csv;
 #   - options by getopt_long: -j1, --jobs=1, --jobs 1 give -j 2's results,
 #     options after the study file; bad options: one line, exit 2;
 #     --version; progress lines off a terminal every --progress-interval
-#     (runs done / 12, an estimate), none by default in a short sweep, -q,
+#     (runs done / 12, an estimate), in a short sweep one line, at the end
+#     of the first run, with the estimate; -q,
 #     and the bar on a terminal (script(1));
 #   - resume: after deleting two run directories only those two run;
 #   - a failing run (a broken trace) is reported with its error, its
@@ -127,8 +129,12 @@ check "hand: results values as written" test "$(cut -d, -f4 $R | tr '\n' ' ')" =
 # seed (a column already), strings and booleans left out.
 grep -v '^metrics' hand.ini > hand-all.ini
 "$SWEEP" collect -o hand-out hand-all.ini > hand-all.log 2>&1
-check "hand: all numeric metrics" test "$(head -1 $R)" = \
-    "x.a,seed,status,m,dropped.too_wide"
+check "hand: all numeric metrics, then wall_seconds" test "$(head -1 $R)" = \
+    "x.a,seed,status,m,dropped.too_wide,wall_seconds"
+# Run directories written by hand hold no wall-seconds file (only the
+# built-in runner writes one): the column is empty in every row.
+check "hand: wall_seconds empty for runs not made by the built-in runner" \
+    test "$(awk -F, 'NR > 1 { printf "[%s]", $NF }' $R)" = "[][][][][][]"
 
 # ---- bad study files -----------------------------------------------------
 
@@ -205,7 +211,7 @@ check "study.json: a key without a unit (a name): netram.strategy, not numeric" 
 
 "$SWEEP" -j 2 -o j2 s.ini > j2.log 2>&1
 check "two workers: exit 0" test $? -eq 0
-check "one and two workers: identical results.csv" cmp -s j1/results.csv j2/results.csv
+check "one and two workers: identical results.csv (but wall_seconds)" csvsame j1/results.csv j2/results.csv
 check "one and two workers: identical summary.csv" cmp -s j1/summary.csv j2/summary.csv
 
 # ---- options (getopt_long), --version, progress (issue 26) ---------------
@@ -215,13 +221,17 @@ for form in -j1 --jobs=1 "--jobs 1"; do
     d=jform$(echo "$form" | tr -cd 'a-z0-9')
     # shellcheck disable=SC2086 # $form: one or two words
     "$SWEEP" $form --no-plots -o $d s.ini > $d.log 2>&1
-    check "'$form': exit 0, results.csv and summary.csv identical to -j 2's" \
-        sh -c "test $? -eq 0 && cmp -s $d/results.csv j2/results.csv && cmp -s $d/summary.csv j2/summary.csv"
+    rc=$?
+    check "'$form': exit 0, summary.csv identical to -j 2's" \
+        sh -c "test $rc -eq 0 && cmp -s $d/summary.csv j2/summary.csv"
+    check "'$form': results.csv identical to -j 2's (but wall_seconds)" csvsame $d/results.csv j2/results.csv
 done
 # Options after the study file (argument permutation), the short -o glued.
 "$SWEEP" s.ini --no-plots -ojperm -j 1 > jperm.log 2>&1
-check "options after the study file, -oDIR: exit 0, same results.csv" \
-    sh -c "test $? -eq 0 && cmp -s jperm/results.csv j2/results.csv"
+rc=$?
+check "options after the study file, -oDIR: exit 0" test $rc -eq 0
+check "options after the study file, -oDIR: same results.csv (but wall_seconds)" \
+    csvsame jperm/results.csv j2/results.csv
 # Bad options: one line naming the option, exit 2, nothing created.
 sweep_bad() { # NAME EXPECTED-MESSAGE ARGS...
     name=$1; want=$2; shift 2
@@ -244,10 +254,16 @@ sweep_bad "two study files" "more than one study file (s.ini, t.ini)" -o badopt 
 check "--version: exit 0, 'pnrsim-sweep VERSION', the same VERSION as pnrsim's" \
     sh -c "test $? -eq 0 && test ! -s ver.err && test \"\$(cat ver.out)\" = \"pnrsim-sweep \$('$P' --version | sed 's/^pnrsim //')\""
 check "-V: the same" sh -c "test \"\$('$SWEEP' -V)\" = \"\$(cat ver.out)\""
-# Progress off a terminal: a line every --progress-interval s (default 60:
-# none in these sub-second sweeps), runs done / total and an estimate.
-check "progress: none in a sweep shorter than the interval (60 s)" \
-    sh -c "! grep -q 'runs done' j1.log && ! grep -q 'runs done' j2.log"
+# Progress off a terminal: a line every --progress-interval s (default 60),
+# runs done / total and an estimate, and one line as soon as the first run
+# of the invocation has ended (issue 37: the estimate then, not after an
+# interval); so these sub-second sweeps print that one line: with -j 1,
+# after the first run ended and the second started, "1/12 runs done, 1
+# running, ..., about T left".
+check "progress: a short sweep (-j 1) prints one line, at the first run's end, with an estimate" \
+    sh -c "test \$(grep -c 'runs done' j1.log) -eq 1 && grep -Eq '^pnrsim-sweep: 1/12 runs done, 1 running, 0 failed, [0-9:]+ elapsed, about [0-9:]+ left$' j1.log"
+check "progress: -j 2 also one line, with an estimate" \
+    sh -c "test \$(grep -c 'runs done' j2.log) -eq 1 && grep -Eq 'runs done, [0-9] running, 0 failed, [0-9:]+ elapsed, about [0-9:]+ left$' j2.log"
 "$SWEEP" -j 1 --progress-interval 0.001 --no-plots -o jprog s.ini > jprog.log 2>&1
 SWEEP_RE='^pnrsim-sweep: [0-9]+/12 runs done, [0-9]+ running, [0-9]+ failed, [0-9:]+ elapsed, (about [0-9:]+ left|time left not known yet)$'
 np=$(grep -c 'runs done' jprog.log)
@@ -280,7 +296,7 @@ if command -v parallel > /dev/null 2>&1; then
     check "GNU parallel runs the job list" test $? -eq 0
     "$SWEEP" collect -o par s.ini > collect.log 2>&1
     check "collect after parallel: exit 0" test $? -eq 0
-    check "parallel + collect: identical results.csv" cmp -s j1/results.csv par/results.csv
+    check "parallel + collect: identical results.csv (but wall_seconds)" csvsame j1/results.csv par/results.csv
     check "parallel + collect: identical summary.csv" cmp -s j1/summary.csv par/summary.csv
 else
     bad "GNU parallel installed (Debian: parallel; tools/deps.sh should install it)"
@@ -295,7 +311,7 @@ while [ $i -le 12 ]; do
 done
 check "slurm tasks 1..12 run" test $i -eq 13
 "$SWEEP" collect -o slu s.ini > slu.log 2>&1
-check "slurm + collect: identical results.csv" cmp -s j1/results.csv slu/results.csv
+check "slurm + collect: identical results.csv (but wall_seconds)" csvsame j1/results.csv slu/results.csv
 
 # ---- resume --------------------------------------------------------------
 
@@ -304,7 +320,7 @@ rm -rf "j2/runs/computer.ram=16,netram.strategy=client/seed-2" \
 "$SWEEP" -j 2 -o j2 s.ini > resume.log 2>&1
 check "resume: exit 0" test $? -eq 0
 check "resume: only the 2 missing runs ran" grep -q 'ran 2, skipped 10, failed 0' resume.log
-check "resume: identical results.csv" cmp -s j1/results.csv j2/results.csv
+check "resume: identical results.csv (but wall_seconds)" csvsame j1/results.csv j2/results.csv
 "$SWEEP" -j 2 -o j2 s.ini > again.log 2>&1
 check "nothing left: ran 0" grep -q 'ran 0, skipped 12' again.log
 
@@ -607,7 +623,7 @@ kept=$(ls -d int/runs/*/seed-? 2> /dev/null | wc -l)
 check "SIGINT: finished runs kept ($kept)" test "$kept" -ge 2 -a "$kept" -lt 12
 "$SWEEP" -j 2 -o int s.ini > int2.log 2>&1
 check "after SIGINT: the rest runs" grep -q "ran $((12 - kept)), skipped $kept, failed 0" int2.log
-check "after SIGINT: identical results.csv" cmp -s j1/results.csv int/results.csv
+check "after SIGINT: identical results.csv (but wall_seconds)" csvsame j1/results.csv int/results.csv
 
 # ---- --list: interrupted runs are missing, not failed -----------------------
 
@@ -639,8 +655,9 @@ check "--list: exit 143 (job list under Slurm/parallel) is missing" \
 check "--list: killed by SIGINT is missing" grep -q '^missing scheduler.mpl=1 seed=3: interrupted' li.log
 check "--list: a real failure is failed" grep -q '^failed  scheduler.mpl=1 seed=4: exit 2: pnrsim: t.swf:2' li.log
 "$SWEEP" collect --no-plots -o li-out li.ini > licol.log 2>&1
+# (each row ends with wall_seconds, empty for a run not done)
 check "collect: 3 missing, 1 failed" \
-    sh -c "test \$(grep -c ',missing\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed\$' li-out/results.csv) -eq 1"
+    sh -c "test \$(grep -c ',missing,\$' li-out/results.csv) -eq 3 && test \$(grep -c ',failed,\$' li-out/results.csv) -eq 1"
 
 # ---- trace windows ----------------------------------------------------------
 
@@ -668,7 +685,7 @@ EOF
 check "windows: 2 points x 3 windows x 2 seeds run" test $? -eq 0
 check "windows: 12 result rows" test "$(rows win/results.csv)" -eq 12
 check "windows: results.csv has a window column before seed" \
-    test "$(sed -n 1p win/results.csv)" = "computer.ram,window,seed,status,jobs_finished,response_time_mean"
+    test "$(sed -n 1p win/results.csv)" = "computer.ram,window,seed,status,jobs_finished,response_time_mean,wall_seconds"
 check "windows: rows in point, window, seed order" \
     test "$(awk -F, 'NR > 1 && NR < 8 { printf "%s:%s ", $2, $3 }' win/results.csv)" = "0:1 0:2 1:1 1:2 2:1 2:2 "
 # The jobs a window ran (finished rows: jobs.csv also lists the jobs the
