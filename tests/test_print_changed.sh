@@ -50,7 +50,7 @@ check "two changed keys: each under its '; from s.ini:LINE' (mpl line 3, number 
     sh -c "grep -B1 '^mpl = 3' two.out | grep -qx '; from s.ini:3' && grep -B1 '^number = 32' two.out | grep -qx '; from s.ini:5'"
 "$P" -c s.ini --set scheduler.quantum=30 --print-config --changed > set.out 2>&1
 check "--set scheduler.quantum=30: quantum added ($(keys set.out | tr '\n' ' '))" \
-    test "$(keys set.out | tr '\n' ' ')" = "scheduler.quantum scheduler.mpl computer.number "
+    test "$(keys set.out | tr '\n' ' ')" = "scheduler.mpl scheduler.quantum computer.number "
 check "--set scheduler.quantum=30: under '; from --set scheduler.quantum=30'" \
     sh -c "grep -B1 '^quantum = 30' set.out | grep -qx '; from --set scheduler.quantum=30'"
 
