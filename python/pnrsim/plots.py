@@ -635,19 +635,20 @@ def _nice_step(top, k):
     return step
 
 
-def twin_scales(top1, top2):
-    """(k, step1, step2): k steps from 0 for two y axes sharing gridlines,
-    integer steps of 1, 2, 5 x 10^n, the left reaching top1 and the right
-    top2 in k steps; k from 4 to 6, the one leaving least of the axes
-    empty above their tops (the left, the main one, counted four times the
-    right; ties: fewer steps)."""
-    best = None
-    for k in range(4, 7):
-        s1, s2 = _nice_step(top1, k), _nice_step(top2, k)
-        waste = (k * s1 - top1) / (k * s1) + 0.25 * (k * s2 - top2) / (k * s2)
-        if best is None or waste < best[0] - 1e-9:
-            best = (waste, k, s1, s2)
-    return best[1], best[2], best[3]
+def twin_scales(top1, top2, most=8):
+    """(step1, step2, top): ticks for two y axes sharing their gridlines,
+    the left from 0 to top1, the right from 0 to top (>= top2): step1 the
+    smallest of 1, 2, 2.5, 5 x 10^n (n >= 0) giving the left axis at most
+    `most` steps, step2 the smallest integer of 1, 2, 5 x 10^n for which
+    the right axis in the same proportion (top = top1 x step2 / step1)
+    reaches top2. Each tick of one axis is then at the height of one of
+    the other's, and both zeros at the bottom."""
+    s1, k = 1.0, 0
+    while top1 / s1 > most:
+        k += 1
+        s1 = (1.0, 2.0, 2.5, 5.0)[k % 4] * 10.0 ** (k // 4)
+    s2 = _nice_step(top2 * s1 / top1, 1)
+    return s1, s2, top1 * s2 / s1
 
 
 def queue(run, ax=None, t0=None, t1=None, unit=None):
@@ -684,15 +685,18 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
         mpl[_after_end(run, a, b, w)] = 0
     # Both y axes have the same number of steps from 0 (twin_scales), so
     # that their zeros and every gridline line up.
-    k, s1, s2 = twin_scales(float(mx.max()) * 1.08,
-                            max(1.0, float(mpl.max())) * 1.1 if mpl is not None else 1.0)
-    ax.set_ylim(0, k * s1)
-    ax.set_yticks([i * s1 for i in range(k + 1)])
-    ax2.set_ylim(0, k * s2)
-    ax2.set_yticks([i * s2 for i in range(k + 1)])
+    top1 = max(1.0, float(mx.max()) * 1.08)
+    s1, s2, top2 = twin_scales(top1, max(1.0, float(mpl.max())) * 1.05 if mpl is not None else 1.0)
+    ax.set_ylim(0, top1)
+    ax.set_yticks(np.arange(0, top1 + 1e-9, s1))
+    ax2.set_ylim(0, top2)
+    ax2.set_yticks(np.arange(0, top2 + 1e-9, s2))
     ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     ax2.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     if mpl is not None:
+        # a light band under the line: the time-shared stretches show at a
+        # glance (the line itself lies on the gridlines at whole slots)
+        ax2.fill_between(x, 0, mpl, step="mid", color="#9467bd", alpha=0.08, lw=0)
         ax2.step(x, mpl, where="mid", color="#9467bd", lw=1.5, ls="--", label="MPL (%s)" % src)
         ax2.set_ylabel("MPL (slots in use)")
     _title(run, ax, "Queue length (jobs.csv, event-exact) and multiprogramming level",
