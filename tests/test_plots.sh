@@ -92,10 +92,12 @@ pictures demo win-plots "demo 384300s..384700s" --from 384300s --to 384700s
 # first at the plot's bottom (zero); memory draws the RAM line and no
 # network-RAM series (the demo has [netram] enabled = no).
 $PY - > glance.check 2>&1 <<'PYEOF'
-import json
-a = json.load(open("demo-plots/data/axes.json"))
-w = json.load(open("win-plots/data/axes.json"))
-end = json.load(open("demo/metrics.json"))["total_time"]
+import json, pathlib
+def load(p):
+    return json.loads(pathlib.Path(p).read_text())
+a = load("demo-plots/data/axes.json")
+w = load("win-plots/data/axes.json")
+end = load("demo/metrics.json")["total_time"]
 def out(name, cond, why=""):
     print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + str(why)))
 g = a["gantt"]
@@ -136,7 +138,8 @@ def out(name, cond, why=""):
 r = load_run("demo")
 ax = plots.memory(r)
 ax.figure.savefig("mem-off.svg")
-t = open("mem-off.svg").read()
+with open("mem-off.svg") as f:
+    t = f.read()
 out("memory.svg, netram off: a RAM line of 1024 MB, no network RAM lent",
     "RAM of a PE (1024 MB)" in t and "network RAM lent" not in t)
 out("--from 2d --to 5d: time axis in d", plots.gantt(r, t0="2d", t1="5d").get_xlabel() == "time (d)")
@@ -150,7 +153,8 @@ sys.path.insert(0, sys.argv[1])
 from pnrsim import load_run, plots
 ax = plots.memory(load_run("nr"))
 ax.figure.savefig("mem-on.svg")
-ok = "network RAM lent" in open("mem-on.svg").read() and ax.pnrsim_series[1] == "network RAM lent"
+with open("mem-on.svg") as f:
+    ok = "network RAM lent" in f.read() and ax.pnrsim_series[1] == "network RAM lent"
 print(("ok   " if ok else "FAIL ") + "memory.svg, netram on: the network RAM lent series is drawn")
 PYEOF
 report < nr.check
