@@ -282,8 +282,34 @@ check-valgrind: deps
 	@$(MAKE) --no-print-directory BUILD=build tests
 	@sh tests/check_valgrind.sh build
 
-demo: all
-	./$(PROG) -c configs/default.ini -o out/demo
+# demo: the whole way from a fresh clone (issue 37 item 8): the libraries
+# and what --plot needs (tools/deps.sh, tools/deps.sh plot: Python's pandas
+# and matplotlib), a parallel build of what make builds (-j the machine's
+# cores, nproc or getconf; none forced when make already runs with -j) with
+# its compiler lines in BUILD/demo-build.log and one line here (the log's
+# end when it fails), the default scenario with --plot (its five pictures),
+# then where the results and the pictures are.
+NPROC  := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+DEMO_J := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+DEMO   := out/demo
+demo: deps
+	@sh tools/deps.sh plot
+	@mkdir -p $(BUILD)
+	@printf 'demo: building pnrsim (%s cores; compiler output in %s) ...' '$(NPROC)' '$(BUILD)/demo-build.log'
+	@t0=$$(date +%s); \
+	 if $(MAKE) --no-print-directory $(DEMO_J) $(PROG) $(SWEEP) $(PLOT) $(FCURVE) $(GEN) $(MANS) examples \
+	        > $(BUILD)/demo-build.log 2>&1; then \
+	     echo " done in $$(($$(date +%s) - t0)) s"; \
+	 else echo " FAILED; the end of $(BUILD)/demo-build.log:"; tail -n 25 $(BUILD)/demo-build.log; exit 1; fi
+	@echo 'demo: running configs/default.ini (3,170 HPC2N jobs on 240 PEs, MPL 2) with --plot ...'
+	@./$(PROG) -c configs/default.ini --plot -o $(DEMO)
+	@echo ''
+	@echo 'demo: results in $(DEMO)/: metrics.json (the metrics above), jobs.csv (a row per job),'
+	@echo '      samples.csv (every metrics_period), config.ini (the configuration, each key'"'"'s origin),'
+	@echo '      schedule.csv, pes.csv, memory.csv, paging.csv (the schedule, event by event)'
+	@echo 'demo: pictures in $(DEMO)/plots/: gantt, paging, overalloc, memory, queue (.png and .svg)'
+	@echo 'demo: next: build/pnrsim -c configs/default.ini --print-config --changed (what the scenario sets);'
+	@echo '      make demo-plots (a window and a paging case too); docs/ and man pnrsim (man/pnrsim.1)'
 
 # demo-plots: the pictures of the whole demo (out/demo-plots/demo/plots:
 # gantt, paging, overalloc, memory, queue) and of its window 384300 ..

@@ -131,6 +131,11 @@ const char *config_key_unit(const char *key);
  * provenance lines are comments). */
 void config_write_ini(const config *c, FILE *out);
 
+/* As config_write_ini, but only the keys whose value differs from the
+ * built-in defaults (config_defaults), a section's header only above such
+ * keys (--print-config --changed). Returns 0, -1 when out of memory. */
+int config_write_changed(const config *c, FILE *out);
+
 /* True when a and b hold the same values (field by field). */
 bool config_equal(const config *a, const config *b);
 

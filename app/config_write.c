@@ -1,6 +1,8 @@
 /* app/config_write.c: the whole configuration written as INI
  * (config_write_ini: --print-config and each run's config.ini), the
- * plugins loaded and their keys included.
+ * plugins loaded and their keys included; and only the keys that differ
+ * from the built-in defaults (config_write_changed: --print-config
+ * --changed), with the same comments and '; from' lines.
  *
  * In the configuration module's layers (app/config.h) this file is above
  * app/config.c's readers and the plugins (app/plugin.c), which it lists.
@@ -11,6 +13,7 @@
 #include "app/plugin.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------------- */
@@ -35,7 +38,7 @@ static void write_key(const config *c, size_t i, FILE *out)
  * replays anywhere), each with its SHA-256 and what it registered, then
  * the sections of their keys in the order declared. Nothing without
  * plugins. */
-static void write_plugins(const config *c, FILE *out)
+static void write_plugins(const config *c, const config *def, FILE *out)
 {
     size_t n = plugin_count();
     if (n == 0)
@@ -58,9 +61,16 @@ static void write_plugins(const config *c, FILE *out)
             first++;
         if (first != i)
             continue; /* a section already written */
+        bool any = !def;
+        for (size_t j = i; j < cfg_nkeys && !any; j++)
+            any = !strcmp(cfg_keys[j].section, cfg_keys[i].section) &&
+                  !cfg_value_equal(&cfg_keys[j], c, def);
+        if (!any)
+            continue; /* --changed: nothing of this section differs */
         fprintf(out, "\n; Keys of a plugin.\n[%s]\n", cfg_keys[i].section);
         for (size_t j = i; j < cfg_nkeys; j++)
-            if (!strcmp(cfg_keys[j].section, cfg_keys[i].section))
+            if (!strcmp(cfg_keys[j].section, cfg_keys[i].section) &&
+                (!def || !cfg_value_equal(&cfg_keys[j], c, def)))
                 write_key(c, j, out);
     }
 }
@@ -80,5 +90,35 @@ void config_write_ini(const config *c, FILE *out)
             if (!strcmp(cfg_keys[i].section, cfg_sections[s].name))
                 write_key(c, i, out);
     }
-    write_plugins(c, out);
+    write_plugins(c, NULL, out);
+}
+
+/* Only the keys whose value differs from the built-in defaults
+ * (config_defaults; compared as the run compares configurations,
+ * cfg_value_equal), by section, a section's header only when it has such
+ * a key; the plugins' [plugins] load whenever plugins are loaded. */
+int config_write_changed(const config *c, FILE *out)
+{
+    config *def = malloc(sizeof *def);
+    if (!def)
+        return -1;
+    config_defaults(def);
+    fprintf(out, "; pnrsim configuration: only the keys that differ from the built-in\n"
+                 "; defaults (pnrsim --print-config lists every key), each with its unit,\n"
+                 "; allowed values and '; from' line (FILE:LINE, the option).\n");
+    for (size_t s = 0; s < cfg_nsections; s++) {
+        bool header = false;
+        for (size_t i = 0; i < cfg_nbuiltin; i++) {
+            if (strcmp(cfg_keys[i].section, cfg_sections[s].name) ||
+                cfg_value_equal(&cfg_keys[i], c, def))
+                continue;
+            if (!header)
+                fprintf(out, "\n; %s\n[%s]\n", cfg_sections[s].comment, cfg_sections[s].name);
+            header = true;
+            write_key(c, i, out);
+        }
+    }
+    write_plugins(c, def, out);
+    free(def);
+    return 0;
 }

@@ -1,7 +1,7 @@
 /* app/main.c: the pnrsim command line.
  *
  *   pnrsim [-c CONFIG]... [-t TRACE] [-s SEED] [--set SECTION.KEY=VALUE]...
- *          [-o DIR] [--format text|json|csv] [--print-config]
+ *          [-o DIR] [--format text|json|csv] [--print-config [--changed]]
  *          [--hardware-report] [--kernel-report] [-q] [-v] [-h] [-V]
  *
  * Order of precedence: defaults < configuration files (-c, in the order
@@ -158,6 +158,8 @@ static void usage(FILE *f)
             "      --plot               --schedule, then pnrsim-plot DIR after the run (DIR/plots/;\n"
             "                           needs Python pandas, matplotlib: checked before the run)\n"
             "      --print-config       print the effective configuration as INI and exit\n"
+            "      --changed            with --print-config: only the keys that differ from\n"
+            "                           the built-in defaults (with their '; from' lines)\n"
             "      --plugin FILE.so     load a plugin (repeatable; before the -c files, which\n"
             "                           may load more: [plugins] load = a.so, b.so)\n"
             "      --list-components    list every component (built in and plugins'), its\n"
@@ -180,7 +182,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_SET = 256, OPT_FORMAT, OPT_PRINT, OPT_HW, OPT_KERNEL, OPT_SCHEDULE, OPT_PLOT,
-       OPT_PAJE, OPT_PLUGIN, OPT_LIST };
+       OPT_PAJE, OPT_PLUGIN, OPT_LIST, OPT_CHANGED };
 
 typedef struct opts {
     const char **configs; /* -c FILE, in order */
@@ -191,7 +193,7 @@ typedef struct opts {
     int nsets;
     const char *outdir;
     int format; /* 0 text, 1 json, 2 csv */
-    bool print_config, hw_report, kernel_report, quiet, verbose;
+    bool print_config, changed, hw_report, kernel_report, quiet, verbose;
     const char *schedule; /* --schedule[=VALUE]: NULL, "yes" or VALUE */
     const char *paje;     /* --paje[=NAME]: NULL, "yes" or NAME */
     bool plot;            /* --plot (implies --schedule, not --paje) */
@@ -240,6 +242,7 @@ static int parse_args(int argc, char **argv, opts *o)
         {"seed", required_argument, 0, 's'},      {"set", required_argument, 0, OPT_SET},
         {"output", required_argument, 0, 'o'},    {"format", required_argument, 0, OPT_FORMAT},
         {"print-config", no_argument, 0, OPT_PRINT},
+        {"changed", no_argument, 0, OPT_CHANGED},
         {"hardware-report", no_argument, 0, OPT_HW},
         {"kernel-report", no_argument, 0, OPT_KERNEL},
         {"schedule", optional_argument, 0, OPT_SCHEDULE},
@@ -299,6 +302,7 @@ static int parse_args(int argc, char **argv, opts *o)
             }
             break;
         case OPT_PRINT: o->print_config = true; break;
+        case OPT_CHANGED: o->changed = true; break;
         case OPT_HW: o->hw_report = true; break;
         case OPT_KERNEL: o->kernel_report = true; break;
         case OPT_SCHEDULE: o->schedule = optarg ? optarg : "yes"; break;
@@ -344,6 +348,10 @@ static int parse_args(int argc, char **argv, opts *o)
     }
     if (optind < argc) {
         fprintf(stderr, "pnrsim: unexpected argument \"%s\" (see --help)\n", argv[optind]);
+        return 2;
+    }
+    if (o->changed && !o->print_config) {
+        fprintf(stderr, "pnrsim: --changed goes with --print-config (see --help)\n");
         return 2;
     }
     if (o->plot && !o->schedule)
@@ -461,7 +469,12 @@ static int run_main(int argc, char **argv)
         return 0;
     }
     if (o.print_config) {
-        config_write_ini(&c, stdout);
+        if (!o.changed)
+            config_write_ini(&c, stdout);
+        else if (config_write_changed(&c, stdout) != 0) {
+            fprintf(stderr, "pnrsim: out of memory\n");
+            return 1;
+        }
         if (fflush(stdout) != 0 || ferror(stdout)) {
             fprintf(stderr, "pnrsim: writing to standard output failed: %s\n", strerror(errno));
             return 1;

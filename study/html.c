@@ -3,8 +3,10 @@
  * One self-contained HTML file beside results.csv, in the order a reader
  * wants it: the study's name and run counts, the plots, the summary table
  * (one row per parameter point, class "point": its parameter values, the
- * number of finished runs, then per metric the mean and the 95% confidence
- * interval of the mean, "mean [lo, hi]", or the mean alone with one run),
+ * number of finished runs, then per headline metric the mean and the 95%
+ * confidence interval of the mean, "mean [lo, hi]", or the mean alone with
+ * one run; the study's other metrics in a second table of the same form,
+ * rows of class "rest", folded in <details>; every header with its unit),
  * and last the study file verbatim, folded (<details>, opened by a
  * click). Images are referenced beside the page (plots/NAME.png), only
  * those that exist, so a page never shows a broken image; no script, no
@@ -16,6 +18,9 @@
  */
 #include "study/points.h"
 #include "study/sweep.h"
+
+#include "app/config.h"
+#include "app/output.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +48,128 @@ static void num(sweep_buf *b, double v)
         sweep_buf_printf(b, "%.6g", v);
     else
         sweep_buf_puts(b, "&#8211;");
+}
+
+/* ---- the summary table ------------------------------------------------ */
+
+/* The headline metrics: shown first, the study's others folded. A study
+ * shows those of these it has, in its own order; one that has none of
+ * them shows all its metrics unfolded. bounded_slowdown_dedicated_mean
+ * (the slowdown over the dedicated run time, docs/METRICS.md) is the
+ * slowdown of the headline; bounded_slowdown_mean (over the execution as
+ * run, paging and descheduled time included) is folded with the rest. */
+static const char *const headline[] = {"response_time_mean", "wait_time_mean",
+                                       "bounded_slowdown_dedicated_mean", "jobs_finished",
+                                       "cpu_utilization"};
+
+static bool is_headline(const char *metric)
+{
+    for (size_t i = 0; i < sizeof headline / sizeof headline[0]; i++)
+        if (!strcmp(headline[i], metric))
+            return true;
+    return false;
+}
+
+/* The unit of a metric: pnrsim's table of metrics (app/output.c
+ * out_fields), the table study.json's units come from; "" when it has
+ * none there (counts, per-kind and flattened members). */
+static const char *table_metric_unit(const char *metric)
+{
+    for (size_t i = 0; i < out_nfields; i++)
+        if (!strcmp(out_fields[i].key, metric))
+            return out_fields[i].unit;
+    return "";
+}
+
+/* A header cell: the name, then " (UNIT)" when it has a unit. */
+static void table_th(sweep_buf *b, const char *name, const char *unit)
+{
+    sweep_buf_puts(b, "<th>");
+    esc(b, name);
+    if (unit && unit[0]) {
+        sweep_buf_puts(b, " (");
+        esc(b, unit);
+        sweep_buf_puts(b, ")");
+    }
+    sweep_buf_puts(b, "</th>");
+}
+
+/* One table: the parameter columns, n, and the metrics c of t for which
+ * pick[c]; its rows of class cls. */
+static void table_write(sweep_buf *b, const study *s, const sweep_table *t,
+                        const size_t *done_per_point, const bool *pick, const char *cls)
+{
+    sweep_buf_puts(b, "<div class=\"wide\"><table>\n<tr>");
+    for (size_t i = 0; i < s->nvary; i++)
+        table_th(b, s->vary[i].key, config_key_unit(s->vary[i].key));
+    sweep_buf_puts(b, "<th>n</th>");
+    for (size_t c = 0; c < t->nmetric; c++)
+        if (pick[c])
+            table_th(b, t->metric[c], table_metric_unit(t->metric[c]));
+    sweep_buf_puts(b, "</tr>\n");
+    for (size_t p = 0; p < s->npoints; p++) {
+        sweep_buf_printf(b, "<tr class=\"%s\">", cls);
+        for (size_t i = 0; i < s->nvary; i++) {
+            sweep_buf_puts(b, "<td class=\"p\">");
+            esc(b, study_value(s, p, i));
+            sweep_buf_puts(b, "</td>");
+        }
+        sweep_buf_printf(b, "<td>%zu</td>", done_per_point[p]);
+        for (size_t c = 0; c < t->nmetric; c++) {
+            if (!pick[c])
+                continue;
+            const sweep_stats *st = &t->st[p * t->nmetric + c];
+            sweep_buf_puts(b, "<td>");
+            num(b, st->mean);
+            if (isfinite(st->lo) && isfinite(st->hi)) {
+                sweep_buf_puts(b, " [");
+                num(b, st->lo);
+                sweep_buf_puts(b, ", ");
+                num(b, st->hi);
+                sweep_buf_puts(b, "]");
+            }
+            sweep_buf_puts(b, "</td>");
+        }
+        sweep_buf_puts(b, "</tr>\n");
+    }
+    sweep_buf_puts(b, "</table></div>\n");
+}
+
+/* The summary: the headline metrics' table (rows "point"), then the
+ * others' folded (rows "rest"); all metrics in one table when the study
+ * has no headline metric or nothing but. */
+static void summary_tables(sweep_buf *b, const study *s, const sweep_table *t,
+                           const size_t *done_per_point)
+{
+    bool *head = xcalloc(t->nmetric + 1, sizeof *head);
+    bool *rest = xcalloc(t->nmetric + 1, sizeof *rest);
+    size_t nhead = 0;
+    for (size_t c = 0; c < t->nmetric; c++)
+        nhead += head[c] = is_headline(t->metric[c]);
+    if (nhead == 0)
+        for (size_t c = 0; c < t->nmetric; c++)
+            head[c] = true;
+    size_t nrest = 0;
+    for (size_t c = 0; c < t->nmetric; c++)
+        nrest += rest[c] = !head[c];
+    sweep_buf_puts(b, "<h2>Summary</h2>\n<p>Per parameter point: the number of finished runs "
+                      "<i>n</i> and, per metric, the mean over the runs with the 95% confidence "
+                      "interval of the mean in brackets (Student's <i>t</i>; none with one "
+                      "run); units in the headers (s = simulated seconds, MB = 2<sup>20</sup> "
+                      "bytes; none: a count or a ratio).");
+    if (nrest)
+        sweep_buf_printf(b, " The headline metrics first; the study's %zu other%s below, "
+                            "folded.", nrest, nrest == 1 ? "" : "s");
+    sweep_buf_puts(b, "</p>\n");
+    table_write(b, s, t, done_per_point, head, "point");
+    if (nrest) {
+        sweep_buf_printf(b, "<details class=\"rest\">\n<summary>The other %zu metric%s "
+                            "(click to show)</summary>\n", nrest, nrest == 1 ? "" : "s");
+        table_write(b, s, t, done_per_point, rest, "rest");
+        sweep_buf_puts(b, "</details>\n");
+    }
+    free(head);
+    free(rest);
 }
 
 int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_per_point,
@@ -109,46 +236,7 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
                                  "matplotlib missing).</p>\n",
                              s->nplots - shown, s->nplots);
     }
-    sweep_buf_puts(&b, "<h2>Summary</h2>\n<p>Per parameter point: the number of finished runs "
-                       "<i>n</i> and, per metric, the mean over the runs with the 95% confidence "
-                       "interval of the mean in brackets (Student's <i>t</i>; none with one "
-                       "run).</p>\n<div class=\"wide\"><table>\n<tr>");
-    for (size_t i = 0; i < s->nvary; i++) {
-        sweep_buf_puts(&b, "<th>");
-        esc(&b, s->vary[i].key);
-        sweep_buf_puts(&b, "</th>");
-    }
-    sweep_buf_puts(&b, "<th>n</th>");
-    for (size_t c = 0; c < t->nmetric; c++) {
-        sweep_buf_puts(&b, "<th>");
-        esc(&b, t->metric[c]);
-        sweep_buf_puts(&b, "</th>");
-    }
-    sweep_buf_puts(&b, "</tr>\n");
-    for (size_t p = 0; p < s->npoints; p++) {
-        sweep_buf_puts(&b, "<tr class=\"point\">");
-        for (size_t i = 0; i < s->nvary; i++) {
-            sweep_buf_puts(&b, "<td class=\"p\">");
-            esc(&b, study_value(s, p, i));
-            sweep_buf_puts(&b, "</td>");
-        }
-        sweep_buf_printf(&b, "<td>%zu</td>", done_per_point[p]);
-        for (size_t c = 0; c < t->nmetric; c++) {
-            const sweep_stats *st = &t->st[p * t->nmetric + c];
-            sweep_buf_puts(&b, "<td>");
-            num(&b, st->mean);
-            if (isfinite(st->lo) && isfinite(st->hi)) {
-                sweep_buf_puts(&b, " [");
-                num(&b, st->lo);
-                sweep_buf_puts(&b, ", ");
-                num(&b, st->hi);
-                sweep_buf_puts(&b, "]");
-            }
-            sweep_buf_puts(&b, "</td>");
-        }
-        sweep_buf_puts(&b, "</tr>\n");
-    }
-    sweep_buf_puts(&b, "</table></div>\n");
+    summary_tables(&b, s, t, done_per_point);
 
     sweep_buf_puts(&b, "<h2>Study file</h2>\n<details>\n<summary><code>");
     esc(&b, s->path);

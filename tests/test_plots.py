@@ -342,4 +342,40 @@ check("old jobs.csv.gz (no state column, a # PARTIAL line): loads, 1 job COMPLET
       len(r2.jobs) == 1 and e2.final_state.tolist() == ["COMPLETED_SUCCESSFULLY"]
       and e2.allocated_resources.tolist() == [""])
 shutil.rmtree(d2)
+
+# ---- issue 37 item 5: pictures that answer at a glance (hand values) ---------------------
+from pnrsim.run import time_unit_of  # noqa: E402
+# The unit written in --from/--to: 384300s -> s, 2d -> d, 5h -> h, 90m ->
+# min, plain numbers none; --to's first, else --from's.
+check("time_unit_of: 384300s s, 2d d, 5h h, 90m min, 100 none",
+      [time_unit_of(t) for t in ("384300s", "2d", "5h", "90m", "100", 100.0)]
+      == ["s", "d", "h", "min", None, None])
+check("asked_unit: (0, 2d) d; (5h, 300000) h; (None, None) none; (100h, 5d) d (--to first)",
+      plots.asked_unit("0", "2d")[0] == "d" and plots.asked_unit("5h", "300000")[0] == "h"
+      and plots.asked_unit(None, None) is None and plots.asked_unit("100h", "5d")[0] == "d")
+# Rounded windows: as many decimals as a hundredth of the length needs.
+#   0 .. 5132160 s in d: 59.4 d long, a hundredth 0.594 -> 1 decimal: "0 .. 59.4 d";
+#   384300 .. 384700 s in s: 400 long, a hundredth 4 -> 0 decimals;
+#   370000 .. 440000 s in h: 102.78 .. 122.22 h, 19.4 long -> 1 decimal.
+check('span_text: "0 .. 59.4 d", "384300 .. 384700 s", "102.8 .. 122.2 h"',
+      plots.span_text(0, 59.4 * 86400, "d") == "0 .. 59.4 d"
+      and plots.span_text(384300, 384700, "s") == "384300 .. 384700 s"
+      and plots.span_text(370000, 440000, "h") == "102.8 .. 122.2 h",
+      plots.span_text(0, 59.4 * 86400, "d"))
+check('gantt_ylabel: MPL 1 "PE"; MPL 2 names the sub-rows as gang slots 0-1',
+      plots.gantt_ylabel(1, 1) == "PE"
+      and plots.gantt_ylabel(1, 2) == "PE (sub-rows: gang slots 0-1, slot 0 lowest)"
+      and "groups of 4 PEs" in plots.gantt_ylabel(4, 3) and "gang slots 0-2" in plots.gantt_ylabel(4, 3))
+# Twin axes sharing gridlines: queue top 10.8, MPL top 2.1. Left step:
+# the smallest of 1, 2, 2.5, 5, 10, ... giving at most 8 steps to 10.8: 1
+# gives 10.8, 2 gives 5.4 -> 2. Queue top 18.36: 2 gives 9.18, 2.5 gives
+# 7.34 -> 2.5. Right: in the same proportion the axis reaches
+# 10.8 x s2 / 2 = 5.4 s2 >= 2.1 with s2 = 1 -> top 5.4 (ticks 0..5 at the
+# heights of the left's 0, 2, .., 10). Queue top 1.08, MPL 2.1: s1 = 1,
+# 1.08 s2 >= 2.1 -> s2 = 2 (1.08 x 1 = 1.08 < 2.1), top 2.16.
+check("twin_scales(10.8, 2.1) = (2, 1, 5.4); (1.08, 2.1) = (1, 2, 2.16); (18.36, 2.1) step 2.5",
+      plots.twin_scales(10.8, 2.1) == (2, 1, 5.4) and plots.twin_scales(18.36, 2.1)[:2] == (2.5, 1)
+      and plots.twin_scales(1.08, 2.1)[:2] == (1, 2)
+      and abs(plots.twin_scales(1.08, 2.1)[2] - 2.16) < 1e-12,
+      str((plots.twin_scales(10.8, 2.1), plots.twin_scales(1.08, 2.1))))
 sys.exit(0 if all(results) else 1)

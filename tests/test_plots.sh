@@ -23,6 +23,12 @@
 #     on exactly the PE rows whose data show paging / overallocation in
 #     the window; a picture with nothing to show carries its note (all
 #     five in the window after the run's end);
+#   - issue 37 item 5 (from data/axes.json and memory as SVG): the
+#     Gantt chart's y label names its sub-rows (gang slots), titles round
+#     the window ("0 .. 59.4 d"), the unit of --from/--to is the axis's,
+#     row marks sit between tick labels and the plot, the queue plot's
+#     two y axes share their gridlines and zero, memory draws the RAM line
+#     and network RAM only when it is on;
 #   - the demo's pictures take under 60 s; no warning on stderr (Python
 #     runs with PYTHONWARNINGS=error, as -W error);
 #   - the evalys export of the 200-job run against its jobs.csv: a row
@@ -74,6 +80,86 @@ pictures demo demo-plots "demo"
 t1=$(date +%s)
 check "demo pictures in under 60 s ($((t1 - t0)) s)" test $((t1 - t0)) -lt 60
 pictures demo win-plots "demo 384300s..384700s" --from 384300s --to 384700s
+# Issue 37 item 5, read from data/axes.json of the demo's pictures and of
+# the window 384300s..384700s: the Gantt chart's y label names its
+# sub-rows (gang slots, MPL 2); its title rounds the window: the demo's
+# total_time (metrics.json) in days to one decimal, "0 .. D d" (59.4 d
+# long: a hundredth is 0.594 d, one decimal); the window's title
+# "384300 .. 384700 s" and its unit s (what --from/--to wrote, where 400 s
+# would give s anyway); the paging and overallocation row marks lie left
+# of the plot area and right of every y tick label (pixel boxes); the
+# queue plot's two y axes put their ticks at the same pixel heights, the
+# first at the plot's bottom (zero); memory draws the RAM line and no
+# network-RAM series (the demo has [netram] enabled = no).
+$PY - > glance.check 2>&1 <<'PYEOF'
+import json, pathlib
+def load(p):
+    return json.loads(pathlib.Path(p).read_text())
+a = load("demo-plots/data/axes.json")
+w = load("win-plots/data/axes.json")
+end = load("demo/metrics.json")["total_time"]
+def out(name, cond, why=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + str(why)))
+g = a["gantt"]
+out("gantt y label says what a sub-row is", g["ylabel"] == "PE (sub-rows: gang slots 0-1, slot 0 lowest)", g["ylabel"])
+want = "0 .. %s d" % ("%.1f" % (end / 86400.0)).rstrip("0").rstrip(".")
+out("gantt title rounds the window: '%s'" % want, any(want + " (" in t for t in g["titles"]), g["titles"])
+out("window: title '384300 .. 384700 s', unit s",
+    any("384300 .. 384700 s (" in t for t in w["gantt"]["titles"]) and w["gantt"]["unit"] == "s",
+    w["gantt"]["titles"])
+for h in ("paging", "overalloc"):
+    m, plot = a[h]["marks"], a[h]["boxes"]["plot"]
+    out("%s: row marks between the y tick labels and the plot area" % h,
+        m is not None and m["labels"] is not None and m["labels"][2] < m["marks"][0]
+        and m["marks"][2] <= plot[0], (m, plot))
+q = a["queue"]["twin"]
+plot = a["queue"]["boxes"]["plot"]
+out("queue: both y axes' ticks at the same pixel heights, zero at the bottom",
+    q and len(q["left"]) == len(q["right"]) >= 3
+    and all(abs(x - y) < 0.5 for x, y in zip(q["left"], q["right"]))
+    and abs(a["queue"]["size"][1] - q["left"][0] - plot[3]) < 0.5, (q, plot))
+s = a["memory"]["series"]
+out("memory (netram off): memory in use and the RAM line, no network RAM series", s == ["memory in use", "RAM"], s)
+PYEOF
+report < glance.check
+check "pictures at a glance: sub-rows, rounded titles, unit, marks, twin axes, memory series" \
+    test -z "$(grep FAIL glance.check)" -a -s glance.check
+# memory as SVG (its text as the SVG's comments): the netram-off demo has
+# "RAM of a PE (1024 MB)" and no "network RAM lent"; the 100-job slice of
+# the demo with network RAM on (netram.enabled = yes) has it; --from 2d
+# --to 5d (3 days: h by length) draws in d, --from 100h --to 105h
+# (5 h: min by length) in h.
+$PY - "$top/python" > mem.check 2>&1 <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from pnrsim import load_run, plots
+def out(name, cond, why=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else ": " + str(why)))
+r = load_run("demo")
+ax = plots.memory(r)
+ax.figure.savefig("mem-off.svg")
+with open("mem-off.svg") as f:
+    t = f.read()
+out("memory.svg, netram off: a RAM line of 1024 MB, no network RAM lent",
+    "RAM of a PE (1024 MB)" in t and "network RAM lent" not in t)
+out("--from 2d --to 5d: time axis in d", plots.gantt(r, t0="2d", t1="5d").get_xlabel() == "time (d)")
+out("--from 100h --to 105h: time axis in h", plots.queue(r, t0="100h", t1="105h").get_xlabel() == "time (h)")
+PYEOF
+report < mem.check
+"$P" -c "$DEFAULT" -q --schedule $SLICE --set netram.enabled=yes -o nr > /dev/null 2>&1
+$PY - "$top/python" > nr.check 2>&1 <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from pnrsim import load_run, plots
+ax = plots.memory(load_run("nr"))
+ax.figure.savefig("mem-on.svg")
+with open("mem-on.svg") as f:
+    ok = "network RAM lent" in f.read() and ax.pnrsim_series[1] == "network RAM lent"
+print(("ok   " if ok else "FAIL ") + "memory.svg, netram on: the network RAM lent series is drawn")
+PYEOF
+report < nr.check
+check "memory and units: netram series only when on, the unit asked" \
+    test -z "$(grep FAIL mem.check nr.check)" -a -s mem.check -a -s nr.check
 "$P" -c "$DEFAULT" -q --schedule --set workload.max_jobs=200 -o j200 > /dev/null 2>&1
 rm -f j200/schedule.paje j200/schedule.paje.gz
 pictures j200 j200-plots "200 jobs"

@@ -6,12 +6,16 @@
 
 plot draws gantt, paging, overalloc, memory and queue of RUNDIR into DIR
 (default RUNDIR/plots), each as PNG and/or SVG; T is a time with an
-optional unit (100h, 2d, 384300s, 90m; plain = seconds). The images are
+optional unit (100h, 2d, 384300s, 90m; plain = seconds), and the unit
+written (--to's, else --from's) is the time axis's unit. The images are
 written under temporary names and renamed when every one is drawn, so
 nothing half-written is left. --keep-data also writes DIR/data/axes.json:
 for each picture its pixel size, the pixel boxes of its plot area (and
 the Gantt chart's switch strip), the window, the time unit, the note
-drawn when there was nothing to show and its titles (which say
+drawn when there was nothing to show, the y label, the series drawn
+(memory), the pixel boxes of a heat map's row marks and tick labels,
+the pixel heights of the queue plot's y ticks on both axes, and its
+titles (which say
 "[partial: ...]" for an interrupted run and "[cut by a cap: FILE]" for
 a file metrics.json lists as truncated).
 evalys writes the jobs in the Batsim/evalys jobs CSV convention
@@ -55,11 +59,14 @@ def need(*modules):
 
 
 def _time(text):
+    """A --from/--to text, checked (parse_time) and kept as written: its
+    unit ("2d") is the time axis's unit (plots.asked_unit)."""
     from .run import parse_time
     try:
-        return parse_time(text)
+        parse_time(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e))
+    return text
 
 
 def plot_main(argv):
@@ -78,9 +85,10 @@ def plot_main(argv):
     rc = need("numpy", "pandas", "matplotlib")
     if rc:
         return rc
-    if a.t0 is not None and a.t1 is not None and a.t0 >= a.t1:
+    from .run import parse_time
+    if a.t0 is not None and a.t1 is not None and parse_time(a.t0) >= parse_time(a.t1):
         sys.stderr.write("%s: --from %g --to %g: the window is empty (--from must be below --to)\n"
-                         % (PROG, a.t0, a.t1))
+                         % (PROG, parse_time(a.t0), parse_time(a.t1)))
         return 2
     from .run import RunError, load_run
     try:
@@ -118,7 +126,7 @@ def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
         return 2
     exts = {"png": ["png"], "svg": ["svg"], "both": ["png", "svg"]}[fmt]
     a, b, _ = plots.window(run, t0, t1)
-    unit = plots.time_unit(b - a)
+    unit = plots.asked_unit(t0, t1) or plots.time_unit(b - a)
     info, drawn = {}, []
     try:
         for name, fn in plots.PICTURES:
@@ -130,6 +138,10 @@ def render_all(run, outdir, fmt="both", t0=None, t1=None, keep_data=False):
                           "note": getattr(ax, "pnrsim_note", None),
                           "rows": getattr(ax, "pnrsim_rows", None),
                           "jobs": getattr(ax, "pnrsim_legend", None),
+                          "ylabel": ax.get_ylabel(),
+                          "series": getattr(ax, "pnrsim_series", None),
+                          "marks": plots.marks_box(ax),
+                          "twin": plots.twin_ticks(ax),
                           "titles": [t for t in (x.get_title() for x in fig.axes) if t]}
             for ext in exts:
                 fig.savefig(os.path.join(work, name + "." + ext), dpi=plots.DPI,

@@ -4,7 +4,8 @@ Each of ``gantt``, ``paging``, ``overalloc``, ``memory`` and ``queue``
 takes a :class:`pnrsim.run.Run` and optionally ``ax`` (draw into it; a
 new figure with the standard layout otherwise), ``t0``/``t1`` (the
 window, seconds or texts such as ``"100h"``; default the whole run) and
-``unit`` (the time axis unit; default chosen from the window length by
+``unit`` (the time axis unit: a name s, min, h, d; default the unit
+written in t1 or t0, "2d" -> d, else chosen from the window length by
 ``time_unit``), and returns the main axes (``ax.figure`` is the figure).
 Everything is computed per pixel column from event-exact data
 (pnrsim.raster), so the pictures are readable at any scale; a picture
@@ -28,15 +29,51 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from . import raster  # noqa: E402
-from .run import parse_time  # noqa: E402
+from .run import parse_time, time_unit_of  # noqa: E402
 
 DPI = 100
 FIG_W = 1200
 LEFT, RIGHT, TOP, BOTTOM = 90, 150, 56, 62
 PLOT_W = FIG_W - LEFT - RIGHT
 MARK_H = 18  # pixels: the first title line of a cut run (_title)
+MARK_GUTTER = 10  # pixels between a heat map's axis and its tick labels, for the row marks
 
 UNITS = (("s", 1.0), ("min", 60.0), ("h", 3600.0), ("d", 86400.0))
+
+
+def unit_named(unit):
+    """(name, seconds) of a unit given as a name ("s", "min" or "m", "h",
+    "d") or already as a pair; raises ValueError for another name."""
+    if isinstance(unit, tuple):
+        return unit
+    name = "min" if unit == "m" else unit
+    for u in UNITS:
+        if u[0] == name:
+            return u
+    raise ValueError('"%s": expected a time unit s, min, h or d' % unit)
+
+
+def asked_unit(t0=None, t1=None):
+    """The unit written in the window asked (--from/--to texts): --to's
+    when it has one, else --from's; None when neither names a unit (plain
+    seconds or no window asked: time_unit chooses)."""
+    name = time_unit_of(t1) or time_unit_of(t0)
+    return unit_named(name) if name else None
+
+
+def span_text(a, b, unit):
+    """The window a .. b (seconds) in unit, rounded to what tells them
+    apart: as many decimals as a hundredth of the window's length needs
+    (none for 400 s in s, one for 59.4 d), trailing zeros dropped:
+    "0 .. 59.4 d"."""
+    name, div = unit_named(unit)
+    length = (b - a) / div
+    dec = 0 if length <= 0 else max(0, min(6, int(math.ceil(-math.log10(length / 100.0)))))
+
+    def fmt(v):
+        t = "%.*f" % (dec, v)
+        return t.rstrip("0").rstrip(".") if "." in t else t
+    return "%s .. %s %s" % (fmt(a / div), fmt(b / div), name)
 
 
 def time_unit(length):
@@ -183,7 +220,8 @@ def _after_end(run, a, b, w):
 def _setup(run, ax, t0, t1, unit, plot_h=440, extra_top=0):
     a, b, whole = window(run, t0, t1)
     if unit is None:
-        unit = time_unit(b - a)
+        unit = asked_unit(t0, t1) or time_unit(b - a)
+    unit = unit_named(unit)
     if ax is None:
         _, ax = _figure(plot_h, extra_top + (MARK_H if _marks(run) else 0))
     return ax, a, b, whole, unit
@@ -219,6 +257,17 @@ def _stretches(run):
         "jobs.csv (last placements; no context switches)"
 
 
+def gantt_ylabel(groups, mpl):
+    """The Gantt chart's y label: what a row is (a PE, or a group of PEs)
+    and, at MPL > 1, what its sub-rows are: the gang slots (rows of the
+    gang matrix, Ousterhout), one per slot, slot 0 lowest."""
+    row = "PE" if groups == 1 else "PE (rows: groups of %d PEs)" % groups
+    if mpl <= 1:
+        return row
+    sub = "sub-rows: gang slots 0-%d, slot 0 lowest" % (mpl - 1)
+    return ("PE (%s)" % sub) if groups == 1 else "PE (rows: groups of %d PEs; %s)" % (groups, sub)
+
+
 def gantt(run, ax=None, t0=None, t1=None, unit=None):
     """The gang matrix: PEs up (each PE row split into one sub-row per
     slot, slot 0 lowest), time across, a colour per job (job_colour),
@@ -243,8 +292,7 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
     sax.set_yticks([])
     sax.set_xticks([])
     _time_axis(ax, a, b, unit)
-    ax.set_ylabel("PE" + (" (groups of %d)" % groups if groups > 1 else "")
-                  + (": slot 0 lowest in each row" if mpl > 1 else ""))
+    ax.set_ylabel(gantt_ylabel(groups, mpl))
     if data is None:
         ax.set_ylim(-0.5, n - 0.5)
         _note(ax, "no schedule.csv (run pnrsim with --schedule): no Gantt chart")
@@ -271,8 +319,8 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
     sax.imshow(dens, aspect="auto", interpolation="nearest", cmap="Greys", vmin=0, vmax=top,
                extent=(a / div, b / div, 0, 1))
     sax.set_xlim(a / div, b / div)
-    _title(run, sax, "Gang matrix: %d jobs shown on %d PEs, MPL %d, %s .. %s %s (%s)"
-                  % (len(jobs), n, mpl, _num(a / div), _num(b / div), name, source),
+    _title(run, sax, "Gang matrix: %d jobs shown on %d PEs, MPL %d, %s (%s)"
+                  % (len(jobs), n, mpl, span_text(a, b, unit), source),
                   fontsize=11, pad=4)
     sax.set_ylabel("switches", rotation=0, ha="right", va="center", fontsize=8)
     sax.text(1.01, 0.5, "max %d per\npixel column" % int(top), transform=sax.transAxes,
@@ -289,10 +337,6 @@ def gantt(run, ax=None, t0=None, t1=None, unit=None):
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
                   frameon=False)
     return ax
-
-
-def _num(x):
-    return ("%.6g" % x) if abs(x) < 1e6 else ("%.0f" % x)
 
 
 # ---- heat maps --------------------------------------------------------------------
@@ -399,13 +443,20 @@ def _heat(run, ax, t0, t1, unit, what):
     # Rows with anything in them are marked just left of the plot area, so
     # that a PE that paged for a few pixels still shows at any width (only
     # when they are few: a quarter of the rows at most).
+    # They sit in a gutter between the axis and its tick labels (the labels
+    # pushed MARK_GUTTER pixels further out), never on the labels.
     busy = np.flatnonzero((arr > 0).any(axis=1))
     marked = len(busy) <= arr.shape[0] // 4
     busy = busy if marked else busy[:0]
-    ax.plot(np.full(len(busy), -0.012), busy * g + (g - 1) / 2.0, linestyle="none",
-            marker=">", markersize=5, color=cm(0.85), clip_on=False,
-            transform=matplotlib.transforms.blended_transform_factory(ax.transAxes,
-                                                                       ax.transData))
+    if marked and len(busy):
+        ax.tick_params(axis="y", pad=3.5 + MARK_GUTTER * 72.0 / DPI)
+    shift = matplotlib.transforms.ScaledTranslation(-(MARK_GUTTER / 2.0 + 4) / DPI, 0,
+                                                    ax.figure.dpi_scale_trans)
+    ax.pnrsim_marks = ax.plot(
+        np.zeros(len(busy)), busy * g + (g - 1) / 2.0, linestyle="none", marker=">",
+        markersize=5, color=cm(0.85), clip_on=False,
+        transform=matplotlib.transforms.blended_transform_factory(ax.transAxes, ax.transData)
+        + shift)[0]
     ax.set_ylim(-0.5, arr.shape[0] * g - 0.5)
     nbusy = int((arr > 0).any(axis=1).sum())
     ax.text(1.0, -0.075, "%d of %d %s with %s%s"
@@ -442,17 +493,42 @@ def overalloc(run, ax=None, t0=None, t1=None, unit=None):
 # ---- against time -----------------------------------------------------------------
 
 
+def netram_on(run):
+    """Whether the run had network RAM: config.ini's [netram] enabled
+    (yes/no as pnrsim writes it); without that key (an older run, no
+    config.ini), whether memory.csv or pes.csv lent any."""
+    v = run.config.get("netram", {}).get("enabled")
+    if v is not None:
+        return v.strip().lower() in ("yes", "true", "on", "1")
+    for df in (run.memory, run.pes):
+        if df is not None and "netram_lent_mb" in df and (df.netram_lent_mb > 0).any():
+            return True
+    return False
+
+
+def ram_capacity(run):
+    """RAM per PE in MB (config.ini's [computer] ram), None when unknown."""
+    v = run.setting("computer", "ram")
+    return v if isinstance(v, float) and v > 0 else None
+
+
 def memory(run, ax=None, t0=None, t1=None, unit=None):
-    """Memory in use and network RAM lent per PE against time: the mean
-    over PEs (filled, time average per pixel column) and the largest PE's
-    (line, maximum per pixel column), from memory.csv (pes.csv's samples,
-    else samples.csv's mean, without it)."""
+    """Memory in use (and, when the run had network RAM, network RAM lent)
+    per PE against time: the mean over PEs (filled, time average per pixel
+    column) and the largest PE's (line, maximum per pixel column), from
+    memory.csv (pes.csv's samples, else samples.csv's mean, without it);
+    the RAM of a PE ([computer] ram) as a horizontal line: what is above
+    it is overallocated (on disk or in network RAM)."""
     ax, a, b, whole, unit = _setup(run, ax, t0, t1, unit)
     name, div = unit
     w = _width(ax)
     x = (a + (np.arange(w) + 0.5) * (b - a) / w) / div
     n = run.num_nodes()
     series, src = [], None
+    netram = netram_on(run)
+    cols = [("mem_alloc_mb", "memory in use", "#1f77b4")]
+    if netram:
+        cols.append(("netram_lent_mb", "network RAM lent", "#d62728"))
     if run.memory is not None or _pes_rows(run) is not None:
         if run.memory is not None:
             m = run.memory
@@ -460,8 +536,7 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
         else:
             row, t, _, m = _pes_rows(run)
             n, src = int(row.max()) + 1, "pes.csv (sampled)"
-        for col, label, colour in (("mem_alloc_mb", "memory in use", "#1f77b4"),
-                                   ("netram_lent_mb", "network RAM lent", "#d62728")):
+        for col, label, colour in cols:
             v = m[col].to_numpy()
             mean = raster.step_mean_total(row, t, v, a, b, w) / n
             mx = raster.step_max(row, t, v, n, a, b, w).max(axis=0)
@@ -477,8 +552,11 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
         series.append(("memory in use", "#1f77b4", mean, None))
     _time_axis(ax, a, b, unit)
     ax.set_ylabel("MB per PE")
-    _title(run, ax, "Memory in use and network RAM lent per PE: mean over PEs (dark), "
-                 "largest PE (light, line) (%s)" % (src or "no data"), fontsize=11, pad=22)
+    what = ("Memory in use and network RAM lent per PE" if netram else
+            "Memory in use per PE (network RAM off)")
+    _title(run, ax, "%s: mean over PEs (dark), largest PE (light, line) (%s)"
+           % (what, src or "no data"), fontsize=11, pad=22)
+    ax.pnrsim_series = [label for label, _, _, _ in series]
     top = 0.0
     for label, colour, mean, mx in series:
         if mx is not None:
@@ -488,6 +566,12 @@ def memory(run, ax=None, t0=None, t1=None, unit=None):
         ax.fill_between(x, 0, mean, step="mid", color=colour, alpha=0.5, lw=0,
                         label=label + " (mean over PEs)")
         top = max(top, float(mean.max()))
+    ram = ram_capacity(run)
+    if ram is not None and top > 0:
+        ax.axhline(ram, color="#222222", lw=1.2, ls="--",
+                   label="RAM of a PE (%g MB): above it, overallocated" % ram)
+        ax.pnrsim_series.append("RAM")
+        top = max(top, ram)
     ax.set_ylim(0, top * 1.08 if top > 0 else 1)
     ax.grid(True, color="#dddddd")
     if top <= 0:
@@ -543,6 +627,30 @@ def mpl_columns(run, t0, t1, width):
     return out
 
 
+def _nice_step(top, k):
+    """The smallest integer step 1, 2, 5, 10, 20, ... with k steps >= top."""
+    step = 1
+    while step * k < top:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
+
+
+def twin_scales(top1, top2, most=8):
+    """(step1, step2, top): ticks for two y axes sharing their gridlines,
+    the left from 0 to top1, the right from 0 to top (>= top2): step1 the
+    smallest of 1, 2, 2.5, 5 x 10^n (n >= 0) giving the left axis at most
+    `most` steps, step2 the smallest integer of 1, 2, 5 x 10^n for which
+    the right axis in the same proportion (top = top1 x step2 / step1)
+    reaches top2. Each tick of one axis is then at the height of one of
+    the other's, and both zeros at the bottom."""
+    s1, k = 1.0, 0
+    while top1 / s1 > most:
+        k += 1
+        s1 = (1.0, 2.0, 2.5, 5.0)[k % 4] * 10.0 ** (k // 4)
+    s2 = _nice_step(top2 * s1 / top1, 1)
+    return s1, s2, top1 * s2 / s1
+
+
 def queue(run, ax=None, t0=None, t1=None, unit=None):
     """Queue length (jobs submitted, not started: jobs.csv, event-exact;
     filled = time average per pixel column, line = maximum) and the
@@ -563,7 +671,6 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
     ax.step(x, mx, where="mid", color="#1b6e1b", lw=1, label="queue length (max per pixel)")
     ax.fill_between(x, 0, mean, step="mid", color="#2ca02c", alpha=0.6, lw=0,
                     label="queue length (time average)")
-    ax.set_ylim(0, max(1.0, float(mx.max()) * 1.08))
     ax.set_ylabel("queued jobs")
     ax.grid(True, color="#dddddd")
     ax2 = ax.twinx()
@@ -576,11 +683,22 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
                               s.mpl.to_numpy(), 1, a, b, w)[0]
         src = "samples.csv, sampled"
         mpl[_after_end(run, a, b, w)] = 0
+    # Both y axes have the same number of steps from 0 (twin_scales), so
+    # that their zeros and every gridline line up.
+    top1 = max(1.0, float(mx.max()) * 1.08)
+    s1, s2, top2 = twin_scales(top1, max(1.0, float(mpl.max())) * 1.05 if mpl is not None else 1.0)
+    ax.set_ylim(0, top1)
+    ax.set_yticks(np.arange(0, top1 + 1e-9, s1))
+    ax2.set_ylim(0, top2)
+    ax2.set_yticks(np.arange(0, top2 + 1e-9, s2))
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax2.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     if mpl is not None:
+        # a light band under the line: the time-shared stretches show at a
+        # glance (the line itself lies on the gridlines at whole slots)
+        ax2.fill_between(x, 0, mpl, step="mid", color="#9467bd", alpha=0.08, lw=0)
         ax2.step(x, mpl, where="mid", color="#9467bd", lw=1.5, ls="--", label="MPL (%s)" % src)
-        ax2.set_ylim(0, max(1.0, float(mpl.max())) * 1.25)
         ax2.set_ylabel("MPL (slots in use)")
-        ax2.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     _title(run, ax, "Queue length (jobs.csv, event-exact) and multiprogramming level",
                  uses=src or "", fontsize=11, pad=22)
     h1, l1 = ax.get_legend_handles_labels()
@@ -597,6 +715,43 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
 
 PICTURES = (("gantt", gantt), ("paging", paging), ("overalloc", overalloc),
             ("memory", memory), ("queue", queue))
+
+
+def marks_box(ax):
+    """Pixel boxes (image coordinates, y down) of a heat map's row marks
+    and of its y tick labels: {"marks": [x0, y0, x1, y1], "labels": [...]}
+    (None when there are no marks)."""
+    line = getattr(ax, "pnrsim_marks", None)
+    if line is None or not len(line.get_xdata()):
+        return None
+    fig = ax.figure
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    h = fig.get_figheight() * fig.dpi
+    pts = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+    half = line.get_markersize() * fig.dpi / 72.0 / 2.0
+    boxes = [t.get_window_extent(r) for t in ax.get_yticklabels() if t.get_text()]
+    lab = [min(b.x0 for b in boxes), h - max(b.y1 for b in boxes),
+           max(b.x1 for b in boxes), h - min(b.y0 for b in boxes)] if boxes else None
+    return {"marks": [float(pts[:, 0].min() - half), float(h - pts[:, 1].max() - half),
+                      float(pts[:, 0].max() + half), float(h - pts[:, 1].min() + half)],
+            "labels": [float(v) for v in lab] if lab else None}
+
+
+def twin_ticks(ax):
+    """The queue plot's y ticks as pixel heights on both axes:
+    {"left": [...], "right": [...]} (those inside the axis), None without
+    a twin axis."""
+    ax2 = getattr(ax, "pnrsim_twin", None)
+    if ax2 is None:
+        return None
+    ax.figure.canvas.draw()
+
+    def px(a):
+        lo, hi = a.get_ylim()
+        return [float(a.transData.transform((0, t))[1]) for t in a.get_yticks()
+                if lo - 1e-9 <= t <= hi + 1e-9]
+    return {"left": px(ax), "right": px(ax2)}
 
 
 def axes_boxes(ax):

@@ -115,6 +115,19 @@ def parse_time(text):
     return v
 
 
+def time_unit_of(text):
+    """The unit written in a time text, as the pictures name it: "s",
+    "min" (for m or min), "h" or "d"; None for a plain number (no unit
+    asked) or anything parse_time refuses. ``time_unit_of("2d") == "d"``,
+    ``time_unit_of("90m") == "min"``, ``time_unit_of("100") is None``."""
+    if text is None or isinstance(text, (int, float)):
+        return None
+    m = _TIME_RE.match(str(text))
+    if not m or m.group(2) is None:
+        return None
+    return "min" if m.group(2) in ("m", "min") else m.group(2)
+
+
 def parse_ranges(text):
     """Inclusive (lo, hi) pairs from an interval-set text, e.g. "0-31 64 70-71".
 
