@@ -470,26 +470,43 @@ def draw_all(study, plotdir=None, formats=("png", "svg"), err=None):
     return drawn, failed
 
 
+def draw_dist(study, plotdir=None, formats=("png", "svg"), err=None):
+    """The distribution figures of study (pnrsim.study_dist: dist-wait,
+    dist-response, dist-slowdown, fairness, from the runs' jobs.csv) into
+    plotdir (default OUT/plots). Returns (drawn, not drawn)."""
+    from . import study_dist
+    plotdir = plotdir or os.path.join(study.outdir, "plots")
+    os.makedirs(plotdir, exist_ok=True)
+    return study_dist.draw_all(study, plotdir, formats, err)
+
+
 def _usage(f):
     print("usage: pnrsim-plot study [--format png|svg|both] [-o DIR] "
-          "[--plot NAME]... OUTDIR\n"
+          "[--plot NAME]... [--no-dist] OUTDIR\n"
           "Draw the [plot]s of the pnrsim-sweep study in OUTDIR (its "
           "summary.csv and study.json)\ninto DIR (default OUTDIR/plots): "
-          "NAME.png, NAME.svg and NAME.csv (the points drawn).\n"
+          "NAME.png, NAME.svg and NAME.csv (the points drawn);\n"
+          "without --plot or --no-dist also the per-job distributions "
+          "(dist-wait, dist-response,\ndist-slowdown) and fairness, "
+          "from the runs' jobs.csv.\n"
           "exit status: 0 all drawn, 1 some plot without data, 2 bad usage "
           "or input,\n3 numpy, pandas or matplotlib missing", file=f)
 
 
 def main(argv):
     """pnrsim-plot study [--format png|svg|both] [-o DIR] [--plot NAME]...
-    OUTDIR: draw a study's plots. Returns the exit status."""
-    fmt, plotdir, only, outdir = "both", None, [], None
+    [--no-dist] OUTDIR: draw a study's plots (and, without --plot or
+    --no-dist, its distribution figures). Returns the exit status."""
+    fmt, plotdir, only, outdir, dist = "both", None, [], None, True
     args = list(argv)
     while args:
         a = args.pop(0)
         if a in ("-h", "--help"):
             _usage(sys.stdout)
             return 0
+        if a == "--no-dist":
+            dist = False
+            continue
         if a in ("--format", "-o", "--output", "--plot"):
             if not args:
                 print("%s: %s needs a value" % (PROG, a), file=sys.stderr)
@@ -544,6 +561,9 @@ def main(argv):
                     return EXIT_BAD
             s.info["plots"] = [p for p in s.info["plots"] if p["name"] in only]
         drawn, failed = draw_all(s, plotdir, formats)
+        if dist and not only:
+            _, d_failed = draw_dist(s, plotdir, formats)
+            failed += d_failed
     except (StudyError, KeyError) as e:
         print("%s: %s" % (PROG, e.args[0] if e.args else e), file=sys.stderr)
         return EXIT_BAD
