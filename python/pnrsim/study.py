@@ -45,6 +45,12 @@ the run-count line is always generated. Y tick labels use matplotlib's
 default formatter with an offset, so values that differ in their sixth
 digit still get tick labels that read differently.
 
+Beside the [plot]s, main draws (unless --plot or --no-dist) the
+distributions of the per-job figures from the runs' jobs.csv
+(pnrsim.study_dist: dist-wait, dist-response, dist-slowdown, one box per
+parameter point, and fairness, the slowdown per job-size class), each
+with a CSV of the numbers drawn; draw_dist(study) does it from a notebook.
+
 Exit status of main: 0 every plot drawn; 1 some plot not drawn (no data
 for its metric: said on stderr); 2 bad usage or a missing or unreadable
 file of the study directory; 3 numpy, pandas or matplotlib missing.
