@@ -32,8 +32,9 @@ dist-wait, dist-response, dist-slowdown
     hide the boxes); diamond: the mean. Quantiles are numpy's default
     (linear interpolation between order statistics: the q-quantile of n
     sorted values x_0..x_{n-1} is x_i + f (x_{i+1} - x_i) with
-    i + f = q (n - 1)). The slowdown's y axis is logarithmic when the 95th
-    percentiles reach 20 times the smallest 5th percentile. CSV columns:
+    i + f = q (n - 1)). The slowdown's y axis is logarithmic when the
+    largest 95th percentile or mean reaches 10 times the smallest 5th
+    percentile (a heavy tail: the mean far above the box). CSV columns:
     line, x, the varied keys, runs, jobs, p5, q1, median, q3, p95, mean,
     max.
 fairness
@@ -292,6 +293,16 @@ def _st():
     return study
 
 
+def _log_y(ax):
+    """A logarithmic y axis labelled with plain numbers ("%g": 1, 10,
+    100): matplotlib's default 10^k labels go through its mathtext parser,
+    which warns under python3 -W error with Debian's pyparsing."""
+    import matplotlib.ticker as mt
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(mt.FuncFormatter(lambda v, _: "%g" % v))
+    ax.yaxis.set_minor_formatter(mt.NullFormatter())
+
+
 CAPTION = ("completed jobs only (state finished), all finished runs of each point pooled; "
            "box: quartiles, line: median, whiskers: 5th-95th percentile, diamond: mean")
 
@@ -307,8 +318,10 @@ def draw_dist(study, what, jobs, sdcol, nruns, ax=None):
     if table.empty:
         raise ValueError("dist-%s: no completed job in any finished run" % what)
     xk, lkeys = layout(info)
-    xvals = [v for v in info["parameters"][[p["key"] for p in info["parameters"]]
-                                           .index(xk)]["values"] if (table["x"] == v).any()]
+    if xk is None:  # a study without [vary]: one box
+        xvals = [""]
+    else:
+        xvals = [v for v in study.param(xk)["values"] if (table["x"] == v).any()]
     lines = list(dict.fromkeys(table["line"]))
     nl = len(lines)
     width = min(0.8 / nl, 0.35)
@@ -337,21 +350,21 @@ def draw_dist(study, what, jobs, sdcol, nruns, ax=None):
     ax.set_xticks(range(len(xvals)))
     ax.set_xticklabels([S._tex(v) for v in xvals])
     ax.set_xlim(-0.5, len(xvals) - 0.5)
-    if what == "slowdown" and (table["p5"] > 0).all() and \
-            table["p95"].max() >= 20 * table["p5"].min():
-        ax.set_yscale("log")
+    top = max(table["p95"].max(), table["mean"].max())
+    if what == "slowdown" and (table["p5"] > 0).all() and top >= 10 * table["p5"].min():
+        _log_y(ax)
     ax.set_facecolor("#eeeeee")
     ax.grid(True, axis="y", color="white", linewidth=0.9)
     ax.set_axisbelow(True)
-    xp = study.param(xk)
-    ax.set_xlabel(S._tex(S._with_unit(xk, xp["unit"])))
+    if xk is not None:
+        ax.set_xlabel(S._tex(S._with_unit(xk, study.param(xk)["unit"])))
     ylabel = {"wait": "wait [s]", "response": "response [s]",
-              "slowdown": sdcol + (" (over the dedicated run time)"
+              "slowdown": sdcol + ("\n(over the dedicated run time)"
                                    if sdcol == "bounded_slowdown_dedicated"
-                                   else " (over the execution time as run)")}[what]
+                                   else "\n(over the execution time as run)")}[what]
     ax.set_ylabel(S._tex("per-job " + ylabel))
     ns = sorted(set(int(n) for n in table["runs"]))
-    runs = ("%d runs per point" % ns[0]) if len(ns) == 1 else \
+    runs = ("%d run%s per point" % (ns[0], "" if ns[0] == 1 else "s")) if len(ns) == 1 else \
         ("%d-%d runs per point" % (ns[0], ns[-1]))
     ax.set_title(S._tex("%s: per-job %s, one box per point (%s)\n%s"
                         % (study.name, what, runs, CAPTION)), fontsize=9)
@@ -395,11 +408,15 @@ def draw_fairness(study, jobs, sdcol, nruns, ax=None):
                     marker=S._MARKERS[si % len(S._MARKERS)], markersize=5, capsize=3,
                     linestyle="none", label=S._tex(name))
     ax.set_xticks(range(len(classes)))
-    counts = table.groupby("class", sort=False)["jobs"].sum()
-    ax.set_xticklabels(["%s\n(%d jobs)" % (c, counts[c]) for c in classes])
+    def count(c):
+        n = table[table["class"] == c]["jobs"]
+        if n.nunique() == 1 and ns > 1:
+            return "%d jobs each" % n.iloc[0]
+        return "%d jobs" % n.sum()
+    ax.set_xticklabels(["%s\n(%s)" % (c, count(c)) for c in classes])
     ax.set_xlim(-0.5, len(classes) - 0.5)
     if (table["q1"] > 0).all() and table["q3"].max() >= 20 * table["q1"].min():
-        ax.set_yscale("log")
+        _log_y(ax)
     ax.set_facecolor("#eeeeee")
     ax.grid(True, axis="y", color="white", linewidth=0.9)
     ax.set_axisbelow(True)
