@@ -15,7 +15,10 @@
 # and 148; awk's sum of pes x (end - start) over schedule.csv = 148 =
 # metrics.json cpu_busy_total; pnrsim-plot draws utilisation.png.
 # The same integral on the ten-job LANL CM-5 sample on 64 PEs, MPL 2
-# (no paging): equal to cpu_busy_total within 1e-6 relative.
+# (no paging): equal to cpu_busy_total within 1e-6 relative. A paging run
+# (tests/data/schedule-paging.swf): the cores held while paging count, so
+# the integral is sum of threads x execution (MPL 1), above
+# cpu_busy_total.
 # Skips when /usr/bin/python3 lacks pandas or matplotlib.
 TEST_NAME=test_utilisation
 . "$(dirname "$0")/lib.sh"
@@ -85,4 +88,20 @@ busy=$(jval l/metrics.json cpu_busy_total)
 tot=$(integ l 1000 | awk '{ print $NF }')
 check "LANL sample: the picture's integral $tot = cpu_busy_total $busy within 1e-6 relative" \
     awk -v a="$tot" -v b="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-6 * b) }'
+
+# With paging (tests/data/schedule-paging.swf on 2 PEs of 32 MB: a 40-MB
+# thread of 2 s CPU pages until its end): a stretch holds its core while
+# the thread pages, so the stack's integral is, at MPL 1 without
+# switches, sum over jobs of threads x execution (awk over jobs.csv), and
+# lies above cpu_busy_total (3 s of CPU: 2 + 1).
+"$P" -c "$DEFAULT" -t "$top/tests/data/schedule-paging.swf" --set computer.number=2 \
+    --set computer.ram=32 -q -o pg --schedule > /dev/null
+check "paging run: exit 0, it pages" \
+    sh -c "test $? -eq 0 && test \"\$(jval pg/metrics.json page_faults_per_pe)\" != 0"
+held=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "threads") t = i; if ($i == "execution") e = i } next }
+    { s += $t * $e } END { printf "%.6f", s }' pg/jobs.csv)
+tot=$(integ pg 1000 | awk '{ printf "%.6f", $NF }')
+busy=$(jval pg/metrics.json cpu_busy_total)
+check "paging run: the stack's integral $tot = sum of threads x execution $held (awk), above cpu_busy_total $busy" \
+    awk -v a="$tot" -v b="$held" -v c="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b && a > c + 1) }'
 finish
