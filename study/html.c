@@ -1,7 +1,9 @@
 /* study/html.c: OUT/index.html, the study as a page to read.
  *
  * One self-contained HTML file beside results.csv, in the order a reader
- * wants it: the study's name and run counts, the plots, the summary table
+ * wants it: the study's name and run counts, the plots, the distributions
+ * (dist-*.png and fairness.png of pnrsim-plot study, those that exist, with
+ * a caption naming the slowdown column they used), the summary table
  * (one row per parameter point, class "point": its parameter values, the
  * number of finished runs, then per headline metric the mean and the 95%
  * confidence interval of the mean, "mean [lo, hi]", or the mean alone with
@@ -172,6 +174,82 @@ static void summary_tables(sweep_buf *b, const study *s, const sweep_table *t,
     free(rest);
 }
 
+/* The slowdown column the distribution figures used: the first field of
+ * plots/dist-slowdown.csv's first data row ("column"), or NULL. */
+static char *dist_slowdown_column(const sweep_layout *L)
+{
+    char *path = xasprintf("%s/plots/dist-slowdown.csv", L->out);
+    char *text = util_read_file(path, 0, NULL, NULL);
+    free(path);
+    if (!text)
+        return NULL;
+    char *row = strchr(text, '\n');
+    char *out = NULL;
+    if (row && !strncmp(text, "column,", 7)) {
+        row++;
+        size_t n = strcspn(row, ",\n");
+        if (n > 0 && n < 64)
+            out = xasprintf("%.*s", (int)n, row);
+    }
+    free(text);
+    return out;
+}
+
+/* The distribution figures (study_dist.py: dist-wait, dist-response,
+ * dist-slowdown, fairness), those that exist, with their caption; nothing
+ * when none exists. */
+static void html_dists(sweep_buf *b, const sweep_layout *L)
+{
+    static const char *const names[] = {"dist-wait", "dist-response", "dist-slowdown",
+                                        "fairness"};
+    static const char *const alts[] = {
+        "per-job wait per parameter point (box plots)",
+        "per-job response per parameter point (box plots)",
+        "per-job bounded slowdown per parameter point (box plots)",
+        "bounded slowdown per job-size class (median and quartiles)"};
+    bool have[4];
+    size_t n = 0;
+    for (size_t i = 0; i < 4; i++) {
+        char *png = xasprintf("%s/plots/%s.png", L->out, names[i]);
+        have[i] = sweep_is_file(png);
+        free(png);
+        n += have[i];
+    }
+    if (!n)
+        return;
+    char *col = dist_slowdown_column(L);
+    sweep_buf_puts(b, "<h2>Distributions</h2>\n<p>Per parameter point, the distribution of "
+                      "the per-job figures over all finished runs of the point (each run's "
+                      "jobs.csv; <b>completed jobs only</b>, state <code>finished</code>): one "
+                      "box per point, the quartiles, the median as a line, whiskers at the "
+                      "5th and 95th percentiles, the mean as a diamond. Slowdown: ");
+    if (col && !strcmp(col, "bounded_slowdown_dedicated"))
+        sweep_buf_puts(b, "<code>bounded_slowdown_dedicated</code>, over the job's dedicated "
+                          "run time (its CPU demand alone, bounded below by "
+                          "<code>simulation.bsld_tau</code>, 10 s by default)");
+    else if (col)
+        sweep_buf_puts(b, "<code>bounded_slowdown</code>, over the execution time as run "
+                          "(paging and descheduled time included, bounded below by "
+                          "<code>simulation.bsld_tau</code>, 10 s by default)");
+    else
+        sweep_buf_puts(b, "see the figure");
+    free(col);
+    sweep_buf_puts(b, ". Fairness: the slowdown per job-size class (threads 1, 2&#8211;4, "
+                      "5&#8211;16, 17&#8211;64, 65&#8211;256, 257&#8211;1024, &gt;1024), "
+                      "median and quartiles per point (per line at the first value of x when the "
+                      "study has more than 12 points; the title says so). The numbers drawn "
+                      "are in the "
+                      "figures' CSV files.</p>\n");
+    for (size_t i = 0; i < 4; i++) {
+        if (!have[i])
+            continue;
+        sweep_buf_printf(b, "<div class=\"fig\"><img src=\"plots/%s.png\" alt=\"%s\" "
+                            "/><br />%s (<a href=\"plots/%s.svg\">SVG</a>, "
+                            "<a href=\"plots/%s.csv\">CSV</a>)</div>\n",
+                         names[i], alts[i], names[i], names[i], names[i]);
+    }
+}
+
 int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_per_point,
                const sweep_collect_counts *counts)
 {
@@ -236,6 +314,7 @@ int sweep_html(const sweep_layout *L, const sweep_table *t, const size_t *done_p
                                  "matplotlib missing).</p>\n",
                              s->nplots - shown, s->nplots);
     }
+    html_dists(&b, L);
     summary_tables(&b, s, t, done_per_point);
 
     sweep_buf_puts(&b, "<h2>Study file</h2>\n<details>\n<summary><code>");

@@ -81,8 +81,8 @@ else
     done
     # --keep-data: the plot-area boxes of every picture in DIR/data/axes.json.
     "$PLOT" --keep-data --format svg -o kd run1 > /dev/null 2>&1
-    check "pnrsim-plot --keep-data: DIR/data/axes.json has the 5 pictures" \
-        /usr/bin/python3 -c 'import json,sys; sys.exit(sorted(json.load(open("kd/data/axes.json"))) != sorted("gantt paging overalloc memory queue".split()))'
+    check "pnrsim-plot --keep-data: DIR/data/axes.json has the 6 pictures" \
+        /usr/bin/python3 -c 'import json,sys; sys.exit(sorted(json.load(open("kd/data/axes.json"))) != sorted("gantt paging overalloc memory queue utilisation".split()))'
 fi
 
 # ---- pnrsim-plot: bad input files ----------------------------------------------------------
@@ -104,8 +104,8 @@ if [ -x "$PLOT" ] && [ $have_gp = 1 ]; then
     # start and end swapped with their header: the same file (read by name).
     cp -r run1 swap; awk -F, -v OFS=, '{ t = $3; $3 = $4; $4 = t; print }' run1/schedule.csv > swap/schedule.csv
     "$PLOT" --format png -o swap.out swap > /dev/null 2> swap.err
-    check "pnrsim-plot: columns in another order under their names draw (exit 0, 5 PNGs, stderr empty)" \
-        sh -c "test $? -eq 0 && test \$(ls swap.out/*.png | wc -l) -eq 5 && test ! -s swap.err"
+    check "pnrsim-plot: columns in another order under their names draw (exit 0, 6 PNGs, stderr empty)" \
+        sh -c "test $? -eq 0 && test \$(ls swap.out/*.png | wc -l) -eq 6 && test ! -s swap.err"
     cp -r run1 swap2; awk -F, -v OFS=, 'NR > 1 { t = $3; $3 = $4; $4 = t } { print }' run1/schedule.csv > swap2/schedule.csv
     badcase swap2 "swap2/schedule.csv:2: start 954 after end 465"
     cp -r run1 job; sed '3s/^[0-9]*,/3"; system "touch PWNED4",/' run1/schedule.csv > job/schedule.csv

@@ -236,8 +236,8 @@ t = titles(pr)
 check("partial run: Run.partial, its note from the # PARTIAL line",
       getattr(pr, "partial", False) and getattr(pr, "partial_note", None) == "PARTIAL results: run interrupted by SIGINT at t=130 s",
       str(getattr(pr, "partial_note", None)))
-check("partial run: each of the 5 pictures has 'partial' (and 'SIGINT at t=130 s') in a title",
-      len(t) == 5 and all(any("partial" in x and "SIGINT at t=130 s" in x for x in v)
+check("partial run: each of the 6 pictures has 'partial' (and 'SIGINT at t=130 s') in a title",
+      len(t) == 6 and all(any("partial" in x and "SIGINT at t=130 s" in x for x in v)
                           for v in t.values()), str(t))
 check("complete run: no picture title says partial (the tiny run)",
       not any("partial" in x for v in titles(r).values() for x in v))
@@ -265,7 +265,7 @@ with open(os.path.join(d, "metrics.json"), "w") as f:
                               "rows_kept": 5, "rows_dropped": 13}]}, f)
 t = titles(load_run(d))
 check("cut run without samples.csv: no picture is drawn from samples.csv, none says cut or partial",
-      len(t) == 5 and not any("cut by a cap" in x or "partial" in x for v in t.values() for x in v),
+      len(t) == 6 and not any("cut by a cap" in x or "partial" in x for v in t.values() for x in v),
       str(t))
 # With a samples.csv (the cut file), the pictures drawn from it (memory:
 # samples.csv without memory.csv; queue: the MPL from samples.csv without

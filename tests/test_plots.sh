@@ -65,8 +65,8 @@ pictures() {
     d=$1 o=$2 label=$3; shift 3
     "$PLOT" --keep-data --format png -o "$o" "$@" "$d" > "$o.out" 2> "$o.err"
     rc=$?
-    check "$label: pnrsim-plot exit 0, 5 PNGs, stderr empty" \
-        sh -c "test $rc -eq 0 && test \$(ls '$o'/*.png | wc -l) -eq 5 && test ! -s '$o.err'"
+    check "$label: pnrsim-plot exit 0, 6 PNGs, stderr empty" \
+        sh -c "test $rc -eq 0 && test \$(ls '$o'/*.png | wc -l) -eq 6 && test ! -s '$o.err'"
     /usr/bin/python3 -W error "$top/tests/plotcheck.py" "$d" "$o" 0.9 0.1 > "$o.check" 2>&1
     sed "s/^ok   /ok   $label: /; s/^FAIL /FAIL $label: /" "$o.check" | report
     check "$label: image statistics (gantt/memory/queue <= 0.9 one colour, < 0.1 black; heat-map rows = data; notes)" \
@@ -226,8 +226,8 @@ check "evalys export of a max_time run: final_state from state, running ones end
 # REJECTED, 1 COMPLETED_SUCCESSFULLY.
 printf '1 0 -1 100 999 -1 -1 999 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 5 -1 100 2 -1 -1 2 150 -1 1 -1 -1 -1 -1 -1 -1 -1\n' > wide.swf
 "$P" -c "$DEFAULT" -q --plot -t wide.swf -o wide > /dev/null 2> wide.err
-check "a dropped first record (empty submit): --plot exit 0, 5 PNGs, stderr empty" \
-    sh -c "test $? -eq 0 && test ! -s wide.err && test \$(ls wide/plots/*.png | wc -l) -eq 5"
+check "a dropped first record (empty submit): --plot exit 0, 6 PNGs, stderr empty" \
+    sh -c "test $? -eq 0 && test ! -s wide.err && test \$(ls wide/plots/*.png | wc -l) -eq 6"
 "$PLOT" evalys wide > wide-ev.csv 2> wide-ev.err
 check "a dropped first record: the export has it REJECTED and job 2 COMPLETED_SUCCESSFULLY" \
     sh -c "test ! -s wide-ev.err && grep -q '^1,.*,REJECTED,' wide-ev.csv && grep -q '^2,.*,COMPLETED_SUCCESSFULLY,' wide-ev.csv"
@@ -254,12 +254,12 @@ check "interrupted run: metrics.json partial true, jobs.csv ends with # PARTIAL"
     sh -c "grep -q '\"partial\": true' intr/metrics.json && tail -1 intr/jobs.csv | grep -q '^# PARTIAL'"
 "$PLOT" --keep-data --format png -o intr-plots intr > intr-plots.out 2> intr-plots.err
 rc=$?
-check "interrupted run: pnrsim-plot exit 0, 5 PNGs" \
-    sh -c "test $rc -eq 0 && test \$(ls intr-plots/*.png | wc -l) -eq 5"
+check "interrupted run: pnrsim-plot exit 0, 6 PNGs" \
+    sh -c "test $rc -eq 0 && test \$(ls intr-plots/*.png | wc -l) -eq 6"
 check "interrupted run: every picture's title says partial (interrupted by SIGINT)" \
-    $PY -c 'import json,sys; a=json.load(open("intr-plots/data/axes.json")); sys.exit(not (len(a) == 5 and all(any("[partial: run interrupted by SIGINT at t=" in t for t in v["titles"]) for v in a.values())))'
+    $PY -c 'import json,sys; a=json.load(open("intr-plots/data/axes.json")); sys.exit(not (len(a) == 6 and all(any("[partial: run interrupted by SIGINT at t=" in t for t in v["titles"]) for v in a.values())))'
 check "a complete run: no picture title says partial (j200)" \
-    $PY -c 'import json,sys; a=json.load(open("j200-plots/data/axes.json")); sys.exit(not (len(a) == 5 and all(v["titles"] and not any("partial" in t for t in v["titles"]) for v in a.values())))'
+    $PY -c 'import json,sys; a=json.load(open("j200-plots/data/axes.json")); sys.exit(not (len(a) == 6 and all(v["titles"] and not any("partial" in t for t in v["titles"]) for v in a.values())))'
 "$PLOT" evalys -o intr-evalys.csv intr 2> intr-ev.err
 rc=$?
 check "interrupted run: evalys exit 0, a warning on stderr, every row's metadata ends 'partial'" \

@@ -11,8 +11,9 @@ Importable with PYTHONPATH=<pnrsim>/python under the system interpreter
 Command line: ``/usr/bin/python3 -m pnrsim plot|study|evalys|validate|--version``
 (build/pnrsim-plot is a wrapper around it). Modules: run (loading, time
 and PE-range texts), raster (event-exact pixel arrays), plots (the
-pictures), export (Batsim/evalys jobs CSV), cli (the subcommands); study
-(a study's tables and plots); validate (simulated against logged start
+pictures), util_plot (busy cores over time, one of the pictures), export
+(Batsim/evalys jobs CSV), cli (the subcommands); study (a study's tables
+and plots), study_dist (its per-job distributions and fairness); validate (simulated against logged start
 times, docs/VALIDATION.md).
 """
 import os

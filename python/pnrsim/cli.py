@@ -4,7 +4,7 @@
                 [--keep-data] RUNDIR
     pnrsim-plot evalys [--started] [-o FILE] RUNDIR
 
-plot draws gantt, paging, overalloc, memory and queue of RUNDIR into DIR
+plot draws gantt, paging, overalloc, memory, queue and utilisation of RUNDIR into DIR
 (default RUNDIR/plots), each as PNG and/or SVG; T is a time with an
 optional unit (100h, 2d, 384300s, 90m; plain = seconds), and the unit
 written (--to's, else --from's) is the time axis's unit. The images are

@@ -716,6 +716,10 @@ def queue(run, ax=None, t0=None, t1=None, unit=None):
 PICTURES = (("gantt", gantt), ("paging", paging), ("overalloc", overalloc),
             ("memory", memory), ("queue", queue))
 
+# Busy cores over time (issue 37 item 4), in a module of its own.
+from .util_plot import utilisation  # noqa: E402
+PICTURES += (("utilisation", utilisation),)
+
 
 def marks_box(ax):
     """Pixel boxes (image coordinates, y down) of a heat map's row marks

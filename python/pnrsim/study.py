@@ -45,6 +45,12 @@ the run-count line is always generated. Y tick labels use matplotlib's
 default formatter with an offset, so values that differ in their sixth
 digit still get tick labels that read differently.
 
+Beside the [plot]s, main draws (unless --plot or --no-dist) the
+distributions of the per-job figures from the runs' jobs.csv
+(pnrsim.study_dist: dist-wait, dist-response, dist-slowdown, one box per
+parameter point, and fairness, the slowdown per job-size class), each
+with a CSV of the numbers drawn; draw_dist(study) does it from a notebook.
+
 Exit status of main: 0 every plot drawn; 1 some plot not drawn (no data
 for its metric: said on stderr); 2 bad usage or a missing or unreadable
 file of the study directory; 3 numpy, pandas or matplotlib missing.
@@ -470,26 +476,43 @@ def draw_all(study, plotdir=None, formats=("png", "svg"), err=None):
     return drawn, failed
 
 
+def draw_dist(study, plotdir=None, formats=("png", "svg"), err=None):
+    """The distribution figures of study (pnrsim.study_dist: dist-wait,
+    dist-response, dist-slowdown, fairness, from the runs' jobs.csv) into
+    plotdir (default OUT/plots). Returns (drawn, not drawn)."""
+    from . import study_dist
+    plotdir = plotdir or os.path.join(study.outdir, "plots")
+    os.makedirs(plotdir, exist_ok=True)
+    return study_dist.draw_all(study, plotdir, formats, err)
+
+
 def _usage(f):
     print("usage: pnrsim-plot study [--format png|svg|both] [-o DIR] "
-          "[--plot NAME]... OUTDIR\n"
+          "[--plot NAME]... [--no-dist] OUTDIR\n"
           "Draw the [plot]s of the pnrsim-sweep study in OUTDIR (its "
           "summary.csv and study.json)\ninto DIR (default OUTDIR/plots): "
-          "NAME.png, NAME.svg and NAME.csv (the points drawn).\n"
+          "NAME.png, NAME.svg and NAME.csv (the points drawn);\n"
+          "without --plot or --no-dist also the per-job distributions "
+          "(dist-wait, dist-response,\ndist-slowdown) and fairness, "
+          "from the runs' jobs.csv.\n"
           "exit status: 0 all drawn, 1 some plot without data, 2 bad usage "
           "or input,\n3 numpy, pandas or matplotlib missing", file=f)
 
 
 def main(argv):
     """pnrsim-plot study [--format png|svg|both] [-o DIR] [--plot NAME]...
-    OUTDIR: draw a study's plots. Returns the exit status."""
-    fmt, plotdir, only, outdir = "both", None, [], None
+    [--no-dist] OUTDIR: draw a study's plots (and, without --plot or
+    --no-dist, its distribution figures). Returns the exit status."""
+    fmt, plotdir, only, outdir, dist = "both", None, [], None, True
     args = list(argv)
     while args:
         a = args.pop(0)
         if a in ("-h", "--help"):
             _usage(sys.stdout)
             return 0
+        if a == "--no-dist":
+            dist = False
+            continue
         if a in ("--format", "-o", "--output", "--plot"):
             if not args:
                 print("%s: %s needs a value" % (PROG, a), file=sys.stderr)
@@ -544,6 +567,9 @@ def main(argv):
                     return EXIT_BAD
             s.info["plots"] = [p for p in s.info["plots"] if p["name"] in only]
         drawn, failed = draw_all(s, plotdir, formats)
+        if dist and not only:
+            _, d_failed = draw_dist(s, plotdir, formats)
+            failed += d_failed
     except (StudyError, KeyError) as e:
         print("%s: %s" % (PROG, e.args[0] if e.args else e), file=sys.stderr)
         return EXIT_BAD
