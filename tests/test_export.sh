@@ -27,6 +27,10 @@ meta() { awk -F, -v j="$2" 'NR > 1 && $1 == j { print $NF }' "$1"; }
 # state CSV JOB: its final_state (column 8).
 state() { awk -F, -v j="$2" 'NR > 1 && $1 == j { print $8 }' "$1"; }
 rows() { echo $(($(wc -l < "$1") - 1)); }
+# jsm CSV: "job,final_state,metadata " of every row of an export.
+jsm() { tail -n +2 "$1" | awk -F, '{ print $1 "," $8 "," $NF }' | tr '\n' ' '; }
+# windrop CSV: the jobs whose metadata is dropped:window.
+windrop() { tail -n +2 "$1" | awk -F, '$NF == "dropped:window" { print $1 }' | tr '\n' ' '; }
 
 # ---- MPL 2 --------------------------------------------------------------------------
 # 4 PEs, MPL 2, quantum 10 s. Job 1 (4 x 100 s) and job 2 (4 x 50 s) at
@@ -102,11 +106,11 @@ check "window --keep-dropped: jobs 1-3 REJECTED with metadata dropped:window" \
     --set workload.submit_max=50 -q -o s > /dev/null 2>&1
 "$PLOT" evalys -o s.csv s 2> s.err
 check "submit window: 3 rows: 4 COMPLETED, 5 REJECTED dropped:too_wide, 6 COMPLETED" \
-    test "$(tail -n +2 s.csv | awk -F, '{ print $1 "," $8 "," $NF }' | tr '\n' ' ')" = \
+    test "$(jsm s.csv)" = \
         "4,COMPLETED_SUCCESSFULLY, 5,REJECTED,dropped:too_wide 6,COMPLETED_SUCCESSFULLY, "
 check "submit window: 4 records left out (jobs 1, 2, 3 and 7)" grep -q 's: 4 records outside the trace window' s.err
 "$PLOT" evalys --keep-dropped s > sk.csv 2> sk.err
 check "submit window --keep-dropped: 7 rows, jobs 1 2 3 7 REJECTED dropped:window" \
-    test "$(rows sk.csv) $(tail -n +2 sk.csv | awk -F, '$NF == "dropped:window" { print $1 }' | tr '\n' ' ')" = "7 1 2 3 7 "
+    test "$(rows sk.csv) $(windrop sk.csv)" = "7 1 2 3 7 "
 
 finish
