@@ -185,16 +185,16 @@ def evalys_main(argv):
     used = run.metrics.get("mpl_max")
     used = int(used) if isinstance(used, (int, float)) and math.isfinite(used) else None
     if mpl != 1 and (used is None or used > 1):
-        m = mpl if mpl > 0 else used
+        m, n = (mpl if mpl > 0 else used), run.num_pes()
+        reach = ("can reach %d x %d = %d of %d PEs" % (m, n, m * n, n) if m
+                 else "can count the %d PEs several times over" % n)
         sys.stderr.write(
             "%s evalys: warning: %s: time-sharing (scheduler.mpl = %s%s): up to %s jobs share "
             "a PE, one per gang slot, and evalys counts a PE once per job on it, so its "
-            "utilisation can reach %s x %d = %s of %d PEs; each row's metadata has slot=K "
-            "and time_sharing=%s\n"
+            "utilisation %s; each row's metadata has slot=K and time_sharing=%s\n"
             % (PROG, a.rundir, mpl if mpl > 0 else "0, unlimited",
-               "" if used is None else ", %d slots at most in this run" % used, m or "several",
-               m or "MPL", run.num_pes(), m * run.num_pes() if m else "MPL x PEs",
-               run.num_pes(), mpl if mpl > 0 else "unlimited"))
+               "" if used is None else ", %d slots at most in this run" % used, m or "any number of",
+               reach, mpl if mpl > 0 else "unlimited"))
     left = 0 if a.keep_dropped else window_dropped(run)
     if left:
         sys.stderr.write("%s evalys: %s: %d records outside the trace window (dropped:window) "
