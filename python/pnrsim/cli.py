@@ -193,7 +193,8 @@ def evalys_main(argv):
             "a PE, one per gang slot, and evalys counts a PE once per job on it, so its "
             "utilisation %s; each row's metadata has slot=K and time_sharing=%s\n"
             % (PROG, a.rundir, mpl if mpl > 0 else "0, unlimited",
-               "" if used is None else ", %d slots at most in this run" % used, m or "any number of",
+               "" if used is None else ", %d slots at most in this run" % used,
+               m or "any number of",
                reach, mpl if mpl > 0 else "unlimited"))
     left = 0 if a.keep_dropped else window_dropped(run)
     if left:
