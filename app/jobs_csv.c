@@ -17,6 +17,10 @@
  * and execution as run (to the kill) and no slowdowns, and every row has
  * one more column at its end, lost_core_seconds: the cores it held x its
  * run clock at the kill (sched/job_limit.h), empty for the others.
+ *
+ * The last column of every row is bounded_slowdown_dedicated (issue 37):
+ * max(1, response / max(T_ded, tau)), T_ded the job's dedicated run time
+ * (sched/job_types.h job_dedicated_time), for a finished job only.
  */
 #include "app/jobs_csv.h"
 
@@ -66,6 +70,11 @@ struct jobs_csv {
     X("fault_time", num_put_g12, j->fault_time)
 /* The columns after those (and `cores`), in every row. */
 #define JOBS_CSV_TAIL "requested_time,state,reason,slot,pes"
+/* The last column of every row (after lost_core_seconds when there is
+ * one; issue 37): a finished job's bounded slowdown over its dedicated run
+ * time, empty in every other row. Last, so that every column before it
+ * keeps the position it had. */
+#define JOBS_CSV_LAST "bounded_slowdown_dedicated"
 
 jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive)
 {
@@ -89,7 +98,8 @@ jobs_csv *jobs_csv_open_placed(FILE *f, const cluster_t *cl, const gang_t *g, bo
     fputs(exclusive ? JOBS_CSV(CSV_NAME1, CSV_NAME) ",cores" : JOBS_CSV(CSV_NAME1, CSV_NAME), f);
     fputs(w->racks ? ",racks,hops_mean," : w->hops ? ",hops_mean," : ",", f);
     fputs(JOBS_CSV_TAIL, f);
-    fputs(w->kill ? ",lost_core_seconds\n" : "\n", f);
+    fputs(w->kill ? ",lost_core_seconds" : "", f);
+    fputs("," JOBS_CSV_LAST "\n", f);
     return w;
 }
 
@@ -251,7 +261,7 @@ static char *put_placed(jobs_csv *w, char *p, const job_t *j)
 }
 
 void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response, double exec,
-                       double sld, double bsld)
+                       double sld, double bsld, double bsld_ded)
 {
     char *p = row_start(w, j->threads);
     JOBS_CSV(CSV_PUT1, CSV_PUT)
@@ -261,6 +271,8 @@ void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response
     }
     p = put_placed(w, p, j);
     p = put_tail(w, p, j, "finished");
+    *p++ = ',';
+    p = num_put_g12(p, bsld_ded);
     row_end(w, p);
 }
 
@@ -298,6 +310,7 @@ void jobs_csv_killed(jobs_csv *w, const job_t *j)
     }
     p = put_placed(w, p, j);
     p = put_tail(w, p, j, "killed");
+    *p++ = ','; /* bounded_slowdown_dedicated: not for a killed job */
     row_end(w, p);
 }
 
@@ -327,6 +340,7 @@ static void alive_row(jobs_csv *w, const job_t *j)
     }
     p = put_placed(w, p, j);
     p = put_tail(w, p, j, j->started ? "running" : "queued");
+    *p++ = ','; /* bounded_slowdown_dedicated */
     row_end(w, p);
 }
 
@@ -360,6 +374,7 @@ static void record_row(jobs_csv *w, const wl_job *job, wl_drop_reason why)
     p = put_str(p, ",,"); /* slot, pes */
     if (w->kill)
         *p++ = ','; /* lost_core_seconds */
+    *p++ = ','; /* bounded_slowdown_dedicated */
     row_end(w, p);
 }
 

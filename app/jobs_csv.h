@@ -4,7 +4,8 @@
  * Columns: job, submit, start, end, threads, wait, response, execution,
  * slowdown, bounded_slowdown, cpu_demand, memory_mb, page_faults,
  * fault_time, (cores, only with whole nodes per job), requested_time,
- * state, reason, slot, pes. state is finished, running, queued,
+ * state, reason, slot, pes, (lost_core_seconds, only with time limits
+ * KILL), bounded_slowdown_dedicated. state is finished, running, queued,
  * unsubmitted or dropped (reason: the drop reason's name); a value that
  * does not apply to a job in its state is an empty field. Rows are written
  * as the run goes: a finished job's at its end, a dropped record's when it
@@ -36,12 +37,13 @@ jobs_csv *jobs_csv_open(FILE *f, const cluster_t *cl, const gang_t *g, bool excl
  * last placement, empty for a job never placed. */
 jobs_csv *jobs_csv_open_placed(FILE *f, const cluster_t *cl, const gang_t *g, bool exclusive,
                                bool placed);
-/* The row of finished job j, with its wait, response, execution, slowdown
- * and bounded slowdown (as on_job_end computed them). */
 /* The row of a job killed at its time limit (sched/job_limit.h), at its end. */
 void jobs_csv_killed(jobs_csv *w, const job_t *j);
+/* The row of finished job j, with its wait, response, execution, slowdown,
+ * bounded slowdown and bounded slowdown over its dedicated run time (as
+ * on_job_end computed them). */
 void jobs_csv_finished(jobs_csv *w, const job_t *j, double wait, double response, double exec,
-                       double sld, double bsld);
+                       double sld, double bsld, double bsld_ded);
 /* The row of a record dropped for reason why (a wl_drop_fn). */
 void jobs_csv_dropped(const wl_job *job, wl_drop_reason why, void *w);
 /* The rows of the jobs alive on cl that have not ended (running: started;

@@ -99,6 +99,7 @@ void run_metrics_get(run_t *r, run_metrics *m)
     m->execution_time_mean = r->exec.n ? r->exec.mean : NAN;
     m->slowdown_mean = r->slowdown.n ? r->slowdown.mean : NAN;
     m->bounded_slowdown_mean = r->bsld.n ? r->bsld.mean : NAN;
+    m->bounded_slowdown_dedicated_mean = r->bsld_ded.n ? r->bsld_ded.mean : NAN;
     if (T <= 0) {
         m->throughput = NAN;
         m->cpu_utilization = NAN;

@@ -52,6 +52,7 @@ struct run {
     double *last_busy;      /* per PE CPU busy at the previous sample */
     uint64_t *touched;      /* bit per PE: memory ever changed (pe_set_touch_map) */
     tally_t response, wait, exec, slowdown, bsld;
+    tally_t bsld_ded;       /* bounded slowdown over the dedicated run time */
     long slowdown_excluded;
     run_progress_fn on_progress;
     void *progress_ctx;

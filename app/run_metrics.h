@@ -32,6 +32,9 @@ typedef struct run_metrics {
     double mpl_mean;
     long pcs_count;
     /* extras */
+    /* mean over finished jobs of max(1, response / max(T_ded, bsld_tau)),
+     * T_ded the dedicated run time (issue 37, docs/METRICS.md) */
+    double bounded_slowdown_dedicated_mean;
     uint64_t seed;
     /* provenance, filled by the caller (app/main.c), not by run_metrics_get:
      * the command line (NULL: written as ""), the trace's SHA-256 ("" when

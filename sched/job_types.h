@@ -432,6 +432,26 @@ static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
     return &cl->pes[core].cpu;
 }
 
+/* Job j's dedicated run time (issue 37; docs/MODEL.md "Dedicated run
+ * time"), s: its CPU demand per thread from the trace (j->cpu, in work at
+ * the reference speed 1) divided by the slowest speed among the nodes of
+ * its threads (j placed: pe_ids set; a thread stays on its PE for the
+ * job's life). No paging, switching, waiting for network RAM, messages,
+ * barriers, chunk overheads or loop imbalance: the run alone on a
+ * dedicated machine of its nodes' speeds, the trace's demand spread evenly
+ * over its threads. At speed 1 everywhere it is j->cpu exactly. */
+static inline double job_dedicated_time(const job_t *j)
+{
+    const cluster_t *cl = j->cl;
+    double s = cl->pes[cluster_node_id(cl, j->pe_ids[0])].speed;
+    for (int i = 1; cl->speeds_differ && i < j->threads; i++) {
+        double si = cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed;
+        if (si < s)
+            s = si;
+    }
+    return j->cpu / s;
+}
+
 /* Batched paging: th is about to ask for its core's CPU; a batch under
  * way on that core (on its node, by another thread of the core) ends
  * first. On a one-core PE every thread's core is the PE's CPU, so any

@@ -45,25 +45,28 @@ drop() { sed -n "s/.*\"$2\": \\([0-9]*\\).*/\\1/p" "$1" | head -1; }
 check "cut: exit 0" test $? -eq 0
 check "cut: stderr empty" test ! -s cut.err
 J=cut/jobs.csv
-check "header: the 14 columns, then requested_time,state,reason,slot,pes" \
-    test "$(head -1 $J)" = "job,submit,start,end,threads,wait,response,execution,slowdown,bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time,requested_time,state,reason,slot,pes"
+check "header: the 14 columns, then requested_time,state,reason,slot,pes,bounded_slowdown_dedicated" \
+    test "$(head -1 $J)" = "job,submit,start,end,threads,wait,response,execution,slowdown,bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time,requested_time,state,reason,slot,pes,bounded_slowdown_dedicated"
+# bounded_slowdown_dedicated (the last column, finished rows only):
+# max(1, response / max(cpu_demand, 10)): job 1 100/100 = 1, job 3
+# 140/50 = 2.8 (no paging, MPL 1: the same as bounded_slowdown).
 # 10 job numbers in the trace, the line without one not listed: 10 rows.
 check "cut: one row per job with a number (10)" test "$(($(lines $J) - 1))" -eq 10
-check "every row has 19 fields" test "$(awk -F, '{print NF}' $J | sort -u)" = 19
+check "every row has 20 fields" test "$(awk -F, '{print NF}' $J | sort -u)" = 20
 check "job 1 finished 0..100, slot 0, PEs 0-1, requested 150" \
-    test "$(row $J 1)" = "1,0,0,100,2,0,100,100,1,1,100,0,0,0,150,finished,,0,0-1"
+    test "$(row $J 1)" = "1,0,0,100,2,0,100,100,1,1,100,0,0,0,150,finished,,0,0-1,1"
 check "job 3 finished 100..150 on PE 0 (wait 90, slowdown 140/50)" \
-    test "$(row $J 3)" = "3,10,100,150,1,90,140,50,2.8,2.8,50,0,0,0,60,finished,,0,0"
+    test "$(row $J 3)" = "3,10,100,150,1,90,140,50,2.8,2.8,50,0,0,0,60,finished,,0,0,2.8"
 check "job 2 running: start 0, no end/wait, slot 0, PEs 2-3, requested unknown" \
-    test "$(row $J 2)" = "2,0,0,,2,,,,,,300,0,0,0,,running,,0,2-3"
+    test "$(row $J 2)" = "2,0,0,,2,,,,,,300,0,0,0,,running,,0,2-3,"
 check "job 4 queued: never placed, reason waiting, slot and PEs empty" \
-    test "$(row $J 4)" = "4,20,,,3,,,,,,100,0,0,0,200,queued,waiting,,"
+    test "$(row $J 4)" = "4,20,,,3,,,,,,100,0,0,0,200,queued,waiting,,,"
 check "job 5 dropped too_wide (8 threads)" \
-    test "$(row $J 5)" = "5,30,,,8,,,,,,100,0,,,100,dropped,too_wide,,"
+    test "$(row $J 5)" = "5,30,,,8,,,,,,100,0,,,100,dropped,too_wide,,,"
 check "job 6 dropped no_cpu (no demand: empty)" \
-    test "$(row $J 6)" = "6,40,,,1,,,,,,,0,,,100,dropped,no_cpu,,"
+    test "$(row $J 6)" = "6,40,,,1,,,,,,,0,,,100,dropped,no_cpu,,,"
 check "job 7 dropped malformed (submit unknown: empty)" \
-    test "$(row $J 7)" = "7,,,,1,,,,,,10,0,,,100,dropped,malformed,,"
+    test "$(row $J 7)" = "7,,,,1,,,,,,10,0,,,100,dropped,malformed,,,"
 check "job 8 unsubmitted, submit 400" test "$(jobf $J 8 state),$(jobf $J 8 submit)" = "unsubmitted,400"
 check "job 9 unsubmitted (after the end, not counted as dropped)" test "$(jobf $J 9 state)" = unsubmitted
 check "job 10 unsubmitted, submit 600" test "$(jobf $J 10 state),$(jobf $J 10 submit)" = "unsubmitted,600"

@@ -160,17 +160,19 @@ static void check_json(bool netram, bool tree)
     int n = json_keys(json, keys, 200);
     for (int i = 0; i < 19; i++)
         ck_assert_str_eq(keys[i], REPORT_KEYS[i]);
+    ck_assert_str_eq(keys[19], "bounded_slowdown_dedicated_mean"); /* the first extra */
     for (int i = 0; i < n; i++) {
         ck_assert_msg(out_is_key(keys[i]), "%s written but refused", keys[i]);
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(keys[i], keys[j]);
     }
-    /* 19 + seed, system, trace + 4 provenance strings (pnrsim_version,
+    /* 19 + bounded_slowdown_dedicated_mean (issue 37) + seed, system,
+     * trace + 4 provenance strings (pnrsim_version,
      * command_line, trace_path, trace_sha256) + 16 counts + 2 flags + 7 drop reasons +
      * partial; with network RAM 11 more (lent mean and SD, 6 request
      * counts and sums, the wait, 2 round counts) and two per message kind;
      * on a tree network the 4 busy times by kind of element. */
-    int expect = 19 + 3 + 4 + 16 + 2 + WL_DROP_N + 1 + (netram ? 11 + 2 * PNR_NKINDS : 0) +
+    int expect = 19 + 1 + 3 + 4 + 16 + 2 + WL_DROP_N + 1 + (netram ? 11 + 2 * PNR_NKINDS : 0) +
                  (tree ? 4 : 0);
     ck_assert_int_eq(n, expect);
     ck_assert_str_eq(keys[n - 1], "partial");

@@ -37,12 +37,13 @@ done
 "$P" $BASE -q -o out-unset > /dev/null 2>&1
 hdr="job,submit,start,end,threads,wait,response,execution,slowdown,bounded_slowdown,cpu_demand,memory_mb,page_faults,fault_time"
 check "LOWEST: jobs.csv header has racks,hops_mean before requested_time" \
-    test "$(head -1 out-LOWEST/jobs.csv)" = "$hdr,racks,hops_mean,requested_time,state,reason,slot,pes"
+    test "$(head -1 out-LOWEST/jobs.csv)" = "$hdr,racks,hops_mean,requested_time,state,reason,slot,pes,bounded_slowdown_dedicated"
 check "FIRSTFREE set: jobs.csv header unchanged" \
-    test "$(head -1 out-FIRSTFREE/jobs.csv)" = "$hdr,requested_time,state,reason,slot,pes"
+    test "$(head -1 out-FIRSTFREE/jobs.csv)" = "$hdr,requested_time,state,reason,slot,pes,bounded_slowdown_dedicated"
 check "FIRSTFREE set: jobs.csv and metrics.json as unset" rsame out-FIRSTFREE out-unset jobs.csv metrics.json
 check "FIRSTFREE: no placement members in metrics.json" sh -c '! grep -Eq "\"(alloc_racks|alloc_hops|net_uplink_bytes)" out-FIRSTFREE/metrics.json'
-row() { awk -F, -v j="$2" '$1 == j { print $15 "|" $16 "|" $NF }' "$1/jobs.csv"; }
+# (pes is the last column but one: bounded_slowdown_dedicated is last)
+row() { awk -F, -v j="$2" '$1 == j { print $15 "|" $16 "|" $(NF - 1) }' "$1/jobs.csv"; }
 check "LOWEST job 1: 1 rack, 3 hops, PEs 0-1" test "$(row out-LOWEST 1)" = "1|3|0-1"
 check "LOWEST job 2: 2 racks, 34/6 hops, PEs 2-5" test "$(row out-LOWEST 2)" = "2|5.66666666667|2-5"
 check "RACK job 1: 1 rack, 3 hops, PEs 0-1" test "$(row out-RACK 1)" = "1|3|0-1"

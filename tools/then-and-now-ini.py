@@ -283,7 +283,8 @@ HEAD = """\
 ; @RUNS@.
 """
 
-METRICS = ("response_time_mean, bounded_slowdown_mean, wait_time_mean,\n"
+METRICS = ("response_time_mean, bounded_slowdown_mean,\n"
+           "               bounded_slowdown_dedicated_mean, wait_time_mean,\n"
            "               total_time, jobs_finished, cpu_utilization, "
            "idle_core_seconds,\n"
            "               page_faults_per_pe, page_fault_time_per_pe,\n"

@@ -2,7 +2,7 @@
 
     pnrsim-plot [plot] [--from T] [--to T] [--format png|svg|both] [-o DIR]
                 [--keep-data] RUNDIR
-    pnrsim-plot evalys [--started] [-o FILE] RUNDIR
+    pnrsim-plot evalys [--started] [--keep-dropped] [-o FILE] RUNDIR
 
 plot draws gantt, paging, overalloc, memory, queue and utilisation of RUNDIR into DIR
 (default RUNDIR/plots), each as PNG and/or SVG; T is a time with an
@@ -21,13 +21,17 @@ a file metrics.json lists as truncated).
 evalys writes the jobs in the Batsim/evalys jobs CSV convention
 (pnrsim.export) to FILE (default standard output); for an interrupted
 run every row's metadata says "partial" and a warning on stderr says so
-(another names each file a cap cut). evalys and --help never import
-matplotlib.
+(another names each file a cap cut); with time-sharing (scheduler.mpl
+other than 1, and more than one slot used) a warning says that evalys'
+utilisation counts a PE once per job on it; the records a trace window
+dropped are left out (a line on stderr counts them) unless
+--keep-dropped. evalys and --help never import matplotlib.
 Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed
 (3 when numpy, pandas or matplotlib is missing: __main__).
 """
 import argparse
 import json
+import math
 import os
 import sys
 import tempfile
@@ -174,19 +178,41 @@ def evalys_main(argv):
     ap.add_argument("-o", "--output", metavar="FILE", help="default standard output")
     ap.add_argument("--started", action="store_true",
                     help="only jobs that ran (COMPLETED_SUCCESSFULLY, COMPLETED_KILLED)")
+    ap.add_argument("--keep-dropped", action="store_true",
+                    help="keep the records a trace window dropped (REJECTED, dropped:window)")
     ap.add_argument("rundir", metavar="RUNDIR")
     a = ap.parse_args(argv)
     rc = need("numpy", "pandas")
     if rc:
         return rc
-    from .export import to_evalys
+    from .export import time_sharing, to_evalys, window_dropped
     from .run import RunError, load_run
     try:
         run = load_run(a.rundir)
     except RunError as e:
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
-    df = to_evalys(run, started_only=a.started)
+    df = to_evalys(run, started_only=a.started, keep_dropped=a.keep_dropped)
+    mpl = time_sharing(run)
+    used = run.metrics.get("mpl_max")
+    used = int(used) if isinstance(used, (int, float)) and math.isfinite(used) else None
+    if mpl != 1 and (used is None or used > 1):
+        m, n = (mpl if mpl > 0 else used), run.num_pes()
+        reach = ("can reach %d x %d = %d of %d PEs" % (m, n, m * n, n) if m
+                 else "can count the %d PEs several times over" % n)
+        sys.stderr.write(
+            "%s evalys: warning: %s: time-sharing (scheduler.mpl = %s%s): up to %s jobs share "
+            "a PE, one per gang slot, and evalys counts a PE once per job on it, so its "
+            "utilisation %s; each row's metadata has slot=K and time_sharing=%s\n"
+            % (PROG, a.rundir, mpl if mpl > 0 else "0, unlimited",
+               "" if used is None else ", %d slots at most in this run" % used,
+               m or "any number of",
+               reach, mpl if mpl > 0 else "unlimited"))
+    left = 0 if a.keep_dropped else window_dropped(run)
+    if left:
+        sys.stderr.write("%s evalys: %s: %d records outside the trace window (dropped:window) "
+                         "left out; --keep-dropped keeps them as REJECTED rows\n"
+                         % (PROG, a.rundir, left))
     if run.partial:
         sys.stderr.write("%s evalys: warning: %s: %s; every row's metadata says \"partial\"\n"
                          % (PROG, a.rundir, run.partial_note))

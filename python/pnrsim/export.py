@@ -37,12 +37,27 @@ jobs.csv onto it:
   JobState names; no times): these two and REJECTED have no times, so
   evalys computations over starting/finish times want ``started_only``,
   which keeps the COMPLETED_* rows only;
-- metadata = pnrsim's state (and reason) for the rows not finished,
-  empty otherwise; for a run interrupted by a signal (metrics.json
-  "partial": true, or a "# PARTIAL" line in jobs.csv) every row's
-  metadata carries "partial" (after the state, separated by ";":
-  "partial", "running;partial"), and ``pnrsim-plot evalys`` says so on
-  standard error.
+- metadata = ";"-separated notes: pnrsim's state (and reason) for the
+  rows not finished ("dropped:no_procs", "running"); with time-sharing
+  (scheduler.mpl in config.ini other than 1: gang scheduling, issue 37)
+  "slot=K" for a job that was placed (jobs.csv's slot: the 0-based gang
+  slot it was in at the end, or ended in) and on every row
+  "time_sharing=M", M = scheduler.mpl, how many jobs may share a PE (one
+  per slot; "unlimited" for mpl = 0): evalys counts each job's
+  allocated_resources as busy from its start to its finish, so with
+  M > 1 its utilisation counts a PE once per job on it and can reach
+  about M x PEs (a PE is time-shared, each job running 1/M of the time
+  or less); for a run interrupted by a signal (metrics.json "partial":
+  true, or a "# PARTIAL" line in jobs.csv) every row's metadata ends in
+  "partial" ("partial", "running;partial", "slot=0;time_sharing=2;partial"),
+  and ``pnrsim-plot evalys`` says so on standard error. A run of MPL 1
+  has the metadata it had before issue 37.
+- the records a trace window left out (state dropped, reason window:
+  workload.window, workload.busiest, submit_min / submit_max; they
+  precede or follow the jobs the run simulated) are left out unless
+  ``keep_dropped`` (then REJECTED rows with metadata "dropped:window");
+  ``window_dropped(run)`` counts them. Every other dropped record is a
+  REJECTED row as before.
 
 An older jobs.csv (without the state column) lists finished jobs only:
 all COMPLETED_SUCCESSFULLY.
@@ -63,15 +78,39 @@ FINAL_STATE = {"finished": "COMPLETED_SUCCESSFULLY", "running": "COMPLETED_KILLE
                "dropped": "REJECTED", "queued": "SUBMITTED", "unsubmitted": "NOT_SUBMITTED"}
 
 
-def to_evalys(run, started_only=False):
-    """A DataFrame with COLUMNS, one row per job of jobs.csv, in job order."""
+def _outside_window(j):
+    """Rows of jobs.csv j (a boolean Series) that a trace window dropped."""
+    if "state" not in j or "reason" not in j:
+        return pd.Series([False] * len(j), index=j.index)
+    return j["state"].eq("dropped") & j["reason"].eq("window")
+
+
+def window_dropped(run):
+    """How many records of run's jobs.csv a trace window dropped (state
+    dropped, reason window): the rows to_evalys leaves out by default."""
+    return 0 if run.jobs is None else int(_outside_window(run.jobs).sum())
+
+
+def time_sharing(run):
+    """scheduler.mpl of run (config.ini): the jobs that may share a PE, one
+    per gang slot; 0 = unlimited; 1 when config.ini does not say."""
+    m = run.setting("scheduler", "mpl", 1.0)
+    return int(m) if isinstance(m, float) else 1
+
+
+def to_evalys(run, started_only=False, keep_dropped=False):
+    """A DataFrame with COLUMNS, one row per job of jobs.csv, in job order
+    (without the records a trace window dropped unless keep_dropped)."""
     j = run.jobs
     if j is None:
         return pd.DataFrame(columns=COLUMNS)
+    if not keep_dropped:
+        j = j[~_outside_window(j)]
     j = j.sort_values("job", kind="stable").reset_index(drop=True)
     n = len(j)
     state = j["state"].fillna("finished") if "state" in j else pd.Series(["finished"] * n)
     reason = j["reason"].fillna("") if "reason" in j else pd.Series([""] * n)
+    mpl = time_sharing(run)
     trace = run.metrics.get("trace")
     workload = os.path.splitext(os.path.basename(trace))[0] if isinstance(trace, str) and trace \
         else "w0"
@@ -83,6 +122,11 @@ def to_evalys(run, started_only=False):
     with np.errstate(divide="ignore", invalid="ignore"):
         stretch = (turnaround / execution).where(execution > 0)
     meta = [("" if s == "finished" else s + (":" + r if r else "")) for s, r in zip(state, reason)]
+    if mpl != 1:
+        note = "time_sharing=%s" % (mpl if mpl > 0 else "unlimited")
+        slot = j["slot"] if "slot" in j else pd.Series([math.nan] * n)
+        meta = [";".join(x for x in (m, "" if pd.isna(k) else "slot=%d" % int(k), note) if x)
+                for m, k in zip(meta, slot)]
     if run.partial:
         meta = [(m + ";" if m else "") + "partial" for m in meta]
     out = pd.DataFrame({

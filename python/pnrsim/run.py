@@ -32,7 +32,7 @@ UNITS = {
         "bounded_slowdown": "-", "cpu_demand": "s", "memory_mb": "MB",
         "page_faults": "-", "fault_time": "s", "cores": "-",
         "requested_time": "s", "state": "-", "reason": "-", "slot": "-",
-        "pes": "-",
+        "pes": "-", "bounded_slowdown_dedicated": "-",
     },
     "samples": {
         "time": "s", "running_jobs": "-", "queued_jobs": "-",
