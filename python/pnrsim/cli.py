@@ -74,7 +74,7 @@ def _time(text):
 
 
 def plot_main(argv):
-    """pnrsim-plot [plot]: draw the five pictures of a run; returns the exit status."""
+    """pnrsim-plot [plot]: draw the six pictures of a run; returns the exit status."""
     ap = _Parser(prog=PROG, description="Draw the pictures of one pnrsim run.")
     ap.add_argument("--from", dest="t0", type=_time, metavar="T",
                     help="window start (100h, 2d, 384300s; default 0)")

@@ -11,7 +11,7 @@ Everything is computed per pixel column from event-exact data
 (pnrsim.raster), so the pictures are readable at any scale; a picture
 with nothing to show carries a centred note saying so.
 
-``render_all`` draws the five into a directory (what ``pnrsim-plot``
+``render_all`` draws the six into a directory (what ``pnrsim-plot``
 does). The figures are 1200 pixels wide at 100 dpi; the plot area of
 each is at a fixed place, recorded with ``axes_boxes``.
 """

@@ -4,7 +4,10 @@ A study's output directory (pnrsim-sweep -o OUT, default out/studies/NAME)
 holds, after every run or ``pnrsim-sweep collect``:
 
   results.csv  one row per run: the varied keys, [window], seed, status
-               (ok, failed, missing) and one column per metric;
+               (ok, failed, missing), one column per metric and last
+               wall_seconds (the built-in runner's wall time of the run,
+               empty for runs made elsewhere; the one column that varies
+               between identical runs);
   summary.csv  one row per parameter point: the varied keys, n (finished
                runs) and per metric M_mean, M_sd, M_ci95, M_ci95_lo,
                M_ci95_hi (Student-t 95% interval of the mean);
@@ -164,6 +167,8 @@ def load_runs(outdir, info=None):
     df = _read_csv(os.path.join(outdir, "results.csv"), info)
     u = _units(info)
     df.attrs["units"] = {c: u.get(c, "") for c in df.columns}
+    if "wall_seconds" in df.columns:  # the runner's wall time per run
+        df.attrs["units"]["wall_seconds"] = "s"
     return df
 
 
