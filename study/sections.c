@@ -206,7 +206,7 @@ static const char *const section_name[] = {
 
 /* A header: "[NAME]", "[plot NAME]" or "[baseline NAME]" (name is the
  * text between the brackets, trimmed). 0, or -1 (reported). */
-static int on_section(void *user, char *name, long line)
+static int read_header(void *user, char *name, long line)
 {
     reading *r = user;
     study_parse_ctx *c = r->c;
@@ -310,7 +310,7 @@ static int take_key(reading *r, const char *key, char *value, long line)
 }
 
 /* app/ini_reader.c's key = value callback: the key in lower case. */
-static int on_pair(void *user, const char *inih_section, const char *key, const char *value,
+static int read_pair(void *user, const char *inih_section, const char *key, const char *value,
                    long line)
 {
     (void)inih_section; /* on_section keeps the section, in full */
@@ -322,7 +322,7 @@ static int on_pair(void *user, const char *inih_section, const char *key, const 
     return rc == 0;
 }
 
-static void on_bad_text(void *user, long line, const char *msg)
+static void read_bad_text(void *user, long line, const char *msg)
 {
     study_fail(((reading *)user)->c, line, NULL, "%s", msg);
 }
@@ -335,7 +335,7 @@ int study_read_sections(study_parse_ctx *c, const char *text, size_t len, study_
     if (len > INT_MAX - 16)
         return study_fail(c, 1, NULL, "too large for a study file");
     reading r = {c, k, plots, bases, nplots, nbases, SEC_NONE, {false}};
-    ini_reader_spec spec = {text, len, (int)len + 16, true, on_section, on_pair,
-                            on_bad_text, &r};
+    ini_reader_spec spec = {text, len, (int)len + 16, true, read_header, read_pair,
+                            read_bad_text, &r};
     return ini_reader_parse(&spec);
 }
