@@ -1,6 +1,6 @@
 # pnrsim build.  Entry targets: all (default), check, demo, bench, install,
 # clean.  Every entry target first runs tools/deps.sh, which installs the
-# libraries (GSL, inih, Check, zlib) on a fresh Debian/Ubuntu machine.
+# libraries (GSL, inih, Check, zlib, jansson) on a fresh Debian/Ubuntu machine.
 #
 # Layers (includes point one way): core <- hw, net <- sched, pnr <- app.
 # Everything but app/main.c goes into one static library that the program,
@@ -29,6 +29,9 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+# jansson: pnrsim-sweep's reader of metrics.json (study/metrics.c) only.
+SWEEP_PKG_CFLAGS = $(shell pkg-config --cflags jansson 2>/dev/null)
+SWEEP_PKG_LIBS   = $(shell pkg-config --libs jansson 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(DEFS) -I. $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) -lm -ldl $(LDSAN)
 # A program that loads plugins (issue 34: pnrsim, pnrsim-sweep) links the
@@ -53,6 +56,7 @@ TEST_SH   := $(wildcard tests/test_*.sh)
 SWEEP_SRC := $(wildcard study/*.c)
 SWEEP_OBJ := $(SWEEP_SRC:%.c=$(BUILD)/%.o)
 SWEEP     := $(if $(SWEEP_SRC),$(BUILD)/pnrsim-sweep)
+$(SWEEP_OBJ): ALL_CFLAGS += $(SWEEP_PKG_CFLAGS)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
@@ -146,7 +150,7 @@ $(FCURVE): tools/fault_curve.c
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -o $@ $< $(LDSAN)
 
 $(BUILD)/pnrsim-sweep: $(SWEEP_OBJ) $(LIB) $(DYNLIST)
-	$(CC) $(CFLAGS) -o $@ $(SWEEP_OBJ) $(HOST_LIB) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS) -o $@ $(SWEEP_OBJ) $(HOST_LIB) $(LDLIBS_ALL) $(SWEEP_PKG_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
@@ -169,7 +173,7 @@ test-bins: $(TEST_BIN)
 # study reader's objects for fuzz_study.
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB) $(filter-out $(BUILD)/study/main.o,$(SWEEP_OBJ)) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out $(BUILD)/study/main.o,$(SWEEP_OBJ)) $(LIB) $(LDLIBS_ALL)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(filter-out $(BUILD)/study/main.o,$(SWEEP_OBJ)) $(LIB) $(LDLIBS_ALL) $(SWEEP_PKG_LIBS)
 fuzzers: $(FUZZ_BIN)
 benches: $(PROG) $(BENCH_BIN)
 

@@ -14,7 +14,7 @@
  *                    parsing, the shortest text that reads back the same
  *   config_value.c   values by type: parse, check, format, compare,
  *                    describe; storing a value read at a place (cfg_apply)
- *   config_ini.c     INI files, through inih
+ *   config_ini.c     INI files (read by app/ini_reader.c, through inih)
  *   config_pnrsim.c  PNRSim's "Name value" files
  *   config_nodes.c   what each node gets: its RAM and CPU speed (groups)
  *   config.c         defaults, loading a file (format detection), --set,

@@ -19,6 +19,7 @@
  * error wording, and below the readers (INI, PNRSim files, --set).
  */
 #include "app/config_value.h"
+#include "app/ini_reader.h"
 #include "app/util.h"
 
 #include <ctype.h>
@@ -178,6 +179,11 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
                                  "or control characters");
                 return -1;
             }
+        if (ini_reader_comment_at(s, len) < len) {
+            snprintf(why, n, "must not contain '#' at its start or after white space "
+                             "(it starts a comment)");
+            return -1;
+        }
         return kd->validate ? kd->validate(s, why, n) : 0;
     }
     case KT_TIME:

@@ -1,28 +1,32 @@
-/* study/sections.c: reading a study file's lines into sections and keys.
+/* study/sections.c: reading a study file's sections and keys.
  *
  * The first step of study_load (study/study.c; the format is described
- * there and in docs/STUDIES.md): the file becomes logical lines (comments
- * cut, blank lines dropped, indented continuation lines joined, a NUL byte
- * refused), then sections ([study], [vary], [set], [baseline NAME],
- * [plot [NAME]], [slurm], [plugins]) and their key = value lines. [study]
- * keys are checked and stored here, [plugins] load's items kept as given, [vary] values are expanded by study/values.c,
- * [set] and [slurm] lines are kept in file order, and [plot] and
- * [baseline] sections stay raw for study/resolve.c. In study/'s layers it
- * sits above study/values.c, study/parse.c and study/text.c, below
- * study/study.c.
+ * there and in docs/STUDIES.md). The file is read by app/ini_reader.c,
+ * through inih, as scenario files are (one comment rule, one set of
+ * messages for text that is not INI), with the one extension the study
+ * syntax needs: indented continuation lines joined to the key = value
+ * line above, for long lists. Here the headers become sections ([study],
+ * [vary], [set], [baseline NAME], [plot [NAME]], [slurm], [plugins]) and
+ * their key = value lines are taken in: [study] keys checked and stored,
+ * [plugins] load's items kept as given, [vary] values expanded by
+ * study/values.c, [set] and [slurm] lines kept in file order, and [plot]
+ * and [baseline] sections kept raw for study/resolve.c. In study/'s
+ * layers it sits above study/values.c, study/parse.c and study/text.c,
+ * below study/study.c.
  */
 #include "study/sections.h"
 #include "study/text.h"
 #include "study/util.h"
 #include "study/values.h"
 
+#include "app/ini_reader.h"
+
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 /* Append key = value (from line) to a list. With `twice` set, a key already
  * in the list is an error: "KEY: <twice> (first on line N)"; returns -1. */
@@ -35,18 +39,6 @@ static int kv_add(study_parse_ctx *c, study_kv **v, size_t *n, const char *key,
     *v = xrealloc(*v, (*n + 1) * sizeof **v);
     (*v)[(*n)++] = (study_kv){xstrdup(key), xstrdup(value), line};
     return 0;
-}
-
-/* Cut an inline comment: ';' or '#' preceded by white space. */
-static void cut_comment(char *p)
-{
-    for (char *q = p; *q; q++) {
-        if ((*q == ';' || *q == '#') && q > p &&
-            isspace((unsigned char)q[-1])) {
-            *q = '\0';
-            return;
-        }
-    }
 }
 
 /* One [study] key = value line into c->s (base and trace into k, resolved
@@ -195,253 +187,155 @@ static int parse_plugins_key(study_parse_ctx *c, const char *key, const char *va
     return r;
 }
 
-/* A logical line: a physical line without its comment, with the indented
- * continuation lines that follow it appended; lineno is its first line. */
-typedef struct lline {
-    char *text;
-    long lineno;
-} lline;
+/* The reader's state between the callbacks of app/ini_reader.c. */
+typedef struct reading {
+    study_parse_ctx *c;
+    study_keys *k;
+    study_raw **plots, **bases;
+    size_t *nplots, *nbases;
+    section sec;
+    bool seen[SEC_PLUGINS + 1];
+} reading;
 
-/* Read the file into logical lines (blank and comment lines dropped). An
- * indented line without '=' that follows a key = value line continues it
- * (joined with a space), so long lists can be split over lines. Returns
- * the count, or -1 on a read error or a NUL byte (reported). */
-static long read_lines(study_parse_ctx *c, FILE *f, lline **out)
+/* The section names, by section. */
+static const char *const section_name[] = {
+    [SEC_STUDY] = "study", [SEC_VARY] = "vary", [SEC_SET] = "set",
+    [SEC_PLOT] = "plot", [SEC_BASELINE] = "baseline", [SEC_SLURM] = "slurm",
+    [SEC_PLUGINS] = "plugins",
+};
+
+/* A header: "[NAME]", "[plot NAME]" or "[baseline NAME]" (name is the
+ * text between the brackets, trimmed). 0, or -1 (reported). */
+static int read_header(void *user, char *name, long line)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0, n = 0;
-    *out = NULL;
-    ssize_t len;
-    bool nul = false;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        /* A NUL byte would silently end the line's text here: refuse it. */
-        const char *z = memchr(line, '\0', (size_t)len);
-        if (z) {
-            study_fail(c, lineno, NULL, "a NUL byte (column %ld): not a text file?",
-                 (long)(z - line) + 1);
-            nul = true;
-            break;
-        }
-        if (lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
-            memmove(line, line + 3, strlen(line + 3) + 1);
-        bool indented = line[0] == ' ' || line[0] == '\t';
-        char *p = study_trim(line);
-        if (!*p || *p == ';' || *p == '#')
-            continue;
-        cut_comment(p);
-        p = study_trim(p);
-        if (indented && n > 0 && *p != '[' && !strchr(p, '=') &&
-            (*out)[n - 1].text[0] != '[' && strchr((*out)[n - 1].text, '=')) {
-            char *joined = xasprintf("%s %s", (*out)[n - 1].text, p);
-            free((*out)[n - 1].text);
-            (*out)[n - 1].text = joined;
-            continue;
-        }
-        *out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-        (*out)[n++] = (lline){xstrdup(p), lineno};
+    reading *r = user;
+    study_parse_ctx *c = r->c;
+    char *arg = name + strcspn(name, " \t");
+    if (*arg) {
+        *arg++ = '\0';
+        arg = study_trim(arg);
     }
-    free(line);
-    if (nul || ferror(f)) {
-        if (!nul)
-            study_fail(c, lineno, NULL, "read error");
-        for (long i = 0; i < n; i++)
-            free((*out)[i].text);
-        free(*out);
-        *out = NULL;
+    study_lower(name);
+    r->sec = SEC_NONE;
+    for (int i = SEC_STUDY; i <= SEC_PLUGINS; i++)
+        if (!strcmp(name, section_name[i]))
+            r->sec = (section)i;
+    if (r->sec == SEC_NONE)
+        return study_fail(c, line, name, "unknown section (study, vary, set, baseline, "
+                                         "plot, slurm, plugins)");
+    if (*arg && r->sec != SEC_PLOT && r->sec != SEC_BASELINE)
+        return study_fail(c, line, name, "this section takes no name");
+    if (r->sec == SEC_BASELINE) {
+        if (!*arg)
+            return study_fail(c, line, name, "needs a name: [baseline NAME] "
+                                             "(e.g. [baseline disk])");
+        if (!study_is_name(arg))
+            return study_fail(c, line, name, "'%s': use letters, digits, "
+                                             "'.', '_' and '-'", arg);
+        for (size_t i = 0; i < *r->nbases; i++)
+            if (!strcmp((*r->bases)[i].name, arg))
+                return study_fail(c, line, name, "a second baseline named '%s' (first "
+                                  "on line %ld)", arg, (*r->bases)[i].line);
+    } else if (r->sec != SEC_PLOT && r->seen[r->sec]) {
+        return study_fail(c, line, name, "section given twice");
+    }
+    r->seen[r->sec] = true;
+    if (r->sec == SEC_PLOT || r->sec == SEC_BASELINE) {
+        study_raw **v = r->sec == SEC_PLOT ? r->plots : r->bases;
+        size_t *n = r->sec == SEC_PLOT ? r->nplots : r->nbases;
+        *v = xrealloc(*v, (*n + 1) * sizeof **v);
+        (*v)[(*n)++] = (study_raw){*arg ? xstrdup(arg) : NULL, NULL, 0, line};
+    }
+    return 0;
+}
+
+/* A [slurm] key = value line into c->s. 0, or -1 (reported). */
+static int slurm_key(study_parse_ctx *c, const char *key, const char *value, long line)
+{
+    for (const char *q = key; *q; q++)
+        if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '-' ||
+              *q == '_'))
+            return study_fail(c, line, key, "not an sbatch option name");
+    if (slurm_key_problem(c, key, line))
         return -1;
+    long m;
+    if (!strcmp(key, "array_max") && (!study_parse_long(value, &m) || m < 1))
+        return study_fail(c, line, key, "'%s': need an integer >= 1", value);
+    return kv_add(c, &c->s->slurm, &c->s->nslurm, key, value, line, "given twice");
+}
+
+/* One key = value line of the current section. 0, or -1 (reported). */
+static int take_key(reading *r, const char *key, char *value, long line)
+{
+    study_parse_ctx *c = r->c;
+    study *s = c->s;
+    if (!*key)
+        return study_fail(c, line, NULL, "missing key before '='");
+    if (!*value)
+        return study_fail(c, line, key, "empty value");
+    if (study_has_ctrl(value))
+        return study_fail(c, line, key, "control character in the value");
+    if ((r->sec == SEC_SET || r->sec == SEC_VARY || r->sec == SEC_BASELINE) &&
+        !strncmp(key, "plugins.", 8))
+        return study_fail(c, line, key, PLUGINS_OWN_SECTION);
+    switch (r->sec) {
+    case SEC_NONE:
+        return study_fail(c, line, key, "outside any section (start with [study])");
+    case SEC_STUDY:
+        return parse_study_key(c, r->k, key, value, line);
+    case SEC_PLUGINS:
+        return parse_plugins_key(c, key, value, line);
+    case SEC_VARY:
+        return study_parse_vary(c, key, value, line);
+    case SEC_SET:
+        if (!study_is_param_key(key))
+            return study_fail(c, line, key, "not a pnrsim key (section.key)");
+        return kv_add(c, &s->set, &s->nset, key, value, line, "set twice");
+    case SEC_BASELINE: {
+        study_raw *rb = &(*r->bases)[*r->nbases - 1];
+        if (strcmp(key, "lines") != 0 && !study_is_param_key(key))
+            return study_fail(c, line, key, "not a pnrsim key (section.key) "
+                                            "nor lines = KEY");
+        return kv_add(c, &rb->kv, &rb->nkv, key, value, line,
+                      "given twice in this baseline");
     }
-    return n;
+    case SEC_PLOT: {
+        study_raw *rp = &(*r->plots)[*r->nplots - 1];
+        return kv_add(c, &rp->kv, &rp->nkv, key, value, line, NULL);
+    }
+    case SEC_SLURM:
+        return slurm_key(c, key, value, line);
+    }
+    return 0;
+}
+
+/* app/ini_reader.c's key = value callback: the key in lower case. */
+static int read_pair(void *user, const char *inih_section, const char *key, const char *value,
+                   long line)
+{
+    (void)inih_section; /* on_section keeps the section, in full */
+    char *k = xstrdup(key), *v = xstrdup(value);
+    study_lower(k);
+    int rc = take_key(user, k, v, line);
+    free(k);
+    free(v);
+    return rc == 0;
+}
+
+static void read_bad_text(void *user, long line, const char *msg)
+{
+    study_fail(((reading *)user)->c, line, NULL, "%s", msg);
 }
 
 /* Contract: study/sections.h. */
-int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
+int study_read_sections(study_parse_ctx *c, const char *text, size_t len, study_keys *k,
                         study_raw **plots, size_t *nplots, study_raw **bases,
                         size_t *nbases)
 {
-    study *s = c->s;
-    section sec = SEC_NONE;
-    lline *lines;
-    long nlines = read_lines(c, f, &lines);
-    if (nlines < 0)
-        return -1;
-    int rc = 0;
-    bool seen[SEC_PLUGINS + 1] = {false};
-    for (long li = 0; li < nlines; li++) {
-        char *p = lines[li].text;
-        long lineno = lines[li].lineno;
-        if (*p == '[') {
-            char *close = strchr(p, ']');
-            if (!close || study_trim(close + 1)[0]) {
-                rc = study_fail(c, lineno, NULL, "bad section header '%s'", p);
-                break;
-            }
-            *close = '\0';
-            char *name = study_trim(p + 1);
-            char *arg = name + strcspn(name, " \t");
-            if (*arg) {
-                *arg++ = '\0';
-                arg = study_trim(arg);
-            }
-            study_lower(name);
-            if (!strcmp(name, "study"))
-                sec = SEC_STUDY;
-            else if (!strcmp(name, "vary"))
-                sec = SEC_VARY;
-            else if (!strcmp(name, "set"))
-                sec = SEC_SET;
-            else if (!strcmp(name, "plot"))
-                sec = SEC_PLOT;
-            else if (!strcmp(name, "baseline"))
-                sec = SEC_BASELINE;
-            else if (!strcmp(name, "slurm"))
-                sec = SEC_SLURM;
-            else if (!strcmp(name, "plugins"))
-                sec = SEC_PLUGINS;
-            else {
-                rc = study_fail(c, lineno, name,
-                          "unknown section (study, vary, set, baseline, "
-                          "plot, slurm, plugins)");
-                break;
-            }
-            if (*arg && sec != SEC_PLOT && sec != SEC_BASELINE) {
-                rc = study_fail(c, lineno, name, "this section takes no name");
-                break;
-            }
-            if (sec == SEC_BASELINE) {
-                if (!*arg) {
-                    rc = study_fail(c, lineno, name, "needs a name: [baseline NAME] "
-                                               "(e.g. [baseline disk])");
-                    break;
-                }
-                if (!study_is_name(arg)) {
-                    rc = study_fail(c, lineno, name, "'%s': use letters, digits, "
-                                               "'.', '_' and '-'", arg);
-                    break;
-                }
-                for (size_t i = 0; i < *nbases; i++)
-                    if (!strcmp((*bases)[i].name, arg)) {
-                        rc = study_fail(c, lineno, name,
-                                  "a second baseline named '%s' (first on "
-                                  "line %ld)", arg, (*bases)[i].line);
-                        break;
-                    }
-                if (rc)
-                    break;
-                *bases = xrealloc(*bases, (*nbases + 1) * sizeof **bases);
-                study_raw *rb = &(*bases)[(*nbases)++];
-                memset(rb, 0, sizeof *rb);
-                rb->name = xstrdup(arg);
-                rb->line = lineno;
-                continue;
-            }
-            if (sec == SEC_PLOT) {
-                *plots = xrealloc(*plots, (*nplots + 1) * sizeof **plots);
-                study_raw *rp = &(*plots)[(*nplots)++];
-                memset(rp, 0, sizeof *rp);
-                rp->name = *arg ? xstrdup(arg) : NULL;
-                rp->line = lineno;
-            } else if (seen[sec]) {
-                rc = study_fail(c, lineno, name, "section given twice");
-                break;
-            }
-            seen[sec] = true;
-            continue;
-        }
-        char *eq = strchr(p, '=');
-        if (!eq) {
-            rc = study_fail(c, lineno, NULL, "expected 'key = value', got '%s'", p);
-            break;
-        }
-        *eq = '\0';
-        char *key = study_trim(p);
-        char *value = study_trim(eq + 1);
-        study_lower(key);
-        if (!*key) {
-            rc = study_fail(c, lineno, NULL, "missing key before '='");
-            break;
-        }
-        if (!*value) {
-            rc = study_fail(c, lineno, key, "empty value");
-            break;
-        }
-        if (study_has_ctrl(value)) {
-            rc = study_fail(c, lineno, key, "control character in the value");
-            break;
-        }
-        if ((sec == SEC_SET || sec == SEC_VARY || sec == SEC_BASELINE) &&
-            !strncmp(key, "plugins.", 8)) {
-            rc = study_fail(c, lineno, key, PLUGINS_OWN_SECTION);
-            break;
-        }
-        switch (sec) {
-        case SEC_NONE:
-            rc = study_fail(c, lineno, key, "outside any section (start with "
-                                      "[study])");
-            break;
-        case SEC_STUDY:
-            rc = parse_study_key(c, k, key, value, lineno);
-            break;
-        case SEC_PLUGINS:
-            rc = parse_plugins_key(c, key, value, lineno);
-            break;
-        case SEC_VARY:
-            rc = study_parse_vary(c, key, value, lineno);
-            break;
-        case SEC_SET:
-            if (!study_is_param_key(key)) {
-                rc = study_fail(c, lineno, key, "not a pnrsim key (section.key)");
-                break;
-            }
-            rc = kv_add(c, &s->set, &s->nset, key, value, lineno, "set twice");
-            break;
-        case SEC_BASELINE: {
-            study_raw *rb = &(*bases)[*nbases - 1];
-            if (strcmp(key, "lines") != 0 && !study_is_param_key(key)) {
-                rc = study_fail(c, lineno, key, "not a pnrsim key (section.key) "
-                                          "nor lines = KEY");
-                break;
-            }
-            rc = kv_add(c, &rb->kv, &rb->nkv, key, value, lineno,
-                        "given twice in this baseline");
-            break;
-        }
-        case SEC_PLOT: {
-            study_raw *rp = &(*plots)[*nplots - 1];
-            rc = kv_add(c, &rp->kv, &rp->nkv, key, value, lineno, NULL);
-            break;
-        }
-        case SEC_SLURM: {
-            bool ok = true;
-            for (const char *q = key; *q; q++)
-                ok &= islower((unsigned char)*q) || isdigit((unsigned char)*q) ||
-                      *q == '-' || *q == '_';
-            if (!ok) {
-                rc = study_fail(c, lineno, key, "not an sbatch option name");
-                break;
-            }
-            rc = slurm_key_problem(c, key, lineno);
-            if (rc)
-                break;
-            if (!strcmp(key, "array_max")) {
-                long m;
-                if (!study_parse_long(value, &m) || m < 1) {
-                    rc = study_fail(c, lineno, key, "'%s': need an integer >= 1",
-                              value);
-                    break;
-                }
-            }
-            rc = kv_add(c, &s->slurm, &s->nslurm, key, value, lineno,
-                        "given twice");
-            break;
-        }
-        }
-        if (rc)
-            break;
-    }
-    for (long li = 0; li < nlines; li++)
-        free(lines[li].text);
-    free(lines);
-    return rc;
+    if (len > INT_MAX - 16)
+        return study_fail(c, 1, NULL, "too large for a study file");
+    reading r = {c, k, plots, bases, nplots, nbases, SEC_NONE, {false}};
+    ini_reader_spec spec = {text, len, (int)len + 16, true, read_header, read_pair,
+                            read_bad_text, &r};
+    return ini_reader_parse(&spec);
 }

@@ -8,7 +8,6 @@
 #include "study/parse.h"
 
 #include <stddef.h>
-#include <stdio.h>
 
 /* A [study] line naming a file (base, trace): resolved once the whole file
  * is read, against the study file's directory. value NULL: not given. */
@@ -25,14 +24,15 @@ typedef struct study_keys {
     long windows_line;
 } study_keys;
 
-/* Read the open study file f into c->s: the [study] keys (file names into
- * k), [set], [vary] (expanded by study/values.c) and [slurm]; the [plot]
- * and [baseline] sections are kept raw in *plots and *bases (*nplots and
- * *nbases of them, newly allocated, to free with study_free_raw even on
- * failure), since the keys they name may be varied further down. Blank
- * and comment lines are dropped and indented continuation lines joined.
- * 0, or -1 (reported through study_fail) at the first problem. */
-int study_read_sections(study_parse_ctx *c, FILE *f, study_keys *k,
+/* Read the study file's text (len bytes, NUL-terminated) into c->s: the
+ * [study] keys (file names into k), [set], [vary] (expanded by
+ * study/values.c) and [slurm]; the [plot] and [baseline] sections are kept
+ * raw in *plots and *bases (*nplots and *nbases of them, newly allocated,
+ * to free with study_free_raw even on failure), since the keys they name
+ * may be varied further down. Read by app/ini_reader.c (comments, and
+ * indented continuation lines joined). 0, or -1 (reported through
+ * study_fail) at the first problem. */
+int study_read_sections(study_parse_ctx *c, const char *text, size_t len, study_keys *k,
                         study_raw **plots, size_t *nplots, study_raw **bases,
                         size_t *nbases);
 

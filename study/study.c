@@ -33,9 +33,11 @@
  *                                         ; are checked; each run gets
  *                                         ; --plugin PATH for each
  *
- * Comments start with ';' or '#' at the start of a line or after white
- * space. An indented line without '=' continues the value of the line
- * above (joined with a space), for long lists. Section and key names are case-insensitive (stored in lower case);
+ * The file is read as scenario files are (app/ini_reader.c, through
+ * inih): comments start with ';' or '#' at the start of a line or after
+ * white space (a '#' inside a value, a#b, is kept), and key: value is
+ * key = value. An indented line without '=' continues the value of the
+ * line above (joined with a space), for long lists. Section and key names are case-insensitive (stored in lower case);
  * values keep their case. Relative paths (base, trace, [plugins] load's
  * files, and workload.trace,
  * process.fault_curve and fault_curves' files in [set] or [vary]) are taken from the directory of the study file, so a
@@ -150,8 +152,9 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     memset(s, 0, sizeof *s);
     study_parse_ctx c = {path, err, s};
     err[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    size_t len;
+    char *text = util_read_file(path, 0, &len, NULL);
+    if (!text) {
         snprintf(err, STUDY_ERR_MAX, "%s: %s", path, strerror(errno));
         return -1;
     }
@@ -164,8 +167,8 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0, 0};
     study_raw *plots = NULL, *bases = NULL;
     size_t nplots = 0, nbases = 0;
-    int rc = study_read_sections(&c, f, &k, &plots, &nplots, &bases, &nbases);
-    fclose(f);
+    int rc = study_read_sections(&c, text, len, &k, &plots, &nplots, &bases, &nbases);
+    free(text);
 
     if (!rc && !s->name)
         s->name = file_stem(path);

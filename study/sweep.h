@@ -51,9 +51,9 @@
 
 typedef enum { SWEEP_NUM, SWEEP_STR, SWEEP_BOOL, SWEEP_NULL } sweep_type;
 
-/* One flattened metric: "key" or "outer.inner". raw is the value's text as
- * written in the file (numbers) or the decoded string / true / false /
- * null. */
+/* One flattened metric: "key" or "outer.inner". raw is a number's text as
+ * pnrsim writes it (the shortest %.15g..%.17g that reads back) or the
+ * decoded string / true / false / "" for null. */
 typedef struct sweep_metric {
     char *key;
     char *raw;
@@ -68,9 +68,9 @@ typedef struct sweep_metrics {
     bool has_partial;  /* the file has a "partial" member */
 } sweep_metrics;
 
-/* Parse the JSON object in text (len bytes) into out. Arrays are skipped;
- * nested objects are flattened. 0, or -1 with a message in err (out is then
- * empty). */
+/* Parse the JSON object in text (len bytes; through jansson) into out.
+ * Arrays are skipped; nested objects are flattened. 0, or -1 with a
+ * message in err (out is then empty). */
 int sweep_metrics_parse(const char *text, size_t len, sweep_metrics *out,
                         char *err, size_t errlen);
 /* Read and parse the file at path. Same contract. */

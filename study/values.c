@@ -6,9 +6,9 @@
  * a:b:*k (a, a*k, a*k*k, ... up to b; a > 0, k > 1). Range values are
  * written with %.10g, so 0:0.3:0.1 gives 0, 0.1, 0.2, 0.3. An item that
  * does not read as a range of numbers (a time such as 00:10) is a plain
- * value. The expanded values keep the order written and may not repeat: a
- * hash set makes the duplicate check constant time, since one range may
- * hold up to 100,000 values. A bound or step that is not a finite number
+ * value. The expanded values keep the order written and may not repeat
+ * (checked once the list is expanded, by sorting: one range may hold up
+ * to 100,000 values; the repeat named is the first in the list). A bound or step that is not a finite number
  * (1:nan:1, 1e999) is an error, as is a step too fine for %.10g to tell
  * two values apart. The [study] metrics list is a plain list (no ranges,
  * no repeats). Errors go through study_fail ("FILE:LINE: KEY: ...").
@@ -22,7 +22,6 @@
 
 #include "app/config.h"
 
-#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -32,97 +31,79 @@
 
 #define STUDY_MAX_RANGE 100000L
 
-/* The values of the [vary] key being read, for duplicate checks in
- * constant time (a range such as 1:2:1e-5 has 100,001 values): an
- * open-addressing hash table of indices into p->values (SIZE_MAX: empty
- * slot), at most half full, and the capacity of p->values, which doubles. */
-typedef struct value_set {
-    size_t *slot;
-    size_t nslots;
+/* The [vary] key being read: its values (p->values, whose capacity
+ * doubles), the items of its list as written, and the item each value
+ * came from, for the message that names a value given twice. */
+typedef struct vary_read {
+    study_param *p;
     size_t cap;
-} value_set;
+    size_t *from;      /* per value: the index of its item */
+    struct item {
+        char *text;
+        bool range;
+    } *items;
+    size_t nitems;
+} vary_read;
 
-static size_t value_hash(const char *v)
+/* Append value v of the last item. */
+static void push_value(vary_read *r, const char *v)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *v; v++)
-        h = (h ^ (unsigned char)*v) * 1099511628211ULL;
-    return (size_t)h;
-}
-
-/* Index of v among p's values, or -1. */
-static long find_value(const value_set *vs, const study_param *p,
-                       const char *v)
-{
-    if (!vs->nslots)
-        return -1;
-    for (size_t i = value_hash(v) & (vs->nslots - 1);;
-         i = (i + 1) & (vs->nslots - 1)) {
-        if (vs->slot[i] == SIZE_MAX)
-            return -1;
-        if (!strcmp(p->values[vs->slot[i]], v))
-            return (long)vs->slot[i];
+    study_param *p = r->p;
+    if (p->nvalues == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 8;
+        p->values = xrealloc(p->values, r->cap * sizeof *p->values);
+        r->from = xrealloc(r->from, r->cap * sizeof *r->from);
     }
-}
-
-/* Append v (not yet among p's values) to p. */
-static void push_value(value_set *vs, study_param *p, const char *v)
-{
-    assert(find_value(vs, p, v) < 0);
-    if (p->nvalues == vs->cap) {
-        vs->cap = vs->cap ? 2 * vs->cap : 8;
-        p->values = xrealloc(p->values, vs->cap * sizeof *p->values);
-    }
+    r->from[p->nvalues] = r->nitems - 1;
     p->values[p->nvalues++] = xstrdup(v);
-    if (2 * p->nvalues > vs->nslots) { /* rehash into twice the slots */
-        free(vs->slot);
-        vs->nslots = vs->nslots ? 2 * vs->nslots : 16;
-        while (2 * p->nvalues > vs->nslots)
-            vs->nslots *= 2;
-        vs->slot = xmalloc(vs->nslots * sizeof *vs->slot);
-        for (size_t i = 0; i < vs->nslots; i++)
-            vs->slot[i] = SIZE_MAX;
-        for (size_t k = 0; k < p->nvalues; k++) {
-            size_t i = value_hash(p->values[k]) & (vs->nslots - 1);
-            while (vs->slot[i] != SIZE_MAX)
-                i = (i + 1) & (vs->nslots - 1);
-            vs->slot[i] = k;
-        }
-        return;
+}
+
+/* A value and its index, sorted by text then index (repeats_check). */
+typedef struct value_ref {
+    const char *v;
+    size_t i;
+} value_ref;
+
+static int value_ref_cmp(const void *a, const void *b)
+{
+    const value_ref *x = a, *y = b;
+    int r = strcmp(x->v, y->v);
+    return r ? r : (x->i > y->i) - (x->i < y->i);
+}
+
+/* No value twice: sorted (n log n, for ranges of up to 100,000 values),
+ * the repeat reported is the first one in the list's order, as reading it
+ * left to right would meet it. Two values of one range that print alike
+ * with %.10g mean a step below the 10 significant digits values are
+ * written with. 0, or -1 (reported). */
+static int repeats_check(study_parse_ctx *c, const vary_read *r)
+{
+    const study_param *p = r->p;
+    value_ref *v = xmalloc((p->nvalues + 1) * sizeof *v);
+    for (size_t i = 0; i < p->nvalues; i++)
+        v[i] = (value_ref){p->values[i], i};
+    qsort(v, p->nvalues, sizeof *v, value_ref_cmp);
+    size_t best = 0; /* v[best] repeats v[best - 1]; 0: no repeat */
+    for (size_t k = 1; k < p->nvalues; k++)
+        if (!strcmp(v[k].v, v[k - 1].v) && (!best || v[k].i < v[best].i))
+            best = k;
+    int rc = 0;
+    if (best) {
+        size_t first = r->from[v[best - 1].i], second = r->from[v[best].i];
+        const char *item = r->items[second].text, *val = v[best].v;
+        if (first == second)
+            rc = study_fail(c, p->line, p->key,
+                            "range '%s': its step is too fine for the 10 significant "
+                            "digits values are written with (%%.10g): '%s' would "
+                            "come twice", item, val);
+        else if (r->items[second].range)
+            rc = study_fail(c, p->line, p->key, "value '%s' (of range '%s') given twice",
+                            val, item);
+        else
+            rc = study_fail(c, p->line, p->key, "value '%s' given twice", val);
     }
-    size_t i = value_hash(v) & (vs->nslots - 1);
-    while (vs->slot[i] != SIZE_MAX)
-        i = (i + 1) & (vs->nslots - 1);
-    vs->slot[i] = p->nvalues - 1;
-}
-
-/* Append a plain value to a parameter, rejecting duplicates. */
-static int add_value(study_parse_ctx *c, study_param *p, value_set *vs,
-                     const char *v)
-{
-    if (find_value(vs, p, v) >= 0)
-        return study_fail(c, p->line, p->key, "value '%s' given twice", v);
-    push_value(vs, p, v);
-    return 0;
-}
-
-/* Append value v of range item (whose values start at index first) to p.
- * Two values of one range that print alike with %.10g mean a step below
- * the 10 significant digits values are written with. */
-static int add_range_value(study_parse_ctx *c, study_param *p, value_set *vs,
-                           const char *item, size_t first, const char *v)
-{
-    long dup = find_value(vs, p, v);
-    if (dup >= (long)first)
-        return study_fail(c, p->line, p->key,
-                    "range '%s': its step is too fine for the 10 significant "
-                    "digits values are written with (%%.10g): '%s' would "
-                    "come twice", item, v);
-    if (dup >= 0)
-        return study_fail(c, p->line, p->key,
-                    "value '%s' (of range '%s') given twice", v, item);
-    push_value(vs, p, v);
-    return 0;
+    free(v);
+    return rc;
 }
 
 /* True when the whole string reads as a number, finite or not ("nan",
@@ -156,9 +137,9 @@ static const char *bad_number(const char *t)
 
 /* Expand a:b, a:b:s or a:b:*k into p. Returns 1 when item is a range and
  * was added, 0 when item is not a range, -1 on error. */
-static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
-                     const char *item)
+static int add_range(study_parse_ctx *c, vary_read *r, const char *item)
 {
+    study_param *p = r->p;
     char *copy = xstrdup(item);
     char *f[4];
     int nf = 0;
@@ -208,7 +189,6 @@ static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
     }
     free(copy);
     char buf[64];
-    size_t first = p->nvalues;
     if (geometric) {
         if (!(a > 0) || !(step > 1) || b < a)
             return study_fail(c, p->line, p->key,
@@ -227,8 +207,7 @@ static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
                             "range '%s': too many values (at most %ld)", item,
                             STUDY_MAX_RANGE);
             snprintf(buf, sizeof buf, "%.10g", v);
-            if (add_range_value(c, p, vs, item, first, buf) != 0)
-                return -1;
+            push_value(r, buf);
         }
         return 1;
     }
@@ -247,8 +226,7 @@ static int add_range(study_parse_ctx *c, study_param *p, value_set *vs,
         if (fabs(v) < fabs(step) * 1e-12)
             v = 0; /* avoid "-0" and 1e-17 from rounding */
         snprintf(buf, sizeof buf, "%.10g", v);
-        if (add_range_value(c, p, vs, item, first, buf) != 0)
-            return -1;
+        push_value(r, buf);
     }
     return 1;
 }
@@ -268,8 +246,7 @@ int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
     memset(p, 0, sizeof *p);
     p->key = xstrdup(key);
     p->line = line;
-    size_t items = 0;
-    value_set vs = {NULL, 0, 0};
+    vary_read r = {p, 0, NULL, NULL, 0};
     int rc = 0;
     /* Walk by hand (strtok would merge ",,") to catch empty items. */
     char *q = value;
@@ -282,19 +259,28 @@ int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
             rc = study_fail(c, line, key, "empty value in the list");
             break;
         }
-        items++;
-        int r = add_range(c, p, &vs, item);
-        if (r < 0 || (r == 0 && add_value(c, p, &vs, item) != 0)) {
+        r.items = xrealloc(r.items, (r.nitems + 1) * sizeof *r.items);
+        r.items[r.nitems++] = (struct item){xstrdup(item), false};
+        int k = add_range(c, &r, item);
+        if (k < 0) {
             rc = -1;
             break;
         }
+        r.items[r.nitems - 1].range = k > 0;
+        if (k == 0)
+            push_value(&r, item);
         if (!comma)
             break;
         q = comma + 1;
     }
-    free(vs.slot);
-    if (!rc && (!items || !p->nvalues))
+    if (!rc && !p->nvalues)
         rc = study_fail(c, line, key, "no values");
+    if (!rc)
+        rc = repeats_check(c, &r);
+    for (size_t i = 0; i < r.nitems; i++)
+        free(r.items[i].text);
+    free(r.items);
+    free(r.from);
     return rc;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/deps.sh: make sure the libraries pnrsim builds with are present.
 #
-# Checks with pkg-config for gsl, inih, check and zlib. When any is missing it
+# Checks with pkg-config for gsl, inih, check, zlib and jansson. When any is missing it
 # installs the Debian packages that provide them: directly when running as
 # root, through sudo when that works without a password; otherwise it prints
 # the exact command to run and exits 2. With "bench" as first argument it also
@@ -18,7 +18,7 @@
 # when it cannot; with "fuzz-smoke" (make check) it installs them when it can
 # (root or sudo) and otherwise only says so: the smoke run then skips.
 set -e
-PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev parallel python3"
+PKGS="libgsl-dev libinih-dev check libsubunit-dev pkg-config zlib1g-dev libjansson-dev parallel python3"
 missing=0
 # python3: make check-layers (tools/check-layers.py) and the tests' models.
 [ -x /usr/bin/python3 ] || missing=1
@@ -27,7 +27,7 @@ command -v parallel >/dev/null 2>&1 || missing=1
 if ! command -v pkg-config >/dev/null 2>&1; then
     missing=1
 else
-    for m in gsl inih check zlib; do
+    for m in gsl inih check zlib jansson; do
         pkg-config --exists "$m" || missing=1
     done
 fi
