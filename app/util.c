@@ -106,9 +106,43 @@ char *util_read_file(const char *path, size_t max, size_t *len, util_read_fail *
     return buf;
 }
 
+/* Write all len bytes of data to fd; 0, or -1 with errno set. */
+static int write_all(int fd, const char *p, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, p + off, len - off);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        off += (size_t)w;
+    }
+    return 0;
+}
+
 int util_write_file(const char *path, const void *data, size_t len, char *err,
                     size_t errlen)
 {
+    /* A path that names something other than a regular file (/dev/null,
+     * /dev/stdout, a FIFO) is written in place: renaming a file over it
+     * would replace the device (as root, /dev/null itself). */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        int fd = open(path, O_WRONLY);
+        if (fd < 0 || write_all(fd, data, len) != 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+        if (close(fd) != 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
     char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
@@ -116,20 +150,12 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
         free(tmp);
         return -1;
     }
-    const char *p = data;
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, p + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            return -1;
-        }
-        off += (size_t)w;
+    if (write_all(fd, data, len) != 0) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
     }
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));

@@ -205,6 +205,18 @@ check "emit-slurm: task 1 runs into the quoted directory" test -s "./$sq/runs/ba
 rc=$?
 check "emit with a line break in -o: exit 2, named, nothing written" \
     sh -c "test $rc -eq 2 && grep -q 'line break' nl.err && test ! -e jl && test -z \"\$(ls -d a?b 2>/dev/null)\""
+# A device or FIFO as the target is written in place, never replaced by
+# the atomic rename (as root that once replaced /dev/null itself).
+mkfifo jl.fifo
+cat jl.fifo > jl.got &
+reader=$!
+"$SWEEP" --emit-joblist jl.fifo -o fo slq.ini > /dev/null 2> fifo.err
+rc=$?
+# a reader left blocked (the FIFO replaced, or never opened) is stopped
+{ test $rc -eq 0 && test -p jl.fifo; } || kill $reader 2>/dev/null
+wait $reader
+check "emit-joblist into a FIFO: exit 0, the list read through it, still a FIFO" \
+    sh -c "test $rc -eq 0 && test -p jl.fifo && test -s jl.got && ! ls jl.fifo.tmp.* > /dev/null 2>&1"
 check "pnrsim-sweep: nothing run" test "$(pwned)" -eq 0
 
 # ---- messages --------------------------------------------------------------------------------
