@@ -3,9 +3,10 @@
  * INI files go through inih (Debian's libinih, r55). Its behaviour is set by
  * process-wide globals, which cfg_parse_ini_text sets for the duration of
  * the call and then restores: no multi-line values (an indented key is an
- * ordinary key, not a continuation of the previous value), `;` inline
- * comments (after whitespace) and `;`/`#` full-line comments, stop at the
- * first error. The installed <ini.h> declares the four-argument handler
+ * ordinary key, not a continuation of the previous value), `;` and `#`
+ * inline comments (after whitespace: "quantum = 60s  # a minute", as in
+ * study files; a '#' inside a word, "run#3.swf", is kept) and `;`/`#`
+ * full-line comments, stop at the first error. The installed <ini.h> declares the four-argument handler
  * (INI_HANDLER_LINENO is 0), so line numbers come from our own reader for
  * ini_parse_stream: it hands inih exactly one file line per call, counts
  * them, refuses lines longer than inih's buffer (inih would otherwise cut
@@ -225,7 +226,7 @@ static void ini_settings_set(const ini_settings *s)
 int cfg_parse_ini_text(config *c, const char *path, const char *text, size_t len,
                        cfg_error *err)
 {
-    static char inline_prefixes[] = ";";
+    static char inline_prefixes[] = ";#";
     static char start_prefixes[] = ";#";
     config scratch = *c;
     ini_state st = {.c = &scratch, .pos = text, .end = text + len, .w = {.file = path},

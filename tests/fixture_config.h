@@ -50,7 +50,7 @@ static inline int load_text(loader fn, config *c, const char *text, char path[64
 static inline void weird(config *c)
 {
     config_defaults(c);
-    snprintf(c->simulation.system, CFG_NAME_MAX, "weird system #1");
+    snprintf(c->simulation.system, CFG_NAME_MAX, "weird system#1");
     c->simulation.max_time = 12345.5;
     c->simulation.metrics_period = 0.1 + 0.2;
     c->simulation.seed = UINT64_MAX;

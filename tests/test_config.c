@@ -336,7 +336,7 @@ static const err_case ini_errors[] = {
                           "process, scheduler, computer, netram, network"},
     {"[simulation]\nseed = 2\n[bogus]\n", 3, "unknown section [bogus]"},
     /* unknown key */
-    {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer]; known keys: "
+    {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer] (did you mean ram?); known keys: "
                                   "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer"},
     {"[netram]\nram = 3\n", 2, "unknown key \"ram\" in [netram]"},
     /* malformed numbers */
@@ -506,7 +506,7 @@ START_TEST(test_ini_exact_messages)
              "of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1, MULTIFACTOR", path);
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
-    snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
+    snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer] (did you mean ram?); known keys: "
              "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer, rotation, swap, "
              "ssd_latency, ssd_bandwidth, ssd_parallelism, ssd_write_latency, ssd_write_bandwidth, "
              "memory_servers, memory_server_ram, speed", path);
