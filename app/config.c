@@ -345,7 +345,17 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
         !key[0]) {
-        cfg_fail(err, &w, "expected SECTION.KEY=VALUE");
+        /* A key without its section ("ram=256"): the sections that have
+         * it, "(did you mean computer.ram=256?)". */
+        char hint[256] = "";
+        if (eq && !dot && util_trim_copy(key, sizeof key, assignment, (size_t)(eq - assignment)))
+            for (size_t i = 0, k = 0; i < cfg_nkeys; i++)
+                if (!strcasecmp(cfg_keys[i].key, key))
+                    util_appendf(hint, sizeof hint, "%s%s.%s=%.60s", k++ ? " or " : " (did you mean ",
+                                 cfg_keys[i].section, cfg_keys[i].key, eq + 1);
+        if (hint[0])
+            util_appendf(hint, sizeof hint, "?)");
+        cfg_fail(err, &w, "expected SECTION.KEY=VALUE%s", hint);
         return -1;
     }
     const char *canon = cfg_find_section(sec);

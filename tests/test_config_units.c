@@ -21,7 +21,8 @@
  *   - the edit distance (hand-counted: ramm/ram 1, sede/seed 1 by
  *     transposition, kitten/sitting 3) and the suggestions: a close key
  *     of the section, the same key in another section, a close section,
- *     none for a name far from every known one;
+ *     none for a name far from every known one; --set KEY=VALUE without
+ *     its section names the sections that have KEY;
  *   - a file with "key = value" before any [section] is refused as INI at
  *     that line, not read as PNRSim's format; an inline "# comment" after
  *     a blank is a comment, a '#' inside a word is kept; a text value with
@@ -196,6 +197,15 @@ START_TEST(test_suggestions)
     ck_assert_ptr_null(strstr(err, "did you mean"));
     ck_assert_int_eq(set1(&c, "flux.wibble=1", err), -1);
     ck_assert_ptr_null(strstr(err, "did you mean"));
+    /* --set without a section: the sections that have the key */
+    ck_assert_int_eq(set1(&c, "ram=256GB", err), -1);
+    ck_assert_str_eq(err, "--set ram=256GB: expected SECTION.KEY=VALUE (did you mean "
+                          "computer.ram=256GB?)");
+    ck_assert_int_eq(set1(&c, "packing=BESTFIT", err), -1);
+    ck_assert_str_eq(err, "--set packing=BESTFIT: expected SECTION.KEY=VALUE (did you mean "
+                          "scheduler.packing=BESTFIT or netram.packing=BESTFIT?)");
+    ck_assert_int_eq(set1(&c, "rma=1", err), -1);
+    ck_assert_str_eq(err, "--set rma=1: expected SECTION.KEY=VALUE");
     /* in files: [computer] quantum names its section as a file writes it */
     ck_assert_int_eq(load_text(config_load, &c, "[computer]\nquantum = 60\n", path, err), -1);
     ck_assert_ptr_nonnull(strstr(err, ":2: unknown key \"quantum\" in [computer] (did you "
