@@ -170,7 +170,8 @@ START_TEST(test_set_errors)
     config_defaults(&c);
     before = c;
     ck_assert_int_eq(config_set(&c, "ram=32", err), -1);
-    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE");
+    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE (did you mean "
+                          "computer.ram=32?)");
     ck_assert_int_eq(config_set(&c, "computer.ram", err), -1);
     ck_assert_str_eq(err, "--set computer.ram: expected SECTION.KEY=VALUE");
     ck_assert_int_eq(config_set(&c, ".ram=3", err), -1);
