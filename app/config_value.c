@@ -664,7 +664,19 @@ bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
 
 
 /* The allowed values of kd, tersely, for the comment above it. */
+static void describe_terse(const key_def *kd, char *buf, size_t n);
+
 void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
+{
+    describe_terse(kd, buf, n);
+    /* A time or memory key in s or MB says it takes units (KT_TIME's
+     * text says so already). */
+    if (kd->type != KT_TIME && cfg_key_dim(kd) != KEY_PLAIN)
+        util_appendf(buf, n, "; or with a unit %s",
+                     cfg_key_dim(kd) == KEY_TIME ? "s, m, h, d" : "MB, GB, TB");
+}
+
+static void describe_terse(const key_def *kd, char *buf, size_t n)
 {
     switch (kd->type) {
     case KT_DOUBLE:

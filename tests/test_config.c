@@ -235,8 +235,10 @@ START_TEST(test_write_lists_every_key)
     ck_assert_ptr_nonnull(strstr(buf, "\ntype = GANG\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexclude_status =\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08, or groups COUNTxMB, ...]\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07]\ncomm_rate = 0\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08, or groups COUNTxMB, ...; "
+                                      "or with a unit MB, GB, TB]\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07; or with a unit "
+                                      "s, m, h, d]\ncomm_rate = 0\n"));
     ck_assert_ptr_nonnull(strstr(buf, "[bytes; integer 512..1073741824]\npage_size = 4096\n"));
     /* stable: writing twice gives the same text */
     char *buf2 = NULL;
