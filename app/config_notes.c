@@ -289,7 +289,9 @@ static bool from_lower_layer(const char *origin, const config_args *a, size_t *l
 
 size_t config_fold_notes(cfg_note *notes, size_t n, const config_args *a)
 {
-    size_t written = n < CFG_IGNORED_MAX ? n : CFG_IGNORED_MAX, out = 0;
+    if (n > CFG_IGNORED_MAX)
+        return n; /* some not written: printed as they are, with "and N more" */
+    size_t written = n, out = 0;
     size_t layer_of[CFG_IGNORED_MAX];
     bool lower[CFG_IGNORED_MAX], done[CFG_IGNORED_MAX] = {false};
     for (size_t i = 0; i < written; i++)
@@ -320,5 +322,5 @@ size_t config_fold_notes(cfg_note *notes, size_t n, const config_args *a)
         util_appendf(o->what, sizeof o->what, " (-v: each, and why)");
     }
     memcpy(notes, folded, out * sizeof *notes);
-    return out + (n - written);
+    return out;
 }

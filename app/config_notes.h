@@ -40,8 +40,8 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max);
  * have no effect in this configuration (features a later layer leaves
  * off): KEY, KEY, ... (-v: each, and why)", key the first one's. The
  * others, and a lower layer's single note, are kept as they are, in
- * order. Returns the new count (notes not written beyond
- * CFG_IGNORED_MAX still counted). */
+ * order. Returns the new count; n itself, nothing folded, when n exceeds
+ * CFG_IGNORED_MAX (not every note was written). */
 size_t config_fold_notes(cfg_note *notes, size_t n, const config_args *a);
 
 #endif
