@@ -230,7 +230,9 @@ static int read_whole(const char *path, char **text, size_t *len, cfg_error *e)
 typedef enum { AS_DETECTED, AS_INI, AS_PNRSIM } file_format;
 
 /* Read path once onto *c, as fmt says; AS_DETECTED: INI when its first
- * significant line starts with '[', PNRSim's format otherwise (the file is
+ * significant line starts with '[', refused (at that line) when it reads
+ * "key = value" (an INI file without its section header), PNRSim's
+ * format otherwise (the file is
  * read once, so a pipe, -c - (standard input, named "stdin" in messages),
  * -c /dev/stdin or -c <(...), is detected and parsed from the same bytes).
  * A file whose lines end in CR alone is refused as a whole (it would be
@@ -253,17 +255,39 @@ static int load_file(config *c, const char *path, file_format fmt, cfg_error *er
     }
     bool ini = fmt == AS_INI;
     const char *p = text, *stop = text + len;
+    long line = 1;
     if (fmt == AS_DETECTED && len >= 3 && !strncmp(p, "\xEF\xBB\xBF", 3))
         p += 3;
     while (fmt == AS_DETECTED && p < stop) {
         while (p < stop && isspace((unsigned char)*p))
-            p++;
+            line += *p++ == '\n';
         if (p < stop && (*p == '#' || *p == ';')) {
             const char *nl = memchr(p, '\n', (size_t)(stop - p));
             p = nl ? nl + 1 : stop;
+            line++;
             continue;
         }
         ini = p < stop && *p == '[';
+        /* "key = value" before any [section]: an INI file without its
+         * header, not PNRSim's "Name value" (whose names never hold '='):
+         * refused as INI, at that line (issue 37 item 6). */
+        const char *q = p;
+        while (q < stop && !isspace((unsigned char)*q) && *q != '=')
+            q++;
+        while (q < stop && (*q == ' ' || *q == '\t'))
+            q++;
+        if (!ini && q > p && q < stop && *q == '=') {
+            where w = {.file = path, .line = line};
+            char key[64], shown[96];
+            size_t klen = strcspn(p, " \t\r\n\v\f=");
+            snprintf(key, sizeof key, "%.*s", (int)(klen > 60 ? 60 : klen), p);
+            cfg_quote_value(shown, sizeof shown, key);
+            cfg_fail(err, &w, "key \"%s\" before any [section] header: an INI scenario "
+                     "gives each key under its section (e.g. [computer] above ram = 256); "
+                     "PNRSim's own format writes \"Name value\", without '='", shown);
+            free(text);
+            return -1;
+        }
         break;
     }
     int rc = 0;
@@ -321,7 +345,17 @@ int config_set_e(config *c, const char *assignment, cfg_error *err)
     if (!eq || !dot || !util_trim_copy(sec, sizeof sec, assignment, (size_t)(dot - assignment)) ||
         !util_trim_copy(key, sizeof key, dot + 1, (size_t)(eq - dot - 1)) || !sec[0] ||
         !key[0]) {
-        cfg_fail(err, &w, "expected SECTION.KEY=VALUE");
+        /* A key without its section ("ram=256"): the sections that have
+         * it, "(did you mean computer.ram=256?)". */
+        char hint[256] = "";
+        if (eq && !dot && util_trim_copy(key, sizeof key, assignment, (size_t)(eq - assignment)))
+            for (size_t i = 0, k = 0; i < cfg_nkeys; i++)
+                if (!strcasecmp(cfg_keys[i].key, key))
+                    util_appendf(hint, sizeof hint, "%s%s.%s=%.60s", k++ ? " or " : " (did you mean ",
+                                 cfg_keys[i].section, cfg_keys[i].key, eq + 1);
+        if (hint[0])
+            util_appendf(hint, sizeof hint, "?)");
+        cfg_fail(err, &w, "expected SECTION.KEY=VALUE%s", hint);
         return -1;
     }
     const char *canon = cfg_find_section(sec);

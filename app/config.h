@@ -9,8 +9,10 @@
  *   config_types.h   struct config, cfg_error: types only
  *   config_names.c   the names of enum values, as written in files
  *   config_keys.c    the table of every key (key_def), and lookup in it
+ *   config_lookup.c  a key's dimension from its unit (time, memory), and
+ *                    the nearest known name to a misspelt one
  *   config_error.c   where a problem is (where) and how it is worded
- *   config_number.c  numbers and times as files write them: strict
+ *   config_number.c  numbers, times and sizes as files write them: strict
  *                    parsing, the shortest text that reads back the same
  *   config_value.c   values by type: parse, check, format, compare,
  *                    describe; storing a value read at a place (cfg_apply)

@@ -11,6 +11,7 @@
  * messages list, and below everything that reads values.
  */
 #include "app/config_error.h"
+#include "app/config_lookup.h"
 #include "app/util.h"
 
 #include <ctype.h>
@@ -106,12 +107,17 @@ void cfg_fail_unknown_section(cfg_error *e, const where *w, const char *section)
     for (size_t i = cfg_nbuiltin; i < cfg_nkeys; i++)
         if (i == cfg_nbuiltin || strcmp(cfg_keys[i].section, cfg_keys[i - 1].section))
             util_appendf(list, sizeof list, ", %s", cfg_keys[i].section);
+    /* The nearest known section, when close: " (did you mean [computer]?)". */
+    const char *near = cfg_suggest_section(section);
+    char hint[96] = "";
+    if (near)
+        snprintf(hint, sizeof hint, " (did you mean [%s]?)", near);
     if (!strncasecmp(section, "plugin.", 7))
-        cfg_fail(e, w, "unknown section [%s]: no plugin loaded declares keys in it (load "
+        cfg_fail(e, w, "unknown section [%s]%s: no plugin loaded declares keys in it (load "
                  "it first: --plugin FILE.so, or [plugins] load = FILE.so); known sections: %s",
-                 q, list);
+                 q, hint, list);
     else
-        cfg_fail(e, w, "unknown section [%s]; known sections: %s", q, list);
+        cfg_fail(e, w, "unknown section [%s]%s; known sections: %s", q, hint, list);
 }
 
 /* "<where>: unknown key "x" in [s]; known keys: ..." */
@@ -123,5 +129,15 @@ void cfg_fail_unknown_key(cfg_error *e, const where *w,
     for (size_t i = 0; i < cfg_nkeys; i++)
         if (!strcmp(cfg_keys[i].section, section))
             util_appendf(list, sizeof list, "%s%s", list[0] ? ", " : "", cfg_keys[i].key);
-    cfg_fail(e, w, "unknown key \"%s\" in [%s]; known keys: %s", q, section, list);
+    /* The nearest key, when close: " (did you mean ram?)", or the same key
+     * in its own section: " (did you mean [scheduler] quantum?)", written
+     * scheduler.quantum for --set. */
+    const key_def *near = cfg_suggest_key(section, key);
+    char hint[160] = "";
+    if (near && !strcmp(near->section, section))
+        snprintf(hint, sizeof hint, " (did you mean %s?)", near->key);
+    else if (near)
+        snprintf(hint, sizeof hint, w->file ? " (did you mean [%s] %s?)" : " (did you mean %s.%s?)",
+                 near->section, near->key);
+    cfg_fail(e, w, "unknown key \"%s\" in [%s]%s; known keys: %s", q, section, hint, list);
 }

@@ -40,7 +40,9 @@ typedef struct key_def {
     bool min_open;            /* the value must be > min, not >= min */
     const char *const *names; /* KT_ENUM: names by value, NULL-terminated */
     const char *def;          /* default, as written in reference.ini */
-    const char *unit;
+    const char *unit;         /* also the key's dimension: "s" (or "s ...")
+                               * a time, "MB" (or "MB ...") a memory size,
+                               * which then take units (config_lookup.h) */
     const char *comment;
     const char *pnrsim;       /* PNRSim names, '|'-separated, or NULL */
     bool zero_off;            /* KT_DOUBLE: 0 (= off) is allowed too */

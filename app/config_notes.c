@@ -262,3 +262,65 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max)
              "on is needed)");
     return n;
 }
+
+/* ---------------------------------------------------------------------- */
+/* A lower layer's notes, folded                                           */
+/* ---------------------------------------------------------------------- */
+
+/* Whether origin ("FILE:LINE") names a key set in a lower layer of a:
+ * FILE is a -c file that a later -c file, or a --set, is layered over.
+ * An origin cut short ("...") matches no file and stays unfolded. */
+static bool from_lower_layer(const char *origin, const config_args *a, size_t *layer)
+{
+    const char *colon = strrchr(origin, ':');
+    if (!colon || !a->files)
+        return false;
+    size_t flen = (size_t)(colon - origin);
+    bool found = false;
+    for (size_t i = 0; i < a->nfiles; i++) {
+        const char *f = strcmp(a->files[i], "-") ? a->files[i] : "stdin";
+        if (strlen(f) == flen && !strncmp(origin, f, flen)) {
+            *layer = i; /* the last layer of that name set it */
+            found = true;
+        }
+    }
+    return found && (*layer + 1 < a->nfiles || a->nsets > 0);
+}
+
+size_t config_fold_notes(cfg_note *notes, size_t n, const config_args *a)
+{
+    if (n > CFG_IGNORED_MAX)
+        return n; /* some not written: printed as they are, with "and N more" */
+    size_t written = n, out = 0;
+    size_t layer_of[CFG_IGNORED_MAX];
+    bool lower[CFG_IGNORED_MAX], done[CFG_IGNORED_MAX] = {false};
+    for (size_t i = 0; i < written; i++)
+        lower[i] = from_lower_layer(notes[i].origin, a, &layer_of[i]);
+    static cfg_note folded[CFG_IGNORED_MAX]; /* large: not on the stack */
+    for (size_t i = 0; i < written; i++) {
+        if (done[i])
+            continue;
+        size_t same = 0;
+        for (size_t j = i; j < written && lower[i]; j++)
+            same += lower[j] && layer_of[j] == layer_of[i];
+        if (same < 2) {
+            folded[out++] = notes[i];
+            continue;
+        }
+        /* One line for the layer, at its first note's place. */
+        cfg_note *o = &folded[out++];
+        const char *f = a->files[layer_of[i]];
+        snprintf(o->key, sizeof o->key, "%s", notes[i].key);
+        snprintf(o->origin, sizeof o->origin, "%s", strcmp(f, "-") ? f : "stdin");
+        snprintf(o->what, sizeof o->what, "%zu keys it sets have no effect in this "
+                 "configuration (features a later layer leaves off): ", same);
+        for (size_t j = i, k = 0; j < written; j++)
+            if (lower[j] && layer_of[j] == layer_of[i]) {
+                util_appendf(o->what, sizeof o->what, "%s%s", k++ ? ", " : "", notes[j].key);
+                done[j] = true;
+            }
+        util_appendf(o->what, sizeof o->what, " (-v: each, and why)");
+    }
+    memcpy(notes, folded, out * sizeof *notes);
+    return out;
+}

@@ -32,4 +32,16 @@ size_t config_ignored(const config *c, cfg_note *notes, size_t max);
  * there were, should a later key outgrow it. */
 #define CFG_IGNORED_MAX 64
 
+/* Fold the notes (n from config_ignored, at most CFG_IGNORED_MAX of them
+ * written) of keys set by a lower layer of a, a machine preset under a
+ * scenario: a -c file that a later -c file or a --set is layered over
+ * (their origins name it). Two or more notes of one such file become one
+ * note at the place of its first: origin the file, what "N keys it sets
+ * have no effect in this configuration (features a later layer leaves
+ * off): KEY, KEY, ... (-v: each, and why)", key the first one's. The
+ * others, and a lower layer's single note, are kept as they are, in
+ * order. Returns the new count; n itself, nothing folded, when n exceeds
+ * CFG_IGNORED_MAX (not every note was written). */
+size_t config_fold_notes(cfg_note *notes, size_t n, const config_args *a);
+
 #endif

@@ -1,7 +1,8 @@
 /* app/config_number.c: numbers as configuration files write them (see
  * config_number.h): decimal integers and numbers read strictly (no hex,
  * nan or inf), times with a unit, and the shortest text that reads back
- * as the same double. Split from app/config_value.c (issue 35), which
+ * as the same double; memory sizes with a unit MB, GB or TB (1 GB = 1024
+ * MB: pnrsim's MB is 2^20 bytes, docs/MODEL.md). Split from app/config_value.c (issue 35), which
  * uses it for every numeric key; it knows no key or configuration.
  */
 #include "app/config_number.h"
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Parse a decimal integer (optional sign, digits, nothing else). Returns 0,
  * -1 when malformed, -2 when it does not fit a long long. */
@@ -63,20 +65,28 @@ int cfg_parse_number(const char *s, double *v)
     return 0;
 }
 
-int cfg_parse_time(const char *s, double *v)
+/* Parse s as a number with an optional unit: the unit (one of n suffixes
+ * sfx[i], case-insensitive, the longest that ends s) multiplies by
+ * factor[i]; blanks between the number and its unit are allowed. 0, -1
+ * when malformed, -2 when too large for a double. */
+static int parse_with_unit(const char *s, double *v, const char *const *sfx,
+                           const double *factor, size_t n)
 {
     char buf[64];
-    size_t len = strlen(s);
+    size_t len = strlen(s), best = 0;
+    double unit = 1;
     if (len == 0 || len >= sizeof buf)
         return -1;
-    double unit = 1;
-    switch (s[len - 1]) {
-    case 's': case 'S': unit = 1; len--; break;
-    case 'm': case 'M': unit = 60; len--; break;
-    case 'h': case 'H': unit = 3600; len--; break;
-    case 'd': case 'D': unit = 86400; len--; break;
-    default: break;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(sfx[i]);
+        if (l > best && l < len && !strcasecmp(s + len - l, sfx[i])) {
+            best = l;
+            unit = factor[i];
+        }
     }
+    len -= best;
+    while (best && len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+        len--;
     memcpy(buf, s, len);
     buf[len] = '\0';
     int r = cfg_parse_number(buf, v);
@@ -86,6 +96,20 @@ int cfg_parse_time(const char *s, double *v)
             return -2;
     }
     return r;
+}
+
+int cfg_parse_time(const char *s, double *v)
+{
+    static const char *const sfx[] = {"s", "m", "h", "d"};
+    static const double factor[] = {1, 60, 3600, 86400};
+    return parse_with_unit(s, v, sfx, factor, 4);
+}
+
+int cfg_parse_memory(const char *s, double *v)
+{
+    static const char *const sfx[] = {"MB", "GB", "TB"};
+    static const double factor[] = {1, 1024, 1024.0 * 1024};
+    return parse_with_unit(s, v, sfx, factor, 3);
 }
 
 /* Shortest text that reads back as exactly v: integral values of moderate

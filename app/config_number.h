@@ -14,9 +14,14 @@ int cfg_parse_ll(const char *s, long long *v);
  * malformed, -2 when its magnitude exceeds a double's. */
 int cfg_parse_number(const char *s, double *v);
 /* Parse a time: a decimal number with an optional unit s, m, h or d
- * (case-insensitive) into seconds. 0, -1 when malformed, -2 when too
- * large for a double. */
+ * (case-insensitive; blanks before it allowed: "1.5 h") into seconds.
+ * 0, -1 when malformed, -2 when too large for a double. */
 int cfg_parse_time(const char *s, double *v);
+/* Parse a memory size: a decimal number with an optional unit MB, GB or
+ * TB (case-insensitive, blanks before it allowed) into MB of 2^20 bytes:
+ * 1 GB = 1024 MB, 1 TB = 1048576 MB (exact: powers of two). 0, -1 when
+ * malformed, -2 when too large for a double. */
+int cfg_parse_memory(const char *s, double *v);
 /* Write into buf (n bytes) the shortest text that reads back as exactly v:
  * integral values of moderate size without exponent, others with the
  * fewest %g digits that round-trip. */

@@ -10,6 +10,7 @@
  * calls it once it has told a PNRSim file from an INI one.
  */
 #include "app/config_pnrsim.h"
+#include "app/config_lookup.h"
 #include "app/config_value.h"
 #include "app/util.h"
 
@@ -38,13 +39,30 @@ static const key_def *find_pnrsim(const char *name)
 static void fail_unknown_pnrsim(cfg_error *e, const where *w,
                                 const char *name)
 {
-    char q[96], list[CFG_ERR_MAX] = "";
+    char q[96], list[CFG_ERR_MAX] = "", near[64] = "", hint[96] = "";
     cfg_quote_value(q, sizeof q, name);
-    for (size_t i = 0; i < cfg_nkeys; i++)
-        if (cfg_keys[i].pnrsim)
-            util_appendf(list, sizeof list, "%s%.*s", list[0] ? ", " : "",
-                         (int)strcspn(cfg_keys[i].pnrsim, "|"), cfg_keys[i].pnrsim);
-    cfg_fail(e, w, "unknown name \"%s\"; known names: %s", q, list);
+    size_t bd = 0, len = strlen(name);
+    for (size_t i = 0; i < cfg_nkeys; i++) {
+        const char *p = cfg_keys[i].pnrsim;
+        if (!p)
+            continue;
+        util_appendf(list, sizeof list, "%s%.*s", list[0] ? ", " : "", (int)strcspn(p, "|"), p);
+        /* The nearest of all its names (aliases too), when close. */
+        while (*p) {
+            char alias[64];
+            size_t l = strcspn(p, "|");
+            snprintf(alias, sizeof alias, "%.*s", (int)l, p);
+            size_t d = cfg_edit_distance(name, alias);
+            if (cfg_is_close(d, len) && (!near[0] || d < bd)) {
+                memcpy(near, alias, sizeof alias);
+                bd = d;
+            }
+            p += l + (p[l] == '|');
+        }
+    }
+    if (near[0])
+        snprintf(hint, sizeof hint, " (did you mean %s?)", near);
+    cfg_fail(e, w, "unknown name \"%s\"%s; known names: %s", q, hint, list);
 }
 
 /* Parse PNRSim "Name value" text (len bytes, NUL-terminated, modified in

@@ -19,6 +19,7 @@
  * error wording, and below the readers (INI, PNRSim files, --set).
  */
 #include "app/config_value.h"
+#include "app/config_lookup.h"
 #include "app/ini_reader.h"
 #include "app/util.h"
 
@@ -97,6 +98,9 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
         else
             snprintf(buf, n, "%sa number %s %g and <= %g", kd->zero_off ? "0 or " : "",
                      kd->min_open ? ">" : ">=", kd->min, kd->max);
+        /* The unit the bounds are in, for a value written with another. */
+        if (cfg_key_dim(kd) != KEY_PLAIN)
+            util_appendf(buf, n, " %s", cfg_key_dim(kd) == KEY_TIME ? "s" : "MB");
         break;
     case KT_INT:
     case KT_LONG:
@@ -124,7 +128,7 @@ static void describe_allowed(const key_def *kd, char *buf, size_t n)
     case KT_RAM: /* groups have messages of their own (parse_groups) */
     case KT_SPEED:
         snprintf(buf, n, "a number %s %g and <= %g%s", kd->min_open ? ">" : ">=", kd->min,
-                 kd->max, kd->type == KT_SPEED ? ", or groups COUNTxSPEED" : "");
+                 kd->max, kd->type == KT_SPEED ? ", or groups COUNTxSPEED" : " MB");
         break;
     }
 }
@@ -173,10 +177,13 @@ int cfg_check_stored(const key_def *kd, const config *c, char *why, size_t n)
             snprintf(why, n, "empty: expected a non-empty name");
             return -1;
         }
+        /* config.ini must read it back: ';' anywhere and '#' after a blank
+         * start a comment in an INI value (app/config_ini.c). */
         for (size_t i = 0; i < len; i++)
-            if (s[i] == ';' || iscntrl((unsigned char)s[i])) {
-                snprintf(why, n, "must not contain ';' (it starts a comment) "
-                                 "or control characters");
+            if (s[i] == ';' || iscntrl((unsigned char)s[i]) ||
+                (s[i] == '#' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))) {
+                snprintf(why, n, "must not contain ';' or a '#' after a blank (they start a "
+                                 "comment) or control characters");
                 return -1;
             }
         if (ini_reader_comment_at(s, len) < len) {
@@ -304,13 +311,16 @@ static bool group_value_ok(const key_def *kd, double v)
 static int parse_groups(const key_def *kd, const char *text, config *c, char *why, size_t n)
 {
     grp_view g = groups_of(kd, c);
-    const char *unit = kd->type == KT_RAM ? " MB" : "";
+    bool ram = kd->type == KT_RAM;
+    const char *unit = ram ? " MB" : "";
     if (!strchr(text, 'x') && !strchr(text, 'X') && !strchr(text, ',')) {
         double v;
-        int r = cfg_parse_number(text, &v);
+        int r = ram ? cfg_parse_memory(text, &v) : cfg_parse_number(text, &v);
         if (r == -1) {
-            snprintf(why, n, "malformed number: expected a decimal number such as %s, "
-                             "or groups %s such as %s", kd->def, g.form, g.eg);
+            snprintf(why, n, "malformed number: expected a decimal number such as %s%s, "
+                             "or groups %s such as %s%s", kd->def,
+                     ram ? " (MB), or a size with a unit MB, GB or TB (256GB; 1 GB = 1024 MB)"
+                         : "", g.form, g.eg, ram ? " (or 200x1GB, 40x4GB)" : "");
             return -1;
         }
         if (r == -2 || !group_value_ok(kd, v)) {
@@ -336,9 +346,10 @@ static int parse_groups(const key_def *kd, const char *text, config *c, char *wh
         char cs[64], ms[64];
         if (!util_trim_copy(cs, sizeof cs, item, strlen(item)) ||
             !util_trim_copy(ms, sizeof ms, x + 1, strlen(x + 1)) || cfg_parse_ll(cs, &count) ||
-            cfg_parse_number(ms, &v) == -1) {
-            snprintf(why, n, "malformed group %d: expected %s such as %.*s", k + 1, g.form,
-                     (int)strcspn(g.eg, ","), g.eg);
+            (ram ? cfg_parse_memory(ms, &v) : cfg_parse_number(ms, &v)) == -1) {
+            snprintf(why, n, "malformed group %d: expected %s such as %.*s%s", k + 1, g.form,
+                     (int)strcspn(g.eg, ","), g.eg,
+                     ram ? " (MB), or with a unit MB, GB or TB such as 200x1GB" : "");
             return -1;
         }
         if (count < 1) {
@@ -442,11 +453,19 @@ int cfg_parse_value(const key_def *kd, const char *text, config *c, char *why,
         break;
     }
     case KT_DOUBLE: {
+        /* A time or a memory size may carry its unit (config_lookup.h). */
         double v;
-        int r = cfg_parse_number(text, &v);
+        key_dim dim = cfg_key_dim(kd);
+        int r = dim == KEY_TIME     ? cfg_parse_time(text, &v)
+                : dim == KEY_MEMORY ? cfg_parse_memory(text, &v)
+                                    : cfg_parse_number(text, &v);
         if (r == -1) {
-            snprintf(why, n, "malformed number: expected a decimal number "
-                             "such as 12.5 or 2.4e-07");
+            snprintf(why, n, "malformed number: expected a decimal number such as 12.5 or "
+                     "2.4e-07%s", dim == KEY_TIME ? " (s), or a time with a unit s, m, h or d "
+                                                    "(60s, 1.5h, 2d)"
+                                  : dim == KEY_MEMORY ? " (MB), or a size with a unit MB, GB or "
+                                                        "TB (512MB, 256GB, 1TB; 1 GB = 1024 MB)"
+                                                      : "");
             return -1;
         }
         if (r == -2) {
@@ -651,7 +670,19 @@ bool cfg_value_equal(const key_def *kd, const config *a, const config *b)
 
 
 /* The allowed values of kd, tersely, for the comment above it. */
+static void describe_terse(const key_def *kd, char *buf, size_t n);
+
 void cfg_describe_terse(const key_def *kd, char *buf, size_t n)
+{
+    describe_terse(kd, buf, n);
+    /* A time or memory key in s or MB says it takes units (KT_TIME's
+     * text says so already). */
+    if (kd->type != KT_TIME && cfg_key_dim(kd) != KEY_PLAIN)
+        util_appendf(buf, n, "; or with a unit %s",
+                     cfg_key_dim(kd) == KEY_TIME ? "s, m, h, d" : "MB, GB, TB");
+}
+
+static void describe_terse(const key_def *kd, char *buf, size_t n)
 {
     switch (kd->type) {
     case KT_DOUBLE:

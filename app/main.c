@@ -371,6 +371,10 @@ static int build_config(const opts *o, config *c)
          * topology with rack_size fixed), but said. */
         cfg_note notes[CFG_IGNORED_MAX];
         size_t n = config_ignored(c, notes, CFG_IGNORED_MAX);
+        /* A preset's keys for features the scenario leaves off: one line
+         * per preset (-v: every key with its reason). */
+        if (!o->verbose)
+            n = config_fold_notes(notes, n, &a);
         for (size_t i = 0; i < n && i < CFG_IGNORED_MAX; i++)
             fprintf(stderr, "pnrsim: warning: %s%s%s\n", notes[i].origin,
                     notes[i].origin[0] ? ": " : "", notes[i].what);

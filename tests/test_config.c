@@ -235,8 +235,10 @@ START_TEST(test_write_lists_every_key)
     ck_assert_ptr_nonnull(strstr(buf, "\ntype = GANG\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexclude_status =\n"));
     ck_assert_ptr_nonnull(strstr(buf, "\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08, or groups COUNTxMB, ...]\nram = 32\n"));
-    ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07]\ncomm_rate = 0\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[MB; 0.01 <= x <= 1e+08, or groups COUNTxMB, ...; "
+                                      "or with a unit MB, GB, TB]\nram = 32\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "[s CPU; 0 or 0.0001 <= x <= 1e+07; or with a unit "
+                                      "s, m, h, d]\ncomm_rate = 0\n"));
     ck_assert_ptr_nonnull(strstr(buf, "[bytes; integer 512..1073741824]\npage_size = 4096\n"));
     /* stable: writing twice gives the same text */
     char *buf2 = NULL;
@@ -336,7 +338,7 @@ static const err_case ini_errors[] = {
                           "process, scheduler, computer, netram, network"},
     {"[simulation]\nseed = 2\n[bogus]\n", 3, "unknown section [bogus]"},
     /* unknown key */
-    {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer]; known keys: "
+    {"[computer]\nramm = 3\n", 2, "unknown key \"ramm\" in [computer] (did you mean ram?); known keys: "
                                   "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer"},
     {"[netram]\nram = 3\n", 2, "unknown key \"ram\" in [netram]"},
     /* malformed numbers */
@@ -506,7 +508,7 @@ START_TEST(test_ini_exact_messages)
              "of FCFS, BESTFIT, WORSTFIT, SJF, LJF, SAF, LAF, WFP3, UNICEP, F1, MULTIFACTOR", path);
     ck_assert_str_eq(err, want);
     load_text(config_load_ini, &c, "\n[computer]\nramm = 32\n", path, err);
-    snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer]; known keys: "
+    snprintf(want, sizeof want, "%s:3: unknown key \"ramm\" in [computer] (did you mean ram?); known keys: "
              "name, number, cores_per_node, cpu, fault_cpu, ram, rpm, seek, transfer, rotation, swap, "
              "ssd_latency, ssd_bandwidth, ssd_parallelism, ssd_write_latency, ssd_write_bandwidth, "
              "memory_servers, memory_server_ram, speed", path);

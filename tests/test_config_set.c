@@ -106,8 +106,13 @@ START_TEST(test_detect_format)
     ck_assert_int_eq(load_text(config_load, &c, "; only comments\n", path, err), 0);
     ck_assert(config_equal(&c, &before));
     /* a PNRSim-format error is reported as such */
-    ck_assert_int_eq(load_text(config_load, &c, "RAM = 8\n", path, err), -1);
+    ck_assert_int_eq(load_text(config_load, &c, "RAM 8 9\n", path, err), -1);
     ck_assert_ptr_nonnull(strstr(err, "expected one value"));
+    /* "key = value" before any [section] is an INI file without its header
+     * (issue 37 item 6), refused at that line, not read as PNRSim's
+     * "Name value" (where it failed as "RAM" with the value "= 8") */
+    ck_assert_int_eq(load_text(config_load, &c, "; comment\n\nRAM = 8\n", path, err), -1);
+    ck_assert_ptr_nonnull(strstr(err, ":3: key \"RAM\" before any [section] header"));
 }
 END_TEST
 
@@ -165,14 +170,15 @@ START_TEST(test_set_errors)
     config_defaults(&c);
     before = c;
     ck_assert_int_eq(config_set(&c, "ram=32", err), -1);
-    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE");
+    ck_assert_str_eq(err, "--set ram=32: expected SECTION.KEY=VALUE (did you mean "
+                          "computer.ram=32?)");
     ck_assert_int_eq(config_set(&c, "computer.ram", err), -1);
     ck_assert_str_eq(err, "--set computer.ram: expected SECTION.KEY=VALUE");
     ck_assert_int_eq(config_set(&c, ".ram=3", err), -1);
     ck_assert_str_eq(err, "--set .ram=3: expected SECTION.KEY=VALUE");
     ck_assert_int_eq(config_set(&c, "computer.ram=-1", err), -1);
     ck_assert_str_eq(err, "--set computer.ram=-1: [computer] ram = \"-1\": out of range: "
-                          "expected a number >= 0.01 and <= 1e+08");
+                          "expected a number >= 0.01 and <= 1e+08 MB");
     ck_assert_int_eq(config_set(&c, "foo.bar=1", err), -1);
     ck_assert_ptr_nonnull(strstr(err, "--set foo.bar=1: unknown section [foo]"));
     ck_assert_int_eq(config_set(&c, "computer.ramm=1", err), -1);
@@ -655,7 +661,7 @@ START_TEST(test_validate_stored_values)
     c.computer.ram = -1;
     ck_assert_int_eq(config_validate(&c, err), -1);
     ck_assert_str_eq(err, "configuration: [computer] ram = \"-1\": out of range: "
-                          "expected a number >= 0.01 and <= 1e+08");
+                          "expected a number >= 0.01 and <= 1e+08 MB");
     config_defaults(&c);
     c.scheduler.priority = (cfg_priority)11; /* one past MULTIFACTOR */
     ck_assert_int_eq(config_validate(&c, err), -1);
