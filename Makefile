@@ -311,7 +311,7 @@ demo: deps
 	@echo 'demo: results in $(DEMO)/: metrics.json (the metrics above), jobs.csv (a row per job),'
 	@echo '      samples.csv (every metrics_period), config.ini (the configuration, each key'"'"'s origin),'
 	@echo '      schedule.csv, pes.csv, memory.csv, paging.csv (the schedule, event by event)'
-	@echo 'demo: pictures in $(DEMO)/plots/: gantt, paging, overalloc, memory, queue (.png and .svg)'
+	@echo "demo: pictures in $(DEMO)/plots/: $$(cd $(DEMO)/plots && ls *.png | sed 's/\.png$$//' | tr '\n' ' ')(.png and .svg)"
 	@echo 'demo: next: build/pnrsim -c configs/default.ini --print-config --changed (what the scenario sets);'
 	@echo '      make demo-plots (a window and a paging case too); docs/ and man pnrsim (man/pnrsim.1)'
 
@@ -340,6 +340,8 @@ demo-plots: all
 demo-plots-docs: demo-plots
 	cp out/demo-plots/demo/plots/gantt.png docs/demo-gantt.png
 	cp out/demo-plots/pressure/plots/paging.png docs/demo-paging.png
+	cp out/demo-plots/demo/plots/utilisation.png docs/demo-utilisation.png
+	cp out/demo-plots/demo/plots/memory.png docs/demo-memory.png
 
 # bench: a release build (asserts off) of everything, then bench/run.sh.
 bench: deps
