@@ -137,6 +137,30 @@ static void table_write(sweep_buf *b, const study *s, const sweep_table *t,
     sweep_buf_puts(b, "</table></div>\n");
 }
 
+/* Which bounded slowdown is which (docs/METRICS.md, "Two bounded
+ * slowdowns"), said once above the tables when the study has either. */
+static void slowdown_note(sweep_buf *b, const sweep_table *t)
+{
+    bool ded = false, run = false;
+    for (size_t c = 0; c < t->nmetric; c++) {
+        ded |= !strcmp(t->metric[c], "bounded_slowdown_dedicated_mean");
+        run |= !strcmp(t->metric[c], "bounded_slowdown_mean");
+    }
+    if (!ded && !run)
+        return;
+    sweep_buf_puts(b, "<p class=\"slowdowns\">Bounded slowdowns (response over a time bounded "
+                      "below by <code>simulation.bsld_tau</code>, 10 s by default):");
+    if (ded)
+        sweep_buf_puts(b, " <code>bounded_slowdown_dedicated_mean</code> divides by the job's "
+                          "dedicated run time, its CPU demand alone (Feitelson's definition: "
+                          "paging and gang descheduling count as slowdown);");
+    if (run)
+        sweep_buf_puts(b, " <code>bounded_slowdown_mean</code> (PNRSim's) divides by the "
+                          "execution as run, paging and descheduled time included, so "
+                          "paging can lower it;");
+    sweep_buf_puts(b, " docs/METRICS.md, \"Two bounded slowdowns\".</p>\n");
+}
+
 /* The summary: the headline metrics' table (rows "point"), then the
  * others' folded (rows "rest"); all metrics in one table when the study
  * has no headline metric or nothing but. */
@@ -163,6 +187,7 @@ static void summary_tables(sweep_buf *b, const study *s, const sweep_table *t,
         sweep_buf_printf(b, " The headline metrics first; the study's %zu other%s below, "
                             "folded.", nrest, nrest == 1 ? "" : "s");
     sweep_buf_puts(b, "</p>\n");
+    slowdown_note(b, t);
     table_write(b, s, t, done_per_point, head, "point");
     if (nrest) {
         sweep_buf_printf(b, "<details class=\"rest\">\n<summary>The other %zu metric%s "

@@ -97,6 +97,8 @@ check "the other metrics folded: total_time (s), bounded_slowdown_mean (no unit)
 check "the folded table comes after the headline one, before the study file" \
     test "$(grep -n '^<details class="rest">' $H | cut -d: -f1)" -gt "$(grep -n '^<tr><th>' $H | head -1 | cut -d: -f1)" -a \
          "$(grep -n '^<details class="rest">' $H | cut -d: -f1)" -lt "$(grep -n '<h2>Study file</h2>' $H | cut -d: -f1)"
+check "the page says which bounded slowdown is which (both in the study)" \
+    sh -c "grep -q '<p class=\"slowdowns\">' $H && grep -q 'bounded_slowdown_dedicated_mean</code> divides by the job.s dedicated run time' $H && grep -q 'bounded_slowdown_mean</code> (PNRSim.s) divides by the execution as run' $H"
 check "the study file is in the page, escaped" grep -q '; a &lt;small&gt; study &amp; its page' $H
 check "no reference to the network" sh -c "! grep -Eq 'https?:|src=\"//|href=\"//' $H"
 check "the study file is folded (<details>) after the summary table" \
