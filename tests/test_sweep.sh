@@ -133,8 +133,9 @@ check "hand: all numeric metrics, then wall_seconds" test "$(head -1 $R)" = \
     "x.a,seed,status,m,dropped.too_wide,wall_seconds"
 # Run directories written by hand hold no wall-seconds file (only the
 # built-in runner writes one): the column is empty in every row.
+lastcells() { awk -F, 'NR > 1 { printf "[%s]", $NF }' "$1"; }
 check "hand: wall_seconds empty for runs not made by the built-in runner" \
-    test "$(awk -F, 'NR > 1 { printf "[%s]", $NF }' $R)" = "[][][][][][]"
+    test "$(lastcells $R)" = "[][][][][][]"
 
 # ---- bad study files -----------------------------------------------------
 
