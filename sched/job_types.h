@@ -436,20 +436,29 @@ static inline res_t *cluster_core_cpu(cluster_t *cl, int core)
  * time"), s: its CPU demand per thread from the trace (j->cpu, in work at
  * the reference speed 1) divided by the slowest speed among the nodes of
  * its threads (j placed: pe_ids set; a thread stays on its PE for the
- * job's life). No paging, switching, waiting for network RAM, messages,
- * barriers, chunk overheads or loop imbalance: the run alone on a
- * dedicated machine of its nodes' speeds, the trace's demand spread evenly
- * over its threads. At speed 1 everywhere it is j->cpu exactly. */
+ * job's life). Under a dynamic loop schedule (process.loop_schedule SS,
+ * GSS, FAC, WF or AWF) on nodes of different speeds the threads share the
+ * work, so the dedicated run ends when the job's whole demand (threads x
+ * j->cpu) is done at the sum of its threads' speeds: threads x j->cpu /
+ * sum(speeds), at most the slowest-node figure. No paging, switching,
+ * waiting for network RAM, messages, barriers, chunk overheads or loop
+ * imbalance: the run alone on a dedicated machine of its nodes' speeds.
+ * At speed 1 everywhere it is j->cpu exactly. */
 static inline double job_dedicated_time(const job_t *j)
 {
     const cluster_t *cl = j->cl;
     double s = cl->pes[cluster_node_id(cl, j->pe_ids[0])].speed;
-    for (int i = 1; cl->speeds_differ && i < j->threads; i++) {
+    if (!cl->speeds_differ)
+        return j->cpu / s;
+    bool shared = cl->loop_sched != LOOP_NONE && cl->loop_sched != LOOP_STATIC;
+    double sum = s;
+    for (int i = 1; i < j->threads; i++) {
         double si = cl->pes[cluster_node_id(cl, j->pe_ids[i])].speed;
+        sum += si;
         if (si < s)
             s = si;
     }
-    return j->cpu / s;
+    return shared ? j->threads * j->cpu / sum : j->cpu / s;
 }
 
 /* Batched paging: th is about to ask for its core's CPU; a batch under

@@ -11,7 +11,8 @@
 #     overhead of 200 s, deterministic) that waits 50 s: old 350/300,
 #     new 350/100;
 #   - a 1 s job waiting 200 s: new = old = 201/10; a job on nodes of
-#     speeds 1 and 0.5: T_ded = 100 / 0.5;
+#     speeds 1 and 0.5: T_ded = 100 / 0.5, or under a dynamic loop
+#     schedule 2 x 100 / 1.5;
 #   - disk paging (random fault times): exec = demand + fault_time for a
 #     thread alone on its PE, so new = (wait + demand + fault_time) /
 #     demand, above the old;
@@ -100,6 +101,26 @@ check "a 1 s job waiting 200 s: old = new = 201/10" pair "$(got spd 2)" "20.1 20
 check "speeds: both means 10.55" \
     pair "$(jval spd/metrics.json bounded_slowdown_mean) $(jval spd/metrics.json bounded_slowdown_dedicated_mean)" \
     "10.55 10.55"
+
+# ---- a dynamic loop schedule on nodes of different speeds ---------------------------
+# The same 2 PEs of speeds 1 and 0.5, one job of 2 threads x 100 s under
+# process.loop_schedule = SS (self-scheduling: one iteration per chunk,
+# no overhead, no imbalance, 100 iterations per thread). On a dedicated
+# machine the threads share the 200 s of work at 1 + 0.5 work/s: T_ded =
+# 2 x 100 / 1.5 = 133.33 s (docs/MODEL.md "Dedicated run time"), not
+# the slowest node's 200 s. As run, the fast thread takes about twice
+# the iterations; the job ends within one slow iteration (1 / 0.5 = 2 s)
+# of 133.33 s. Alone at t = 0: response = execution, so new =
+# execution / 133.33 (>= 1), and response / new = 133.33 exactly.
+rec 1 0 2 100 > dyn.swf
+# shellcheck disable=SC2086
+"$P" -t dyn.swf --set computer.number=2 --set "computer.speed=1x1.0, 1x0.5" --set scheduler.mpl=1 $B \
+    --set process.loop_schedule=SS -q -o dyn > /dev/null 2>&1
+dex=$(jobf dyn/jobs.csv 1 execution) dnew=$(jobf dyn/jobs.csv 1 bounded_slowdown_dedicated)
+check "SS on speeds 1, 0.5: the job ends within 2 s of 200/1.5 = 133.33 s (ran $dex s)" \
+    awk -v e="$dex" 'BEGIN { exit !(e >= 133.333 - 2 && e <= 133.334 + 2) }'
+check "SS on speeds 1, 0.5: T_ded = response / new = 2 x 100 / 1.5 = 133.33 (new $dnew)" \
+    awk -v e="$dex" -v n="$dnew" 'BEGIN { d = e / n - 400 / 3; if (d < 0) d = -d; exit !(d < 1e-6) }'
 
 # ---- disk paging ----------------------------------------------------------------------
 # 1 PE of 32 MB, two 1-thread jobs of 40 MB and 100 s at t = 0, MPL 1:
