@@ -104,4 +104,34 @@ tot=$(integ pg 1000 | awk '{ printf "%.6f", $NF }')
 busy=$(jval pg/metrics.json cpu_busy_total)
 check "paging run: the stack's integral $tot = sum of threads x execution $held (awk), above cpu_busy_total $busy" \
     awk -v a="$tot" -v b="$held" -v c="$busy" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b && a > c + 1) }'
+
+# The computing line (pes.csv's cpu_busy) on nodes of 2 cores, with the
+# sampler skipping: 2 nodes x 2 cores (computer.number = 4 cores), no
+# messages, metrics_period 10. Job 1: 4 threads x 1000 s at 0 (every
+# core, no event until its end at 1000, so the sampler skips from 20 to
+# 990: the row at 990 covers 970 s); job 2: 2 threads x 100 s at 1500
+# (node 0's two cores, to 1600). cpu_busy is a node's busy cores (0..2),
+# so the line is 4 over 0..1000, 0 over 1000..1500, 2 from 1500; pes.csv's
+# last sample is at 1590 (none at the run's end), so the line's integral
+# is 4 x 1000 + 2 x 90 = 4180 core-s (cpu_busy_total is 4200: the last
+# 10 s are after the last sample).
+printf '1 0 0 1000 4 1000 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n2 1500 0 100 2 100 -1 2 -1 -1 1 1 1 1 1 1 -1 -1\n' > c2.swf
+"$P" -t c2.swf --set computer.number=4 --set computer.cores_per_node=2 --set computer.ram=1000 \
+    --set process.comm_rate=0 --set process.sync_rate=0 --set simulation.metrics_period=10 \
+    -q -o c2 --schedule > /dev/null
+check "2-core nodes: exit 0" test $? -eq 0
+check "2-core nodes: cpu_busy_total 4200" test "$(jval c2/metrics.json cpu_busy_total)" = 4200
+check "2-core nodes: pes.csv's rows of node 0 skip from 20 to 990" \
+    test "$(awk -F, '$2 == 0 { print $1 }' c2/pes.csv | sed -n 2,3p | tr '\n' ' ')" = "20 990 "
+comp=$("$PY" -W error - <<'EOF'
+import numpy as np
+from pnrsim.run import load_run
+from pnrsim.util_plot import busy_cores
+d = busy_cores(load_run("c2"), 0.0, 1600.0, 1600)   # 1-s columns
+c = d["computing"]
+print("%.6f %g %g %g" % (np.nansum(c) * d["dt"], c[500], c[1200], c[1550]))
+EOF
+)
+check "computing line: integral 4180 core-s, 4 cores at 500 s (inside the skip), 0 at 1200, 2 at 1550 (got $comp)" \
+    test "$comp" = "4180.000000 4 0 2"
 finish

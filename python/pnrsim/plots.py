@@ -360,18 +360,33 @@ def _group_nodes(arr, g, how):
 
 
 def _pes_rows(run):
-    """pes.csv as (row index, time, previous sample time, frame) or None."""
+    """pes.csv as (row index, time, previous sample time, frame) or None.
+
+    A row's figures over time (page_faults, paging_time, cpu_busy) are over
+    the span since the sampler's previous sample (app/run.c sample()),
+    which is the previous row of the same PE: every sample writes a row
+    per PE, and after an idle stretch the sampler skips periods (a long
+    computation without events), so that span can be many periods. The
+    first row of a PE starts at 0 (the sampler starts at the run's start)
+    or, when the files cover a window ([output] schedule_from > 0), at
+    max(from, time - metrics_period): the sample before the window is not
+    in the file, and that one row is drawn over at most one period."""
     p = run.pes
     if p is None or not len(p):
         return None
     p = p.sort_values(["first_pe", "time"], kind="stable")
     row = p.first_pe.rank(method="dense").to_numpy().astype(np.int64) - 1
     t = p.time.to_numpy()
-    period = run.setting("simulation", "metrics_period")
-    prev = np.concatenate([[-np.inf], t[:-1]])
     first = np.concatenate([[True], row[1:] != row[:-1]])
-    lo = t - (period if isinstance(period, float) else 0.0)
-    prev = np.where(first, np.maximum(lo, 0), np.maximum(prev, lo))
+    prev = np.concatenate([[0.0], t[:-1]])
+    win = files_window(run)
+    if win is not None and win[0] > 0:
+        period = run.setting("simulation", "metrics_period")
+        lo = t - (period if isinstance(period, float) else 0.0)
+        start = np.maximum(lo, win[0])
+    else:
+        start = np.zeros(len(t))
+    prev = np.where(first, np.minimum(start, t), prev)
     return row, t, prev, p
 
 

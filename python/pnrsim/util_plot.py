@@ -7,11 +7,13 @@ cores from ``start`` to ``end``, after its context switch; without
 schedule.csv, jobs.csv's last placements from start to end as the Gantt
 chart does), so the top of the stack is the whole machine's busy cores;
 and, when pes.csv is there, a line with the cores computing (pes.csv's
-``cpu_busy`` fraction x the cores of the row, sampled: over each sample
-period). Each pixel column shows the time average over the column, so the
+``cpu_busy``, each node's busy cores, x the nodes of the row, sampled:
+over the span since the previous sample, many periods after the sampler
+skipped an idle stretch). Each pixel column shows the time average over the column, so the
 area under each curve is its exact time integral, whatever the width: the
 integral of the stack is sum(pes x (end - start)) over the stretches, and
-of the line sum(cpu_busy x cores x period) over pes.csv.
+of the line sum(cpu_busy x nodes x span) over pes.csv, which is
+metrics.json's ``cpu_busy_total`` up to the last sample.
 
 Reading (docs/METRICS.md "Utilisation over time"): a stretch counts its
 cores as busy for all of its length, paging and message waits included
@@ -33,11 +35,6 @@ from . import raster
 def _plots():
     from . import plots
     return plots
-
-
-def _cores_per_node(run):
-    c = run.setting("computer", "cores_per_node", 1.0)
-    return int(c) if isinstance(c, float) and c >= 1 else 1
 
 
 def held_seconds(run):
@@ -73,8 +70,11 @@ def busy_cores(run, t0, t1, width):
     pr = _plots()._pes_rows(run)
     if pr is not None and "cpu_busy" in pr[3]:
         row, t, prev, p = pr
-        cores = (p.last_pe.to_numpy() - p.first_pe.to_numpy() + 1) * _cores_per_node(run)
-        amount = p.cpu_busy.to_numpy(dtype=float) * cores * np.clip(t - prev, 0.0, None)
+        # cpu_busy is the mean over the row's nodes of each node's busy
+        # cores (summed over its cores: 0..C, docs/METRICS.md), so the
+        # row's busy cores are cpu_busy x its nodes.
+        nodes = p.last_pe.to_numpy() - p.first_pe.to_numpy() + 1
+        amount = p.cpu_busy.to_numpy(dtype=float) * nodes * np.clip(t - prev, 0.0, None)
         zero = np.zeros(len(t), dtype=np.int64)
         computing = raster.spread_sum(zero, prev, t, amount, 1, t0, t1, width)[0] / dt
         # No sample covers the columns after the last one (pes.csv has no
