@@ -80,6 +80,11 @@ check "busy cores at 5-6 s: 4, slot 1 at 15-16 s: 4, at 20-21 s (switch): 0, at 
 "$PLOT" g > plot.out 2> plot.err
 check "pnrsim-plot: exit 0, utilisation.png and .svg drawn, nothing on stderr" \
     sh -c "test $? -eq 0 && test -s g/plots/utilisation.png && test -s g/plots/utilisation.svg && test ! -s plot.err"
+# Drawn again, the same run gives byte-identical pictures (matplotlib's
+# SVG ids hash with a random salt unless one is set).
+cp g/plots/utilisation.svg u1.svg
+"$PLOT" g > plot2.out 2> plot2.err
+check "pnrsim-plot twice: utilisation.svg byte-identical" cmp -s u1.svg g/plots/utilisation.svg
 
 printf '[computer]\nnumber = 64\n[scheduler]\nmpl = 2\n' > lanl.ini
 "$P" -c lanl.ini -t "$top/traces/lanl-cm5-techreport-sample10.swf" -q -o l --schedule > /dev/null

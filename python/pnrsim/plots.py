@@ -21,6 +21,9 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
+# SVG ids (clip paths, glyphs) hash with a salt, random by default: a fixed
+# one makes the same run's SVG byte-identical each time it is drawn.
+matplotlib.rcParams["svg.hashsalt"] = "pnrsim"
 import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.patches  # noqa: E402,F401
 import matplotlib.ticker  # noqa: E402,F401

@@ -70,6 +70,8 @@ try:
     import matplotlib
 
     matplotlib.use("Agg")
+    # A fixed salt for SVG ids (random by default): byte-identical SVGs.
+    matplotlib.rcParams["svg.hashsalt"] = "pnrsim"
     from matplotlib.figure import Figure
 
     _IMPORT_ERROR = None
