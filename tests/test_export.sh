@@ -113,4 +113,27 @@ check "submit window: 4 records left out (jobs 1, 2, 3 and 7)" grep -q 's: 4 rec
 check "submit window --keep-dropped: 7 rows, jobs 1 2 3 7 REJECTED dropped:window" \
     test "$(rows sk.csv) $(windrop sk.csv)" = "7 1 2 3 7 "
 
+# Where -o writes (as pnrsim's own files, app/util.c util_write_file): a
+# FIFO, also through a symlink, is written in place, and stays a FIFO; a
+# symlink to a regular file is itself replaced (the rename), its target
+# untouched; a new file is 0644 less the umask, no temporary left behind.
+"$PLOT" evalys s > ref.csv 2> /dev/null
+mkfifo ff
+ln -s ff ffl
+timeout 20 cat ff > ff.got &   # bounded: a writer that never opens the FIFO fails, not hangs
+catpid=$!
+"$PLOT" evalys -o ffl s 2> ff.err
+rc=$?
+wait $catpid
+check "-o through a symlink to a FIFO: exit 0, the FIFO read the whole CSV, still a FIFO" \
+    sh -c "test $rc -eq 0 && cmp -s ff.got ref.csv && test -p ff && test -L ffl"
+echo keep > target.csv
+ln -s target.csv tl.csv
+"$PLOT" evalys -o tl.csv s 2> tl.err
+check "-o on a symlink to a regular file: the link replaced by the CSV, its target kept" \
+    sh -c "test $? -eq 0 && test ! -L tl.csv && cmp -s tl.csv ref.csv && test \"\$(cat target.csv)\" = keep"
+(umask 022; "$PLOT" evalys -o mode.csv s 2> /dev/null)
+check "-o a new file: mode 644 under umask 022, no .evalys.* temporary left" \
+    sh -c "test \"\$(stat -c %a mode.csv)\" = 644 && ! ls .evalys.* > /dev/null 2>&1"
+
 finish

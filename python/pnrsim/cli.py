@@ -33,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 
@@ -223,6 +224,24 @@ def evalys_main(argv):
     if not a.output or a.output == "-":
         df.to_csv(sys.stdout, index=False, float_format="%.15g")
         return 0
+    # As pnrsim's own files (app/util.c util_write_file): an existing
+    # non-regular file (a device such as /dev/null or /dev/stdout, a FIFO,
+    # also through a symlink) is written in place, never renamed over;
+    # anything else is written under a temporary name and renamed, so a
+    # reader never sees half a file.
+    try:
+        st = os.stat(a.output)
+        in_place = not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
+    except OSError:
+        in_place = False
+    if in_place:
+        try:
+            with open(a.output, "w") as f:
+                df.to_csv(f, index=False, float_format="%.15g")
+        except OSError as e:
+            sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
+            return 1
+        return 0
     d = os.path.dirname(a.output) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".evalys.", dir=d)
@@ -232,6 +251,10 @@ def evalys_main(argv):
     try:
         with os.fdopen(fd, "w") as f:
             df.to_csv(f, index=False, float_format="%.15g")
+            # mkstemp makes 0600; pnrsim's files are 0644 less the umask.
+            um = os.umask(0)
+            os.umask(um)
+            os.fchmod(f.fileno(), 0o644 & ~um)
         os.replace(tmp, a.output)
     except OSError as e:
         os.unlink(tmp)
