@@ -57,6 +57,26 @@ check "MPL 2: the dropped job (no slot) dropped:too_wide;time_sharing=2, REJECTE
     test "$(meta g2.csv 3) $(state g2.csv 3)" = "dropped:too_wide;time_sharing=2 REJECTED"
 check "MPL 2: one warning line: time-sharing, MPL 2, 2 slots used, utilisation up to 2 x 4 = 8 of 4 PEs" \
     sh -c "test \$(wc -l < g2.err) -eq 1 && grep -q 'pnrsim-plot evalys: warning: g2: time-sharing (scheduler.mpl = 2, 2 slots at most in this run)' g2.err && grep -q 'can reach 2 x 4 = 8 of 4 PEs' g2.err"
+# Without config.ini (a run directory copied in part): the MPL from
+# metrics.json's mpl_max (2 slots used), said to be a lower bound; the PEs
+# from jobs.csv's placements (0-3: 4); without mpl_max either, from
+# jobs.csv's slots (highest 1: 2).
+cp -r g2 nc && rm nc/config.ini
+"$PLOT" evalys -o nc.csv nc 2> nc.err
+check "no config.ini: job 2 metadata slot=1;time_sharing=2 (mpl_max)" test "$(meta nc.csv 2)" = "slot=1;time_sharing=2"
+check "no config.ini: the warning says the MPL is at least 2, from mpl_max, 2 x 4 = 8 of 4 PEs" \
+    sh -c "grep -q 'time-sharing (scheduler.mpl not in config.ini, at least 2: the run.s mpl_max)' nc.err && grep -q 'can reach 2 x 4 = 8 of 4 PEs' nc.err"
+/usr/bin/python3 -c '
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+del d["mpl_max"]
+with open(sys.argv[1], "w") as f:
+    json.dump(d, f)' nc/metrics.json
+"$PLOT" evalys -o nc2.csv nc 2> nc2.err
+check "no config.ini, no mpl_max: job 1 metadata slot=0;time_sharing=2 from jobs.csv's slots" \
+    test "$(meta nc2.csv 1)" = "slot=0;time_sharing=2"
+check "no config.ini, no mpl_max: the warning says so" grep -q "at least 2: jobs.csv's slots" nc2.err
 check "MPL 1: exit 0, stderr empty, 3 rows" \
     test "$(cat g1.rc) $(wc -c < g1.err) $(rows g1.csv)" = "0 0 3"
 check "MPL 1: metadata as before: empty for finished jobs, dropped:too_wide for job 3" \

@@ -130,9 +130,15 @@ check("load_run: 4 jobs, pes as text, empty fields NaN, absent files None, units
       and r.schedule is None and r.memory is None and r.units["jobs"]["submit"] == "s"
       and r.units["memory"]["overalloc_mb"] == "MB")
 out = os.path.join(work, "tiny-evalys.csv")
-rc = subprocess.call([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", "-o", out, d],
-                     env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
-                         os.path.abspath(__file__)), "..", "python")))
+ev = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", "-o", out, d],
+                    env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
+                        os.path.abspath(__file__)), "..", "python")), capture_output=True, text=True)
+rc = ev.returncode
+# No config.ini, job 4 in slot 1: the one warning is the time-sharing one,
+# the MPL at least 2 from jobs.csv's slots, the PEs 6 from its placements.
+check("evalys export without config.ini: one warning, MPL at least 2 from jobs.csv's slots, 2 x 6 PEs",
+      ev.stderr.count("\n") == 1 and "scheduler.mpl not in config.ini, at least 2: jobs.csv's slots"
+      in ev.stderr and "can reach 2 x 6 = 12 of 6 PEs" in ev.stderr, ev.stderr)
 e = pd.read_csv(out, keep_default_na=False, na_values=[""]).set_index("job_id")
 # The Batsim jobs.csv columns in Batsim's documented order (oar-team/batsim
 # docs/output-jobs.rst lists job_id, workload_name, submission_time,
@@ -166,14 +172,17 @@ check("evalys job 1 (finished): COMPLETED_SUCCESSFULLY, success 1, times 10/100/
       and j1.requested_number_of_resources == 4 and j1.workload_name == "tiny", str(j1.to_dict()))
 j4 = e.loc[4]
 # job 4, running at the end (130): started 30 -> execution 130 - 30 = 100,
-# waiting 30 - 20 = 10, turnaround 130 - 20 = 110.
+# waiting 30 - 20 = 10, turnaround 130 - 20 = 110. It is in slot 1 on PEs
+# job 1 holds (0-1): time-sharing, and without config.ini the export takes
+# the MPL from jobs.csv's slots (no mpl_max in metrics.json): at least 2.
 check("evalys job 4 (running at the end): COMPLETED_KILLED, success 0, finish = run end 130, 100/10/110",
       j4.final_state == "COMPLETED_KILLED" and j4.success == 0 and j4.finish_time == 130
       and j4.execution_time == 100 and j4.waiting_time == 10 and j4.turnaround_time == 110
-      and j4.allocated_resources == "0-1 5" and j4.metadata == "running", str(j4.to_dict()))
+      and j4.allocated_resources == "0-1 5" and j4.metadata == "running;slot=1;time_sharing=2",
+      str(j4.to_dict()))
 check("evalys jobs 2, 3: SUBMITTED (queued), REJECTED (metadata dropped:too_wide), no times",
       e.loc[2].final_state == "SUBMITTED" and e.loc[3].final_state == "REJECTED"
-      and e.loc[3].metadata == "dropped:too_wide" and np.isnan(e.loc[3].starting_time)
+      and e.loc[3].metadata == "dropped:too_wide;time_sharing=2" and np.isnan(e.loc[3].starting_time)
       and np.isnan(e.loc[2].finish_time) and e.loc[3].success == 0)
 check("evalys --started (to_evalys started_only): jobs 1 and 4",
       to_evalys(r, started_only=True).job_id.tolist() == [1, 4])
@@ -243,8 +252,9 @@ check("complete run: no picture title says partial (the tiny run)",
       not any("partial" in x for v in titles(r).values() for x in v))
 pe = to_evalys(pr).set_index("job_id").metadata
 check("partial run: export metadata partial, running;partial, dropped:too_wide;partial",
-      pe.loc[1] == "partial" and pe.loc[4] == "running;partial"
-      and pe.loc[3] == "dropped:too_wide;partial" and pe.loc[2] == "queued;partial", str(pe.to_dict()))
+      pe.loc[1] == "slot=0;time_sharing=2;partial" and pe.loc[4] == "running;slot=1;time_sharing=2;partial"
+      and pe.loc[3] == "dropped:too_wide;time_sharing=2;partial"
+      and pe.loc[2] == "queued;time_sharing=2;partial", str(pe.to_dict()))
 p = subprocess.run([sys.executable, "-W", "error", "-m", "pnrsim", "evalys", d],
                    env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(
                        os.path.abspath(__file__)), "..", "python")), capture_output=True, text=True)
@@ -323,7 +333,7 @@ with open(os.path.join(d3, "pes.csv"), "w") as f:
             "80,1,1,0,0,0,0,0,0,0\n")
 from pnrsim import plots  # noqa: E402
 r3 = load_run(d3)
-row, t, prev, p = plots._pes_rows(r3)
+row, t, prev, p = plots._pes_rows(r3, events=True)
 pg = raster.spread_sum(row, prev, t, p.paging_time.to_numpy(), 2, 0, 100, 10)
 oa = raster.step_max(row, t, p.overalloc_mb.to_numpy(), 2, 0, 100, 10)
 check("pes.csv fallback: paging at its true times across an idle stretch (columns 0 and 7)",

@@ -186,7 +186,7 @@ def evalys_main(argv):
     rc = need("numpy", "pandas")
     if rc:
         return rc
-    from .export import time_sharing, to_evalys, window_dropped
+    from .export import time_sharing_source, to_evalys, window_dropped
     from .run import RunError, load_run
     try:
         run = load_run(a.rundir)
@@ -194,20 +194,25 @@ def evalys_main(argv):
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 2
     df = to_evalys(run, started_only=a.started, keep_dropped=a.keep_dropped)
-    mpl = time_sharing(run)
+    mpl, src = time_sharing_source(run)
     used = run.metrics.get("mpl_max")
     used = int(used) if isinstance(used, (int, float)) and math.isfinite(used) else None
     if mpl != 1 and (used is None or used > 1):
         m, n = (mpl if mpl > 0 else used), run.num_pes()
         reach = ("can reach %d x %d = %d of %d PEs" % (m, n, m * n, n) if m
                  else "can count the %d PEs several times over" % n)
+        if src == "config":
+            what = "scheduler.mpl = %s%s" % (
+                mpl if mpl > 0 else "0, unlimited",
+                "" if used is None else ", %d slots at most in this run" % used)
+        else:
+            what = ("scheduler.mpl not in config.ini, at least %d: %s" % (
+                mpl, "the run's mpl_max" if src == "mpl_max" else "jobs.csv's slots"))
         sys.stderr.write(
-            "%s evalys: warning: %s: time-sharing (scheduler.mpl = %s%s): up to %s jobs share "
+            "%s evalys: warning: %s: time-sharing (%s): up to %s jobs share "
             "a PE, one per gang slot, and evalys counts a PE once per job on it, so its "
             "utilisation %s; each row's metadata has slot=K and time_sharing=%s\n"
-            % (PROG, a.rundir, mpl if mpl > 0 else "0, unlimited",
-               "" if used is None else ", %d slots at most in this run" % used,
-               m or "any number of",
+            % (PROG, a.rundir, what, m or "any number of",
                reach, mpl if mpl > 0 else "unlimited"))
     left = 0 if a.keep_dropped else window_dropped(run)
     if left:

@@ -43,7 +43,9 @@ jobs.csv onto it:
   "slot=K" for a job that was placed (jobs.csv's slot: the 0-based gang
   slot it was in at the end, or ended in) and on every row
   "time_sharing=M", M = scheduler.mpl, how many jobs may share a PE (one
-  per slot; "unlimited" for mpl = 0): evalys counts each job's
+  per slot; "unlimited" for mpl = 0; a run directory without config.ini:
+  metrics.json's mpl_max, the most slots in use at once, else 1 + jobs.csv's
+  highest slot, a lower bound said on standard error): evalys counts each job's
   allocated_resources as busy from its start to its finish, so with
   M > 1 its utilisation counts a PE once per job on it and can reach
   about M x PEs (a PE is time-shared, each job running 1/M of the time
@@ -91,11 +93,30 @@ def window_dropped(run):
     return 0 if run.jobs is None else int(_outside_window(run.jobs).sum())
 
 
+def time_sharing_source(run):
+    """(M, source): how many jobs may share a PE in run, one per gang slot
+    (0 = unlimited), and where M comes from: "config" (config.ini's
+    scheduler.mpl); without it, "mpl_max" (metrics.json's highest number
+    of slots in use at once, a lower bound of the MPL the run had), else
+    "slots" (1 + jobs.csv's highest slot), else (1, "default")."""
+    m = run.setting("scheduler", "mpl", None)
+    if isinstance(m, float) and math.isfinite(m) and m >= 0:
+        return int(m), "config"
+    u = run.metrics.get("mpl_max")
+    if isinstance(u, (int, float)) and not isinstance(u, bool) and math.isfinite(u) and u >= 1:
+        return int(u), "mpl_max"
+    j = run.jobs
+    if j is not None and "slot" in j:
+        k = pd.to_numeric(j["slot"], errors="coerce").max()
+        if pd.notna(k) and k >= 0:
+            return int(k) + 1, "slots"
+    return 1, "default"
+
+
 def time_sharing(run):
-    """scheduler.mpl of run (config.ini): the jobs that may share a PE, one
-    per gang slot; 0 = unlimited; 1 when config.ini does not say."""
-    m = run.setting("scheduler", "mpl", 1.0)
-    return int(m) if isinstance(m, float) else 1
+    """M of time_sharing_source: scheduler.mpl of run (config.ini), or
+    without config.ini the most slots the run used."""
+    return time_sharing_source(run)[0]
 
 
 def to_evalys(run, started_only=False, keep_dropped=False):

@@ -362,7 +362,7 @@ def _group_nodes(arr, g, how):
     return a.max(axis=1) if how == "max" else a.sum(axis=1) / g
 
 
-def _pes_rows(run):
+def _pes_rows(run, events=False):
     """pes.csv as (row index, time, previous sample time, frame) or None.
 
     A row's figures over time (page_faults, paging_time, cpu_busy) are over
@@ -373,7 +373,13 @@ def _pes_rows(run):
     first row of a PE starts at 0 (the sampler starts at the run's start)
     or, when the files cover a window ([output] schedule_from > 0), at
     max(from, time - metrics_period): the sample before the window is not
-    in the file, and that one row is drawn over at most one period."""
+    in the file, and that one row is drawn over at most one period.
+
+    events=True (page_faults, paging_time: counted when a fault ends, a
+    model event): a row is over at most the last period. The sampler only
+    skips periods without a model event, up to the last multiple before
+    the next one, so a skip's fault ends all lie in its last period (a
+    continuous figure such as cpu_busy covers the whole span)."""
     p = run.pes
     if p is None or not len(p):
         return None
@@ -390,6 +396,10 @@ def _pes_rows(run):
     else:
         start = np.zeros(len(t))
     prev = np.where(first, np.minimum(start, t), prev)
+    if events:
+        period = run.setting("simulation", "metrics_period")
+        if isinstance(period, float):
+            prev = np.maximum(prev, t - period)
     return row, t, prev, p
 
 
@@ -408,7 +418,7 @@ def _heat(run, ax, t0, t1, unit, what):
                                     p.end.to_numpy(), p.paging_time.to_numpy(), n, a, b, w)
             src = "paging.csv"
         elif _pes_rows(run) is not None:
-            row, t, prev, p = _pes_rows(run)
+            row, t, prev, p = _pes_rows(run, events=True)
             n = int(row.max()) + 1
             arr = raster.spread_sum(row, prev, t, p.paging_time.to_numpy(), n, a, b, w)
             src = "pes.csv (sampled)"

@@ -380,6 +380,14 @@ class Run:
         m = 0
         if self.schedule is not None and len(self.schedule):
             m = int((self.schedule.first_pe + self.schedule.pes).max())
+        # Without config.ini or schedule.csv: the highest PE in jobs.csv's
+        # placements ("0-31 64-95 100"), a lower bound.
+        if self.jobs is not None and "pes" in self.jobs:
+            for v in self.jobs["pes"].dropna():
+                for r in str(v).split():
+                    hi = r.rpartition("-")[2]
+                    if hi.isdigit():
+                        m = max(m, int(hi) + 1)
         return max(m, 1)
 
     def num_nodes(self):
