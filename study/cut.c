@@ -11,10 +11,12 @@
  * anything else sees it: nothing is copied, so every path keeps resolving
  * against the original file's directory (study->dir). The checks are the
  * study file's own (replications and windows 1 .. 100000, the seeds within
- * 1 .. INT32_MAX, at most a million runs); windows may be changed only in a
- * study that has [study] windows (turning the slicing on or off would make
- * other runs, not fewer). --only names a [vary] key and values of its list
- * (a baseline by its NAME, or @NAME; numbers also by value, 0.10 for 0.1);
+ * 1 .. INT32_MAX, at most a million runs), each key once; windows may be
+ * changed only in a study that has [study] windows (turning the slicing on
+ * or off would make other runs, not fewer). --only names a [vary] key and
+ * values of its list (a baseline by its NAME, or @NAME; other values as
+ * pnrsim reads them, 16MB for 16 of computer.ram, CENTRAL for central,
+ * 0.10 for 0.1), each value once, no empty item;
  * the kept values stay in the study's order, so the runs are numbered as a
  * smaller study's would be.
  *
@@ -59,9 +61,11 @@ static bool int_in(const char *t, long lo, long hi, long *out)
     return true;
 }
 
-/* One --set study.KEY=VALUE into s. 0 or -1 (err). */
-static int apply_set(study *s, const char *arg, bool *seed_given, char *err,
-                     size_t errlen)
+/* One --set study.KEY=VALUE into s; *seen has bit 0, 1, 2 for the
+ * replications, windows and seed_base already set (a second --set of one
+ * is refused: which would win is not obvious). 0 or -1 (err). */
+static int apply_set(study *s, const char *arg, bool *seed_given, unsigned *seen,
+                     char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
     static const char allowed[] =
@@ -75,6 +79,16 @@ static int apply_set(study *s, const char *arg, bool *seed_given, char *err,
     size_t klen = (size_t)(eq - arg) - 6;
     const char *key = arg + 6, *value = eq + 1;
     long v;
+    unsigned bit = klen == 12 && !strncmp(key, "replications", klen) ? 1u
+                 : klen == 7 && !strncmp(key, "windows", klen)       ? 2u
+                 : klen == 9 && !strncmp(key, "seed_base", klen)     ? 4u
+                                                                     : 0u;
+    if (bit & *seen) {
+        snprintf(err, errlen, "--set %s: study.%.*s is set twice on the command "
+                 "line: give it once", arg, (int)klen, key);
+        return -1;
+    }
+    *seen |= bit;
     if (klen == 12 && !strncmp(key, "replications", klen)) {
         if (!int_in(value, 1, 100000, &v)) {
             snprintf(err, errlen, "--set %s: need an integer from 1 to 100000", arg);
@@ -142,6 +156,22 @@ static long find_value(const study_param *p, const char *w)
         if (!strcmp(p->values[j], w) || (at && bl && !strcmp(p->values[j], w + 1)))
             return (long)j;
     }
+    /* As pnrsim reads them (config_value_text): 512MB or 0.5GB for 512 of
+     * computer.ram, CENTRAL for central, 0.10 for 0.1. */
+    char a[256], b[256];
+    char *asg = xasprintf("%s=%s", p->key, w);
+    bool ok = config_value_text(asg, a, sizeof a) == 0;
+    free(asg);
+    for (size_t j = 0; ok && j < p->nvalues; j++) {
+        if (p->baseline && p->baseline[j] >= 0)
+            continue;
+        asg = xasprintf("%s=%s", p->key, p->values[j]);
+        bool same = config_value_text(asg, b, sizeof b) == 0 && !strcmp(a, b);
+        free(asg);
+        if (same)
+            return (long)j;
+    }
+    /* Keys pnrsim does not parse alone (a plugin's): numbers by value. */
     double x, y;
     if (!as_number(w, &x))
         return -1;
@@ -178,22 +208,39 @@ static int mark_only(const study *s, const char *arg, bool **keep, char *err,
     }
     const study_param *p = &s->vary[pi];
     char *list = xstrdup(eq + 1);
-    char *save = NULL;
     size_t named = 0;
-    for (char *w = strtok_r(list, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
+    /* Items between commas, blanks trimmed. An all-blank list is "no
+     * value"; an empty item inside one (a,,b or a trailing comma) is
+     * refused, as a [vary] list's is, rather than skipped. */
+    bool blank = strspn(list, " \t") == strlen(list);
+    for (char *w = list, *next; w && !rc && !blank; w = next) {
+        next = strchr(w, ',');
+        if (next)
+            *next++ = '\0';
         while (*w == ' ' || *w == '\t')
             w++;
         char *z = w + strlen(w);
         while (z > w && (z[-1] == ' ' || z[-1] == '\t'))
             *--z = '\0';
-        if (!*w)
-            continue;
+        if (!*w) {
+            snprintf(err, errlen, "--only %s: an empty item in the list (give "
+                     "KEY=VALUE[,VALUE...] without an empty one between commas)", arg);
+            rc = -1;
+            break;
+        }
         long vi = find_value(p, w);
         if (vi < 0) {
             char *vals = value_list(p);
             snprintf(err, errlen, "--only %s: '%s' is not a value of %s in %s:%ld "
                      "(its values: %s)", arg, w, key, s->path, p->line, vals);
             free(vals);
+            rc = -1;
+            break;
+        }
+        if (keep[pi][vi]) {
+            snprintf(err, errlen, "--only %s: '%s' names %s's value '%s', which an "
+                     "--only already named: give each value once", arg, w, key,
+                     p->values[vi]);
             rc = -1;
             break;
         }
@@ -270,8 +317,9 @@ int study_cut_apply(study *s, const study_cut *cut, FILE *warn, char *err,
                     size_t errlen)
 {
     bool seed_given = false;
+    unsigned seen = 0;
     for (size_t i = 0; i < cut->nset; i++)
-        if (apply_set(s, cut->set[i], &seed_given, err, errlen) != 0)
+        if (apply_set(s, cut->set[i], &seed_given, &seen, err, errlen) != 0)
             return -1;
     if (s->seed_base > (long)INT32_MAX - (s->replications - 1)) {
         snprintf(err, errlen, "--set: with replications = %ld and seed_base = %ld the "

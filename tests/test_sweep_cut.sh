@@ -28,7 +28,7 @@
 #     exit 1 (runs missing); --set study.seed_base=2 (seeds 2-4) reuses
 #     the seed-2 runs and makes 4;
 #   - --only by @NAME and by number (16.0 for 16), a key given twice keeps
-#     the union;
+#     the union; values as pnrsim reads them (16MB, 0.015625GB, CENTRAL);
 #   - --emit-joblist of the cut: 4 commands, and the collect it suggests
 #     carries the same options;
 #   - wall_seconds: the last column, a number >= 0 in every ok row, read
@@ -38,7 +38,9 @@
 #     left";
 #   - refused with exit 2 and nothing created: an unknown [vary] key (the
 #     keys named), a value not in the list (the values named, the baseline
-#     marked), an empty --only, --set of another key, replications 0,
+#     marked), an empty --only, an empty item (16,,32 and 16,), a value
+#     named twice (16,16; 16 and 16MB), --set study.replications twice,
+#     --set of another key, replications 0,
 #     seeds past 2^31-1, windows in a study without windows.
 # Prints "N passed, N failed" and exits non-zero when a check failed.
 
@@ -162,6 +164,18 @@ check "collect of the cut: exit 0, 4 rows" sh -c "test $? -eq 0 && test \$(( \$(
 check "wall_seconds empty for the run whose wall-seconds is gone, kept for the others" \
     test "$(walls $O/results.csv)" = "- n n n "
 
+# Values as pnrsim reads them: 16MB and 0.015625GB are computer.ram's 16,
+# CENTRAL is central: the same 8 runs.
+# shellcheck disable=SC2086
+"$SWEEP" -j 2 --no-plots --set study.replications=2 --set study.windows=2 \
+    --only netram.strategy=CENTRAL,disk --only computer.ram=16MB st/cut.ini > units.log 2>&1
+check "--only in units and upper case: 16MB, CENTRAL name the same 8 runs: ran 0, skipped 8" \
+    sh -c "test $? -eq 0 && grep -q 'ran 0, skipped 8' units.log"
+"$SWEEP" -j 2 --no-plots --set study.replications=2 --set study.windows=2 \
+    --only netram.strategy=central,disk --only computer.ram=0.015625GB st/cut.ini > gb.log 2>&1
+check "--only computer.ram=0.015625GB (1 GB = 1024 MB): ran 0, skipped 8" \
+    sh -c "test $? -eq 0 && grep -q 'ran 0, skipped 8' gb.log"
+
 # Refusals: exit 2, the allowed keys or values named, nothing created.
 refuse() { # refuse NAME EXPECTED ARGS...
     name=$1 want=$2; shift 2
@@ -175,6 +189,14 @@ refuse "unknown key" "'computer.rm' is not a [vary] key of st/cut.ini (its keys:
 refuse "value not in the list" "'manager' is not a value of netram.strategy in st/cut.ini:13 (its values: central, client, disk (a baseline))" \
     --only netram.strategy=central,manager
 refuse "no value" "--only computer.ram=: no value given (the values of computer.ram: 16, 32)" --only computer.ram=
+refuse "an empty item" "--only computer.ram=16,,32: an empty item in the list" --only computer.ram=16,,32
+refuse "a trailing comma" "--only computer.ram=16,: an empty item in the list" --only computer.ram=16,
+refuse "a value twice" "--only computer.ram=16,16: '16' names computer.ram's value '16', which an --only already named" \
+    --only computer.ram=16,16
+refuse "a value twice over two --only, in other words" "--only computer.ram=16MB: '16MB' names computer.ram's value '16'" \
+    --only computer.ram=16 --only computer.ram=16MB
+refuse "--set study.replications twice" "--set study.replications=2: study.replications is set twice on the command line" \
+    --set study.replications=1 --set study.replications=2
 refuse "--set of another key" "--set study.name=x: the command line sets study.replications, study.windows and study.seed_base" \
     --set study.name=x
 refuse "--set of a scenario key" "--set computer.ram=8: the command line sets" --set computer.ram=8
