@@ -206,7 +206,15 @@ int sweep_collect(const sweep_layout *L, bool no_plots, bool report_failures,
                  * another seed is not this run. */
                 const sweep_metric *m = sweep_metrics_get(&cr->ms, "seed");
                 long want = study_run_seed(s, r);
-                if (!m || m->type != SWEEP_NUM || m->num != (double)want) {
+                if (m && m->type != SWEEP_NUM) {
+                    cr->state = SWEEP_RUN_FAILED;
+                    cr->why = xasprintf("%s: seed is %s%s%s, not a number (this run's "
+                                        "seed is %ld; delete the directory to run it "
+                                        "again)", mpath,
+                                        m->type == SWEEP_STR ? "the string \"" : "",
+                                        m->type == SWEEP_NULL ? "null" : m->raw,
+                                        m->type == SWEEP_STR ? "\"" : "", want);
+                } else if (!m || m->num != (double)want) {
                     cr->state = SWEEP_RUN_FAILED;
                     cr->why = xasprintf("%s: seed %s, but this run's seed is "
                                         "%ld (delete the directory to run it "

@@ -101,7 +101,10 @@ int sweep_metrics_parse(const char *text, size_t len, sweep_metrics *out,
     memset(out, 0, sizeof *out);
     err[0] = '\0';
     json_error_t e;
-    json_t *root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &e);
+    /* A key given twice is refused: which of the two a reader takes is
+     * not defined (jansson keeps the last, Python's json too, others the
+     * first), and pnrsim never writes one. */
+    json_t *root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL | JSON_REJECT_DUPLICATES, &e);
     if (!root) {
         snprintf(err, errlen, "%s (line %d, column %d)", e.text, e.line, e.column);
         return -1;
