@@ -48,6 +48,18 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
                            const char *value, long line)
 {
     study *s = c->s;
+    /* Each [study] key once, as pnrsim's own configuration files: which
+     * of two would count is not obvious. */
+    long *first = !strcmp(key, "name")           ? &k->name_line
+                : !strcmp(key, "replications")   ? &k->reps_line
+                : !strcmp(key, "seed_base")      ? &k->seed_line
+                : !strcmp(key, "windows")        ? &k->windows_line
+                : !strcmp(key, "metrics")        ? &k->metrics_line
+                                                 : NULL;
+    if (first && *first)
+        return study_fail(c, line, key, "given twice (first on line %ld)", *first);
+    if (first)
+        *first = line;
     if (!strcmp(key, "name")) {
         if (!study_is_name(value))
             return study_fail(c, line, key,
@@ -72,7 +84,6 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
             s->replications > 100000)
             return study_fail(c, line, key, "'%s': need an integer from 1 to 100000",
                         value);
-        k->reps_line = line;
     } else if (!strcmp(key, "seed_base")) {
         if (!study_parse_long(value, &s->seed_base) || s->seed_base < 1 ||
             s->seed_base > (long)INT32_MAX)
@@ -81,18 +92,14 @@ static int parse_study_key(study_parse_ctx *c, study_keys *k, const char *key,
                         "(replications - 1), so that the last seed is at most "
                         "%ld (pnrsim takes seed 0 as 'from the clock')",
                         value, (long)INT32_MAX, (long)INT32_MAX);
-        k->seed_line = line;
     } else if (!strcmp(key, "windows")) {
         if (!study_parse_long(value, &s->windows) || s->windows < 1 ||
             s->windows > 100000)
             return study_fail(c, line, key,
                         "'%s': need an integer from 1 to 100000 (trace "
                         "windows of workload.max_jobs jobs per point)", value);
-        k->windows_line = line;
         s->windows_line = line;
     } else if (!strcmp(key, "metrics")) {
-        if (s->nmetrics)
-            return study_fail(c, line, key, "given twice");
         char *v = xstrdup(value);
         int r = study_parse_list(c, key, v, line, &s->metrics, &s->nmetrics);
         free(v);

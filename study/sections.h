@@ -22,6 +22,7 @@ typedef struct study_keys {
     study_path_line base, trace;
     long reps_line, seed_line;
     long windows_line;
+    long name_line, metrics_line; /* 0 until given */
 } study_keys;
 
 /* Read the study file's text (len bytes, NUL-terminated) into c->s: the

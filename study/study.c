@@ -164,7 +164,7 @@ int study_load(study *s, const char *path, char err[STUDY_ERR_MAX])
     free(d);
     s->replications = 1;
     s->seed_base = 1;
-    study_keys k = {{NULL, 0}, {NULL, 0}, 0, 0, 0};
+    study_keys k = {.base = {NULL, 0}, .trace = {NULL, 0}}; /* the rest 0 */
     study_raw *plots = NULL, *bases = NULL;
     size_t nplots = 0, nbases = 0;
     int rc = study_read_sections(&c, text, len, &k, &plots, &nplots, &bases, &nbases);

@@ -160,6 +160,15 @@ printf '[study]\nbase = base.ini\nreplicatons = 3\n' > bad2.ini
 "$SWEEP" bad2.ini > bad2.log 2>&1
 check "unknown key: exit 2 with FILE:LINE: KEY" \
     sh -c "test $? -eq 2 && grep -q 'bad2.ini:3: replicatons:' bad2.log"
+# Each [study] key once (was: the last name, replications, seed_base or
+# windows won, silently): exit 2 naming both lines, nothing created.
+for k in "name = a" "replications = 2" "seed_base = 3" "windows = 2" "metrics = m"; do
+    printf '[study]\nbase = base.ini\n%s\n%s\n[vary]\ncomputer.ram = 16\n' "$k" "$k" > twice.ini
+    "$SWEEP" -o twice-out twice.ini > twice.log 2>&1
+    rc=$?
+    check "[study] ${k%% =*} given twice: exit 2, 'twice.ini:4: ${k%% =*}: given twice (first on line 3)'" \
+        sh -c "test $rc -eq 2 && grep -q 'twice.ini:4: ${k%% =*}: given twice (first on line 3)' twice.log && test ! -e twice-out"
+done
 printf '[study]\nbase = missing.ini\n' > bad3.ini
 "$SWEEP" bad3.ini > bad3.log 2>&1
 check "missing base: exit 2 with FILE:LINE: KEY" \
