@@ -25,6 +25,7 @@
 #include "app/config_error.h"
 #include "app/config_ini.h"
 #include "app/config_keys.h"
+#include "app/config_lookup.h"
 #include "app/config_pnrsim.h"
 #include "app/config_value.h"
 #include "app/plugin.h"
@@ -152,6 +153,48 @@ const char *config_key_unit(const char *key)
     if (!kd)
         return NULL;
     return kd->type == KT_STRING ? "" : kd->unit;
+}
+
+int config_suggest_dotted(const char *key, char *buf, size_t n)
+{
+    int found = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < cfg_nkeys && used < n; i++) {
+        if (strcasecmp(cfg_keys[i].key, key))
+            continue;
+        int w = snprintf(buf + used, n - used, "%s%s.%s", found ? " or " : "",
+                         cfg_keys[i].section, cfg_keys[i].key);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+        found++;
+    }
+    if (found)
+        return found;
+    const key_def *best = NULL;
+    size_t bd = 0, len = strlen(key);
+    for (size_t i = 0; i < cfg_nkeys; i++) {
+        size_t d = cfg_edit_distance(key, cfg_keys[i].key);
+        if (cfg_is_close(d, len) && (!best || d < bd)) {
+            best = &cfg_keys[i];
+            bd = d;
+        }
+    }
+    if (!best)
+        return 0;
+    snprintf(buf, n, "%s.%s", best->section, best->key);
+    return 1;
+}
+
+bool config_is_near(const char *word, const char *name)
+{
+    return cfg_is_close(cfg_edit_distance(word, name), strlen(word)) != 0;
+}
+
+bool config_is_section(const char *section)
+{
+    return cfg_find_section(section) != NULL;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -125,6 +125,24 @@ void config_set_origin(config *c, const char *key, const char *text);
  * there is no such key (e.g. for a plot axis: "computer.ram [MB]"). */
 const char *config_key_unit(const char *key);
 
+/* For a key written without its section ("ram", "Strategy"): the
+ * "section.key" names spelt so in any section (case-insensitive), joined
+ * by " or " ("computer.ram"), else the one key name nearest to it when
+ * close ("rma" -> "computer.ram"), into buf (n bytes). The number of
+ * names written; 0 (buf "") when none is near. For the study file's
+ * messages (study/). */
+int config_suggest_dotted(const char *key, char *buf, size_t n);
+
+/* Whether word is a misspelling of name close enough to suggest (the
+ * rule of pnrsim's own "did you mean": an edit distance of 1 up to 5
+ * characters, 2 up to 8, 3 beyond, case-insensitive; not the same word).
+ * For other files' names (the study file's sections). */
+bool config_is_near(const char *word, const char *name);
+
+/* Whether section names a section of pnrsim's configuration
+ * (case-insensitive; built-ins, plugins, loaded plugins' plugin.NAME). */
+bool config_is_section(const char *section);
+
 /* Write the complete configuration as INI: every key, with a unit comment,
  * and above the key line of every key that does not hold its default by
  * default a line "; from ORIGIN" (config_origin: FILE:LINE, --set ARG, -t,

@@ -7,8 +7,11 @@
  */
 #include "study/parse.h"
 
+#include "app/config.h"
+
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Format "FILE:LINE: KEY: message" into c->err (cut to fit); returns -1. */
 int study_fail(study_parse_ctx *c, long line, const char *key, const char *fmt, ...)
@@ -22,4 +25,14 @@ int study_fail(study_parse_ctx *c, long line, const char *key, const char *fmt, 
         va_end(ap);
     }
     return -1;
+}
+
+int study_not_param_key(study_parse_ctx *c, long line, const char *key, const char *also)
+{
+    char near[512];
+    /* The suggestion is for the key part: "ram" or ".ram" alike. */
+    const char *bare = key[0] == '.' ? key + 1 : key;
+    int n = strchr(bare, '.') ? 0 : config_suggest_dotted(bare, near, sizeof near);
+    return study_fail(c, line, key, "not a pnrsim key (section.key)%s%s%s%s", also,
+                      n ? "; did you mean " : "", n ? near : "", n ? "?" : "");
 }

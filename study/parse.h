@@ -39,4 +39,10 @@ typedef struct study_raw {
 int study_fail(study_parse_ctx *c, long line, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* study_fail for a [set], [vary] or [baseline] key that is not
+ * section.key: "not a pnrsim key (section.key)<also>", and when key
+ * names pnrsim keys without their section or is near one, "; did you
+ * mean computer.ram?" (config_suggest_dotted). Returns -1. */
+int study_not_param_key(study_parse_ctx *c, long line, const char *key, const char *also);
+
 #endif

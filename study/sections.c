@@ -19,6 +19,7 @@
 #include "study/util.h"
 #include "study/values.h"
 
+#include "app/config.h"
 #include "app/ini_reader.h"
 
 #include <ctype.h>
@@ -227,9 +228,26 @@ static int read_header(void *user, char *name, long line)
     for (int i = SEC_STUDY; i <= SEC_PLUGINS; i++)
         if (!strcmp(name, section_name[i]))
             r->sec = (section)i;
-    if (r->sec == SEC_NONE)
+    if (r->sec == SEC_NONE) {
+        /* Say what was probably meant: a near section of the study file
+         * ([vray] -> [vary]), or for a section of pnrsim's configuration
+         * ([computer]) where its keys go. */
+        const char *near = NULL;
+        for (int i = SEC_STUDY; i <= SEC_PLUGINS && !near; i++)
+            if (config_is_near(name, section_name[i]))
+                near = section_name[i];
+        if (near)
+            return study_fail(c, line, name, "unknown section (study, vary, set, baseline, "
+                                             "plot, slurm, plugins); did you mean [%s]?",
+                              near);
+        if (config_is_section(name))
+            return study_fail(c, line, name, "a section of pnrsim's configuration, not of "
+                                             "a study file: write its keys as %s.KEY = "
+                                             "VALUE in [set] (or [vary]), or in the base",
+                              name);
         return study_fail(c, line, name, "unknown section (study, vary, set, baseline, "
                                          "plot, slurm, plugins)");
+    }
     if (*arg && r->sec != SEC_PLOT && r->sec != SEC_BASELINE)
         return study_fail(c, line, name, "this section takes no name");
     if (r->sec == SEC_BASELINE) {
@@ -296,13 +314,12 @@ static int take_key(reading *r, const char *key, char *value, long line)
         return study_parse_vary(c, key, value, line);
     case SEC_SET:
         if (!study_is_param_key(key))
-            return study_fail(c, line, key, "not a pnrsim key (section.key)");
+            return study_not_param_key(c, line, key, "");
         return kv_add(c, &s->set, &s->nset, key, value, line, "set twice");
     case SEC_BASELINE: {
         study_raw *rb = &(*r->bases)[*r->nbases - 1];
         if (strcmp(key, "lines") != 0 && !study_is_param_key(key))
-            return study_fail(c, line, key, "not a pnrsim key (section.key) "
-                                            "nor lines = KEY");
+            return study_not_param_key(c, line, key, " nor lines = KEY");
         return kv_add(c, &rb->kv, &rb->nkv, key, value, line,
                       "given twice in this baseline");
     }

@@ -22,6 +22,7 @@
 
 #include "app/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -135,8 +136,31 @@ static const char *bad_number(const char *t)
     return "not a finite number";
 }
 
-/* Expand a:b, a:b:s or a:b:*k into p. Returns 1 when item is a range and
- * was added, 0 when item is not a range, -1 on error. */
+/* A range bound or step with a unit, as pnrsim reads it for key: 256MB
+ * or 0.25GB for computer.ram, 90m for a time (config_value_text writes it
+ * back as a number in the key's unit: 256, 5400). A leading '-' (a step
+ * going down) is kept. True with *v, or false when t is not a number
+ * with a unit that key takes (a plain value then). */
+static bool unit_number(const char *key, const char *t, double *v)
+{
+    bool neg = t[0] == '-';
+    const char *u = t + (neg || t[0] == '+');
+    if (!(isdigit((unsigned char)u[0]) || (u[0] == '.' && isdigit((unsigned char)u[1]))) ||
+        looks_numeric(t))
+        return false;
+    char buf[256];
+    char *a = xasprintf("%s=%s", key, u);
+    bool ok = config_value_text(a, buf, sizeof buf) == 0 && study_parse_num(buf, v);
+    free(a);
+    if (ok && neg)
+        *v = -*v;
+    return ok;
+}
+
+/* Expand a:b, a:b:s or a:b:*k into p; bounds and a linear step may carry
+ * a unit of the key (256MB:1GB:256MB), the values are then written in the
+ * key's unit (256, 512, 768, 1024). Returns 1 when item is a range and was
+ * added, 0 when item is not a range, -1 on error. */
 static int add_range(study_parse_ctx *c, vary_read *r, const char *item)
 {
     study_param *p = r->p;
@@ -156,28 +180,35 @@ static int add_range(study_parse_ctx *c, vary_read *r, const char *item)
         free(copy);
         return 0; /* not a range: a plain value */
     }
-    if (!looks_numeric(f[0]) || !looks_numeric(f[1])) {
-        free(copy);
-        return 0; /* not a range: a plain value (e.g. a time 00:10) */
+    double ab[2];
+    bool unit[2];
+    for (int i = 0; i < 2; i++) {
+        unit[i] = unit_number(p->key, f[i], &ab[i]);
+        if (!unit[i] && !looks_numeric(f[i])) {
+            free(copy);
+            return 0; /* not a range: a plain value (e.g. a time 00:10) */
+        }
     }
     for (int i = 0; i < 2; i++) {
-        const char *why = bad_number(f[i]);
+        const char *why = unit[i] ? NULL : bad_number(f[i]);
         if (why) {
             int rc = study_fail(c, p->line, p->key,
                           "range '%s': bound '%s' is %s", item, f[i], why);
             free(copy);
             return rc;
         }
+        if (!unit[i])
+            study_parse_num(f[i], &ab[i]);
     }
-    study_parse_num(f[0], &a);
-    study_parse_num(f[1], &b);
+    a = ab[0];
+    b = ab[1];
     if (nf == 3) {
         const char *st = f[2];
         if (*st == '*') {
             geometric = true;
             st = study_trim((char *)st + 1);
         }
-        if (!study_parse_num(st, &step)) {
+        if (!study_parse_num(st, &step) && (geometric || !unit_number(p->key, st, &step))) {
             const char *why = looks_numeric(st) ? bad_number(st)
                                                 : "not a number";
             int rc = study_fail(c, p->line, p->key,
@@ -236,7 +267,7 @@ int study_parse_vary(study_parse_ctx *c, const char *key, char *value,
 {
     study *s = c->s;
     if (!study_is_param_key(key))
-        return study_fail(c, line, key, "not a pnrsim key (section.key)");
+        return study_not_param_key(c, line, key, "");
     for (size_t i = 0; i < s->nvary; i++)
         if (!strcmp(s->vary[i].key, key))
             return study_fail(c, line, key, "varied twice (first on line %ld)",

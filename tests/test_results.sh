@@ -290,16 +290,29 @@ check "older pnrsim's temporary file: left alone, mentioned on stderr" \
 
 # ---- items 7 and 8: coreutils timeout, partial marks ------------------------
 
+# feed FILE: FILE into the FIFO feed.fifo, then the FIFO held open 5 s
+# (the run is still reading its trace when it is signalled); the run reads
+# it as standard input. unfeed ends the writer, so that the check goes on
+# as soon as pnrsim has ended (a pipeline would wait out the 5 s).
+feed() {
+    rm -f feed.fifo
+    mkfifo feed.fifo
+    (cat "$1"; exec sleep 5) > feed.fifo 2> /dev/null &
+    feed_pid=$!
+}
+unfeed() { kill "$feed_pid" 2> /dev/null; wait "$feed_pid" 2> /dev/null; }
 if command -v timeout > /dev/null 2>&1; then
     head -n 3000 "$LUBLIN" > part.swf
     # A complete run first, then the same trace through a pipe kept open
     # and `timeout 2` (SIGTERM to pnrsim, then to its process group).
     "$P" -t part.swf --set computer.number=256 -q -o to > /dev/null 2>&1
     check "complete run before: exit 0, not partial" test "$(jval to/metrics.json partial)" = false
-    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \
-        > to.out 2> to.err
+    feed part.swf
+    timeout 2 "$P" -t - --set computer.number=256 -q -o to \
+        > to.out 2> to.err < feed.fifo
     rc=$?
     check "timeout (SIGTERM twice): timeout's status 124, not killed by the signal" test $rc -eq 124
+    unfeed
     check "timeout: partial results written (metrics.json partial true)" \
         test "$(jval to/metrics.json partial)" = true
     check "timeout: metrics.json valid JSON" valid_json to/metrics.json
@@ -310,20 +323,24 @@ if command -v timeout > /dev/null 2>&1; then
         sh -c "grep -q '^; PARTIAL' to/config.ini && '$P' -c to/config.ini --print-config > /dev/null"
     check "timeout: stderr says earlier complete results were replaced by PARTIAL ones" \
         grep -q 'complete results of an earlier run there were replaced by these PARTIAL' to.err
-    (cat part.swf; sleep 5) | timeout --preserve-status -s INT 2 "$P" -t - \
-        --set computer.number=256 -q -o to-int > /dev/null 2>&1
+    feed part.swf
+    timeout --preserve-status -s INT 2 "$P" -t - \
+        --set computer.number=256 -q -o to-int > /dev/null 2>&1 < feed.fifo
     check "timeout -s INT --preserve-status: exit 130, partial results" \
         test "$? $(jval to-int/metrics.json partial)" = "130 true"
+    unfeed
     # timeout's two SIGTERMs usually arrive together (one pending signal);
     # when the run has already taken the first, the second must be
     # absorbed too: send them 0.1 s apart.
     for sig in TERM INT; do
-        (cat part.swf; sleep 5) | "$P" -t - --set computer.number=256 -q -o twice-$sig \
-            > /dev/null 2> twice-$sig.err &
-        pid=$!  # the last command of the pipeline: pnrsim
+        feed part.swf
+        "$P" -t - --set computer.number=256 -q -o twice-$sig \
+            > /dev/null 2> twice-$sig.err < feed.fifo &
+        pid=$!  # pnrsim
         sleep 1.5
         kill -$sig "$pid"; sleep 0.1; kill -$sig "$pid" 2>/dev/null
-        wait
+        wait "$pid"
+        unfeed
         check "$sig twice, 0.1 s apart: partial results written, no debris" \
             sh -c "test -n '$pid' && test '$(jval twice-$sig/metrics.json partial)' = true && test $(debris twice-$sig) -eq 0 && grep -q PARTIAL twice-$sig.err"
     done
@@ -332,21 +349,25 @@ if command -v timeout > /dev/null 2>&1; then
     # kill it; it says it was interrupted and leaves no debris.
     awk 'BEGIN { for (i = 0; i < 30000; i++) printf "; Key%d: value\n", i
                  print "1 0 -1 -1 1 10 1024 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1" }' > hdr.swf
-    (cat hdr.swf; sleep 5) | "$P" -t - -q -o hdr > /dev/null 2> hdr.err &
+    feed hdr.swf
+    "$P" -t - -q -o hdr > /dev/null 2> hdr.err < feed.fifo &
     pid=$!
     sleep 0.5
     kill -TERM "$pid"; sleep 0.1; kill -TERM "$pid" 2>/dev/null
-    wait
+    wait "$pid"
+    unfeed
     hd=0
     [ -d hdr ] && hd=$(debris hdr)
     check "TERM twice during a long SWF header: not killed (says interrupted), no debris" \
         sh -c "grep -q 'interrupted' hdr.err && test ! -e hdr/.pnrsim.lock && test $hd -eq 0"
     # With --schedule the three extra files are marked too, and still read
     # by pj_dump and pnrsim-plot (when installed).
-    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 --schedule --paje -q \
-        -o to-sched > /dev/null 2>&1
+    feed part.swf
+    timeout 2 "$P" -t - --set computer.number=256 --schedule --paje -q \
+        -o to-sched > /dev/null 2>&1 < feed.fifo
     check "timeout --schedule --paje: schedule.csv, pes.csv, memory.csv, paging.csv, schedule.paje end with # PARTIAL" \
         sh -c "for f in schedule.csv pes.csv memory.csv paging.csv schedule.paje; do tail -1 to-sched/\$f | grep -q '^# PARTIAL' || exit 1; done"
+    unfeed
     if command -v pj_dump > /dev/null 2>&1; then
         check "timeout --schedule: the partial schedule.paje passes pj_dump" \
             sh -c "pj_dump to-sched/schedule.paje > /dev/null 2>&1"
@@ -361,10 +382,12 @@ if command -v timeout > /dev/null 2>&1; then
         skip "pnrsim-plot or Python pandas/matplotlib missing"
     fi
     # A partial run replacing partial results: no "replaced complete" line.
-    (cat part.swf; sleep 5) | timeout 2 "$P" -t - --set computer.number=256 -q -o to \
-        > /dev/null 2> to2.err
+    feed part.swf
+    timeout 2 "$P" -t - --set computer.number=256 -q -o to \
+        > /dev/null 2> to2.err < feed.fifo
     check "partial over partial: no 'replaced complete' message" \
         sh -c "! grep -q 'complete results of an earlier run' to2.err"
+    unfeed
 else
     skip "coreutils timeout not installed"
 fi

@@ -169,6 +169,29 @@ for k in "name = a" "replications = 2" "seed_base = 3" "windows = 2" "metrics = 
     check "[study] ${k%% =*} given twice: exit 2, 'twice.ini:4: ${k%% =*}: given twice (first on line 3)'" \
         sh -c "test $rc -eq 2 && grep -q 'twice.ini:4: ${k%% =*}: given twice (first on line 3)' twice.log && test ! -e twice-out"
 done
+# Ranges in the key's units (1 GB = 1024 MB, 1 m = 60 s): the values
+# written in the key's unit, worked out by hand.
+printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 256MB:1GB:256MB, 2GB:8GB:*2\nscheduler.quantum = 1m:3m:1m\n' > units.ini
+"$SWEEP" --list units.ini > units.out 2> units.err
+check "ranges with units: 256MB:1GB:256MB, 2GB:8GB:*2 = 256 512 768 1024 2048 4096 8192; 1m:3m:1m = 60 120 180" \
+    test "$(sed -n 's/.*computer.ram=\([0-9]*\) scheduler.quantum=60 .*/\1/p' units.out | tr '\n' ' ')$(sed -n 's/.*computer.ram=256 scheduler.quantum=\([0-9]*\) .*/\1/p' units.out | tr '\n' ' ')" = \
+        "256 512 768 1024 2048 4096 8192 60 120 180 "
+printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 1GB:256MB:-256MB\n' > down.ini
+"$SWEEP" --list down.ini > down.out 2>&1
+check "a range going down in units: 1GB:256MB:-256MB = 1024 768 512 256" \
+    test "$(sed -n 's/.*computer.ram=\([0-9]*\) .*/\1/p' down.out | tr '\n' ' ')" = "1024 768 512 256 "
+# Keys without their section and misspelt sections: what was meant is said.
+sugg() { # sugg NAME BODY EXPECTED
+    printf '[study]\nbase = base.ini\n%b\n' "$2" > sugg.ini
+    "$SWEEP" -o sugg-out sugg.ini > sugg.log 2>&1
+    rc=$?
+    check "suggestion: $1: exit 2, '$3'" sh -c "test $rc -eq 2 && grep -qF -- \"$3\" sugg.log && test ! -e sugg-out"
+}
+sugg "[vary] ram" '[vary]\nram = 16' "sugg.ini:4: ram: not a pnrsim key (section.key); did you mean computer.ram?"
+sugg "[set] strategy" '[set]\nstrategy = central' "sugg.ini:4: strategy: not a pnrsim key (section.key); did you mean netram.strategy?"
+sugg "[vary] rma (misspelt)" '[vary]\nrma = 16' "did you mean computer.ram?"
+sugg "[vray]" '[vray]\ncomputer.ram = 16' "sugg.ini:3: vray: unknown section (study, vary, set, baseline, plot, slurm, plugins); did you mean [vary]?"
+sugg "[computer]" '[computer]\nram = 16' "sugg.ini:3: computer: a section of pnrsim's configuration, not of a study file: write its keys as computer.KEY = VALUE in [set]"
 printf '[study]\nbase = missing.ini\n' > bad3.ini
 "$SWEEP" bad3.ini > bad3.log 2>&1
 check "missing base: exit 2 with FILE:LINE: KEY" \
