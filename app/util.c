@@ -125,11 +125,21 @@ static int write_all(int fd, const char *p, size_t len)
 int util_write_file(const char *path, const void *data, size_t len, char *err,
                     size_t errlen)
 {
+    /* A symlink is followed, as a shell's > would (/dev/stdout ->
+     * /proc/self/fd/1 -> the file standard output was sent to): the
+     * temporary goes beside its target and is renamed over the target,
+     * never over the link (as root that would replace /dev/stdout). A
+     * dangling link is replaced. */
+    struct stat st;
+    char *real = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        real = realpath(path, NULL);
+    const char *target = real ? real : path;
     /* A path that names something other than a regular file (/dev/null,
      * /dev/stdout, a FIFO) is written in place: renaming a file over it
      * would replace the device (as root, /dev/null itself). */
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    if (stat(target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        free(real);
         int fd = open(path, O_WRONLY);
         if (fd < 0 || write_all(fd, data, len) != 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -143,11 +153,12 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
         }
         return 0;
     }
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    char *tmp = xasprintf("%s.tmp.%ld", target, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         free(tmp);
+        free(real);
         return -1;
     }
     if (write_all(fd, data, len) != 0) {
@@ -155,6 +166,7 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
         close(fd);
         unlink(tmp);
         free(tmp);
+        free(real);
         return -1;
     }
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
@@ -162,15 +174,18 @@ int util_write_file(const char *path, const void *data, size_t len, char *err,
         close(fd);
         unlink(tmp);
         free(tmp);
+        free(real);
         return -1;
     }
-    if (close(fd) != 0 || rename(tmp, path) != 0) {
+    if (close(fd) != 0 || rename(tmp, target) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         unlink(tmp);
         free(tmp);
+        free(real);
         return -1;
     }
     free(tmp);
+    free(real);
     return 0;
 }
 

@@ -40,10 +40,12 @@ char *util_read_file(const char *path, size_t max, size_t *len, util_read_fail *
 
 /* Write len bytes of data as the whole of file path, atomically: into
  * PATH.tmp.PID, fsync, then rename over path, so a reader never sees half
- * a file. A path naming an existing non-regular file (a device such as
- * /dev/null or /dev/stdout, a FIFO) is written in place instead, so that
- * the rename never replaces it. 0, or -1 with "FILE: strerror" in err
- * (errlen bytes) and nothing left behind. */
+ * a file. A symlink is followed (the temporary goes beside its target,
+ * renamed over the target, never over the link; a dangling one is
+ * replaced). A path naming an existing non-regular file (a device such as
+ * /dev/null or /dev/stdout, a FIFO), also through links, is written in
+ * place instead, so that the rename never replaces it. 0, or -1 with
+ * "FILE: strerror" in err (errlen bytes) and nothing left behind. */
 int util_write_file(const char *path, const void *data, size_t len, char *err,
                     size_t errlen);
 

@@ -158,15 +158,18 @@ static long find_value(const study_param *p, const char *w)
     }
     /* As pnrsim reads them (config_value_text): 512MB or 0.5GB for 512 of
      * computer.ram, CENTRAL for central, 0.10 for 0.1. */
-    char a[256], b[256];
+    /* A text that fills the buffer may have been cut: compared only
+     * whole (a long path is matched as written, above). */
+    char a[1024], b[1024];
     char *asg = xasprintf("%s=%s", p->key, w);
-    bool ok = config_value_text(asg, a, sizeof a) == 0;
+    bool ok = config_value_text(asg, a, sizeof a) == 0 && strlen(a) < sizeof a - 1;
     free(asg);
     for (size_t j = 0; ok && j < p->nvalues; j++) {
         if (p->baseline && p->baseline[j] >= 0)
             continue;
         asg = xasprintf("%s=%s", p->key, p->values[j]);
-        bool same = config_value_text(asg, b, sizeof b) == 0 && !strcmp(a, b);
+        bool same = config_value_text(asg, b, sizeof b) == 0 && strlen(b) < sizeof b - 1 &&
+                    !strcmp(a, b);
         free(asg);
         if (same)
             return (long)j;

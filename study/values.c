@@ -361,8 +361,11 @@ int study_vary_distinct(study_parse_ctx *c)
         for (size_t v = 0; v < p->nvalues; v++) {
             if (p->baseline && p->baseline[v] >= 0)
                 continue;
+            /* A text that fills the buffer may have been cut: left out
+             * (such values were already compared as written). */
             char *a = xasprintf("%s=%s", p->key, p->values[v]);
-            if (config_value_text(a, pv[n].text, sizeof pv[n].text) == 0)
+            if (config_value_text(a, pv[n].text, sizeof pv[n].text) == 0 &&
+                strlen(pv[n].text) < sizeof pv[n].text - 1)
                 pv[n++].index = v;
             free(a);
         }

@@ -15,7 +15,7 @@ TEST_NAME=test_export
 . "$(dirname "$0")/lib.sh"    # top, build, P, PLOT, check, skip_all, finish, T, jobf
 /usr/bin/python3 -c 'import pandas' > /dev/null 2>&1 ||
     skip_all "/usr/bin/python3 cannot import pandas (sh tools/deps.sh plot)"
-need "$PLOT"
+need "$PLOT" "$SWEEP"
 export PYTHONWARNINGS=error
 
 B="--set process.comm_rate=0 --set process.sync_rate=0 --set scheduler.pcs=0"
@@ -77,6 +77,15 @@ with open(sys.argv[1], "w") as f:
 check "no config.ini, no mpl_max: job 1 metadata slot=0;time_sharing=2 from jobs.csv's slots" \
     test "$(meta nc2.csv 1)" = "slot=0;time_sharing=2"
 check "no config.ini, no mpl_max: the warning says so" grep -q "at least 2: jobs.csv's slots" nc2.err
+# Nodes of 2 cores: computer.number counts cores (4 PEs, 2 nodes), so the
+# warning's reach is 2 x 4 = 8 of 4 PEs (it said 16 of 8: x cores_per_node).
+# shellcheck disable=SC2086
+"$P" -t g.swf --set computer.number=4 --set computer.cores_per_node=2 --set scheduler.mpl=2 \
+    --set scheduler.quantum=10 $B -q -o gc > /dev/null 2>&1
+"$PLOT" evalys -o gc.csv gc 2> gc.err
+check "2-core nodes, MPL 2: the warning says 2 x 4 = 8 of 4 PEs" grep -q 'can reach 2 x 4 = 8 of 4 PEs' gc.err
+PYTHONPATH="$top/python" /usr/bin/python3 -c 'import sys; from pnrsim import load_run; r = load_run("gc"); print(r.num_pes(), r.num_nodes())' > gc.n 2>&1
+check "2-core nodes: Run.num_pes() 4, num_nodes() 2" test "$(cat gc.n)" = "4 2"
 check "MPL 1: exit 0, stderr empty, 3 rows" \
     test "$(cat g1.rc) $(wc -c < g1.err) $(rows g1.csv)" = "0 0 3"
 check "MPL 1: metadata as before: empty for finished jobs, dropped:too_wide for job 3" \
@@ -140,9 +149,9 @@ check "submit window --keep-dropped: 7 rows, jobs 1 2 3 7 REJECTED dropped:windo
 "$PLOT" evalys s > ref.csv 2> /dev/null
 mkfifo ff
 ln -s ff ffl
-timeout 20 cat ff > ff.got &   # bounded: a writer that never opens the FIFO fails, not hangs
+timeout 60 cat ff > ff.got &   # bounded: a writer that never opens the FIFO fails, not hangs
 catpid=$!
-"$PLOT" evalys -o ffl s 2> ff.err
+timeout 50 "$PLOT" evalys -o ffl s 2> ff.err
 rc=$?
 wait $catpid
 check "-o through a symlink to a FIFO: exit 0, the FIFO read the whole CSV, still a FIFO" \
@@ -150,10 +159,35 @@ check "-o through a symlink to a FIFO: exit 0, the FIFO read the whole CSV, stil
 echo keep > target.csv
 ln -s target.csv tl.csv
 "$PLOT" evalys -o tl.csv s 2> tl.err
-check "-o on a symlink to a regular file: the link replaced by the CSV, its target kept" \
-    sh -c "test $? -eq 0 && test ! -L tl.csv && cmp -s tl.csv ref.csv && test \"\$(cat target.csv)\" = keep"
-(umask 022; "$PLOT" evalys -o mode.csv s 2> /dev/null)
-check "-o a new file: mode 644 under umask 022, no .evalys.* temporary left" \
-    sh -c "test \"\$(stat -c %a mode.csv)\" = 644 && ! ls .evalys.* > /dev/null 2>&1"
+check "-o on a symlink to a regular file: followed (the target holds the CSV), the link kept" \
+    sh -c "test $? -eq 0 && test -L tl.csv && cmp -s target.csv ref.csv"
+# /dev/stdout's way: a link to /proc/self/fd/1 with standard output sent to
+# a file: the CSV lands in that file, the link stays (renaming over it
+# would, as root, replace /dev/stdout).
+if [ -e /proc/self/fd/1 ]; then
+    ln -s /proc/self/fd/1 so
+    "$PLOT" evalys -o so s > so.csv 2> so.err
+    check "-o through a link to /proc/self/fd/1, stdout a file: the file holds the CSV, the link kept" \
+        sh -c "test $? -eq 0 && test -L so && cmp -s so.csv ref.csv"
+else
+    skip "no /proc/self/fd: the /dev/stdout-style link not tried"
+fi
+(umask 027; "$PLOT" evalys -o mode.csv s 2> /dev/null)
+check "-o a new file: mode 640 under umask 027 (0644 less the umask), no .evalys.* temporary left" \
+    sh -c "test \"\$(ls -l mode.csv | cut -c1-10)\" = -rw-r----- && ! ls .evalys.* > /dev/null 2>&1"
+# pnrsim's own files (app/util.c util_write_file, here pnrsim-sweep
+# --emit-joblist) follow links the same way.
+printf '[study]\nbase = g2/config.ini\n[vary]\nscheduler.mpl = 1, 2\n' > em.ini
+echo keep > jl-target.txt
+ln -s jl-target.txt jl.txt
+ln -s /proc/self/fd/1 jso
+"$SWEEP" --emit-joblist jl.txt -o em em.ini > /dev/null 2> em.err
+check "--emit-joblist onto a symlink: followed (2 commands in its target), the link kept" \
+    sh -c "test $? -eq 0 && test -L jl.txt && test \$(grep -c pnrsim jl-target.txt) -eq 2"
+if [ -e /proc/self/fd/1 ]; then
+    "$SWEEP" --emit-joblist jso -o em em.ini > jso.txt 2> jso.err
+    check "--emit-joblist through a link to /proc/self/fd/1, stdout a file: 2 commands there, the link kept" \
+        sh -c "test $? -eq 0 && test -L jso && test \$(grep -c pnrsim jso.txt) -eq 2"
+fi
 
 finish

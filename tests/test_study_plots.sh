@@ -95,11 +95,14 @@ pyrun files o
 # Drawn again, the study's SVGs are byte-identical (a fixed SVG hash salt).
 if [ $have_plot -eq 1 ]; then
     cp -r o/plots first-plots
+    rm o/plots/*.svg
     "$PLOT" study --format svg o > again.out 2> again.err
+    arc=$?
     nsvg=$(ls first-plots/*.svg 2>/dev/null | wc -l)
     same=1
     for f in first-plots/*.svg; do cmp -s "$f" "o/plots/${f##*/}" || same=0; done
-    check "pnrsim-plot study twice: $nsvg SVGs byte-identical" test $nsvg -gt 0 -a $same -eq 1
+    check "pnrsim-plot study twice: exit 0, nothing on stderr, $nsvg SVGs drawn again byte-identical" \
+        test $arc -eq 0 -a ! -s again.err -a $nsvg -gt 0 -a $same -eq 1
 fi
 pyrun small o
 H=o/index.html

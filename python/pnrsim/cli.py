@@ -234,8 +234,17 @@ def evalys_main(argv):
     # also through a symlink) is written in place, never renamed over;
     # anything else is written under a temporary name and renamed, so a
     # reader never sees half a file.
+    # A symlink is followed (/dev/stdout -> /proc/self/fd/1 -> a file):
+    # the temporary goes beside its target, renamed over the target, never
+    # over the link (as root that would replace /dev/stdout); a dangling
+    # link is replaced.
+    target = a.output
+    if os.path.islink(a.output) and os.path.exists(a.output):
+        real = os.path.realpath(a.output)
+        if os.path.exists(real):
+            target = real
     try:
-        st = os.stat(a.output)
+        st = os.stat(target)
         in_place = not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
     except OSError:
         in_place = False
@@ -247,7 +256,7 @@ def evalys_main(argv):
             sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))
             return 1
         return 0
-    d = os.path.dirname(a.output) or "."
+    d = os.path.dirname(target) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=".evalys.", dir=d)
     except OSError as e:
@@ -260,7 +269,7 @@ def evalys_main(argv):
             um = os.umask(0)
             os.umask(um)
             os.fchmod(f.fileno(), 0o644 & ~um)
-        os.replace(tmp, a.output)
+        os.replace(tmp, target)
     except OSError as e:
         os.unlink(tmp)
         sys.stderr.write("%s: cannot write %s: %s\n" % (PROG, a.output, e.strerror or e))

@@ -372,11 +372,11 @@ class Run:
         return best
 
     def num_pes(self):
-        """Columns of the gang matrix: PEs (cores when cores_per_node > 1)."""
+        """Columns of the gang matrix: PEs (cores when cores_per_node > 1):
+        computer.number, which counts cores (configs/reference.ini)."""
         n = self.setting("computer", "number")
-        c = self.setting("computer", "cores_per_node", 1.0)
         if isinstance(n, float) and n >= 1:
-            return int(n) * int(c if isinstance(c, float) and c >= 1 else 1)
+            return int(n)
         m = 0
         if self.schedule is not None and len(self.schedule):
             m = int((self.schedule.first_pe + self.schedule.pes).max())
@@ -391,10 +391,12 @@ class Run:
         return max(m, 1)
 
     def num_nodes(self):
-        """Nodes (rows of memory.csv, paging.csv and pes.csv)."""
+        """Nodes (rows of memory.csv, paging.csv and pes.csv): computer.number
+        cores / cores_per_node."""
         n = self.setting("computer", "number")
+        c = self.setting("computer", "cores_per_node", 1.0)
         if isinstance(n, float) and n >= 1:
-            return int(n)
+            return max(int(n) // int(c if isinstance(c, float) and c >= 1 else 1), 1)
         m = 0
         for df, col in ((self.memory, "pe"), (self.paging, "pe"), (self.pes, "last_pe")):
             if df is not None and len(df):
