@@ -26,6 +26,7 @@
 #include "app/config_ini.h"
 #include "app/config_keys.h"
 #include "app/config_lookup.h"
+#include "app/config_number.h"
 #include "app/config_pnrsim.h"
 #include "app/config_value.h"
 #include "app/plugin.h"
@@ -185,6 +186,18 @@ int config_suggest_dotted(const char *key, char *buf, size_t n)
         return 0;
     snprintf(buf, n, "%s.%s", best->section, best->key);
     return 1;
+}
+
+int config_unit_number(const char *key, const char *text, double *v)
+{
+    const key_def *kd = find_dotted(key);
+    if (!kd)
+        return -1;
+    key_dim dim = cfg_key_dim(kd);
+    int r = dim == KEY_TIME     ? cfg_parse_time(text, v)
+          : dim == KEY_MEMORY ? cfg_parse_memory(text, v)
+                              : -1;
+    return r == 0 ? 0 : -1;
 }
 
 bool config_is_near(const char *word, const char *name)

@@ -133,6 +133,13 @@ const char *config_key_unit(const char *key);
  * messages (study/). */
 int config_suggest_dotted(const char *key, char *buf, size_t n);
 
+/* text as a number of key's unit, as pnrsim reads a time key (s, m, h, d
+ * into seconds) or a memory key (MB, GB, TB into MB; 1 GB = 1024 MB),
+ * without the key's range check (a study's range step, a bound that may be
+ * refused later with the key's own message). 0 with *v, or -1 when key is
+ * not a time or memory key or text is not such a number. */
+int config_unit_number(const char *key, const char *text, double *v);
+
 /* Whether word is a misspelling of name close enough to suggest (the
  * rule of pnrsim's own "did you mean": an edit distance of 1 up to 5
  * characters, 2 up to 8, 3 beyond, case-insensitive; not the same word).

@@ -136,25 +136,18 @@ static const char *bad_number(const char *t)
     return "not a finite number";
 }
 
-/* A range bound or step with a unit, as pnrsim reads it for key: 256MB
- * or 0.25GB for computer.ram, 90m for a time (config_value_text writes it
- * back as a number in the key's unit: 256, 5400). A leading '-' (a step
- * going down) is kept. True with *v, or false when t is not a number
- * with a unit that key takes (a plain value then). */
+/* A range bound or step with a unit, as pnrsim reads it for a time or
+ * memory key (config_unit_number): 256MB or 0.25GB for computer.ram, 90m
+ * for a time, in the key's unit (256, 5400), signed. Not checked against
+ * the key's range here: the values are, as a plain range's are, by
+ * study/check.c with pnrsim's own message. True with *v, or false when t
+ * is a bare number or not a number with a unit of that key (a plain value
+ * then). */
 static bool unit_number(const char *key, const char *t, double *v)
 {
-    bool neg = t[0] == '-';
-    const char *u = t + (neg || t[0] == '+');
-    if (!(isdigit((unsigned char)u[0]) || (u[0] == '.' && isdigit((unsigned char)u[1]))) ||
-        looks_numeric(t))
+    if (looks_numeric(t) || config_unit_number(key, t, v) != 0)
         return false;
-    char buf[256];
-    char *a = xasprintf("%s=%s", key, u);
-    bool ok = config_value_text(a, buf, sizeof buf) == 0 && study_parse_num(buf, v);
-    free(a);
-    if (ok && neg)
-        *v = -*v;
-    return ok;
+    return isfinite(*v);
 }
 
 /* Expand a:b, a:b:s or a:b:*k into p; bounds and a linear step may carry
