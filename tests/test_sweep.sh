@@ -180,6 +180,16 @@ printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 1GB:256MB:-256MB\n' > d
 "$SWEEP" --list down.ini > down.out 2>&1
 check "a range going down in units: 1GB:256MB:-256MB = 1024 768 512 256" \
     test "$(sed -n 's/.*computer.ram=\([0-9]*\) .*/\1/p' down.out | tr '\n' ' ')" = "1024 768 512 256 "
+# A step in units below the key's minimum (max_age >= 1 s) is a step, not
+# a value: 1h:3601s:0.5s = 3600 3600.5 3601; a zero step in units is said.
+printf '[study]\nbase = base.ini\n[vary]\nscheduler.max_age = 1h:3601s:0.5s\n' > step.ini
+"$SWEEP" --list step.ini > step.out 2>&1
+check "a step in units below the key's minimum: 1h:3601s:0.5s = 3600 3600.5 3601" \
+    test "$(sed -n 's/.*max_age=\([0-9.]*\) .*/\1/p' step.out | tr '\n' ' ')" = "3600 3600.5 3601 "
+printf '[study]\nbase = base.ini\n[vary]\ncomputer.ram = 1GB:1GB:0MB\n' > zstep.ini
+"$SWEEP" --list zstep.ini > zstep.out 2>&1
+check "a zero step in units: exit 2, 'the step must be non-zero'" \
+    sh -c "test $? -eq 2 && grep -q \"range '1GB:1GB:0MB': the step must be non-zero\" zstep.out"
 # Keys without their section and misspelt sections: what was meant is said.
 sugg() { # sugg NAME BODY EXPECTED
     printf '[study]\nbase = base.ini\n%b\n' "$2" > sugg.ini
