@@ -5,8 +5,10 @@
  * cut short by a kill is rejected and its run counts as unfinished.
  * Members are flattened into (key, value) pairs in the file's order:
  * nested objects give "outer.inner" keys (as for "dropped": {"too_wide":
- * 3} -> dropped.too_wide), arrays are skipped, a member given twice keeps
- * its first place and its last value. The "partial" member is also kept
+ * 3} -> dropped.too_wide), arrays are skipped. A member given twice is
+ * refused (JSON_REJECT_DUPLICATES), and so is one whose flattened name
+ * another already has ("dropped.too_wide": 7 beside "dropped":
+ * {"too_wide": 0}): readers disagree on which counts. The "partial" member is also kept
  * aside: true marks a run that stopped early (a time limit or a signal)
  * and is not a result.
  *
@@ -43,17 +45,18 @@ static char *num_text(double v)
     return xstrdup(buf);
 }
 
-/* Add member key (taken over) to o; a key seen before keeps its place and
- * takes the new value. */
-static void add_metric(sweep_metrics *o, char *key, char *raw, double num, sweep_type type)
+/* Add member key and raw (both taken over) to o. A key o already has is
+ * not added: its name goes to *dup (when *dup is still NULL; to free). */
+static void add_metric(sweep_metrics *o, char *key, char *raw, double num, sweep_type type,
+                       char **dup)
 {
     for (size_t i = 0; i < o->n; i++)
         if (!strcmp(o->m[i].key, key)) {
-            free(o->m[i].raw);
-            free(key);
-            o->m[i].raw = raw;
-            o->m[i].num = num;
-            o->m[i].type = type;
+            free(raw);
+            if (!*dup)
+                *dup = key;
+            else
+                free(key);
             return;
         }
     o->m = xrealloc(o->m, (o->n + 1) * sizeof *o->m);
@@ -61,7 +64,7 @@ static void add_metric(sweep_metrics *o, char *key, char *raw, double num, sweep
 }
 
 /* The members of object obj, under prefix (NULL at the top), into o. */
-static void flatten(sweep_metrics *o, const char *prefix, json_t *obj)
+static void flatten(sweep_metrics *o, const char *prefix, json_t *obj, char **dup)
 {
     const char *name;
     json_t *v;
@@ -69,27 +72,27 @@ static void flatten(sweep_metrics *o, const char *prefix, json_t *obj)
         char *key = prefix ? xasprintf("%s.%s", prefix, name) : xstrdup(name);
         switch (json_typeof(v)) {
         case JSON_OBJECT:
-            flatten(o, key, v);
+            flatten(o, key, v, dup);
             free(key);
             break;
         case JSON_ARRAY:
             free(key);
             break;
         case JSON_STRING:
-            add_metric(o, key, xstrdup(json_string_value(v)), NAN, SWEEP_STR);
+            add_metric(o, key, xstrdup(json_string_value(v)), NAN, SWEEP_STR, dup);
             break;
         case JSON_REAL:
         case JSON_INTEGER: /* not with JSON_DECODE_INT_AS_REAL */
             add_metric(o, key, num_text(json_number_value(v)), json_number_value(v),
-                       SWEEP_NUM);
+                       SWEEP_NUM, dup);
             break;
         case JSON_TRUE:
         case JSON_FALSE:
             add_metric(o, key, xstrdup(json_is_true(v) ? "true" : "false"),
-                       json_is_true(v), SWEEP_BOOL);
+                       json_is_true(v), SWEEP_BOOL, dup);
             break;
         case JSON_NULL:
-            add_metric(o, key, xstrdup(""), NAN, SWEEP_NULL);
+            add_metric(o, key, xstrdup(""), NAN, SWEEP_NULL, dup);
             break;
         }
     }
@@ -114,8 +117,17 @@ int sweep_metrics_parse(const char *text, size_t len, sweep_metrics *out,
         json_decref(root);
         return -1;
     }
-    flatten(out, NULL, root);
+    char *dup = NULL;
+    flatten(out, NULL, root, &dup);
     json_decref(root);
+    if (dup) {
+        snprintf(err, errlen, "two members are both %s once nested objects are "
+                 "flattened (\"a.b\" beside \"a\": {\"b\"}): which counts is not "
+                 "defined", dup);
+        free(dup);
+        sweep_metrics_free(out);
+        return -1;
+    }
     const sweep_metric *p = sweep_metrics_get(out, "partial");
     if (p) {
         out->has_partial = true;

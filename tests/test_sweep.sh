@@ -140,15 +140,20 @@ check "hand: wall_seconds empty for runs not made by the built-in runner" \
 # A metrics.json whose seed is the string "1" (the message says it is not
 # a number, not "seed 1, but this run's seed is 1"), and one with a key
 # given twice (refused: readers disagree on which counts): both failed.
-printf '[study]\nname = odd\nbase = base.ini\nreplications = 1\n[vary]\nx.a = 1, 2\n' > odd.ini
+printf '[study]\nname = odd\nbase = base.ini\nreplications = 1\n[vary]\nx.a = 1, 2, 3\n' > odd.ini
 mkdir -p odd-out/runs/x.a=1/seed-1 odd-out/runs/x.a=2/seed-1
 printf '{"m": 2, "seed": "1", "partial": false}\n' > odd-out/runs/x.a=1/seed-1/metrics.json
 printf '{"m": 2, "seed": 1, "m": 3, "partial": false}\n' > odd-out/runs/x.a=2/seed-1/metrics.json
+mkdir -p odd-out/runs/x.a=3/seed-1
+printf '{"m": 2, "seed": 1, "dropped.too_wide": 7, "dropped": {"too_wide": 0}, "partial": false}\n' \
+    > odd-out/runs/x.a=3/seed-1/metrics.json
 "$SWEEP" collect -o odd-out odd.ini > odd.log 2>&1
 check "seed as a string: failed, 'seed is the string \"1\", not a number'" \
     grep -q 'seed is the string "1", not a number (this run.s seed is 1;' odd.log
 check "a key twice in metrics.json: failed, the duplicate named" grep -q "duplicate object key" odd.log
-check "both: status failed in results.csv" test "$(cut -d, -f3 odd-out/results.csv | tr '\n' ' ')" = "status failed failed "
+check "a flattened clash (dropped.too_wide beside dropped: {too_wide}): failed, named" \
+    grep -q "two members are both dropped.too_wide once nested objects are flattened" odd.log
+check "all three: status failed in results.csv" test "$(cut -d, -f3 odd-out/results.csv | tr '\n' ' ')" = "status failed failed failed "
 
 # ---- bad study files -----------------------------------------------------
 
