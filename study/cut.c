@@ -157,9 +157,9 @@ static long find_value(const study_param *p, const char *w)
             return (long)j;
     }
     /* As pnrsim reads them (config_value_text): 512MB or 0.5GB for 512 of
-     * computer.ram, CENTRAL for central, 0.10 for 0.1. */
-    /* A text that fills the buffer may have been cut: compared only
-     * whole (a long path is matched as written, above). */
+     * computer.ram, CENTRAL for central, 0.10 for 0.1. A text that fills
+     * the buffer may have been cut, so it is not compared this way (a long
+     * path is matched as written, above). */
     char a[1024], b[1024];
     char *asg = xasprintf("%s=%s", p->key, w);
     bool ok = config_value_text(asg, a, sizeof a) == 0 && strlen(a) < sizeof a - 1;

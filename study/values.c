@@ -22,7 +22,6 @@
 
 #include "app/config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>

@@ -31,7 +31,6 @@ Exit status: 0; 2 for bad usage or a bad input; 1 when writing failed
 """
 import argparse
 import json
-import math
 import os
 import stat
 import sys
@@ -186,7 +185,7 @@ def evalys_main(argv):
     rc = need("numpy", "pandas")
     if rc:
         return rc
-    from .export import time_sharing_source, to_evalys, window_dropped
+    from .export import mpl_max, time_sharing_source, to_evalys, window_dropped
     from .run import RunError, load_run
     try:
         run = load_run(a.rundir)
@@ -195,8 +194,7 @@ def evalys_main(argv):
         return 2
     df = to_evalys(run, started_only=a.started, keep_dropped=a.keep_dropped)
     mpl, src = time_sharing_source(run)
-    used = run.metrics.get("mpl_max")
-    used = int(used) if isinstance(used, (int, float)) and math.isfinite(used) else None
+    used = mpl_max(run)
     if mpl != 1 and (used is None or used > 1):
         m, n = (mpl if mpl > 0 else used), run.num_pes()
         reach = ("can reach %d x %d = %d of %d PEs" % (m, n, m * n, n) if m
@@ -229,20 +227,17 @@ def evalys_main(argv):
     if not a.output or a.output == "-":
         df.to_csv(sys.stdout, index=False, float_format="%.15g")
         return 0
-    # As pnrsim's own files (app/util.c util_write_file): an existing
-    # non-regular file (a device such as /dev/null or /dev/stdout, a FIFO,
-    # also through a symlink) is written in place, never renamed over;
-    # anything else is written under a temporary name and renamed, so a
-    # reader never sees half a file.
-    # A symlink is followed (/dev/stdout -> /proc/self/fd/1 -> a file):
-    # the temporary goes beside its target, renamed over the target, never
-    # over the link (as root that would replace /dev/stdout); a dangling
-    # link is replaced.
+    # As pnrsim's own files (app/util.c util_write_file): a symlink is
+    # followed (/dev/stdout -> /proc/self/fd/1 -> a file), the temporary
+    # beside its target and renamed over the target, never over the link
+    # (as root that would replace /dev/stdout; a dangling link is
+    # replaced); an existing non-regular file (a device, a FIFO) is written
+    # in place; anything else under a temporary name and renamed, so a
+    # reader never sees half a file. realpath of a link to a pipe gives a
+    # name that does not exist ("pipe:[N]"): the link itself is then used.
     target = a.output
-    if os.path.islink(a.output) and os.path.exists(a.output):
-        real = os.path.realpath(a.output)
-        if os.path.exists(real):
-            target = real
+    if os.path.islink(a.output) and os.path.exists(os.path.realpath(a.output)):
+        target = os.path.realpath(a.output)
     try:
         st = os.stat(target)
         in_place = not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)

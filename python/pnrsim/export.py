@@ -93,6 +93,15 @@ def window_dropped(run):
     return 0 if run.jobs is None else int(_outside_window(run.jobs).sum())
 
 
+def mpl_max(run):
+    """metrics.json's mpl_max (the most slots in use at once) as an int, or
+    None when it is missing or not a finite number (a boolean is not)."""
+    u = run.metrics.get("mpl_max")
+    if isinstance(u, (int, float)) and not isinstance(u, bool) and math.isfinite(u):
+        return int(u)
+    return None
+
+
 def time_sharing_source(run):
     """(M, source): how many jobs may share a PE in run, one per gang slot
     (0 = unlimited), and where M comes from: "config" (config.ini's
@@ -102,9 +111,9 @@ def time_sharing_source(run):
     m = run.setting("scheduler", "mpl", None)
     if isinstance(m, float) and math.isfinite(m) and m >= 0:
         return int(m), "config"
-    u = run.metrics.get("mpl_max")
-    if isinstance(u, (int, float)) and not isinstance(u, bool) and math.isfinite(u) and u >= 1:
-        return int(u), "mpl_max"
+    u = mpl_max(run)
+    if u is not None and u >= 1:
+        return u, "mpl_max"
     j = run.jobs
     if j is not None and "slot" in j:
         k = pd.to_numeric(j["slot"], errors="coerce").max()

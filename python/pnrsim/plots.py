@@ -417,8 +417,8 @@ def _heat(run, ax, t0, t1, unit, what):
             arr = raster.spread_sum(p.pe.to_numpy().astype(np.int64), p.start.to_numpy(),
                                     p.end.to_numpy(), p.paging_time.to_numpy(), n, a, b, w)
             src = "paging.csv"
-        elif _pes_rows(run) is not None:
-            row, t, prev, p = _pes_rows(run, events=True)
+        elif (pr := _pes_rows(run, events=True)) is not None:
+            row, t, prev, p = pr
             n = int(row.max()) + 1
             arr = raster.spread_sum(row, prev, t, p.paging_time.to_numpy(), n, a, b, w)
             src = "pes.csv (sampled)"
@@ -432,8 +432,8 @@ def _heat(run, ax, t0, t1, unit, what):
             arr = raster.step_max(m.pe.to_numpy().astype(np.int64), m.time.to_numpy(),
                                   m.overalloc_mb.to_numpy(), n, a, b, w)
             src = "memory.csv"
-        elif _pes_rows(run) is not None:
-            row, t, prev, p = _pes_rows(run)
+        elif (pr := _pes_rows(run)) is not None:
+            row, t, prev, p = pr
             n = int(row.max()) + 1
             arr = raster.step_max(row, t, p.overalloc_mb.to_numpy(), n, a, b, w)
             src = "pes.csv (sampled)"
